@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config';
+import { systemClock, type AppContext } from './context';
+import { openDb, type Db } from './db/client';
+import { installErrorHandling } from './http/errors';
+import { installSecurityHeaders } from './http/security-headers';
+import { createPinHasher } from './security/pin';
+import { resolveSecrets } from './security/secrets';
+import { authRoutes } from './auth/routes';
+
+/** Fields that must never reach a log line, wherever they appear. */
+export const REDACT = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'res.headers["set-cookie"]',
+  '*.pin',
+  '*.otp',
+  '*.frame',
+  '*.image',
+];
+
+export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock'>>;
+
+export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
+  const db: Db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const secrets = await resolveSecrets(config);
+  const pins = await createPinHasher(secrets.pinPepper);
+  return { config, db, secrets, pins, clock: deps.clock ?? systemClock };
+}
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: { paths: REDACT, censor: '[oculto]' } },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+  });
+  installErrorHandling(app);
+  installSecurityHeaders(app);
+  // JSON only: drop Fastify's built-in text/plain parser so anything else is a 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(cookie);
+
+  await app.register(authRoutes, { prefix: '/api/auth', ctx });
+
+  const staticRoot = path.resolve(config.staticDir);
+  if (existsSync(path.join(staticRoot, 'index.html'))) {
+    await app.register(fastifyStatic, { root: staticRoot, index: false, wildcard: false });
+    // The SPA owns every non-API route (its router shows 'page not found').
+    app.get('/*', (request, reply) => {
+      if (request.url.startsWith('/api')) return reply.callNotFound();
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  }
+  return app;
+}

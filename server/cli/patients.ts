@@ -1,0 +1,64 @@
+import { parseArgs } from 'node:util';
+import { patientInput } from '../../contract/patients';
+import { loadConfig } from '../config';
+import { openDb } from '../db/client';
+import { normalizeParaguayPhone } from '../../contract/phone';
+import { createPinHasher } from '../security/pin';
+import { resolveSecrets } from '../security/secrets';
+import { upsertPatient } from '../patients/service';
+
+const USAGE = `Usage: npm run patients -- add --documento 1234567 --pin 482915 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com]
+Creates the patient, or updates the one with that document number (and clears a login lock).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'add') {
+    console.error(USAGE);
+    return 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      documento: { type: 'string' },
+      pin: { type: 'string' },
+      celular: { type: 'string' },
+      nombre: { type: 'string' },
+      apellido: { type: 'string' },
+      email: { type: 'string' },
+    },
+    strict: true,
+  });
+  const celular = values.celular ? normalizeParaguayPhone(values.celular) : undefined;
+  const parsed = patientInput.safeParse({
+    numero_documento: values.documento,
+    pin: values.pin,
+    celular: celular ?? undefined,
+    nombre: values.nombre,
+    apellido: values.apellido,
+    email: values.email,
+  });
+  if (!parsed.success || (values.celular && !celular)) {
+    const fields = parsed.success ? ['celular'] : parsed.error.issues.map((i) => i.path.join('.'));
+    console.error(`Invalid value for: ${[...new Set(fields)].join(', ')}\n${USAGE}`);
+    return 2;
+  }
+  const config = loadConfig();
+  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const secrets = await resolveSecrets(config);
+    const pins = await createPinHasher(secrets.pinPepper);
+    const { id, created } = await upsertPatient({ db, pins }, parsed.data);
+    console.log(JSON.stringify({ ok: true, id, created, numero_documento: parsed.data.numero_documento }));
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

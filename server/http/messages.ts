@@ -1,0 +1,15 @@
+/** Spanish messages the API answers with (voseo, as in the app). */
+export const messages = {
+  badRequest: 'Los datos enviados no son válidos. Revisalos e intentá de nuevo.',
+  badJson: 'El cuerpo de la solicitud no es un JSON válido.',
+  unsupportedMediaType: 'Formato no admitido. Enviá los datos como JSON.',
+  payloadTooLarge: 'La solicitud es demasiado grande.',
+  notFound: 'No encontramos lo que buscás.',
+  internal: 'Tuvimos un problema interno. Intentá de nuevo en unos minutos.',
+  tooManyAttempts: (minutes: number) =>
+    `Demasiados intentos. Esperá ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} e intentá de nuevo.`,
+  loginBadCredentials: 'Número de documento o PIN incorrectos.',
+  loginBadInput: 'Ingresá tu número de documento y tu PIN de 6 dígitos.',
+  loginOk: 'Sesión iniciada.',
+  logoutOk: 'Sesión cerrada.',
+} as const;

@@ -1,0 +1,87 @@
+import { assign, setup } from 'xstate';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { toFlowError } from '../shared/errors';
+import { onlyDigits } from '../shared/input';
+import { submitLogin } from './login.actors';
+import type { LoginContext, LoginError, LoginEvent, LoginInput } from './login.types';
+
+export function loginErrorFrom(err: unknown): LoginError {
+  const e = toFlowError(err);
+  const withMessage = (code: LoginError['code']): LoginError =>
+    e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };
+  switch (e.code) {
+    case 'tooManyAttempts':
+      return withMessage('tooManyAttempts');
+    case 'server':
+      return withMessage('loginFailed');
+    default:
+      return { code: 'network' };
+  }
+}
+
+export const loginMachine = setup({
+  types: {
+    context: {} as LoginContext,
+    events: {} as LoginEvent,
+    input: {} as LoginInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: { submitLogin },
+  guards: {
+    canSubmit: ({ context }) =>
+      context.documento.length >= DOCUMENT_MIN && new RegExp(`^\\d{${PIN_LENGTH}}$`).test(context.pin),
+  },
+  actions: {
+    assignDocumento: assign({
+      documento: ({ event }) => (event.type === 'documento.change' ? onlyDigits(event.value, DOCUMENT_MAX) : ''),
+    }),
+    assignPin: assign({
+      pin: ({ event }) => (event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : ''),
+    }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'login',
+  context: ({ input }) => ({ documento: input?.documento ?? '', pin: '', error: null }),
+  initial: 'editing',
+  states: {
+    editing: {
+      on: {
+        'documento.change': { actions: 'assignDocumento' },
+        'pin.change': { actions: 'assignPin' },
+        'form.submit': { guard: 'canSubmit', target: 'submitting' },
+      },
+    },
+    submitting: {
+      tags: ['busy'],
+      entry: 'clearError',
+      invoke: {
+        id: 'submitLogin',
+        src: 'submitLogin',
+        input: ({ context }) => ({ numero_documento: context.documento, pin: context.pin }),
+        onDone: [
+          { guard: ({ event }) => event.output.success, target: 'done' },
+          {
+            target: 'failed',
+            actions: assign({
+              error: ({ event }) =>
+                event.output.message ? { code: 'rejected', serverMessage: event.output.message } : { code: 'rejected' },
+            }),
+          },
+        ],
+        onError: { target: 'failed', actions: assign({ error: ({ event }) => loginErrorFrom(event.error) }) },
+      },
+    },
+    failed: {
+      tags: ['error'],
+      on: {
+        'documento.change': { actions: 'assignDocumento' },
+        'pin.change': { actions: 'assignPin' },
+        'form.submit': { guard: 'canSubmit', target: 'submitting' },
+      },
+    },
+    done: { type: 'final' },
+  },
+});
+
+export type LoginMachine = typeof loginMachine;

@@ -1,0 +1,38 @@
+/**
+ * Error codes every flow stores in context (never sentences: the Spanish lives in src/copy/es.ts).
+ * `server` means the server answered with a message of its own, kept beside the code.
+ */
+export type FlowErrorCode =
+  | 'network'
+  | 'server'
+  | 'rejected'
+  | 'tooManyAttempts'
+  | 'invalidResponse'
+  | 'unknown';
+
+export type FlowError = { code: FlowErrorCode; status?: number; serverMessage?: string; retryAfterSeconds?: number };
+
+/** Thrown by machines/shared/http.ts for anything but a 2xx JSON answer. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: FlowErrorCode,
+    readonly status: number | undefined,
+    readonly serverMessage: string | undefined,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(serverMessage ?? code);
+    this.name = 'ApiError';
+  }
+}
+
+export function toFlowError(err: unknown): FlowError {
+  if (err instanceof ApiError) {
+    const out: FlowError = { code: err.code };
+    if (err.status !== undefined) out.status = err.status;
+    if (err.serverMessage) out.serverMessage = err.serverMessage;
+    if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
+    return out;
+  }
+  if (err instanceof TypeError) return { code: 'network' };
+  return { code: 'unknown' };
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { digits, resultResponse } from './common';
+import { PIN_LENGTH } from './auth';
+import { normalizeParaguayPhone } from './phone';
+
+/** Business constants of onboarding (spec section 9). */
+export const OTP_LENGTH = 6;
+export const OTP_RESEND_WAIT_SECONDS = 30;
+export const OTP_VALIDITY_MINUTES = 5;
+export const PHONE_INPUT_MAX_LENGTH = 16;
+
+/** The 8 PINs the spec bans (section 5). */
+export const BANNED_PINS = ['123456', '000000', '111111', '222222', '654321', '987654', '024681', '013579'] as const;
+
+/** A PIN the product accepts: exactly 6 digits and not one of the banned ones. */
+export function isAcceptablePin(pin: string): boolean {
+  return new RegExp(`^\\d{${PIN_LENGTH}}$`).test(pin) && !(BANNED_PINS as readonly string[]).includes(pin);
+}
+
+/** Blood type options of the supplementary form; 'No sé' is the default. */
+export const BLOOD_TYPES = ['No sé', 'O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
+export type BloodType = (typeof BLOOD_TYPES)[number];
+
+/** The spec's "basic address pattern" for the optional e-mail. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Any way of writing a Paraguayan mobile that the normaliser (contract/phone.ts) accepts. */
+export const paraguayPhone = z
+  .string()
+  .max(32)
+  .refine((v) => normalizeParaguayPhone(v) !== null);
+
+/** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
+export const optionalEmail = z
+  .union([z.literal(''), z.string().trim().max(254).regex(EMAIL_PATTERN)])
+  .nullable()
+  .optional();
+
+const otpCode = digits(OTP_LENGTH, OTP_LENGTH);
+
+// POST /api/onboarding/start
+export const startRequest = z.object({ phone: paraguayPhone, email: optionalEmail });
+export type StartRequest = z.input<typeof startRequest>;
+export const startResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** True when the phone already belongs to a complete patient record: show 'El paciente ya existe'. */
+  onboardingComplete: z.boolean().optional(),
+  /** Seconds until the server accepts a resend (the 30 s countdown). */
+  resendAfterSeconds: z.number().int().nonnegative().optional(),
+});
+export type StartResponse = z.infer<typeof startResponse>;
+
+// POST /api/onboarding/validate-otp
+export const validateOtpRequest = z.object({ celular: paraguayPhone, otp: otpCode });
+export type ValidateOtpRequest = z.input<typeof validateOtpRequest>;
+export const validateOtpResponse = resultResponse;
+export type ValidateOtpResponse = z.infer<typeof validateOtpResponse>;
+
+// POST /api/onboarding/resend-otp
+export const resendOtpRequest = z.object({ celular: paraguayPhone });
+export type ResendOtpRequest = z.input<typeof resendOtpRequest>;
+export const resendOtpResponse = resultResponse.extend({
+  resendAfterSeconds: z.number().int().nonnegative().optional(),
+});
+export type ResendOtpResponse = z.infer<typeof resendOtpResponse>;
+
+/** Extracted identity data as the review screen shows it (spec section 3, kycData). */
+export const kycData = z.object({
+  nombre: z.string(),
+  apellido: z.string(),
+  numeroDocumento: z.string(),
+  fechaNacimiento: z.string(),
+  sexo: z.string(),
+  nacionalidad: z.string(),
+  estado_civil: z.string(),
+});
+export type KycData = z.infer<typeof kycData>;
+
+/** Identity fields as the document verification returns them (id_data). */
+export type IdData = {
+  FullName: string;
+  DocumentNumber: string;
+  DateOfBirth: string;
+  Gender: string;
+  Nationality: string;
+  MaritalStatus: string;
+};
+
+/**
+ * The spec's name split: with fewer than 3 words the first word is the surname(s) and the rest
+ * the given names; with 3 or more, the first two words are surnames and the remainder given names.
+ */
+export function splitFullName(fullName: string): { apellido: string; nombre: string } {
+  const words = fullName.trim().split(/\s+/).filter(Boolean);
+  const surnameWords = words.length >= 3 ? 2 : 1;
+  return { apellido: words.slice(0, surnameWords).join(' '), nombre: words.slice(surnameWords).join(' ') };
+}
+
+/** id_data to kycData (spec section 3). */
+export function kycDataFromIdData(id: IdData): KycData {
+  const { nombre, apellido } = splitFullName(id.FullName);
+  return {
+    nombre,
+    apellido,
+    numeroDocumento: id.DocumentNumber,
+    fechaNacimiento: id.DateOfBirth,
+    sexo: id.Gender,
+    nacionalidad: id.Nationality,
+    estado_civil: id.MaritalStatus,
+  };
+}
+
+export const supplementaryData = z.object({
+  tipoSangre: z.enum(BLOOD_TYPES).default('No sé'),
+  direccion: z.string().trim().max(200).default(''),
+  departamento: z.string().trim().min(1).max(16),
+  ciudad_id: z.string().trim().min(1).max(16),
+});
+export type SupplementaryData = z.input<typeof supplementaryData>;
+
+// POST /api/onboarding/register
+export const registerRequest = z.object({
+  phone: paraguayPhone,
+  email: optionalEmail,
+  pin: z.string().refine(isAcceptablePin),
+  sessionId: z.string().min(1).max(128),
+  supplementaryData,
+  /**
+   * What the browser saw at the review step. Accepted for the record but never trusted: the server
+   * registers the identity stored by the KYC session it completed itself.
+   */
+  kycResult: z.looseObject({}).nullable().optional(),
+});
+export type RegisterRequest = z.input<typeof registerRequest>;
+export const registerResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** True when the document number already belongs to a patient: show 'El paciente ya existe'. */
+  onboardingComplete: z.boolean().optional(),
+});
+export type RegisterResponse = z.infer<typeof registerResponse>;
+
+// GET /api/onboarding/departments and /api/onboarding/cities/:departmentId
+export const place = z.object({ id: z.string(), nombre: z.string() });
+export type Place = z.infer<typeof place>;
+export const departmentsResponse = z.array(place);
+export const citiesResponse = z.array(place);
+
+// GET /api/dev/sms-outbox?celular=09XXXXXXXX (development only)
+export const smsOutboxResponse = z.array(
+  z.object({ celular: z.string(), body: z.string(), purpose: z.string(), createdAt: z.string() }),
+);
+export type SmsOutboxResponse = z.infer<typeof smsOutboxResponse>;
+
+export const onboardingPaths = {
+  start: '/api/onboarding/start',
+  validateOtp: '/api/onboarding/validate-otp',
+  resendOtp: '/api/onboarding/resend-otp',
+  register: '/api/onboarding/register',
+  departments: '/api/onboarding/departments',
+  cities: (departmentId: string) => `/api/onboarding/cities/${encodeURIComponent(departmentId)}`,
+  devSmsOutbox: '/api/dev/sms-outbox',
+} as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { digits, resultResponse } from './common';
 
 export const DOCUMENT_MIN = 5;
@@ -14,7 +14,7 @@ export type LoginRequest = z.infer<typeof loginRequest>;
 export const loginResponse = resultResponse;
 export type LoginResponse = z.infer<typeof loginResponse>;
 
-export const logoutResponse = z.object({ success: z.literal(true) });
+export const logoutResponse = z.looseObject({ success: z.literal(true) });
 
 export const sessionResponse = z.discriminatedUnion('authenticated', [
   z.object({

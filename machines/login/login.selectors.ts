@@ -12,3 +12,5 @@ export const selectLoginView = (s: Snapshot) => ({
   done: s.matches('done'),
 });
 export type LoginView = ReturnType<typeof selectLoginView>;
+
+export const selectLoginDone = (s: Snapshot) => s.matches('done');

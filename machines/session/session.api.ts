@@ -6,5 +6,5 @@ export function getSession(signal?: AbortSignal): Promise<SessionResponse> {
 }
 
 export async function postLogout(signal?: AbortSignal): Promise<void> {
-  await request(authPaths.logout, { body: {}, schema: logoutResponse.passthrough(), signal });
+  await request(authPaths.logout, { body: {}, schema: logoutResponse, signal });
 }

@@ -1,12 +1,14 @@
-import type { ZodType } from 'zod';
 import { ApiError } from './errors';
+
+/** Any contract schema (zod classic or mini): only safeParse is needed. */
+export type Schema<T> = { safeParse(data: unknown): { success: true; data: T } | { success: false } };
 
 export type RequestOptions<T> = {
   method?: 'GET' | 'POST';
   body?: unknown;
   /** multipart bodies (camera frames, document photos) */
   form?: FormData;
-  schema: ZodType<T>;
+  schema: Schema<T>;
   signal?: AbortSignal | undefined;
 };
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ZodType } from 'zod';
+import type { Schema } from '../../machines/shared/http';
 import { messages } from './messages';
 
 /** Thrown by routes and services: answered as JSON `{ success: false, message }` with `status`. */
@@ -21,7 +21,7 @@ export function tooManyAttempts(retryAfterSeconds: number): HttpError {
 }
 
 /** Validates input against a contract schema; bad input is a 400 with a Spanish message. */
-export function parseOr400<T>(schema: ZodType<T>, data: unknown, message: string = messages.badRequest): T {
+export function parseOr400<T>(schema: Schema<T>, data: unknown, message: string = messages.badRequest): T {
   const r = schema.safeParse(data);
   if (!r.success) throw new HttpError(400, message);
   return r.data;

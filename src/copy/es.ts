@@ -1,0 +1,69 @@
+import type { LoginErrorCode } from '../../machines/login/login.types';
+import type { DashboardFeature } from '../../machines/dashboard/dashboard.types';
+
+/** THE Spanish catalogue. Texts from the spec are copied verbatim. */
+export const appName = 'Portal del Paciente';
+
+export const common = {
+  appName,
+  back: 'Volver',
+  backHome: 'Volver al inicio',
+  loading: 'Cargando...',
+  logoAlt: `${appName}, inicio`,
+} as const;
+
+export const landing = {
+  title: appName,
+  subtitle: 'Tu salud, a un toque. Registrate o ingresá con tu número de documento.',
+  register: 'Registrarme',
+  login: 'Ingresar',
+  terms: 'Términos y condiciones',
+} as const;
+
+export const login = {
+  title: 'Iniciar sesión',
+  documentoLabel: 'Número de documento',
+  documentoPlaceholder: '1234567',
+  pinLabel: 'PIN',
+  pinPlaceholder: '••••••',
+  pinHint: 'Tu PIN de 6 dígitos',
+  submit: 'Validar',
+  submitting: 'Validando...',
+  forgotPin: '¿Olvidaste tu PIN?',
+  backToHome: 'Volver al inicio',
+} as const;
+
+/** Fallbacks when the server sends no message of its own (spec section 8, Login). */
+export const loginErrors: Record<LoginErrorCode, string> = {
+  loginFailed: 'Error de login',
+  rejected: 'Error de autenticación.',
+  network: 'Error conectando al servidor. Verifique sus datos o intente más tarde.',
+  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+};
+
+export const dashboard = {
+  title: 'Inicio',
+  greeting: (nombre: string) => `Hola, ${nombre}`,
+  menuLabel: 'Menú',
+  logout: 'Cerrar sesión',
+  loggingOut: 'Cerrando sesión...',
+  features: {
+    autoconsulta: 'AUTOCONSULTA',
+    historial: 'HISTORIAL',
+    sos: 'SOS',
+  } satisfies Record<DashboardFeature, string>,
+  comingSoon: (feature: string) => `${feature}: Próximamente. Estamos trabajando en esta función.`,
+  dismiss: 'Cerrar aviso',
+} as const;
+
+export const notFound = {
+  title: 'Página no encontrada',
+  body: 'La página que buscás no existe o cambió de lugar.',
+  home: 'Ir al inicio',
+} as const;
+
+export const placeholderFlows = {
+  recoverTitle: 'Recuperar Pin',
+  faceLoginTitle: 'Autenticación facial',
+  soon: 'Esta función estará disponible muy pronto.',
+} as const;

@@ -1,0 +1,94 @@
+import type { FormEvent } from 'react';
+import { Link } from 'wouter';
+import styled from 'styled-components';
+import { DOCUMENT_MAX, PIN_LENGTH } from '../../../contract/auth';
+import { selectLoginView } from '../../../machines/login/login.selectors';
+import { BackLink } from '../../components/BackLink';
+import { Button } from '../../components/Button';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Heading } from '../../components/Heading';
+import { Logo } from '../../components/Logo';
+import { Header, Page, Stack } from '../../components/Page';
+import { TextField } from '../../components/TextField';
+import { common, login as copy, loginErrors } from '../../copy/es';
+import { LoginActor } from './login.context';
+
+const Brand = styled.div`
+  display: flex;
+  justify-content: center;
+  margin-bottom: 8px;
+`;
+
+const Center = styled.p`
+  text-align: center;
+  margin: 0;
+  a[aria-disabled='true'] {
+    pointer-events: none;
+    opacity: 0.5;
+  }
+`;
+
+export function LoginScreen() {
+  const view = LoginActor.useSelector(selectLoginView);
+  const { send } = LoginActor.useActorRef();
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send({ type: 'form.submit' });
+  };
+  const error = view.error ? (view.error.serverMessage ?? loginErrors[view.error.code]) : null;
+  return (
+    <Page>
+      <Header>
+        <BackLink to="/" label={copy.backToHome} disabled={view.busy} />
+      </Header>
+      <Brand>
+        <Logo size={72} title={common.appName} />
+      </Brand>
+      <form onSubmit={onSubmit} noValidate aria-busy={view.busy}>
+        <Stack>
+          <Heading>{copy.title}</Heading>
+          <TextField
+            label={copy.documentoLabel}
+            name="numero_documento"
+            inputMode="numeric"
+            autoComplete="username"
+            placeholder={copy.documentoPlaceholder}
+            maxLength={DOCUMENT_MAX}
+            value={view.documento}
+            onValueChange={(value) => send({ type: 'documento.change', value })}
+            disabled={view.busy}
+            required
+          />
+          <TextField
+            label={copy.pinLabel}
+            name="pin"
+            type="password"
+            inputMode="numeric"
+            autoComplete="current-password"
+            placeholder={copy.pinPlaceholder}
+            hint={copy.pinHint}
+            maxLength={PIN_LENGTH}
+            value={view.pin}
+            onValueChange={(value) => send({ type: 'pin.change', value })}
+            disabled={view.busy}
+            required
+          />
+          {error ? <ErrorBanner message={error} /> : null}
+          <Button type="submit" disabled={!view.canSubmit}>
+            {view.busy ? copy.submitting : copy.submit}
+          </Button>
+          <Center>
+            <Link
+              href="/recuperar-pin"
+              aria-disabled={view.busy || undefined}
+              tabIndex={view.busy ? -1 : undefined}
+              onClick={(e) => view.busy && e.preventDefault()}
+            >
+              {copy.forgotPin}
+            </Link>
+          </Center>
+        </Stack>
+      </form>
+    </Page>
+  );
+}

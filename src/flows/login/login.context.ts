@@ -1,0 +1,4 @@
+import { createActorContext } from '@xstate/react';
+import { loginMachine } from '../../../machines/login/login.machine';
+
+export const LoginActor = createActorContext(loginMachine);

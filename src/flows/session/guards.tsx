@@ -1,0 +1,30 @@
+import type { ReactNode } from 'react';
+import { Redirect } from 'wouter';
+import { selectSessionStatus } from '../../../machines/session/session.selectors';
+import { common } from '../../copy/es';
+import { Page, Muted } from '../../components/Page';
+import { SessionActor } from './session.context';
+
+function Checking() {
+  return (
+    <Page>
+      <Muted role="status">{common.loading}</Muted>
+    </Page>
+  );
+}
+
+/** /dashboard needs a live session, else /login (decisions.md). */
+export function RequireSession({ children }: { children: ReactNode }) {
+  const status = SessionActor.useSelector(selectSessionStatus);
+  if (status === 'checking') return <Checking />;
+  if (status === 'anonymous') return <Redirect to="/login" replace />;
+  return children;
+}
+
+/** /login with a live session goes to /dashboard. */
+export function RedirectIfSession({ children }: { children: ReactNode }) {
+  const status = SessionActor.useSelector(selectSessionStatus);
+  if (status === 'checking') return <Checking />;
+  if (status === 'authenticated') return <Redirect to="/dashboard" replace />;
+  return children;
+}

@@ -1,0 +1,44 @@
+/** Digits of every one-time code (spec 5 and 9). */
+export const OTP_LENGTH = 6;
+/** Seconds before a new code may be asked for (spec 9; the server enforces it too). */
+export const OTP_RESEND_WAIT_SECONDS = 30;
+
+/**
+ * Who the code was sent to. Onboarding knows only the mobile; PIN recovery adds the document
+ * number. The parent's validate and resend actors turn it into their endpoint's body.
+ */
+export type OtpRecipient = { celular: string; numeroDocumento?: string };
+
+/** Why a code step failed; each code has its Spanish text in src/copy/es.onboarding.ts. */
+export type OtpErrorCode = 'wrongCode' | 'network' | 'tooManyAttempts' | 'resendFailed';
+
+export type OtpError = { code: OtpErrorCode; serverMessage?: string; retryAfterSeconds?: number };
+
+/** What the parent's validate and resend actors resolve with (the API's success/message pair). */
+export type OtpVerdict = { success: boolean; message?: string | undefined };
+
+export type OtpValidateInput = { recipient: OtpRecipient; code: string };
+export type OtpResendInput = { recipient: OtpRecipient };
+
+export type OtpNotice = 'codeResent';
+
+export type OtpContext = {
+  recipient: OtpRecipient;
+  code: string;
+  /** last validation failure (wrong code, network, too many attempts) */
+  error: OtpError | null;
+  /** last resend failure */
+  resendError: OtpError | null;
+  /** whole seconds until resend is allowed, mirrored from the countdown child */
+  secondsLeft: number;
+  notice: OtpNotice | null;
+};
+
+export type OtpInput = { recipient: OtpRecipient };
+
+export type OtpOutput = { recipient: OtpRecipient };
+
+export type OtpEvent =
+  | { type: 'code.change'; value: string }
+  | { type: 'code.submit' }
+  | { type: 'code.resend' };

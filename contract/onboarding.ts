@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { digits, resultResponse } from './common';
 import { PIN_LENGTH } from './auth';
 import { normalizeParaguayPhone } from './phone';
@@ -27,14 +27,12 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Any way of writing a Paraguayan mobile that the normaliser (contract/phone.ts) accepts. */
 export const paraguayPhone = z
   .string()
-  .max(32)
-  .refine((v) => normalizeParaguayPhone(v) !== null);
+  .check(z.maxLength(32), z.refine((v) => normalizeParaguayPhone(v) !== null));
 
 /** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
-export const optionalEmail = z
-  .union([z.literal(''), z.string().trim().max(254).regex(EMAIL_PATTERN)])
-  .nullable()
-  .optional();
+export const optionalEmail = z.optional(
+  z.nullable(z.union([z.literal(''), z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL_PATTERN))])),
+);
 
 const otpCode = digits(OTP_LENGTH, OTP_LENGTH);
 
@@ -45,9 +43,9 @@ export const startResponse = z.object({
   success: z.boolean(),
   message: z.string(),
   /** True when the phone already belongs to a complete patient record: show 'El paciente ya existe'. */
-  onboardingComplete: z.boolean().optional(),
+  onboardingComplete: z.optional(z.boolean()),
   /** Seconds until the server accepts a resend (the 30 s countdown). */
-  resendAfterSeconds: z.number().int().nonnegative().optional(),
+  resendAfterSeconds: z.optional(z.int().check(z.gte(0))),
 });
 export type StartResponse = z.infer<typeof startResponse>;
 
@@ -60,8 +58,10 @@ export type ValidateOtpResponse = z.infer<typeof validateOtpResponse>;
 // POST /api/onboarding/resend-otp
 export const resendOtpRequest = z.object({ celular: paraguayPhone });
 export type ResendOtpRequest = z.input<typeof resendOtpRequest>;
-export const resendOtpResponse = resultResponse.extend({
-  resendAfterSeconds: z.number().int().nonnegative().optional(),
+export const resendOtpResponse = z.object({
+  success: z.boolean(),
+  message: z.optional(z.string()),
+  resendAfterSeconds: z.optional(z.int().check(z.gte(0))),
 });
 export type ResendOtpResponse = z.infer<typeof resendOtpResponse>;
 
@@ -111,11 +111,12 @@ export function kycDataFromIdData(id: IdData): KycData {
   };
 }
 
+const placeId = z.string().check(z.trim(), z.minLength(1), z.maxLength(16));
 export const supplementaryData = z.object({
-  tipoSangre: z.enum(BLOOD_TYPES).default('No sé'),
-  direccion: z.string().trim().max(200).default(''),
-  departamento: z.string().trim().min(1).max(16),
-  ciudad_id: z.string().trim().min(1).max(16),
+  tipoSangre: z._default(z.enum(BLOOD_TYPES), 'No sé'),
+  direccion: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+  departamento: placeId,
+  ciudad_id: placeId,
 });
 export type SupplementaryData = z.input<typeof supplementaryData>;
 
@@ -123,21 +124,21 @@ export type SupplementaryData = z.input<typeof supplementaryData>;
 export const registerRequest = z.object({
   phone: paraguayPhone,
   email: optionalEmail,
-  pin: z.string().refine(isAcceptablePin),
-  sessionId: z.string().min(1).max(128),
+  pin: z.string().check(z.refine(isAcceptablePin)),
+  sessionId: z.string().check(z.minLength(1), z.maxLength(128)),
   supplementaryData,
   /**
    * What the browser saw at the review step. Accepted for the record but never trusted: the server
    * registers the identity stored by the KYC session it completed itself.
    */
-  kycResult: z.looseObject({}).nullable().optional(),
+  kycResult: z.optional(z.nullable(z.looseObject({}))),
 });
 export type RegisterRequest = z.input<typeof registerRequest>;
 export const registerResponse = z.object({
   success: z.boolean(),
   message: z.string(),
   /** True when the document number already belongs to a patient: show 'El paciente ya existe'. */
-  onboardingComplete: z.boolean().optional(),
+  onboardingComplete: z.optional(z.boolean()),
 });
 export type RegisterResponse = z.infer<typeof registerResponse>;
 

@@ -2,7 +2,7 @@ import { otpMachine } from './otp.machine';
 import type { OtpContext } from './otp.types';
 
 const recipient = { celular: '0981123456' };
-const base: OtpContext = { recipient, code: '', error: null, resendError: null, secondsLeft: 30, notice: null };
+const base: OtpContext = { recipient, code: '', error: null, resendError: null, waitSeconds: 30, secondsLeft: 30, notice: null };
 
 const at = (entry: 'editing' | 'validating' | 'failed', resend: 'waiting' | 'available' | 'resending' | 'resendFailed', context: Partial<OtpContext>) =>
   otpMachine.resolveState({ value: { active: { entry, resend } }, context: { ...base, ...context } });

@@ -86,7 +86,8 @@ export const otpMachine = setup({
     code: '',
     error: null,
     resendError: null,
-    secondsLeft: OTP_RESEND_WAIT_SECONDS,
+    waitSeconds: input.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
+    secondsLeft: input.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
     notice: null,
   }),
   initial: 'active',
@@ -130,11 +131,11 @@ export const otpMachine = setup({
           initial: 'waiting',
           states: {
             waiting: {
-              entry: assign({ secondsLeft: OTP_RESEND_WAIT_SECONDS }),
+              entry: assign({ secondsLeft: ({ context }) => context.waitSeconds }),
               invoke: {
                 id: 'countdown',
                 src: 'countdown',
-                input: { seconds: OTP_RESEND_WAIT_SECONDS },
+                input: ({ context }) => ({ seconds: context.waitSeconds }),
                 onSnapshot: {
                   actions: assign({ secondsLeft: ({ event }) => event.snapshot.context.secondsLeft }),
                 },
@@ -157,7 +158,14 @@ export const otpMachine = setup({
                     guard: ({ event }) => event.output.success,
                     // A new code: the typed one and its error belong to the old one.
                     target: ['#otp.active.resend.waiting', '#otp.active.entry.editing'],
-                    actions: ['clearCode', 'clearError', assign({ notice: 'codeResent' })],
+                    actions: [
+                      'clearCode',
+                      'clearError',
+                      assign({
+                        notice: 'codeResent',
+                        waitSeconds: ({ event }) => event.output.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
+                      }),
+                    ],
                   },
                   { target: 'resendFailed', actions: assign({ resendError: { code: 'resendFailed' } }) },
                 ],

@@ -4,21 +4,22 @@ import type { OtpError } from './otp.types';
 
 type Snapshot = SnapshotFrom<OtpMachine>;
 
-/** Seconds at which the resend countdown is announced to screen readers (not every second). */
-export const OTP_ANNOUNCED_SECONDS = [30, 10] as const;
+/** Besides the start of the wait, the one moment the countdown is announced again before 0. */
+export const OTP_ANNOUNCE_AT_SECONDS = 10;
 
 /**
  * What the polite live region says: the wait when it starts (30 s), again at 10 s, and that a new
  * code may be asked for at 0. Between those moments it keeps its text, so nothing is re-read.
  */
 export type OtpAnnouncement =
-  | { kind: 'wait'; seconds: (typeof OTP_ANNOUNCED_SECONDS)[number] }
+  | { kind: 'wait'; seconds: number }
   | { kind: 'resendAvailable' }
   | null;
 
 export function selectOtpAnnouncement(s: Snapshot): OtpAnnouncement {
   if (s.matches({ active: { resend: 'waiting' } })) {
-    return { kind: 'wait', seconds: s.context.secondsLeft > 10 ? 30 : 10 };
+    const { secondsLeft, waitSeconds } = s.context;
+    return { kind: 'wait', seconds: secondsLeft > OTP_ANNOUNCE_AT_SECONDS ? waitSeconds : Math.min(waitSeconds, OTP_ANNOUNCE_AT_SECONDS) };
   }
   if (s.matches({ active: { resend: 'available' } }) || s.matches({ active: { resend: 'resendFailed' } })) {
     return { kind: 'resendAvailable' };

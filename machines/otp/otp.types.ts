@@ -1,7 +1,5 @@
-/** Digits of every one-time code (spec 5 and 9). */
-export const OTP_LENGTH = 6;
-/** Seconds before a new code may be asked for (spec 9; the server enforces it too). */
-export const OTP_RESEND_WAIT_SECONDS = 30;
+/** 6 digits; 30 s before a new code may be asked for unless the server says otherwise (spec 9). */
+export { OTP_LENGTH, OTP_RESEND_WAIT_SECONDS } from '../../contract/onboarding';
 
 /**
  * Who the code was sent to. Onboarding knows only the mobile; PIN recovery adds the document
@@ -15,7 +13,12 @@ export type OtpErrorCode = 'wrongCode' | 'network' | 'tooManyAttempts' | 'resend
 export type OtpError = { code: OtpErrorCode; serverMessage?: string; retryAfterSeconds?: number };
 
 /** What the parent's validate and resend actors resolve with (the API's success/message pair). */
-export type OtpVerdict = { success: boolean; message?: string | undefined };
+export type OtpVerdict = {
+  success: boolean;
+  message?: string | undefined;
+  /** the server's own resend wait, when it sends one */
+  resendAfterSeconds?: number | undefined;
+};
 
 export type OtpValidateInput = { recipient: OtpRecipient; code: string };
 export type OtpResendInput = { recipient: OtpRecipient };
@@ -29,12 +32,18 @@ export type OtpContext = {
   error: OtpError | null;
   /** last resend failure */
   resendError: OtpError | null;
+  /** length of the current resend wait: the server's when it said one, else 30 s */
+  waitSeconds: number;
   /** whole seconds until resend is allowed, mirrored from the countdown child */
   secondsLeft: number;
   notice: OtpNotice | null;
 };
 
-export type OtpInput = { recipient: OtpRecipient };
+export type OtpInput = {
+  recipient: OtpRecipient;
+  /** the resend wait the server announced when it sent the first code */
+  resendAfterSeconds?: number | undefined;
+};
 
 export type OtpOutput = { recipient: OtpRecipient };
 

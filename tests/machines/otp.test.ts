@@ -21,7 +21,7 @@ function deferred<T>(): Deferred<T> {
 const recipient = { celular: '0981123456' };
 
 /** An OTP actor whose endpoints answer when the test says so. */
-function start() {
+function start(extra: { resendAfterSeconds?: number } = {}) {
   const validations: Array<{ input: OtpValidateInput; answer: Deferred<OtpVerdict> }> = [];
   const resends: Array<{ input: OtpResendInput; answer: Deferred<OtpVerdict> }> = [];
   const machine = otpMachine.provide({
@@ -38,7 +38,7 @@ function start() {
       }),
     },
   });
-  const actor = createActor(machine, { input: { recipient } });
+  const actor = createActor(machine, { input: { recipient, ...extra } });
   actor.start();
   return { actor, validations, resends };
 }
@@ -251,6 +251,19 @@ describe('otp machine: countdown and resend', () => {
     actor.send({ type: 'code.resend' });
     expect(resendOf(actor)).toBe('available');
     expect(resends).toHaveLength(0);
+  });
+
+  it("follows the server's resend wait when it announces one", async () => {
+    const { actor, resends } = start({ resendAfterSeconds: 45 });
+    expect(actor.getSnapshot().context.secondsLeft).toBe(45);
+    await vi.advanceTimersByTimeAsync(44_000);
+    expect(resendOf(actor)).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1_000);
+    actor.send({ type: 'code.resend' });
+    resends[0]!.answer.resolve({ success: true, resendAfterSeconds: 60 });
+    await waitFor(actor, (s) => s.context.notice === 'codeResent');
+    expect(actor.getSnapshot().context.secondsLeft).toBe(60);
+    expect(selectOtpAnnouncement(actor.getSnapshot())).toEqual({ kind: 'wait', seconds: 60 });
   });
 
   it('stops its timer when it stops', async () => {

@@ -1,0 +1,38 @@
+import { OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
+
+export type SmsPurpose = 'onboarding' | 'pin_recovery';
+
+export type SmsMessage = {
+  /** Paraguayan mobile in local format 09XXXXXXXX. */
+  to: string;
+  body: string;
+  purpose: SmsPurpose;
+};
+
+/** Delivers one SMS or throws SmsDeliveryError. */
+export interface SmsSender {
+  readonly provider: 'outbox' | 'http';
+  send(message: SmsMessage): Promise<void>;
+}
+
+/** The message was not accepted for delivery (gateway down, refused, timed out). */
+export class SmsDeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'SmsDeliveryError';
+  }
+}
+
+/** The Spanish SMS text: the code, its validity and the service name. */
+export function otpSmsText(serviceName: string, code: string, purpose: SmsPurpose): string {
+  const what = purpose === 'pin_recovery' ? 'para recuperar tu PIN' : 'de verificación';
+  return `${serviceName}: tu código ${what} es ${code}. Vence en ${OTP_VALIDITY_MINUTES} minutos. No lo compartas con nadie.`;
+}
+
+/** 09XXXXXXXX to E.164 (+5959XXXXXXXX). */
+export function toE164(local: string): string {
+  return `+595${local.replace(/^0/, '')}`;
+}

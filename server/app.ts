@@ -11,6 +11,8 @@ import { installSecurityHeaders } from './http/security-headers';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
+import { loadOnboardingSettings } from './onboarding/config';
+import { createSmsSender } from './sms';
 
 /** Fields that must never reach a log line, wherever they appear. */
 export const REDACT = [
@@ -23,13 +25,17 @@ export const REDACT = [
   '*.image',
 ];
 
-export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock'>>;
+export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'kyc'>>;
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
   const db: Db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const secrets = await resolveSecrets(config);
   const pins = await createPinHasher(secrets.pinPepper);
-  return { config, db, secrets, pins, clock: deps.clock ?? systemClock };
+  const clock = deps.clock ?? systemClock;
+  const onboarding = deps.onboarding ?? loadOnboardingSettings(process.env, config.env);
+  const sms = deps.sms ?? createSmsSender(onboarding.sms, { db, clock });
+  // TODO(identity): wire the identity engine's KycStore here once server/identity exposes it.
+  return { config, db, secrets, pins, clock, sms, onboarding, kyc: deps.kyc ?? null };
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

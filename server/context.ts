@@ -1,7 +1,10 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { OnboardingSettings } from './onboarding/config';
+import type { KycStore } from './onboarding/kyc-store';
 import type { PinHasher } from './security/pin';
 import type { Secrets } from './security/secrets';
+import type { SmsSender } from './sms/sender';
 
 /** What every route plugin receives. Areas add their own collaborators here. */
 export type AppContext = {
@@ -11,6 +14,11 @@ export type AppContext = {
   pins: PinHasher;
   /** Injectable clock and sleep: tests drive time without waiting. */
   clock: { now(): number; sleep(ms: number): Promise<void> };
+  /** SMS provider (development outbox or HTTP gateway) and the OTP/SMS limits. */
+  sms: SmsSender;
+  onboarding: OnboardingSettings;
+  /** The identity engine's completed KYC sessions, for registration (null: not wired yet). */
+  kyc: KycStore | null;
 };
 
 export const systemClock: AppContext['clock'] = {

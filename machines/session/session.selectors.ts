@@ -5,8 +5,13 @@ type Snapshot = SnapshotFrom<SessionMachine>;
 
 export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
 
+/** While logging out the patient stays on the page (the menu says 'Cerrando sesión...'). */
 export const selectSessionStatus = (s: Snapshot): SessionStatus =>
-  s.matches('authenticated') ? 'authenticated' : s.matches('anonymous') ? 'anonymous' : 'checking';
+  s.matches('authenticated') || s.matches('loggingOut')
+    ? 'authenticated'
+    : s.matches('anonymous')
+      ? 'anonymous'
+      : 'checking';
 
 export const selectPatient = (s: Snapshot) => s.context.patient;
 export const selectLoggingOut = (s: Snapshot) => s.matches('loggingOut');

@@ -1,19 +1,24 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { inspect } from '../../app/inspector';
+import { common } from '../../copy/es';
+import { Muted, Page } from '../../components/Page';
 import { RedirectIfSession, RequireSession } from './guards';
 import { SessionActor } from './session.context';
 
 const LoginFlow = lazy(() => import('../login/LoginFlow'));
 const DashboardFlow = lazy(() => import('../dashboard/DashboardFlow'));
 
-/**
- * The routes that need the app-level session actor (/login, /dashboard). Lazy, so the landing page
- * loads no state-machine code; one Provider across both routes, so login hands over to the dashboard.
- */
-export default function AuthArea() {
+/** /login and /dashboard behind their guards; rendered inside a SessionActor Provider. */
+export function AuthRoutes() {
   return (
-    <SessionActor.Provider options={{ inspect }}>
+    <Suspense
+      fallback={
+        <Page>
+          <Muted role="status">{common.loading}</Muted>
+        </Page>
+      }
+    >
       <Switch>
         <Route path="/login">
           <RedirectIfSession>
@@ -26,6 +31,18 @@ export default function AuthArea() {
           </RequireSession>
         </Route>
       </Switch>
+    </Suspense>
+  );
+}
+
+/**
+ * The routes that need the app-level session actor. Lazy, so the landing page loads no
+ * state-machine code; one Provider across both routes, so login hands over to the dashboard.
+ */
+export default function AuthArea() {
+  return (
+    <SessionActor.Provider options={{ inspect }}>
+      <AuthRoutes />
     </SessionActor.Provider>
   );
 }

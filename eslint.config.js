@@ -1,0 +1,93 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import react from 'eslint-plugin-react';
+import reactHooks from 'eslint-plugin-react-hooks';
+import importPlugin from 'eslint-plugin-import';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'dist/**',
+      'storybook-static/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-results/**',
+      'playwright-report/**',
+      '.data/**',
+      '.e2e-data/**',
+      'tests/fixtures/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    plugins: { import: importPlugin },
+    settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'off',
+      // Layer boundaries (ARCHITECTURE.md).
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            { target: './machines', from: './src', message: 'machines/ never imports the React app.' },
+            { target: './machines', from: './server', message: 'machines/ runs in the browser.' },
+            { target: './contract', from: './src' },
+            { target: './contract', from: './machines' },
+            { target: './contract', from: './server' },
+            { target: './src', from: './server', message: 'The browser never imports server code.' },
+            { target: './server', from: './src' },
+            { target: './server', from: './machines', except: ['./shared/http.ts'] },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['machines/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'react', message: 'machines/ has no React.' },
+            { name: 'styled-components', message: 'machines/ has no styling.' },
+            { name: '@xstate/react', message: 'machines/ has no React.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { react, 'react-hooks': reactHooks },
+    settings: { react: { version: '19' } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // Views render selectors and send events: no API calls, actors or fetch in src/.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/*.api', '**/*.actors'], message: 'src/ never imports *.api.ts or *.actors.ts.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'The only fetch is machines/shared/http.ts.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='setInterval']", message: 'Timers live in machines.' },
+        { selector: "CallExpression[callee.name='setTimeout']", message: 'Timers live in machines.' },
+      ],
+      // Texts come from src/copy/es.ts.
+      'react/jsx-no-literals': ['error', { noStrings: true, ignoreProps: true, allowedStrings: ['·', '•', '+595'] }],
+    },
+  },
+  {
+    files: ['src/copy/**'],
+    rules: { 'react/jsx-no-literals': 'off' },
+  },
+);

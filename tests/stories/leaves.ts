@@ -1,0 +1,33 @@
+import type { AnyStateMachine, StateValue } from 'xstate';
+
+type Node = { path: string[]; states: Record<string, Node> };
+
+/** Every leaf state (atomic or final) of a machine, as dot paths. */
+export function leafStates(machine: AnyStateMachine): string[] {
+  const out: string[] = [];
+  const walk = (node: Node) => {
+    const children = Object.values(node.states);
+    if (!children.length) out.push(node.path.join('.'));
+    children.forEach(walk);
+  };
+  walk(machine.root as unknown as Node);
+  return out.sort();
+}
+
+/** The leaf paths a snapshot's value is in (several for parallel states). */
+export function leavesOf(value: StateValue, prefix: string[] = []): string[] {
+  if (typeof value === 'string') return [[...prefix, value].join('.')];
+  return Object.entries(value).flatMap(([key, child]) =>
+    child === undefined ? [[...prefix, key].join('.')] : leavesOf(child as StateValue, [...prefix, key]),
+  );
+}
+
+export function isMachine(x: unknown): x is AnyStateMachine {
+  return typeof x === 'object' && x !== null && 'root' in x && 'resolveState' in x && 'provide' in x;
+}
+
+export type SnapshotLike = { value: StateValue; machine: { id: string } };
+
+export function isSnapshot(x: unknown): x is SnapshotLike {
+  return typeof x === 'object' && x !== null && 'value' in x && 'machine' in x && 'context' in x;
+}

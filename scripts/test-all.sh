@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm test`: every test tier, in the order that fails fastest. Installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 STORYBOOK_DISABLE_TELEMETRY=1 ONNXRUNTIME_NODE_INSTALL=skip
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+if [ ! -d node_modules ]; then
+  step "npm ci"
+  npm ci --no-audit --no-fund
+fi
+
+step "system packages (Debian's chromium, ffmpeg, OCR-B font)"
+bash scripts/ensure-system-deps.sh
+
+step "typecheck"
+npm run typecheck
+
+step "lint"
+npm run lint
+
+step "format"
+npm run format:check
+
+step "unit, machine, story, server and engine tests (Vitest)"
+npx vitest run
+
+step "build the app"
+npm run build
+
+step "build Storybook"
+npm run build-storybook
+
+step "end-to-end (Playwright, Chromium)"
+npx playwright test

@@ -26,19 +26,30 @@ export default tseslint.config(
     plugins: { import: importPlugin },
     settings: { 'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-console': 'off',
       // Layer boundaries (ARCHITECTURE.md).
       'import/no-restricted-paths': [
         'error',
         {
           zones: [
-            { target: './machines', from: './src', message: 'machines/ never imports the React app.' },
+            {
+              target: './machines',
+              from: './src',
+              message: 'machines/ never imports the React app.',
+            },
             { target: './machines', from: './server', message: 'machines/ runs in the browser.' },
             { target: './contract', from: './src' },
             { target: './contract', from: './machines' },
             { target: './contract', from: './server' },
-            { target: './src', from: './server', message: 'The browser never imports server code.' },
+            {
+              target: './src',
+              from: './server',
+              message: 'The browser never imports server code.',
+            },
             { target: './server', from: './src' },
             { target: './server', from: './machines', except: ['./shared/http.ts'] },
           ],
@@ -72,18 +83,33 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/*.api', '**/*.actors'], message: 'src/ never imports *.api.ts or *.actors.ts.' },
+            {
+              group: ['**/*.api', '**/*.actors'],
+              message: 'src/ never imports *.api.ts or *.actors.ts.',
+            },
           ],
         },
       ],
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'The only fetch is machines/shared/http.ts.' }],
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'The only fetch is machines/shared/http.ts.' },
+      ],
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.name='setInterval']", message: 'Timers live in machines.' },
-        { selector: "CallExpression[callee.name='setTimeout']", message: 'Timers live in machines.' },
+        {
+          selector: "CallExpression[callee.name='setInterval']",
+          message: 'Timers live in machines.',
+        },
+        {
+          selector: "CallExpression[callee.name='setTimeout']",
+          message: 'Timers live in machines.',
+        },
       ],
       // Texts come from src/copy/es.ts.
-      'react/jsx-no-literals': ['error', { noStrings: true, ignoreProps: true, allowedStrings: ['·', '•', '+595'] }],
+      'react/jsx-no-literals': [
+        'error',
+        { noStrings: true, ignoreProps: true, allowedStrings: ['·', '•', '+595'] },
+      ],
     },
   },
   {

@@ -15,7 +15,9 @@ const preview: Preview = {
     (Story, { parameters }) => (
       <ThemeProvider theme={theme}>
         <GlobalStyle />
-        <Router hook={memoryLocation({ path: (parameters.path as string | undefined) ?? '/' }).hook}>
+        <Router
+          hook={memoryLocation({ path: (parameters.path as string | undefined) ?? '/' }).hook}
+        >
           <Story />
         </Router>
       </ThemeProvider>

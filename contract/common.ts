@@ -11,4 +11,5 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 export const resultResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });
 export type ResultResponse = z.infer<typeof resultResponse>;
 
-export const digits = (min: number, max: number) => z.string().check(z.regex(new RegExp(`^\\d{${min},${max}}$`)));
+export const digits = (min: number, max: number) =>
+  z.string().check(z.regex(new RegExp(`^\\d{${min},${max}}$`)));

@@ -6,7 +6,10 @@ import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from './auth';
 export const patientInput = z.object({
   numero_documento: digits(DOCUMENT_MIN, DOCUMENT_MAX),
   pin: digits(PIN_LENGTH, PIN_LENGTH),
-  celular: z.string().regex(/^09\d{8}$/).optional(),
+  celular: z
+    .string()
+    .regex(/^09\d{8}$/)
+    .optional(),
   nombre: z.string().trim().min(1).max(120),
   apellido: z.string().trim().min(1).max(120),
   email: z.string().email().optional(),

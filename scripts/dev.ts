@@ -22,5 +22,8 @@ function shutdown(code: number) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-run('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], { PORT: apiPort, STATIC_DIR: '.no-static' });
+run('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], {
+  PORT: apiPort,
+  STATIC_DIR: '.no-static',
+});
 run('npx', ['vite'], { API_PORT: apiPort });

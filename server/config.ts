@@ -22,7 +22,11 @@ const schema = z.object({
   LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).default(8000),
   LOGIN_IP_MAX_FAILURES: z.coerce.number().int().positive().default(30),
   LOGIN_IP_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(16 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024),
   STATIC_DIR: z.string().default('dist'),
   DEMO_PATIENT: bool.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -63,7 +67,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const c = parsed.data;
   if (c.NODE_ENV === 'production' && (!c.PIN_PEPPER || !c.OTP_SECRET)) {
-    throw new ConfigError('Invalid configuration: PIN_PEPPER and OTP_SECRET are required in production');
+    throw new ConfigError(
+      'Invalid configuration: PIN_PEPPER and OTP_SECRET are required in production',
+    );
   }
   return {
     env: c.NODE_ENV,

@@ -12,7 +12,11 @@ const meta = {
   component: DashboardScreen,
   decorators: [
     (Story, { parameters }) => (
-      <AtSnapshot Provider={SessionActor.Provider} logic={storySessionMachine} snapshot={sessionFixtures.authenticated}>
+      <AtSnapshot
+        Provider={SessionActor.Provider}
+        logic={storySessionMachine}
+        snapshot={sessionFixtures.authenticated}
+      >
         <AtSnapshot
           Provider={DashboardActor.Provider}
           logic={dashboardMachine}
@@ -27,7 +31,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const at = (snapshot: StoryParameters['snapshot']): Story => ({ parameters: { snapshot, path: '/dashboard' } });
+const at = (snapshot: StoryParameters['snapshot']): Story => ({
+  parameters: { snapshot, path: '/dashboard' },
+});
 
 export const Idle = at(dashboardFixtures.idle);
 export const MenuOpen = at(dashboardFixtures.menuOpen);

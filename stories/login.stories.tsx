@@ -7,14 +7,20 @@ import { LoginActor } from '../src/flows/login/login.context';
 import { LoginScreen } from '../src/flows/login/LoginScreen';
 import { AtSnapshot, pending, type StoryParameters } from './support';
 
-const storyMachine = loginMachine.provide({ actors: { submitLogin: fromPromise(() => pending<LoginResponse>()) } });
+const storyMachine = loginMachine.provide({
+  actors: { submitLogin: fromPromise(() => pending<LoginResponse>()) },
+});
 
 const meta = {
   title: 'Login/LoginScreen',
   component: LoginScreen,
   decorators: [
     (Story, { parameters }) => (
-      <AtSnapshot Provider={LoginActor.Provider} logic={storyMachine} snapshot={(parameters as StoryParameters).snapshot}>
+      <AtSnapshot
+        Provider={LoginActor.Provider}
+        logic={storyMachine}
+        snapshot={(parameters as StoryParameters).snapshot}
+      >
         <Story />
       </AtSnapshot>
     ),
@@ -23,7 +29,9 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const at = (snapshot: StoryParameters['snapshot']): Story => ({ parameters: { snapshot, path: '/login' } });
+const at = (snapshot: StoryParameters['snapshot']): Story => ({
+  parameters: { snapshot, path: '/login' },
+});
 
 export const EditingEmpty = at(loginFixtures.editingEmpty);
 export const EditingFilled = at(loginFixtures.editingFilled);

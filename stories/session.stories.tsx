@@ -23,11 +23,17 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const at = (snapshot: StoryParameters['snapshot']): Story => ({ parameters: { snapshot, path: '/dashboard' } });
+const at = (snapshot: StoryParameters['snapshot']): Story => ({
+  parameters: { snapshot, path: '/dashboard' },
+});
 
 /** 'Cargando...' while the server is asked. */
 export const Checking: Story = {
-  parameters: { snapshot: sessionFixtures.checking, path: '/dashboard', readySelector: '[role=status]' },
+  parameters: {
+    snapshot: sessionFixtures.checking,
+    path: '/dashboard',
+    readySelector: '[role=status]',
+  },
 };
 /** The dashboard. */
 export const Authenticated = at(sessionFixtures.authenticated);

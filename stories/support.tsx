@@ -47,5 +47,8 @@ export const pending = <T,>() => new Promise<T>(() => {});
 
 /** The app-level session for stories: it never asks the server. */
 export const storySessionMachine = sessionMachine.provide({
-  actors: { fetchSession: fromPromise(() => pending<SessionResponse>()), endSession: fromPromise(() => pending<void>()) },
+  actors: {
+    fetchSession: fromPromise(() => pending<SessionResponse>()),
+    endSession: fromPromise(() => pending<void>()),
+  },
 });

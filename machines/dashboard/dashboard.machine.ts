@@ -8,7 +8,9 @@ export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   delays: { noticeTimeout: NOTICE_MS },
   actions: {
-    assignFeature: assign({ feature: ({ event }) => (event.type === 'feature.select' ? event.feature : null) }),
+    assignFeature: assign({
+      feature: ({ event }) => (event.type === 'feature.select' ? event.feature : null),
+    }),
     clearFeature: assign({ feature: null }),
   },
 }).createMachine({

@@ -2,4 +2,6 @@ import { fromPromise } from 'xstate';
 import type { LoginRequest, LoginResponse } from '../../contract/auth';
 import { postLogin } from './login.api';
 
-export const submitLogin = fromPromise<LoginResponse, LoginRequest>(({ input, signal }) => postLogin(input, signal));
+export const submitLogin = fromPromise<LoginResponse, LoginRequest>(({ input, signal }) =>
+  postLogin(input, signal),
+);

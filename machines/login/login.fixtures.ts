@@ -5,21 +5,39 @@ const filled: LoginContext = { documento: '1234567', pin: '482915', error: null 
 
 /** One named snapshot per leaf state (and per error variant worth seeing), for stories and tests. */
 export const loginFixtures = {
-  editingEmpty: loginMachine.resolveState({ value: 'editing', context: { documento: '', pin: '', error: null } }),
+  editingEmpty: loginMachine.resolveState({
+    value: 'editing',
+    context: { documento: '', pin: '', error: null },
+  }),
   editingFilled: loginMachine.resolveState({ value: 'editing', context: filled }),
   submitting: loginMachine.resolveState({ value: 'submitting', context: filled }),
   failedServerMessage: loginMachine.resolveState({
     value: 'failed',
-    context: { ...filled, error: { code: 'loginFailed', serverMessage: 'Número de documento o PIN incorrectos.' } },
+    context: {
+      ...filled,
+      error: { code: 'loginFailed', serverMessage: 'Número de documento o PIN incorrectos.' },
+    },
   }),
-  failedLogin: loginMachine.resolveState({ value: 'failed', context: { ...filled, error: { code: 'loginFailed' } } }),
-  failedRejected: loginMachine.resolveState({ value: 'failed', context: { ...filled, error: { code: 'rejected' } } }),
-  failedNetwork: loginMachine.resolveState({ value: 'failed', context: { ...filled, error: { code: 'network' } } }),
+  failedLogin: loginMachine.resolveState({
+    value: 'failed',
+    context: { ...filled, error: { code: 'loginFailed' } },
+  }),
+  failedRejected: loginMachine.resolveState({
+    value: 'failed',
+    context: { ...filled, error: { code: 'rejected' } },
+  }),
+  failedNetwork: loginMachine.resolveState({
+    value: 'failed',
+    context: { ...filled, error: { code: 'network' } },
+  }),
   failedTooManyAttempts: loginMachine.resolveState({
     value: 'failed',
     context: {
       ...filled,
-      error: { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 15 minutos e intentá de nuevo.' },
+      error: {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 15 minutos e intentá de nuevo.',
+      },
     },
   }),
   done: loginMachine.resolveState({ value: 'done', context: filled }),

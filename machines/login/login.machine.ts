@@ -3,7 +3,7 @@ import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
 import { submitLogin } from './login.actors';
-import type { LoginContext, LoginError, LoginEvent, LoginInput } from './login.types';
+import type { LoginContext, LoginError, LoginEvent } from './login.types';
 
 export function loginErrorFrom(err: unknown): LoginError {
   const e = toFlowError(err);
@@ -23,17 +23,18 @@ export const loginMachine = setup({
   types: {
     context: {} as LoginContext,
     events: {} as LoginEvent,
-    input: {} as LoginInput,
     tags: {} as 'busy' | 'error',
   },
   actors: { submitLogin },
   guards: {
     canSubmit: ({ context }) =>
-      context.documento.length >= DOCUMENT_MIN && new RegExp(`^\\d{${PIN_LENGTH}}$`).test(context.pin),
+      context.documento.length >= DOCUMENT_MIN &&
+      new RegExp(`^\\d{${PIN_LENGTH}}$`).test(context.pin),
   },
   actions: {
     assignDocumento: assign({
-      documento: ({ event }) => (event.type === 'documento.change' ? onlyDigits(event.value, DOCUMENT_MAX) : ''),
+      documento: ({ event }) =>
+        event.type === 'documento.change' ? onlyDigits(event.value, DOCUMENT_MAX) : '',
     }),
     assignPin: assign({
       pin: ({ event }) => (event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : ''),
@@ -42,7 +43,7 @@ export const loginMachine = setup({
   },
 }).createMachine({
   id: 'login',
-  context: ({ input }) => ({ documento: input?.documento ?? '', pin: '', error: null }),
+  context: { documento: '', pin: '', error: null },
   initial: 'editing',
   states: {
     editing: {
@@ -65,11 +66,16 @@ export const loginMachine = setup({
             target: 'failed',
             actions: assign({
               error: ({ event }) =>
-                event.output.message ? { code: 'rejected', serverMessage: event.output.message } : { code: 'rejected' },
+                event.output.message
+                  ? { code: 'rejected', serverMessage: event.output.message }
+                  : { code: 'rejected' },
             }),
           },
         ],
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => loginErrorFrom(event.error) }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => loginErrorFrom(event.error) }),
+        },
       },
     },
     failed: {

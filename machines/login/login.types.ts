@@ -11,8 +11,6 @@ export type LoginContext = {
   error: LoginError | null;
 };
 
-export type LoginInput = { documento?: string } | undefined;
-
 export type LoginEvent =
   | { type: 'documento.change'; value: string }
   | { type: 'pin.change'; value: string }

@@ -1,4 +1,9 @@
-import { authPaths, logoutResponse, sessionResponse, type SessionResponse } from '../../contract/auth';
+import {
+  authPaths,
+  logoutResponse,
+  sessionResponse,
+  type SessionResponse,
+} from '../../contract/auth';
 import { request } from '../shared/http';
 
 export function getSession(signal?: AbortSignal): Promise<SessionResponse> {

@@ -19,7 +19,8 @@ export const sessionMachine = setup({
     clearPatient: assign({ patient: null, expiresAt: null }),
   },
   delays: {
-    untilExpiry: ({ context }) => Math.max(1_000, (context.expiresAt ?? Date.now()) - Date.now() + 1_000),
+    untilExpiry: ({ context }) =>
+      Math.max(1_000, (context.expiresAt ?? Date.now()) - Date.now() + 1_000),
   },
 }).createMachine({
   id: 'session',

@@ -7,6 +7,4 @@ export type SessionContext = {
 };
 
 export type SessionEvent =
-  | { type: 'session.loggedIn' }
-  | { type: 'session.logout' }
-  | { type: 'session.refresh' };
+  { type: 'session.loggedIn' } | { type: 'session.logout' } | { type: 'session.refresh' };

@@ -3,14 +3,14 @@
  * `server` means the server answered with a message of its own, kept beside the code.
  */
 export type FlowErrorCode =
-  | 'network'
-  | 'server'
-  | 'rejected'
-  | 'tooManyAttempts'
-  | 'invalidResponse'
-  | 'unknown';
+  'network' | 'server' | 'rejected' | 'tooManyAttempts' | 'invalidResponse' | 'unknown';
 
-export type FlowError = { code: FlowErrorCode; status?: number; serverMessage?: string; retryAfterSeconds?: number };
+export type FlowError = {
+  code: FlowErrorCode;
+  status?: number;
+  serverMessage?: string;
+  retryAfterSeconds?: number;
+};
 
 /** Thrown by machines/shared/http.ts for anything but a 2xx JSON answer. */
 export class ApiError extends Error {

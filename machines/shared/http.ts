@@ -1,7 +1,9 @@
 import { ApiError } from './errors';
 
 /** Any contract schema (zod classic or mini): only safeParse is needed. */
-export type Schema<T> = { safeParse(data: unknown): { success: true; data: T } | { success: false } };
+export type Schema<T> = {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+};
 
 export type RequestOptions<T> = {
   method?: 'GET' | 'POST';
@@ -48,12 +50,21 @@ export async function request<T>(url: string, options: RequestOptions<T>): Promi
   }
   if (!response.ok) {
     const message =
-      json && typeof json === 'object' && 'message' in json && typeof json.message === 'string' && json.message
+      json &&
+      typeof json === 'object' &&
+      'message' in json &&
+      typeof json.message === 'string' &&
+      json.message
         ? json.message
         : undefined;
     if (response.status === 429) {
       const retry = Number(response.headers.get('retry-after'));
-      throw new ApiError('tooManyAttempts', 429, message, Number.isFinite(retry) ? retry : undefined);
+      throw new ApiError(
+        'tooManyAttempts',
+        429,
+        message,
+        Number.isFinite(retry) ? retry : undefined,
+      );
     }
     throw new ApiError('server', response.status, message);
   }

@@ -1,2 +1,3 @@
 /** Keeps digits only, cut to `max` characters: what numeric fields accept as the patient types. */
-export const onlyDigits = (value: string, max: number): string => value.replace(/\D/g, '').slice(0, max);
+export const onlyDigits = (value: string, max: number): string =>
+  value.replace(/\D/g, '').slice(0, max);

@@ -34,16 +34,21 @@ export async function login(
     )
   ).rows[0];
   const guard = (
-    await db.query<Guard>('SELECT consecutive_failures, locked_at FROM login_guards WHERE numero_documento = $1', [
-      input.numero_documento,
-    ])
+    await db.query<Guard>(
+      'SELECT consecutive_failures, locked_at FROM login_guards WHERE numero_documento = $1',
+      [input.numero_documento],
+    )
   ).rows[0];
 
   // Always spend one Argon2 verification, whatever the account's state.
-  const pinOk = patient ? await pins.verify(patient.pin_hash, input.pin) : (await pins.verifyDummy(input.pin), false);
+  const pinOk = patient
+    ? await pins.verify(patient.pin_hash, input.pin)
+    : (await pins.verifyDummy(input.pin), false);
 
   if (pinOk && patient && !guard?.locked_at) {
-    await db.query('DELETE FROM login_guards WHERE numero_documento = $1', [input.numero_documento]);
+    await db.query('DELETE FROM login_guards WHERE numero_documento = $1', [
+      input.numero_documento,
+    ]);
     return { patientId: patient.id };
   }
 
@@ -52,7 +57,12 @@ export async function login(
   throw new HttpError(401, messages.loginBadCredentials);
 }
 
-async function recordFailure(ctx: AppContext, documento: string, clientIp: string, at: Date): Promise<number> {
+async function recordFailure(
+  ctx: AppContext,
+  documento: string,
+  clientIp: string,
+  at: Date,
+): Promise<number> {
   await ctx.db.query('INSERT INTO login_failures (client_ip, at) VALUES ($1, $2)', [clientIp, at]);
   const { rows } = await ctx.db.query<{ consecutive_failures: number }>(
     `INSERT INTO login_guards (numero_documento, consecutive_failures, last_failure_at, locked_at)

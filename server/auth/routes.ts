@@ -8,7 +8,8 @@ import { createSession, endSession, SESSION_COOKIE, touchSession } from './sessi
 
 export async function authRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
   const { ctx } = opts;
-  const secureCookie = (protocol: string) => ctx.config.session.cookieSecure ?? protocol === 'https';
+  const secureCookie = (protocol: string) =>
+    ctx.config.session.cookieSecure ?? protocol === 'https';
   const setCookie = (reply: FastifyReply, token: string, secure: boolean) =>
     reply.setCookie(SESSION_COOKIE, token, {
       httpOnly: true,

@@ -5,7 +5,10 @@ export const SESSION_COOKIE = 'sid';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-export async function createSession(ctx: AppContext, patientId: string): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  ctx: AppContext,
+  patientId: string,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now + ctx.config.session.absoluteMs);
@@ -19,11 +22,19 @@ export async function createSession(ctx: AppContext, patientId: string): Promise
 export type LiveSession = { patientId: string; nombre: string; apellido: string; expiresAt: Date };
 
 /** Finds a live session (not ended, within idle and absolute expiry) and refreshes its idle timer. */
-export async function touchSession(ctx: AppContext, token: string | undefined): Promise<LiveSession | null> {
+export async function touchSession(
+  ctx: AppContext,
+  token: string | undefined,
+): Promise<LiveSession | null> {
   if (!token) return null;
   const now = new Date(ctx.clock.now());
   const idleCutoff = new Date(now.getTime() - ctx.config.session.idleMs);
-  const { rows } = await ctx.db.query<{ patient_id: string; nombre: string; apellido: string; expires_at: Date }>(
+  const { rows } = await ctx.db.query<{
+    patient_id: string;
+    nombre: string;
+    apellido: string;
+    expires_at: Date;
+  }>(
     `UPDATE sessions s SET last_seen_at = $2
        FROM patients p
       WHERE s.id_hash = $1 AND p.id = s.patient_id AND s.ended_at IS NULL
@@ -53,8 +64,8 @@ export async function endSession(ctx: AppContext, token: string | undefined): Pr
 
 /** Ends every session of a patient (after a PIN change). */
 export async function endAllSessions(ctx: AppContext, patientId: string): Promise<void> {
-  await ctx.db.query('UPDATE sessions SET ended_at = $2 WHERE patient_id = $1 AND ended_at IS NULL', [
-    patientId,
-    new Date(ctx.clock.now()),
-  ]);
+  await ctx.db.query(
+    'UPDATE sessions SET ended_at = $2 WHERE patient_id = $1 AND ended_at IS NULL',
+    [patientId, new Date(ctx.clock.now())],
+  );
 }

@@ -48,7 +48,9 @@ async function main(argv: string[]): Promise<number> {
     const secrets = await resolveSecrets(config);
     const pins = await createPinHasher(secrets.pinPepper);
     const { id, created } = await upsertPatient({ db, pins }, parsed.data);
-    console.log(JSON.stringify({ ok: true, id, created, numero_documento: parsed.data.numero_documento }));
+    console.log(
+      JSON.stringify({ ok: true, id, created, numero_documento: parsed.data.numero_documento }),
+    );
     return 0;
   } finally {
     await db.close();

@@ -13,12 +13,18 @@ export type Db = {
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-export type DbOptions = { databaseUrl?: string | undefined; dataDir?: string | undefined; memory?: boolean };
+export type DbOptions = {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  memory?: boolean;
+};
 
 export async function openDb(options: DbOptions): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(options.memory ? undefined : path.join(options.dataDir ?? '.data', 'pglite'));
+    : await openPglite(
+        options.memory ? undefined : path.join(options.dataDir ?? '.data', 'pglite'),
+      );
   await migrate(db);
   return db;
 }
@@ -54,7 +60,9 @@ async function openPglite(dir: string | undefined): Promise<Db> {
 async function openPostgres(url: string): Promise<Db> {
   const pgModule = await import('pg');
   const pool = new pgModule.default.Pool({ connectionString: url, max: 10 });
-  const wrapClient = (c: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> }) => ({
+  const wrapClient = (c: {
+    query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
+  }) => ({
     kind: 'postgres' as const,
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await c.query(sql, params);
@@ -91,7 +99,11 @@ export async function migrate(db: Db): Promise<string[]> {
     'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
-  const done = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
+  const done = new Set(
+    (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
+      (r) => r.name,
+    ),
+  );
   const applied: string[] = [];
   for (const file of files) {
     if (done.has(file)) continue;

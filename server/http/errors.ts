@@ -21,7 +21,11 @@ export function tooManyAttempts(retryAfterSeconds: number): HttpError {
 }
 
 /** Validates input against a contract schema; bad input is a 400 with a Spanish message. */
-export function parseOr400<T>(schema: Schema<T>, data: unknown, message: string = messages.badRequest): T {
+export function parseOr400<T>(
+  schema: Schema<T>,
+  data: unknown,
+  message: string = messages.badRequest,
+): T {
   const r = schema.safeParse(data);
   if (!r.success) throw new HttpError(400, message);
   return r.data;
@@ -54,7 +58,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
       return reply.status(err.statusCode).send({ success: false, message: messages.badRequest });
     }
-    request.log.error({ err: { name: err.name, code: err.code, message: err.message, stack: err.stack } }, 'unhandled');
+    request.log.error(
+      { err: { name: err.name, code: err.code, message: err.message, stack: err.stack } },
+      'unhandled',
+    );
     return reply.status(500).send({ success: false, message: messages.internal });
   });
   app.setNotFoundHandler((request, reply) => {

@@ -17,7 +17,14 @@ export async function upsertPatient(
               email = COALESCE(EXCLUDED.email, patients.email),
               pin_hash = EXCLUDED.pin_hash, updated_at = now()
      RETURNING id::text AS id, (xmax = 0) AS created`,
-    [input.numero_documento, input.nombre, input.apellido, input.celular ?? null, input.email ?? null, pinHash],
+    [
+      input.numero_documento,
+      input.nombre,
+      input.apellido,
+      input.celular ?? null,
+      input.email ?? null,
+      pinHash,
+    ],
   );
   await clearLoginGuard(ctx as AppContext, input.numero_documento);
   const row = rows[0];

@@ -10,7 +10,8 @@ export type Secrets = { pinPepper: string; otpSecret: string };
  * data folder (mode 0600) so that PIN hashes survive a restart.
  */
 export async function resolveSecrets(config: Config): Promise<Secrets> {
-  if (config.pinPepper && config.otpSecret) return { pinPepper: config.pinPepper, otpSecret: config.otpSecret };
+  if (config.pinPepper && config.otpSecret)
+    return { pinPepper: config.pinPepper, otpSecret: config.otpSecret };
   const file = path.join(config.dataDir, 'secrets.json');
   let stored: Partial<Secrets> = {};
   try {

@@ -9,7 +9,13 @@ export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => v
  */
 export let inspect: Inspect | undefined;
 
-export type LoggedEvent = { at: number; actor: string; kind: 'event' | 'snapshot'; type?: string; value?: unknown };
+export type LoggedEvent = {
+  at: number;
+  actor: string;
+  kind: 'event' | 'snapshot';
+  type?: string;
+  value?: unknown;
+};
 
 /** Event payloads may carry a PIN, a code or an image: only event types and state values are kept. */
 export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) {
@@ -21,10 +27,12 @@ export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) 
   };
   const observe = (ev: InspectionEvent) => {
     const actor = ev.actorRef.sessionId;
-    if (ev.type === '@xstate.event') push({ at: Date.now(), actor, kind: 'event', type: ev.event.type });
+    if (ev.type === '@xstate.event')
+      push({ at: Date.now(), actor, kind: 'event', type: ev.event.type });
     else if (ev.type === '@xstate.snapshot') {
       const snap = ev.snapshot as { value?: unknown };
-      if (snap.value !== undefined) push({ at: Date.now(), actor, kind: 'snapshot', value: snap.value });
+      if (snap.value !== undefined)
+        push({ at: Date.now(), actor, kind: 'snapshot', value: snap.value });
     }
   };
   return { observe, entries };

@@ -18,12 +18,26 @@ const Anchor = styled(Link)`
 
 const Arrow = () => (
   <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-    <path d="M15 5 L8 12 L15 19" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" />
+    <path
+      d="M15 5 L8 12 L15 19"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+      strokeLinecap="round"
+    />
   </svg>
 );
 
 /** The back arrow of the spec: a link with an accessible name. */
-export function BackLink({ to, label, disabled = false }: { to: string; label: string; disabled?: boolean }) {
+export function BackLink({
+  to,
+  label,
+  disabled = false,
+}: {
+  to: string;
+  label: string;
+  disabled?: boolean;
+}) {
   return (
     <Anchor
       href={to}
@@ -38,7 +52,15 @@ export function BackLink({ to, label, disabled = false }: { to: string; label: s
 }
 
 /** The same arrow as a button, for flows whose back step is an event rather than a route. */
-export function BackButton({ label, onClick, disabled = false }: { label: string; onClick: () => void; disabled?: boolean }) {
+export function BackButton({
+  label,
+  onClick,
+  disabled = false,
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+}) {
   return (
     <ArrowButton type="button" aria-label={label} onClick={onClick} disabled={disabled}>
       <Arrow />

@@ -14,7 +14,13 @@ const H1 = styled.h1`
  * A page or step title. With `focusOnMount` it takes focus when it appears, so screen reader and
  * keyboard users land on the new step's title.
  */
-export function Heading({ children, focusOnMount = false }: { children: ReactNode; focusOnMount?: boolean }) {
+export function Heading({
+  children,
+  focusOnMount = false,
+}: {
+  children: ReactNode;
+  focusOnMount?: boolean;
+}) {
   const ref = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (focusOnMount) ref.current?.focus();

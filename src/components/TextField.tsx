@@ -62,7 +62,10 @@ const FieldError = styled.span`
   font-size: 0.875rem;
 `;
 
-export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value' | 'prefix'> & {
+export type TextFieldProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'onChange' | 'value' | 'prefix'
+> & {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
@@ -72,7 +75,16 @@ export type TextFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChan
 };
 
 /** A labelled input with optional fixed prefix, hint and inline error, wired with aria-describedby. */
-export function TextField({ label, value, onValueChange, hint, error, prefix, id, ...input }: TextFieldProps) {
+export function TextField({
+  label,
+  value,
+  onValueChange,
+  hint,
+  error,
+  prefix,
+  id,
+  ...input
+}: TextFieldProps) {
   const autoId = useId();
   const inputId = id ?? autoId;
   const hintId = hint ? `${inputId}-hint` : undefined;

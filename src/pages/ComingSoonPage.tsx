@@ -18,5 +18,9 @@ export function ComingSoonPage({ title, back }: { title: string; back: string })
   );
 }
 
-export const RecoverPinPage = () => <ComingSoonPage title={placeholderFlows.recoverTitle} back="/login" />;
-export const FaceLoginPage = () => <ComingSoonPage title={placeholderFlows.faceLoginTitle} back="/" />;
+export const RecoverPinPage = () => (
+  <ComingSoonPage title={placeholderFlows.recoverTitle} back="/login" />
+);
+export const FaceLoginPage = () => (
+  <ComingSoonPage title={placeholderFlows.faceLoginTitle} back="/" />
+);

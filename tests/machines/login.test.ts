@@ -65,7 +65,10 @@ describe('login machine', () => {
 
   it('keeps the server message of a success:false answer, else the rejected code', async () => {
     for (const [answer, error] of [
-      [{ success: false, message: 'Cuenta en revisión.' }, { code: 'rejected', serverMessage: 'Cuenta en revisión.' }],
+      [
+        { success: false, message: 'Cuenta en revisión.' },
+        { code: 'rejected', serverMessage: 'Cuenta en revisión.' },
+      ],
       [{ success: false }, { code: 'rejected' }],
     ] as const) {
       const { actor, api, view } = start();
@@ -79,12 +82,26 @@ describe('login machine', () => {
   });
 
   it.each([
-    [new ApiError('server', 401, 'Número de documento o PIN incorrectos.'), { code: 'loginFailed', serverMessage: 'Número de documento o PIN incorrectos.' }],
+    [
+      new ApiError('server', 401, 'Número de documento o PIN incorrectos.'),
+      { code: 'loginFailed', serverMessage: 'Número de documento o PIN incorrectos.' },
+    ],
     [new ApiError('server', 500, undefined), { code: 'loginFailed' }],
     [new ApiError('network', undefined, undefined), { code: 'network' }],
     [new ApiError('invalidResponse', 200, undefined), { code: 'network' }],
     [new TypeError('Failed to fetch'), { code: 'network' }],
-    [new ApiError('tooManyAttempts', 429, 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.', 170), { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.' }],
+    [
+      new ApiError(
+        'tooManyAttempts',
+        429,
+        'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+        170,
+      ),
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+      },
+    ],
   ])('maps %o to %o and keeps what was typed', async (err, error) => {
     const { actor, api, view } = start();
     fill(actor);

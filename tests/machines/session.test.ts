@@ -7,7 +7,10 @@ import { selectPatient, selectSessionStatus } from '../../machines/session/sessi
 
 const patient = { nombre: 'ANA', apellido: 'RUIZ' };
 
-function start(answers: Array<SessionResponse | Error>, logout: () => Promise<void> = async () => {}) {
+function start(
+  answers: Array<SessionResponse | Error>,
+  logout: () => Promise<void> = async () => {},
+) {
   const calls = { session: 0, logout: 0 };
   const actor = createActor(
     sessionMachine.provide({
@@ -52,7 +55,10 @@ describe('session machine', () => {
 
   it('after a login, asks the server again', async () => {
     const expiresAt = new Date(Date.now() + 60_000).toISOString();
-    const { actor, calls } = start([{ authenticated: false }, { authenticated: true, patient, expiresAt }]);
+    const { actor, calls } = start([
+      { authenticated: false },
+      { authenticated: true, patient, expiresAt },
+    ]);
     await waitFor(actor, (s) => s.matches('anonymous'));
     actor.send({ type: 'session.loggedIn' });
     await waitFor(actor, (s) => s.matches('authenticated'));
@@ -77,7 +83,10 @@ describe('session machine', () => {
   it('asks the server again when the session would expire', async () => {
     vi.useFakeTimers();
     const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString();
-    const { actor, calls } = start([{ authenticated: true, patient, expiresAt }, { authenticated: false }]);
+    const { actor, calls } = start([
+      { authenticated: true, patient, expiresAt },
+      { authenticated: false },
+    ]);
     await vi.waitFor(() => expect(actor.getSnapshot().matches('authenticated')).toBe(true));
     await vi.advanceTimersByTimeAsync(15 * 60_000 - 5_000);
     expect(calls.session).toBe(1);

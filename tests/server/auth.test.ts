@@ -3,10 +3,17 @@ import { failureDelayMs } from '../../server/auth/login';
 import { upsertPatient } from '../../server/patients/service';
 import { createTestApp, type TestApp } from './helpers';
 
-const PATIENT = { numero_documento: '4567890', pin: '739154', nombre: 'ANA', apellido: 'RUIZ', celular: '0981555111' };
+const PATIENT = {
+  numero_documento: '4567890',
+  pin: '739154',
+  nombre: 'ANA',
+  apellido: 'RUIZ',
+  celular: '0981555111',
+};
 const login = (t: TestApp, body: unknown, headers: Record<string, string> = {}) =>
   t.app.inject({ method: 'POST', url: '/api/auth/login', payload: body as object, headers });
-const cookieOf = (res: { cookies: { name: string; value: string }[] }) => res.cookies.find((c) => c.name === 'sid');
+const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
+  res.cookies.find((c) => c.name === 'sid');
 
 describe('POST /api/auth/login', () => {
   let t: TestApp;
@@ -62,8 +69,11 @@ describe('POST /api/auth/login', () => {
   });
 
   it('a success resets the consecutive failure count', async () => {
-    for (let i = 0; i < 4; i++) await login(t, { numero_documento: PATIENT.numero_documento, pin: '000111' });
-    expect((await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin })).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++)
+      await login(t, { numero_documento: PATIENT.numero_documento, pin: '000111' });
+    expect(
+      (await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin })).statusCode,
+    ).toBe(200);
     await login(t, { numero_documento: PATIENT.numero_documento, pin: '000111' });
     expect(t.clock.sleeps.at(-1)).toBe(0);
   });
@@ -81,15 +91,23 @@ describe('POST /api/auth/login', () => {
     const capped = await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin });
     expect(capped.statusCode).toBe(429);
     expect(Number(capped.headers['retry-after'])).toBeGreaterThan(0);
-    expect(capped.json().message).toMatch(/^Demasiados intentos\. Esperá \d+ minutos? e intentá de nuevo\.$/);
+    expect(capped.json().message).toMatch(
+      /^Demasiados intentos\. Esperá \d+ minutos? e intentá de nuevo\.$/,
+    );
     // Another address is not affected.
-    const other = await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin }, {
-      'x-forwarded-for': '10.0.0.9',
-    });
+    const other = await login(
+      t,
+      { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin },
+      {
+        'x-forwarded-for': '10.0.0.9',
+      },
+    );
     expect(other.statusCode).toBe(429); // no proxy trusted: the header is ignored, same address
     // After the window the cap lifts.
     t.clock.advance(15 * 60_000 + 1000);
-    expect((await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin })).statusCode).toBe(200);
+    expect(
+      (await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin })).statusCode,
+    ).toBe(200);
   });
 
   it.each([
@@ -102,7 +120,10 @@ describe('POST /api/auth/login', () => {
   ])('rejects malformed input %j with 400 and a Spanish message', async (body) => {
     const res = await login(t, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, message: 'Ingresá tu número de documento y tu PIN de 6 dígitos.' });
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'Ingresá tu número de documento y tu PIN de 6 dígitos.',
+    });
   });
 
   it('accepts JSON only (415) and limits the body size (413)', async () => {
@@ -121,7 +142,11 @@ describe('POST /api/auth/login', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(plain.statusCode).toBe(415);
-    const big = await login(t, { numero_documento: '1234567', pin: '123456', pad: 'x'.repeat(64 * 1024) });
+    const big = await login(t, {
+      numero_documento: '1234567',
+      pin: '123456',
+      pad: 'x'.repeat(64 * 1024),
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe('La solicitud es demasiado grande.');
     const bad = await t.app.inject({
@@ -144,16 +169,24 @@ describe('sessions', () => {
   afterEach(() => t.close());
 
   const session = (cookie?: string) =>
-    t.app.inject({ method: 'GET', url: '/api/auth/session', cookies: cookie ? { sid: cookie } : {} });
+    t.app.inject({
+      method: 'GET',
+      url: '/api/auth/session',
+      cookies: cookie ? { sid: cookie } : {},
+    });
   const loginCookie = async () =>
-    cookieOf(await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin }))!.value;
+    cookieOf(await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin }))!
+      .value;
 
   it('reports the patient for a live session and nothing without one', async () => {
     expect((await session()).json()).toEqual({ authenticated: false });
     expect((await session('forged-token')).json()).toEqual({ authenticated: false });
     const sid = await loginCookie();
     const res = (await session(sid)).json();
-    expect(res).toMatchObject({ authenticated: true, patient: { nombre: 'ANA', apellido: 'RUIZ' } });
+    expect(res).toMatchObject({
+      authenticated: true,
+      patient: { nombre: 'ANA', apellido: 'RUIZ' },
+    });
   });
 
   it('expires after 15 idle minutes, and each use refreshes the idle timer', async () => {
@@ -182,7 +215,12 @@ describe('sessions', () => {
 
   it('logout ends the server session; the old cookie no longer works', async () => {
     const sid = await loginCookie();
-    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: {}, cookies: { sid } });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      payload: {},
+      cookies: { sid },
+    });
     expect(out.statusCode).toBe(200);
     expect(out.json().success).toBe(true);
     expect((await session(sid)).json().authenticated).toBe(false);

@@ -46,7 +46,11 @@ describe('story coverage', () => {
       const leaves = leafStates(machine);
       const missingFixtures = leaves.filter((l) => !fixtures.get(id)?.has(l));
       const missingStories = leaves.filter((l) => !stories.get(id)?.has(l));
-      expect({ id, missingFixtures, missingStories }).toEqual({ id, missingFixtures: [], missingStories: [] });
+      expect({ id, missingFixtures, missingStories }).toEqual({
+        id,
+        missingFixtures: [],
+        missingStories: [],
+      });
     });
   }
 });

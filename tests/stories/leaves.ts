@@ -18,12 +18,16 @@ export function leafStates(machine: AnyStateMachine): string[] {
 export function leavesOf(value: StateValue, prefix: string[] = []): string[] {
   if (typeof value === 'string') return [[...prefix, value].join('.')];
   return Object.entries(value).flatMap(([key, child]) =>
-    child === undefined ? [[...prefix, key].join('.')] : leavesOf(child as StateValue, [...prefix, key]),
+    child === undefined
+      ? [[...prefix, key].join('.')]
+      : leavesOf(child as StateValue, [...prefix, key]),
   );
 }
 
 export function isMachine(x: unknown): x is AnyStateMachine {
-  return typeof x === 'object' && x !== null && 'root' in x && 'resolveState' in x && 'provide' in x;
+  return (
+    typeof x === 'object' && x !== null && 'root' in x && 'resolveState' in x && 'provide' in x
+  );
 }
 
 export type SnapshotLike = { value: StateValue; machine: { id: string } };

@@ -1,4 +1,5 @@
 import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
+import type { ComponentType } from 'react';
 import { render, waitFor } from '@testing-library/react';
 import axe from 'axe-core';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,10 @@ type StoryModule = Parameters<typeof composeStories>[0];
 
 /** Every story renders in jsdom, shows something, and has no axe violations (contrast needs a real browser). */
 describe.each(Object.entries(storyModules))('%s', (_file, mod) => {
-  const stories = Object.entries(composeStories(mod as StoryModule));
+  const stories = Object.entries(composeStories(mod as StoryModule)) as [
+    string,
+    ComponentType & { parameters: Record<string, unknown> },
+  ][];
   it.each(stories)('%s renders without accessibility violations', async (_name, Story) => {
     const { container } = render(<Story />);
     // Lazy routes settle first: wait for the screen's title (or the selector a story names).

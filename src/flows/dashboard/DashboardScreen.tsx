@@ -191,7 +191,9 @@ export function DashboardScreen() {
           ))}
         </Grid>
         <NoticeArea aria-live="polite">
-          {view.notice ? <ErrorBanner tone="info" message={copy.comingSoon(copy.features[view.notice])} /> : null}
+          {view.notice ? (
+            <ErrorBanner tone="info" message={copy.comingSoon(copy.features[view.notice])} />
+          ) : null}
         </NoticeArea>
       </Main>
     </>

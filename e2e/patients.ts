@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+
+/**
+ * Patients the browser suite needs, created with the real operator command
+ * (`npm run patients -- add ...`) BEFORE the e2e server starts (see e2e/server.ts).
+ *
+ * Why before: PGlite is one process's database. Measured here: with the server running, the CLI
+ * opened the same data folder, reported `created: true`, and the running server never saw the
+ * patient (its PostgreSQL-in-WASM keeps the database in its own memory). Two writers on one
+ * PGlite folder can also corrupt it. So the e2e server script seeds first, then starts.
+ *
+ * To add a patient for your tests: add an entry here (unique documento, in the 9xxxxxxx range
+ * used by no one else), then read it in a test through the `seeded` fixture (e2e/fixtures.ts).
+ */
+export type PatientSeed = {
+  documento: string;
+  pin: string;
+  celular: string;
+  nombre: string;
+  apellido: string;
+  email?: string;
+};
+
+export const SEED_PATIENTS = {
+  /** Logs in once in login.spec.ts: proves the operator command's patients can log in. */
+  operator: {
+    documento: '90000001',
+    pin: '583920',
+    celular: '0981200001',
+    nombre: 'ANA BELÉN',
+    apellido: 'RIVEROS',
+  },
+  /** Locked by 10 wrong PINs in login.spec.ts: nobody else may use it. */
+  lockout: {
+    documento: '90000002',
+    pin: '719304',
+    celular: '0981200002',
+    nombre: 'LUIS',
+    apellido: 'CÁCERES',
+  },
+  /** A patient with a registered mobile, for PIN recovery journeys (issue of PIN recovery). */
+  recovery: {
+    documento: '90000003',
+    pin: '860413',
+    celular: '0981200003',
+    nombre: 'ROSA',
+    apellido: 'ARCE',
+  },
+} as const satisfies Record<string, PatientSeed>;
+
+export type SeedName = keyof typeof SEED_PATIENTS;
+
+/** The demo patient every development server creates (server/patients/service.ts, README). */
+export const DEMO = {
+  documento: '1234567',
+  pin: '482915',
+  celular: '0981123456',
+  nombre: 'MARÍA JOSÉ',
+} as const;
+
+/**
+ * Runs the operator command against `dataDir`. Only valid while no server holds that folder.
+ * Returns the command's JSON line: `{ ok, id, created, numero_documento }`.
+ */
+export function createPatient(
+  patient: PatientSeed,
+  dataDir: string,
+): { ok: boolean; id: string; created: boolean; numero_documento: string } {
+  const args = ['run', '-s', 'patients', '--', 'add'];
+  args.push('--documento', patient.documento, '--pin', patient.pin, '--celular', patient.celular);
+  args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
+  if (patient.email) args.push('--email', patient.email);
+  const out = execFileSync('npm', args, {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = out.trim().split('\n').pop() ?? '';
+  return JSON.parse(line) as {
+    ok: boolean;
+    id: string;
+    created: boolean;
+    numero_documento: string;
+  };
+}

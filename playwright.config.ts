@@ -1,0 +1,86 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './e2e/chromium';
+
+/**
+ * Browser tests against the REAL product: `npm run build` first (the test command does it), then
+ * webServer runs e2e/server.ts: fresh data folder, seeded patients, server/main.ts on one port.
+ * Debian's Chromium only (ENVIRONMENT.md): never `npx playwright install`.
+ */
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/** 4173 when free, else any free port; decided once in the runner and inherited by workers. */
+function pickPort(): string {
+  const probe = `const net=require('net');const t=(p,f)=>{const s=net.createServer();s.once('error',f);s.listen(p,'127.0.0.1',()=>{const a=s.address().port;s.close(()=>console.log(a))})};t(4173,()=>t(0,()=>process.exit(1)))`;
+  return execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim();
+}
+
+process.env.E2E_PORT ??= pickPort();
+process.env.E2E_DATA_DIR ??= path.join(root, '.e2e-data', `port-${process.env.E2E_PORT}`);
+const port = process.env.E2E_PORT;
+const dataDir = process.env.E2E_DATA_DIR;
+const baseURL = `http://127.0.0.1:${port}`;
+process.env.E2E_BASE_URL = baseURL;
+
+const chromiumArgs = [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS];
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  workers: 2,
+  // Generous: the machine is shared (2 cores) and PGlite + Argon2 are CPU-bound.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  use: {
+    baseURL,
+    locale: 'es-PY',
+    timezoneId: 'America/Asuncion',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        channel: undefined,
+        launchOptions: { executablePath: CHROMIUM_PATH, args: chromiumArgs },
+      },
+    },
+  ],
+  webServer: {
+    command: 'npx tsx e2e/server.ts',
+    cwd: root,
+    url: `${baseURL}/api/auth/session`,
+    timeout: 240_000,
+    reuseExistingServer: !process.env.CI && process.env.E2E_REUSE === '1',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: port,
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DEMO_PATIENT: 'true',
+      // Fast progressive delay, but the real thresholds: delay from the 5th failure, lock at the 10th.
+      LOGIN_DELAY_BASE_MS: '50',
+      LOGIN_DELAY_MAX_MS: '200',
+      LOGIN_DELAY_AFTER: '5',
+      LOGIN_LOCK_AFTER: '10',
+      // Every test gets its own client address through X-Forwarded-For (e2e/fixtures.ts), so the
+      // per-address cap is the product default and still never shared between tests.
+      TRUST_PROXY: 'true',
+      LOGIN_IP_MAX_FAILURES: '30',
+      LOGIN_IP_WINDOW_MINUTES: '15',
+      STATIC_DIR: 'dist',
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    },
+  },
+});

@@ -1,22 +1,20 @@
 import { z } from 'zod';
 import { ConfigError } from '../config';
 
+export type SmsGatewaySettings = {
+  url: string;
+  user: string | undefined;
+  password: string | undefined;
+  sender: string;
+  timeoutMs: number;
+  /** Extra attempts after a 5xx answer (never after a 4xx, a timeout or a network error). */
+  retries: number;
+  retryBaseMs: number;
+};
+
 export type SmsConfig =
   | { provider: 'outbox'; serviceName: string }
-  | {
-      provider: 'http';
-      serviceName: string;
-      gateway: {
-        url: string;
-        user: string | undefined;
-        password: string | undefined;
-        sender: string;
-        timeoutMs: number;
-        /** Extra attempts after a 5xx answer (never after a 4xx, a timeout or a network error). */
-        retries: number;
-        retryBaseMs: number;
-      };
-    };
+  | { provider: 'http'; serviceName: string; gateway: SmsGatewaySettings };
 
 /** Parses environment variables with a zod schema; a bad value stops the start with ConfigError. */
 export function parseEnv<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {

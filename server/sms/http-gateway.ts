@@ -1,13 +1,7 @@
+import type { SmsGatewaySettings } from './config';
 import { SmsDeliveryError, toE164, type SmsMessage, type SmsSender } from './sender';
 
-export type GatewayOptions = {
-  url: string;
-  user: string | undefined;
-  password: string | undefined;
-  sender: string;
-  timeoutMs: number;
-  retries: number;
-  retryBaseMs: number;
+export type GatewayOptions = SmsGatewaySettings & {
   /** Waits between retries (the app's injectable clock in tests). */
   sleep: (ms: number) => Promise<void>;
 };

@@ -1,0 +1,22 @@
+/** Spanish answers of the onboarding API (voseo, texts of spec sections 5 and 8 where it has them). */
+export const onboardingMessages = {
+  badPhone: 'Por favor, ingresá un número de celular válido.',
+  badEmail: 'Por favor, ingresá un correo válido o dejá el campo vacío.',
+  badOtp: 'Ingresá el código de 6 dígitos que te enviamos por SMS.',
+  badPin: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  badSupplementary: 'Revisá los datos complementarios: elegí un departamento y una ciudad.',
+  cityNotInDepartment: 'Elegí una ciudad del departamento seleccionado.',
+  codeSent: 'Te enviamos un código por SMS. Vence en 5 minutos.',
+  codeResent: 'Código reenviado. Revisá tu SMS.',
+  sendFailed: 'No se pudo enviar el código. Verificá tu número.',
+  resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',
+  wrongOtp:
+    'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+  otpOk: 'Código verificado.',
+  phoneExists: 'Ya existe un paciente registrado con este celular. Ingresá con tu documento y PIN.',
+  documentExists: 'El paciente ya existe. Ingresá con tu documento y PIN.',
+  phoneNotVerified: 'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
+  kycIncomplete: 'No encontramos una verificación de identidad completa. Volvé a empezar el proceso.',
+  kycUnavailable: 'El registro no está disponible en este momento. Intentá de nuevo más tarde.',
+  registered: 'Registro completado. Ya podés ingresar con tu número de documento y tu PIN.',
+} as const;

@@ -1,0 +1,173 @@
+import { splitFullName, type SupplementaryData } from '../../contract/onboarding';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { cityBelongsTo } from '../geo/routes';
+import { HttpError } from '../http/errors';
+import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
+import { assertWithinLimits, recordEvent } from '../security/rate-limits';
+import type { KycStore } from './kyc-store';
+import { onboardingMessages as m } from './messages';
+
+const PURPOSE = 'onboarding';
+
+export type SendOutcome = { kind: 'sent'; resendAfterMs: number } | { kind: 'exists' } | { kind: 'failed' };
+
+async function phoneHasPatient(db: Db, celular: string): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM patients WHERE celular = $1', [celular]);
+  return rows.length > 0;
+}
+
+/**
+ * Start and resend: a phone that already has a complete patient record is told so (decisions.md);
+ * otherwise a new code is sent. Answers that reveal a registered phone spend the client's budget
+ * too, so the per-client cap also bounds probing.
+ */
+export async function sendOnboardingCode(
+  ctx: AppContext,
+  input: { celular: string; clientIp: string },
+): Promise<SendOutcome> {
+  const now = ctx.clock.now();
+  const clientCheck = clientSmsCheck(ctx.onboarding.otp, input.clientIp);
+  await assertWithinLimits(ctx.db, [clientCheck], now);
+  if (await phoneHasPatient(ctx.db, input.celular)) {
+    await recordEvent(ctx.db, clientCheck.bucket, clientCheck.key, now);
+    return { kind: 'exists' };
+  }
+  try {
+    const { resendAfterMs } = await issueOtp(ctx, { ...input, purpose: PURPOSE });
+    return { kind: 'sent', resendAfterMs };
+  } catch (err) {
+    if (err instanceof OtpDeliveryError) return { kind: 'failed' };
+    throw err;
+  }
+}
+
+/** Checks the code; a right one records the phone as verified for registration (server side). */
+export async function validateOnboardingCode(ctx: AppContext, input: { celular: string; otp: string }): Promise<boolean> {
+  const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
+  if (!ok) return false;
+  await ctx.db.query(
+    `INSERT INTO phone_verifications (celular, purpose, verified_at) VALUES ($1, $2, $3)
+     ON CONFLICT (celular, purpose) DO UPDATE SET verified_at = EXCLUDED.verified_at, consumed_at = NULL`,
+    [input.celular, PURPOSE, new Date(ctx.clock.now())],
+  );
+  return true;
+}
+
+export type RegisterInput = {
+  celular: string;
+  email: string | null;
+  pin: string;
+  sessionId: string;
+  supplementary: Required<SupplementaryData>;
+};
+
+export type RegisterOutcome = { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
+
+async function registrationOf(db: Db, sessionId: string): Promise<string | null> {
+  const { rows } = await db.query<{ patient_id: string }>(
+    'SELECT patient_id::text AS patient_id FROM onboarding_registrations WHERE session_id = $1',
+    [sessionId],
+  );
+  return rows[0]?.patient_id ?? null;
+}
+
+/** DD/MM/YYYY, DD-MM-YYYY or YYYY-MM-DD to an ISO date; anything else is unknown (null). */
+export function isoDate(value: string): string | null {
+  const s = value.trim();
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  const dmy = /^(\d{2})[/.-](\d{2})[/.-](\d{4})$/.exec(s);
+  const [y, mo, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
+  if (!y || !mo || !d) return null;
+  const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}` ? null : `${y}-${mo}-${d}`;
+}
+
+const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
+/**
+ * Creates the patient from the KYC session the server completed (its stored identity, never the
+ * browser's copy), the phone verified by code, the PIN hashed as for login, the supplementary
+ * data and the enrolled face. The same session registered twice answers the same success.
+ */
+export async function registerPatient(ctx: AppContext, kyc: KycStore | null, input: RegisterInput): Promise<RegisterOutcome> {
+  const { db } = ctx;
+  const prior = await registrationOf(db, input.sessionId);
+  if (prior) return { kind: 'registered', patientId: prior, repeated: true };
+
+  if (!kyc) throw new HttpError(503, m.kycUnavailable);
+  const completed = await kyc.getCompletedKyc(input.sessionId);
+  if (!completed) throw new HttpError(400, m.kycIncomplete);
+  const id = completed.idData;
+  const documento = id.DocumentNumber.replace(/\D/g, '');
+  if (!documento) throw new HttpError(400, m.kycIncomplete);
+
+  const now = new Date(ctx.clock.now());
+  const verified = await db.query(
+    `SELECT 1 FROM phone_verifications
+      WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND verified_at > $3`,
+    [input.celular, PURPOSE, new Date(now.getTime() - ctx.onboarding.verifiedPhoneTtlMs)],
+  );
+  if (!verified.rows.length) throw new HttpError(403, m.phoneNotVerified);
+
+  const taken = await db.query('SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2', [
+    documento,
+    input.celular,
+  ]);
+  if (taken.rows.length) return { kind: 'exists' };
+
+  const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
+  if (!(await cityBelongsTo(db, ciudad_id, departamento))) throw new HttpError(400, m.cityNotInDepartment);
+
+  const pinHash = await ctx.pins.hash(input.pin);
+  const { nombre, apellido } = splitFullName(id.FullName);
+  try {
+    const patientId = await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, fecha_nacimiento, sexo,
+                               nacionalidad, estado_civil, tipo_sangre, direccion, ciudad_id, pin_hash,
+                               created_at, updated_at)
+              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+         ON CONFLICT DO NOTHING
+         RETURNING id::text AS id`,
+        [
+          documento,
+          nombre,
+          apellido,
+          input.celular,
+          input.email,
+          isoDate(id.DateOfBirth),
+          id.Gender || null,
+          id.Nationality || null,
+          id.MaritalStatus || null,
+          tipoSangre === 'No sé' ? null : tipoSangre,
+          direccion || null,
+          ciudad_id,
+          pinHash,
+          now,
+        ],
+      );
+      const created = rows[0]?.id;
+      if (!created) return null;
+      await tx.query('INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)', [
+        input.sessionId,
+        created,
+        now,
+      ]);
+      await tx.query('UPDATE phone_verifications SET consumed_at = $3 WHERE celular = $1 AND purpose = $2', [
+        input.celular,
+        PURPOSE,
+        now,
+      ]);
+      await tx.query('DELETE FROM login_guards WHERE numero_documento = $1', [documento]);
+      await kyc.enrollFace(created, completed.embedding, tx);
+      return created;
+    });
+    if (patientId) return { kind: 'registered', patientId, repeated: false };
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  // Lost a race: either a double submit of this session (same success) or another registration.
+  const winner = await registrationOf(db, input.sessionId);
+  return winner ? { kind: 'registered', patientId: winner, repeated: true } : { kind: 'exists' };
+}

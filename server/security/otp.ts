@@ -1,0 +1,147 @@
+import { createHmac, randomInt } from 'node:crypto';
+import { OTP_LENGTH } from '../../contract/onboarding';
+import type { AppContext } from '../context';
+import type { OtpSettings } from '../onboarding/config';
+import { otpSmsText, type SmsPurpose } from '../sms/sender';
+import { consumeLimits, releaseEvents, type LimitCheck } from './rate-limits';
+
+/** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
+export type OtpPurpose = SmsPurpose;
+
+export type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** 6 digits from the operating system's CSPRNG, uniformly distributed. */
+export function generateOtp(): string {
+  return randomInt(0, 10 ** OTP_LENGTH)
+    .toString()
+    .padStart(OTP_LENGTH, '0');
+}
+
+/** The only form in which a code is stored: an HMAC bound to the phone and the purpose. */
+export function otpHmac(secret: string, celular: string, purpose: OtpPurpose, code: string): string {
+  return createHmac('sha256', secret).update(`${purpose}\n${celular}\n${code}`).digest('base64url');
+}
+
+/** Raised when the SMS provider did not take the message: no code was stored as sent. */
+export class OtpDeliveryError extends Error {
+  constructor(cause: unknown) {
+    super('SMS delivery failed', { cause });
+    this.name = 'OtpDeliveryError';
+  }
+}
+
+/** The per-phone SMS limits: the resend wait, per hour, per day. */
+export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+  return {
+    bucket: 'sms_phone',
+    key: celular,
+    limits: [
+      { max: 1, windowMs: otp.resendWaitMs },
+      { max: otp.smsPerPhonePerHour, windowMs: HOUR },
+      { max: otp.smsPerPhonePerDay, windowMs: DAY },
+    ],
+  };
+}
+
+/** The per-client-address SMS cap (many phones from one address). */
+export function clientSmsCheck(otp: OtpSettings, clientIp: string): LimitCheck {
+  return { bucket: 'sms_client', key: clientIp, limits: [{ max: otp.smsPerClientPerHour, windowMs: HOUR }] };
+}
+
+function wrongCodeCheck(otp: OtpSettings, celular: string, purpose: OtpPurpose): LimitCheck {
+  return { bucket: 'otp_wrong', key: `${purpose}:${celular}`, limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }] };
+}
+
+/**
+ * Sends a new code by SMS and stores it (as an HMAC) once the provider took it, superseding any
+ * earlier code of that phone and purpose. Enforces the resend wait, the per-phone SMS limits and
+ * the per-client cap (429). A delivery failure throws OtpDeliveryError and stores nothing; it
+ * does not spend the phone's SMS budget.
+ */
+export async function issueOtp(
+  deps: OtpDeps,
+  input: { celular: string; purpose: OtpPurpose; clientIp: string },
+): Promise<{ resendAfterMs: number }> {
+  const { db, clock } = deps;
+  const { otp, sms } = deps.onboarding;
+  const now = clock.now();
+  const [phoneEvent] = await consumeLimits(
+    db,
+    [phoneSmsCheck(otp, input.celular), clientSmsCheck(otp, input.clientIp)],
+    now,
+  );
+  const code = generateOtp();
+  const log = (status: 'sent' | 'failed', error: string | null) =>
+    db.query(
+      'INSERT INTO sms_send_log (celular, purpose, provider, client_ip, status, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [input.celular, input.purpose, deps.sms.provider, input.clientIp, status, error, new Date(clock.now())],
+    );
+  try {
+    await deps.sms.send({ to: input.celular, purpose: input.purpose, body: otpSmsText(sms.serviceName, code, input.purpose) });
+  } catch (err) {
+    await releaseEvents(db, phoneEvent ? [phoneEvent] : []);
+    await log('failed', err instanceof Error ? err.message.slice(0, 200) : 'unknown');
+    throw new OtpDeliveryError(err);
+  }
+  const sentAt = new Date(now);
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE otp_codes SET revoked_at = $3
+        WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND revoked_at IS NULL`,
+      [input.celular, input.purpose, sentAt],
+    );
+    await tx.query(
+      `INSERT INTO otp_codes (celular, purpose, code_hmac, created_at, expires_at)
+            VALUES ($1, $2, $3, $4, $5)`,
+      [
+        input.celular,
+        input.purpose,
+        otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, code),
+        sentAt,
+        new Date(now + otp.validityMs),
+      ],
+    );
+  });
+  await log('sent', null);
+  return { resendAfterMs: otp.resendWaitMs };
+}
+
+/**
+ * Checks a code and consumes it atomically: of concurrent checks of the right code exactly one
+ * succeeds. A wrong code counts against the code (killed at `maxWrongPerCode`) and against the
+ * phone (at most `maxWrongPerPhonePerHour` wrong tries across resends, then 429).
+ */
+export async function verifyOtp(
+  deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
+  input: { celular: string; purpose: OtpPurpose; otp: string },
+): Promise<boolean> {
+  const { db, clock } = deps;
+  const { otp } = deps.onboarding;
+  const now = clock.now();
+  // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly cap.
+  const reserved = await consumeLimits(db, [wrongCodeCheck(otp, input.celular, input.purpose)], now);
+  const at = new Date(now);
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE otp_codes SET consumed_at = $4
+      WHERE celular = $1 AND purpose = $2 AND code_hmac = $3
+        AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $4
+      RETURNING id::text AS id`,
+    [input.celular, input.purpose, otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp), at],
+  );
+  if (rows.length === 1) {
+    await releaseEvents(db, reserved);
+    return true;
+  }
+  await db.query(
+    `UPDATE otp_codes
+        SET failed_attempts = failed_attempts + 1,
+            revoked_at = CASE WHEN failed_attempts + 1 >= $4 THEN $3::timestamptz END
+      WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $3`,
+    [input.celular, input.purpose, at, otp.maxWrongPerCode],
+  );
+  return false;
+}
+

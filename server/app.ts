@@ -12,7 +12,9 @@ import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
+import { onboardingRoutes } from './onboarding/routes';
 import { createSmsSender } from './sms';
+import { devSmsRoutes } from './sms/routes';
 
 /** Fields that must never reach a log line, wherever they appear. */
 export const REDACT = [
@@ -55,6 +57,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(cookie);
 
   await app.register(authRoutes, { prefix: '/api/auth', ctx });
+  await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
+  if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
 
   const staticRoot = path.resolve(config.staticDir);
   if (existsSync(path.join(staticRoot, 'index.html'))) {

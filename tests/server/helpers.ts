@@ -1,0 +1,145 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { buildApp, createContext, type AppDeps } from '../../server/app';
+import { loadConfig, type Config } from '../../server/config';
+import type { AppContext } from '../../server/context';
+import { openDb } from '../../server/db/client';
+import { DEFAULT_OTP_SETTINGS, type OnboardingSettings } from '../../server/onboarding/config';
+import type { SmsMessage, SmsSender } from '../../server/sms/sender';
+
+/**
+ * A clock tests drive by hand: `now()` only moves when told; `sleep(ms)` advances it by `ms` and
+ * resolves at once (login delays, SMS retry backoff), and records each wait.
+ */
+export class FakeClock {
+  static readonly START = Date.parse('2025-03-03T12:00:00Z');
+  readonly sleeps: number[] = [];
+  constructor(public time = FakeClock.START) {}
+  now = () => this.time;
+  sleep = async (ms: number) => {
+    this.sleeps.push(ms);
+    this.time += ms;
+  };
+  advance(ms: number) {
+    this.time += ms;
+  }
+  reset() {
+    this.time = FakeClock.START;
+    this.sleeps.length = 0;
+  }
+}
+
+/** An SMS sender that keeps what it was given; `fail` makes the next sends throw. */
+export class MemorySms implements SmsSender {
+  readonly provider = 'outbox' as const;
+  readonly sent: SmsMessage[] = [];
+  fail = false;
+  reset() {
+    this.sent.length = 0;
+    this.fail = false;
+  }
+  async send(message: SmsMessage) {
+    if (this.fail) throw new Error('gateway down');
+    this.sent.push(message);
+  }
+  /** The 6-digit code of the last SMS to a phone. */
+  lastCode(celular: string): string {
+    const body = this.sent.filter((s) => s.to === celular).at(-1)?.body ?? '';
+    const code = /\b(\d{6})\b/.exec(body)?.[1];
+    if (!code) throw new Error(`no code sent to ${celular}`);
+    return code;
+  }
+}
+
+export const testSecrets = {
+  PIN_PEPPER: 'test-pepper-test-pepper-test-pepper-0123',
+  OTP_SECRET: 'test-otp-secret-test-otp-secret-0123456',
+};
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent', ...testSecrets, ...env });
+}
+
+export function testOnboardingSettings(overrides: Partial<OnboardingSettings> = {}): OnboardingSettings {
+  return {
+    sms: { provider: 'outbox', serviceName: 'Portal del Paciente' },
+    otp: { ...DEFAULT_OTP_SETTINGS },
+    verifiedPhoneTtlMs: 60 * 60_000,
+    ...overrides,
+  };
+}
+
+export type TestApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  clock: FakeClock;
+  /** Empties every table but migrations and reference data, and rewinds the clock. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/** Reference data seeded at start; every other table is emptied by reset(). */
+const KEEP = new Set(['schema_migrations', 'departments', 'cities']);
+
+/**
+ * An app on a fresh in-memory PGlite, silent logs, a fake clock and the given overrides
+ * (sms, kyc, onboarding settings, config env). Opening PGlite takes seconds: create one per file
+ * (beforeAll), call reset() in beforeEach and close() in afterAll.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; deps?: AppDeps; clock?: FakeClock } = {},
+): Promise<TestApp> {
+  const clock = options.clock ?? new FakeClock();
+  const db = options.deps?.db ?? (await openDb({ memory: true }));
+  const ctx = await createContext(testConfig(options.env), {
+    onboarding: testOnboardingSettings(),
+    ...options.deps,
+    db,
+    clock,
+  });
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    clock,
+    async reset() {
+      const { rows } = await db.query<{ tablename: string }>(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+      );
+      const tables = rows.map((r) => r.tablename).filter((name) => !KEEP.has(name));
+      if (tables.length) await db.query(`TRUNCATE ${tables.map((n) => `"${n}"`).join(', ')} RESTART IDENTITY CASCADE`);
+      clock.reset();
+      if (ctx.sms instanceof MemorySms) ctx.sms.reset();
+    },
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+type TestAppOptions = Parameters<typeof createTestApp>[0];
+
+/**
+ * One app per test file (opening PGlite is slow), reset before each test. Read it as `h.t`
+ * inside tests and hooks.
+ */
+export function useTestApp(options?: TestAppOptions): { readonly t: TestApp } {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(options);
+  });
+  beforeEach(async () => {
+    await current!.reset();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return {
+    get t() {
+      if (!current) throw new Error('useTestApp: the app is not ready (use it inside tests or hooks)');
+      return current;
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fromPromise } from 'xstate';
+import type { LoginRequest, LoginResponse } from '../../contract/auth';
+import { loginMachine } from '../../machines/login/login.machine';
+import { login as copy } from '../../src/copy/es';
+import { LoginActor } from '../../src/flows/login/login.context';
+import { LoginScreen } from '../../src/flows/login/LoginScreen';
+
+function renderLogin() {
+  const calls: LoginRequest[] = [];
+  const machine = loginMachine.provide({
+    actors: {
+      submitLogin: fromPromise<LoginResponse, LoginRequest>(({ input }) => {
+        calls.push(input);
+        return new Promise(() => {});
+      }),
+    },
+  });
+  render(
+    <LoginActor.Provider logic={machine}>
+      <LoginScreen />
+    </LoginActor.Provider>,
+  );
+  return { calls, user: userEvent.setup() };
+}
+
+describe('LoginScreen', () => {
+  it('has the spec texts, a 7-digit placeholder and a masked numeric PIN field', () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { name: 'Iniciar sesión' })).toBeInTheDocument();
+    const documento = screen.getByLabelText(copy.documentoLabel);
+    expect(documento).toHaveAttribute('placeholder', expect.stringMatching(/^\d{7}$/));
+    expect(documento).toHaveAttribute('inputmode', 'numeric');
+    expect(documento).toHaveAttribute('maxlength', '12');
+    const pin = screen.getByLabelText(copy.pinLabel);
+    expect(pin).toHaveAttribute('type', 'password');
+    expect(pin).toHaveAttribute('inputmode', 'numeric');
+    expect(screen.getByRole('link', { name: '¿Olvidaste tu PIN?' })).toHaveAttribute(
+      'href',
+      '/recuperar-pin',
+    );
+    expect(screen.getByRole('link', { name: copy.backToHome })).toHaveAttribute('href', '/');
+  });
+
+  it('strips non-digits as typed and enables Validar only with 5+ digits and a 6-digit PIN', async () => {
+    const { user } = renderLogin();
+    const button = screen.getByRole('button', { name: 'Validar' });
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText(copy.documentoLabel), '12.3a4');
+    expect(screen.getByLabelText(copy.documentoLabel)).toHaveValue('1234');
+    await user.type(screen.getByLabelText(copy.pinLabel), '482915');
+    expect(button).toBeDisabled();
+    await user.type(screen.getByLabelText(copy.documentoLabel), '5');
+    expect(button).toBeEnabled();
+  });
+
+  it('submits with Enter, then shows Validando... with inputs and link disabled', async () => {
+    const { user, calls } = renderLogin();
+    await user.type(screen.getByLabelText(copy.documentoLabel), '1234567');
+    await user.type(screen.getByLabelText(copy.pinLabel), '482915{Enter}');
+    expect(calls).toEqual([{ numero_documento: '1234567', pin: '482915' }]);
+    expect(screen.getByRole('button', { name: 'Validando...' })).toBeDisabled();
+    expect(screen.getByLabelText(copy.documentoLabel)).toBeDisabled();
+    expect(screen.getByLabelText(copy.pinLabel)).toBeDisabled();
+    expect(screen.getByRole('link', { name: '¿Olvidaste tu PIN?' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+  });
+});

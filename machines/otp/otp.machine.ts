@@ -63,6 +63,7 @@ export const otpMachine = setup({
     input: {} as OtpInput,
     output: {} as OtpOutput,
     tags: {} as 'busy' | 'error',
+    children: {} as { validateCode: 'validateCode'; resendCode: 'resendCode'; countdown: 'countdown' },
   },
   actors: { validateCode, resendCode, countdown: countdownMachine },
   guards: {

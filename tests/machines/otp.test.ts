@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, SimulatedClock, waitFor } from 'xstate';
+import { createActor, SimulatedClock, waitFor } from 'xstate';
+import { controlled, type Deferred } from './controlled';
 import { ApiError } from '../../machines/shared/errors';
 import { countdownMachine } from '../../machines/shared/countdown';
 import { OtpEndpointMissing, resendCode, validateCode } from '../../machines/otp/otp.actors';
@@ -7,40 +8,17 @@ import { otpMachine } from '../../machines/otp/otp.machine';
 import { selectOtpAnnouncement, selectOtpView } from '../../machines/otp/otp.selectors';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 
-type Deferred<T> = { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 const recipient = { celular: '0981123456' };
 
 /** An OTP actor whose endpoints answer when the test says so. */
 function start(extra: { resendAfterSeconds?: number } = {}) {
-  const validations: Array<{ input: OtpValidateInput; answer: Deferred<OtpVerdict> }> = [];
-  const resends: Array<{ input: OtpResendInput; answer: Deferred<OtpVerdict> }> = [];
-  const machine = otpMachine.provide({
-    actors: {
-      validateCode: fromPromise<OtpVerdict, OtpValidateInput>(({ input }) => {
-        const answer = deferred<OtpVerdict>();
-        validations.push({ input, answer });
-        return answer.promise;
-      }),
-      resendCode: fromPromise<OtpVerdict, OtpResendInput>(({ input }) => {
-        const answer = deferred<OtpVerdict>();
-        resends.push({ input, answer });
-        return answer.promise;
-      }),
-    },
-  });
+  const validate = controlled<OtpVerdict, OtpValidateInput>();
+  const resend = controlled<OtpVerdict, OtpResendInput>();
+  const machine = otpMachine.provide({ actors: { validateCode: validate.logic, resendCode: resend.logic } });
   const actor = createActor(machine, { input: { recipient, ...extra } });
   actor.start();
-  return { actor, validations, resends };
+  return { actor, validations: validate.calls, resends: resend.calls };
 }
 
 const entryOf = (a: ReturnType<typeof start>['actor']) => (a.getSnapshot().value as { active: { entry: string } }).active.entry;

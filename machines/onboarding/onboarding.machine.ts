@@ -1,0 +1,322 @@
+import { assign, setup } from 'xstate';
+import { PIN_LENGTH } from '../../contract/auth';
+import { EMAIL_PATTERN, isAcceptablePin, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
+import { normalizeParaguayPhone } from '../../contract/phone';
+import { toFlowError } from '../shared/errors';
+import { onlyDigits } from '../shared/input';
+import { kycMachine } from '../kyc/kyc.machine';
+import { otpMachine } from '../otp/otp.machine';
+import { registerPatient, resendOnboardingCode, sendCode, validateOnboardingCode } from './onboarding.actors';
+import type { FieldErrors, OnboardingContext, OnboardingError, OnboardingEvent } from './onboarding.types';
+
+const EMAIL_MAX_LENGTH = 254;
+
+/** What the phone field keeps as the patient types or pastes: digits and the usual separators. */
+export const cleanPhoneInput = (value: string): string =>
+  value.replace(/[^\d\s()+-]/g, '').slice(0, PHONE_INPUT_MAX_LENGTH);
+
+/** The national part typed after the fixed +595, in the local format 09XXXXXXXX; null if not a PY mobile. */
+export function phoneFromInput(phoneInput: string): string | null {
+  const digits = phoneInput.replace(/\D/g, '');
+  if (!digits) return null;
+  // libphonenumber-js validation happens in the contract's normaliser (Paraguayan mobiles only).
+  return normalizeParaguayPhone(digits.startsWith('595') || digits.startsWith('0') ? digits : `595${digits}`);
+}
+
+export const isEmailAcceptable = (emailInput: string): boolean => {
+  const email = emailInput.trim();
+  return email === '' || EMAIL_PATTERN.test(email);
+};
+
+const mentionsExists = (message: string | undefined): boolean => Boolean(message && /existe/i.test(message));
+
+/** Send-code and register say the patient already exists with success false + 'existe' or the flag. */
+export const isExistsAnswer = (answer: { success: boolean; message?: string | undefined; onboardingComplete?: boolean | undefined }) =>
+  !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
+
+/** The same answer arriving as an HTTP error (the API uses 409 Conflict). */
+export function isExistsError(err: unknown): boolean {
+  const e = toFlowError(err);
+  return e.code === 'server' && (e.status === 409 || mentionsExists(e.serverMessage));
+}
+
+const withMessage = (code: OnboardingError['code'], serverMessage: string | undefined): OnboardingError =>
+  serverMessage ? { code, serverMessage } : { code };
+
+/** POST /start failures: the server's message when it sent one, else the spec's fallbacks. */
+export function sendCodeErrorFrom(err: unknown): OnboardingError {
+  const e = toFlowError(err);
+  if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage);
+  if (e.code === 'server' || e.code === 'rejected') return withMessage('startFailed', e.serverMessage);
+  return { code: 'sendCodeFailed' };
+}
+
+/** POST /register failures (spec 8, Register). */
+export function registerErrorFrom(err: unknown): OnboardingError {
+  const e = toFlowError(err);
+  switch (e.code) {
+    case 'tooManyAttempts':
+      return withMessage('tooManyAttempts', e.serverMessage);
+    case 'invalidResponse':
+      return { code: 'registerInvalidResponse' };
+    case 'server':
+    case 'rejected':
+      return withMessage('registerFailed', e.serverMessage);
+    default:
+      return { code: 'registerNetwork' };
+  }
+}
+
+const noFieldErrors: FieldErrors = { phone: null, email: null };
+
+/** A new wizard: nothing typed, nothing kept. */
+export const initialOnboardingContext: OnboardingContext = {
+  phoneInput: '',
+  emailInput: '',
+  fieldErrors: noFieldErrors,
+  phone: null,
+  email: null,
+  resendAfterSeconds: null,
+  pinInput: '',
+  termsAccepted: false,
+  pin: null,
+  sessionId: null,
+  kycResult: null,
+  supplementaryData: null,
+  error: null,
+};
+
+/** Edits on the registration form, in every state where it is editable. */
+const registrationEditing = {
+  'phone.change': { actions: 'assignPhoneInput' },
+  'phone.blur': { actions: 'checkPhone' },
+  'email.change': { actions: 'assignEmailInput' },
+  'email.blur': { actions: 'checkEmail' },
+  'form.submit': [
+    { guard: 'isRegistrationValid', target: 'sending', actions: 'assignContact' },
+    { target: 'invalid', actions: 'assignSubmitErrors' },
+  ],
+} as const;
+
+/** Edits on the PIN form; after an error, any edit starts over from `editing`. */
+const pinEditing = {
+  'pin.change': { target: 'editing', actions: 'assignPinInput' },
+  'terms.change': { target: 'editing', actions: 'assignTerms' },
+  'form.submit': [
+    { guard: 'isPinChoiceValid', target: '#onboarding.welcome', actions: 'assignPin' },
+    { guard: 'hasPinAndTerms', target: 'invalid', actions: 'assignPinInvalid' },
+    { guard: 'hasPinTyped', target: 'invalid', actions: 'assignTermsRequired' },
+  ],
+} as const;
+
+/**
+ * The onboarding wizard, steps 0 to 5 as the spec numbers them: registration (0), verification
+ * (1, the OTP child), pinCreation (2), welcome (3), kyc (4, the KYC child) and registering, then
+ * complete (5). `patientExists` when send-code or register says so; every back or cancel ends in
+ * `home`. The wizard's data lives only in this context, in memory.
+ */
+export const onboardingMachine = setup({
+  types: {
+    context: {} as OnboardingContext,
+    events: {} as OnboardingEvent,
+    tags: {} as 'busy' | 'error',
+    children: {} as { sendCode: 'sendCode'; otp: 'otp'; kyc: 'kyc'; registerPatient: 'registerPatient' },
+  },
+  actors: {
+    sendCode,
+    registerPatient,
+    otp: otpMachine.provide({ actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode } }),
+    kyc: kycMachine,
+  },
+  guards: {
+    isRegistrationValid: ({ context }) =>
+      phoneFromInput(context.phoneInput) !== null && isEmailAcceptable(context.emailInput),
+    hasPinTyped: ({ context }) => context.pinInput.length > 0,
+    hasPinAndTerms: ({ context }) => context.pinInput.length > 0 && context.termsAccepted,
+    isPinChoiceValid: ({ context }) => context.termsAccepted && isAcceptablePin(context.pinInput),
+  },
+  actions: {
+    assignPhoneInput: assign(({ context, event }) => {
+      if (event.type !== 'phone.change') return {};
+      const phoneInput = cleanPhoneInput(event.value);
+      // An error on the field goes away as soon as the number is valid; it never appears while typing.
+      const fixed = context.fieldErrors.phone && phoneFromInput(phoneInput) !== null;
+      return { phoneInput, fieldErrors: fixed ? { ...context.fieldErrors, phone: null } : context.fieldErrors };
+    }),
+    checkPhone: assign({
+      fieldErrors: ({ context }) => ({
+        ...context.fieldErrors,
+        phone: context.phoneInput.trim() === '' || phoneFromInput(context.phoneInput) ? null : 'phoneInvalid',
+      }),
+    }),
+    assignEmailInput: assign(({ context, event }) => {
+      if (event.type !== 'email.change') return {};
+      const emailInput = event.value.slice(0, EMAIL_MAX_LENGTH);
+      const fixed = context.fieldErrors.email && isEmailAcceptable(emailInput);
+      return { emailInput, fieldErrors: fixed ? { ...context.fieldErrors, email: null } : context.fieldErrors };
+    }),
+    checkEmail: assign({
+      fieldErrors: ({ context }) => ({
+        ...context.fieldErrors,
+        email: isEmailAcceptable(context.emailInput) ? null : 'emailInvalid',
+      }),
+    }),
+    assignSubmitErrors: assign(({ context }) => {
+      const phoneOk = phoneFromInput(context.phoneInput) !== null;
+      return {
+        fieldErrors: {
+          phone: phoneOk ? null : 'phoneInvalid',
+          email: isEmailAcceptable(context.emailInput) ? null : 'emailInvalid',
+        } satisfies FieldErrors,
+        error: phoneOk ? null : { code: 'phoneInvalidSubmit' as const },
+      };
+    }),
+    assignContact: assign(({ context }) => ({
+      phone: phoneFromInput(context.phoneInput),
+      email: context.emailInput.trim() || null,
+      fieldErrors: noFieldErrors,
+      error: null,
+    })),
+    assignPinInput: assign(({ context, event }) => ({
+      pinInput: event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : context.pinInput,
+      error: null,
+    })),
+    assignTerms: assign(({ context, event }) => ({
+      termsAccepted: event.type === 'terms.change' ? event.accepted : context.termsAccepted,
+      error: null,
+    })),
+    assignPinInvalid: assign({ error: { code: 'pinInvalid' } }),
+    assignTermsRequired: assign({ error: { code: 'termsRequired' } }),
+    assignPin: assign({ pin: ({ context }) => context.pinInput, error: null }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'onboarding',
+  context: initialOnboardingContext,
+  initial: 'registration',
+  states: {
+    registration: {
+      initial: 'editing',
+      on: { 'flow.back': '#onboarding.home' },
+      states: {
+        editing: { on: registrationEditing },
+        invalid: { tags: ['error'], on: registrationEditing },
+        // Locked: no edits and no second submit while the code is being sent.
+        sending: {
+          tags: ['busy'],
+          on: { 'flow.back': {} },
+          invoke: {
+            id: 'sendCode',
+            src: 'sendCode',
+            input: ({ context }) => (context.email ? { phone: context.phone ?? '', email: context.email } : { phone: context.phone ?? '' }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.success,
+                target: '#onboarding.verification',
+                actions: assign({ resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null }),
+              },
+              { guard: ({ event }) => isExistsAnswer(event.output), target: '#onboarding.patientExists' },
+              {
+                target: 'failed',
+                actions: assign({ error: ({ event }) => withMessage('startFailed', event.output.message || undefined) }),
+              },
+            ],
+            onError: [
+              { guard: ({ event }) => isExistsError(event.error), target: '#onboarding.patientExists' },
+              { target: 'failed', actions: assign({ error: ({ event }) => sendCodeErrorFrom(event.error) }) },
+            ],
+          },
+        },
+        failed: { tags: ['error'], on: registrationEditing },
+      },
+    },
+    verification: {
+      on: { 'flow.back': 'home' },
+      invoke: {
+        id: 'otp',
+        src: 'otp',
+        input: ({ context }) => ({
+          recipient: { celular: context.phone ?? '' },
+          resendAfterSeconds: context.resendAfterSeconds ?? undefined,
+        }),
+        onDone: 'pinCreation',
+      },
+    },
+    pinCreation: {
+      initial: 'editing',
+      on: { 'flow.back': 'home' },
+      states: {
+        editing: { on: pinEditing },
+        invalid: { tags: ['error'], on: pinEditing },
+      },
+    },
+    welcome: {
+      on: { 'welcome.next': 'kyc', 'flow.back': 'home' },
+    },
+    kyc: {
+      on: { 'flow.back': 'home' },
+      invoke: {
+        id: 'kyc',
+        src: 'kyc',
+        input: ({ context }) => ({ sessionId: context.sessionId }),
+        onDone: {
+          target: 'registering',
+          actions: assign(({ event }) => ({
+            sessionId: event.output.sessionId,
+            kycResult: event.output.kycResult,
+            supplementaryData: event.output.supplementaryData,
+          })),
+        },
+      },
+    },
+    registering: {
+      initial: 'submitting',
+      on: { 'flow.back': 'home' },
+      states: {
+        submitting: {
+          tags: ['busy'],
+          entry: 'clearError',
+          // A double submit cannot happen: the register call is not reachable again while in flight.
+          on: { 'flow.back': {} },
+          invoke: {
+            id: 'registerPatient',
+            src: 'registerPatient',
+            input: ({ context }) => ({
+              phone: context.phone ?? '',
+              email: context.email,
+              pin: context.pin ?? '',
+              sessionId: context.sessionId ?? '',
+              supplementaryData: context.supplementaryData ?? { departamento: '', ciudad_id: '' },
+              kycResult: context.kycResult,
+            }),
+            onDone: [
+              { guard: ({ event }) => event.output.success, target: '#onboarding.complete' },
+              { guard: ({ event }) => isExistsAnswer(event.output), target: '#onboarding.patientExists' },
+              {
+                target: 'failed',
+                actions: assign({ error: ({ event }) => withMessage('registerFailed', event.output.message || undefined) }),
+              },
+            ],
+            onError: [
+              { guard: ({ event }) => isExistsError(event.error), target: '#onboarding.patientExists' },
+              { target: 'failed', actions: assign({ error: ({ event }) => registerErrorFrom(event.error) }) },
+            ],
+          },
+        },
+        failed: {
+          tags: ['error'],
+          on: { 'register.retry': 'submitting' },
+        },
+      },
+    },
+    complete: {
+      type: 'final',
+      // The PIN is not needed any more once the patient exists.
+      entry: assign({ pin: null, pinInput: '' }),
+    },
+    patientExists: { type: 'final', entry: assign({ pin: null, pinInput: '' }) },
+    home: { type: 'final', entry: assign({ pin: null, pinInput: '' }) },
+  },
+});
+
+export type OnboardingMachine = typeof onboardingMachine;

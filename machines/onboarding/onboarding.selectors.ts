@@ -1,0 +1,85 @@
+import type { SnapshotFrom } from 'xstate';
+import type { OnboardingMachine } from './onboarding.machine';
+import type { OnboardingStep } from './onboarding.types';
+
+type Snapshot = SnapshotFrom<OnboardingMachine>;
+
+export type OnboardingScreen =
+  | 'registration'
+  | 'verification'
+  | 'pinCreation'
+  | 'welcome'
+  | 'kyc'
+  | 'registering'
+  | 'complete'
+  | 'patientExists'
+  | 'home';
+
+const screens: readonly OnboardingScreen[] = [
+  'registration',
+  'verification',
+  'pinCreation',
+  'welcome',
+  'kyc',
+  'registering',
+  'complete',
+  'patientExists',
+  'home',
+];
+
+export const selectOnboardingScreen = (s: Snapshot): OnboardingScreen =>
+  screens.find((screen) => s.matches(screen)) ?? 'registration';
+
+const steps: Partial<Record<OnboardingScreen, OnboardingStep>> = {
+  registration: 0,
+  verification: 1,
+  pinCreation: 2,
+  welcome: 3,
+  kyc: 4,
+  registering: 4,
+  complete: 5,
+};
+
+/** The spec's step number, or null on the pages outside the numbered steps. */
+export const selectOnboardingStep = (s: Snapshot): OnboardingStep | null => steps[selectOnboardingScreen(s)] ?? null;
+
+/** Every back or cancel ended the flow: the view goes home. */
+export const selectGoHome = (s: Snapshot): boolean => s.matches('home');
+
+export const selectRegistrationView = (s: Snapshot) => {
+  const sending = s.matches({ registration: 'sending' });
+  return {
+    phoneInput: s.context.phoneInput,
+    emailInput: s.context.emailInput,
+    phoneError: s.context.fieldErrors.phone,
+    emailError: s.context.fieldErrors.email,
+    error: s.matches({ registration: 'invalid' }) || s.matches({ registration: 'failed' }) ? s.context.error : null,
+    sending,
+    canSubmit: s.can({ type: 'form.submit' }),
+    canGoBack: s.can({ type: 'flow.back' }),
+  };
+};
+export type RegistrationView = ReturnType<typeof selectRegistrationView>;
+
+export const selectPinCreationView = (s: Snapshot) => ({
+  pinInput: s.context.pinInput,
+  termsAccepted: s.context.termsAccepted,
+  // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
+  canSubmit: s.context.pinInput.length > 0 && s.context.termsAccepted && s.can({ type: 'form.submit' }),
+  error: s.matches({ pinCreation: 'invalid' }) ? s.context.error : null,
+});
+export type PinCreationView = ReturnType<typeof selectPinCreationView>;
+
+export const selectRegisteringView = (s: Snapshot) => ({
+  submitting: s.matches({ registering: 'submitting' }),
+  error: s.matches({ registering: 'failed' }) ? s.context.error : null,
+  canRetry: s.can({ type: 'register.retry' }),
+  canCancel: s.can({ type: 'flow.back' }),
+});
+export type RegisteringView = ReturnType<typeof selectRegisteringView>;
+
+/** The OTP child while on step 1 (its own selectors render it). */
+export const selectOtpActor = (s: Snapshot) => s.children.otp;
+
+/** The KYC child while on step 4. */
+export const selectKycActor = (s: Snapshot) => s.children.kyc;

@@ -1,0 +1,66 @@
+import type { KycResult, SupplementaryData } from '../kyc/kyc.types';
+
+/** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
+export type OnboardingErrorCode =
+  /** submit with an invalid phone (banner) */
+  | 'phoneInvalidSubmit'
+  /** the phone field's own line */
+  | 'phoneInvalid'
+  | 'emailInvalid'
+  /** POST /start refused without a message of its own */
+  | 'startFailed'
+  /** the code could not be sent (no answer, unreadable answer) */
+  | 'sendCodeFailed'
+  | 'tooManyAttempts'
+  | 'pinInvalid'
+  | 'termsRequired'
+  /** POST /register refused (HTTP not OK or success false) */
+  | 'registerFailed'
+  /** POST /register answered something that is not the contract's JSON */
+  | 'registerInvalidResponse'
+  /** POST /register got no answer */
+  | 'registerNetwork';
+
+export type OnboardingError = { code: OnboardingErrorCode; serverMessage?: string };
+
+export type FieldErrors = {
+  phone: 'phoneInvalid' | null;
+  email: 'emailInvalid' | null;
+};
+
+export type OnboardingContext = {
+  /** the phone field as typed, after the fixed +595 */
+  phoneInput: string;
+  emailInput: string;
+  fieldErrors: FieldErrors;
+  /** normalised 09XXXXXXXX, fixed by the first valid submit */
+  phone: string | null;
+  /** trimmed, null when left empty */
+  email: string | null;
+  /** the resend wait the server announced with the first code */
+  resendAfterSeconds: number | null;
+  pinInput: string;
+  termsAccepted: boolean;
+  /** the chosen PIN, kept in memory only until the register call */
+  pin: string | null;
+  sessionId: string | null;
+  kycResult: KycResult | null;
+  supplementaryData: SupplementaryData | null;
+  error: OnboardingError | null;
+};
+
+export type OnboardingEvent =
+  | { type: 'phone.change'; value: string }
+  | { type: 'phone.blur' }
+  | { type: 'email.change'; value: string }
+  | { type: 'email.blur' }
+  | { type: 'form.submit' }
+  | { type: 'pin.change'; value: string }
+  | { type: 'terms.change'; accepted: boolean }
+  | { type: 'welcome.next' }
+  | { type: 'register.retry' }
+  /** every back arrow and 'Cancelar': the flow ends and the view goes home */
+  | { type: 'flow.back' };
+
+/** The spec's step numbers (section 2): 0 registration ... 5 completion. */
+export type OnboardingStep = 0 | 1 | 2 | 3 | 4 | 5;

@@ -1,0 +1,458 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import { controlled, type Deferred } from './controlled';
+import { BANNED_PINS, type RegisterRequest, type RegisterResponse, type StartRequest, type StartResponse } from '../../contract/onboarding';
+import { ApiError } from '../../machines/shared/errors';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycInput, KycOutput } from '../../machines/kyc/kyc.types';
+import { otpMachine } from '../../machines/otp/otp.machine';
+import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
+import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import {
+  selectGoHome,
+  selectOnboardingScreen,
+  selectOnboardingStep,
+  selectPinCreationView,
+  selectRegisteringView,
+  selectRegistrationView,
+} from '../../machines/onboarding/onboarding.selectors';
+
+
+const kycOutput: KycOutput = {
+  sessionId: 'kyc-session-1',
+  kycResult: { success: true, kyc_complete: true },
+  supplementaryData: { tipoSangre: 'A+', direccion: 'Calle 1', departamento: '11', ciudad_id: '11-3' },
+};
+
+/** The wizard with every call answered by the test. */
+function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } = {}) {
+  const send = controlled<StartResponse, StartRequest>();
+  const register = controlled<RegisterResponse, RegisterRequest>();
+  const validate = controlled<OtpVerdict, OtpValidateInput>();
+  const kycInputs: KycInput[] = [];
+  const fakeKyc = createMachine({
+    types: {} as { input: KycInput; output: KycOutput },
+    initial: 'capturing',
+    entry: ({ event }) => kycInputs.push((event as { input?: KycInput }).input),
+    states: { capturing: { on: { 'test.finish': 'done' } }, done: { type: 'final' } },
+    output: () => kycOutput,
+  });
+  const machine = onboardingMachine.provide({
+    actors: {
+      sendCode: send.logic,
+      registerPatient: register.logic,
+      otp: otpMachine.provide({
+        actors: {
+          validateCode: validate.logic,
+          resendCode: fromPromise<OtpVerdict, OtpResendInput>(async () => ({ success: true })),
+        },
+      }),
+      // The KYC capture steps are another issue: a stand-in that finishes when told, with the real output type.
+      kyc: fakeKyc as unknown as typeof kycMachine,
+    },
+  });
+  const actor = createActor(machine, options.snapshot ? { snapshot: options.snapshot } : {});
+  actor.start();
+  const screen = () => selectOnboardingScreen(actor.getSnapshot());
+  return { actor, sends: send.calls, registers: register.calls, validations: validate.calls, kycInputs, screen };
+}
+
+const fillPhone = (h: ReturnType<typeof harness>, phone = '981 123 456', email = '') => {
+  h.actor.send({ type: 'phone.change', value: phone });
+  h.actor.send({ type: 'email.change', value: email });
+  h.actor.send({ type: 'form.submit' });
+};
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('step 0: registration', () => {
+  it('starts on step 0 with an empty form', () => {
+    const h = harness();
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(0);
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ phoneInput: '', phoneError: null, error: null });
+  });
+
+  it('keeps digits and separators only, at most 16 characters', () => {
+    const h = harness();
+    h.actor.send({ type: 'phone.change', value: '+595 (981) 123-456 789 0abc' });
+    expect(h.actor.getSnapshot().context.phoneInput).toBe('+595 (981) 123-4');
+    expect(h.actor.getSnapshot().context.phoneInput).toHaveLength(16);
+  });
+
+  it('shows the inline phone error on blur only, and clears it once the number is valid', () => {
+    const h = harness();
+    h.actor.send({ type: 'phone.blur' });
+    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
+    h.actor.send({ type: 'phone.change', value: '981 12' });
+    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
+    h.actor.send({ type: 'phone.blur' });
+    expect(selectRegistrationView(h.actor.getSnapshot()).phoneError).toBe('phoneInvalid');
+    h.actor.send({ type: 'phone.change', value: '981 123' });
+    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBe('phoneInvalid');
+    h.actor.send({ type: 'phone.change', value: '981 123 456' });
+    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
+  });
+
+  it.each([['12345'], [''], ['021 123 456' /* a landline cannot receive the SMS */], ['+54 911 2345 6789']])(
+    'refuses to submit the phone %j: submit message, inline error, no call',
+    (phone) => {
+      const h = harness();
+      fillPhone(h, phone);
+      expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
+      expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
+      expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+        error: { code: 'phoneInvalidSubmit' },
+        phoneError: 'phoneInvalid',
+      });
+      expect(h.sends).toHaveLength(0);
+    },
+  );
+
+  it('refuses an e-mail that is not an address, accepts it empty', () => {
+    const h = harness();
+    h.actor.send({ type: 'email.change', value: 'maria@correo' });
+    h.actor.send({ type: 'email.blur' });
+    expect(h.actor.getSnapshot().context.fieldErrors.email).toBe('emailInvalid');
+    fillPhone(h, '981123456', 'maria@correo');
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ emailError: 'emailInvalid', phoneError: null, error: null });
+    h.actor.send({ type: 'email.change', value: 'maria@correo.com.py' });
+    expect(h.actor.getSnapshot().context.fieldErrors.email).toBeNull();
+    h.actor.send({ type: 'email.change', value: '' });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+    expect(h.sends[0]!.input).toEqual({ phone: '0981123456' });
+  });
+
+  it.each([['981 123 456'], ['0981123456'], ['+595 981 123456'], ['595981123456'], ['0981-123-456']])(
+    'sends the normalised phone for %j, with the trimmed e-mail',
+    (phone) => {
+      const h = harness();
+      fillPhone(h, phone, '  maria@correo.com.py ');
+      expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456', email: 'maria@correo.com.py' }]);
+      expect(h.actor.getSnapshot().context).toMatchObject({ phone: '0981123456', email: 'maria@correo.com.py' });
+    },
+  );
+
+  it('is locked while sending: no second submit, no edits, no back', () => {
+    const h = harness();
+    fillPhone(h);
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ sending: true, canSubmit: false, canGoBack: false });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'phone.change', value: '982 000 000' });
+    h.actor.send({ type: 'flow.back' });
+    expect(h.sends).toHaveLength(1);
+    expect(h.actor.getSnapshot().context.phoneInput).toBe('981 123 456');
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+  });
+
+  it('goes to step 1 when the code is sent; the OTP child gets the phone and the server wait', async () => {
+    const h = harness();
+    fillPhone(h);
+    h.sends[0]!.answer.resolve({ success: true, message: 'Código enviado', resendAfterSeconds: 30 });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(1);
+    const otp = h.actor.getSnapshot().children.otp!;
+    expect(otp.getSnapshot().context).toMatchObject({ recipient: { celular: '0981123456' }, secondsLeft: 30 });
+  });
+
+  it.each([
+    ['success false with a message containing "existe"', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'Ya existe un paciente registrado con este celular.' })],
+    ['the onboardingComplete flag', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'Registro completo', onboardingComplete: true })],
+    ['a 409 answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 409, 'Ya existe un paciente registrado con este celular.'))],
+  ])('shows "patient exists" on %s', async (_label, answer) => {
+    const h = harness();
+    fillPhone(h);
+    answer(h.sends[0]!.answer);
+    await waitFor(h.actor, (s) => s.status === 'done');
+    expect(h.screen()).toBe('patientExists');
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBeNull();
+  });
+
+  it.each([
+    ['success false', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'No se pudo enviar el SMS.' }), { code: 'startFailed', serverMessage: 'No se pudo enviar el SMS.' }],
+    ['success false without text', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: '' }), { code: 'startFailed' }],
+    ['a 502 with a message', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 502, 'No se pudo enviar el código. Verificá tu número.')), { code: 'startFailed', serverMessage: 'No se pudo enviar el código. Verificá tu número.' }],
+    ['a 500 without a message', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 500, undefined)), { code: 'startFailed' }],
+    ['no answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('network', undefined, undefined)), { code: 'sendCodeFailed' }],
+    ['an unreadable answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)), { code: 'sendCodeFailed' }],
+    ['a 429', (d: Deferred<StartResponse>) => d.reject(new ApiError('tooManyAttempts', 429, 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.', 3600)), { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.' }],
+  ])('stays on step 0 with an error on %s, and can try again', async (_label, answer, expected) => {
+    const h = harness();
+    fillPhone(h);
+    answer(h.sends[0]!.answer);
+    await waitFor(h.actor, (s) => s.hasTag('error'));
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'failed' });
+    expect(selectRegistrationView(h.actor.getSnapshot()).error).toEqual(expected);
+    h.actor.send({ type: 'form.submit' });
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+    expect(h.sends).toHaveLength(2);
+  });
+
+  it('back goes home', () => {
+    const h = harness();
+    h.actor.send({ type: 'flow.back' });
+    expect(h.actor.getSnapshot().status).toBe('done');
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+  });
+});
+
+describe('step 1: verification', () => {
+  async function atVerification() {
+    const h = harness();
+    fillPhone(h);
+    h.sends[0]!.answer.resolve({ success: true, message: 'ok' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    return h;
+  }
+
+  it('goes to step 2 when the OTP child verifies the code', async () => {
+    const h = await atVerification();
+    h.actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '482915' });
+    expect(h.validations[0]!.input).toEqual({ recipient: { celular: '0981123456' }, code: '482915' });
+    h.validations[0]!.answer.resolve({ success: true });
+    await waitFor(h.actor, (s) => s.matches('pinCreation'));
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(2);
+    expect(h.actor.getSnapshot().children.otp).toBeUndefined();
+  });
+
+  it('stays on step 1 after a wrong code', async () => {
+    const h = await atVerification();
+    h.actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '000001' });
+    h.validations[0]!.answer.resolve({ success: false });
+    const otp = h.actor.getSnapshot().children.otp!;
+    await waitFor(otp, (s) => s.hasTag('error'));
+    expect(h.screen()).toBe('verification');
+  });
+
+  it('back goes home and stops the countdown', async () => {
+    const h = await atVerification();
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('step 2: PIN creation', () => {
+  const atPin = () => harness({ snapshot: onboardingFixtures.pinCreationEditing });
+
+  it('keeps 6 digits at most and enables Validar only with a PIN and the terms', () => {
+    const h = atPin();
+    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
+    h.actor.send({ type: 'pin.change', value: '4a8 29157' });
+    expect(h.actor.getSnapshot().context.pinInput).toBe('482915');
+    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
+    h.actor.send({ type: 'terms.change', accepted: true });
+    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(true);
+    h.actor.send({ type: 'pin.change', value: '' });
+    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
+  });
+
+  it('ignores submit with no PIN typed', () => {
+    const h = atPin();
+    h.actor.send({ type: 'terms.change', accepted: true });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'editing' });
+  });
+
+  it.each(BANNED_PINS.map((pin) => [pin]))('refuses the banned PIN %s', (pin) => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: pin });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'invalid' });
+    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'pinInvalid' });
+    expect(h.actor.getSnapshot().context.pin).toBeNull();
+  });
+
+  it('refuses a PIN shorter than 6 digits', () => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: '48291' });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    h.actor.send({ type: 'form.submit' });
+    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'pinInvalid' });
+  });
+
+  it('asks for the terms when they are not accepted, and any edit clears the error', () => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: '482915' });
+    h.actor.send({ type: 'form.submit' });
+    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'termsRequired' });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'editing' });
+    expect(selectPinCreationView(h.actor.getSnapshot()).error).toBeNull();
+  });
+
+  it('keeps the chosen PIN and goes to step 3', () => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: '482915' });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.screen()).toBe('welcome');
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(3);
+    expect(h.actor.getSnapshot().context.pin).toBe('482915');
+  });
+
+  it('back goes home and forgets the PIN', () => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: '48' });
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    expect(h.actor.getSnapshot().context.pinInput).toBe('');
+  });
+});
+
+describe('step 3: welcome', () => {
+  it("'Siguiente' goes to step 4, the KYC child, with the session the wizard holds", () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    expect(h.screen()).toBe('kyc');
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(4);
+    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+  });
+
+  it("'Cancelar' goes home", () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+  });
+
+  it('ignores events of other steps', () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'register.retry' });
+    h.actor.send({ type: 'pin.change', value: '111111' });
+    expect(h.screen()).toBe('welcome');
+    expect(h.actor.getSnapshot().context.pin).toBe('482915');
+  });
+});
+
+describe('step 4: KYC and the final registration', () => {
+  function atKyc() {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    h.actor.getSnapshot().children.kyc!.send({ type: 'test.finish' } as never);
+    return h;
+  }
+
+  it('registers with phone, e-mail, PIN and the KYC output', () => {
+    const h = atKyc();
+    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(h.registers.map((r) => r.input)).toEqual([
+      {
+        phone: '0981123456',
+        email: 'maria.gonzalez@example.com.py',
+        pin: '482915',
+        sessionId: 'kyc-session-1',
+        supplementaryData: kycOutput.supplementaryData,
+        kycResult: kycOutput.kycResult,
+      },
+    ]);
+  });
+
+  it('completes (step 5) on success and forgets the PIN', async () => {
+    const h = atKyc();
+    h.registers[0]!.answer.resolve({ success: true, message: 'Registro completo' });
+    await waitFor(h.actor, (s) => s.status === 'done');
+    expect(h.screen()).toBe('complete');
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(5);
+    expect(h.actor.getSnapshot().context.pin).toBeNull();
+  });
+
+  it.each([
+    ['"existe" in the message', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'El paciente ya existe.' })],
+    ['the flag', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'x', onboardingComplete: true })],
+    ['a 409', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 409, 'El paciente ya existe. Ingresá con tu documento y PIN.'))],
+  ])('shows "patient exists" on %s', async (_label, answer) => {
+    const h = atKyc();
+    answer(h.registers[0]!.answer);
+    await waitFor(h.actor, (s) => s.status === 'done');
+    expect(h.screen()).toBe('patientExists');
+  });
+
+  it.each([
+    ['success false', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'Sesión de verificación incompleta.' }), { code: 'registerFailed', serverMessage: 'Sesión de verificación incompleta.' }],
+    ['success false without text', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: '' }), { code: 'registerFailed' }],
+    ['HTTP 400 with a message', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 400, 'PIN inválido.')), { code: 'registerFailed', serverMessage: 'PIN inválido.' }],
+    ['HTTP 500 without JSON', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 500, undefined)), { code: 'registerFailed' }],
+    ['a 2xx that is not JSON', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)), { code: 'registerInvalidResponse' }],
+    ['no answer', (d: Deferred<RegisterResponse>) => d.reject(new TypeError('Failed to fetch')), { code: 'registerNetwork' }],
+  ])('keeps the data and offers a retry on %s', async (_label, answer, expected) => {
+    const h = atKyc();
+    answer(h.registers[0]!.answer);
+    await waitFor(h.actor, (s) => s.hasTag('error'));
+    expect(selectRegisteringView(h.actor.getSnapshot())).toMatchObject({ error: expected, canRetry: true, submitting: false });
+    h.actor.send({ type: 'register.retry' });
+    expect(h.registers).toHaveLength(2);
+    expect(h.registers[1]!.input).toEqual(h.registers[0]!.input);
+    expect(selectRegisteringView(h.actor.getSnapshot()).error).toBeNull();
+  });
+
+  it('cannot leave or retry while the register call is in flight', () => {
+    const h = atKyc();
+    h.actor.send({ type: 'flow.back' });
+    h.actor.send({ type: 'register.retry' });
+    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.registers).toHaveLength(1);
+  });
+
+  it('cancel after a failure goes home', async () => {
+    const h = atKyc();
+    h.registers[0]!.answer.resolve({ success: false, message: 'x' });
+    await waitFor(h.actor, (s) => s.hasTag('error'));
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+  });
+
+  it('cancel during the identity step goes home', () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+  });
+});
+
+describe('wiring to the onboarding endpoints', () => {
+  it('the OTP child validates and resends through /api/onboarding with the normalised phone', async () => {
+    const calls: Array<{ url: string; body: unknown }> = [];
+    const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
+      calls.push({ url, body: JSON.parse(String(init.body)) });
+      const body = url.endsWith('/start') ? { success: true, message: 'ok', resendAfterSeconds: 30 } : { success: true };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    try {
+      const actor = createActor(onboardingMachine).start();
+      actor.send({ type: 'phone.change', value: '981 123 456' });
+      actor.send({ type: 'form.submit' });
+      await waitFor(actor, (s) => s.matches('verification'));
+      const otp = actor.getSnapshot().children.otp!;
+      await vi.advanceTimersByTimeAsync(30_000);
+      otp.send({ type: 'code.resend' });
+      await waitFor(otp, (s) => s.context.notice === 'codeResent');
+      otp.send({ type: 'code.change', value: '482915' });
+      await waitFor(actor, (s) => s.matches('pinCreation'));
+      expect(calls).toEqual([
+        { url: '/api/onboarding/start', body: { phone: '0981123456' } },
+        { url: '/api/onboarding/resend-otp', body: { celular: '0981123456' } },
+        { url: '/api/onboarding/validate-otp', body: { celular: '0981123456', otp: '482915' } },
+      ]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('fixtures', () => {
+  it('name every screen the selector can choose', () => {
+    const seen = new Set(Object.values(onboardingFixtures).map((s) => selectOnboardingScreen(s)));
+    expect([...seen].sort()).toEqual(
+      ['complete', 'home', 'kyc', 'patientExists', 'pinCreation', 'registering', 'registration', 'verification', 'welcome'].sort(),
+    );
+  });
+});

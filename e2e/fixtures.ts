@@ -28,6 +28,15 @@ export function uniqueDocumento(): string {
   return `7${worker}${tail}`.slice(0, 11);
 }
 
+let celularCounter = 0;
+
+/** A Paraguay mobile (local format 0981XXXXXX) no other test uses; patients' celular is unique. */
+export function uniqueCelular(): string {
+  const worker = Number(process.env.TEST_WORKER_INDEX ?? 0) % 10;
+  celularCounter += 1;
+  return `0981${worker}${`${(Date.now() + celularCounter * 7919) % 1e5}`.padStart(5, '0')}`;
+}
+
 /** The SMS the development outbox 'sent' to a phone, newest first (GET /api/dev/sms-outbox). */
 export async function readSmsOutbox(
   request: APIRequestContext,

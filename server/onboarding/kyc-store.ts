@@ -9,8 +9,26 @@ export type CompletedKyc = { idData: IdData; embedding: ArrayLike<number> };
  * receives it as a parameter; the app wires the identity engine's implementation.
  */
 export interface KycStore {
-  /** The completed session's stored result, or null (unknown, unfinished, rejected or expired). */
+  /** The completed, unused session's stored result, or null (unknown, unfinished, rejected, expired, used). */
   getCompletedKyc(sessionId: string): Promise<CompletedKyc | null>;
+  /**
+   * Marks the session used inside the registration transaction, so one verification registers one
+   * patient; false when it is no longer completed and unused (a concurrent registration took it).
+   */
+  consumeKyc(sessionId: string, tx: Db): Promise<boolean>;
   /** Stores the patient's face embedding inside the registration transaction. */
   enrollFace(patientId: string, embedding: ArrayLike<number>, tx: Db): Promise<void>;
+}
+
+/** The identity engine's id_data as stored (loosely typed there) to the spec's fields. */
+export function toIdData(raw: Record<string, unknown>): IdData {
+  const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v == null ? '' : String(v));
+  return {
+    FullName: text(raw.FullName),
+    DocumentNumber: text(raw.DocumentNumber),
+    DateOfBirth: text(raw.DateOfBirth),
+    Gender: text(raw.Gender),
+    Nationality: text(raw.Nationality),
+    MaritalStatus: text(raw.MaritalStatus),
+  };
 }

@@ -64,12 +64,17 @@ export type RegisterInput = {
 
 export type RegisterOutcome = { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
 
-async function registrationOf(db: Db, sessionId: string): Promise<string | null> {
-  const { rows } = await db.query<{ patient_id: string }>(
-    'SELECT patient_id::text AS patient_id FROM onboarding_registrations WHERE session_id = $1',
+/** The patient a KYC session registered, when it registered this phone (a double submit). */
+async function registrationOf(db: Db, sessionId: string, celular: string): Promise<string | null | 'other'> {
+  const { rows } = await db.query<{ patient_id: string; celular: string | null }>(
+    `SELECT r.patient_id::text AS patient_id, p.celular
+       FROM onboarding_registrations r JOIN patients p ON p.id = r.patient_id
+      WHERE r.session_id = $1`,
     [sessionId],
   );
-  return rows[0]?.patient_id ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  return row.celular === celular ? row.patient_id : 'other';
 }
 
 /** DD/MM/YYYY, DD-MM-YYYY or YYYY-MM-DD to an ISO date; anything else is unknown (null). */
@@ -83,6 +88,9 @@ export function isoDate(value: string): string | null {
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}` ? null : `${y}-${mo}-${d}`;
 }
 
+/** The KYC session was used by a concurrent registration: roll back and look at the winner. */
+class KycTaken extends Error {}
+
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
 /**
@@ -92,7 +100,8 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.c
  */
 export async function registerPatient(ctx: AppContext, kyc: KycStore | null, input: RegisterInput): Promise<RegisterOutcome> {
   const { db } = ctx;
-  const prior = await registrationOf(db, input.sessionId);
+  const prior = await registrationOf(db, input.sessionId, input.celular);
+  if (prior === 'other') return { kind: 'exists' };
   if (prior) return { kind: 'registered', patientId: prior, repeated: true };
 
   if (!kyc) throw new HttpError(503, m.kycUnavailable);
@@ -149,6 +158,7 @@ export async function registerPatient(ctx: AppContext, kyc: KycStore | null, inp
       );
       const created = rows[0]?.id;
       if (!created) return null;
+      if (!(await kyc.consumeKyc(input.sessionId, tx))) throw new KycTaken();
       await tx.query('INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)', [
         input.sessionId,
         created,
@@ -165,9 +175,12 @@ export async function registerPatient(ctx: AppContext, kyc: KycStore | null, inp
     });
     if (patientId) return { kind: 'registered', patientId, repeated: false };
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    if (!isUniqueViolation(err) && !(err instanceof KycTaken)) throw err;
   }
   // Lost a race: either a double submit of this session (same success) or another registration.
-  const winner = await registrationOf(db, input.sessionId);
-  return winner ? { kind: 'registered', patientId: winner, repeated: true } : { kind: 'exists' };
+  const winner = await registrationOf(db, input.sessionId, input.celular);
+  if (winner === 'other') return { kind: 'exists' };
+  if (winner) return { kind: 'registered', patientId: winner, repeated: true };
+  if (!(await kyc.getCompletedKyc(input.sessionId))) throw new HttpError(400, m.kycIncomplete);
+  return { kind: 'exists' };
 }

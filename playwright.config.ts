@@ -11,14 +11,18 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './e2e/chromium';
  */
 const root = path.dirname(fileURLToPath(import.meta.url));
 
-/** 4173 when free, else any free port; decided once in the runner and inherited by workers. */
+/**
+ * A free port of its own, so that several engineers' runs in one working tree never meet; pin one
+ * with E2E_PORT. Decided once in the runner process; the workers inherit it through process.env.
+ */
 function pickPort(): string {
-  const probe = `const net=require('net');const t=(p,f)=>{const s=net.createServer();s.once('error',f);s.listen(p,'127.0.0.1',()=>{const a=s.address().port;s.close(()=>console.log(a))})};t(4173,()=>t(0,()=>process.exit(1)))`;
+  const probe = `const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{const p=s.address().port;s.close(()=>console.log(p))})`;
   return execFileSync(process.execPath, ['-e', probe], { encoding: 'utf8' }).trim();
 }
 
 process.env.E2E_PORT ??= pickPort();
-process.env.E2E_DATA_DIR ??= path.join(root, '.e2e-data', `port-${process.env.E2E_PORT}`);
+// One data folder per run (the runner's pid): wiped and seeded by e2e/server.ts, stale ones removed.
+process.env.E2E_DATA_DIR ??= path.join(root, '.e2e-data', `run-${process.pid}`);
 const port = process.env.E2E_PORT;
 const dataDir = process.env.E2E_DATA_DIR;
 const baseURL = `http://127.0.0.1:${port}`;

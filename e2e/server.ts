@@ -5,7 +5,7 @@
  * Seeding happens here and not in a Playwright globalSetup because Playwright starts webServer
  * BEFORE globalSetup, and PGlite cannot be shared by two processes (see e2e/patients.ts).
  */
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createPatient, SEED_PATIENTS } from './patients';
 
@@ -18,6 +18,7 @@ if (!dataDir || !path.resolve(dataDir).includes(`${path.sep}.e2e-data${path.sep}
 }
 
 rmSync(dataDir, { recursive: true, force: true });
+removeStaleRuns(path.dirname(path.resolve(dataDir)));
 const started = Date.now();
 for (const [name, patient] of Object.entries(SEED_PATIENTS)) {
   const result = createPatient(patient, dataDir);
@@ -29,3 +30,22 @@ console.log(
 );
 
 await import('../server/main');
+
+/** Data folders of earlier runs (`run-<runner pid>`) whose runner is gone. */
+function removeStaleRuns(parent: string): void {
+  mkdirSync(parent, { recursive: true });
+  for (const name of readdirSync(parent)) {
+    const pid = /^run-(\d+)$/.exec(name)?.[1];
+    if (!pid || isAlive(Number(pid))) continue;
+    rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

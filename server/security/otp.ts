@@ -3,7 +3,7 @@ import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import type { OtpSettings } from '../onboarding/config';
 import { otpSmsText, type SmsPurpose } from '../sms/sender';
-import { consumeLimits, releaseEvents, type LimitCheck } from './rate-limits';
+import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
 /** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
 export type OtpPurpose = SmsPurpose;
@@ -106,6 +106,9 @@ export async function issueOtp(
     );
   });
   await log('sent', null);
+  // Housekeeping: nothing older than the longest window (a day) is needed any more.
+  await pruneEvents(db, DAY, now);
+  await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
   return { resendAfterMs: otp.resendWaitMs };
 }
 

@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp, createContext, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
-import { openDb } from '../../server/db/client';
+import { openDb, type Db } from '../../server/db/client';
 import { DEFAULT_OTP_SETTINGS, type OnboardingSettings } from '../../server/onboarding/config';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
@@ -69,6 +70,31 @@ export function testOnboardingSettings(overrides: Partial<OnboardingSettings> = 
   };
 }
 
+/**
+ * In-memory PGlite; or, when TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL database
+ * (dropped on close), so test files can run in parallel against one server.
+ */
+export async function openTestDb(): Promise<Db> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openDb({ memory: true });
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const scoped = new URL(url);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  const db = await openDb({ databaseUrl: scoped.toString() });
+  return {
+    ...db,
+    async close() {
+      await db.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
 export type TestApp = {
   app: FastifyInstance;
   ctx: AppContext;
@@ -90,7 +116,7 @@ export async function createTestApp(
   options: { env?: Record<string, string>; deps?: AppDeps; clock?: FakeClock } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
-  const db = options.deps?.db ?? (await openDb({ memory: true }));
+  const db = options.deps?.db ?? (await openTestDb());
   const ctx = await createContext(testConfig(options.env), {
     onboarding: testOnboardingSettings(),
     ...options.deps,
@@ -105,7 +131,7 @@ export async function createTestApp(
     clock,
     async reset() {
       const { rows } = await db.query<{ tablename: string }>(
-        "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+        'SELECT tablename FROM pg_tables WHERE schemaname = current_schema()',
       );
       const tables = rows.map((r) => r.tablename).filter((name) => !KEEP.has(name));
       if (tables.length) await db.query(`TRUNCATE ${tables.map((n) => `"${n}"`).join(', ')} RESTART IDENTITY CASCADE`);

@@ -187,6 +187,17 @@ describe('SMS limits', () => {
     expect((await validate(sms.lastCode(PHONE))).statusCode).toBe(200);
   });
 
+  it('old codes and limit events are pruned after a day', async () => {
+    await start();
+    await validate('000000');
+    h.t.clock.advance(24 * HOUR + 1);
+    await start('0991000111');
+    const codes = await h.t.ctx.db.query<{ celular: string }>('SELECT celular FROM otp_codes');
+    expect(codes.rows).toEqual([{ celular: '0991000111' }]);
+    const events = await h.t.ctx.db.query<{ key: string }>('SELECT key FROM rate_limit_events ORDER BY id');
+    expect(events.rows.map((r) => r.key)).toEqual(['0991000111', '10.0.0.1']);
+  });
+
   it('a gateway failure does not supersede the code already sent', async () => {
     await start();
     const code = sms.lastCode(PHONE);

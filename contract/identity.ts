@@ -1,0 +1,76 @@
+import * as z from 'zod/mini';
+
+/**
+ * Identity endpoints (issue 3), under /api/onboarding. Multipart requests are described by their
+ * text fields; the image parts (frame, image_front, image_back) are JPEG or PNG files.
+ */
+export const identityPaths = {
+  startKyc: '/api/onboarding/start-kyc',
+  liveness: '/api/onboarding/liveness',
+  scanId: '/api/onboarding/scan-id',
+  kycReject: '/api/onboarding/kyc-reject',
+} as const;
+
+/** Multipart part names. */
+export const identityParts = {
+  frame: 'frame',
+  front: 'image_front',
+  back: 'image_back',
+} as const;
+
+const sessionId = z.string().check(z.minLength(1), z.maxLength(64));
+
+// POST /start-kyc (no body)
+export const startKycResponse = z.object({ success: z.literal(true), session_id: z.string() });
+export type StartKycResponse = z.infer<typeof startKycResponse>;
+
+// POST /liveness, multipart: session_id + frame
+export const livenessFields = z.object({ session_id: sessionId });
+export const livenessResponse = z.object({
+  feedback: z.array(z.string()),
+  liveness_detected: z.boolean(),
+});
+export type LivenessResponse = z.infer<typeof livenessResponse>;
+
+/** A feedback line the browser hides (spec section 5). */
+export const DUPLICATE_FRAME_MARK = 'frame duplicado';
+
+// POST /scan-id, multipart: session_id, image_front, image_back?, celular?, pin?
+export const scanIdFields = z.object({
+  session_id: sessionId,
+  celular: z.optional(z.string().check(z.maxLength(32))),
+  pin: z.optional(z.string().check(z.maxLength(16))),
+});
+export const idData = z.object({
+  FullName: z.string(),
+  DocumentNumber: z.string(),
+  DateOfBirth: z.string(),
+  Gender: z.string(),
+  Nationality: z.string(),
+  MaritalStatus: z.string(),
+});
+export const scanIdResponse = z.object({
+  success: z.boolean(),
+  kyc_complete: z.boolean(),
+  error: z.optional(z.string()),
+  id_data: z.optional(idData),
+});
+export type ScanIdResponse = z.infer<typeof scanIdResponse>;
+
+/** Errors whose text the browser looks for (spec section 8). */
+export const SESSION_EXPIRED_MARK = 'session expired';
+export const INVALID_SESSION_MARK = 'invalid session';
+export const FACE_MISMATCH_MARK = 'Face verification failed';
+
+// POST /kyc-reject, JSON
+export const KYC_REJECT_REASON = 'Usuario no conforme o datos incorrectos.';
+export const kycRejectRequest = z.object({
+  session_id: sessionId,
+  reason: z.string().check(z.minLength(1), z.maxLength(500)),
+});
+export type KycRejectRequest = z.infer<typeof kycRejectRequest>;
+export const kycRejectResponse = z.object({
+  success: z.boolean(),
+  message: z.optional(z.string()),
+});
+export type KycRejectResponse = z.infer<typeof kycRejectResponse>;

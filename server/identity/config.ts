@@ -1,0 +1,121 @@
+import os from 'node:os';
+import { z } from 'zod';
+
+/**
+ * Settings of the identity engine, read from the environment with safe defaults.
+ * Thresholds were calibrated on the fixtures (see bench/identity-accuracy.ts); operators can
+ * re-calibrate on their own images with `npm run identity -- compare A B`.
+ */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const num = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().min(min).max(max).default(def);
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const schema = z.object({
+  IDENTITY_POOL_SIZE: int(0, 0, 64),
+  IDENTITY_TASK_TIMEOUT_MS: int(30_000, 1_000),
+  IDENTITY_OCR_WORKERS: int(1, 1, 8),
+  IDENTITY_MAX_UPLOAD_BYTES: int(8 * 1024 * 1024, 1024),
+  IDENTITY_MAX_PIXELS: int(40_000_000, 10_000),
+  IDENTITY_MIN_IMAGE_SIDE: int(64, 16),
+  IDENTITY_MIN_FACE_PX: int(90, 10),
+  IDENTITY_MIN_FACE_RATIO: num(0.16, 0, 1),
+  IDENTITY_MIN_LUMINANCE: num(45, 0, 255),
+  IDENTITY_MAX_CENTER_OFFSET: num(0.28, 0, 1),
+  IDENTITY_MATCH_THRESHOLD: num(0.55, 0, 1),
+  IDENTITY_DOCUMENT_MATCH_THRESHOLD: num(0.5, 0, 1),
+  IDENTITY_CONTINUITY_THRESHOLD: num(0.55, 0, 1),
+  IDENTITY_BLINKS_REQUIRED: int(3, 1, 10),
+  IDENTITY_CLOSED_RATIO: num(0.7, 0.1, 0.95),
+  IDENTITY_REOPEN_RATIO: num(0.85, 0.1, 1),
+  IDENTITY_BASELINE_FRAMES: int(2, 1, 10),
+  IDENTITY_LIVENESS_SECONDS: int(120, 5),
+  IDENTITY_SESSION_MINUTES: int(30, 1),
+  IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
+  IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
+  IDENTITY_REPLAY_WINDOW_HOURS: int(72, 0),
+  IDENTITY_STORE_PHOTOS: bool.default(false),
+  IDENTITY_WARM_OCR: bool.default(true),
+});
+
+export type IdentityConfig = {
+  /** Worker threads for face analysis (one model load each). */
+  poolSize: number;
+  taskTimeoutMs: number;
+  ocrWorkers: number;
+  /** Upload limits: bytes per image, decoded pixels, smallest side accepted. */
+  maxUploadBytes: number;
+  maxPixels: number;
+  minImageSide: number;
+  /** Gates: smallest face (pixels of the box width and fraction of the frame width), light, centring. */
+  minFacePx: number;
+  minFaceRatio: number;
+  minLuminance: number;
+  maxCenterOffset: number;
+  /** Cosine similarity thresholds: 1:N identification, selfie vs document, same face within a session. */
+  matchThreshold: number;
+  documentMatchThreshold: number;
+  continuityThreshold: number;
+  liveness: {
+    blinksRequired: number;
+    /** Eyes count as closed below closedRatio x the face's open baseline, open again above reopenRatio x. */
+    closedRatio: number;
+    reopenRatio: number;
+    baselineFrames: number;
+    timeLimitMs: number;
+    /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */
+    duplicateDistance: number;
+    /** Largest movement of the face centre between frames (fraction of the face width) before 'hold still'. */
+    motionLimit: number;
+    /** How long counted frames of finished sessions are remembered to catch replays into new sessions. */
+    replayWindowMs: number;
+  };
+  sessionTtlMs: number;
+  storePhotos: boolean;
+  warmOcr: boolean;
+};
+
+export function loadIdentityConfig(
+  env: Record<string, string | undefined> = process.env,
+): IdentityConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid identity configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const cores =
+    typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  return {
+    poolSize: c.IDENTITY_POOL_SIZE || Math.max(1, cores),
+    taskTimeoutMs: c.IDENTITY_TASK_TIMEOUT_MS,
+    ocrWorkers: c.IDENTITY_OCR_WORKERS,
+    maxUploadBytes: c.IDENTITY_MAX_UPLOAD_BYTES,
+    maxPixels: c.IDENTITY_MAX_PIXELS,
+    minImageSide: c.IDENTITY_MIN_IMAGE_SIDE,
+    minFacePx: c.IDENTITY_MIN_FACE_PX,
+    minFaceRatio: c.IDENTITY_MIN_FACE_RATIO,
+    minLuminance: c.IDENTITY_MIN_LUMINANCE,
+    maxCenterOffset: c.IDENTITY_MAX_CENTER_OFFSET,
+    matchThreshold: c.IDENTITY_MATCH_THRESHOLD,
+    documentMatchThreshold: c.IDENTITY_DOCUMENT_MATCH_THRESHOLD,
+    continuityThreshold: c.IDENTITY_CONTINUITY_THRESHOLD,
+    liveness: {
+      blinksRequired: c.IDENTITY_BLINKS_REQUIRED,
+      closedRatio: c.IDENTITY_CLOSED_RATIO,
+      reopenRatio: c.IDENTITY_REOPEN_RATIO,
+      baselineFrames: c.IDENTITY_BASELINE_FRAMES,
+      timeLimitMs: c.IDENTITY_LIVENESS_SECONDS * 1000,
+      duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
+      motionLimit: c.IDENTITY_MOTION_LIMIT,
+      replayWindowMs: c.IDENTITY_REPLAY_WINDOW_HOURS * 3_600_000,
+    },
+    sessionTtlMs: c.IDENTITY_SESSION_MINUTES * 60_000,
+    storePhotos: c.IDENTITY_STORE_PHOTOS,
+    warmOcr: c.IDENTITY_WARM_OCR,
+  };
+}

@@ -1,0 +1,62 @@
+/** Spanish texts the identity endpoints answer with (voseo, as in the app). */
+export const identityMessages = {
+  unsupportedType: 'Formato de imagen no admitido. Enviá una foto JPEG o PNG.',
+  tooLarge: 'La imagen es demasiado grande. Enviá una foto de menos de {mb} MB.',
+  tooManyPixels: 'La imagen tiene demasiada resolución. Enviá una foto más chica.',
+  undecodable: 'No pudimos leer la imagen. Sacá la foto de nuevo.',
+  tooSmall: 'La imagen es demasiado chica. Sacá la foto más de cerca.',
+  missingFile: 'Falta la imagen. Sacá la foto e intentá de nuevo.',
+  missingSession: 'Falta el identificador de sesión.',
+  // The browser looks for 'session expired' / 'invalid session' in these (spec, point 8).
+  sessionExpired: 'La sesión expiró (session expired). Volvé a empezar el proceso.',
+  sessionInvalid: 'Sesión inválida (invalid session). Volvé a empezar el proceso.',
+  livenessMissing: 'Primero completá la validación de vida (selfie).',
+  sessionClosed: 'Esta verificación ya terminó. Volvé a empezar el proceso.',
+  busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
+  faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+  noFaceOnDocument: 'Face verification failed: no encontramos una cara en el frente del documento.',
+  mrzUnreadable:
+    'No pudimos leer el código del dorso del documento. Sacá una foto más nítida del dorso, con buena luz.',
+  backMissing: 'Falta la foto del dorso del documento.',
+  notParaguayan: 'El documento no es una cédula paraguaya válida.',
+  documentExpired: 'El documento está vencido.',
+  nameMismatch: 'Los nombres del frente y del dorso del documento no coinciden.',
+} as const;
+
+export type IdentityErrorCode =
+  | 'unsupported_type'
+  | 'too_large'
+  | 'undecodable'
+  | 'too_small'
+  | 'session_invalid'
+  | 'session_expired'
+  | 'session_closed'
+  | 'liveness_missing'
+  | 'busy'
+  | 'worker_failed';
+
+const statusOf: Record<IdentityErrorCode, number> = {
+  unsupported_type: 415,
+  too_large: 413,
+  undecodable: 400,
+  too_small: 400,
+  session_invalid: 400,
+  session_expired: 400,
+  session_closed: 409,
+  liveness_missing: 409,
+  busy: 503,
+  worker_failed: 500,
+};
+
+/** A failure the caller can act on: a code, its HTTP status and a Spanish message. */
+export class IdentityError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: IdentityErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'IdentityError';
+    this.status = statusOf[code];
+  }
+}

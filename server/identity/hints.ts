@@ -1,0 +1,15 @@
+/** Spanish hints of the selfie step (voseo). The browser hides lines containing 'frame duplicado'. */
+export const hints = {
+  noFace: 'No vemos tu cara. Mirá de frente a la cámara.',
+  severalFaces: 'Hay más de una cara en la imagen. Quedate solo/a frente a la cámara.',
+  tooFar: 'Acercate un poco más a la cámara.',
+  tooDark: 'Hay poca luz. Buscá un lugar más iluminado.',
+  notCentred: 'Centrá tu cara en el óvalo.',
+  holdStill: 'Quedate quieto/a un momento.',
+  openEyes: 'Mirá a la cámara con los ojos bien abiertos.',
+  blink: (done: number, total: number) => `Parpadeá despacio (${done} de ${total}).`,
+  duplicate: 'frame duplicado: la imagen se repite, no cuenta.',
+  otherFace: 'La cara cambió. La misma persona tiene que completar la validación.',
+  timeUp: 'Se terminó el tiempo. Volvé a iniciar la validación.',
+  done: '¡Listo! Validación de vida completada.',
+} as const;

@@ -1,0 +1,155 @@
+import sharp, { type Metadata } from 'sharp';
+import { IdentityError, identityMessages } from './errors';
+
+export type ImageLimits = { maxUploadBytes: number; maxPixels: number; minImageSide: number };
+export type ImageKind = 'jpeg' | 'png';
+
+/** The type by magic bytes, never by the name or the declared content type. */
+export function sniffImage(bytes: Uint8Array): ImageKind | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return 'jpeg';
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((b, i) => bytes[i] === b)) return 'png';
+  return null;
+}
+
+/** Cheap checks before any decoding: type and size. Throws IdentityError (415, 413). */
+export function checkUpload(
+  bytes: Uint8Array,
+  limits: Pick<ImageLimits, 'maxUploadBytes'>,
+): ImageKind {
+  if (bytes.length > limits.maxUploadBytes) {
+    const mb = Math.floor(limits.maxUploadBytes / (1024 * 1024)) || 1;
+    throw new IdentityError('too_large', identityMessages.tooLarge.replace('{mb}', String(mb)));
+  }
+  const kind = sniffImage(bytes);
+  if (!kind) throw new IdentityError('unsupported_type', identityMessages.unsupportedType);
+  return kind;
+}
+
+export type RgbImage = { data: Buffer; width: number; height: number };
+
+/**
+ * Decodes to RGB with the EXIF orientation applied, refusing images over the pixel limit
+ * (a decompression bomb) and undecodable ones. Downscales so the longer side is at most maxSide.
+ */
+export async function decodeRgb(
+  bytes: Uint8Array,
+  limits: ImageLimits,
+  maxSide?: number,
+): Promise<RgbImage> {
+  checkUpload(bytes, limits);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new IdentityError('undecodable', identityMessages.undecodable);
+  }
+  const w = meta.width ?? 0;
+  const h = meta.height ?? 0;
+  if (!w || !h) throw new IdentityError('undecodable', identityMessages.undecodable);
+  if (w * h > limits.maxPixels)
+    throw new IdentityError('too_large', identityMessages.tooManyPixels);
+  if (Math.min(w, h) < limits.minImageSide)
+    throw new IdentityError('too_small', identityMessages.tooSmall);
+  try {
+    let pipeline = sharp(bytes, { limitInputPixels: limits.maxPixels, failOn: 'error' }).rotate();
+    if (maxSide)
+      pipeline = pipeline.resize({
+        width: maxSide,
+        height: maxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
+    const { data, info } = await pipeline
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height };
+  } catch {
+    throw new IdentityError('undecodable', identityMessages.undecodable);
+  }
+}
+
+/** Mean luma (0-255, Rec. 601) of a region of an RGB image. */
+export function meanLuma(img: RgbImage, box?: [number, number, number, number]): number {
+  const [x0, y0, bw, bh] = box ?? [0, 0, img.width, img.height];
+  const xs = Math.max(0, Math.floor(x0));
+  const ys = Math.max(0, Math.floor(y0));
+  const xe = Math.min(img.width, Math.ceil(x0 + bw));
+  const ye = Math.min(img.height, Math.ceil(y0 + bh));
+  const step = Math.max(1, Math.floor(Math.sqrt(((xe - xs) * (ye - ys)) / 20_000)));
+  let sum = 0;
+  let n = 0;
+  for (let y = ys; y < ye; y += step) {
+    for (let x = xs; x < xe; x += step) {
+      const i = (y * img.width + x) * 3;
+      sum += 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
+      n++;
+    }
+  }
+  return n ? sum / n : 0;
+}
+
+export const FINGERPRINT_W = 48;
+export const FINGERPRINT_H = 36;
+
+/**
+ * A frame's perceptual fingerprint: a 48x36 grey thumbnail (for near-duplicate distance) and a
+ * 64-bit difference hash (for an indexed search over earlier sessions). Re-encoding, rescaling or
+ * recompressing a frame keeps both nearly unchanged; a new camera capture does not.
+ */
+export async function fingerprint(img: RgbImage): Promise<{ thumb: Buffer; dhash: bigint }> {
+  const raw = sharp(img.data, {
+    raw: { width: img.width, height: img.height, channels: 3 },
+  }).greyscale();
+  const thumb = await raw
+    .clone()
+    .resize(FINGERPRINT_W, FINGERPRINT_H, { fit: 'fill', kernel: 'cubic' })
+    .raw()
+    .toBuffer();
+  const small = await raw.clone().resize(9, 8, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+  let dhash = 0n;
+  for (let y = 0; y < 8; y++) {
+    for (let x = 0; x < 8; x++) {
+      dhash = (dhash << 1n) | (small[y * 9 + x]! > small[y * 9 + x + 1]! ? 1n : 0n);
+    }
+  }
+  return { thumb, dhash };
+}
+
+/**
+ * Distance of two fingerprints: mean absolute difference after normalising each to zero mean and a
+ * standard deviation of 50 grey levels, so a brightness or contrast change does not hide a replay.
+ */
+export function fingerprintDistance(a: Uint8Array, b: Uint8Array): number {
+  if (a.length !== b.length || a.length === 0) return Number.POSITIVE_INFINITY;
+  const na = normalise(a);
+  const nb = normalise(b);
+  let sum = 0;
+  for (let i = 0; i < na.length; i++) sum += Math.abs(na[i]! - nb[i]!);
+  return sum / na.length;
+}
+
+function normalise(v: Uint8Array): Float32Array {
+  let mean = 0;
+  for (const x of v) mean += x;
+  mean /= v.length;
+  let varSum = 0;
+  for (const x of v) varSum += (x - mean) ** 2;
+  const scale = 50 / Math.max(1, Math.sqrt(varSum / v.length));
+  const out = new Float32Array(v.length);
+  for (let i = 0; i < v.length; i++) out[i] = (v[i]! - mean) * scale;
+  return out;
+}
+
+export function hamming64(a: bigint, b: bigint): number {
+  let x = BigInt.asUintN(64, a ^ b);
+  let n = 0;
+  while (x) {
+    x &= x - 1n;
+    n++;
+  }
+  return n;
+}

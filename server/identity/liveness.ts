@@ -1,0 +1,219 @@
+import type { IdentityConfig } from './config';
+import { hints } from './hints';
+import { cosineSimilarity, type FaceObservation } from './types';
+
+/**
+ * The liveness decision, pluggable: the engine handles images, gates and duplicate frames, then
+ * hands each usable frame to a decider, whose state is stored in the database between frames.
+ *
+ * What the blink decider stops: a still photo (held up or sent again: it never blinks, and repeated
+ * frames are duplicates), replayed frames (duplicates of this or an earlier session), a face swapped
+ * mid-challenge (embedding continuity). What it does not stop: a video of the person blinking played
+ * to the camera, or a good mask. A stronger detector can implement LivenessDecider.
+ */
+export type LivenessPhase = 'baseline' | 'open' | 'closed' | 'done' | 'expired';
+
+export type BlinkState = {
+  kind: 'blink';
+  phase: LivenessPhase;
+  startedAt: number;
+  frames: number;
+  blinks: number;
+  /** Recent open-eye aspect ratios of this face; the baseline is their median. */
+  openSamples: number[];
+  /** The face's first described frame: later counted frames must match it. */
+  reference: number[] | null;
+  lastCenter: [number, number] | null;
+  lastWidth: number;
+  /** Best open-eye frame so far (its eye ratio over the baseline, and face width). */
+  best: { score: number } | null;
+  similarities: number[];
+};
+
+export type LivenessFrame = { face: FaceObservation; now: number };
+
+export type LivenessStep<S> = {
+  state: S;
+  feedback: string[];
+  live: boolean;
+  /** The frame changed the blink count or its phase (its fingerprint is remembered against replays). */
+  counted: boolean;
+  /** This frame is the best open-eye frame so far: the engine keeps it as the session's selfie. */
+  bestSelfie: boolean;
+  /** Scores for the log line. */
+  scores: Record<string, number | string | null>;
+};
+
+export interface LivenessDecider<S = BlinkState> {
+  readonly name: string;
+  initial(now: number): S;
+  /** Whether the worker must compute the 1024-d description for a frame with this eye ratio. */
+  needsEmbedding(state: S): EmbeddingPlan;
+  /** Answer for a frame that did not pass the gates (or was a duplicate): hints only, no progress. */
+  idle(state: S, now: number, feedback: string[]): LivenessStep<S>;
+  step(state: S, frame: LivenessFrame): LivenessStep<S>;
+  isLive(state: S): boolean;
+}
+
+/** When the worker computes the description: always, or for a single face whose eye ratio or position qualifies. */
+export type EmbeddingPlan = {
+  always: boolean;
+  earBelow?: number;
+  earAbove?: number;
+  /** Describe when the face centre moved more than `beyond` pixels from `from` (a possible face swap). */
+  moved?: { from: [number, number]; beyond: number };
+};
+
+type BlinkConfig = IdentityConfig['liveness'] & { continuityThreshold: number };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const round = (x: number) => Math.round(x * 1000) / 1000;
+/** Below this an eye is not open enough to serve as a baseline, whatever the face. */
+const MIN_OPEN_EAR = 0.18;
+
+export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
+  const baselineOf = (s: BlinkState) => (s.openSamples.length ? median(s.openSamples) : null);
+  const expired = (s: BlinkState, now: number) => now - s.startedAt > cfg.timeLimitMs;
+  const progress = (s: BlinkState) => hints.blink(s.blinks, cfg.blinksRequired);
+  const answer = (
+    state: BlinkState,
+    feedback: string[],
+    extra: Partial<LivenessStep<BlinkState>> = {},
+  ): LivenessStep<BlinkState> => ({
+    state,
+    feedback,
+    live: state.phase === 'done',
+    counted: false,
+    bestSelfie: false,
+    scores: {},
+    ...extra,
+  });
+
+  const initial = (now: number): BlinkState => ({
+    kind: 'blink',
+    phase: 'baseline',
+    startedAt: now,
+    frames: 0,
+    blinks: 0,
+    openSamples: [],
+    reference: null,
+    lastCenter: null,
+    lastWidth: 0,
+    best: null,
+    similarities: [],
+  });
+
+  return {
+    name: 'blink',
+    initial,
+
+    isLive: (s) => s.phase === 'done',
+
+    needsEmbedding(s) {
+      const base = baselineOf(s);
+      if (s.phase === 'baseline' || !s.reference || base === null) return { always: true };
+      const moved = s.lastCenter
+        ? { from: s.lastCenter, beyond: s.lastWidth * cfg.motionLimit }
+        : undefined;
+      if (s.phase === 'open') return { always: false, earBelow: base * cfg.closedRatio, moved };
+      if (s.phase === 'closed') return { always: false, earAbove: base * cfg.reopenRatio, moved };
+      return { always: false };
+    },
+
+    idle(s, now, feedback) {
+      if (s.phase === 'done') return answer(s, [hints.done]);
+      if (s.phase === 'expired' || expired(s, now))
+        return answer({ ...s, phase: 'expired' }, [hints.timeUp]);
+      return answer(s, feedback);
+    },
+
+    step(prev, { face, now }) {
+      if (prev.phase === 'done') return answer(prev, [hints.done]);
+      if (prev.phase === 'expired' || expired(prev, now))
+        return answer({ ...prev, phase: 'expired' }, [hints.timeUp]);
+      const s: BlinkState = { ...prev, frames: prev.frames + 1 };
+      const ear = face.ear.mean;
+      const [x, y, w, h] = face.box;
+      const center: [number, number] = [x + w / 2, y + h / 2];
+      const moved = s.lastCenter
+        ? Math.hypot(center[0] - s.lastCenter[0], center[1] - s.lastCenter[1]) / w
+        : 0;
+      s.lastCenter = center;
+      s.lastWidth = w;
+      const scores: LivenessStep<BlinkState>['scores'] = {
+        ear: round(ear),
+        baseline: null,
+        moved: round(moved),
+        blinks: s.blinks,
+      };
+      // Same face as the reference? Only frames with a description can count.
+      let similarity: number | null = null;
+      if (face.embedding && s.reference) {
+        similarity = cosineSimilarity(face.embedding, s.reference);
+        scores.similarity = round(similarity);
+        if (similarity < cfg.continuityThreshold) {
+          // Another face took over: the challenge starts again for whoever is there now.
+          const fresh = {
+            ...initial(s.startedAt),
+            frames: s.frames,
+            lastCenter: center,
+            lastWidth: w,
+          };
+          return answer(fresh, [hints.otherFace], { scores });
+        }
+      }
+
+      if (!Number.isFinite(ear)) return answer(s, [hints.openEyes], { scores });
+      if (moved > cfg.motionLimit) return answer(s, [hints.holdStill], { scores });
+
+      if (s.phase === 'baseline') {
+        if (!face.embedding) return answer(s, [hints.openEyes], { scores });
+        if (ear < MIN_OPEN_EAR) return answer(s, [hints.openEyes], { scores });
+        s.reference ??= face.embedding;
+        s.openSamples = [...s.openSamples, ear].slice(-5);
+        const bestSelfie = !s.best || ear / (baselineOf(s) ?? ear) >= s.best.score;
+        if (bestSelfie) s.best = { score: round(ear / (baselineOf(s) ?? ear)) };
+        if (s.openSamples.length >= cfg.baselineFrames) s.phase = 'open';
+        scores.baseline = round(baselineOf(s)!);
+        return answer(s, [progress(s)], { counted: true, bestSelfie, scores });
+      }
+
+      const base = baselineOf(s)!;
+      scores.baseline = round(base);
+      scores.ratio = round(ear / base);
+      if (s.phase === 'open') {
+        if (ear < base * cfg.closedRatio) {
+          if (similarity === null) return answer(s, [progress(s)], { scores });
+          s.phase = 'closed';
+          s.similarities = [...s.similarities, round(similarity)];
+          return answer(s, [progress(s)], { counted: true, scores });
+        }
+        // Still open: let the baseline follow the face (lighting, distance), from clearly open frames only.
+        if (ear >= base * cfg.reopenRatio) s.openSamples = [...s.openSamples, ear].slice(-5);
+        return answer(s, [progress(s)], { scores });
+      }
+
+      // phase 'closed': a blink completes when the same face opens its eyes again.
+      if (ear >= base * cfg.reopenRatio) {
+        if (similarity === null) return answer(s, [progress(s)], { scores });
+        s.blinks += 1;
+        s.similarities = [...s.similarities, round(similarity)];
+        s.phase = s.blinks >= cfg.blinksRequired ? 'done' : 'open';
+        const score = round(ear / base);
+        const bestSelfie = !s.best || score >= s.best.score;
+        if (bestSelfie) s.best = { score };
+        scores.blinks = s.blinks;
+        return answer(s, [s.phase === 'done' ? hints.done : progress(s)], {
+          counted: true,
+          bestSelfie,
+          scores,
+        });
+      }
+      return answer(s, [progress(s)], { scores });
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { IdentityError, identityMessages, type IdentityErrorCode } from './errors';
+import type { ImageLimits } from './image';
+import type { FrameAnalysis } from './types';
+import type { AnalyzeOptions } from './worker/analyze';
+import type { WorkerResponse } from './worker/face-worker';
+
+type Task = {
+  id: number;
+  bytes: Uint8Array;
+  opts: AnalyzeOptions;
+  resolve: (r: FrameAnalysis) => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+};
+type Slot = { worker: Worker; ready: boolean; task: Task | null; index: number };
+
+export type PoolOptions = {
+  size: number;
+  limits: ImageLimits;
+  taskTimeoutMs: number;
+  /** Refuse new work when this many tasks wait (backpressure), answered 503 'busy'. */
+  maxQueue?: number;
+  onEvent?: (event: string, data: Record<string, unknown>) => void;
+};
+
+const require = createRequire(import.meta.url);
+const workerUrl = new URL('./worker/face-worker.ts', import.meta.url);
+
+/** Worker entry: TypeScript is compiled in the worker by tsx's loader, as in the main thread. */
+function spawn(limits: ImageLimits): Worker {
+  const tsxApi = pathToFileURL(require.resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+  const src = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
+  return new Worker(src, { eval: true, workerData: { limits }, stdout: false, stderr: false });
+}
+
+/**
+ * A fixed pool of face-analysis workers (one model load each, warmed before ready), a FIFO queue,
+ * a per-task timeout, and replacement of any worker that crashes or times out.
+ */
+export class FacePool {
+  private slots: Slot[] = [];
+  private queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readyWaiters: Array<() => void> = [];
+  private startupFailures = 0;
+  private fatal: Error | null = null;
+  replaced = 0;
+
+  constructor(private readonly options: PoolOptions) {
+    for (let i = 0; i < options.size; i++) this.slots.push(this.start(i));
+  }
+
+  /** Resolves when every worker has loaded and warmed its models. */
+  async ready(): Promise<void> {
+    while (!this.slots.every((s) => s.ready)) {
+      if (this.fatal) throw this.fatal;
+      if (this.closed) return;
+      await new Promise<void>((r) => this.readyWaiters.push(r));
+    }
+  }
+
+  get size(): number {
+    return this.slots.length;
+  }
+
+  stats() {
+    return {
+      size: this.slots.length,
+      busy: this.slots.filter((s) => s.task).length,
+      queued: this.queue.length,
+      replaced: this.replaced,
+    };
+  }
+
+  analyze(bytes: Uint8Array, opts: AnalyzeOptions): Promise<FrameAnalysis> {
+    if (this.fatal) return Promise.reject(this.fatal);
+    if (this.closed) return Promise.reject(new IdentityError('busy', identityMessages.busy));
+    const maxQueue = this.options.maxQueue ?? 64;
+    if (this.queue.length >= maxQueue)
+      return Promise.reject(new IdentityError('busy', identityMessages.busy));
+    return new Promise<FrameAnalysis>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, bytes, opts, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** For tests of the recovery path: ends one worker as a crash would. */
+  async terminateOneForTest(): Promise<void> {
+    await this.slots[0]?.worker.terminate();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const t of this.queue.splice(0))
+      t.reject(new IdentityError('busy', identityMessages.busy));
+    this.readyWaiters.splice(0).forEach((r) => r());
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private start(index: number): Slot {
+    const slot: Slot = { worker: spawn(this.options.limits), ready: false, task: null, index };
+    slot.worker.on('message', (msg: WorkerResponse | { ready: true; backend: string }) => {
+      if ('ready' in msg) {
+        slot.ready = true;
+        this.startupFailures = 0;
+        this.options.onEvent?.('worker_ready', { index, backend: msg.backend });
+        this.readyWaiters.splice(0).forEach((r) => r());
+        this.dispatch();
+        return;
+      }
+      const task = slot.task;
+      if (!task || task.id !== msg.id) return;
+      this.finish(slot);
+      if (msg.ok) task.resolve(msg.result as FrameAnalysis);
+      else task.reject(new IdentityError(msg.error.code as IdentityErrorCode, msg.error.message));
+      this.dispatch();
+    });
+    let lastError: string | undefined;
+    slot.worker.on('error', (err) => {
+      lastError = err.message;
+      this.options.onEvent?.('worker_error', { index, error: err.message });
+    });
+    slot.worker.on('exit', (code) => {
+      if (this.closed) return;
+      const task = slot.task;
+      this.options.onEvent?.('worker_exit', { index, code, hadTask: Boolean(task) });
+      if (task) {
+        this.finish(slot);
+        task.reject(new IdentityError('worker_failed', identityMessages.busy));
+      }
+      if (!slot.ready && ++this.startupFailures >= 3 * this.options.size) {
+        // The models cannot load at all (a broken install): fail loudly instead of respawning forever.
+        this.fatal = new Error(`identity workers fail to start (${lastError ?? 'exit ' + code})`);
+        for (const t of this.queue.splice(0)) t.reject(this.fatal);
+        this.readyWaiters.splice(0).forEach((r) => r());
+        return;
+      }
+      // Replace the dead worker in its slot; the queue waits for the replacement to warm up.
+      const i = this.slots.indexOf(slot);
+      if (i >= 0) {
+        this.replaced++;
+        this.slots[i] = this.start(index);
+      }
+    });
+    return slot;
+  }
+
+  private finish(slot: Slot) {
+    if (slot.task?.timer) clearTimeout(slot.task.timer);
+    slot.task = null;
+  }
+
+  private dispatch() {
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.task) continue;
+      const task = this.queue.shift();
+      if (!task) return;
+      slot.task = task;
+      task.timer = setTimeout(() => {
+        // A stuck model call: kill the worker (the exit handler rejects the task and replaces it).
+        this.options.onEvent?.('worker_timeout', {
+          index: slot.index,
+          ms: this.options.taskTimeoutMs,
+        });
+        void slot.worker.terminate();
+      }, this.options.taskTimeoutMs);
+      const copy = new Uint8Array(task.bytes);
+      slot.worker.postMessage({ id: task.id, op: 'analyze', bytes: copy, opts: task.opts }, [
+        copy.buffer,
+      ]);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import type { Db } from '../db/client';
+import { IdentityError, identityMessages } from './errors';
+
+/** Database access of the identity engine (PGlite or PostgreSQL through the app's Db). */
+
+export type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
+export type SessionRow = {
+  id: string;
+  status: KycStatus;
+  decider: string;
+  liveness_state: unknown;
+  frame_seq: number;
+  selfie_embedding: number[] | null;
+  result: unknown;
+  expired: boolean;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Loads a session, or throws 'invalid session' (unknown id) / 'session expired'. */
+export async function loadSession(db: Db, id: string, forUpdate = false): Promise<SessionRow> {
+  if (typeof id !== 'string' || !UUID.test(id))
+    throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+  const { rows } = await db.query<SessionRow>(
+    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result, expires_at < now() AS expired
+       FROM kyc_sessions WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+  if (row.expired) throw new IdentityError('session_expired', identityMessages.sessionExpired);
+  return row;
+}
+
+export async function insertSession(
+  db: Db,
+  id: string,
+  decider: string,
+  state: unknown,
+  ttlMs: number,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO kyc_sessions (id, decider, liveness_state, expires_at)
+     VALUES ($1, $2, $3::jsonb, now() + ($4::bigint * interval '1 millisecond'))`,
+    [id, decider, JSON.stringify(state), ttlMs],
+  );
+}
+
+export type StoredFrame = { seq: number; thumb: Uint8Array };
+
+export async function sessionFrames(db: Db, id: string, limit = 120): Promise<StoredFrame[]> {
+  const { rows } = await db.query<StoredFrame>(
+    'SELECT seq, thumb FROM liveness_frames WHERE session_id = $1 ORDER BY seq DESC LIMIT $2',
+    [id, limit],
+  );
+  return rows;
+}
+
+/** Counted frames of other sessions whose dHash shares a 16-bit band with this one (replay candidates). */
+export async function replayCandidates(
+  db: Db,
+  sessionId: string,
+  dhash: bigint,
+  windowMs: number,
+): Promise<Array<{ session_id: string; thumb: Uint8Array; dhash: string }>> {
+  const b = bands(dhash);
+  const { rows } = await db.query<{ session_id: string; thumb: Uint8Array; dhash: string }>(
+    `SELECT session_id, thumb, dhash::text AS dhash FROM liveness_frames
+      WHERE counted AND session_id <> $1 AND created_at > now() - ($6::bigint * interval '1 millisecond')
+        AND (b0 = $2 OR b1 = $3 OR b2 = $4 OR b3 = $5)
+      LIMIT 200`,
+    [sessionId, b[0], b[1], b[2], b[3], windowMs],
+  );
+  return rows;
+}
+
+export function bands(dhash: bigint): [number, number, number, number] {
+  const u = BigInt.asUintN(64, dhash);
+  return [0, 1, 2, 3].map((i) => Number((u >> BigInt(48 - 16 * i)) & 0xffffn)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+}
+
+export async function insertFrame(
+  db: Db,
+  sessionId: string,
+  seq: number,
+  thumb: Uint8Array,
+  dhash: bigint,
+  counted: boolean,
+): Promise<void> {
+  const b = bands(dhash);
+  await db.query(
+    `INSERT INTO liveness_frames (session_id, seq, thumb, dhash, b0, b1, b2, b3, counted)
+     VALUES ($1, $2, $3, $4::bigint, $5, $6, $7, $8, $9)`,
+    [sessionId, seq, thumb, BigInt.asIntN(64, dhash).toString(), b[0], b[1], b[2], b[3], counted],
+  );
+}
+
+/** What the register endpoint reads: the verified identity data and the selfie embedding to enroll. */
+export type CompletedKyc<IdData = Record<string, unknown>> = {
+  sessionId: string;
+  idData: IdData;
+  embedding: number[];
+  completedAt: string;
+};
+
+/**
+ * The completed KYC of a session, or null if it is unknown, expired, not completed or already used.
+ * Pass `consume: true` inside the register transaction so one verification registers one patient.
+ */
+export async function getCompletedKyc(
+  db: Db,
+  sessionId: string,
+  options: { consume?: boolean } = {},
+): Promise<CompletedKyc | null> {
+  if (typeof sessionId !== 'string' || !UUID.test(sessionId)) return null;
+  const { rows } = await db.query<{
+    result: { id_data: Record<string, unknown> };
+    selfie_embedding: number[];
+    completed_at: Date;
+  }>(
+    `SELECT result, selfie_embedding, completed_at FROM kyc_sessions
+      WHERE id = $1 AND status = 'completed' AND consumed_at IS NULL AND expires_at > now()
+      ${options.consume ? 'FOR UPDATE' : ''}`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row || !row.selfie_embedding) return null;
+  if (options.consume)
+    await db.query('UPDATE kyc_sessions SET consumed_at = now() WHERE id = $1', [sessionId]);
+  return {
+    sessionId,
+    idData: row.result.id_data,
+    embedding: row.selfie_embedding.map(Number),
+    completedAt: new Date(row.completed_at).toISOString(),
+  };
+}
+
+export const EMBEDDING_MODEL = 'human-faceres-1024';
+
+/** Enrolls (or replaces) a patient's face: the embedding only; a photo only if configuration asks. */
+export async function enrollFace(
+  db: Db,
+  patientId: number | string | bigint,
+  embedding: ArrayLike<number>,
+  photo?: Uint8Array,
+): Promise<void> {
+  if (embedding.length !== 1024)
+    throw new Error(`expected a 1024-d embedding, got ${embedding.length}`);
+  await db.query(
+    `INSERT INTO face_enrollments (patient_id, embedding, model, photo) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (patient_id) DO UPDATE SET embedding = EXCLUDED.embedding, model = EXCLUDED.model,
+       photo = EXCLUDED.photo, updated_at = now()`,
+    [String(patientId), Array.from(embedding), EMBEDDING_MODEL, photo ?? null],
+  );
+}
+
+export type Enrollment = { patientId: string; embedding: number[] };
+
+export async function loadEnrollments(db: Db): Promise<Enrollment[]> {
+  const { rows } = await db.query<{ patient_id: string; embedding: number[] }>(
+    'SELECT patient_id::text AS patient_id, embedding FROM face_enrollments WHERE model = $1',
+    [EMBEDDING_MODEL],
+  );
+  return rows.map((r) => ({ patientId: r.patient_id, embedding: r.embedding.map(Number) }));
+}
+
+/** Deletes sessions and fingerprints past their retention. */
+export async function purgeExpired(db: Db, replayWindowMs: number): Promise<void> {
+  await db.query(
+    `DELETE FROM kyc_sessions WHERE expires_at < now() - ($1::bigint * interval '1 millisecond')`,
+    [replayWindowMs],
+  );
+  await db.query(
+    `DELETE FROM liveness_frames WHERE created_at < now() - ($1::bigint * interval '1 millisecond')`,
+    [replayWindowMs],
+  );
+}

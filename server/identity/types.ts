@@ -1,0 +1,37 @@
+/** One face found in an image, as the worker reports it (plain data: crosses thread boundaries). */
+export type FaceObservation = {
+  /** [x, y, width, height] in pixels of the analysed (oriented, possibly downscaled) image. */
+  box: [number, number, number, number];
+  score: number;
+  /** Eye aspect ratios from the 478-point mesh refined by the iris model. */
+  ear: { left: number; right: number; mean: number };
+  /** Mean luma of the face box (0-255). */
+  luminance: number;
+  /** 1024-d face description, when asked for. */
+  embedding?: number[] | undefined;
+};
+
+export type FrameAnalysis = {
+  width: number;
+  height: number;
+  /** Mean luma of the whole frame (0-255). */
+  luminance: number;
+  faces: FaceObservation[];
+  /** Perceptual fingerprint: base64 grey thumbnail and 64-bit dHash (decimal string). */
+  fingerprint?: { thumb: string; dhash: string } | undefined;
+  timings: { decodeMs: number; detectMs: number };
+};
+
+/** Cosine similarity of two embeddings (Human's descriptions are not unit length). */
+export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
+}

@@ -1,0 +1,34 @@
+/** One engine and one in-memory database per test file (the models load once per worker). */
+import { openDb, type Db } from '../../server/db/client';
+import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
+import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
+
+export type Harness = {
+  engine: IdentityEngine;
+  db: Db;
+  config: IdentityConfig;
+  clock: { now: number };
+};
+
+export async function startEngine(
+  env: Record<string, string> = {},
+  opts: { ocr?: boolean } = {},
+): Promise<Harness> {
+  const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
+  const clock = { now: Date.now() };
+  const [db, engine] = await Promise.all([
+    openDb({ memory: true }),
+    createIdentityEngine(config, { ocr: opts.ocr ?? false, now: () => clock.now }),
+  ]);
+  return { engine, db, config, clock };
+}
+
+/** Sends frames in order, advancing the fake clock 700 ms per frame as the browser polls. */
+export async function sendFrames(h: Harness, sessionId: string, frames: Buffer[]) {
+  const answers = [];
+  for (const f of frames) {
+    h.clock.now += 700;
+    answers.push(await h.engine.livenessFrame(h.db, sessionId, f));
+  }
+  return answers;
+}

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import { loadIdentityConfig } from '../../server/identity/config';
+import { crossCheckNames, findMaritalStatus } from '../../server/identity/document';
+import { checkGates } from '../../server/identity/gates';
+import { hints } from '../../server/identity/hints';
+import { fingerprintDistance, hamming64, sniffImage } from '../../server/identity/image';
+import { blinkDecider, type BlinkState } from '../../server/identity/liveness';
+import { fixPry, readTd1 } from '../../server/identity/mrz';
+import { bands } from '../../server/identity/store';
+import type { FaceObservation, FrameAnalysis } from '../../server/identity/types';
+import { td1, makePeople } from '../fixtures/cedula';
+
+const config = loadIdentityConfig({});
+const decider = blinkDecider({
+  ...config.liveness,
+  continuityThreshold: config.continuityThreshold,
+});
+const me = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+const other = Array.from({ length: 1024 }, (_, i) => Math.cos(i * 3));
+
+const face = (ear: number, o: Partial<FaceObservation> = {}): FaceObservation => ({
+  box: [220, 140, 200, 200],
+  score: 1,
+  ear: { left: ear, right: ear, mean: ear },
+  luminance: 140,
+  ...o,
+});
+const frame = (faces: FaceObservation[], o: Partial<FrameAnalysis> = {}): FrameAnalysis => ({
+  width: 640,
+  height: 480,
+  luminance: 120,
+  faces,
+  timings: { decodeMs: 0, detectMs: 0 },
+  ...o,
+});
+
+describe('gates', () => {
+  it('passes one well-lit, large, centred face', () => {
+    expect(checkGates(frame([face(0.3)]), config).ok).toBe(true);
+  });
+  it.each([
+    ['no face', frame([]), 'no_face', hints.noFace],
+    [
+      'several faces',
+      frame([face(0.3), face(0.3, { box: [10, 10, 200, 200] })]),
+      'several_faces',
+      hints.severalFaces,
+    ],
+    [
+      'too far (small face)',
+      frame([face(0.3, { box: [290, 200, 60, 60] })]),
+      'too_far',
+      hints.tooFar,
+    ],
+    ['too dark frame', frame([face(0.3)], { luminance: 20 }), 'too_dark', hints.tooDark],
+    ['too dark face', frame([face(0.3, { luminance: 25 })]), 'too_dark', hints.tooDark],
+    [
+      'not centred',
+      frame([face(0.3, { box: [430, 140, 200, 200] })]),
+      'not_centred',
+      hints.notCentred,
+    ],
+  ])('%s', (_name, f, gate, hint) => {
+    const r = checkGates(f, config);
+    expect(r.ok).toBe(false);
+    expect(r.failed).toContain(gate);
+    expect(r.hints).toContain(hint);
+  });
+  it('a near-black frame answers only "too dark", even if a false face is found', () => {
+    const r = checkGates(
+      frame([face(0.3, { box: [300, 220, 24, 24], luminance: 3 })], { luminance: 4 }),
+      config,
+    );
+    expect(r.failed).toContain('too_dark');
+  });
+});
+
+describe('blink decider', () => {
+  const run = (
+    frames: Array<{ ear: number; emb?: number[]; box?: FaceObservation['box'] }>,
+    start = decider.initial(0),
+    t0 = 1000,
+  ) => {
+    let s: BlinkState = start;
+    const out = frames.map((f, i) => {
+      const step = decider.step(s, {
+        face: face(f.ear, { embedding: f.emb, ...(f.box ? { box: f.box } : {}) }),
+        now: t0 + i * 700,
+      });
+      s = step.state;
+      return step;
+    });
+    return { s, out };
+  };
+  const open = { ear: 0.33, emb: me };
+  const openNoEmb = { ear: 0.33 };
+  const closed = { ear: 0.14, emb: me };
+
+  it('counts open -> closed -> open as one blink and is live after three', () => {
+    const { s, out } = run([
+      open,
+      open,
+      openNoEmb,
+      closed,
+      open,
+      closed,
+      open,
+      closed,
+      openNoEmb,
+      open,
+    ]);
+    expect(out.map((o) => o.live)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(s.blinks).toBe(3);
+    expect(out[9]!.feedback).toEqual([hints.done]);
+    expect(out[4]!.feedback).toEqual([hints.blink(1, 3)]);
+  });
+
+  it('does not count closed frames without continuity evidence (no description)', () => {
+    const { s } = run([open, open, { ear: 0.14 }, open, { ear: 0.14 }, open, { ear: 0.14 }, open]);
+    expect(s.blinks).toBe(0);
+  });
+
+  it('half-closed eyes are not a blink', () => {
+    const { s } = run([open, open, { ear: 0.26, emb: me }, open, { ear: 0.27, emb: me }, open]);
+    expect(s.blinks).toBe(0);
+  });
+
+  it('restarts when another face takes over', () => {
+    const { s, out } = run([open, open, closed, open, { ear: 0.33, emb: other }]);
+    expect(out[3]!.state.blinks).toBe(1);
+    expect(out[4]!.feedback).toEqual([hints.otherFace]);
+    expect(s.blinks).toBe(0);
+    expect(s.phase).toBe('baseline');
+  });
+
+  it('asks to hold still and does not count a frame that moved', () => {
+    const { s, out } = run([open, open, { ear: 0.14, emb: me, box: [300, 140, 200, 200] }]);
+    expect(out[2]!.feedback).toEqual([hints.holdStill]);
+    expect(s.phase).toBe('open');
+  });
+
+  it('the baseline is per face: a face with narrow eyes blinks relative to its own opening', () => {
+    const narrow = { ear: 0.21, emb: me };
+    const { s } = run([
+      narrow,
+      narrow,
+      { ear: 0.1, emb: me },
+      narrow,
+      { ear: 0.1, emb: me },
+      narrow,
+      { ear: 0.1, emb: me },
+      narrow,
+    ]);
+    expect(s.blinks).toBe(3);
+  });
+
+  it('expires after the time limit', () => {
+    const s0 = decider.initial(0);
+    const late = decider.step(s0, {
+      face: face(0.33, { embedding: me }),
+      now: config.liveness.timeLimitMs + 1,
+    });
+    expect(late.feedback).toEqual([hints.timeUp]);
+    expect(late.state.phase).toBe('expired');
+    expect(decider.idle(late.state, 0, []).feedback).toEqual([hints.timeUp]);
+  });
+
+  it('asks for an embedding on baseline frames, and only on candidate frames after', () => {
+    const s0 = decider.initial(0);
+    expect(decider.needsEmbedding(s0).always).toBe(true);
+    const { s } = run([open, open]);
+    const need = decider.needsEmbedding(s);
+    expect(need.always).toBe(false);
+    expect(need.earBelow).toBeCloseTo(0.33 * config.liveness.closedRatio);
+  });
+});
+
+describe('fingerprints', () => {
+  it('sniffs JPEG and PNG by magic bytes only', () => {
+    expect(sniffImage(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpeg');
+    expect(sniffImage(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe('png');
+    expect(sniffImage(Buffer.from('GIF89a'))).toBeNull();
+    expect(sniffImage(Buffer.from('<svg'))).toBeNull();
+  });
+  it('distance ignores brightness and contrast; hamming counts bits', () => {
+    const a = Uint8Array.from({ length: 100 }, (_, i) => (i * 37) % 200);
+    const b = a.map((v) => v * 0.8 + 20);
+    expect(fingerprintDistance(a, b)).toBeLessThan(0.6);
+    const c = Uint8Array.from({ length: 100 }, (_, i) => (i * 53) % 200);
+    expect(fingerprintDistance(a, c)).toBeGreaterThan(10);
+    expect(hamming64(0b1011n, 0b0001n)).toBe(2);
+  });
+  it('splits a dHash into four 16-bit bands', () => {
+    expect(bands(0x0001_0002_0003_0004n)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('MRZ', () => {
+  const [p] = makePeople(1, 99);
+  const lines = td1(p!);
+  it('reads a clean TD1 with valid check digits', () => {
+    const r = readTd1(`REPUBLICA\n${lines.join('\n')}\n`);
+    expect(r?.fields.documentNumber).toBe(p!.documentNumber);
+    expect(r?.fields.birthDate).toBe(p!.birth);
+    expect(r?.fields.sex).toBe(p!.sex);
+  });
+  it('fixes PRY confusions, spaces and K-for-< misreads', () => {
+    const bad = [
+      lines[0].replace('IDPRY', '1DPRV'),
+      lines[1].replace('PRY', 'PBY').replace(/<<<</, '<K<K'),
+      lines[2].replace(/<<<$/, 'KKK'),
+    ];
+    expect(fixPry(bad.map((l) => l.padEnd(30, '<')))[0].slice(0, 5)).toBe('IDPRY');
+    const r = readTd1(bad.map((l) => l.split('').join(' ')).join('\n'));
+    expect(r?.fields.issuingState).toBe('PRY');
+    expect(r?.fields.nationality).toBe('PRY');
+  });
+  it('refuses a read whose check digit is wrong', () => {
+    const wrong = lines[1].slice(0, 6) + ((Number(lines[1][6]) + 1) % 10) + lines[1].slice(7);
+    expect(readTd1([lines[0], wrong, lines[2]].join('\n'))).toBeNull();
+  });
+  it('matches ESTADO CIVIL to the closed set', () => {
+    expect(findMaritalStatus('ESTADO CIVIL\nCASADA  NACIONALIDAD', 'F')).toBe('CASADA');
+    expect(findMaritalStatus('ESTAD0 CIVIL S0LTERO', 'M')).toBe('SOLTERO');
+    expect(findMaritalStatus('NOMBRES JUAN')).toBeNull();
+  });
+  it('cross-checks names with the front and corrects a letter', () => {
+    const front = 'APELLIDOS\nGONZÁLEZ NÚÑEZ\nNOMBRES\nJOSÉ';
+    expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], front)).toEqual({
+      ok: true,
+      tokens: ['GONZALEZ', 'NUNEZ', 'JOSE'],
+    });
+    expect(crossCheckNames(['GONZALFZ', 'NUNEZ', 'JOSE'], front).tokens[0]).toBe('GONZALEZ');
+    expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front).ok).toBe(false);
+    expect(crossCheckNames(['BENITEZ'], 'unreadable').ok).toBeNull();
+  });
+});

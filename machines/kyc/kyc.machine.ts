@@ -49,9 +49,15 @@ export const kycMachine = setup({
         input: ({ context }) => ({ sessionId: context.sessionId }),
         onDone: {
           target: 'unexpectedStep',
-          actions: assign({ sessionId: ({ event }) => event.output, error: { code: 'unexpectedStep' } }),
+          actions: assign({
+            sessionId: ({ event }) => event.output,
+            error: { code: 'unexpectedStep' },
+          }),
         },
-        onError: { target: 'failed', actions: assign({ error: ({ event }) => kycErrorFrom(event.error) }) },
+        onError: {
+          target: 'failed',
+          actions: assign({ error: ({ event }) => kycErrorFrom(event.error) }),
+        },
       },
     },
     failed: {

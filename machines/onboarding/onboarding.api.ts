@@ -19,14 +19,23 @@ export function postStart(body: StartRequest, signal?: AbortSignal): Promise<Sta
   return request(onboardingPaths.start, { body, schema: startResponse, signal });
 }
 
-export function postValidateOtp(body: ValidateOtpRequest, signal?: AbortSignal): Promise<ValidateOtpResponse> {
+export function postValidateOtp(
+  body: ValidateOtpRequest,
+  signal?: AbortSignal,
+): Promise<ValidateOtpResponse> {
   return request(onboardingPaths.validateOtp, { body, schema: validateOtpResponse, signal });
 }
 
-export function postResendOtp(body: ResendOtpRequest, signal?: AbortSignal): Promise<ResendOtpResponse> {
+export function postResendOtp(
+  body: ResendOtpRequest,
+  signal?: AbortSignal,
+): Promise<ResendOtpResponse> {
   return request(onboardingPaths.resendOtp, { body, schema: resendOtpResponse, signal });
 }
 
-export function postRegister(body: RegisterRequest, signal?: AbortSignal): Promise<RegisterResponse> {
+export function postRegister(
+  body: RegisterRequest,
+  signal?: AbortSignal,
+): Promise<RegisterResponse> {
   return request(onboardingPaths.register, { body, schema: registerResponse, signal });
 }

@@ -3,9 +3,23 @@ import type { OnboardingContext } from './onboarding.types';
 
 const empty: OnboardingContext = initialOnboardingContext;
 
-const typed: OnboardingContext = { ...empty, phoneInput: '981 123 456', emailInput: 'maria.gonzalez@example.com.py' };
-const contact: OnboardingContext = { ...typed, phone: '0981123456', email: 'maria.gonzalez@example.com.py', resendAfterSeconds: 30 };
-const withPin: OnboardingContext = { ...contact, pinInput: '482915', termsAccepted: true, pin: '482915' };
+const typed: OnboardingContext = {
+  ...empty,
+  phoneInput: '981 123 456',
+  emailInput: 'maria.gonzalez@example.com.py',
+};
+const contact: OnboardingContext = {
+  ...typed,
+  phone: '0981123456',
+  email: 'maria.gonzalez@example.com.py',
+  resendAfterSeconds: 30,
+};
+const withPin: OnboardingContext = {
+  ...contact,
+  pinInput: '482915',
+  termsAccepted: true,
+  pin: '482915',
+};
 const afterKyc: OnboardingContext = {
   ...withPin,
   sessionId: '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40',
@@ -21,11 +35,18 @@ const afterKyc: OnboardingContext = {
       MaritalStatus: 'SOLTERA',
     },
   },
-  supplementaryData: { tipoSangre: 'O+', direccion: 'Av. Mcal. López 1234', departamento: '0', ciudad_id: '0-1' },
+  supplementaryData: {
+    tipoSangre: 'O+',
+    direccion: 'Av. Mcal. López 1234',
+    departamento: '0',
+    ciudad_id: '0-1',
+  },
 };
 
-const at = (value: Parameters<typeof onboardingMachine.resolveState>[0]['value'], context: OnboardingContext) =>
-  onboardingMachine.resolveState({ value, context });
+const at = (
+  value: Parameters<typeof onboardingMachine.resolveState>[0]['value'],
+  context: OnboardingContext,
+) => onboardingMachine.resolveState({ value, context });
 
 /**
  * One named snapshot per leaf state (and variant worth seeing), for stories and tests. Each name
@@ -54,34 +75,73 @@ export const onboardingFixtures = {
     { ...typed, emailInput: 'maria@correo', fieldErrors: { phone: null, email: 'emailInvalid' } },
   ),
   registrationSending: at({ registration: 'sending' }, contact),
-  registrationFailed: at({ registration: 'failed' }, { ...contact, error: { code: 'sendCodeFailed' } }),
-  registrationFailedStart: at({ registration: 'failed' }, { ...contact, error: { code: 'startFailed' } }),
+  registrationFailed: at(
+    { registration: 'failed' },
+    { ...contact, error: { code: 'sendCodeFailed' } },
+  ),
+  registrationFailedStart: at(
+    { registration: 'failed' },
+    { ...contact, error: { code: 'startFailed' } },
+  ),
   registrationFailedServerMessage: at(
     { registration: 'failed' },
-    { ...contact, error: { code: 'startFailed', serverMessage: 'No se pudo enviar el SMS. Probá de nuevo en unos minutos.' } },
+    {
+      ...contact,
+      error: {
+        code: 'startFailed',
+        serverMessage: 'No se pudo enviar el SMS. Probá de nuevo en unos minutos.',
+      },
+    },
   ),
   registrationFailedTooManyAttempts: at(
     { registration: 'failed' },
-    { ...contact, error: { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.' } },
+    {
+      ...contact,
+      error: {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.',
+      },
+    },
   ),
   verification: at('verification', contact),
   pinCreationEditing: at({ pinCreation: 'editing' }, contact),
-  pinCreationEditingReady: at({ pinCreation: 'editing' }, { ...contact, pinInput: '482915', termsAccepted: true }),
+  pinCreationEditingReady: at(
+    { pinCreation: 'editing' },
+    { ...contact, pinInput: '482915', termsAccepted: true },
+  ),
   pinCreationInvalid: at(
     { pinCreation: 'invalid' },
     { ...contact, pinInput: '123456', termsAccepted: true, error: { code: 'pinInvalid' } },
   ),
-  pinCreationInvalidTerms: at({ pinCreation: 'invalid' }, { ...contact, pinInput: '482915', error: { code: 'termsRequired' } }),
+  pinCreationInvalidTerms: at(
+    { pinCreation: 'invalid' },
+    { ...contact, pinInput: '482915', error: { code: 'termsRequired' } },
+  ),
   welcome: at('welcome', withPin),
   kyc: at('kyc', withPin),
   registeringSubmitting: at({ registering: 'submitting' }, afterKyc),
-  registeringFailed: at({ registering: 'failed' }, { ...afterKyc, error: { code: 'registerFailed' } }),
+  registeringFailed: at(
+    { registering: 'failed' },
+    { ...afterKyc, error: { code: 'registerFailed' } },
+  ),
   registeringFailedServerMessage: at(
     { registering: 'failed' },
-    { ...afterKyc, error: { code: 'registerFailed', serverMessage: 'La verificación de identidad no está completa.' } },
+    {
+      ...afterKyc,
+      error: {
+        code: 'registerFailed',
+        serverMessage: 'La verificación de identidad no está completa.',
+      },
+    },
   ),
-  registeringFailedInvalidResponse: at({ registering: 'failed' }, { ...afterKyc, error: { code: 'registerInvalidResponse' } }),
-  registeringFailedNetwork: at({ registering: 'failed' }, { ...afterKyc, error: { code: 'registerNetwork' } }),
+  registeringFailedInvalidResponse: at(
+    { registering: 'failed' },
+    { ...afterKyc, error: { code: 'registerInvalidResponse' } },
+  ),
+  registeringFailedNetwork: at(
+    { registering: 'failed' },
+    { ...afterKyc, error: { code: 'registerNetwork' } },
+  ),
   complete: at('complete', { ...afterKyc, pin: null, pinInput: '' }),
   patientExists: at('patientExists', contact),
   home: at('home', empty),

@@ -6,8 +6,18 @@ import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
 import { kycMachine } from '../kyc/kyc.machine';
 import { otpMachine } from '../otp/otp.machine';
-import { registerPatient, resendOnboardingCode, sendCode, validateOnboardingCode } from './onboarding.actors';
-import type { FieldErrors, OnboardingContext, OnboardingError, OnboardingEvent } from './onboarding.types';
+import {
+  registerPatient,
+  resendOnboardingCode,
+  sendCode,
+  validateOnboardingCode,
+} from './onboarding.actors';
+import type {
+  FieldErrors,
+  OnboardingContext,
+  OnboardingError,
+  OnboardingEvent,
+} from './onboarding.types';
 
 const EMAIL_MAX_LENGTH = 254;
 
@@ -20,7 +30,9 @@ export function phoneFromInput(phoneInput: string): string | null {
   const digits = phoneInput.replace(/\D/g, '');
   if (!digits) return null;
   // libphonenumber-js validation happens in the contract's normaliser (Paraguayan mobiles only).
-  return normalizeParaguayPhone(digits.startsWith('595') || digits.startsWith('0') ? digits : `595${digits}`);
+  return normalizeParaguayPhone(
+    digits.startsWith('595') || digits.startsWith('0') ? digits : `595${digits}`,
+  );
 }
 
 export const isEmailAcceptable = (emailInput: string): boolean => {
@@ -28,11 +40,15 @@ export const isEmailAcceptable = (emailInput: string): boolean => {
   return email === '' || EMAIL_PATTERN.test(email);
 };
 
-const mentionsExists = (message: string | undefined): boolean => Boolean(message && /existe/i.test(message));
+const mentionsExists = (message: string | undefined): boolean =>
+  Boolean(message && /existe/i.test(message));
 
 /** Send-code and register say the patient already exists with success false + 'existe' or the flag. */
-export const isExistsAnswer = (answer: { success: boolean; message?: string | undefined; onboardingComplete?: boolean | undefined }) =>
-  !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
+export const isExistsAnswer = (answer: {
+  success: boolean;
+  message?: string | undefined;
+  onboardingComplete?: boolean | undefined;
+}) => !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
 
 /** The same answer arriving as an HTTP error (the API uses 409 Conflict). */
 export function isExistsError(err: unknown): boolean {
@@ -40,14 +56,17 @@ export function isExistsError(err: unknown): boolean {
   return e.code === 'server' && (e.status === 409 || mentionsExists(e.serverMessage));
 }
 
-const withMessage = (code: OnboardingError['code'], serverMessage: string | undefined): OnboardingError =>
-  serverMessage ? { code, serverMessage } : { code };
+const withMessage = (
+  code: OnboardingError['code'],
+  serverMessage: string | undefined,
+): OnboardingError => (serverMessage ? { code, serverMessage } : { code });
 
 /** POST /start failures: the server's message when it sent one, else the spec's fallbacks. */
 export function sendCodeErrorFrom(err: unknown): OnboardingError {
   const e = toFlowError(err);
   if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage);
-  if (e.code === 'server' || e.code === 'rejected') return withMessage('startFailed', e.serverMessage);
+  if (e.code === 'server' || e.code === 'rejected')
+    return withMessage('startFailed', e.serverMessage);
   return { code: 'sendCodeFailed' };
 }
 
@@ -120,12 +139,19 @@ export const onboardingMachine = setup({
     context: {} as OnboardingContext,
     events: {} as OnboardingEvent,
     tags: {} as 'busy' | 'error',
-    children: {} as { sendCode: 'sendCode'; otp: 'otp'; kyc: 'kyc'; registerPatient: 'registerPatient' },
+    children: {} as {
+      sendCode: 'sendCode';
+      otp: 'otp';
+      kyc: 'kyc';
+      registerPatient: 'registerPatient';
+    },
   },
   actors: {
     sendCode,
     registerPatient,
-    otp: otpMachine.provide({ actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode } }),
+    otp: otpMachine.provide({
+      actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode },
+    }),
     kyc: kycMachine,
   },
   guards: {
@@ -141,19 +167,28 @@ export const onboardingMachine = setup({
       const phoneInput = cleanPhoneInput(event.value);
       // An error on the field goes away as soon as the number is valid; it never appears while typing.
       const fixed = context.fieldErrors.phone && phoneFromInput(phoneInput) !== null;
-      return { phoneInput, fieldErrors: fixed ? { ...context.fieldErrors, phone: null } : context.fieldErrors };
+      return {
+        phoneInput,
+        fieldErrors: fixed ? { ...context.fieldErrors, phone: null } : context.fieldErrors,
+      };
     }),
     checkPhone: assign({
       fieldErrors: ({ context }) => ({
         ...context.fieldErrors,
-        phone: context.phoneInput.trim() === '' || phoneFromInput(context.phoneInput) ? null : 'phoneInvalid',
+        phone:
+          context.phoneInput.trim() === '' || phoneFromInput(context.phoneInput)
+            ? null
+            : 'phoneInvalid',
       }),
     }),
     assignEmailInput: assign(({ context, event }) => {
       if (event.type !== 'email.change') return {};
       const emailInput = event.value.slice(0, EMAIL_MAX_LENGTH);
       const fixed = context.fieldErrors.email && isEmailAcceptable(emailInput);
-      return { emailInput, fieldErrors: fixed ? { ...context.fieldErrors, email: null } : context.fieldErrors };
+      return {
+        emailInput,
+        fieldErrors: fixed ? { ...context.fieldErrors, email: null } : context.fieldErrors,
+      };
     }),
     checkEmail: assign({
       fieldErrors: ({ context }) => ({
@@ -178,7 +213,8 @@ export const onboardingMachine = setup({
       error: null,
     })),
     assignPinInput: assign(({ context, event }) => ({
-      pinInput: event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : context.pinInput,
+      pinInput:
+        event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : context.pinInput,
       error: null,
     })),
     assignTerms: assign(({ context, event }) => ({
@@ -208,22 +244,39 @@ export const onboardingMachine = setup({
           invoke: {
             id: 'sendCode',
             src: 'sendCode',
-            input: ({ context }) => (context.email ? { phone: context.phone ?? '', email: context.email } : { phone: context.phone ?? '' }),
+            input: ({ context }) =>
+              context.email
+                ? { phone: context.phone ?? '', email: context.email }
+                : { phone: context.phone ?? '' },
             onDone: [
               {
                 guard: ({ event }) => event.output.success,
                 target: '#onboarding.verification',
-                actions: assign({ resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null }),
+                actions: assign({
+                  resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null,
+                }),
               },
-              { guard: ({ event }) => isExistsAnswer(event.output), target: '#onboarding.patientExists' },
+              {
+                guard: ({ event }) => isExistsAnswer(event.output),
+                target: '#onboarding.patientExists',
+              },
               {
                 target: 'failed',
-                actions: assign({ error: ({ event }) => withMessage('startFailed', event.output.message || undefined) }),
+                actions: assign({
+                  error: ({ event }) =>
+                    withMessage('startFailed', event.output.message || undefined),
+                }),
               },
             ],
             onError: [
-              { guard: ({ event }) => isExistsError(event.error), target: '#onboarding.patientExists' },
-              { target: 'failed', actions: assign({ error: ({ event }) => sendCodeErrorFrom(event.error) }) },
+              {
+                guard: ({ event }) => isExistsError(event.error),
+                target: '#onboarding.patientExists',
+              },
+              {
+                target: 'failed',
+                actions: assign({ error: ({ event }) => sendCodeErrorFrom(event.error) }),
+              },
             ],
           },
         },
@@ -291,15 +344,27 @@ export const onboardingMachine = setup({
             }),
             onDone: [
               { guard: ({ event }) => event.output.success, target: '#onboarding.complete' },
-              { guard: ({ event }) => isExistsAnswer(event.output), target: '#onboarding.patientExists' },
+              {
+                guard: ({ event }) => isExistsAnswer(event.output),
+                target: '#onboarding.patientExists',
+              },
               {
                 target: 'failed',
-                actions: assign({ error: ({ event }) => withMessage('registerFailed', event.output.message || undefined) }),
+                actions: assign({
+                  error: ({ event }) =>
+                    withMessage('registerFailed', event.output.message || undefined),
+                }),
               },
             ],
             onError: [
-              { guard: ({ event }) => isExistsError(event.error), target: '#onboarding.patientExists' },
-              { target: 'failed', actions: assign({ error: ({ event }) => registerErrorFrom(event.error) }) },
+              {
+                guard: ({ event }) => isExistsError(event.error),
+                target: '#onboarding.patientExists',
+              },
+              {
+                target: 'failed',
+                actions: assign({ error: ({ event }) => registerErrorFrom(event.error) }),
+              },
             ],
           },
         },

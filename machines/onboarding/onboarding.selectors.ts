@@ -41,7 +41,8 @@ const steps: Partial<Record<OnboardingScreen, OnboardingStep>> = {
 };
 
 /** The spec's step number, or null on the pages outside the numbered steps. */
-export const selectOnboardingStep = (s: Snapshot): OnboardingStep | null => steps[selectOnboardingScreen(s)] ?? null;
+export const selectOnboardingStep = (s: Snapshot): OnboardingStep | null =>
+  steps[selectOnboardingScreen(s)] ?? null;
 
 /** Every back or cancel ended the flow: the view goes home. */
 export const selectGoHome = (s: Snapshot): boolean => s.matches('home');
@@ -53,7 +54,10 @@ export const selectRegistrationView = (s: Snapshot) => {
     emailInput: s.context.emailInput,
     phoneError: s.context.fieldErrors.phone,
     emailError: s.context.fieldErrors.email,
-    error: s.matches({ registration: 'invalid' }) || s.matches({ registration: 'failed' }) ? s.context.error : null,
+    error:
+      s.matches({ registration: 'invalid' }) || s.matches({ registration: 'failed' })
+        ? s.context.error
+        : null,
     sending,
     canSubmit: s.can({ type: 'form.submit' }),
     canGoBack: s.can({ type: 'flow.back' }),
@@ -65,7 +69,8 @@ export const selectPinCreationView = (s: Snapshot) => ({
   pinInput: s.context.pinInput,
   termsAccepted: s.context.termsAccepted,
   // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
-  canSubmit: s.context.pinInput.length > 0 && s.context.termsAccepted && s.can({ type: 'form.submit' }),
+  canSubmit:
+    s.context.pinInput.length > 0 && s.context.termsAccepted && s.can({ type: 'form.submit' }),
   error: s.matches({ pinCreation: 'invalid' }) ? s.context.error : null,
 });
 export type PinCreationView = ReturnType<typeof selectPinCreationView>;

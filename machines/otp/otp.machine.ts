@@ -29,7 +29,8 @@ function tooManyAttempts(e: FlowError): OtpError {
 export function otpErrorFrom(err: unknown): OtpError {
   const e = toFlowError(err);
   if (e.code === 'tooManyAttempts') return tooManyAttempts(e);
-  if (e.code === 'server' && e.status !== undefined && e.status >= 400 && e.status < 500) return { code: 'wrongCode' };
+  if (e.code === 'server' && e.status !== undefined && e.status >= 400 && e.status < 500)
+    return { code: 'wrongCode' };
   return { code: 'network' };
 }
 
@@ -63,7 +64,11 @@ export const otpMachine = setup({
     input: {} as OtpInput,
     output: {} as OtpOutput,
     tags: {} as 'busy' | 'error',
-    children: {} as { validateCode: 'validateCode'; resendCode: 'resendCode'; countdown: 'countdown' },
+    children: {} as {
+      validateCode: 'validateCode';
+      resendCode: 'resendCode';
+      countdown: 'countdown';
+    },
   },
   actors: { validateCode, resendCode, countdown: countdownMachine },
   guards: {
@@ -74,7 +79,8 @@ export const otpMachine = setup({
   },
   actions: {
     assignCode: assign({
-      code: ({ event }) => (event.type === 'code.change' ? onlyDigits(event.value, OTP_LENGTH) : ''),
+      code: ({ event }) =>
+        event.type === 'code.change' ? onlyDigits(event.value, OTP_LENGTH) : '',
     }),
     clearCode: assign({ code: '' }),
     clearError: assign({ error: null }),
@@ -111,7 +117,10 @@ export const otpMachine = setup({
                 input: ({ context }) => ({ recipient: context.recipient, code: context.code }),
                 onDone: [
                   { guard: ({ event }) => event.output.success, target: '#otp.verified' },
-                  { target: 'failed', actions: ['clearCode', assign({ error: { code: 'wrongCode' } })] },
+                  {
+                    target: 'failed',
+                    actions: ['clearCode', assign({ error: { code: 'wrongCode' } })],
+                  },
                 ],
                 onError: {
                   target: 'failed',
@@ -138,7 +147,9 @@ export const otpMachine = setup({
                 src: 'countdown',
                 input: ({ context }) => ({ seconds: context.waitSeconds }),
                 onSnapshot: {
-                  actions: assign({ secondsLeft: ({ event }) => event.snapshot.context.secondsLeft }),
+                  actions: assign({
+                    secondsLeft: ({ event }) => event.snapshot.context.secondsLeft,
+                  }),
                 },
                 onDone: 'available',
               },
@@ -164,11 +175,15 @@ export const otpMachine = setup({
                       'clearError',
                       assign({
                         notice: 'codeResent',
-                        waitSeconds: ({ event }) => event.output.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
+                        waitSeconds: ({ event }) =>
+                          event.output.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
                       }),
                     ],
                   },
-                  { target: 'resendFailed', actions: assign({ resendError: { code: 'resendFailed' } }) },
+                  {
+                    target: 'resendFailed',
+                    actions: assign({ resendError: { code: 'resendFailed' } }),
+                  },
                 ],
                 onError: {
                   target: 'resendFailed',

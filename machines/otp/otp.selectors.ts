@@ -12,22 +12,30 @@ export const OTP_ANNOUNCE_AT_SECONDS = 10;
  * code may be asked for at 0. Between those moments it keeps its text, so nothing is re-read.
  */
 export type OtpAnnouncement =
-  | { kind: 'wait'; seconds: number }
-  | { kind: 'resendAvailable' }
-  | null;
+  { kind: 'wait'; seconds: number } | { kind: 'resendAvailable' } | null;
 
 export function selectOtpAnnouncement(s: Snapshot): OtpAnnouncement {
   if (s.matches({ active: { resend: 'waiting' } })) {
     const { secondsLeft, waitSeconds } = s.context;
-    return { kind: 'wait', seconds: secondsLeft > OTP_ANNOUNCE_AT_SECONDS ? waitSeconds : Math.min(waitSeconds, OTP_ANNOUNCE_AT_SECONDS) };
+    return {
+      kind: 'wait',
+      seconds:
+        secondsLeft > OTP_ANNOUNCE_AT_SECONDS
+          ? waitSeconds
+          : Math.min(waitSeconds, OTP_ANNOUNCE_AT_SECONDS),
+    };
   }
-  if (s.matches({ active: { resend: 'available' } }) || s.matches({ active: { resend: 'resendFailed' } })) {
+  if (
+    s.matches({ active: { resend: 'available' } }) ||
+    s.matches({ active: { resend: 'resendFailed' } })
+  ) {
     return { kind: 'resendAvailable' };
   }
   return null;
 }
 
 export const selectOtpView = (s: Snapshot) => ({
+  celular: s.context.recipient.celular,
   code: s.context.code,
   validating: s.matches({ active: { entry: 'validating' } }),
   resending: s.matches({ active: { resend: 'resending' } }),
@@ -37,7 +45,9 @@ export const selectOtpView = (s: Snapshot) => ({
   waiting: s.matches({ active: { resend: 'waiting' } }),
   secondsLeft: s.context.secondsLeft,
   error: (s.matches({ active: { entry: 'failed' } }) ? s.context.error : null) as OtpError | null,
-  resendError: (s.matches({ active: { resend: 'resendFailed' } }) ? s.context.resendError : null) as OtpError | null,
+  resendError: (s.matches({ active: { resend: 'resendFailed' } })
+    ? s.context.resendError
+    : null) as OtpError | null,
   notice: s.context.notice,
   announcement: selectOtpAnnouncement(s),
   verified: s.matches('verified'),

@@ -48,6 +48,4 @@ export type OtpInput = {
 export type OtpOutput = { recipient: OtpRecipient };
 
 export type OtpEvent =
-  | { type: 'code.change'; value: string }
-  | { type: 'code.submit' }
-  | { type: 'code.resend' };
+  { type: 'code.change'; value: string } | { type: 'code.submit' } | { type: 'code.resend' };

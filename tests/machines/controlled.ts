@@ -1,6 +1,10 @@
 import { fromPromise } from 'xstate';
 
-export type Deferred<T> = { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
+export type Deferred<T> = {
+  promise: Promise<T>;
+  resolve: (v: T) => void;
+  reject: (e: unknown) => void;
+};
 
 export function deferred<T>(): Deferred<T> {
   let resolve!: (v: T) => void;

@@ -17,7 +17,10 @@ function stubFetch(...answers: Answer[]) {
       if (answer === 'offline') throw new TypeError('Failed to fetch');
       return new Response(answer.raw ?? JSON.stringify(answer.body), {
         status: answer.status,
-        headers: { 'content-type': 'application/json', ...(answer.status === 429 ? { 'retry-after': '600' } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(answer.status === 429 ? { 'retry-after': '600' } : {}),
+        },
       });
     }),
   );
@@ -31,7 +34,11 @@ describe('kyc machine (entry of the identity step)', () => {
     const calls = stubFetch({ status: 200, body: { success: true, session_id: 'sess-42' } });
     const actor = createActor(kycMachine, { input: {} }).start();
     expect(actor.getSnapshot().value).toBe('starting');
-    expect(selectKycView(actor.getSnapshot())).toMatchObject({ screen: 'loading', busy: true, canRetry: false });
+    expect(selectKycView(actor.getSnapshot())).toMatchObject({
+      screen: 'loading',
+      busy: true,
+      canRetry: false,
+    });
     await waitFor(actor, (s) => !s.hasTag('busy'));
     expect(calls).toEqual([{ url: '/api/onboarding/start-kyc', method: 'POST' }]);
     expect(actor.getSnapshot().context.sessionId).toBe('sess-42');
@@ -50,22 +57,54 @@ describe('kyc machine (entry of the identity step)', () => {
     const actor = createActor(kycMachine, { input: undefined }).start();
     await waitFor(actor, (s) => !s.hasTag('busy'));
     expect(actor.getSnapshot().value).toBe('unexpectedStep');
-    expect(selectKycView(actor.getSnapshot())).toMatchObject({ screen: 'unexpectedStep', error: { code: 'unexpectedStep' }, canRetry: false });
+    expect(selectKycView(actor.getSnapshot())).toMatchObject({
+      screen: 'unexpectedStep',
+      error: { code: 'unexpectedStep' },
+      canRetry: false,
+    });
   });
 
   it.each<[string, Answer, object]>([
-    ['success false with a message', { status: 200, body: { success: false, message: 'Servicio no disponible.' } }, { code: 'startKycFailed', serverMessage: 'Servicio no disponible.' }],
+    [
+      'success false with a message',
+      { status: 200, body: { success: false, message: 'Servicio no disponible.' } },
+      { code: 'startKycFailed', serverMessage: 'Servicio no disponible.' },
+    ],
     ['no session_id', { status: 200, body: { success: true } }, { code: 'startKycFailed' }],
-    ['a 503 with a message', { status: 503, body: { success: false, message: 'El motor de identidad no está disponible.' } }, { code: 'startKycFailed', serverMessage: 'El motor de identidad no está disponible.' }],
+    [
+      'a 503 with a message',
+      {
+        status: 503,
+        body: { success: false, message: 'El motor de identidad no está disponible.' },
+      },
+      { code: 'startKycFailed', serverMessage: 'El motor de identidad no está disponible.' },
+    ],
     ['an answer that is not JSON', { status: 200, raw: '<html>' }, { code: 'startKycFailed' }],
-    ['a 429', { status: 429, body: { success: false, message: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.' } }, { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.' }],
+    [
+      'a 429',
+      {
+        status: 429,
+        body: {
+          success: false,
+          message: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.',
+        },
+      },
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.',
+      },
+    ],
     ['no answer', 'offline', { code: 'network' }],
   ])('fails on %s and can retry', async (_label, answer, expected) => {
     const calls = stubFetch(answer, { status: 200, body: { success: true, session_id: 'sess-2' } });
     const actor = createActor(kycMachine, { input: {} }).start();
     await waitFor(actor, (s) => s.hasTag('error'));
     expect(actor.getSnapshot().value).toBe('failed');
-    expect(selectKycView(actor.getSnapshot())).toMatchObject({ screen: 'failed', error: expected, canRetry: true });
+    expect(selectKycView(actor.getSnapshot())).toMatchObject({
+      screen: 'failed',
+      error: expected,
+      canRetry: true,
+    });
     actor.send({ type: 'kyc.retry' });
     expect(actor.getSnapshot().value).toBe('starting');
     expect(actor.getSnapshot().context.error).toBeNull();
@@ -85,6 +124,8 @@ describe('kyc machine (entry of the identity step)', () => {
   });
 
   it('fixtures cover every screen', () => {
-    expect(new Set(Object.values(kycFixtures).map(selectKycScreen))).toEqual(new Set(['loading', 'failed', 'unexpectedStep']));
+    expect(new Set(Object.values(kycFixtures).map(selectKycScreen))).toEqual(
+      new Set(['loading', 'failed', 'unexpectedStep']),
+    );
   });
 });

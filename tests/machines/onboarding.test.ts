@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
 import { controlled, type Deferred } from './controlled';
-import { BANNED_PINS, type RegisterRequest, type RegisterResponse, type StartRequest, type StartResponse } from '../../contract/onboarding';
+import {
+  BANNED_PINS,
+  type RegisterRequest,
+  type RegisterResponse,
+  type StartRequest,
+  type StartResponse,
+} from '../../contract/onboarding';
 import { ApiError } from '../../machines/shared/errors';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycInput, KycOutput } from '../../machines/kyc/kyc.types';
@@ -18,11 +24,15 @@ import {
   selectRegistrationView,
 } from '../../machines/onboarding/onboarding.selectors';
 
-
 const kycOutput: KycOutput = {
   sessionId: 'kyc-session-1',
   kycResult: { success: true, kyc_complete: true },
-  supplementaryData: { tipoSangre: 'A+', direccion: 'Calle 1', departamento: '11', ciudad_id: '11-3' },
+  supplementaryData: {
+    tipoSangre: 'A+',
+    direccion: 'Calle 1',
+    departamento: '11',
+    ciudad_id: '11-3',
+  },
 };
 
 /** The wizard with every call answered by the test. */
@@ -55,7 +65,14 @@ function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } 
   const actor = createActor(machine, options.snapshot ? { snapshot: options.snapshot } : {});
   actor.start();
   const screen = () => selectOnboardingScreen(actor.getSnapshot());
-  return { actor, sends: send.calls, registers: register.calls, validations: validate.calls, kycInputs, screen };
+  return {
+    actor,
+    sends: send.calls,
+    registers: register.calls,
+    validations: validate.calls,
+    kycInputs,
+    screen,
+  };
 }
 
 const fillPhone = (h: ReturnType<typeof harness>, phone = '981 123 456', email = '') => {
@@ -72,7 +89,11 @@ describe('step 0: registration', () => {
     const h = harness();
     expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(0);
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ phoneInput: '', phoneError: null, error: null });
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      phoneInput: '',
+      phoneError: null,
+      error: null,
+    });
   });
 
   it('keeps digits and separators only, at most 16 characters', () => {
@@ -96,20 +117,22 @@ describe('step 0: registration', () => {
     expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
   });
 
-  it.each([['12345'], [''], ['021 123 456' /* a landline cannot receive the SMS */], ['+54 911 2345 6789']])(
-    'refuses to submit the phone %j: submit message, inline error, no call',
-    (phone) => {
-      const h = harness();
-      fillPhone(h, phone);
-      expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
-      expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
-      expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
-        error: { code: 'phoneInvalidSubmit' },
-        phoneError: 'phoneInvalid',
-      });
-      expect(h.sends).toHaveLength(0);
-    },
-  );
+  it.each([
+    ['12345'],
+    [''],
+    ['021 123 456' /* a landline cannot receive the SMS */],
+    ['+54 911 2345 6789'],
+  ])('refuses to submit the phone %j: submit message, inline error, no call', (phone) => {
+    const h = harness();
+    fillPhone(h, phone);
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
+    expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      error: { code: 'phoneInvalidSubmit' },
+      phoneError: 'phoneInvalid',
+    });
+    expect(h.sends).toHaveLength(0);
+  });
 
   it('refuses an e-mail that is not an address, accepts it empty', () => {
     const h = harness();
@@ -118,7 +141,11 @@ describe('step 0: registration', () => {
     expect(h.actor.getSnapshot().context.fieldErrors.email).toBe('emailInvalid');
     fillPhone(h, '981123456', 'maria@correo');
     expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ emailError: 'emailInvalid', phoneError: null, error: null });
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      emailError: 'emailInvalid',
+      phoneError: null,
+      error: null,
+    });
     h.actor.send({ type: 'email.change', value: 'maria@correo.com.py' });
     expect(h.actor.getSnapshot().context.fieldErrors.email).toBeNull();
     h.actor.send({ type: 'email.change', value: '' });
@@ -127,21 +154,33 @@ describe('step 0: registration', () => {
     expect(h.sends[0]!.input).toEqual({ phone: '0981123456' });
   });
 
-  it.each([['981 123 456'], ['0981123456'], ['+595 981 123456'], ['595981123456'], ['0981-123-456']])(
-    'sends the normalised phone for %j, with the trimmed e-mail',
-    (phone) => {
-      const h = harness();
-      fillPhone(h, phone, '  maria@correo.com.py ');
-      expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456', email: 'maria@correo.com.py' }]);
-      expect(h.actor.getSnapshot().context).toMatchObject({ phone: '0981123456', email: 'maria@correo.com.py' });
-    },
-  );
+  it.each([
+    ['981 123 456'],
+    ['0981123456'],
+    ['+595 981 123456'],
+    ['595981123456'],
+    ['0981-123-456'],
+  ])('sends the normalised phone for %j, with the trimmed e-mail', (phone) => {
+    const h = harness();
+    fillPhone(h, phone, '  maria@correo.com.py ');
+    expect(h.sends.map((s) => s.input)).toEqual([
+      { phone: '0981123456', email: 'maria@correo.com.py' },
+    ]);
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      phone: '0981123456',
+      email: 'maria@correo.com.py',
+    });
+  });
 
   it('is locked while sending: no second submit, no edits, no back', () => {
     const h = harness();
     fillPhone(h);
     expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({ sending: true, canSubmit: false, canGoBack: false });
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      sending: true,
+      canSubmit: false,
+      canGoBack: false,
+    });
     h.actor.send({ type: 'form.submit' });
     h.actor.send({ type: 'phone.change', value: '982 000 000' });
     h.actor.send({ type: 'flow.back' });
@@ -153,17 +192,39 @@ describe('step 0: registration', () => {
   it('goes to step 1 when the code is sent; the OTP child gets the phone and the server wait', async () => {
     const h = harness();
     fillPhone(h);
-    h.sends[0]!.answer.resolve({ success: true, message: 'Código enviado', resendAfterSeconds: 30 });
+    h.sends[0]!.answer.resolve({
+      success: true,
+      message: 'Código enviado',
+      resendAfterSeconds: 30,
+    });
     await waitFor(h.actor, (s) => s.matches('verification'));
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(1);
     const otp = h.actor.getSnapshot().children.otp!;
-    expect(otp.getSnapshot().context).toMatchObject({ recipient: { celular: '0981123456' }, secondsLeft: 30 });
+    expect(otp.getSnapshot().context).toMatchObject({
+      recipient: { celular: '0981123456' },
+      secondsLeft: 30,
+    });
   });
 
   it.each([
-    ['success false with a message containing "existe"', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'Ya existe un paciente registrado con este celular.' })],
-    ['the onboardingComplete flag', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'Registro completo', onboardingComplete: true })],
-    ['a 409 answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 409, 'Ya existe un paciente registrado con este celular.'))],
+    [
+      'success false with a message containing "existe"',
+      (d: Deferred<StartResponse>) =>
+        d.resolve({
+          success: false,
+          message: 'Ya existe un paciente registrado con este celular.',
+        }),
+    ],
+    [
+      'the onboardingComplete flag',
+      (d: Deferred<StartResponse>) =>
+        d.resolve({ success: false, message: 'Registro completo', onboardingComplete: true }),
+    ],
+    [
+      'a 409 answer',
+      (d: Deferred<StartResponse>) =>
+        d.reject(new ApiError('server', 409, 'Ya existe un paciente registrado con este celular.')),
+    ],
   ])('shows "patient exists" on %s', async (_label, answer) => {
     const h = harness();
     fillPhone(h);
@@ -174,13 +235,54 @@ describe('step 0: registration', () => {
   });
 
   it.each([
-    ['success false', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: 'No se pudo enviar el SMS.' }), { code: 'startFailed', serverMessage: 'No se pudo enviar el SMS.' }],
-    ['success false without text', (d: Deferred<StartResponse>) => d.resolve({ success: false, message: '' }), { code: 'startFailed' }],
-    ['a 502 with a message', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 502, 'No se pudo enviar el código. Verificá tu número.')), { code: 'startFailed', serverMessage: 'No se pudo enviar el código. Verificá tu número.' }],
-    ['a 500 without a message', (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 500, undefined)), { code: 'startFailed' }],
-    ['no answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('network', undefined, undefined)), { code: 'sendCodeFailed' }],
-    ['an unreadable answer', (d: Deferred<StartResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)), { code: 'sendCodeFailed' }],
-    ['a 429', (d: Deferred<StartResponse>) => d.reject(new ApiError('tooManyAttempts', 429, 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.', 3600)), { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.' }],
+    [
+      'success false',
+      (d: Deferred<StartResponse>) =>
+        d.resolve({ success: false, message: 'No se pudo enviar el SMS.' }),
+      { code: 'startFailed', serverMessage: 'No se pudo enviar el SMS.' },
+    ],
+    [
+      'success false without text',
+      (d: Deferred<StartResponse>) => d.resolve({ success: false, message: '' }),
+      { code: 'startFailed' },
+    ],
+    [
+      'a 502 with a message',
+      (d: Deferred<StartResponse>) =>
+        d.reject(new ApiError('server', 502, 'No se pudo enviar el código. Verificá tu número.')),
+      { code: 'startFailed', serverMessage: 'No se pudo enviar el código. Verificá tu número.' },
+    ],
+    [
+      'a 500 without a message',
+      (d: Deferred<StartResponse>) => d.reject(new ApiError('server', 500, undefined)),
+      { code: 'startFailed' },
+    ],
+    [
+      'no answer',
+      (d: Deferred<StartResponse>) => d.reject(new ApiError('network', undefined, undefined)),
+      { code: 'sendCodeFailed' },
+    ],
+    [
+      'an unreadable answer',
+      (d: Deferred<StartResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)),
+      { code: 'sendCodeFailed' },
+    ],
+    [
+      'a 429',
+      (d: Deferred<StartResponse>) =>
+        d.reject(
+          new ApiError(
+            'tooManyAttempts',
+            429,
+            'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.',
+            3600,
+          ),
+        ),
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.',
+      },
+    ],
   ])('stays on step 0 with an error on %s, and can try again', async (_label, answer, expected) => {
     const h = harness();
     fillPhone(h);
@@ -213,7 +315,10 @@ describe('step 1: verification', () => {
   it('goes to step 2 when the OTP child verifies the code', async () => {
     const h = await atVerification();
     h.actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '482915' });
-    expect(h.validations[0]!.input).toEqual({ recipient: { celular: '0981123456' }, code: '482915' });
+    expect(h.validations[0]!.input).toEqual({
+      recipient: { celular: '0981123456' },
+      code: '482915',
+    });
     h.validations[0]!.answer.resolve({ success: true });
     await waitFor(h.actor, (s) => s.matches('pinCreation'));
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(2);
@@ -365,9 +470,23 @@ describe('step 4: KYC and the final registration', () => {
   });
 
   it.each([
-    ['"existe" in the message', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'El paciente ya existe.' })],
-    ['the flag', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'x', onboardingComplete: true })],
-    ['a 409', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 409, 'El paciente ya existe. Ingresá con tu documento y PIN.'))],
+    [
+      '"existe" in the message',
+      (d: Deferred<RegisterResponse>) =>
+        d.resolve({ success: false, message: 'El paciente ya existe.' }),
+    ],
+    [
+      'the flag',
+      (d: Deferred<RegisterResponse>) =>
+        d.resolve({ success: false, message: 'x', onboardingComplete: true }),
+    ],
+    [
+      'a 409',
+      (d: Deferred<RegisterResponse>) =>
+        d.reject(
+          new ApiError('server', 409, 'El paciente ya existe. Ingresá con tu documento y PIN.'),
+        ),
+    ],
   ])('shows "patient exists" on %s', async (_label, answer) => {
     const h = atKyc();
     answer(h.registers[0]!.answer);
@@ -376,17 +495,46 @@ describe('step 4: KYC and the final registration', () => {
   });
 
   it.each([
-    ['success false', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: 'Sesión de verificación incompleta.' }), { code: 'registerFailed', serverMessage: 'Sesión de verificación incompleta.' }],
-    ['success false without text', (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: '' }), { code: 'registerFailed' }],
-    ['HTTP 400 with a message', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 400, 'PIN inválido.')), { code: 'registerFailed', serverMessage: 'PIN inválido.' }],
-    ['HTTP 500 without JSON', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 500, undefined)), { code: 'registerFailed' }],
-    ['a 2xx that is not JSON', (d: Deferred<RegisterResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)), { code: 'registerInvalidResponse' }],
-    ['no answer', (d: Deferred<RegisterResponse>) => d.reject(new TypeError('Failed to fetch')), { code: 'registerNetwork' }],
+    [
+      'success false',
+      (d: Deferred<RegisterResponse>) =>
+        d.resolve({ success: false, message: 'Sesión de verificación incompleta.' }),
+      { code: 'registerFailed', serverMessage: 'Sesión de verificación incompleta.' },
+    ],
+    [
+      'success false without text',
+      (d: Deferred<RegisterResponse>) => d.resolve({ success: false, message: '' }),
+      { code: 'registerFailed' },
+    ],
+    [
+      'HTTP 400 with a message',
+      (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 400, 'PIN inválido.')),
+      { code: 'registerFailed', serverMessage: 'PIN inválido.' },
+    ],
+    [
+      'HTTP 500 without JSON',
+      (d: Deferred<RegisterResponse>) => d.reject(new ApiError('server', 500, undefined)),
+      { code: 'registerFailed' },
+    ],
+    [
+      'a 2xx that is not JSON',
+      (d: Deferred<RegisterResponse>) => d.reject(new ApiError('invalidResponse', 200, undefined)),
+      { code: 'registerInvalidResponse' },
+    ],
+    [
+      'no answer',
+      (d: Deferred<RegisterResponse>) => d.reject(new TypeError('Failed to fetch')),
+      { code: 'registerNetwork' },
+    ],
   ])('keeps the data and offers a retry on %s', async (_label, answer, expected) => {
     const h = atKyc();
     answer(h.registers[0]!.answer);
     await waitFor(h.actor, (s) => s.hasTag('error'));
-    expect(selectRegisteringView(h.actor.getSnapshot())).toMatchObject({ error: expected, canRetry: true, submitting: false });
+    expect(selectRegisteringView(h.actor.getSnapshot())).toMatchObject({
+      error: expected,
+      canRetry: true,
+      submitting: false,
+    });
     h.actor.send({ type: 'register.retry' });
     expect(h.registers).toHaveLength(2);
     expect(h.registers[1]!.input).toEqual(h.registers[0]!.input);
@@ -422,8 +570,13 @@ describe('wiring to the onboarding endpoints', () => {
     const calls: Array<{ url: string; body: unknown }> = [];
     const fetchMock = vi.fn(async (url: string, init: RequestInit) => {
       calls.push({ url, body: JSON.parse(String(init.body)) });
-      const body = url.endsWith('/start') ? { success: true, message: 'ok', resendAfterSeconds: 30 } : { success: true };
-      return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+      const body = url.endsWith('/start')
+        ? { success: true, message: 'ok', resendAfterSeconds: 30 }
+        : { success: true };
+      return new Response(JSON.stringify(body), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     });
     vi.stubGlobal('fetch', fetchMock);
     try {
@@ -452,7 +605,17 @@ describe('fixtures', () => {
   it('name every screen the selector can choose', () => {
     const seen = new Set(Object.values(onboardingFixtures).map((s) => selectOnboardingScreen(s)));
     expect([...seen].sort()).toEqual(
-      ['complete', 'home', 'kyc', 'patientExists', 'pinCreation', 'registering', 'registration', 'verification', 'welcome'].sort(),
+      [
+        'complete',
+        'home',
+        'kyc',
+        'patientExists',
+        'pinCreation',
+        'registering',
+        'registration',
+        'verification',
+        'welcome',
+      ].sort(),
     );
   });
 });

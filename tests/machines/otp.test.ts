@@ -8,20 +8,22 @@ import { otpMachine } from '../../machines/otp/otp.machine';
 import { selectOtpAnnouncement, selectOtpView } from '../../machines/otp/otp.selectors';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 
-
 const recipient = { celular: '0981123456' };
 
 /** An OTP actor whose endpoints answer when the test says so. */
 function start(extra: { resendAfterSeconds?: number } = {}) {
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
-  const machine = otpMachine.provide({ actors: { validateCode: validate.logic, resendCode: resend.logic } });
+  const machine = otpMachine.provide({
+    actors: { validateCode: validate.logic, resendCode: resend.logic },
+  });
   const actor = createActor(machine, { input: { recipient, ...extra } });
   actor.start();
   return { actor, validations: validate.calls, resends: resend.calls };
 }
 
-const entryOf = (a: ReturnType<typeof start>['actor']) => (a.getSnapshot().value as { active: { entry: string } }).active.entry;
+const entryOf = (a: ReturnType<typeof start>['actor']) =>
+  (a.getSnapshot().value as { active: { entry: string } }).active.entry;
 const resendOf = (a: ReturnType<typeof start>['actor']) =>
   (a.getSnapshot().value as { active: { resend: string } }).active.resend;
 
@@ -36,7 +38,12 @@ describe('otp machine: the code', () => {
   it('starts editing an empty code with the resend countdown at 30 s', () => {
     const { actor } = start();
     expect(actor.getSnapshot().value).toEqual({ active: { entry: 'editing', resend: 'waiting' } });
-    expect(actor.getSnapshot().context).toMatchObject({ code: '', secondsLeft: 30, error: null, notice: null });
+    expect(actor.getSnapshot().context).toMatchObject({
+      code: '',
+      secondsLeft: 30,
+      error: null,
+      notice: null,
+    });
   });
 
   it('strips non-digits and keeps at most 6', () => {
@@ -102,22 +109,35 @@ describe('otp machine: the code', () => {
     ['a TypeError from fetch', new TypeError('Failed to fetch')],
     ['a 503', new ApiError('server', 503, undefined)],
     ['an unreadable answer', new ApiError('invalidResponse', 200, undefined)],
-  ])('%s is a network failure that keeps the code, and Continuar retries', async (_label, error) => {
-    const { actor, validations } = start();
-    actor.send({ type: 'code.change', value: '482915' });
-    validations[0]!.answer.reject(error);
-    await waitFor(actor, (s) => s.hasTag('error'));
-    expect(actor.getSnapshot().context).toMatchObject({ code: '482915', error: { code: 'network' } });
-    expect(selectOtpView(actor.getSnapshot()).canSubmit).toBe(true);
-    actor.send({ type: 'code.submit' });
-    expect(entryOf(actor)).toBe('validating');
-    expect(validations).toHaveLength(2);
-  });
+  ])(
+    '%s is a network failure that keeps the code, and Continuar retries',
+    async (_label, error) => {
+      const { actor, validations } = start();
+      actor.send({ type: 'code.change', value: '482915' });
+      validations[0]!.answer.reject(error);
+      await waitFor(actor, (s) => s.hasTag('error'));
+      expect(actor.getSnapshot().context).toMatchObject({
+        code: '482915',
+        error: { code: 'network' },
+      });
+      expect(selectOtpView(actor.getSnapshot()).canSubmit).toBe(true);
+      actor.send({ type: 'code.submit' });
+      expect(entryOf(actor)).toBe('validating');
+      expect(validations).toHaveLength(2);
+    },
+  );
 
   it('429 keeps the server message and wait', async () => {
     const { actor, validations } = start();
     actor.send({ type: 'code.change', value: '482915' });
-    validations[0]!.answer.reject(new ApiError('tooManyAttempts', 429, 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.', 3600));
+    validations[0]!.answer.reject(
+      new ApiError(
+        'tooManyAttempts',
+        429,
+        'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.',
+        3600,
+      ),
+    );
     await waitFor(actor, (s) => s.hasTag('error'));
     expect(actor.getSnapshot().context.error).toEqual({
       code: 'tooManyAttempts',
@@ -197,13 +217,37 @@ describe('otp machine: countdown and resend', () => {
   });
 
   it.each([
-    ['success false', (d: Deferred<OtpVerdict>) => d.resolve({ success: false, message: 'x' }), { code: 'resendFailed' }],
-    ['no answer', (d: Deferred<OtpVerdict>) => d.reject(new ApiError('network', undefined, undefined)), { code: 'resendFailed' }],
-    ['a 500', (d: Deferred<OtpVerdict>) => d.reject(new ApiError('server', 500, 'boom')), { code: 'resendFailed' }],
+    [
+      'success false',
+      (d: Deferred<OtpVerdict>) => d.resolve({ success: false, message: 'x' }),
+      { code: 'resendFailed' },
+    ],
+    [
+      'no answer',
+      (d: Deferred<OtpVerdict>) => d.reject(new ApiError('network', undefined, undefined)),
+      { code: 'resendFailed' },
+    ],
+    [
+      'a 500',
+      (d: Deferred<OtpVerdict>) => d.reject(new ApiError('server', 500, 'boom')),
+      { code: 'resendFailed' },
+    ],
     [
       'a 429',
-      (d: Deferred<OtpVerdict>) => d.reject(new ApiError('tooManyAttempts', 429, 'Demasiados intentos. Esperá 30 minutos e intentá de nuevo.', 1800)),
-      { code: 'tooManyAttempts', serverMessage: 'Demasiados intentos. Esperá 30 minutos e intentá de nuevo.', retryAfterSeconds: 1800 },
+      (d: Deferred<OtpVerdict>) =>
+        d.reject(
+          new ApiError(
+            'tooManyAttempts',
+            429,
+            'Demasiados intentos. Esperá 30 minutos e intentá de nuevo.',
+            1800,
+          ),
+        ),
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 30 minutos e intentá de nuevo.',
+        retryAfterSeconds: 1800,
+      },
     ],
   ])('resend failure (%s) is its own error and can be retried', async (_label, fail, expected) => {
     const { actor, resends } = start();
@@ -262,13 +306,21 @@ describe('otp selectors', () => {
       last = a;
       await vi.advanceTimersByTimeAsync(1_000);
     }
-    expect(heard).toEqual([{ kind: 'wait', seconds: 30 }, { kind: 'wait', seconds: 10 }, { kind: 'resendAvailable' }]);
+    expect(heard).toEqual([
+      { kind: 'wait', seconds: 30 },
+      { kind: 'wait', seconds: 10 },
+      { kind: 'resendAvailable' },
+    ]);
   });
 
   it('show validating and resending separately', async () => {
     const { actor } = start();
     actor.send({ type: 'code.change', value: '482915' });
-    expect(selectOtpView(actor.getSnapshot())).toMatchObject({ validating: true, resending: false, busy: true });
+    expect(selectOtpView(actor.getSnapshot())).toMatchObject({
+      validating: true,
+      resending: false,
+      busy: true,
+    });
   });
 });
 

@@ -1,7 +1,12 @@
-import { ComingSoonPage } from '../../pages/ComingSoonPage';
-import { landing } from '../../copy/es';
+import { inspect } from '../../app/inspector';
+import { OnboardingActor } from './onboarding.context';
+import { OnboardingScreens } from './OnboardingScreens';
 
-/** Replaced by the onboarding wizard (issue 4). */
+/** /onboarding: the wizard's actor lives as long as the page; a reload starts over (decisions.md). */
 export default function OnboardingFlow() {
-  return <ComingSoonPage title={landing.register} back="/" />;
+  return (
+    <OnboardingActor.Provider options={{ inspect }}>
+      <OnboardingScreens />
+    </OnboardingActor.Provider>
+  );
 }

@@ -1,0 +1,126 @@
+import type { KycErrorCode } from '../../machines/kyc/kyc.types';
+import type { OnboardingErrorCode } from '../../machines/onboarding/onboarding.types';
+import type { OtpErrorCode } from '../../machines/otp/otp.types';
+
+/**
+ * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim,
+ * spelling included; the rest are ours, in the same voice.
+ */
+export const onboarding = {
+  backHome: 'Volver al inicio',
+  cancel: 'Cancelar',
+  retry: 'Reintentar',
+  goToLogin: 'Ir a iniciar sesión',
+  registration: {
+    title: 'Registrate',
+    intro: 'Ingresá tu número de celular. Te vamos a enviar un código por SMS para verificarlo.',
+    phoneLabel: 'Número de celular',
+    phonePrefix: '+595',
+    phoneHint: 'Solo celulares de Paraguay (+595).',
+    phonePlaceholder: '981 123 456',
+    emailLabel: 'Correo electrónico (opcional)',
+    emailPlaceholder: 'nombre@correo.com',
+    submit: 'Continuar',
+    submitting: 'Continuando...',
+  },
+  verification: {
+    title: 'Verificación',
+    intro: (celular: string) =>
+      `Ingresá el código de 6 dígitos que te enviamos por SMS al ${celular}.`,
+    codeLabel: 'Código de verificación',
+    submit: 'Continuar',
+    submitting: 'Validando...',
+    resend: 'Reenviar código',
+    resending: 'Reenviando...',
+    countdown: (seconds: number) => `Podés pedir un nuevo código en ${seconds} s.`,
+    announceWait: (seconds: number) => `Podés pedir un nuevo código en ${seconds} segundos.`,
+    announceAvailable: 'Ya podés pedir un nuevo código.',
+    resent: 'Código reenviado. Revisá tu SMS.',
+  },
+  pinCreation: {
+    title: 'Crea tu propio PIN',
+    intro: 'Con este PIN y tu número de documento vas a ingresar a la aplicación.',
+    tipsTitle: 'Consejos de seguridad',
+    tips: ['Evitá secuencias obvias, como 123456 o 111111.', 'Evitá fechas de cumpleaños.'],
+    pinLabel: 'PIN de 6 dígitos',
+    pinPlaceholder: '••••••',
+    termsBefore: 'Acepto los ',
+    termsLink: 'términos y condiciones',
+    termsNewTab: ' (se abre en una pestaña nueva)',
+    submit: 'Validar',
+  },
+  welcome: {
+    title: 'Un par de fotos y ya!',
+    intro:
+      'Ahora vamos a verificar tu identidad con una selfie y fotos de tu cédula. Antes, tené en cuenta:',
+    tips: [
+      'Buscá un lugar con buena luz.',
+      'Sacate los lentes y el sombrero.',
+      'Ponete delante de un fondo claro.',
+      'Evitá los reflejos sobre la cara y la cédula.',
+    ],
+    next: 'Siguiente',
+  },
+  kyc: {
+    title: 'Verificación de identidad',
+    loading: 'Cargando...',
+  },
+  registering: {
+    title: 'Finalizando tu registro',
+    submitting: 'Guardando tu registro...',
+  },
+  complete: {
+    title: 'Onboarding Completo',
+    body: 'Tu registro terminó. Ya podés ingresar con tu número de documento y tu PIN.',
+  },
+  patientExists: {
+    title: 'El paciente ya existe',
+    body: 'Ya hay un registro completo con estos datos. Ingresá con tu número de documento y tu PIN.',
+  },
+} as const;
+
+/** Errors of the wizard's own steps (spec sections 5 and 8, Onboarding). */
+export const onboardingErrors: Record<OnboardingErrorCode, string> = {
+  phoneInvalidSubmit: 'Por favor, ingresá un número de celular válido.',
+  phoneInvalid: 'Número de celular inválido.',
+  emailInvalid: 'Por favor, ingresá un correo válido o dejá el campo vacío.',
+  startFailed: 'Error iniciando onboarding',
+  sendCodeFailed: 'No se pudo enviar el código. Verificá tu número.',
+  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  pinInvalid: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  termsRequired: 'Debés aceptar los términos y condiciones.',
+  registerFailed: 'Error al guardar el registro',
+  registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',
+  registerNetwork: 'No se pudo completar el registro. Intente de nuevo.',
+};
+
+/** Errors of the SMS code step (spec section 8, spelling as the spec has it). */
+export const otpErrors: Record<OtpErrorCode, string> = {
+  wrongCode:
+    'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+  network: 'No pudimos validar tu código. Revisá tu conexión e intentá nuevamente.',
+  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',
+};
+
+/** Errors of the identity step's entry. */
+export const kycErrors: Record<KycErrorCode, string> = {
+  startKycFailed: 'Error iniciando KYC',
+  network: 'Error iniciando KYC',
+  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  unexpectedStep: 'Algo salió mal, recargá la página.',
+};
+
+/** The server's own message when it sent one, else the catalogue's text for the code. */
+export function errorText<C extends string>(
+  error: { code: C; serverMessage?: string | undefined } | null,
+  catalogue: Record<C, string>,
+): string | null {
+  return error ? (error.serverMessage ?? catalogue[error.code]) : null;
+}
+
+/** 0981123456 as 0981 123 456, as patients read their number. */
+export const formatCelular = (celular: string): string =>
+  celular.length === 10
+    ? `${celular.slice(0, 4)} ${celular.slice(4, 7)} ${celular.slice(7)}`
+    : celular;

@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import {
+  selectKycActor,
+  selectOnboardingScreen,
+  selectOtpActor,
+} from '../../../machines/onboarding/onboarding.selectors';
+import { OnboardingActor } from './onboarding.context';
+import { KycScreen } from './screens/KycScreen';
+import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
+import { PinCreationScreen } from './screens/PinCreationScreen';
+import { RegisteringScreen } from './screens/RegisteringScreen';
+import { RegistrationScreen } from './screens/RegistrationScreen';
+import { VerificationScreen } from './screens/VerificationScreen';
+import { WelcomeScreen } from './screens/WelcomeScreen';
+
+/** Every back or cancel ended the wizard: go to the landing page. */
+function GoHome() {
+  const [, navigate] = useLocation();
+  useEffect(() => navigate('/', { replace: true }), [navigate]);
+  return null;
+}
+
+/** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
+export function OnboardingScreens() {
+  const screen = OnboardingActor.useSelector(selectOnboardingScreen);
+  const otp = OnboardingActor.useSelector(selectOtpActor);
+  const kyc = OnboardingActor.useSelector(selectKycActor);
+  switch (screen) {
+    case 'registration':
+      return <RegistrationScreen />;
+    case 'verification':
+      return otp ? <VerificationScreen otp={otp} /> : null;
+    case 'pinCreation':
+      return <PinCreationScreen />;
+    case 'welcome':
+      return <WelcomeScreen />;
+    case 'kyc':
+      return kyc ? <KycScreen kyc={kyc} /> : null;
+    case 'registering':
+      return <RegisteringScreen />;
+    case 'complete':
+      return <CompleteScreen />;
+    case 'patientExists':
+      return <PatientExistsScreen />;
+    case 'home':
+      return <GoHome />;
+  }
+}

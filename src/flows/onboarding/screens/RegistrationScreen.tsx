@@ -1,0 +1,62 @@
+import { PHONE_INPUT_MAX_LENGTH } from '../../../../contract/onboarding';
+import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
+import { Button } from '../../../components/Button';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { TextField } from '../../../components/TextField';
+import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
+import { OnboardingActor } from '../onboarding.context';
+import { StepForm } from './StepForm';
+
+const copy = onboarding.registration;
+
+/** Step 0 'Registrate': Paraguayan mobile after a fixed +595, optional e-mail. */
+export function RegistrationScreen() {
+  const view = OnboardingActor.useSelector(selectRegistrationView);
+  const { send } = OnboardingActor.useActorRef();
+  const error = errorText(view.error, onboardingErrors);
+  return (
+    <StepForm
+      title={copy.title}
+      intro={copy.intro}
+      onBack={() => send({ type: 'flow.back' })}
+      backDisabled={!view.canGoBack}
+      onSubmit={() => send({ type: 'form.submit' })}
+      busy={view.sending}
+    >
+      <TextField
+        label={copy.phoneLabel}
+        name="celular"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel-national"
+        prefix={copy.phonePrefix}
+        placeholder={copy.phonePlaceholder}
+        hint={copy.phoneHint}
+        maxLength={PHONE_INPUT_MAX_LENGTH}
+        value={view.phoneInput}
+        onValueChange={(value) => send({ type: 'phone.change', value })}
+        onBlur={() => send({ type: 'phone.blur' })}
+        error={view.phoneError ? onboardingErrors[view.phoneError] : null}
+        readOnly={view.sending}
+        required
+      />
+      <TextField
+        label={copy.emailLabel}
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        placeholder={copy.emailPlaceholder}
+        value={view.emailInput}
+        onValueChange={(value) => send({ type: 'email.change', value })}
+        onBlur={() => send({ type: 'email.blur' })}
+        error={view.emailError ? onboardingErrors[view.emailError] : null}
+        readOnly={view.sending}
+      />
+      {error ? <ErrorBanner message={error} /> : null}
+      <Button type="submit" disabled={!view.canSubmit}>
+        {view.sending ? copy.submitting : copy.submit}
+      </Button>
+    </StepForm>
+  );
+}

@@ -1,0 +1,76 @@
+import { useActorRef } from '@xstate/react';
+import type { ReactNode } from 'react';
+import { Route, Switch } from 'wouter';
+import { fromPromise, type SnapshotFrom } from 'xstate';
+import type { RegisterResponse, StartResponse } from '../../contract/onboarding';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { otpMachine } from '../../machines/otp/otp.machine';
+import type { OtpVerdict } from '../../machines/otp/otp.types';
+import LandingPage from '../../src/pages/LandingPage';
+import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
+import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
+import { VerificationScreen } from '../../src/flows/onboarding/screens/VerificationScreen';
+import { AtSnapshot, pending } from '../support';
+
+/** The OTP and KYC children with calls that never settle: stories stay in the state they show. */
+export const storyOtpMachine = otpMachine.provide({
+  actors: {
+    validateCode: fromPromise(() => pending<OtpVerdict>()),
+    resendCode: fromPromise(() => pending<OtpVerdict>()),
+  },
+});
+export const storyKycMachine = kycMachine.provide({
+  actors: { ensureSession: fromPromise(() => pending<string>()) },
+});
+
+/** The wizard for stories: no call reaches the API. */
+export const storyOnboardingMachine = onboardingMachine.provide({
+  actors: {
+    sendCode: fromPromise(() => pending<StartResponse>()),
+    registerPatient: fromPromise(() => pending<RegisterResponse>()),
+    otp: storyOtpMachine,
+    kyc: storyKycMachine,
+  },
+});
+
+/** The wizard restored at a fixture, on /onboarding; its 'home' end lands on the real landing page. */
+export function AtWizard({
+  snapshot,
+  children,
+}: {
+  snapshot: SnapshotFrom<typeof onboardingMachine>;
+  children: ReactNode;
+}) {
+  return (
+    <Switch>
+      <Route path="/onboarding">
+        <AtSnapshot
+          Provider={OnboardingActor.Provider}
+          logic={storyOnboardingMachine}
+          snapshot={snapshot}
+        >
+          {children}
+        </AtSnapshot>
+      </Route>
+      <Route path="/">
+        <LandingPage />
+      </Route>
+    </Switch>
+  );
+}
+
+/** Step 1 with the OTP child restored at a fixture (a restored wizard has no live children). */
+export function OtpAt({ snapshot }: { snapshot: SnapshotFrom<typeof otpMachine> }) {
+  const otp = useActorRef(storyOtpMachine, {
+    snapshot,
+    input: { recipient: snapshot.context.recipient },
+  });
+  return <VerificationScreen otp={otp} />;
+}
+
+/** Step 4 with the KYC child restored at a fixture. */
+export function KycAt({ snapshot }: { snapshot: SnapshotFrom<typeof kycMachine> }) {
+  const kyc = useActorRef(storyKycMachine, { snapshot, input: {} });
+  return <KycScreen kyc={kyc} />;
+}

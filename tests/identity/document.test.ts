@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enrollFace, getCompletedKyc } from '../../server/identity/engine';
+import { createKycStore } from '../../server/identity/kyc-store';
+import { blinkSequence, cameraFrame, fixture } from './frames';
+import { sendFrames, startEngine, type Harness } from './engine';
+
+const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
+  string,
+  { expected: Record<string, string> }
+>;
+const card = (name: string, side: string) => fixture('cedulas', `${name}-${side}.jpg`);
+const T = 180_000;
+
+let h: Harness;
+let blinks: Buffer[];
+beforeAll(async () => {
+  h = await startEngine({}, { ocr: true });
+  blinks = await blinkSequence(3, 42);
+});
+afterAll(async () => {
+  await h?.engine.close();
+  await h?.db.close();
+});
+
+/** A session that passed the blink challenge (fresh frames for each: replays would be refused). */
+let liveSeed = 0;
+async function liveSession(): Promise<string> {
+  const { sessionId } = await h.engine.startSession(h.db);
+  const frames = liveSeed++ === 0 ? blinks : await blinkSequence(3, 100 + liveSeed);
+  const answers = await sendFrames(h, sessionId, frames);
+  expect(answers.at(-1)!.liveness_detected).toBe(true);
+  return sessionId;
+}
+
+describe('document scan', () => {
+  it(
+    'reads every field of a clean card whose photo matches the selfie, and stores the result',
+    { timeout: T },
+    async () => {
+      const sid = await liveSession();
+      const r = await h.engine.scanDocument(h.db, sid, {
+        front: card('card-1', 'front'),
+        back: card('card-1', 'back'),
+      });
+      expect(r).toEqual({
+        success: true,
+        kyc_complete: true,
+        id_data: manifest['card-1']!.expected,
+      });
+      const kyc = await getCompletedKyc(h.db, sid);
+      expect(kyc?.idData).toEqual(manifest['card-1']!.expected);
+      expect(kyc?.embedding).toHaveLength(1024);
+      // Registration consumes it once; a second registration finds nothing.
+      const store = createKycStore(h.db);
+      expect(await h.db.transaction((tx) => store.consumeKyc(sid, tx))).toBe(true);
+      expect(await h.db.transaction((tx) => store.consumeKyc(sid, tx))).toBe(false);
+      expect(await store.getCompletedKyc(sid)).toBeNull();
+    },
+  );
+
+  it('reads a rotated, noisy, compressed back', { timeout: T }, async () => {
+    const r = await h.engine.readDocument(
+      card('card-1', 'front'),
+      fixture('cedulas', 'card-1-back-degraded.jpg'),
+    );
+    expect(r.ok).toBe(true);
+    expect(r.idData).toEqual(manifest['card-1']!.expected);
+    expect(r.checks).toMatchObject({
+      mrzCheckDigits: true,
+      issuingStatePry: true,
+      namesMatchFront: true,
+      maritalStatusRead: true,
+    });
+  });
+
+  it(
+    'a card with someone else\'s photo fails with "Face verification failed"',
+    { timeout: T },
+    async () => {
+      const sid = await liveSession();
+      const r = await h.engine.scanDocument(h.db, sid, {
+        front: card('card-3', 'front'),
+        back: card('card-3', 'back'),
+      });
+      expect(r.success).toBe(false);
+      expect(r.kyc_complete).toBe(false);
+      expect(r.error).toContain('Face verification failed');
+      expect(await getCompletedKyc(h.db, sid)).toBeNull();
+    },
+  );
+
+  it('names on the back that disagree with the front are refused', { timeout: T }, async () => {
+    const r = await h.engine.readDocument(card('card-1', 'front'), card('card-2', 'back'));
+    expect(r.ok).toBe(false);
+    expect(r.checks.mrzCheckDigits).toBe(true);
+    expect(r.checks.namesMatchFront).toBe(false);
+  });
+
+  it('a back with no MRZ is unreadable, after the whole cascade', { timeout: T }, async () => {
+    const r = await h.engine.readDocument(card('card-1', 'front'), card('card-1', 'front'));
+    expect(r.ok).toBe(false);
+    expect(r.checks.mrzCheckDigits).toBe(false);
+    expect(r.passes).toBeGreaterThan(3);
+  });
+
+  it(
+    'refuses a document before liveness, and sessions that are unknown or expired',
+    { timeout: T },
+    async () => {
+      const { sessionId } = await h.engine.startSession(h.db);
+      await expect(
+        h.engine.scanDocument(h.db, sessionId, { front: card('card-1', 'front') }),
+      ).rejects.toMatchObject({ code: 'liveness_missing' });
+      await expect(
+        h.engine.scanDocument(h.db, '11111111-1111-4111-8111-111111111111', {
+          front: card('card-1', 'front'),
+        }),
+      ).rejects.toThrow(/invalid session/);
+      await h.db.query(
+        "UPDATE kyc_sessions SET expires_at = now() - interval '1 minute' WHERE id = $1",
+        [sessionId],
+      );
+      await expect(
+        h.engine.scanDocument(h.db, sessionId, { front: card('card-1', 'front') }),
+      ).rejects.toThrow(/session expired/);
+    },
+  );
+
+  it('a rejected session cannot complete', { timeout: T }, async () => {
+    const sid = await liveSession();
+    await h.engine.rejectKyc(h.db, sid, 'Usuario no conforme o datos incorrectos.');
+    await expect(
+      h.engine.scanDocument(h.db, sid, {
+        front: card('card-1', 'front'),
+        back: card('card-1', 'back'),
+      }),
+    ).rejects.toMatchObject({ code: 'session_closed' });
+  });
+});
+
+describe('face match and 1:N identification', () => {
+  it('compare: same face above the threshold, different people below', { timeout: T }, async () => {
+    const same = await h.engine.compare(
+      fixture('faces', 'blink-open.jpg'),
+      card('card-1', 'front'),
+    );
+    expect(same.match).toBe(true);
+    const diff = await h.engine.compare(
+      fixture('faces', 'person-01.jpg'),
+      fixture('faces', 'person-02.jpg'),
+    );
+    expect(diff.match).toBe(false);
+    expect(diff.similarity!).toBeLessThan(same.similarity!);
+  });
+
+  it(
+    'identifies an enrolled patient among others, and no one when not enrolled',
+    { timeout: T },
+    async () => {
+      const ids: string[] = [];
+      for (const [i, name] of [
+        'blink-open.jpg',
+        'person-03.jpg',
+        'person-07.jpg',
+        'person-11.jpg',
+      ].entries()) {
+        const { rows } = await h.db.query<{ id: string }>(
+          "INSERT INTO patients (numero_documento, nombre, apellido, pin_hash) VALUES ($1, 'N', 'A', 'x') RETURNING id::text AS id",
+          [String(900000 + i)],
+        );
+        const a = await h.engine.analyze(fixture('faces', name));
+        await enrollFace(h.db, rows[0]!.id, a.faces[0]!.embedding!);
+        ids.push(rows[0]!.id);
+      }
+      const probe = await cameraFrame('blink-open.jpg', { seed: 4242 });
+      const r = await h.engine.identify(h.db, probe);
+      expect(r.match?.patientId).toBe(ids[0]);
+      expect(r.match!.similarity).toBeGreaterThanOrEqual(r.threshold);
+      const stranger = await h.engine.identify(h.db, fixture('faces', 'person-15.jpg'));
+      expect(stranger.match).toBeNull();
+      expect(stranger.best!.similarity).toBeLessThan(stranger.threshold);
+    },
+  );
+});

@@ -1,0 +1,321 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Router, Switch } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { fromPromise } from 'xstate';
+import type {
+  RegisterRequest,
+  RegisterResponse,
+  StartRequest,
+  StartResponse,
+} from '../../contract/onboarding';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { otpMachine } from '../../machines/otp/otp.machine';
+import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
+import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/es.onboarding';
+import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
+import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens';
+import { controlled } from '../machines/controlled';
+
+function renderWizard() {
+  const send = controlled<StartResponse, StartRequest>();
+  const register = controlled<RegisterResponse, RegisterRequest>();
+  const validate = controlled<OtpVerdict, OtpValidateInput>();
+  const resend = controlled<OtpVerdict, OtpResendInput>();
+  const session = controlled<string, { sessionId: string | null }>();
+  const machine = onboardingMachine.provide({
+    actors: {
+      sendCode: send.logic,
+      registerPatient: register.logic,
+      otp: otpMachine.provide({
+        actors: { validateCode: validate.logic, resendCode: resend.logic },
+      }),
+      kyc: kycMachine.provide({ actors: { ensureSession: session.logic } }),
+    },
+  });
+  const location = memoryLocation({ path: '/onboarding', record: true });
+  render(
+    <Router hook={location.hook}>
+      <Switch>
+        <Route path="/onboarding">
+          <OnboardingActor.Provider logic={machine}>
+            <OnboardingScreens />
+          </OnboardingActor.Provider>
+        </Route>
+        <Route path="/">
+          <p>landing</p>
+        </Route>
+      </Switch>
+    </Router>,
+  );
+  return {
+    sends: send.calls,
+    validations: validate.calls,
+    resends: resend.calls,
+    sessions: session.calls,
+    registers: register.calls,
+    location,
+  };
+}
+
+const phoneField = () => screen.getByLabelText(copy.registration.phoneLabel);
+const settle = async (fn: () => void) => {
+  await act(async () => {
+    fn();
+  });
+};
+
+/** Registration filled and the code sent: on step 1. */
+async function toVerification() {
+  const h = renderWizard();
+  fireEvent.change(phoneField(), { target: { value: '0981 123 456' } });
+  fireEvent.submit(phoneField().closest('form')!);
+  await settle(() => h.sends[0]!.answer.resolve({ success: true, message: 'ok' }));
+  return h;
+}
+
+/** Code verified: on step 2. */
+async function toPin() {
+  const h = await toVerification();
+  fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+    target: { value: '482915' },
+  });
+  await settle(() => h.validations[0]!.answer.resolve({ success: true }));
+  return h;
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('Registrate (step 0)', () => {
+  it('shows the phone field with +595 fixed, max 16, a placeholder and the tel keypad; e-mail optional', () => {
+    renderWizard();
+    const heading = screen.getByRole('heading', { name: 'Registrate' });
+    expect(heading).toHaveFocus();
+    const phone = phoneField();
+    expect(phone).toHaveAttribute('maxlength', '16');
+    expect(phone).toHaveAttribute('inputmode', 'tel');
+    expect(phone).toHaveAttribute('placeholder', copy.registration.phonePlaceholder);
+    expect(phone.closest('div')).toHaveTextContent('+595');
+    expect(phone).toHaveAccessibleDescription(copy.registration.phoneHint);
+    const email = screen.getByLabelText(copy.registration.emailLabel);
+    expect(email).not.toBeRequired();
+    expect(screen.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: copy.backHome })).toBeEnabled();
+  });
+
+  it("says 'Número de celular inválido.' after leaving an invalid number, and the submit message on submit", () => {
+    const h = renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '981 12' } });
+    expect(screen.queryByText('Número de celular inválido.')).toBeNull();
+    fireEvent.blur(phoneField());
+    expect(screen.getByText('Número de celular inválido.')).toBeInTheDocument();
+    expect(phoneField()).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Por favor, ingresá un número de celular válido.',
+    );
+    expect(h.sends).toHaveLength(0);
+  });
+
+  it('refuses an invalid e-mail with the spec message', () => {
+    renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '981 123 456' } });
+    fireEvent.change(screen.getByLabelText(copy.registration.emailLabel), {
+      target: { value: 'maria@' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(
+      screen.getByText('Por favor, ingresá un correo válido o dejá el campo vacío.'),
+    ).toBeInTheDocument();
+  });
+
+  it("locks on a valid submit: 'Continuando...', button and back disabled, one call with the normalised phone", () => {
+    const h = renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '+595 981 123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    const busy = screen.getByRole('button', { name: 'Continuando...' });
+    expect(busy).toBeDisabled();
+    expect(screen.getByRole('button', { name: copy.backHome })).toBeDisabled();
+    fireEvent.submit(phoneField().closest('form')!);
+    expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456' }]);
+  });
+
+  it("shows the server's message when the code cannot be sent", async () => {
+    const h = renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '981 123 456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    await settle(() =>
+      h.sends[0]!.answer.resolve({ success: false, message: 'No se pudo enviar el SMS.' }),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('No se pudo enviar el SMS.');
+    expect(screen.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+  });
+
+  it("shows 'El paciente ya existe' with a link to /login", async () => {
+    const h = renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '981 123 456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    await settle(() =>
+      h.sends[0]!.answer.resolve({
+        success: false,
+        message: 'Ya existe un paciente con este celular.',
+      }),
+    );
+    expect(screen.getByRole('heading', { name: 'El paciente ya existe' })).toHaveFocus();
+    expect(screen.getByRole('link', { name: copy.goToLogin })).toHaveAttribute('href', '/login');
+  });
+
+  it('back goes to the home page', async () => {
+    const h = renderWizard();
+    await settle(() => fireEvent.click(screen.getByRole('button', { name: copy.backHome })));
+    expect(h.location.history).toContain('/');
+    expect(screen.getByText('landing')).toBeInTheDocument();
+  });
+});
+
+describe('Verificación (step 1)', () => {
+  it('moves focus to the title and offers a one-time-code field with the numeric keypad', async () => {
+    await toVerification();
+    expect(screen.getByRole('heading', { name: 'Verificación' })).toHaveFocus();
+    const code = screen.getByLabelText(copy.verification.codeLabel);
+    expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(code).toHaveAttribute('inputmode', 'numeric');
+    expect(screen.getByText(/0981 123 456/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continuar' })).toBeDisabled();
+  });
+
+  it("validates a pasted code at once, showing 'Validando...'", async () => {
+    const h = await toVerification();
+    fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+      target: { value: '482 915' },
+    });
+    expect(h.validations.map((v) => v.input.code)).toEqual(['482915']);
+    expect(screen.getByRole('button', { name: 'Validando...' })).toBeDisabled();
+  });
+
+  it('a wrong code clears the field and shows the spec message', async () => {
+    const h = await toVerification();
+    fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+      target: { value: '000001' },
+    });
+    await settle(() => h.validations[0]!.answer.resolve({ success: false }));
+    expect(screen.getByRole('alert')).toHaveTextContent(otpErrors.wrongCode);
+    expect(screen.getByLabelText(copy.verification.codeLabel)).toHaveValue('');
+  });
+
+  it('a network failure keeps the code and says so', async () => {
+    const h = await toVerification();
+    fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+      target: { value: '482915' },
+    });
+    await settle(() => h.validations[0]!.answer.reject(new TypeError('Failed to fetch')));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'No pudimos validar tu código. Revisá tu conexión e intentá nuevamente.',
+    );
+    expect(screen.getByLabelText(copy.verification.codeLabel)).toHaveValue('482915');
+    expect(screen.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+  });
+
+  it('announces the countdown politely at 30 s, 10 s and 0, and offers resend only at 0', async () => {
+    const h = await toVerification();
+    const live = document.querySelector('[aria-live="polite"]')!;
+    expect(live).toHaveTextContent('Podés pedir un nuevo código en 30 segundos.');
+    expect(screen.queryByRole('button', { name: copy.verification.resend })).toBeNull();
+    expect(screen.getByText('Podés pedir un nuevo código en 30 s.')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
+    expect(screen.getByText('Podés pedir un nuevo código en 25 s.')).toBeInTheDocument();
+    expect(live).toHaveTextContent('Podés pedir un nuevo código en 30 segundos.');
+    await act(() => vi.advanceTimersByTimeAsync(15_000));
+    expect(live).toHaveTextContent('Podés pedir un nuevo código en 10 segundos.');
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(live).toHaveTextContent('Ya podés pedir un nuevo código.');
+    fireEvent.click(screen.getByRole('button', { name: copy.verification.resend }));
+    expect(screen.getByRole('button', { name: copy.verification.resending })).toBeDisabled();
+    await settle(() => h.resends[0]!.answer.resolve({ success: true }));
+    expect(screen.getByRole('status')).toHaveTextContent('Código reenviado. Revisá tu SMS.');
+    expect(screen.getByText('Podés pedir un nuevo código en 30 s.')).toBeInTheDocument();
+  });
+
+  it('a failed resend shows its own message and can be retried', async () => {
+    const h = await toVerification();
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    fireEvent.click(screen.getByRole('button', { name: copy.verification.resend }));
+    await settle(() => h.resends[0]!.answer.resolve({ success: false }));
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'No se pudo reenviar el código. Intentá de nuevo.',
+    );
+    expect(screen.getByRole('button', { name: copy.verification.resend })).toBeEnabled();
+  });
+});
+
+describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
+  it("keeps 'Validar' disabled until a PIN is typed and the terms are checked", async () => {
+    await toPin();
+    expect(screen.getByRole('heading', { name: 'Crea tu propio PIN' })).toHaveFocus();
+    const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
+    expect(pin).toHaveAttribute('type', 'password');
+    expect(pin).toHaveAttribute('inputmode', 'numeric');
+    const validar = screen.getByRole('button', { name: 'Validar' });
+    expect(validar).toBeDisabled();
+    fireEvent.change(pin, { target: { value: '48a2' } });
+    expect(pin).toHaveValue('482');
+    expect(validar).toBeDisabled();
+    fireEvent.click(screen.getByRole('checkbox'));
+    expect(validar).toBeEnabled();
+  });
+
+  it('opens the terms at /tyc in a new tab', async () => {
+    await toPin();
+    const link = screen.getByRole('link', { name: /términos y condiciones/ });
+    expect(link).toHaveAttribute('href', '/tyc');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link.getAttribute('rel')).toContain('noopener');
+    expect(screen.getByRole('checkbox')).toHaveAccessibleName(/Acepto los términos y condiciones/);
+  });
+
+  it('refuses a banned PIN with the spec message, then accepts a good one and shows the welcome', async () => {
+    await toPin();
+    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
+      target: { value: '123456' },
+    });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(onboardingErrors.pinInvalid);
+    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
+      target: { value: '482915' },
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    expect(screen.getByRole('heading', { name: 'Un par de fotos y ya!' })).toHaveFocus();
+    expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(4);
+    expect(screen.getByRole('button', { name: 'Siguiente' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
+  });
+
+  it("'Siguiente' opens the identity step with 'Cargando...' while its session is created", async () => {
+    const h = await toPin();
+    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
+      target: { value: '482915' },
+    });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+    expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
+    expect(h.sessions).toHaveLength(1);
+    await settle(() => h.sessions[0]!.answer.resolve('sess-1'));
+    expect(screen.getByRole('alert')).toHaveTextContent('Algo salió mal, recargá la página.');
+  });
+
+  it("'Cancelar' on the welcome goes home", async () => {
+    const h = await toPin();
+    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
+      target: { value: '482915' },
+    });
+    fireEvent.click(screen.getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    await settle(() => fireEvent.click(screen.getByRole('button', { name: 'Cancelar' })));
+    expect(h.location.history?.at(-1)).toBe('/');
+  });
+});

@@ -83,7 +83,7 @@ export default defineConfig({
       TRUST_PROXY: 'true',
       LOGIN_IP_MAX_FAILURES: '30',
       LOGIN_IP_WINDOW_MINUTES: '15',
-      STATIC_DIR: 'dist',
+      STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
     },
   },

@@ -1,0 +1,17 @@
+import type { Db } from '../db/client';
+import { enrollFace, getCompletedKyc } from '../identity/store';
+import { toIdData, type KycStore } from './kyc-store';
+
+/** Registration's view of the identity engine's KYC sessions (server/identity/store.ts). */
+export function identityKycStore(db: Db): KycStore {
+  return {
+    async getCompletedKyc(sessionId) {
+      const kyc = await getCompletedKyc(db, sessionId);
+      return kyc && { idData: toIdData(kyc.idData), embedding: kyc.embedding };
+    },
+    async consumeKyc(sessionId, tx) {
+      return (await getCompletedKyc(tx, sessionId, { consume: true })) !== null;
+    },
+    enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
+  };
+}

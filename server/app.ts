@@ -12,6 +12,7 @@ import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
+import { identityKycStore } from './onboarding/identity-kyc';
 import { onboardingRoutes } from './onboarding/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
@@ -36,8 +37,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
   const clock = deps.clock ?? systemClock;
   const onboarding = deps.onboarding ?? loadOnboardingSettings(process.env, config.env);
   const sms = deps.sms ?? createSmsSender(onboarding.sms, { db, clock });
-  // TODO(identity): wire the identity engine's KycStore here once server/identity exposes it.
-  return { config, db, secrets, pins, clock, sms, onboarding, kyc: deps.kyc ?? null };
+  return { config, db, secrets, pins, clock, sms, onboarding, kyc: deps.kyc ?? identityKycStore(db) };
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { onboardingPaths } from '../../contract/onboarding';
+import { MemorySms, useTestApp } from './helpers';
+
+/** Registration wired to the identity engine's real store: sessions as the engine leaves them. */
+const sms = new MemorySms();
+const h = useTestApp({ deps: { sms } });
+
+const embedding = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+
+async function completedSession(idData: Record<string, string>, status = 'completed'): Promise<string> {
+  const id = randomUUID();
+  await h.t.ctx.db.query(
+    `INSERT INTO kyc_sessions (id, status, decider, liveness_state, selfie_embedding, result, expires_at, completed_at)
+     VALUES ($1, $2, 'test', '{}'::jsonb, $3, $4::jsonb, now() + interval '1 hour', now())`,
+    [id, status, embedding, JSON.stringify({ id_data: idData })],
+  );
+  return id;
+}
+
+const post = (url: string, payload: unknown) => h.t.app.inject({ method: 'POST', url, payload: payload as object });
+
+async function verifyPhone(phone: string) {
+  await post(onboardingPaths.start, { phone });
+  expect((await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) })).statusCode).toBe(200);
+}
+
+const registration = (sessionId: string, phone = '0981123456') => ({
+  phone,
+  email: '',
+  pin: '482915',
+  sessionId,
+  supplementaryData: { departamento: '00', ciudad_id: '0000' },
+  kycResult: null,
+});
+
+const ID = {
+  FullName: 'ROJAS ACOSTA JUAN CARLOS',
+  DocumentNumber: '4567890',
+  DateOfBirth: '1990-05-17',
+  Gender: 'M',
+  Nationality: 'PRY',
+  MaritalStatus: 'CASADO',
+};
+
+describe('register with the identity engine store', () => {
+  it('uses the wired engine store, enrolls the face and uses the session up', async () => {
+    expect(h.t.ctx.kyc).not.toBeNull();
+    const sessionId = await completedSession(ID);
+    await verifyPhone('0981123456');
+    const res = await post(onboardingPaths.register, registration(sessionId));
+    expect(res.json()).toMatchObject({ success: true });
+
+    const p = await h.t.ctx.db.query<{ id: string; nombre: string; apellido: string }>(
+      'SELECT id::text AS id, nombre, apellido FROM patients',
+    );
+    expect(p.rows).toEqual([{ id: expect.any(String), nombre: 'JUAN CARLOS', apellido: 'ROJAS ACOSTA' }]);
+    const face = await h.t.ctx.db.query<{ patient_id: string; n: number }>(
+      'SELECT patient_id::text AS patient_id, array_length(embedding, 1) AS n FROM face_enrollments',
+    );
+    expect(face.rows).toEqual([{ patient_id: p.rows[0]!.id, n: 1024 }]);
+    const used = await h.t.ctx.db.query('SELECT 1 FROM kyc_sessions WHERE id = $1 AND consumed_at IS NOT NULL', [sessionId]);
+    expect(used.rows).toHaveLength(1);
+
+    // The double submit still answers the same success.
+    expect((await post(onboardingPaths.register, registration(sessionId))).json()).toEqual(res.json());
+  });
+
+  it('refuses a session the engine did not complete', async () => {
+    const sessionId = await completedSession(ID, 'live');
+    await verifyPhone('0981123456');
+    const res = await post(onboardingPaths.register, registration(sessionId));
+    expect(res.statusCode).toBe(400);
+    expect((await h.t.ctx.db.query('SELECT 1 FROM patients')).rows).toHaveLength(0);
+  });
+});

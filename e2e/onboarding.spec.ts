@@ -1,0 +1,147 @@
+import type { Page } from '@playwright/test';
+import { landing } from '../src/copy/es';
+import { onboarding as copy, onboardingErrors, otpErrors } from '../src/copy/es.onboarding';
+import {
+  DEMO,
+  expect,
+  expectNoAxeViolations,
+  readSmsOutbox,
+  test,
+  uniqueCelular,
+} from './fixtures';
+
+// The onboarding wizard through the real build (dist/) and the real API with its development SMS
+// outbox (GET /api/dev/sms-outbox), see playwright.config.ts.
+
+const heading = (page: Page, name: string) =>
+  page.getByRole('heading', { level: 1, name, exact: true });
+const phoneField = (page: Page) => page.getByLabel(copy.registration.phoneLabel, { exact: true });
+const codeField = (page: Page) => page.getByLabel(copy.verification.codeLabel, { exact: true });
+
+/** Step 0 with a phone typed after the fixed +595 (the local 09... without its 0), then 'Continuar'. */
+async function register(page: Page, celular: string) {
+  await page.goto('/onboarding');
+  await expect(heading(page, copy.registration.title)).toBeFocused();
+  await phoneField(page).fill(celular.slice(1));
+  await page.getByRole('button', { name: copy.registration.submit, exact: true }).click();
+}
+
+/** The newest code the outbox holds for a phone. */
+async function codeFromOutbox(page: Page, celular: string): Promise<string> {
+  const [newest] = await readSmsOutbox(page.request, celular);
+  const code = /\b(\d{6})\b/.exec(newest?.body ?? '')?.[1];
+  expect(code, `a 6-digit code in the SMS to ${celular}`).toBeTruthy();
+  return code!;
+}
+
+test('a new patient registers a phone, verifies the SMS code, chooses a PIN and reaches the welcome step', async ({
+  page,
+}) => {
+  const celular = uniqueCelular();
+  await page.goto('/onboarding');
+  await expectNoAxeViolations(page);
+
+  // An invalid phone is refused before any call.
+  await phoneField(page).fill('12345');
+  await page.getByRole('button', { name: copy.registration.submit, exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText(onboardingErrors.phoneInvalidSubmit);
+  await expect(page.getByText(onboardingErrors.phoneInvalid, { exact: true })).toBeVisible();
+
+  await register(page, celular);
+  await expect(heading(page, copy.verification.title)).toBeFocused();
+  await expect(
+    page.getByText(
+      copy.verification.intro(`${celular.slice(0, 4)} ${celular.slice(4, 7)} ${celular.slice(7)}`),
+    ),
+  ).toBeVisible();
+  await expectNoAxeViolations(page);
+  const code = await codeFromOutbox(page, celular);
+
+  // A wrong code: the spec's message, the field cleared.
+  const wrong = code === '000000' ? '111111' : '000000';
+  await codeField(page).fill(wrong);
+  await expect(page.getByRole('alert')).toHaveText(otpErrors.wrongCode);
+  await expect(codeField(page)).toHaveValue('');
+
+  // The right code validates by itself at the 6th digit.
+  await codeField(page).fill(code);
+  await expect(heading(page, copy.pinCreation.title)).toBeFocused();
+  await expectNoAxeViolations(page);
+
+  const pin = page.getByLabel(copy.pinCreation.pinLabel, { exact: true });
+  const validar = page.getByRole('button', { name: copy.pinCreation.submit, exact: true });
+  const terms = page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ });
+  await expect(validar).toBeDisabled();
+  await pin.fill('123456');
+  await expect(validar).toBeDisabled();
+  await terms.check();
+  await validar.click();
+  await expect(page.getByRole('alert')).toHaveText(onboardingErrors.pinInvalid);
+
+  const tyc = page.getByRole('link', { name: /términos y condiciones/ });
+  await expect(tyc).toHaveAttribute('target', '_blank');
+  await expect(tyc).toHaveAttribute('href', '/tyc');
+
+  await pin.fill('482915');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await validar.click();
+  await expect(heading(page, copy.welcome.title)).toBeFocused();
+  for (const tip of copy.welcome.tips)
+    await expect(page.getByText(tip, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: copy.welcome.next, exact: true })).toBeEnabled();
+  await expectNoAxeViolations(page);
+
+  // 'Cancelar' goes home.
+  await page.getByRole('button', { name: copy.cancel, exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: landing.register })).toBeVisible();
+});
+
+test('the code can be sent again only when the 30 s countdown reaches 0', async ({ page }) => {
+  await page.clock.install();
+  const celular = uniqueCelular();
+  await register(page, celular);
+  await expect(heading(page, copy.verification.title)).toBeVisible();
+  const resend = page.getByRole('button', { name: copy.verification.resend, exact: true });
+  const live = page.locator('[aria-live="polite"]');
+
+  await expect(page.getByText(copy.verification.countdown(30), { exact: true })).toBeVisible();
+  await expect(live).toHaveText(copy.verification.announceWait(30));
+  await expect(resend).toHaveCount(0);
+
+  await page.clock.runFor(20_000);
+  await expect(page.getByText(copy.verification.countdown(10), { exact: true })).toBeVisible();
+  await expect(live).toHaveText(copy.verification.announceWait(10));
+  await page.clock.runFor(9_000);
+  await expect(page.getByText(copy.verification.countdown(1), { exact: true })).toBeVisible();
+  await expect(resend).toHaveCount(0);
+
+  await page.clock.runFor(1_000);
+  await expect(resend).toBeEnabled();
+  await expect(live).toHaveText(copy.verification.announceAvailable);
+
+  // Only the browser's clock ran: the server, which enforces the same 30 s in real time, still
+  // refuses, and the patient sees why.
+  const answer = page.waitForResponse((r) => r.url().endsWith('/api/onboarding/resend-otp'));
+  await resend.click();
+  expect((await answer).status()).toBe(429);
+  await expect(page.getByRole('alert')).toContainText('Demasiados intentos');
+  await expect(resend).toBeEnabled();
+});
+
+test("an already registered phone gets 'El paciente ya existe' with a link to /login", async ({
+  page,
+}) => {
+  await register(page, DEMO.celular);
+  await expect(heading(page, copy.patientExists.title)).toBeFocused();
+  await expectNoAxeViolations(page);
+  await page.getByRole('link', { name: copy.goToLogin }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the back arrow of the registration step goes home', async ({ page }) => {
+  await page.goto('/onboarding');
+  await page.getByRole('button', { name: copy.backHome }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('link', { name: landing.register })).toBeVisible();
+});

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrollFace, getCompletedKyc } from '../../server/identity/engine';
-import { createKycStore } from '../../server/identity/kyc-store';
 import { blinkSequence, cameraFrame, fixture } from './frames';
 import { sendFrames, startEngine, type Harness } from './engine';
 
@@ -51,10 +50,10 @@ describe('document scan', () => {
       expect(kyc?.idData).toEqual(manifest['card-1']!.expected);
       expect(kyc?.embedding).toHaveLength(1024);
       // Registration consumes it once; a second registration finds nothing.
-      const store = createKycStore(h.db);
-      expect(await h.db.transaction((tx) => store.consumeKyc(sid, tx))).toBe(true);
-      expect(await h.db.transaction((tx) => store.consumeKyc(sid, tx))).toBe(false);
-      expect(await store.getCompletedKyc(sid)).toBeNull();
+      const consume = () => h.db.transaction((tx) => getCompletedKyc(tx, sid, { consume: true }));
+      expect((await consume())?.idData).toEqual(manifest['card-1']!.expected);
+      expect(await consume()).toBeNull();
+      expect(await getCompletedKyc(h.db, sid)).toBeNull();
     },
   );
 

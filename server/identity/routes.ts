@@ -1,0 +1,159 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  kycRejectRequest,
+  livenessFields,
+  scanIdFields,
+  type KycRejectResponse,
+  type LivenessResponse,
+  type ScanIdResponse,
+  type StartKycResponse,
+} from '../../contract/identity';
+import type { Db } from '../db/client';
+import { HttpError } from '../http/errors';
+import { messages } from '../http/messages';
+import { loadIdentityConfig } from './config';
+import { createIdentityEngine, type IdentityEngine } from './engine';
+import { IdentityError, identityMessages } from './errors';
+
+export type IdentityRoutesOptions = {
+  ctx: { db: Db; config: { env: string } };
+  /**
+   * The engine to use. Without one the plugin creates its own from IDENTITY_* settings and closes it
+   * with the app: at start (models loaded and warmed before the server listens), or, in the test
+   * environment, on the first identity request so that other areas' tests do not pay for the models.
+   */
+  identity?: IdentityEngine | Promise<IdentityEngine>;
+  env?: Record<string, string | undefined>;
+};
+
+type Upload = { fields: Record<string, string>; files: Record<string, Buffer> };
+
+/**
+ * Reads a multipart request into text fields and file buffers, with per-file size limit, a cap on
+ * parts, and only the expected file names. A file over the limit is a 413; a non-multipart body a 415.
+ */
+async function readUpload(
+  request: FastifyRequest,
+  fileNames: string[],
+  maxBytes: number,
+): Promise<Upload> {
+  if (!request.isMultipart()) throw new HttpError(415, identityMessages.unsupportedType);
+  const fields: Record<string, string> = {};
+  const files: Record<string, Buffer> = {};
+  const mb = Math.floor(maxBytes / (1024 * 1024)) || 1;
+  const parts = request.parts({
+    limits: { fileSize: maxBytes, files: fileNames.length, fields: 8, parts: 12, fieldSize: 4096 },
+  });
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (!fileNames.includes(part.fieldname)) {
+        await part.toBuffer().catch(() => {});
+        throw new HttpError(400, messages.badRequest);
+      }
+      const buf = await part.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new HttpError(413, identityMessages.tooLarge.replace('{mb}', String(mb)));
+        throw err;
+      });
+      if (part.file.truncated)
+        throw new HttpError(413, identityMessages.tooLarge.replace('{mb}', String(mb)));
+      files[part.fieldname] = buf;
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  return { fields, files };
+}
+
+/** IdentityError -> HttpError (status + Spanish message); anything else propagates (500, logged). */
+async function answer<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof IdentityError) throw new HttpError(err.status, err.message);
+    throw err;
+  }
+}
+
+/** POST /start-kyc, /liveness, /scan-id, /kyc-reject (prefix /api/onboarding). */
+export async function identityRoutes(
+  app: FastifyInstance,
+  opts: IdentityRoutesOptions,
+): Promise<void> {
+  const { ctx } = opts;
+  let engine: Promise<IdentityEngine> | null = opts.identity
+    ? Promise.resolve(opts.identity)
+    : null;
+  const owned = !opts.identity;
+  const engineOf = () =>
+    (engine ??= createIdentityEngine(loadIdentityConfig(opts.env ?? process.env), {
+      log: app.log,
+    }).catch((err) => {
+      engine = null;
+      app.log.error({ event: 'identity_start_failed', error: String(err) });
+      throw new HttpError(503, identityMessages.busy);
+    }));
+  if (owned && ctx.config.env !== 'test')
+    app.addHook('onReady', async () => void (await engineOf()));
+  app.addHook('onClose', async () => {
+    if (owned && engine) await (await engine.catch(() => null))?.close();
+  });
+  await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
+
+  app.post('/start-kyc', async (): Promise<StartKycResponse> => {
+    const e = await engineOf();
+    const { sessionId } = await answer(() => e.startSession(ctx.db));
+    return { success: true, session_id: sessionId };
+  });
+
+  app.post('/liveness', async (request): Promise<LivenessResponse> => {
+    const engine = await engineOf();
+    const upload = await readUpload(request, ['frame'], engine.config.maxUploadBytes);
+    const fields = livenessFields.safeParse(upload.fields);
+    if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
+    const frame = upload.files.frame;
+    if (!frame?.length) throw new HttpError(400, identityMessages.missingFile);
+    return answer(() => engine.livenessFrame(ctx.db, fields.data.session_id, frame));
+  });
+
+  app.post('/scan-id', async (request): Promise<ScanIdResponse> => {
+    const engine = await engineOf();
+    const upload = await readUpload(
+      request,
+      ['image_front', 'image_back'],
+      engine.config.maxUploadBytes,
+    );
+    const fields = scanIdFields.safeParse(upload.fields);
+    if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
+    const front = upload.files.image_front;
+    if (!front?.length) throw new HttpError(400, identityMessages.missingFile);
+    // celular and pin are accepted (the browser sends them) but not used or stored here:
+    // registration takes them in its own call.
+    return answer(async () => {
+      try {
+        return await engine.scanDocument(ctx.db, fields.data.session_id, {
+          front,
+          back: upload.files.image_back,
+        });
+      } catch (err) {
+        // Session problems are answered in the body too, so the browser can match 'session expired'.
+        if (
+          err instanceof IdentityError &&
+          (err.code === 'session_expired' || err.code === 'session_invalid')
+        ) {
+          return { success: false, kyc_complete: false, error: err.message };
+        }
+        throw err;
+      }
+    });
+  });
+
+  app.post('/kyc-reject', async (request): Promise<KycRejectResponse> => {
+    const body = kycRejectRequest.safeParse(request.body);
+    if (!body.success) throw new HttpError(400, messages.badRequest);
+    const engine = await engineOf();
+    await answer(() => engine.rejectKyc(ctx.db, body.data.session_id, body.data.reason));
+    return { success: true };
+  });
+}

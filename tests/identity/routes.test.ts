@@ -1,0 +1,215 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  identityPaths,
+  kycRejectResponse,
+  livenessResponse,
+  scanIdResponse,
+  startKycResponse,
+} from '../../contract/identity';
+import { installErrorHandling } from '../../server/http/errors';
+import { identityRoutes } from '../../server/identity/routes';
+import { blinkSequence, cameraFrame, fixture } from './frames';
+import { startEngine, type Harness } from './engine';
+
+/** The identity endpoints through HTTP (app.inject), on a real engine and an in-memory database. */
+let h: Harness;
+let app: FastifyInstance;
+const T = 180_000;
+const MAX = 300 * 1024;
+
+beforeAll(async () => {
+  h = await startEngine({ IDENTITY_MAX_UPLOAD_BYTES: String(MAX) }, { ocr: true });
+  app = Fastify({ logger: false });
+  installErrorHandling(app);
+  await app.register(identityRoutes, {
+    prefix: '/api/onboarding',
+    ctx: { db: h.db, config: { env: 'test' } },
+    identity: h.engine,
+  });
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await h?.engine.close();
+  await h?.db.close();
+});
+
+type Part = { name: string; value: string | Buffer; filename?: string; type?: string };
+function multipart(parts: Part[]) {
+  const boundary = '----identity' + Math.random().toString(16).slice(2);
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disp = `Content-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+    const type = p.filename ? `\r\nContent-Type: ${p.type ?? 'image/jpeg'}` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\n${disp}${type}\r\n\r\n`),
+      Buffer.from(p.value),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+const post = (url: string, parts: Part[]) =>
+  app.inject({ method: 'POST', url, ...multipart(parts) });
+const startKyc = async () =>
+  startKycResponse.parse((await app.inject({ method: 'POST', url: identityPaths.startKyc })).json())
+    .session_id;
+const frame = (sid: string, value: Buffer) =>
+  post(identityPaths.liveness, [
+    { name: 'session_id', value: sid },
+    { name: 'frame', value, filename: 'frame.jpg' },
+  ]);
+
+describe('POST /start-kyc and /liveness', () => {
+  it('starts a session and answers a frame with Spanish feedback', { timeout: T }, async () => {
+    const sid = await startKyc();
+    expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    const res = await frame(sid, await cameraFrame('blink-open.jpg', { seed: 1 }));
+    expect(res.statusCode).toBe(200);
+    const body = livenessResponse.parse(res.json());
+    expect(body).toEqual({ feedback: ['Parpadeá despacio (0 de 3).'], liveness_detected: false });
+  });
+
+  it(
+    'upload errors: 415 wrong type, 413 too large, 400 undecodable, each JSON in Spanish',
+    { timeout: T },
+    async () => {
+      const sid = await startKyc();
+      const gif = await sharp({
+        create: { width: 64, height: 64, channels: 3, background: '#888' },
+      })
+        .gif()
+        .toBuffer();
+      const wrong = await frame(sid, gif);
+      expect(wrong.statusCode).toBe(415);
+      expect(wrong.json()).toEqual({
+        success: false,
+        message: 'Formato de imagen no admitido. Enviá una foto JPEG o PNG.',
+      });
+
+      // Random pixels do not compress: a 1200x1200 JPEG at quality 100 is well over the limit.
+      const noise = Buffer.from(
+        Array.from({ length: 1200 * 1200 * 3 }, () => Math.floor(Math.random() * 256)),
+      );
+      const big = await sharp(noise, { raw: { width: 1200, height: 1200, channels: 3 } })
+        .jpeg({ quality: 100 })
+        .toBuffer();
+      expect(big.length).toBeGreaterThan(MAX);
+      const tooLarge = await frame(sid, big);
+      expect(tooLarge.statusCode).toBe(413);
+      expect(tooLarge.json().success).toBe(false);
+      expect(tooLarge.json().message).toMatch(/demasiado grande/);
+
+      const jpeg = await cameraFrame('blink-open.jpg', { seed: 2 });
+      const broken = await frame(sid, jpeg.subarray(0, 300));
+      expect(broken.statusCode).toBe(400);
+      expect(broken.json()).toEqual({
+        success: false,
+        message: 'No pudimos leer la imagen. Sacá la foto de nuevo.',
+      });
+
+      const json = await app.inject({
+        method: 'POST',
+        url: identityPaths.liveness,
+        payload: { session_id: sid },
+      });
+      expect(json.statusCode).toBe(415);
+      expect(json.json().success).toBe(false);
+    },
+  );
+
+  it('missing parts and unknown sessions', { timeout: T }, async () => {
+    const jpeg = await cameraFrame('blink-open.jpg', { seed: 3 });
+    const noSession = await post(identityPaths.liveness, [
+      { name: 'frame', value: jpeg, filename: 'frame.jpg' },
+    ]);
+    expect(noSession.statusCode).toBe(400);
+    const noFrame = await post(identityPaths.liveness, [
+      { name: 'session_id', value: await startKyc() },
+    ]);
+    expect(noFrame.statusCode).toBe(400);
+    const unknown = await frame('5b0c1c7e-0000-4000-8000-000000000000', jpeg);
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toContain('invalid session');
+  });
+});
+
+describe('POST /scan-id and /kyc-reject', () => {
+  it('the whole KYC through HTTP: 3 blinks, then the document', { timeout: T }, async () => {
+    const sid = await startKyc();
+    let last;
+    for (const f of await blinkSequence(3, 77)) {
+      h.clock.now += 700;
+      last = livenessResponse.parse((await frame(sid, f)).json());
+    }
+    expect(last!.liveness_detected).toBe(true);
+    const res = await post(identityPaths.scanId, [
+      { name: 'session_id', value: sid },
+      {
+        name: 'image_front',
+        value: fixture('cedulas', 'card-1-front.jpg'),
+        filename: 'frontal.jpg',
+      },
+      { name: 'image_back', value: fixture('cedulas', 'card-1-back.jpg'), filename: 'dorso.jpg' },
+      { name: 'celular', value: '0981123456' },
+      { name: 'pin', value: '482915' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    const body = scanIdResponse.parse(res.json());
+    const expected = JSON.parse(fixture('cedulas', 'manifest.json').toString())['card-1'].expected;
+    expect(body).toEqual({ success: true, kyc_complete: true, id_data: expected });
+  });
+
+  it('unknown or expired session: the error names it', { timeout: T }, async () => {
+    const front = {
+      name: 'image_front',
+      value: fixture('cedulas', 'card-1-front.jpg'),
+      filename: 'frontal.jpg',
+    };
+    const unknown = scanIdResponse.parse(
+      (await post(identityPaths.scanId, [{ name: 'session_id', value: 'nope' }, front])).json(),
+    );
+    expect(unknown.success).toBe(false);
+    expect(unknown.error).toContain('invalid session');
+    const sid = await startKyc();
+    await h.db.query(
+      "UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1",
+      [sid],
+    );
+    const expired = scanIdResponse.parse(
+      (await post(identityPaths.scanId, [{ name: 'session_id', value: sid }, front])).json(),
+    );
+    expect(expired.error).toContain('session expired');
+  });
+
+  it('kyc-reject records the reason; a bad body is a 400', { timeout: T }, async () => {
+    const sid = await startKyc();
+    const ok = await app.inject({
+      method: 'POST',
+      url: identityPaths.kycReject,
+      payload: { session_id: sid, reason: 'Usuario no conforme o datos incorrectos.' },
+    });
+    expect(kycRejectResponse.parse(ok.json())).toEqual({ success: true });
+    const { rows } = await h.db.query<{ status: string; reject_reason: string }>(
+      'SELECT status, reject_reason FROM kyc_sessions WHERE id = $1',
+      [sid],
+    );
+    expect(rows[0]).toEqual({
+      status: 'rejected',
+      reject_reason: 'Usuario no conforme o datos incorrectos.',
+    });
+    const bad = await app.inject({
+      method: 'POST',
+      url: identityPaths.kycReject,
+      payload: { session_id: sid },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().success).toBe(false);
+  });
+});

@@ -13,6 +13,7 @@ import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
+import { identityRoutes } from './identity/routes';
 import { onboardingRoutes } from './onboarding/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   await app.register(authRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
 
   const staticRoot = path.resolve(config.staticDir);

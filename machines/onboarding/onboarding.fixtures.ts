@@ -142,6 +142,7 @@ export const onboardingFixtures = {
     { registering: 'failed' },
     { ...afterKyc, error: { code: 'registerNetwork' } },
   ),
+  unexpected: at('unexpected', { ...withPin, error: { code: 'unexpected' } }),
   complete: at('complete', { ...afterKyc, pin: null, pinInput: '' }),
   patientExists: at('patientExists', contact),
   home: at('home', empty),

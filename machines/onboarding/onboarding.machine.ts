@@ -293,6 +293,7 @@ export const onboardingMachine = setup({
           resendAfterSeconds: context.resendAfterSeconds ?? undefined,
         }),
         onDone: 'pinCreation',
+        onError: 'unexpected',
       },
     },
     pinCreation: {
@@ -320,6 +321,7 @@ export const onboardingMachine = setup({
             supplementaryData: event.output.supplementaryData,
           })),
         },
+        onError: 'unexpected',
       },
     },
     registering: {
@@ -373,6 +375,12 @@ export const onboardingMachine = setup({
           on: { 'register.retry': 'submitting' },
         },
       },
+    },
+    // A child machine failed (a bug, not a patient's mistake): the spec's 'Algo salió mal, recargá la página.'
+    unexpected: {
+      tags: ['error'],
+      entry: assign({ error: { code: 'unexpected' } }),
+      on: { 'flow.back': 'home' },
     },
     complete: {
       type: 'final',

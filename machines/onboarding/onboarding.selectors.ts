@@ -11,6 +11,7 @@ export type OnboardingScreen =
   | 'welcome'
   | 'kyc'
   | 'registering'
+  | 'unexpected'
   | 'complete'
   | 'patientExists'
   | 'home';
@@ -22,6 +23,7 @@ const screens: readonly OnboardingScreen[] = [
   'welcome',
   'kyc',
   'registering',
+  'unexpected',
   'complete',
   'patientExists',
   'home',
@@ -82,6 +84,10 @@ export const selectRegisteringView = (s: Snapshot) => ({
   canCancel: s.can({ type: 'flow.back' }),
 });
 export type RegisteringView = ReturnType<typeof selectRegisteringView>;
+
+export const selectUnexpectedView = (s: Snapshot) => ({
+  error: s.matches('unexpected') ? s.context.error : null,
+});
 
 /** The OTP child while on step 1 (its own selectors render it). */
 export const selectOtpActor = (s: Snapshot) => s.children.otp;

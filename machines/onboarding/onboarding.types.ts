@@ -19,7 +19,9 @@ export type OnboardingErrorCode =
   /** POST /register answered something that is not the contract's JSON */
   | 'registerInvalidResponse'
   /** POST /register got no answer */
-  | 'registerNetwork';
+  | 'registerNetwork'
+  /** a child step (OTP, KYC) stopped with an error of its own: nothing to retry in place */
+  | 'unexpected';
 
 export type OnboardingError = { code: OnboardingErrorCode; serverMessage?: string };
 

@@ -65,6 +65,9 @@ export const onboarding = {
     title: 'Verificación de identidad',
     loading: 'Cargando...',
   },
+  unexpected: {
+    title: 'Registro',
+  },
   registering: {
     title: 'Finalizando tu registro',
     submitting: 'Guardando tu registro...',
@@ -92,6 +95,7 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   registerFailed: 'Error al guardar el registro',
   registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',
   registerNetwork: 'No se pudo completar el registro. Intente de nuevo.',
+  unexpected: 'Algo salió mal, recargá la página.',
 };
 
 /** Errors of the SMS code step (spec section 8, spelling as the spec has it). */

@@ -60,6 +60,7 @@ export const RegisteringFailedInvalidResponse = at(
   onboardingFixtures.registeringFailedInvalidResponse,
 );
 export const RegisteringFailedNetwork = at(onboardingFixtures.registeringFailedNetwork);
+export const Unexpected = at(onboardingFixtures.unexpected);
 export const Complete = at(onboardingFixtures.complete);
 export const PatientExists = at(onboardingFixtures.patientExists);
 /** Back or cancel: the wizard ends and the landing page shows. */

@@ -565,6 +565,41 @@ describe('step 4: KYC and the final registration', () => {
   });
 });
 
+describe('a child step that breaks', () => {
+  it.each([['otp'], ['kyc']] as const)(
+    "the %s child failing leads to 'unexpected', whose back goes home",
+    async (child) => {
+      const broken = createMachine({
+        entry: () => {
+          throw new Error('broken child');
+        },
+      });
+      const machine = onboardingMachine.provide({
+        actors: {
+          sendCode: fromPromise<StartResponse, StartRequest>(async () => ({
+            success: true,
+            message: 'ok',
+          })),
+          [child]: broken as unknown as typeof kycMachine,
+        },
+      });
+      const actor = createActor(machine, {
+        snapshot: child === 'kyc' ? onboardingFixtures.welcome : undefined,
+      }).start();
+      if (child === 'kyc') actor.send({ type: 'welcome.next' });
+      else {
+        actor.send({ type: 'phone.change', value: '981123456' });
+        actor.send({ type: 'form.submit' });
+      }
+      await waitFor(actor, (s) => s.matches('unexpected'));
+      expect(actor.getSnapshot().hasTag('error')).toBe(true);
+      expect(actor.getSnapshot().context.error).toEqual({ code: 'unexpected' });
+      actor.send({ type: 'flow.back' });
+      expect(selectGoHome(actor.getSnapshot())).toBe(true);
+    },
+  );
+});
+
 describe('wiring to the onboarding endpoints', () => {
   it('the OTP child validates and resends through /api/onboarding with the normalised phone', async () => {
     const calls: Array<{ url: string; body: unknown }> = [];
@@ -613,6 +648,7 @@ describe('fixtures', () => {
         'pinCreation',
         'registering',
         'registration',
+        'unexpected',
         'verification',
         'welcome',
       ].sort(),

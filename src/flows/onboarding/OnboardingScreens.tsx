@@ -11,6 +11,7 @@ import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
 import { PinCreationScreen } from './screens/PinCreationScreen';
 import { RegisteringScreen } from './screens/RegisteringScreen';
 import { RegistrationScreen } from './screens/RegistrationScreen';
+import { UnexpectedScreen } from './screens/UnexpectedScreen';
 import { VerificationScreen } from './screens/VerificationScreen';
 import { WelcomeScreen } from './screens/WelcomeScreen';
 
@@ -39,6 +40,8 @@ export function OnboardingScreens() {
       return kyc ? <KycScreen kyc={kyc} /> : null;
     case 'registering':
       return <RegisteringScreen />;
+    case 'unexpected':
+      return <UnexpectedScreen />;
     case 'complete':
       return <CompleteScreen />;
     case 'patientExists':

@@ -10,11 +10,23 @@ export const OTP_VALIDITY_MINUTES = 5;
 export const PHONE_INPUT_MAX_LENGTH = 16;
 
 /** The 8 PINs the spec bans (section 5). */
-export const BANNED_PINS = ['123456', '000000', '111111', '222222', '654321', '987654', '024681', '013579'] as const;
+export const BANNED_PINS = [
+  '123456',
+  '000000',
+  '111111',
+  '222222',
+  '654321',
+  '987654',
+  '024681',
+  '013579',
+] as const;
 
 /** A PIN the product accepts: exactly 6 digits and not one of the banned ones. */
 export function isAcceptablePin(pin: string): boolean {
-  return new RegExp(`^\\d{${PIN_LENGTH}}$`).test(pin) && !(BANNED_PINS as readonly string[]).includes(pin);
+  return (
+    new RegExp(`^\\d{${PIN_LENGTH}}$`).test(pin) &&
+    !(BANNED_PINS as readonly string[]).includes(pin)
+  );
 }
 
 /** Blood type options of the supplementary form; 'No sé' is the default. */
@@ -25,13 +37,16 @@ export type BloodType = (typeof BLOOD_TYPES)[number];
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Any way of writing a Paraguayan mobile that the normaliser (contract/phone.ts) accepts. */
-export const paraguayPhone = z
-  .string()
-  .check(z.maxLength(32), z.refine((v) => normalizeParaguayPhone(v) !== null));
+export const paraguayPhone = z.string().check(
+  z.maxLength(32),
+  z.refine((v) => normalizeParaguayPhone(v) !== null),
+);
 
 /** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
 export const optionalEmail = z.optional(
-  z.nullable(z.union([z.literal(''), z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL_PATTERN))])),
+  z.nullable(
+    z.union([z.literal(''), z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL_PATTERN))]),
+  ),
 );
 
 const otpCode = digits(OTP_LENGTH, OTP_LENGTH);
@@ -94,7 +109,10 @@ export type IdData = {
 export function splitFullName(fullName: string): { apellido: string; nombre: string } {
   const words = fullName.trim().split(/\s+/).filter(Boolean);
   const surnameWords = words.length >= 3 ? 2 : 1;
-  return { apellido: words.slice(0, surnameWords).join(' '), nombre: words.slice(surnameWords).join(' ') };
+  return {
+    apellido: words.slice(0, surnameWords).join(' '),
+    nombre: words.slice(surnameWords).join(' '),
+  };
 }
 
 /** id_data to kycData (spec section 3). */

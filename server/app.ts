@@ -38,7 +38,16 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
   const clock = deps.clock ?? systemClock;
   const onboarding = deps.onboarding ?? loadOnboardingSettings(process.env, config.env);
   const sms = deps.sms ?? createSmsSender(onboarding.sms, { db, clock });
-  return { config, db, secrets, pins, clock, sms, onboarding, kyc: deps.kyc ?? identityKycStore(db) };
+  return {
+    config,
+    db,
+    secrets,
+    pins,
+    clock,
+    sms,
+    onboarding,
+    kyc: deps.kyc ?? identityKycStore(db),
+  };
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

@@ -20,12 +20,21 @@ export async function listDepartments(db: Db): Promise<Place[]> {
 export async function listCities(db: Db, departmentId: string): Promise<Place[] | null> {
   const dep = await db.query('SELECT 1 FROM departments WHERE id = $1', [departmentId]);
   if (!dep.rows.length) return null;
-  const { rows } = await db.query<Place>('SELECT id, nombre FROM cities WHERE department_id = $1', [departmentId]);
+  const { rows } = await db.query<Place>('SELECT id, nombre FROM cities WHERE department_id = $1', [
+    departmentId,
+  ]);
   return rows.sort(byName);
 }
 
-export async function cityBelongsTo(db: Db, cityId: string, departmentId: string): Promise<boolean> {
-  const { rows } = await db.query('SELECT 1 FROM cities WHERE id = $1 AND department_id = $2', [cityId, departmentId]);
+export async function cityBelongsTo(
+  db: Db,
+  cityId: string,
+  departmentId: string,
+): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM cities WHERE id = $1 AND department_id = $2', [
+    cityId,
+    departmentId,
+  ]);
   return rows.length === 1;
 }
 
@@ -34,9 +43,12 @@ export async function geoRoutes(app: FastifyInstance, opts: { ctx: AppContext })
   const { db } = opts.ctx;
   await seedGeo(db);
   app.get('/departments', async (): Promise<Place[]> => listDepartments(db));
-  app.get<{ Params: { departmentId: string } }>('/cities/:departmentId', async (request): Promise<Place[]> => {
-    const cities = await listCities(db, request.params.departmentId.slice(0, 16));
-    if (!cities) throw new HttpError(404, geoMessages.unknownDepartment);
-    return cities;
-  });
+  app.get<{ Params: { departmentId: string } }>(
+    '/cities/:departmentId',
+    async (request): Promise<Place[]> => {
+      const cities = await listCities(db, request.params.departmentId.slice(0, 16));
+      if (!cities) throw new HttpError(404, geoMessages.unknownDepartment);
+      return cities;
+    },
+  );
 }

@@ -13,9 +13,12 @@ const dataFile = new URL('./paraguay-districts.json', import.meta.url);
  */
 export async function seedGeo(db: Db): Promise<{ departments: number; cities: number }> {
   const data = JSON.parse(await readFile(dataFile, 'utf8')) as DistrictsFile;
-  const cities = data.departments.flatMap((d) => d.districts.map((c) => ({ ...c, department: d.code })));
+  const cities = data.departments.flatMap((d) =>
+    d.districts.map((c) => ({ ...c, department: d.code })),
+  );
   const known = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM cities');
-  if (known.rows[0]?.n === cities.length) return { departments: data.departments.length, cities: cities.length };
+  if (known.rows[0]?.n === cities.length)
+    return { departments: data.departments.length, cities: cities.length };
   await db.transaction(async (tx) => {
     await tx.query(
       `INSERT INTO departments (id, nombre)

@@ -15,8 +15,10 @@ export const onboardingMessages = {
   otpOk: 'Código verificado.',
   phoneExists: 'Ya existe un paciente registrado con este celular. Ingresá con tu documento y PIN.',
   documentExists: 'El paciente ya existe. Ingresá con tu documento y PIN.',
-  phoneNotVerified: 'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
-  kycIncomplete: 'No encontramos una verificación de identidad completa. Volvé a empezar el proceso.',
+  phoneNotVerified:
+    'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
+  kycIncomplete:
+    'No encontramos una verificación de identidad completa. Volvé a empezar el proceso.',
   kycUnavailable: 'El registro no está disponible en este momento. Intentá de nuevo más tarde.',
   registered: 'Registro completado. Ya podés ingresar con tu número de documento y tu PIN.',
 } as const;

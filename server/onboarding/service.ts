@@ -10,7 +10,8 @@ import { onboardingMessages as m } from './messages';
 
 const PURPOSE = 'onboarding';
 
-export type SendOutcome = { kind: 'sent'; resendAfterMs: number } | { kind: 'exists' } | { kind: 'failed' };
+export type SendOutcome =
+  { kind: 'sent'; resendAfterMs: number } | { kind: 'exists' } | { kind: 'failed' };
 
 async function phoneHasPatient(db: Db, celular: string): Promise<boolean> {
   const { rows } = await db.query('SELECT 1 FROM patients WHERE celular = $1', [celular]);
@@ -43,7 +44,10 @@ export async function sendOnboardingCode(
 }
 
 /** Checks the code; a right one records the phone as verified for registration (server side). */
-export async function validateOnboardingCode(ctx: AppContext, input: { celular: string; otp: string }): Promise<boolean> {
+export async function validateOnboardingCode(
+  ctx: AppContext,
+  input: { celular: string; otp: string },
+): Promise<boolean> {
   const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
   if (!ok) return false;
   await ctx.db.query(
@@ -62,10 +66,15 @@ export type RegisterInput = {
   supplementary: Required<SupplementaryData>;
 };
 
-export type RegisterOutcome = { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
+export type RegisterOutcome =
+  { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
 
 /** The patient a KYC session registered, when it registered this phone (a double submit). */
-async function registrationOf(db: Db, sessionId: string, celular: string): Promise<string | null | 'other'> {
+async function registrationOf(
+  db: Db,
+  sessionId: string,
+  celular: string,
+): Promise<string | null | 'other'> {
   const { rows } = await db.query<{ patient_id: string; celular: string | null }>(
     `SELECT r.patient_id::text AS patient_id, p.celular
        FROM onboarding_registrations r JOIN patients p ON p.id = r.patient_id
@@ -85,7 +94,9 @@ export function isoDate(value: string): string | null {
   const [y, mo, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
   if (!y || !mo || !d) return null;
   const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}` ? null : `${y}-${mo}-${d}`;
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`
+    ? null
+    : `${y}-${mo}-${d}`;
 }
 
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
@@ -98,7 +109,11 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.c
  * browser's copy), the phone verified by code, the PIN hashed as for login, the supplementary
  * data and the enrolled face. The same session registered twice answers the same success.
  */
-export async function registerPatient(ctx: AppContext, kyc: KycStore | null, input: RegisterInput): Promise<RegisterOutcome> {
+export async function registerPatient(
+  ctx: AppContext,
+  kyc: KycStore | null,
+  input: RegisterInput,
+): Promise<RegisterOutcome> {
   const { db } = ctx;
   const prior = await registrationOf(db, input.sessionId, input.celular);
   if (prior === 'other') return { kind: 'exists' };
@@ -119,14 +134,15 @@ export async function registerPatient(ctx: AppContext, kyc: KycStore | null, inp
   );
   if (!verified.rows.length) throw new HttpError(403, m.phoneNotVerified);
 
-  const taken = await db.query('SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2', [
-    documento,
-    input.celular,
-  ]);
+  const taken = await db.query(
+    'SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2',
+    [documento, input.celular],
+  );
   if (taken.rows.length) return { kind: 'exists' };
 
   const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
-  if (!(await cityBelongsTo(db, ciudad_id, departamento))) throw new HttpError(400, m.cityNotInDepartment);
+  if (!(await cityBelongsTo(db, ciudad_id, departamento)))
+    throw new HttpError(400, m.cityNotInDepartment);
 
   const pinHash = await ctx.pins.hash(input.pin);
   const { nombre, apellido } = splitFullName(id.FullName);
@@ -159,16 +175,14 @@ export async function registerPatient(ctx: AppContext, kyc: KycStore | null, inp
       const created = rows[0]?.id;
       if (!created) return null;
       if (!(await kyc.consumeKyc(input.sessionId, tx))) throw new KycTaken();
-      await tx.query('INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)', [
-        input.sessionId,
-        created,
-        now,
-      ]);
-      await tx.query('UPDATE phone_verifications SET consumed_at = $3 WHERE celular = $1 AND purpose = $2', [
-        input.celular,
-        PURPOSE,
-        now,
-      ]);
+      await tx.query(
+        'INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)',
+        [input.sessionId, created, now],
+      );
+      await tx.query(
+        'UPDATE phone_verifications SET consumed_at = $3 WHERE celular = $1 AND purpose = $2',
+        [input.celular, PURPOSE, now],
+      );
       await tx.query('DELETE FROM login_guards WHERE numero_documento = $1', [documento]);
       await kyc.enrollFace(created, completed.embedding, tx);
       return created;

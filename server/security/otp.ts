@@ -21,7 +21,12 @@ export function generateOtp(): string {
 }
 
 /** The only form in which a code is stored: an HMAC bound to the phone and the purpose. */
-export function otpHmac(secret: string, celular: string, purpose: OtpPurpose, code: string): string {
+export function otpHmac(
+  secret: string,
+  celular: string,
+  purpose: OtpPurpose,
+  code: string,
+): string {
   return createHmac('sha256', secret).update(`${purpose}\n${celular}\n${code}`).digest('base64url');
 }
 
@@ -48,11 +53,19 @@ export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
 
 /** The per-client-address SMS cap (many phones from one address). */
 export function clientSmsCheck(otp: OtpSettings, clientIp: string): LimitCheck {
-  return { bucket: 'sms_client', key: clientIp, limits: [{ max: otp.smsPerClientPerHour, windowMs: HOUR }] };
+  return {
+    bucket: 'sms_client',
+    key: clientIp,
+    limits: [{ max: otp.smsPerClientPerHour, windowMs: HOUR }],
+  };
 }
 
 function wrongCodeCheck(otp: OtpSettings, celular: string, purpose: OtpPurpose): LimitCheck {
-  return { bucket: 'otp_wrong', key: `${purpose}:${celular}`, limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }] };
+  return {
+    bucket: 'otp_wrong',
+    key: `${purpose}:${celular}`,
+    limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }],
+  };
 }
 
 /**
@@ -77,10 +90,22 @@ export async function issueOtp(
   const log = (status: 'sent' | 'failed', error: string | null) =>
     db.query(
       'INSERT INTO sms_send_log (celular, purpose, provider, client_ip, status, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [input.celular, input.purpose, deps.sms.provider, input.clientIp, status, error, new Date(clock.now())],
+      [
+        input.celular,
+        input.purpose,
+        deps.sms.provider,
+        input.clientIp,
+        status,
+        error,
+        new Date(clock.now()),
+      ],
     );
   try {
-    await deps.sms.send({ to: input.celular, purpose: input.purpose, body: otpSmsText(sms.serviceName, code, input.purpose) });
+    await deps.sms.send({
+      to: input.celular,
+      purpose: input.purpose,
+      body: otpSmsText(sms.serviceName, code, input.purpose),
+    });
   } catch (err) {
     await releaseEvents(db, phoneEvent ? [phoneEvent] : []);
     await log('failed', err instanceof Error ? err.message.slice(0, 200) : 'unknown');
@@ -125,14 +150,23 @@ export async function verifyOtp(
   const { otp } = deps.onboarding;
   const now = clock.now();
   // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly cap.
-  const reserved = await consumeLimits(db, [wrongCodeCheck(otp, input.celular, input.purpose)], now);
+  const reserved = await consumeLimits(
+    db,
+    [wrongCodeCheck(otp, input.celular, input.purpose)],
+    now,
+  );
   const at = new Date(now);
   const { rows } = await db.query<{ id: string }>(
     `UPDATE otp_codes SET consumed_at = $4
       WHERE celular = $1 AND purpose = $2 AND code_hmac = $3
         AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $4
       RETURNING id::text AS id`,
-    [input.celular, input.purpose, otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp), at],
+    [
+      input.celular,
+      input.purpose,
+      otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp),
+      at,
+    ],
   );
   if (rows.length === 1) {
     await releaseEvents(db, reserved);
@@ -147,4 +181,3 @@ export async function verifyOtp(
   );
   return false;
 }
-

@@ -68,12 +68,17 @@ export async function assertWithinLimits(db: Db, checks: LimitCheck[], now: numb
 
 /** Takes back events that turned out not to count (a failed delivery, a right code). */
 export async function releaseEvents(db: Db, ids: string[]): Promise<void> {
-  if (ids.length) await db.query('DELETE FROM rate_limit_events WHERE id = ANY($1::bigint[])', [ids]);
+  if (ids.length)
+    await db.query('DELETE FROM rate_limit_events WHERE id = ANY($1::bigint[])', [ids]);
 }
 
 /** Records events without checking (an answer that spends the budget but is not refused by it). */
 export async function recordEvent(db: Db, bucket: string, key: string, now: number): Promise<void> {
-  await db.query('INSERT INTO rate_limit_events (bucket, key, at) VALUES ($1, $2, $3)', [bucket, key, new Date(now)]);
+  await db.query('INSERT INTO rate_limit_events (bucket, key, at) VALUES ($1, $2, $3)', [
+    bucket,
+    key,
+    new Date(now),
+  ]);
 }
 
 /** Drops events older than the longest window (housekeeping; safe to run from any process). */

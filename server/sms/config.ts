@@ -46,10 +46,13 @@ export function loadSmsConfig(
   appEnv: 'development' | 'production' | 'test',
 ): SmsConfig {
   const c = parseEnv(schema, env);
-  const provider = c.SMS_PROVIDER ?? (appEnv === 'production' || c.SMS_GATEWAY_URL ? 'http' : 'outbox');
+  const provider =
+    c.SMS_PROVIDER ?? (appEnv === 'production' || c.SMS_GATEWAY_URL ? 'http' : 'outbox');
   if (provider === 'outbox') return { provider, serviceName: c.SMS_SERVICE_NAME };
   if (!c.SMS_GATEWAY_URL) {
-    throw new ConfigError('Invalid configuration: SMS_GATEWAY_URL is required for the HTTP SMS gateway');
+    throw new ConfigError(
+      'Invalid configuration: SMS_GATEWAY_URL is required for the HTTP SMS gateway',
+    );
   }
   return {
     provider,

@@ -13,7 +13,10 @@ export type GatewayOptions = SmsGatewaySettings & {
  * will refuse it again.
  */
 export function createHttpGatewaySender(opts: GatewayOptions): SmsSender {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
   if (opts.user !== undefined || opts.password !== undefined) {
     const token = Buffer.from(`${opts.user ?? ''}:${opts.password ?? ''}`).toString('base64');
     headers.authorization = `Basic ${token}`;
@@ -31,7 +34,8 @@ export function createHttpGatewaySender(opts: GatewayOptions): SmsSender {
       await res.arrayBuffer().catch(() => undefined);
       return res.status;
     } catch (err) {
-      if (controller.signal.aborted) throw new SmsDeliveryError(`SMS gateway timed out after ${opts.timeoutMs} ms`);
+      if (controller.signal.aborted)
+        throw new SmsDeliveryError(`SMS gateway timed out after ${opts.timeoutMs} ms`);
       throw new SmsDeliveryError(`SMS gateway unreachable: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);

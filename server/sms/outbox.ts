@@ -9,12 +9,10 @@ export function createOutboxSender(db: Db, now: () => number): SmsSender {
   return {
     provider: 'outbox',
     async send(message: SmsMessage) {
-      await db.query('INSERT INTO sms_outbox (celular, purpose, body, created_at) VALUES ($1, $2, $3, $4)', [
-        message.to,
-        message.purpose,
-        message.body,
-        new Date(now()),
-      ]);
+      await db.query(
+        'INSERT INTO sms_outbox (celular, purpose, body, created_at) VALUES ($1, $2, $3, $4)',
+        [message.to, message.purpose, message.body, new Date(now())],
+      );
     },
   };
 }
@@ -23,7 +21,12 @@ export type OutboxEntry = { celular: string; purpose: string; body: string; crea
 
 /** Newest first. */
 export async function readOutbox(db: Db, celular: string, limit = 20): Promise<OutboxEntry[]> {
-  const { rows } = await db.query<{ celular: string; purpose: string; body: string; created_at: Date }>(
+  const { rows } = await db.query<{
+    celular: string;
+    purpose: string;
+    body: string;
+    created_at: Date;
+  }>(
     'SELECT celular, purpose, body, created_at FROM sms_outbox WHERE celular = $1 ORDER BY id DESC LIMIT $2',
     [celular, limit],
   );

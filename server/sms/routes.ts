@@ -11,10 +11,14 @@ import { readOutbox } from './outbox';
  */
 export async function devSmsRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
   const { db } = opts.ctx;
-  app.get<{ Querystring: { celular?: unknown } }>('/sms-outbox', async (request): Promise<SmsOutboxResponse> => {
-    const raw = request.query.celular;
-    const celular = typeof raw === 'string' ? normalizeParaguayPhone(raw) : null;
-    if (!celular) throw new HttpError(400, 'Indicá un número de celular válido (?celular=09XXXXXXXX).');
-    return readOutbox(db, celular);
-  });
+  app.get<{ Querystring: { celular?: unknown } }>(
+    '/sms-outbox',
+    async (request): Promise<SmsOutboxResponse> => {
+      const raw = request.query.celular;
+      const celular = typeof raw === 'string' ? normalizeParaguayPhone(raw) : null;
+      if (!celular)
+        throw new HttpError(400, 'Indicá un número de celular válido (?celular=09XXXXXXXX).');
+      return readOutbox(db, celular);
+    },
+  );
 }

@@ -16,7 +16,10 @@ describe('splitFullName (spec section 3)', () => {
     expect(splitFullName('  BENÍTEZ  ')).toEqual({ apellido: 'BENÍTEZ', nombre: '' });
   });
   it('3 or more words: the first two are surnames, the remainder given names', () => {
-    expect(splitFullName('GONZÁLEZ BENÍTEZ MARÍA')).toEqual({ apellido: 'GONZÁLEZ BENÍTEZ', nombre: 'MARÍA' });
+    expect(splitFullName('GONZÁLEZ BENÍTEZ MARÍA')).toEqual({
+      apellido: 'GONZÁLEZ BENÍTEZ',
+      nombre: 'MARÍA',
+    });
     expect(splitFullName('GONZÁLEZ  BENÍTEZ MARÍA JOSÉ')).toEqual({
       apellido: 'GONZÁLEZ BENÍTEZ',
       nombre: 'MARÍA JOSÉ',
@@ -48,15 +51,23 @@ describe('request schemas', () => {
   it('start accepts a Paraguayan mobile in any writing and an optional e-mail', () => {
     expect(startRequest.safeParse({ phone: '+595 981 123456' }).success).toBe(true);
     expect(startRequest.safeParse({ phone: '0981123456', email: '' }).success).toBe(true);
-    expect(startRequest.safeParse({ phone: '0981123456', email: 'ana@example.com' }).success).toBe(true);
+    expect(startRequest.safeParse({ phone: '0981123456', email: 'ana@example.com' }).success).toBe(
+      true,
+    );
     expect(startRequest.safeParse({ phone: '021123456' }).success).toBe(false);
     expect(startRequest.safeParse({ phone: '0981123456', email: 'ana@' }).success).toBe(false);
     expect(startRequest.safeParse({ phone: 981123456 }).success).toBe(false);
   });
   it('validate-otp needs exactly 6 digits', () => {
-    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '012345' }).success).toBe(true);
-    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '12345' }).success).toBe(false);
-    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '12345a' }).success).toBe(false);
+    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '012345' }).success).toBe(
+      true,
+    );
+    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '12345' }).success).toBe(
+      false,
+    );
+    expect(validateOtpRequest.safeParse({ celular: '0981123456', otp: '12345a' }).success).toBe(
+      false,
+    );
   });
   it('the 8 banned PINs and non-6-digit PINs are refused', () => {
     expect(BANNED_PINS).toHaveLength(8);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { isParaguayMobile, normalizeParaguayPhone, normalizePhoneDigits } from '../../contract/phone';
+import {
+  isParaguayMobile,
+  normalizeParaguayPhone,
+  normalizePhoneDigits,
+} from '../../contract/phone';
 
 describe('normalizePhoneDigits: the rules of spec section 3', () => {
   it('keeps digits only', () => {

@@ -58,10 +58,18 @@ export const testSecrets = {
 };
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', STATIC_DIR: '/nonexistent', ...testSecrets, ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    STATIC_DIR: '/nonexistent',
+    ...testSecrets,
+    ...env,
+  });
 }
 
-export function testOnboardingSettings(overrides: Partial<OnboardingSettings> = {}): OnboardingSettings {
+export function testOnboardingSettings(
+  overrides: Partial<OnboardingSettings> = {},
+): OnboardingSettings {
   return {
     sms: { provider: 'outbox', serviceName: 'Portal del Paciente' },
     otp: { ...DEFAULT_OTP_SETTINGS },
@@ -134,7 +142,10 @@ export async function createTestApp(
         'SELECT tablename FROM pg_tables WHERE schemaname = current_schema()',
       );
       const tables = rows.map((r) => r.tablename).filter((name) => !KEEP.has(name));
-      if (tables.length) await db.query(`TRUNCATE ${tables.map((n) => `"${n}"`).join(', ')} RESTART IDENTITY CASCADE`);
+      if (tables.length)
+        await db.query(
+          `TRUNCATE ${tables.map((n) => `"${n}"`).join(', ')} RESTART IDENTITY CASCADE`,
+        );
       clock.reset();
       if (ctx.sms instanceof MemorySms) ctx.sms.reset();
     },
@@ -164,7 +175,8 @@ export function useTestApp(options?: TestAppOptions): { readonly t: TestApp } {
   });
   return {
     get t() {
-      if (!current) throw new Error('useTestApp: the app is not ready (use it inside tests or hooks)');
+      if (!current)
+        throw new Error('useTestApp: the app is not ready (use it inside tests or hooks)');
       return current;
     },
   };

@@ -9,7 +9,10 @@ const h = useTestApp({ deps: { sms } });
 
 const embedding = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
 
-async function completedSession(idData: Record<string, string>, status = 'completed'): Promise<string> {
+async function completedSession(
+  idData: Record<string, string>,
+  status = 'completed',
+): Promise<string> {
   const id = randomUUID();
   await h.t.ctx.db.query(
     `INSERT INTO kyc_sessions (id, status, decider, liveness_state, selfie_embedding, result, expires_at, completed_at)
@@ -19,11 +22,15 @@ async function completedSession(idData: Record<string, string>, status = 'comple
   return id;
 }
 
-const post = (url: string, payload: unknown) => h.t.app.inject({ method: 'POST', url, payload: payload as object });
+const post = (url: string, payload: unknown) =>
+  h.t.app.inject({ method: 'POST', url, payload: payload as object });
 
 async function verifyPhone(phone: string) {
   await post(onboardingPaths.start, { phone });
-  expect((await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) })).statusCode).toBe(200);
+  expect(
+    (await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) }))
+      .statusCode,
+  ).toBe(200);
 }
 
 const registration = (sessionId: string, phone = '0981123456') => ({
@@ -55,16 +62,23 @@ describe('register with the identity engine store', () => {
     const p = await h.t.ctx.db.query<{ id: string; nombre: string; apellido: string }>(
       'SELECT id::text AS id, nombre, apellido FROM patients',
     );
-    expect(p.rows).toEqual([{ id: expect.any(String), nombre: 'JUAN CARLOS', apellido: 'ROJAS ACOSTA' }]);
+    expect(p.rows).toEqual([
+      { id: expect.any(String), nombre: 'JUAN CARLOS', apellido: 'ROJAS ACOSTA' },
+    ]);
     const face = await h.t.ctx.db.query<{ patient_id: string; n: number }>(
       'SELECT patient_id::text AS patient_id, array_length(embedding, 1) AS n FROM face_enrollments',
     );
     expect(face.rows).toEqual([{ patient_id: p.rows[0]!.id, n: 1024 }]);
-    const used = await h.t.ctx.db.query('SELECT 1 FROM kyc_sessions WHERE id = $1 AND consumed_at IS NOT NULL', [sessionId]);
+    const used = await h.t.ctx.db.query(
+      'SELECT 1 FROM kyc_sessions WHERE id = $1 AND consumed_at IS NOT NULL',
+      [sessionId],
+    );
     expect(used.rows).toHaveLength(1);
 
     // The double submit still answers the same success.
-    expect((await post(onboardingPaths.register, registration(sessionId))).json()).toEqual(res.json());
+    expect((await post(onboardingPaths.register, registration(sessionId))).json()).toEqual(
+      res.json(),
+    );
   });
 
   it('refuses a session the engine did not complete', async () => {

@@ -25,7 +25,9 @@ class MemoryKyc implements KycStore {
     this.failEnroll = false;
   }
   async getCompletedKyc(sessionId: string) {
-    const used = await h.t.ctx.db.query('SELECT 1 FROM test_kyc_used WHERE session_id = $1', [sessionId]);
+    const used = await h.t.ctx.db.query('SELECT 1 FROM test_kyc_used WHERE session_id = $1', [
+      sessionId,
+    ]);
     return used.rows.length ? null : (this.sessions.get(sessionId) ?? null);
   }
   async consumeKyc(sessionId: string, tx: Db) {
@@ -62,7 +64,8 @@ beforeAll(async () => {
   await h.t.ctx.db.query('CREATE TABLE test_kyc_used (session_id text PRIMARY KEY)');
 });
 
-const post = (url: string, payload: unknown) => h.t.app.inject({ method: 'POST', url, payload: payload as object });
+const post = (url: string, payload: unknown) =>
+  h.t.app.inject({ method: 'POST', url, payload: payload as object });
 
 async function verifyPhone(phone = PHONE) {
   expect((await post(onboardingPaths.start, { phone })).statusCode).toBe(200);
@@ -76,9 +79,19 @@ function body(over: Partial<RegisterRequest> = {}): RegisterRequest {
     email: 'maria@example.com',
     pin: '482915',
     sessionId: 'kyc-1',
-    supplementaryData: { tipoSangre: 'O+', direccion: 'Calle Palma 123', departamento: '11', ciudad_id: '1101' },
+    supplementaryData: {
+      tipoSangre: 'O+',
+      direccion: 'Calle Palma 123',
+      departamento: '11',
+      ciudad_id: '1101',
+    },
     // What the browser claims: never trusted.
-    kycResult: { nombre: 'OTRA', apellido: 'PERSONA', numeroDocumento: '1111111', fechaNacimiento: '2000-01-01' },
+    kycResult: {
+      nombre: 'OTRA',
+      apellido: 'PERSONA',
+      numeroDocumento: '1111111',
+      fechaNacimiento: '2000-01-01',
+    },
     ...over,
   };
 }
@@ -131,8 +144,13 @@ describe('POST /api/onboarding/register', () => {
     kyc.reset();
     kyc.complete('kyc-1', { FullName: 'ROJAS ANA' });
     await verifyPhone();
-    await post(onboardingPaths.register, body({ supplementaryData: { departamento: '00', ciudad_id: '0000' } }));
-    expect(await patients()).toMatchObject([{ apellido: 'ROJAS', nombre: 'ANA', tipo_sangre: null, direccion: null }]);
+    await post(
+      onboardingPaths.register,
+      body({ supplementaryData: { departamento: '00', ciudad_id: '0000' } }),
+    );
+    expect(await patients()).toMatchObject([
+      { apellido: 'ROJAS', nombre: 'ANA', tipo_sangre: null, direccion: null },
+    ]);
   });
 
   it('is idempotent: the same session submitted twice gives the same success and one patient', async () => {
@@ -151,7 +169,10 @@ describe('POST /api/onboarding/register', () => {
     kyc.reset();
     kyc.complete('kyc-1');
     await verifyPhone();
-    const results = await Promise.all([post(onboardingPaths.register, body()), post(onboardingPaths.register, body())]);
+    const results = await Promise.all([
+      post(onboardingPaths.register, body()),
+      post(onboardingPaths.register, body()),
+    ]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(results.map((r) => r.json().success)).toEqual([true, true]);
     expect(await patients()).toHaveLength(1);
@@ -172,11 +193,20 @@ describe('POST /api/onboarding/register', () => {
   it("answers 409 'existe' for a document number already registered", async () => {
     kyc.reset();
     kyc.complete('kyc-1');
-    await upsertPatient(h.t.ctx, { numero_documento: '4567890', pin: '739154', nombre: 'MARÍA', apellido: 'GONZÁLEZ' });
+    await upsertPatient(h.t.ctx, {
+      numero_documento: '4567890',
+      pin: '739154',
+      nombre: 'MARÍA',
+      apellido: 'GONZÁLEZ',
+    });
     await verifyPhone();
     const res = await post(onboardingPaths.register, body());
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ success: false, message: expect.stringContaining('existe'), onboardingComplete: true });
+    expect(res.json()).toEqual({
+      success: false,
+      message: expect.stringContaining('existe'),
+      onboardingComplete: true,
+    });
     expect(await patients()).toHaveLength(1);
     expect(kyc.enrolled).toHaveLength(0);
   });
@@ -189,7 +219,10 @@ describe('POST /api/onboarding/register', () => {
     expect((await post(onboardingPaths.register, body())).statusCode).toBe(200);
     h.t.clock.advance(60_000);
     await verifyPhone('0991000111');
-    const again = await post(onboardingPaths.register, body({ phone: '0991000111', sessionId: 'kyc-2' }));
+    const again = await post(
+      onboardingPaths.register,
+      body({ phone: '0991000111', sessionId: 'kyc-2' }),
+    );
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toContain('existe');
   });
@@ -201,7 +234,8 @@ describe('POST /api/onboarding/register', () => {
     expect(unverified.statusCode).toBe(403);
     expect(unverified.json()).toEqual({
       success: false,
-      message: 'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
+      message:
+        'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
     });
 
     await verifyPhone();
@@ -247,7 +281,10 @@ describe('POST /api/onboarding/register', () => {
     ]) {
       const res = await post(onboardingPaths.register, body({ supplementaryData: sup }));
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ success: false, message: 'Elegí una ciudad del departamento seleccionado.' });
+      expect(res.json()).toEqual({
+        success: false,
+        message: 'Elegí una ciudad del departamento seleccionado.',
+      });
     }
     expect(await patients()).toHaveLength(0);
   });
@@ -279,13 +316,16 @@ describe('POST /api/onboarding/register', () => {
       { supplementaryData: { departamento: '11', ciudad_id: '1101', tipoSangre: 'Z+' } },
       'Revisá los datos complementarios: elegí un departamento y una ciudad.',
     ],
-  ] as [Partial<RegisterRequest>, string][])('refuses %j with 400 and a Spanish message', async (over, message) => {
-    kyc.reset();
-    kyc.complete('kyc-1');
-    const res = await post(onboardingPaths.register, body(over));
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ success: false, message });
-  });
+  ] as [Partial<RegisterRequest>, string][])(
+    'refuses %j with 400 and a Spanish message',
+    async (over, message) => {
+      kyc.reset();
+      kyc.complete('kyc-1');
+      const res = await post(onboardingPaths.register, body(over));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ success: false, message });
+    },
+  );
 
   it('answers 503 without an identity engine wired, never a fake registration', async () => {
     const saved = h.t.ctx.kyc;

@@ -6,11 +6,15 @@ import { MemorySms, useTestApp } from './helpers';
 const sms = new MemorySms();
 const h = useTestApp({ deps: { sms } });
 
-const post = (url: string, payload: unknown) => h.t.app.inject({ method: 'POST', url, payload: payload as object });
+const post = (url: string, payload: unknown) =>
+  h.t.app.inject({ method: 'POST', url, payload: payload as object });
 
 describe('POST /api/onboarding/start', () => {
   it('sends a code to the normalised phone', async () => {
-    const res = await post(onboardingPaths.start, { phone: '+595 981 123 456', email: 'ana@example.com' });
+    const res = await post(onboardingPaths.start, {
+      phone: '+595 981 123 456',
+      email: 'ana@example.com',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       success: true,
@@ -18,18 +22,35 @@ describe('POST /api/onboarding/start', () => {
       resendAfterSeconds: 30,
     });
     expect(sms.sent).toEqual([
-      { to: '0981123456', purpose: 'onboarding', body: expect.stringMatching(/^Portal del Paciente: .* \d{6}\. Vence en 5 minutos\./) },
+      {
+        to: '0981123456',
+        purpose: 'onboarding',
+        body: expect.stringMatching(/^Portal del Paciente: .* \d{6}\. Vence en 5 minutos\./),
+      },
     ]);
   });
 
   it("answers 'existe' for a phone that already has a complete patient record, without sending", async () => {
-    await upsertPatient(h.t.ctx, { numero_documento: '1234567', pin: '482915', celular: '0981123456', nombre: 'ANA', apellido: 'ROJAS' });
+    await upsertPatient(h.t.ctx, {
+      numero_documento: '1234567',
+      pin: '482915',
+      celular: '0981123456',
+      nombre: 'ANA',
+      apellido: 'ROJAS',
+    });
     const res = await post(onboardingPaths.start, { phone: '0981 123 456' });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ success: false, message: expect.stringContaining('existe'), onboardingComplete: true });
+    expect(res.json()).toEqual({
+      success: false,
+      message: expect.stringContaining('existe'),
+      onboardingComplete: true,
+    });
     expect(sms.sent).toHaveLength(0);
     const resend = await post(onboardingPaths.resendOtp, { celular: '0981123456' });
-    expect(resend.json()).toMatchObject({ success: false, message: expect.stringContaining('existe') });
+    expect(resend.json()).toMatchObject({
+      success: false,
+      message: expect.stringContaining('existe'),
+    });
   });
 
   it.each([
@@ -37,7 +58,10 @@ describe('POST /api/onboarding/start', () => {
     [{ phone: '' }, 'Por favor, ingresá un número de celular válido.'],
     [{}, 'Por favor, ingresá un número de celular válido.'],
     [{ phone: 981123456 }, 'Por favor, ingresá un número de celular válido.'],
-    [{ phone: '0981123456', email: 'ana@' }, 'Por favor, ingresá un correo válido o dejá el campo vacío.'],
+    [
+      { phone: '0981123456', email: 'ana@' },
+      'Por favor, ingresá un correo válido o dejá el campo vacío.',
+    ],
     [[], 'Por favor, ingresá un número de celular válido.'],
   ])('refuses %j with 400 and a Spanish message', async (payload, message) => {
     const res = await post(onboardingPaths.start, payload);
@@ -70,7 +94,10 @@ describe('POST /api/onboarding/validate-otp', () => {
   it('accepts the right code for the normalised phone and refuses a wrong one with the spec text', async () => {
     await post(onboardingPaths.start, { phone: '+595981123456' });
     const code = sms.lastCode('0981123456');
-    const bad = await post(onboardingPaths.validateOtp, { celular: '0981123456', otp: code === '999999' ? '999998' : '999999' });
+    const bad = await post(onboardingPaths.validateOtp, {
+      celular: '0981123456',
+      otp: code === '999999' ? '999998' : '999999',
+    });
     expect(bad.statusCode).toBe(401);
     expect(bad.json()).toEqual({
       success: false,
@@ -79,18 +106,23 @@ describe('POST /api/onboarding/validate-otp', () => {
     });
     const ok = await post(onboardingPaths.validateOtp, { celular: '0981123456', otp: code });
     expect(ok.json()).toEqual({ success: true, message: 'Código verificado.' });
-    const verified = await h.t.ctx.db.query('SELECT 1 FROM phone_verifications WHERE celular = $1', ['0981123456']);
+    const verified = await h.t.ctx.db.query(
+      'SELECT 1 FROM phone_verifications WHERE celular = $1',
+      ['0981123456'],
+    );
     expect(verified.rows).toHaveLength(1);
   });
 
-  it.each([{ celular: '0981123456', otp: '12345' }, { celular: '0981123456', otp: 'abcdef' }, { celular: 'x', otp: '123456' }, {}])(
-    'refuses %j with 400',
-    async (payload) => {
-      const res = await post(onboardingPaths.validateOtp, payload);
-      expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ success: false, message: expect.any(String) });
-    },
-  );
+  it.each([
+    { celular: '0981123456', otp: '12345' },
+    { celular: '0981123456', otp: 'abcdef' },
+    { celular: 'x', otp: '123456' },
+    {},
+  ])('refuses %j with 400', async (payload) => {
+    const res = await post(onboardingPaths.validateOtp, payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ success: false, message: expect.any(String) });
+  });
 
   it('a phone with no code gets the wrong-code answer', async () => {
     const res = await post(onboardingPaths.validateOtp, { celular: '0981123456', otp: '123456' });
@@ -129,6 +161,9 @@ describe('departments and cities', () => {
   it('answers 404 in Spanish for an unknown department', async () => {
     const res = await h.t.app.inject({ method: 'GET', url: onboardingPaths.cities('99') });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, message: 'No encontramos ese departamento. Elegí uno de la lista.' });
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'No encontramos ese departamento. Elegí uno de la lista.',
+    });
   });
 });

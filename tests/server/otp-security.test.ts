@@ -10,7 +10,12 @@ const sms = new MemorySms();
 const h = useTestApp({ deps: { sms } });
 
 const post = (url: string, payload: unknown, ip = '10.0.0.1') =>
-  h.t.app.inject({ method: 'POST', url: `/api/onboarding${url}`, payload: payload as object, remoteAddress: ip });
+  h.t.app.inject({
+    method: 'POST',
+    url: `/api/onboarding${url}`,
+    payload: payload as object,
+    remoteAddress: ip,
+  });
 const start = (phone = PHONE, ip?: string) => post('/start', { phone, email: '' }, ip);
 const resend = (phone = PHONE, ip?: string) => post('/resend-otp', { celular: phone }, ip);
 const validate = (otp: string, phone = PHONE) => post('/validate-otp', { celular: phone, otp });
@@ -19,7 +24,10 @@ const wrong = (code: string) => (code === '000000' ? '000001' : '000000');
 function expect429(res: Awaited<ReturnType<typeof post>>, retryAfter: number) {
   expect(res.statusCode).toBe(429);
   expect(res.headers['retry-after']).toBe(String(retryAfter));
-  expect(res.json()).toEqual({ success: false, message: expect.stringMatching(/^Demasiados intentos\. Esperá \d+ /) });
+  expect(res.json()).toEqual({
+    success: false,
+    message: expect.stringMatching(/^Demasiados intentos\. Esperá \d+ /),
+  });
 }
 
 describe('codes', () => {
@@ -38,7 +46,9 @@ describe('codes', () => {
     expect(JSON.stringify(rows)).not.toContain(code);
     expect(rows[0]!.code_hmac).toBe(otpHmac(h.t.ctx.secrets.otpSecret, PHONE, 'onboarding', code));
     expect(rows[0]!.purpose).toBe('onboarding');
-    expect(otpHmac(h.t.ctx.secrets.otpSecret, PHONE, 'pin_recovery', code)).not.toBe(rows[0]!.code_hmac);
+    expect(otpHmac(h.t.ctx.secrets.otpSecret, PHONE, 'pin_recovery', code)).not.toBe(
+      rows[0]!.code_hmac,
+    );
   });
 
   it('are valid for 5 minutes', async () => {
@@ -50,7 +60,10 @@ describe('codes', () => {
     h.t.clock.advance(MIN);
     await resend();
     h.t.clock.advance(5 * MIN - 1);
-    expect((await validate(sms.lastCode(PHONE))).json()).toEqual({ success: true, message: 'Código verificado.' });
+    expect((await validate(sms.lastCode(PHONE))).json()).toEqual({
+      success: true,
+      message: 'Código verificado.',
+    });
   });
 
   it('are single use', async () => {
@@ -66,7 +79,9 @@ describe('codes', () => {
     await start();
     const code = sms.lastCode(PHONE);
     const results = await Promise.all(Array.from({ length: 8 }, () => validate(code)));
-    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 401, 401, 401, 401, 401, 401, 401]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([
+      200, 401, 401, 401, 401, 401, 401, 401,
+    ]);
   });
 
   it('a resend supersedes the previous code', async () => {
@@ -103,7 +118,8 @@ describe('wrong tries per phone', () => {
     for (let i = 0; i < 4; i++) await validate(wrong(sms.lastCode(PHONE)));
     h.t.clock.advance(MIN);
     await resend();
-    for (let i = 0; i < 2; i++) expect((await validate(wrong(sms.lastCode(PHONE)))).statusCode).toBe(401);
+    for (let i = 0; i < 2; i++)
+      expect((await validate(wrong(sms.lastCode(PHONE)))).statusCode).toBe(401);
     // 10 wrong tries within the hour: the next check is refused, right code or not.
     expect429(await validate(sms.lastCode(PHONE)), 58 * 60);
 
@@ -129,11 +145,17 @@ describe('SMS limits', () => {
     h.t.clock.advance(10_000);
     const early = await resend();
     expect429(early, 20);
-    expect(early.json().message).toBe('Demasiados intentos. Esperá 20 segundos e intentá de nuevo.');
+    expect(early.json().message).toBe(
+      'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.',
+    );
     expect429(await start(), 20);
     h.t.clock.advance(20_000);
     const ok = await resend();
-    expect(ok.json()).toEqual({ success: true, message: 'Código reenviado. Revisá tu SMS.', resendAfterSeconds: 30 });
+    expect(ok.json()).toEqual({
+      success: true,
+      message: 'Código reenviado. Revisá tu SMS.',
+      resendAfterSeconds: 30,
+    });
     expect(sms.sent).toHaveLength(2);
   });
 
@@ -164,7 +186,9 @@ describe('SMS limits', () => {
 
   it('per client address: at most 20 SMS per hour, whatever the phones', async () => {
     for (let i = 0; i < 20; i++) {
-      expect((await start(`09811234${String(i).padStart(2, '0')}`, '10.9.9.9')).statusCode).toBe(200);
+      expect((await start(`09811234${String(i).padStart(2, '0')}`, '10.9.9.9')).statusCode).toBe(
+        200,
+      );
     }
     expect429(await start('0981123499', '10.9.9.9'), 3600);
     expect((await start('0981123499', '10.1.1.1')).statusCode).toBe(200);
@@ -174,7 +198,10 @@ describe('SMS limits', () => {
     sms.fail = true;
     const res = await start();
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ success: false, message: 'No se pudo enviar el código. Verificá tu número.' });
+    expect(res.json()).toEqual({
+      success: false,
+      message: 'No se pudo enviar el código. Verificá tu número.',
+    });
     expect((await h.t.ctx.db.query('SELECT 1 FROM otp_codes')).rows).toHaveLength(0);
     const resent = await resend();
     expect(resent.statusCode).toBe(502);
@@ -194,7 +221,9 @@ describe('SMS limits', () => {
     await start('0991000111');
     const codes = await h.t.ctx.db.query<{ celular: string }>('SELECT celular FROM otp_codes');
     expect(codes.rows).toEqual([{ celular: '0991000111' }]);
-    const events = await h.t.ctx.db.query<{ key: string }>('SELECT key FROM rate_limit_events ORDER BY id');
+    const events = await h.t.ctx.db.query<{ key: string }>(
+      'SELECT key FROM rate_limit_events ORDER BY id',
+    );
     expect(events.rows.map((r) => r.key)).toEqual(['0991000111', '10.0.0.1']);
   });
 

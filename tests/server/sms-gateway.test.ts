@@ -25,7 +25,12 @@ beforeEach(async () => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: JSON.parse(raw) });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: JSON.parse(raw),
+      });
       arrived();
       const next = script.shift() ?? ((r: ServerResponse) => r.writeHead(200).end('{}'));
       next(res);
@@ -55,7 +60,11 @@ function gateway(clock = new FakeClock(), over: { timeoutMs?: number; retries?: 
   });
 }
 
-const message = { to: '0981123456', body: otpSmsText('Portal del Paciente', '123456', 'onboarding'), purpose: 'onboarding' as const };
+const message = {
+  to: '0981123456',
+  body: otpSmsText('Portal del Paciente', '123456', 'onboarding'),
+  purpose: 'onboarding' as const,
+};
 
 describe('HTTP SMS gateway', () => {
   it('posts sender, E.164 recipient and text with Basic credentials', async () => {
@@ -63,7 +72,9 @@ describe('HTTP SMS gateway', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]!.method).toBe('POST');
     expect(seen[0]!.url).toBe('/sms/send');
-    expect(seen[0]!.headers.authorization).toBe(`Basic ${Buffer.from('portal:s3cret').toString('base64')}`);
+    expect(seen[0]!.headers.authorization).toBe(
+      `Basic ${Buffer.from('portal:s3cret').toString('base64')}`,
+    );
     expect(seen[0]!.body).toEqual({ from: 'PORTAL', to: '+595981123456', text: message.body });
   });
 
@@ -113,29 +124,46 @@ describe('SMS text', () => {
     expect(message.body).toBe(
       'Portal del Paciente: tu código de verificación es 123456. Vence en 5 minutos. No lo compartas con nadie.',
     );
-    expect(otpSmsText('Salud', '000111', 'pin_recovery')).toContain('para recuperar tu PIN es 000111');
+    expect(otpSmsText('Salud', '000111', 'pin_recovery')).toContain(
+      'para recuperar tu PIN es 000111',
+    );
   });
 });
 
 describe('SMS configuration', () => {
   it('defaults to the development outbox outside production', () => {
-    expect(loadSmsConfig({}, 'development')).toEqual({ provider: 'outbox', serviceName: 'Portal del Paciente' });
+    expect(loadSmsConfig({}, 'development')).toEqual({
+      provider: 'outbox',
+      serviceName: 'Portal del Paciente',
+    });
     expect(loadSmsConfig({ SMS_SERVICE_NAME: 'Salud PY' }, 'test').serviceName).toBe('Salud PY');
   });
 
   it('requires a gateway in production unless the outbox is chosen explicitly', () => {
     expect(() => loadSmsConfig({}, 'production')).toThrow(ConfigError);
-    const c = loadSmsConfig({ SMS_GATEWAY_URL: 'https://sms.example.com/send', SMS_GATEWAY_SENDER: 'PORTAL' }, 'production');
+    const c = loadSmsConfig(
+      { SMS_GATEWAY_URL: 'https://sms.example.com/send', SMS_GATEWAY_SENDER: 'PORTAL' },
+      'production',
+    );
     expect(c).toMatchObject({
       provider: 'http',
-      gateway: { url: 'https://sms.example.com/send', sender: 'PORTAL', timeoutMs: 5000, retries: 2 },
+      gateway: {
+        url: 'https://sms.example.com/send',
+        sender: 'PORTAL',
+        timeoutMs: 5000,
+        retries: 2,
+      },
     });
     expect(loadSmsConfig({ SMS_PROVIDER: 'outbox' }, 'production').provider).toBe('outbox');
   });
 
   it('refuses bad values', () => {
-    expect(() => loadSmsConfig({ SMS_PROVIDER: 'carrier-pigeon' }, 'development')).toThrow(ConfigError);
+    expect(() => loadSmsConfig({ SMS_PROVIDER: 'carrier-pigeon' }, 'development')).toThrow(
+      ConfigError,
+    );
     expect(() => loadSmsConfig({ SMS_PROVIDER: 'http' }, 'development')).toThrow(/SMS_GATEWAY_URL/);
-    expect(() => loadSmsConfig({ SMS_GATEWAY_URL: 'nota url' }, 'development')).toThrow(ConfigError);
+    expect(() => loadSmsConfig({ SMS_GATEWAY_URL: 'nota url' }, 'development')).toThrow(
+      ConfigError,
+    );
   });
 });

@@ -11,10 +11,17 @@ describe('development SMS outbox (the default provider outside production)', () 
 
   it('stores the SMS in the database and shows it at GET /api/dev/sms-outbox', async () => {
     expect(t.ctx.sms.provider).toBe('outbox');
-    const start = await t.app.inject({ method: 'POST', url: onboardingPaths.start, payload: { phone: '+595 981 123456' } });
+    const start = await t.app.inject({
+      method: 'POST',
+      url: onboardingPaths.start,
+      payload: { phone: '+595 981 123456' },
+    });
     expect(start.statusCode).toBe(200);
 
-    const res = await t.app.inject({ method: 'GET', url: `${onboardingPaths.devSmsOutbox}?celular=0981123456` });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${onboardingPaths.devSmsOutbox}?celular=0981123456`,
+    });
     expect(res.statusCode).toBe(200);
     const outbox = smsOutboxResponse.parse(res.json());
     expect(outbox).toHaveLength(1);
@@ -30,7 +37,10 @@ describe('development SMS outbox (the default provider outside production)', () 
     });
     expect(ok.json()).toMatchObject({ success: true });
 
-    const other = await t.app.inject({ method: 'GET', url: `${onboardingPaths.devSmsOutbox}?celular=0991000111` });
+    const other = await t.app.inject({
+      method: 'GET',
+      url: `${onboardingPaths.devSmsOutbox}?celular=0991000111`,
+    });
     expect(other.json()).toEqual([]);
   });
 
@@ -47,10 +57,17 @@ describe('in production', () => {
   it('the outbox route does not exist', async () => {
     const t = await createTestApp({
       env: { NODE_ENV: 'production' },
-      deps: { onboarding: testOnboardingSettings({ sms: { provider: 'outbox', serviceName: 'Portal del Paciente' } }) },
+      deps: {
+        onboarding: testOnboardingSettings({
+          sms: { provider: 'outbox', serviceName: 'Portal del Paciente' },
+        }),
+      },
     });
     try {
-      const res = await t.app.inject({ method: 'GET', url: `${onboardingPaths.devSmsOutbox}?celular=0981123456` });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `${onboardingPaths.devSmsOutbox}?celular=0981123456`,
+      });
       expect(res.statusCode).toBe(404);
       expect(t.app.printRoutes()).not.toContain('sms-outbox');
     } finally {

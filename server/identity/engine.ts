@@ -122,6 +122,7 @@ export async function createIdentityEngine(
   }
   log.info({ event: 'identity_ready', workers: pool.size, ms: ms(t0) });
   let lastPurge = 0;
+  let gallery: store.Gallery | null = null;
 
   async function describeMain(
     image: Uint8Array,
@@ -387,16 +388,16 @@ export async function createIdentityEngine(
       if (!gates.ok || !gates.face.embedding) {
         return { match: null, best: null, threshold, gates: gates.failed, feedback: gates.hints };
       }
-      const probe = gates.face.embedding;
-      let best: { patientId: string; similarity: number } | null = null;
-      for (const e of await store.loadEnrollments(db)) {
-        const similarity = cosineSimilarity(probe, e.embedding);
-        if (!best || similarity > best.similarity)
-          best = { patientId: e.patientId, similarity: Number(similarity.toFixed(4)) };
-      }
+      gallery = await store.loadGallery(db, gallery);
+      const found = store.searchGallery(gallery, gates.face.embedding);
+      const best = found && {
+        patientId: found.patientId,
+        similarity: Number(found.similarity.toFixed(4)),
+      };
       const match = best && best.similarity >= threshold ? best : null;
       log.info({
         event: 'identify',
+        enrolled: gallery.ids.length,
         best: best?.similarity ?? null,
         threshold,
         matched: Boolean(match),

@@ -119,7 +119,9 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       const moved = s.lastCenter
         ? { from: s.lastCenter, beyond: s.lastWidth * cfg.motionLimit }
         : undefined;
-      if (s.phase === 'open') return { always: false, earBelow: base * cfg.closedRatio, moved };
+      // Closing frames need no description: they sit between two described frames of the same face
+      // (the reopening is described) and may not move more than the motion limit in between.
+      if (s.phase === 'open') return { always: false, moved };
       if (s.phase === 'closed') return { always: false, earAbove: base * cfg.reopenRatio, moved };
       return { always: false };
     },
@@ -139,8 +141,9 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       const ear = face.ear.mean;
       const [x, y, w, h] = face.box;
       const center: [number, number] = [x + w / 2, y + h / 2];
+      // Movement relative to the previous face's width (the worker uses the same rule to decide on a description).
       const moved = s.lastCenter
-        ? Math.hypot(center[0] - s.lastCenter[0], center[1] - s.lastCenter[1]) / w
+        ? Math.hypot(center[0] - s.lastCenter[0], center[1] - s.lastCenter[1]) / (s.lastWidth || w)
         : 0;
       s.lastCenter = center;
       s.lastWidth = w;
@@ -187,9 +190,7 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       scores.ratio = round(ear / base);
       if (s.phase === 'open') {
         if (ear < base * cfg.closedRatio) {
-          if (similarity === null) return answer(s, [progress(s)], { scores });
           s.phase = 'closed';
-          s.similarities = [...s.similarities, round(similarity)];
           return answer(s, [progress(s)], { counted: true, scores });
         }
         // Still open: let the baseline follow the face (lighting, distance), from clearly open frames only.

@@ -159,14 +159,56 @@ export async function enrollFace(
   );
 }
 
-export type Enrollment = { patientId: string; embedding: number[] };
+/** The enrolled faces as one matrix of unit vectors, for a fast 1:N scan. */
+export type Gallery = { version: string; ids: string[]; dim: number; unit: Float32Array };
 
-export async function loadEnrollments(db: Db): Promise<Enrollment[]> {
-  const { rows } = await db.query<{ patient_id: string; embedding: number[] }>(
-    'SELECT patient_id::text AS patient_id, embedding FROM face_enrollments WHERE model = $1',
+/**
+ * Loads the gallery, or returns `cached` when the table has not changed since (count and last
+ * update): parsing every embedding for each identification would dominate its latency.
+ */
+export async function loadGallery(db: Db, cached: Gallery | null): Promise<Gallery> {
+  const { rows: v } = await db.query<{ version: string }>(
+    `SELECT count(*)::text || ':' || coalesce(max(updated_at)::text, '') AS version FROM face_enrollments WHERE model = $1`,
     [EMBEDDING_MODEL],
   );
-  return rows.map((r) => ({ patientId: r.patient_id, embedding: r.embedding.map(Number) }));
+  const version = v[0]!.version;
+  if (cached && cached.version === version) return cached;
+  const { rows } = await db.query<{ patient_id: string; embedding: number[] }>(
+    'SELECT patient_id::text AS patient_id, embedding FROM face_enrollments WHERE model = $1 ORDER BY patient_id',
+    [EMBEDDING_MODEL],
+  );
+  const dim = 1024;
+  const unit = new Float32Array(rows.length * dim);
+  rows.forEach((r, i) => {
+    let n = 0;
+    for (const x of r.embedding) n += Number(x) * Number(x);
+    const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
+    for (let j = 0; j < dim; j++) unit[i * dim + j] = Number(r.embedding[j] ?? 0) * inv;
+  });
+  return { version, ids: rows.map((r) => r.patient_id), dim, unit };
+}
+
+/** Best cosine similarity of a probe against the gallery. */
+export function searchGallery(
+  g: Gallery,
+  probe: ArrayLike<number>,
+): { patientId: string; similarity: number } | null {
+  let n = 0;
+  for (let j = 0; j < g.dim; j++) n += probe[j]! * probe[j]!;
+  if (!g.ids.length || n === 0) return null;
+  const inv = 1 / Math.sqrt(n);
+  let best = -Infinity;
+  let bestI = -1;
+  for (let i = 0; i < g.ids.length; i++) {
+    let dot = 0;
+    const off = i * g.dim;
+    for (let j = 0; j < g.dim; j++) dot += g.unit[off + j]! * probe[j]!;
+    if (dot > best) {
+      best = dot;
+      bestI = i;
+    }
+  }
+  return { patientId: g.ids[bestI]!, similarity: best * inv };
 }
 
 /** Deletes sessions and fingerprints past their retention. */

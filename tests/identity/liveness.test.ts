@@ -107,9 +107,10 @@ describe('blink liveness on real frames', () => {
   it('a different face mid-challenge restarts it', { timeout: T }, async () => {
     const sid = await newSession();
     const seq = await blinkSequence(1, 4);
+    // Someone else, a step to the side (still inside the oval): the move triggers a description.
     const stranger = await sharp(fixture('faces', 'person-05.jpg'))
-      .resize(480, 480)
-      .extend({ left: 80, right: 80, background: '#777' })
+      .resize(400, 400)
+      .extend({ top: 40, bottom: 40, left: 40, right: 200, background: '#777' })
       .jpeg()
       .toBuffer();
     const answers = await sendFrames(h, sid, [...seq, stranger]);

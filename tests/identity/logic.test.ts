@@ -126,9 +126,19 @@ describe('blink decider', () => {
     expect(out[4]!.feedback).toEqual([hints.blink(1, 3)]);
   });
 
-  it('does not count closed frames without continuity evidence (no description)', () => {
-    const { s } = run([open, open, { ear: 0.14 }, open, { ear: 0.14 }, open, { ear: 0.14 }, open]);
+  it('does not count a reopening without continuity evidence (no description)', () => {
+    const { s } = run([
+      open,
+      open,
+      { ear: 0.14 },
+      openNoEmb,
+      { ear: 0.14 },
+      openNoEmb,
+      { ear: 0.14 },
+      openNoEmb,
+    ]);
     expect(s.blinks).toBe(0);
+    expect(s.phase).toBe('closed');
   });
 
   it('half-closed eyes are not a blink', () => {
@@ -182,7 +192,11 @@ describe('blink decider', () => {
     const { s } = run([open, open]);
     const need = decider.needsEmbedding(s);
     expect(need.always).toBe(false);
-    expect(need.earBelow).toBeCloseTo(0.33 * config.liveness.closedRatio);
+    expect(need.earBelow).toBeUndefined();
+    const closedState = decider.step(s, { face: face(0.14), now: 5000 }).state;
+    expect(decider.needsEmbedding(closedState).earAbove).toBeCloseTo(
+      0.33 * config.liveness.reopenRatio,
+    );
   });
 });
 

@@ -15,20 +15,27 @@ export type MrzRead = { lines: [string, string, string]; fields: MrzFields; auto
 
 const MRZ_CHARS = /^[A-Z0-9<]+$/;
 
-/** OCR text lines -> MRZ-looking lines: spaces dropped, common misreads of '<' fixed. */
+/**
+ * OCR text lines -> MRZ-looking lines: spaces dropped, common misreads of '<' fixed. The LSTM engine
+ * reads runs of '<' as K, L, C or E: a trailing run of fillers is all fillers, and in the two lines
+ * with digits a letter or two between fillers is filler too. Inside the names line only the trailing
+ * run is touched (a name may start with C or E right after '<<').
+ */
 export function mrzCandidates(text: string): string[] {
   return text
     .split('\n')
-    .map((l) =>
-      l
+    .map((raw) => {
+      let l = raw
         .toUpperCase()
         .replace(/[\s'"`.,:;]/g, '')
-        .replace(/[«‹(\[{]/g, '<')
-        // LSTM reads runs of '<' as K, L, C or E: a letter between fillers is a filler.
-        .replace(/<[KLCE](?=[<KLCE])/g, '<<')
-        .replace(/<[KLCE](?=[<KLCE])/g, '<<')
-        .replace(/(?<=<)[KLCE]$/g, '<'),
-    )
+        .replace(/[«‹(\[{]/g, '<');
+      l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
+      if (/\d/.test(l)) {
+        for (let i = 0; i < 3; i++)
+          l = l.replace(/(?<=<)[KLCE]{1,2}(?=<)/g, (m) => '<'.repeat(m.length));
+      }
+      return l;
+    })
     .filter((l) => l.length >= 24 && l.length <= 36 && /<{2,}/.test(l))
     .map((l) => l.replace(/[^A-Z0-9<]/g, ''));
 }

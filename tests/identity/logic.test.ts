@@ -239,6 +239,11 @@ describe('MRZ', () => {
     expect(r?.fields.issuingState).toBe('PRY');
     expect(r?.fields.nationality).toBe('PRY');
   });
+  it('keeps names that start with C, E, K or L after the fillers', () => {
+    const l3 = 'BAEZ<GONZALEZ<<CELESTE<ELENA<<';
+    const r = readTd1([lines[0].replace(/<{3}$/, 'KKK'), lines[1], l3].join('\n'));
+    expect(r?.fields.names).toEqual(['CELESTE', 'ELENA']);
+  });
   it('refuses a read whose check digit is wrong', () => {
     const wrong = lines[1].slice(0, 6) + ((Number(lines[1][6]) + 1) % 10) + lines[1].slice(7);
     expect(readTd1([lines[0], wrong, lines[2]].join('\n'))).toBeNull();

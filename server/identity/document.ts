@@ -6,7 +6,6 @@ import type { IdentityConfig } from './config';
 import { identityMessages } from './errors';
 import { decodeRgb, type ImageLimits } from './image';
 import { readTd1, type MrzRead } from './mrz';
-import type { FacePool } from './pool';
 
 /**
  * Document reading: the back's TD1 MRZ by a cascade of OCR passes (stopping at the first read whose
@@ -179,7 +178,7 @@ const PASSES: Pass[] = [
   },
 ];
 
-export function createDocumentReader(config: IdentityConfig, _pool: FacePool): DocumentReader {
+export function createDocumentReader(config: IdentityConfig): DocumentReader {
   const limits: ImageLimits = {
     maxUploadBytes: config.maxUploadBytes,
     maxPixels: config.maxPixels,

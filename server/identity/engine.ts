@@ -110,7 +110,7 @@ export async function createIdentityEngine(
       continuityThreshold: config.continuityThreshold,
     })) as LivenessDecider<unknown>;
   const t0 = performance.now();
-  const reader: DocumentReader = createDocumentReader(config, pool);
+  const reader: DocumentReader = createDocumentReader(config);
   try {
     await Promise.all([
       pool.ready(),

@@ -28,7 +28,7 @@ export function mrzCandidates(text: string): string[] {
       let l = raw
         .toUpperCase()
         .replace(/[\s'"`.,:;]/g, '')
-        .replace(/[«‹(\[{]/g, '<');
+        .replace(/[«‹([{]/g, '<');
       l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
       if (/\d/.test(l)) {
         for (let i = 0; i < 3; i++)

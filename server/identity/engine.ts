@@ -140,7 +140,7 @@ export async function createIdentityEngine(
     const fp = frame.fingerprint!;
     const thumb = Buffer.from(fp.thumb, 'base64');
     let best = Number.POSITIVE_INFINITY;
-    for (const prev of await store.sessionFrames(db, sessionId))
+    for (const prev of await store.sessionFrames(db, sessionId, BigInt(fp.dhash)))
       best = Math.min(best, fingerprintDistance(thumb, prev.thumb));
     if (best <= config.liveness.duplicateDistance)
       return { dup: true, distance: best, replay: false };
@@ -214,6 +214,7 @@ export async function createIdentityEngine(
       });
       const tAnalysed = performance.now();
       const dup = await isDuplicate(db, sessionId, frame);
+      const tChecked = performance.now();
       const gates = checkGates(frame, config);
       const result = await db.transaction(async (tx) => {
         const s = await store.loadSession(tx, sessionId, true);
@@ -292,6 +293,7 @@ export async function createIdentityEngine(
         ms: {
           total: ms(tStart),
           analyse: Math.round(tAnalysed - tStart),
+          duplicateCheck: Math.round(tChecked - tAnalysed),
           decode: Math.round(frame.timings.decodeMs),
           detect: Math.round(frame.timings.detectMs),
         },

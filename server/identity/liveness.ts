@@ -114,11 +114,12 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
     isLive: (s) => s.phase === 'done',
 
     needsEmbedding(s) {
-      const base = baselineOf(s);
-      if (s.phase === 'baseline' || !s.reference || base === null) return { always: true };
+      // The first usable frame is described: it is the face every counted frame must match.
+      if (!s.reference) return { always: true };
       const moved = s.lastCenter
         ? { from: s.lastCenter, beyond: s.lastWidth * cfg.motionLimit }
         : undefined;
+      if (s.phase === 'baseline') return { always: false, moved };
       // Closing frames need no description: they sit between two described frames of the same face
       // (the reopening is described) and may not move more than the motion limit in between.
       if (s.phase === 'open') return { always: false, moved };
@@ -176,11 +177,13 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       if (moved > cfg.motionLimit) return answer(s, [hints.holdStill], { scores });
 
       if (s.phase === 'baseline') {
-        if (!face.embedding) return answer(s, [hints.openEyes], { scores });
+        if (!s.reference && !face.embedding) return answer(s, [hints.openEyes], { scores });
         if (ear < MIN_OPEN_EAR) return answer(s, [hints.openEyes], { scores });
-        s.reference ??= face.embedding;
+        s.reference ??= face.embedding!;
         s.openSamples = [...s.openSamples, ear].slice(-5);
-        const bestSelfie = !s.best || ear / (baselineOf(s) ?? ear) >= s.best.score;
+        // Only a described frame can become the selfie (its description is what is kept).
+        const bestSelfie =
+          Boolean(face.embedding) && (!s.best || ear / (baselineOf(s) ?? ear) >= s.best.score);
         if (bestSelfie) s.best = { score: round(ear / (baselineOf(s) ?? ear)) };
         if (s.openSamples.length >= cfg.baselineFrames) s.phase = 'open';
         scores.baseline = round(baselineOf(s)!);

@@ -48,10 +48,21 @@ export async function insertSession(
 
 export type StoredFrame = { seq: number; thumb: Uint8Array };
 
-export async function sessionFrames(db: Db, id: string, limit = 120): Promise<StoredFrame[]> {
+/**
+ * This session's earlier frames whose dHash is within `maxHamming` bits of the new one: the only ones
+ * that can be near-duplicates (a re-encode moves a few bits), so only they travel for the fine distance.
+ */
+export async function sessionFrames(
+  db: Db,
+  id: string,
+  dhash: bigint,
+  maxHamming = 12,
+): Promise<StoredFrame[]> {
   const { rows } = await db.query<StoredFrame>(
-    'SELECT seq, thumb FROM liveness_frames WHERE session_id = $1 ORDER BY seq DESC LIMIT $2',
-    [id, limit],
+    `SELECT seq, thumb FROM liveness_frames
+      WHERE session_id = $1 AND bit_count((dhash # $2::bigint)::bit(64)) <= $3
+      ORDER BY seq DESC LIMIT 200`,
+    [id, BigInt.asIntN(64, dhash).toString(), maxHamming],
   );
   return rows;
 }

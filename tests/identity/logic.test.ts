@@ -186,10 +186,12 @@ describe('blink decider', () => {
     expect(decider.idle(late.state, 0, []).feedback).toEqual([hints.timeUp]);
   });
 
-  it('asks for an embedding on baseline frames and while waiting for the reopening, not on open frames', () => {
+  it('asks for an embedding on the first frame and while waiting for the reopening, not on open frames', () => {
     const s0 = decider.initial(0);
     expect(decider.needsEmbedding(s0).always).toBe(true);
-    const { s } = run([open, open]);
+    expect(decider.needsEmbedding(run([open]).s).always).toBe(false);
+    const { s } = run([open, openNoEmb]);
+    expect(s.phase).toBe('open');
     const need = decider.needsEmbedding(s);
     expect(need.always).toBe(false);
     expect(need.earBelow).toBeUndefined();

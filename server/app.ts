@@ -32,7 +32,8 @@ export const REDACT = [
 export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'kyc'>>;
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
-  const db: Db = deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const db: Db =
+    deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const secrets = await resolveSecrets(config);
   const pins = await createPinHasher(secrets.pinPepper);
   const clock = deps.clock ?? systemClock;
@@ -79,7 +80,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       if (request.url.startsWith('/api')) return reply.callNotFound();
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
-    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', (_request, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   return app;
 }

@@ -196,6 +196,8 @@ export async function createIdentityEngine(
 
     async livenessFrame(db, sessionId, image) {
       const tStart = performance.now();
+      // The upload's own faults (type, size) first: they are the caller's to fix whatever the session.
+      checkUpload(image, limits);
       const session = await store.loadSession(db, sessionId);
       if (session.status !== 'liveness') {
         return {
@@ -203,7 +205,6 @@ export async function createIdentityEngine(
           liveness_detected: session.status === 'live' || session.status === 'completed',
         };
       }
-      checkUpload(image, limits);
       const plan = decider.needsEmbedding(session.liveness_state);
       const frame = await pool.analyze(image, {
         embedding: plan.always
@@ -303,13 +304,13 @@ export async function createIdentityEngine(
 
     async scanDocument(db, sessionId, images) {
       const tStart = performance.now();
+      checkUpload(images.front, limits);
+      if (images.back) checkUpload(images.back, limits);
       const session = await store.loadSession(db, sessionId);
       if (session.status === 'rejected' || session.status === 'completed')
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
-      checkUpload(images.front, limits);
-      if (images.back) checkUpload(images.back, limits);
       // Face first: a mismatch ends the attempt before the slower OCR.
       const front = await describeMain(images.front);
       const similarity = front.face?.embedding

@@ -6,7 +6,7 @@ import {
   startKycResponse,
 } from '../../contract/identity';
 import { createTestApp, type TestApp } from '../server/helpers';
-import { cameraFrame } from './frames';
+import { cameraFrame, multipart } from './frames';
 
 /**
  * The identity endpoints as the real app serves them (server/app.ts wiring, error handling, body
@@ -24,29 +24,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-function multipart(fields: Record<string, string>, file?: { name: string; value: Buffer }) {
-  const boundary = '----app' + Math.random().toString(16).slice(2);
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields))
-    parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`),
-    );
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="f.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      file.value,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
 describe('identity endpoints in the app', () => {
   it('start-kyc, then a frame', { timeout: T }, async () => {
     const start = await t.app.inject({ method: 'POST', url: identityPaths.startKyc });
@@ -55,10 +32,14 @@ describe('identity endpoints in the app', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: identityPaths.liveness,
-      ...multipart(
-        { session_id },
-        { name: 'frame', value: await cameraFrame('blink-open.jpg', { seed: 5 }) },
-      ),
+      ...multipart([
+        { name: 'session_id', value: session_id },
+        {
+          name: 'frame',
+          value: await cameraFrame('blink-open.jpg', { seed: 5 }),
+          filename: 'frame.jpg',
+        },
+      ]),
     });
     expect(res.statusCode).toBe(200);
     expect(livenessResponse.parse(res.json()).liveness_detected).toBe(false);
@@ -78,10 +59,10 @@ describe('identity endpoints in the app', () => {
       const text = await t.app.inject({
         method: 'POST',
         url: identityPaths.liveness,
-        ...multipart(
-          { session_id: 'x' },
-          { name: 'frame', value: Buffer.from('not an image at all') },
-        ),
+        ...multipart([
+          { name: 'session_id', value: 'x' },
+          { name: 'frame', value: Buffer.from('not an image at all'), filename: 'frame.jpg' },
+        ]),
       });
       expect(text.statusCode).toBe(415);
       expect(text.json().message).toMatch(/JPEG o PNG/);
@@ -92,10 +73,14 @@ describe('identity endpoints in the app', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: identityPaths.scanId,
-      ...multipart(
-        { session_id: 'f00' },
-        { name: 'image_front', value: await cameraFrame('blink-open.jpg', { seed: 6 }) },
-      ),
+      ...multipart([
+        { name: 'session_id', value: 'f00' },
+        {
+          name: 'image_front',
+          value: await cameraFrame('blink-open.jpg', { seed: 6 }),
+          filename: 'frontal.jpg',
+        },
+      ]),
     });
     expect(scanIdResponse.parse(res.json()).error).toContain('invalid session');
   });

@@ -97,3 +97,24 @@ export async function blinkSequence(blinks: number, seed = 1): Promise<Buffer[]>
     ),
   );
 }
+
+/** A multipart/form-data body for app.inject: text fields and files. */
+export type Part = { name: string; value: string | Buffer; filename?: string; type?: string };
+export function multipart(parts: Part[]) {
+  const boundary = '----identity' + Math.random().toString(16).slice(2);
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    const disp = `Content-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
+    const type = p.filename ? `\r\nContent-Type: ${p.type ?? 'image/jpeg'}` : '';
+    chunks.push(
+      Buffer.from(`--${boundary}\r\n${disp}${type}\r\n\r\n`),
+      Buffer.from(p.value),
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(chunks),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}

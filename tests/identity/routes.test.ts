@@ -10,7 +10,7 @@ import {
 } from '../../contract/identity';
 import { installErrorHandling } from '../../server/http/errors';
 import { identityRoutes } from '../../server/identity/routes';
-import { blinkSequence, cameraFrame, fixture } from './frames';
+import { blinkSequence, cameraFrame, fixture, multipart, type Part } from './frames';
 import { startEngine, type Harness } from './engine';
 
 /** The identity endpoints through HTTP (app.inject), on a real engine and an in-memory database. */
@@ -36,25 +36,6 @@ afterAll(async () => {
   await h?.db.close();
 });
 
-type Part = { name: string; value: string | Buffer; filename?: string; type?: string };
-function multipart(parts: Part[]) {
-  const boundary = '----identity' + Math.random().toString(16).slice(2);
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disp = `Content-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}`;
-    const type = p.filename ? `\r\nContent-Type: ${p.type ?? 'image/jpeg'}` : '';
-    chunks.push(
-      Buffer.from(`--${boundary}\r\n${disp}${type}\r\n\r\n`),
-      Buffer.from(p.value),
-      Buffer.from('\r\n'),
-    );
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(chunks),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 const post = (url: string, parts: Part[]) =>
   app.inject({ method: 'POST', url, ...multipart(parts) });
 const startKyc = async () =>

@@ -40,7 +40,12 @@ export default defineConfig({
   // Generous: the machine is shared (2 cores) and PGlite + Argon2 are CPU-bound.
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  // The JSON report feeds scripts/test-summary.ts (counts per tier at the end of `npm test`).
+  reporter: [
+    ['list'],
+    ['json', { outputFile: 'reports/playwright.json' }],
+    ...(process.env.CI ? ([['html', { open: 'never' }]] as const) : []),
+  ],
   use: {
     baseURL,
     locale: 'es-PY',

@@ -24,7 +24,8 @@ step "format"
 npm run format:check
 
 step "unit, machine, story, server and engine tests (Vitest)"
-npx vitest run
+rm -rf reports && mkdir -p reports
+npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
 
 step "build the app"
 npm run build
@@ -34,3 +35,6 @@ npm run build-storybook
 
 step "end-to-end (Playwright, Chromium)"
 npx playwright test
+
+step "summary"
+npx tsx scripts/test-summary.ts

@@ -1,0 +1,62 @@
+/**
+ * Counts per test tier from the JSON reports of the last `npm test` (Vitest and Playwright), and a
+ * closing 'N passed, N failed' line. Exit code 1 when a report is missing or anything failed.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+
+type Counts = { passed: number; failed: number; skipped: number };
+
+const TIERS: [RegExp, string][] = [
+  [/tests\/machines\//, 'machine'],
+  [/tests\/stories\/coverage/, 'story coverage'],
+  [/tests\/stories\//, 'stories rendered (axe)'],
+  [/tests\/screens\//, 'screens'],
+  [/tests\/contract\//, 'contract'],
+  [/tests\/server\//, 'server'],
+  [/tests\/identity\//, 'engine'],
+];
+
+const tiers = new Map<string, Counts>();
+const add = (tier: string, status: string) => {
+  const c = tiers.get(tier) ?? { passed: 0, failed: 0, skipped: 0 };
+  if (status === 'passed' || status === 'expected') c.passed++;
+  else if (status === 'skipped' || status === 'pending' || status === 'todo') c.skipped++;
+  else c.failed++;
+  tiers.set(tier, c);
+};
+
+let missing = false;
+const vitestFile = 'reports/vitest.json';
+if (existsSync(vitestFile)) {
+  const report = JSON.parse(readFileSync(vitestFile, 'utf8')) as {
+    testResults: { name: string; assertionResults: { status: string }[] }[];
+  };
+  for (const file of report.testResults) {
+    const tier = TIERS.find(([re]) => re.test(file.name))?.[1] ?? 'other';
+    for (const t of file.assertionResults) add(tier, t.status);
+  }
+} else missing = true;
+
+const pwFile = 'reports/playwright.json';
+type PwSuite = { suites?: PwSuite[]; specs?: { tests: { status: string }[] }[] };
+if (existsSync(pwFile)) {
+  const walk = (s: PwSuite): void => {
+    s.specs?.forEach((spec) => spec.tests.forEach((t) => add('e2e (Chromium)', t.status)));
+    s.suites?.forEach(walk);
+  };
+  walk(JSON.parse(readFileSync(pwFile, 'utf8')) as PwSuite);
+} else missing = true;
+
+const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+console.log('tier                      passed  failed  skipped');
+for (const [tier, c] of tiers) {
+  console.log(
+    `${tier.padEnd(25)} ${String(c.passed).padStart(6)}  ${String(c.failed).padStart(6)}  ${String(c.skipped).padStart(7)}`,
+  );
+  total.passed += c.passed;
+  total.failed += c.failed;
+  total.skipped += c.skipped;
+}
+if (missing) console.log('a test report is missing (reports/vitest.json or playwright.json)');
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(missing || total.failed ? 1 : 0);

@@ -216,7 +216,7 @@ export async function main(): Promise<PageReport[]> {
     );
   }
   if (!existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: bash scripts/ensure-chromium.sh`);
+    throw new Error(`${CHROMIUM_PATH} is missing: bash scripts/ensure-system-deps.sh`);
   console.log(
     'bundle-size: JavaScript loaded by / and /login (dist/, real server, Debian Chromium)',
   );

@@ -1,5 +1,3 @@
-import type { FlowError } from '../shared/errors';
-
 /** Why a login failed; each code has its Spanish text in src/copy/es.ts. */
 export type LoginErrorCode = 'loginFailed' | 'rejected' | 'network' | 'tooManyAttempts';
 
@@ -15,5 +13,3 @@ export type LoginEvent =
   | { type: 'documento.change'; value: string }
   | { type: 'pin.change'; value: string }
   | { type: 'form.submit' };
-
-export type { FlowError };

@@ -61,11 +61,3 @@ export async function endSession(ctx: AppContext, token: string | undefined): Pr
     new Date(ctx.clock.now()),
   ]);
 }
-
-/** Ends every session of a patient (after a PIN change). */
-export async function endAllSessions(ctx: AppContext, patientId: string): Promise<void> {
-  await ctx.db.query(
-    'UPDATE sessions SET ended_at = $2 WHERE patient_id = $1 AND ended_at IS NULL',
-    [patientId, new Date(ctx.clock.now())],
-  );
-}

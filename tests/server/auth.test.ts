@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { errorResponse } from '../../contract/common';
 import { failureDelayMs } from '../../server/auth/login';
 import { upsertPatient } from '../../server/patients/service';
 import { createTestApp, type TestApp } from './helpers';
@@ -134,7 +135,7 @@ describe('POST /api/auth/login', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(text.statusCode).toBe(415);
-    expect(text.json().success).toBe(false);
+    expect(errorResponse.safeParse(text.json()).success).toBe(true);
     const plain = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',

@@ -1,13 +1,16 @@
 import type { KycErrorCode } from '../../machines/kyc/kyc.types';
 import type { OnboardingErrorCode } from '../../machines/onboarding/onboarding.types';
 import type { OtpErrorCode } from '../../machines/otp/otp.types';
+import { common, sharedErrors } from './es';
+
+export { errorText } from './es';
 
 /**
  * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim,
  * spelling included; the rest are ours, in the same voice.
  */
 export const onboarding = {
-  backHome: 'Volver al inicio',
+  backHome: common.backHome,
   cancel: 'Cancelar',
   retry: 'Reintentar',
   goToLogin: 'Ir a iniciar sesión',
@@ -89,13 +92,13 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   emailInvalid: 'Por favor, ingresá un correo válido o dejá el campo vacío.',
   startFailed: 'Error iniciando onboarding',
   sendCodeFailed: 'No se pudo enviar el código. Verificá tu número.',
-  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
   pinInvalid: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
   termsRequired: 'Debés aceptar los términos y condiciones.',
   registerFailed: 'Error al guardar el registro',
   registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',
   registerNetwork: 'No se pudo completar el registro. Intente de nuevo.',
-  unexpected: 'Algo salió mal, recargá la página.',
+  unexpected: sharedErrors.unexpected,
 };
 
 /** Errors of the SMS code step (spec section 8, spelling as the spec has it). */
@@ -103,7 +106,7 @@ export const otpErrors: Record<OtpErrorCode, string> = {
   wrongCode:
     'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
   network: 'No pudimos validar tu código. Revisá tu conexión e intentá nuevamente.',
-  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
   resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',
 };
 
@@ -111,17 +114,9 @@ export const otpErrors: Record<OtpErrorCode, string> = {
 export const kycErrors: Record<KycErrorCode, string> = {
   startKycFailed: 'Error iniciando KYC',
   network: 'Error iniciando KYC',
-  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
-  unexpectedStep: 'Algo salió mal, recargá la página.',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
+  unexpectedStep: sharedErrors.unexpected,
 };
-
-/** The server's own message when it sent one, else the catalogue's text for the code. */
-export function errorText<C extends string>(
-  error: { code: C; serverMessage?: string | undefined } | null,
-  catalogue: Record<C, string>,
-): string | null {
-  return error ? (error.serverMessage ?? catalogue[error.code]) : null;
-}
 
 /** 0981123456 as 0981 123 456, as patients read their number. */
 export const formatCelular = (celular: string): string =>

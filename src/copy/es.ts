@@ -30,7 +30,13 @@ export const login = {
   submit: 'Validar',
   submitting: 'Validando...',
   forgotPin: '¿Olvidaste tu PIN?',
-  backToHome: 'Volver al inicio',
+  backToHome: common.backHome,
+} as const;
+
+/** Texts several flows share. The 429 fallback is used only when the server sent no message (it says N minutes). */
+export const sharedErrors = {
+  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  unexpected: 'Algo salió mal, recargá la página.',
 } as const;
 
 /** Fallbacks when the server sends no message of its own (spec section 8, Login). */
@@ -38,8 +44,16 @@ export const loginErrors: Record<LoginErrorCode, string> = {
   loginFailed: 'Error de login',
   rejected: 'Error de autenticación.',
   network: 'Error conectando al servidor. Verifique sus datos o intente más tarde.',
-  tooManyAttempts: 'Demasiados intentos. Esperá unos minutos e intentá de nuevo.',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
 };
+
+/** The server's own message when it sent one, else the catalogue's text for the code. */
+export function errorText<C extends string>(
+  error: { code: C; serverMessage?: string | undefined } | null,
+  catalogue: Record<C, string>,
+): string | null {
+  return error ? (error.serverMessage ?? catalogue[error.code]) : null;
+}
 
 export const dashboard = {
   title: 'Inicio',

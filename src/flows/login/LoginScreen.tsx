@@ -10,7 +10,7 @@ import { Heading } from '../../components/Heading';
 import { Logo } from '../../components/Logo';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
-import { common, login as copy, loginErrors } from '../../copy/es';
+import { common, errorText, login as copy, loginErrors } from '../../copy/es';
 import { LoginActor } from './login.context';
 
 const Brand = styled.div`
@@ -35,7 +35,7 @@ export function LoginScreen() {
     e.preventDefault();
     send({ type: 'form.submit' });
   };
-  const error = view.error ? (view.error.serverMessage ?? loginErrors[view.error.code]) : null;
+  const error = errorText(view.error, loginErrors);
   return (
     <Page>
       <Header>

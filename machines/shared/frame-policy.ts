@@ -1,0 +1,64 @@
+/**
+ * Which camera frames a selfie liveness request carries (issue 7, 'A liveness that a real camera
+ * passes'). Pure: no DOM, no timers, so the capture actor (machines/kyc) and the sampling bench
+ * (bench/liveness-sampling.ts) run exactly the same policy.
+ *
+ * The capture actor grabs a frame every `captureEveryMs` (cropped to the oval, scaled to at most
+ * `maxWidth` px wide, JPEG `quality`) into a buffer; each poll (every `pollEveryMs`, one request in
+ * flight) sends `select(buffer)` as repeated `frame` parts and empties the buffer. The server
+ * decides liveness; the browser only chooses frames.
+ */
+export interface SampledFrame<T = unknown> {
+  /** When the frame was captured (ms, any monotonic clock). */
+  readonly capturedAt: number;
+  /** The encoded frame (a Blob in the browser, a Buffer in the bench). */
+  readonly data: T;
+}
+
+export interface FramePolicy {
+  /** Request cadence (spec section 9: 700 ms, one request in flight). */
+  readonly pollEveryMs: number;
+  /** Capture cadence between requests. */
+  readonly captureEveryMs: number;
+  /** At most this many frames per request. */
+  readonly maxFramesPerRequest: number;
+  /** Frames kept in the buffer while a request is in flight (oldest dropped first). */
+  readonly maxBuffered: number;
+  /** Width of a captured frame after cropping to the oval (height follows the oval's 320x360). */
+  readonly maxWidth: number;
+  /** JPEG quality of a liveness frame (spec section 9: 0.7). */
+  readonly quality: number;
+  /** The frames to send from the buffer (oldest first). */
+  select<T>(buffer: readonly SampledFrame<T>[]): SampledFrame<T>[];
+}
+
+/** Evenly spaced frames from the buffer, always including the newest. */
+function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
+  if (buffer.length <= max) return [...buffer];
+  const out: SampledFrame<T>[] = [];
+  const step = (buffer.length - 1) / (max - 1);
+  for (let i = 0; i < max; i += 1) out.push(buffer[Math.round(i * step)]!);
+  return out;
+}
+
+export const selfieFramePolicy: FramePolicy = {
+  pollEveryMs: 700,
+  captureEveryMs: 100,
+  maxFramesPerRequest: 7,
+  maxBuffered: 14,
+  maxWidth: 240,
+  quality: 0.7,
+  select(buffer) {
+    return evenlySpaced(buffer, this.maxFramesPerRequest);
+  },
+};
+
+/** Adds a frame to the buffer, dropping the oldest past `maxBuffered`. */
+export function bufferFrame<T>(
+  policy: FramePolicy,
+  buffer: readonly SampledFrame<T>[],
+  frame: SampledFrame<T>,
+): SampledFrame<T>[] {
+  const next = [...buffer, frame];
+  return next.length > policy.maxBuffered ? next.slice(next.length - policy.maxBuffered) : next;
+}

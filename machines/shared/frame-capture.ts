@@ -1,0 +1,212 @@
+import { fromPromise } from 'xstate';
+
+/**
+ * Frames and photos in the browser: video -> canvas -> JPEG Blob (selfie, documents, kiosk) and
+ * the scaling of document photos before upload (a phone photo is 4-8 MB). The geometry is pure and
+ * tested on its own; the canvas is reached through `ImageEnv`, so tests can pass a fake one.
+ */
+export type Size = { width: number; height: number };
+export type Rect = { x: number; y: number; width: number; height: number };
+
+export type CaptureOptions = {
+  /** crop the centre of the frame to this aspect ratio (width / height), e.g. the oval's 320/360 */
+  cropAspect?: number;
+  /** flip horizontally (what a mirror shows) */
+  mirror?: boolean;
+  /** scale down so the width is at most this */
+  maxWidth?: number;
+  /** scale down so the longer side is at most this */
+  maxSide?: number;
+  /** JPEG quality, 0..1 */
+  quality: number;
+};
+
+/** Documents: at most 2000 px on the long side, JPEG 0.92 (issue 7). */
+export const DOCUMENT_IMAGE = { maxSide: 2000, quality: 0.92 } as const;
+
+/** The largest centred rectangle of `aspect` inside a frame. */
+export function centreCrop(frame: Size, aspect?: number): Rect {
+  if (!aspect || aspect <= 0) return { x: 0, y: 0, ...frame };
+  let width = frame.width;
+  let height = Math.round(width / aspect);
+  if (height > frame.height) {
+    height = frame.height;
+    width = Math.round(height * aspect);
+  }
+  return {
+    x: Math.round((frame.width - width) / 2),
+    y: Math.round((frame.height - height) / 2),
+    width,
+    height,
+  };
+}
+
+/** `size` scaled down (never up) to fit `maxWidth` and `maxSide`, in whole pixels. */
+export function fitWithin(size: Size, limits: { maxWidth?: number; maxSide?: number }): Size {
+  let scale = 1;
+  if (limits.maxWidth && size.width > limits.maxWidth)
+    scale = Math.min(scale, limits.maxWidth / size.width);
+  const long = Math.max(size.width, size.height);
+  if (limits.maxSide && long > limits.maxSide) scale = Math.min(scale, limits.maxSide / long);
+  return {
+    width: Math.max(1, Math.round(size.width * scale)),
+    height: Math.max(1, Math.round(size.height * scale)),
+  };
+}
+
+type Canvas2D = Pick<CanvasRenderingContext2D, 'drawImage' | 'translate' | 'scale'>;
+export type DrawableCanvas = {
+  getContext(kind: '2d'): Canvas2D | null;
+  toBlob(type: string, quality: number): Promise<Blob>;
+};
+
+/** What the functions need from the browser; tests pass fakes. */
+export type ImageEnv = {
+  canvas: (size: Size) => DrawableCanvas;
+  /** decodes an image file (EXIF orientation applied) */
+  decode: (blob: Blob) => Promise<{ source: CanvasImageSource; size: Size; close(): void }>;
+};
+
+export const browserImageEnv: ImageEnv = {
+  canvas: ({ width, height }) => {
+    const el = document.createElement('canvas');
+    el.width = width;
+    el.height = height;
+    return {
+      getContext: (kind) => el.getContext(kind),
+      toBlob: (type, quality) =>
+        new Promise<Blob>((resolve, reject) =>
+          el.toBlob((b) => (b ? resolve(b) : reject(new Error('toBlob'))), type, quality),
+        ),
+    };
+  },
+  decode: async (blob) => {
+    const bitmap = await createImageBitmap(blob, { imageOrientation: 'from-image' });
+    return {
+      source: bitmap,
+      size: { width: bitmap.width, height: bitmap.height },
+      close: () => bitmap.close(),
+    };
+  },
+};
+
+/** Draws `source` (its `size`) cropped, mirrored and scaled as asked, and encodes a JPEG. */
+export async function encodeFrame(
+  source: CanvasImageSource,
+  size: Size,
+  options: CaptureOptions,
+  env: ImageEnv = browserImageEnv,
+): Promise<Blob> {
+  if (!size.width || !size.height) throw new Error('frame has no size yet');
+  const crop = centreCrop(size, options.cropAspect);
+  const out = fitWithin(crop, options);
+  const canvas = env.canvas(out);
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('no 2d context');
+  if (options.mirror) {
+    ctx.translate(out.width, 0);
+    ctx.scale(-1, 1);
+  }
+  ctx.drawImage(source, crop.x, crop.y, crop.width, crop.height, 0, 0, out.width, out.height);
+  return canvas.toBlob('image/jpeg', options.quality);
+}
+
+/** One frame of a playing video element. */
+export function captureFrame(
+  video: HTMLVideoElement,
+  options: CaptureOptions,
+  env: ImageEnv = browserImageEnv,
+): Promise<Blob> {
+  return encodeFrame(video, { width: video.videoWidth, height: video.videoHeight }, options, env);
+}
+
+/** Any image file scaled to at most `maxSide` px on its long side, as JPEG (documents). */
+export async function scaleImage(
+  blob: Blob,
+  options: { maxSide: number; quality: number } = DOCUMENT_IMAGE,
+  env: ImageEnv = browserImageEnv,
+): Promise<Blob> {
+  const image = await env.decode(blob);
+  try {
+    return await encodeFrame(image.source, image.size, options, env);
+  } finally {
+    image.close();
+  }
+}
+
+/**
+ * A video element of its own, not in the page, playing `stream`: actors capture from it, so views
+ * only render their own element. Resolves once the first frame is there.
+ */
+export async function videoOf(
+  stream: MediaStream,
+  signal?: AbortSignal,
+): Promise<HTMLVideoElement> {
+  const video = document.createElement('video');
+  video.muted = true;
+  video.playsInline = true;
+  video.srcObject = stream;
+  await new Promise<void>((resolve, reject) => {
+    if (video.readyState >= 2) return resolve();
+    video.addEventListener('loadeddata', () => resolve(), { once: true });
+    video.addEventListener('error', () => reject(new Error('video')), { once: true });
+    signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+  });
+  await video.play().catch(() => {});
+  return video;
+}
+
+export const releaseVideo = (video: HTMLVideoElement | null): void => {
+  if (!video) return;
+  video.pause();
+  video.srcObject = null;
+};
+
+export type FrameCaptureInput = { stream: MediaStream; options: CaptureOptions };
+
+/** One frame from a camera stream as a JPEG Blob (document 'Capturar', the kiosk's frames). */
+export const frameCaptureActor = fromPromise<Blob, FrameCaptureInput>(async ({ input, signal }) => {
+  const video = await videoOf(input.stream, signal);
+  try {
+    return await captureFrame(video, input.options);
+  } finally {
+    releaseVideo(video);
+  }
+});
+
+/** A chosen file scaled for upload (document 'Subir imagen'). */
+export const imageScalingActor = fromPromise<Blob, { file: Blob }>(({ input }) =>
+  scaleImage(input.file),
+);
+
+/**
+ * Captures a frame from `video` every `everyMs` (skipping a tick while the previous encode runs)
+ * and hands each to `onFrame` with its capture time. Returns the stop function.
+ */
+export function startSampling(
+  video: HTMLVideoElement,
+  everyMs: number,
+  options: CaptureOptions,
+  onFrame: (frame: { capturedAt: number; data: Blob }) => void,
+  env: ImageEnv = browserImageEnv,
+): () => void {
+  let busy = false;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (busy || stopped || video.readyState < 2) return;
+    busy = true;
+    const capturedAt = performance.now();
+    captureFrame(video, options, env)
+      .then((data) => {
+        if (!stopped) onFrame({ capturedAt, data });
+      })
+      .catch(() => {})
+      .finally(() => {
+        busy = false;
+      });
+  }, everyMs);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

@@ -5,6 +5,14 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
 
+/** src/ never reaches the API or actors directly (views render selectors and send events). */
+const srcImportPatterns = [
+  {
+    group: ['**/*.api', '**/*.actors'],
+    message: 'src/ never imports *.api.ts or *.actors.ts.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -82,12 +90,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            {
-              group: ['**/*.api', '**/*.actors'],
-              message: 'src/ never imports *.api.ts or *.actors.ts.',
-            },
-          ],
+          paths: ['react-router', 'react-router-dom', 'wouter'].map((name) => ({
+            name,
+            message:
+              'Navigate with src/components/Navigation.tsx (AppLink, AppLinkButton, BackLink, Redirect, useGoTo) or a plain <a href>.',
+          })),
+          patterns: srcImportPatterns,
         },
       ],
       'no-restricted-globals': [
@@ -111,6 +119,17 @@ export default tseslint.config(
         { noStrings: true, ignoreProps: true, allowedStrings: ['·', '•', '+595'] },
       ],
     },
+  },
+  {
+    // The router's only doors: the app shell, the /login-/dashboard layout, shared navigation.
+    files: [
+      'src/app/**',
+      'src/main.tsx',
+      'src/entry-server.tsx',
+      'src/flows/session/AuthArea.tsx',
+      'src/components/Navigation.tsx',
+    ],
+    rules: { 'no-restricted-imports': ['error', { patterns: srcImportPatterns }] },
   },
   {
     files: ['src/copy/**'],

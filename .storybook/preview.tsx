@@ -1,7 +1,6 @@
 import type { Preview } from '@storybook/react-vite';
 import { ThemeProvider } from 'styled-components';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { MemoryRouter } from 'react-router-dom';
 import { GlobalStyle } from '../src/theme/GlobalStyle';
 import { theme } from '../src/theme/theme';
 
@@ -15,11 +14,9 @@ const preview: Preview = {
     (Story, { parameters }) => (
       <ThemeProvider theme={theme}>
         <GlobalStyle />
-        <Router
-          hook={memoryLocation({ path: (parameters.path as string | undefined) ?? '/' }).hook}
-        >
+        <MemoryRouter initialEntries={[(parameters.path as string | undefined) ?? '/']}>
           <Story />
-        </Router>
+        </MemoryRouter>
       </ThemeProvider>
     ),
   ],

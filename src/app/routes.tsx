@@ -1,11 +1,19 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Routes } from 'react-router-dom';
 import { common } from '../copy/es';
 import { Muted, Page } from '../components/Page';
-import LandingPage from '../pages/LandingPage';
 
 // Route-level code splitting: the landing and login chunks never load camera, KYC or kiosk code.
+// Every route's chunks are modulepreloaded by its prerendered HTML (scripts/prerender.ts), so
+// lazy routes cost no request waterfall.
+const LandingPage = lazy(() => import('../pages/LandingPage'));
 const AuthArea = lazy(() => import('../flows/session/AuthArea'));
+const LoginRoute = lazy(() =>
+  import('../flows/session/AuthArea').then((m) => ({ default: m.LoginRoute })),
+);
+const DashboardRoute = lazy(() =>
+  import('../flows/session/AuthArea').then((m) => ({ default: m.DashboardRoute })),
+);
 const OnboardingFlow = lazy(() => import('../flows/onboarding/OnboardingFlow'));
 const RecoverPinFlow = lazy(() => import('../flows/recover-pin/RecoverPinFlow'));
 const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
@@ -22,18 +30,20 @@ function Loading() {
 
 const lazyRoute = (node: ReactNode) => <Suspense fallback={<Loading />}>{node}</Suspense>;
 
+/** The app's routes (react-router-dom 7, declarative). */
 export function AppRoutes() {
   return (
-    <Switch>
-      <Route path="/">
-        <LandingPage />
+    <Routes>
+      <Route path="/" element={lazyRoute(<LandingPage />)} />
+      <Route element={lazyRoute(<AuthArea />)}>
+        <Route path="/login" element={lazyRoute(<LoginRoute />)} />
+        <Route path="/dashboard" element={lazyRoute(<DashboardRoute />)} />
       </Route>
-      <Route path={/^\/(?:login|dashboard)\/?$/}>{lazyRoute(<AuthArea />)}</Route>
-      <Route path="/onboarding">{lazyRoute(<OnboardingFlow />)}</Route>
-      <Route path="/recuperar-pin">{lazyRoute(<RecoverPinFlow />)}</Route>
-      <Route path="/face-login">{lazyRoute(<FaceLoginFlow />)}</Route>
-      <Route path="/tyc">{lazyRoute(<TycPage />)}</Route>
-      <Route>{lazyRoute(<NotFoundPage />)}</Route>
-    </Switch>
+      <Route path="/onboarding" element={lazyRoute(<OnboardingFlow />)} />
+      <Route path="/recuperar-pin" element={lazyRoute(<RecoverPinFlow />)} />
+      <Route path="/face-login" element={lazyRoute(<FaceLoginFlow />)} />
+      <Route path="/tyc" element={lazyRoute(<TycPage />)} />
+      <Route path="*" element={lazyRoute(<NotFoundPage />)} />
+    </Routes>
   );
 }

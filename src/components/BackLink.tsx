@@ -1,8 +1,8 @@
-import { Link } from 'wouter';
 import styled from 'styled-components';
+import { AppLink } from './Navigation';
 import { theme } from '../theme/theme';
 
-const Anchor = styled(Link)`
+const Anchor = styled(AppLink)`
   display: inline-flex;
   align-items: center;
   justify-content: center;
@@ -39,13 +39,7 @@ export function BackLink({
   disabled?: boolean;
 }) {
   return (
-    <Anchor
-      href={to}
-      aria-label={label}
-      aria-disabled={disabled || undefined}
-      tabIndex={disabled ? -1 : undefined}
-      onClick={(e) => disabled && e.preventDefault()}
-    >
+    <Anchor to={to} aria-label={label} disabled={disabled}>
       <Arrow />
     </Anchor>
   );

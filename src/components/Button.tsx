@@ -1,5 +1,6 @@
 import styled, { css } from 'styled-components';
 import { theme } from '../theme/theme';
+import { AppLink } from './Navigation';
 
 const base = css`
   display: inline-flex;
@@ -28,11 +29,21 @@ export const Button = styled.button<{ $variant?: 'primary' | 'secondary' }>`
   color: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.primaryDark : theme.colors.primaryText)};
 `;
 
-export const LinkButton = styled.a<{ $variant?: 'primary' | 'secondary' }>`
+const linkButton = css<{ $variant?: 'primary' | 'secondary' }>`
   ${base}
   border: 2px solid ${theme.colors.primary};
   background: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.surface : theme.colors.primary)};
   color: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.primaryDark : theme.colors.primaryText)};
+`;
+
+/** A plain `<a href>` that looks like a button (a full page load: pages with no JavaScript). */
+export const LinkButton = styled.a<{ $variant?: 'primary' | 'secondary' }>`
+  ${linkButton}
+`;
+
+/** An in-app link (client-side navigation, see Navigation.tsx) that looks like a button. */
+export const AppLinkButton = styled(AppLink)<{ $variant?: 'primary' | 'secondary' }>`
+  ${linkButton}
 `;
 
 export const TextButton = styled.button`

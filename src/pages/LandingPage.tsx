@@ -1,4 +1,3 @@
-import { Link } from 'wouter';
 import styled from 'styled-components';
 import { LinkButton } from '../components/Button';
 import { Heading } from '../components/Heading';
@@ -17,6 +16,10 @@ const Small = styled.p`
   font-size: 0.875rem;
 `;
 
+/**
+ * Plain links (full page loads): the landing page is prerendered and ships with no JavaScript
+ * (scripts/prerender.ts), and every page it links to is prerendered too.
+ */
 export default function LandingPage() {
   return (
     <Page>
@@ -26,14 +29,12 @@ export default function LandingPage() {
         </Brand>
         <Heading>{landing.title}</Heading>
         <Muted>{landing.subtitle}</Muted>
-        <LinkButton as={Link} href="/onboarding">
-          {landing.register}
-        </LinkButton>
-        <LinkButton as={Link} href="/login" $variant="secondary">
+        <LinkButton href="/onboarding">{landing.register}</LinkButton>
+        <LinkButton href="/login" $variant="secondary">
           {landing.login}
         </LinkButton>
         <Small>
-          <Link href="/tyc">{landing.terms}</Link>
+          <a href="/tyc">{landing.terms}</a>
         </Small>
       </Stack>
     </Page>

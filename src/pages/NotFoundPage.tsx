@@ -1,5 +1,5 @@
-import { Link } from 'wouter';
 import { Heading } from '../components/Heading';
+import { AppLink } from '../components/Navigation';
 import { Muted, Page, Stack } from '../components/Page';
 import { notFound } from '../copy/es';
 
@@ -9,7 +9,7 @@ export default function NotFoundPage() {
       <Stack>
         <Heading focusOnMount>{notFound.title}</Heading>
         <Muted>{notFound.body}</Muted>
-        <Link href="/">{notFound.home}</Link>
+        <AppLink to="/">{notFound.home}</AppLink>
       </Stack>
     </Page>
   );

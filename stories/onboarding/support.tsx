@@ -1,6 +1,6 @@
 import { useActorRef } from '@xstate/react';
 import type { ReactNode } from 'react';
-import { Route, Switch } from 'wouter';
+import { Route, Routes } from 'react-router-dom';
 import { fromPromise, type SnapshotFrom } from 'xstate';
 import type { RegisterResponse, StartResponse } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
@@ -43,20 +43,21 @@ export function AtWizard({
   children: ReactNode;
 }) {
   return (
-    <Switch>
-      <Route path="/onboarding">
-        <AtSnapshot
-          Provider={OnboardingActor.Provider}
-          logic={storyOnboardingMachine}
-          snapshot={snapshot}
-        >
-          {children}
-        </AtSnapshot>
-      </Route>
-      <Route path="/">
-        <LandingPage />
-      </Route>
-    </Switch>
+    <Routes>
+      <Route
+        path="/onboarding"
+        element={
+          <AtSnapshot
+            Provider={OnboardingActor.Provider}
+            logic={storyOnboardingMachine}
+            snapshot={snapshot}
+          >
+            {children}
+          </AtSnapshot>
+        }
+      />
+      <Route path="/" element={<LandingPage />} />
+    </Routes>
   );
 }
 

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LoginRequest, LoginResponse } from '../../contract/auth';
@@ -19,9 +20,11 @@ function renderLogin() {
     },
   });
   render(
-    <LoginActor.Provider logic={machine}>
-      <LoginScreen />
-    </LoginActor.Provider>,
+    <MemoryRouter initialEntries={['/login']}>
+      <LoginActor.Provider logic={machine}>
+        <LoginScreen />
+      </LoginActor.Provider>
+    </MemoryRouter>,
   );
   return { calls, user: userEvent.setup() };
 }

@@ -1,7 +1,7 @@
+import { useEffect } from 'react';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route, Router, Switch } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import type {
   RegisterRequest,
   RegisterResponse,
@@ -33,20 +33,29 @@ function renderWizard() {
       kyc: kycMachine.provide({ actors: { ensureSession: session.logic } }),
     },
   });
-  const location = memoryLocation({ path: '/onboarding', record: true });
+  const location = { history: [] as string[] };
+  function TrackLocation() {
+    const { pathname } = useLocation();
+    useEffect(() => {
+      location.history.push(pathname);
+    }, [pathname]);
+    return null;
+  }
   render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/onboarding">
-          <OnboardingActor.Provider logic={machine}>
-            <OnboardingScreens />
-          </OnboardingActor.Provider>
-        </Route>
-        <Route path="/">
-          <p>landing</p>
-        </Route>
-      </Switch>
-    </Router>,
+    <MemoryRouter initialEntries={['/onboarding']}>
+      <TrackLocation />
+      <Routes>
+        <Route
+          path="/onboarding"
+          element={
+            <OnboardingActor.Provider logic={machine}>
+              <OnboardingScreens />
+            </OnboardingActor.Provider>
+          }
+        />
+        <Route path="/" element={<p>landing</p>} />
+      </Routes>
+    </MemoryRouter>,
   );
   return {
     sends: send.calls,

@@ -1,5 +1,4 @@
 import type { FormEvent } from 'react';
-import { Link } from 'wouter';
 import styled from 'styled-components';
 import { DOCUMENT_MAX, PIN_LENGTH } from '../../../contract/auth';
 import { selectLoginView } from '../../../machines/login/login.selectors';
@@ -8,6 +7,7 @@ import { Button } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Logo } from '../../components/Logo';
+import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { common, errorText, login as copy, loginErrors } from '../../copy/es';
@@ -78,14 +78,9 @@ export function LoginScreen() {
             {view.busy ? copy.submitting : copy.submit}
           </Button>
           <Center>
-            <Link
-              href="/recuperar-pin"
-              aria-disabled={view.busy || undefined}
-              tabIndex={view.busy ? -1 : undefined}
-              onClick={(e) => view.busy && e.preventDefault()}
-            >
+            <AppLink to="/recuperar-pin" disabled={view.busy}>
               {copy.forgotPin}
-            </Link>
+            </AppLink>
           </Center>
         </Stack>
       </form>

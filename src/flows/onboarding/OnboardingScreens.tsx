@@ -1,10 +1,9 @@
-import { useEffect } from 'react';
-import { useLocation } from 'wouter';
 import {
   selectKycActor,
   selectOnboardingScreen,
   selectOtpActor,
 } from '../../../machines/onboarding/onboarding.selectors';
+import { Redirect } from '../../components/Navigation';
 import { OnboardingActor } from './onboarding.context';
 import { KycScreen } from './screens/KycScreen';
 import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
@@ -14,13 +13,6 @@ import { RegistrationScreen } from './screens/RegistrationScreen';
 import { UnexpectedScreen } from './screens/UnexpectedScreen';
 import { VerificationScreen } from './screens/VerificationScreen';
 import { WelcomeScreen } from './screens/WelcomeScreen';
-
-/** Every back or cancel ended the wizard: go to the landing page. */
-function GoHome() {
-  const [, navigate] = useLocation();
-  useEffect(() => navigate('/', { replace: true }), [navigate]);
-  return null;
-}
 
 /** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
 export function OnboardingScreens() {
@@ -47,6 +39,7 @@ export function OnboardingScreens() {
     case 'patientExists':
       return <PatientExistsScreen />;
     case 'home':
-      return <GoHome />;
+      // Every back or cancel ended the wizard: go to the landing page.
+      return <Redirect to="/" />;
   }
 }

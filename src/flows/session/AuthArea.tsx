@@ -1,5 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { Route, Switch } from 'wouter';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Outlet, Route, Routes } from 'react-router-dom';
 import { inspect } from '../../app/inspector';
 import { common } from '../../copy/es';
 import { Muted, Page } from '../../components/Page';
@@ -9,8 +9,7 @@ import { SessionActor } from './session.context';
 const LoginFlow = lazy(() => import('../login/LoginFlow'));
 const DashboardFlow = lazy(() => import('../dashboard/DashboardFlow'));
 
-/** /login and /dashboard behind their guards; rendered inside a SessionActor Provider. */
-export function AuthRoutes() {
+function Loading({ children }: { children: ReactNode }) {
   return (
     <Suspense
       fallback={
@@ -19,30 +18,52 @@ export function AuthRoutes() {
         </Page>
       }
     >
-      <Switch>
-        <Route path="/login">
-          <RedirectIfSession>
-            <LoginFlow />
-          </RedirectIfSession>
-        </Route>
-        <Route path="/dashboard">
-          <RequireSession>
-            <DashboardFlow />
-          </RequireSession>
-        </Route>
-      </Switch>
+      {children}
     </Suspense>
   );
 }
 
+/** /login: the login flow, or /dashboard once the session machine knows a patient. */
+export function LoginRoute() {
+  return (
+    <Loading>
+      <RedirectIfSession>
+        <LoginFlow />
+      </RedirectIfSession>
+    </Loading>
+  );
+}
+
+/** /dashboard: needs a live session, else /login. */
+export function DashboardRoute() {
+  return (
+    <Loading>
+      <RequireSession>
+        <DashboardFlow />
+      </RequireSession>
+    </Loading>
+  );
+}
+
+/** /login and /dashboard as their own route table, for stories (inside a SessionActor Provider). */
+export function AuthRoutes() {
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginRoute />} />
+      <Route path="/dashboard" element={<DashboardRoute />} />
+    </Routes>
+  );
+}
+
 /**
- * The routes that need the app-level session actor. Lazy, so the landing page loads no
- * state-machine code; one Provider across both routes, so login hands over to the dashboard.
+ * The layout of the routes that need the app-level session actor (src/app/routes.tsx nests /login
+ * and /dashboard under it). Lazy, so the landing page loads no state-machine code; one Provider
+ * across both routes, so login hands over to the dashboard.
  */
 export default function AuthArea() {
   return (
     <SessionActor.Provider options={{ inspect }}>
-      <AuthRoutes />
+      <Outlet />
     </SessionActor.Provider>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Redirect } from 'wouter';
 import { selectSessionStatus } from '../../../machines/session/session.selectors';
 import { common } from '../../copy/es';
+import { Redirect } from '../../components/Navigation';
 import { Page, Muted } from '../../components/Page';
 import { SessionActor } from './session.context';
 
@@ -17,7 +17,7 @@ function Checking() {
 export function RequireSession({ children }: { children: ReactNode }) {
   const status = SessionActor.useSelector(selectSessionStatus);
   if (status === 'checking') return <Checking />;
-  if (status === 'anonymous') return <Redirect to="/login" replace />;
+  if (status === 'anonymous') return <Redirect to="/login" />;
   return children;
 }
 
@@ -25,6 +25,6 @@ export function RequireSession({ children }: { children: ReactNode }) {
 export function RedirectIfSession({ children }: { children: ReactNode }) {
   const status = SessionActor.useSelector(selectSessionStatus);
   if (status === 'checking') return <Checking />;
-  if (status === 'authenticated') return <Redirect to="/dashboard" replace />;
+  if (status === 'authenticated') return <Redirect to="/dashboard" />;
   return children;
 }

@@ -1,5 +1,4 @@
-import { Link } from 'wouter';
-import { LinkButton } from '../../../components/Button';
+import { AppLinkButton } from '../../../components/Button';
 import { Heading } from '../../../components/Heading';
 import { Page, Stack } from '../../../components/Page';
 import { onboarding } from '../../../copy/es.onboarding';
@@ -12,9 +11,7 @@ function OutcomeScreen({ title, body }: { title: string; body: string }) {
       <Stack>
         <Heading focusOnMount>{title}</Heading>
         <Intro>{body}</Intro>
-        <LinkButton as={Link} href="/login">
-          {onboarding.goToLogin}
-        </LinkButton>
+        <AppLinkButton to="/login">{onboarding.goToLogin}</AppLinkButton>
       </Stack>
     </Page>
   );

@@ -6,10 +6,15 @@ import type { IdentityConfig } from './config';
 import { identityMessages } from './errors';
 import { decodeRgb, type ImageLimits } from './image';
 import { readTd1, type MrzRead } from './mrz';
+import type { FaceObservation, FrameAnalysis } from './types';
 
 /**
  * Document reading: the back's TD1 MRZ by a cascade of OCR passes (stopping at the first read whose
- * check digits validate), the front's printed text for the names cross-check and 'ESTADO CIVIL'.
+ * check digits validate), the front's printed text and layout. The front must prove it is the front
+ * of the same cédula: card labels present, its printed document number and names equal to the MRZ's
+ * (fail closed when they cannot be read), and the photo area located from the labels' positions so
+ * the face check uses the face printed there, not any face in the picture. 'ESTADO CIVIL' is read
+ * from the front, or from the back's printed text when the front does not carry it.
  * Tesseract runs in its own worker threads; image preparation runs in libuv's pool (sharp).
  */
 export type IdData = {
@@ -28,7 +33,16 @@ export type DocumentChecks = {
   notExpired: boolean | null;
   namesMatchFront: boolean | null;
   maritalStatusRead: boolean;
+  /** The front shows a cédula's printed labels (not a selfie or another picture). */
+  frontIsDocument: boolean;
+  /** The front's printed document number equals the MRZ's; null when it could not be read. */
+  numberMatchesFront: boolean | null;
+  /** The photo area was located from the printed labels. */
+  photoAreaFound: boolean;
 };
+
+/** A region as fractions (0-1) of the oriented image's width and height. */
+export type Area = { x0: number; y0: number; x1: number; y1: number };
 
 export type DocumentReading = {
   ok: boolean;
@@ -39,6 +53,8 @@ export type DocumentReading = {
   pass?: string;
   error?: string;
   mrz?: { lines: [string, string, string]; autocorrected: number; expirationDate: string };
+  /** Where the card's photo is on the front (left of the printed fields), when the labels were found. */
+  photoArea?: Area;
 };
 
 export interface DocumentReader {
@@ -134,6 +150,79 @@ export function crossCheckNames(
     return t;
   });
   return { ok: found === tokens.length, tokens: fixed };
+}
+
+type OcrWord = { text: string; x0: number; y0: number; x1: number; y1: number };
+type FrontText = { text: string; words: OcrWord[] };
+
+const isLabel = (w: string, label: string) => editDistance(w, label) <= (label.length >= 7 ? 2 : 1);
+const CARD_WORDS = [
+  'APELLIDOS',
+  'NOMBRES',
+  'DOCUMENTO',
+  'CEDULA',
+  'IDENTIDAD',
+  'REPUBLICA',
+  'PARAGUAY',
+];
+const FIELD_LABELS = ['APELLIDOS', 'NOMBRES', 'DOCUMENTO'];
+
+/** A printed cédula shows at least two of its fixed words; a selfie or a random picture does not. */
+export function looksLikeCard(text: string): boolean {
+  const ws = words(text);
+  return CARD_WORDS.filter((c) => ws.some((w) => isLabel(w, c))).length >= 2;
+}
+
+/** Document numbers printed on the front: '6.824.773' or '6824773' (dates and other digits excluded). */
+export function frontNumbers(text: string): string[] {
+  const out = new Set<string>();
+  for (const raw of text.split(/\s+/)) {
+    const t = raw.replace(/^[^0-9]+|[^0-9]+$/g, '');
+    if (/^\d{1,3}([.,]\d{3}){1,2}$/.test(t) || /^\d{5,9}$/.test(t)) out.add(t.replace(/\D/g, ''));
+  }
+  return [...out];
+}
+
+/**
+ * The front's number against the MRZ's: true when printed exactly, false when a different number is
+ * printed, null when none was read or the closest is one digit off (an OCR slip: ask for a clearer photo).
+ */
+export function matchNumber(mrzNumber: string, printed: string[]): boolean | null {
+  if (printed.includes(mrzNumber)) return true;
+  if (!printed.length) return null;
+  return printed.some((n) => editDistance(n, mrzNumber) <= 1) ? null : false;
+}
+
+/**
+ * The photo area of a Paraguayan cédula's front: the block left of the printed fields, from the
+ * 'APELLIDOS' label down to the document number (found from the labels' OCR boxes, so the card may be
+ * anywhere in the picture and at any scale). null when no field label was found.
+ */
+export function photoAreaOf(ws: OcrWord[]): Area | null {
+  const labels = ws.filter((w) => FIELD_LABELS.some((l) => isLabel(words(w.text)[0] ?? '', l)));
+  if (!labels.length) return null;
+  const left = Math.min(...labels.map((l) => l.x0));
+  const top = Math.min(...labels.map((l) => l.y0));
+  const lineH = Math.max(...labels.map((l) => l.y1 - l.y0));
+  const bottom = Math.max(...labels.map((l) => l.y1)) + 3 * lineH;
+  const span = Math.max(bottom - top, 8 * lineH);
+  const clamp = (v: number) => Math.min(1, Math.max(0, v));
+  return {
+    x0: clamp(left - 0.9 * span),
+    y0: clamp(top - 0.25 * span),
+    x1: clamp(left),
+    y1: clamp(bottom + 0.1 * span),
+  };
+}
+
+/** The largest face whose centre lies inside the area (boxes in the analysed image's pixels). */
+export function faceInArea(frame: FrameAnalysis, area: Area): FaceObservation | null {
+  const inside = frame.faces.filter((f) => {
+    const cx = (f.box[0] + f.box[2] / 2) / frame.width;
+    const cy = (f.box[1] + f.box[3] / 2) / frame.height;
+    return cx >= area.x0 && cx <= area.x1 && cy >= area.y0 && cy <= area.y1;
+  });
+  return inside.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0] ?? null;
 }
 
 type Pass = {
@@ -246,9 +335,37 @@ export function createDocumentReader(config: IdentityConfig): DocumentReader {
     return { mrz: null, passes };
   }
 
-  async function readFrontText(front: Uint8Array, e: Engines): Promise<string> {
+  /** The front's printed text with each word's box (fractions of the image). */
+  async function readFrontText(front: Uint8Array, e: Engines): Promise<FrontText> {
     const g = await grey(front);
-    const png = await g.img.resize({ width: 1400 }).normalise().png().toBuffer();
+    const width = 1400;
+    const height = Math.round((g.height * width) / g.width);
+    const png = await g.img.resize({ width }).normalise().png().toBuffer();
+    const { data } = await e.text.recognize(png, {}, { text: true, blocks: true });
+    const ws: OcrWord[] = [];
+    for (const b of data.blocks ?? [])
+      for (const p of b.paragraphs)
+        for (const l of p.lines)
+          for (const w of l.words)
+            ws.push({
+              text: w.text,
+              x0: w.bbox.x0 / width,
+              y0: w.bbox.y0 / height,
+              x1: w.bbox.x1 / width,
+              y1: w.bbox.y1 / height,
+            });
+    return { text: data.text, words: ws };
+  }
+
+  /** The back's printed text above the MRZ (where some cards print 'ESTADO CIVIL'). */
+  async function readBackText(back: Uint8Array, e: Engines): Promise<string> {
+    const g = await grey(back);
+    const png = await g.img
+      .extract({ left: 0, top: 0, width: g.width, height: Math.floor(g.height * 0.6) })
+      .resize({ width: 1400 })
+      .normalise()
+      .png()
+      .toBuffer();
     const { data } = await e.text.recognize(png);
     return data.text;
   }
@@ -270,13 +387,24 @@ export function createDocumentReader(config: IdentityConfig): DocumentReader {
 
     async read(front, back) {
       const e = await getEngines();
-      const [backRead, frontText] = await Promise.all([readBack(back, e), readFrontText(front, e)]);
+      // The front's text, then (only when the front has no 'ESTADO CIVIL') the back's, on the text
+      // engine while the MRZ cascade runs on the other two.
+      const frontP = readFrontText(front, e).then(async (f) => ({
+        ...f,
+        backText: findMaritalStatus(f.text) ? '' : await readBackText(back, e),
+      }));
+      const [backRead, frontRead] = await Promise.all([readBack(back, e), frontP]);
+      const frontText = frontRead.text;
+      const photoArea = photoAreaOf(frontRead.words);
       const checks: DocumentChecks = {
         mrzCheckDigits: Boolean(backRead.mrz),
         issuingStatePry: false,
         notExpired: null,
         namesMatchFront: null,
         maritalStatusRead: false,
+        frontIsDocument: looksLikeCard(frontText),
+        numberMatchesFront: null,
+        photoAreaFound: photoArea !== null,
       };
       const mrz = backRead.mrz;
       if (!mrz)
@@ -292,7 +420,9 @@ export function createDocumentReader(config: IdentityConfig): DocumentReader {
       const tokens = [...f.surnames, ...f.names];
       const names = crossCheckNames(tokens, frontText);
       checks.namesMatchFront = names.ok;
-      const marital = findMaritalStatus(frontText, f.sex);
+      checks.numberMatchesFront = matchNumber(f.documentNumber, frontNumbers(frontText));
+      const marital =
+        findMaritalStatus(frontText, f.sex) ?? findMaritalStatus(frontRead.backText, f.sex);
       checks.maritalStatusRead = marital !== null;
       const base = {
         checks,
@@ -303,10 +433,17 @@ export function createDocumentReader(config: IdentityConfig): DocumentReader {
           autocorrected: mrz.autocorrected,
           expirationDate: f.expirationDate,
         },
+        ...(photoArea ? { photoArea } : {}),
       };
       if (!checks.issuingStatePry)
         return { ok: false, ...base, error: identityMessages.notParaguayan };
-      if (names.ok === false) return { ok: false, ...base, error: identityMessages.nameMismatch };
+      // The front must be this cédula's front: fail closed on anything not read.
+      if (!checks.frontIsDocument)
+        return { ok: false, ...base, error: identityMessages.notADocument };
+      if (names.ok === false || checks.numberMatchesFront === false)
+        return { ok: false, ...base, error: identityMessages.documentMismatch };
+      if (names.ok === null || checks.numberMatchesFront === null || !photoArea)
+        return { ok: false, ...base, error: identityMessages.frontUnreadable };
       return {
         ok: true,
         ...base,

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import {
   createDocumentReader,
+  faceInArea,
   type DocumentReader,
   type DocumentReading,
   type IdData,
@@ -78,6 +79,7 @@ export type EngineOptions = {
 };
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
+const round3 = (x: number | null) => (x === null ? null : Number(x.toFixed(3)));
 const short = (id: string) => id.slice(0, 8);
 
 /** Main face of an image for 1:1 work: the largest one. */
@@ -311,46 +313,55 @@ export async function createIdentityEngine(
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
-      // Face first: a mismatch ends the attempt before the slower OCR.
-      const front = await describeMain(images.front);
-      const similarity = front.face?.embedding
-        ? cosineSimilarity(front.face.embedding, session.selfie_embedding.map(Number))
-        : null;
+      // Face first: when no face on the front matches the selfie the attempt ends before the OCR.
+      const selfie = session.selfie_embedding.map(Number);
       const threshold = config.documentMatchThreshold;
-      const faceOk = similarity !== null && similarity >= threshold;
-      log.info({
-        event: 'document_face',
-        session: short(sessionId),
-        faces: front.frame.faces.length,
-        similarity: similarity === null ? null : Number(similarity.toFixed(3)),
-        threshold,
-        match: faceOk,
-        ms: ms(tStart),
+      const simOf = (f: FaceObservation | null) =>
+        f?.embedding ? cosineSimilarity(f.embedding, selfie) : null;
+      const front = await describeMain(images.front);
+      const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
+      const refuse = (error: string): ScanAnswer => ({
+        success: false,
+        kyc_complete: false,
+        error,
       });
-      if (!faceOk) {
-        return {
-          success: false,
-          kyc_complete: false,
-          error: front.face ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument,
-        };
+      if (!anyMatch || !images.back) {
+        log.info({
+          event: 'document_face',
+          session: short(sessionId),
+          faces: front.frame.faces.length,
+          similarity: round3(simOf(front.face)),
+          threshold,
+          match: anyMatch,
+          ms: ms(tStart),
+        });
+        if (!anyMatch)
+          return refuse(
+            front.face ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument,
+          );
+        return refuse(identityMessages.backMissing);
       }
-      if (!images.back)
-        return { success: false, kyc_complete: false, error: identityMessages.backMissing };
       const reading = await reader.read(images.front, images.back);
+      // The face that counts is the one printed in the card's photo area, not any face in the picture.
+      const cardFace = reading.photoArea ? faceInArea(front.frame, reading.photoArea) : null;
+      const similarity = simOf(cardFace);
+      const faceOk = similarity !== null && similarity >= threshold;
       log.info({
         event: 'document_read',
         session: short(sessionId),
         ok: reading.ok,
         checks: reading.checks,
         passes: reading.passes,
+        faces: front.frame.faces.length,
+        similarity: round3(similarity),
+        threshold,
+        match: faceOk,
         ms: ms(tStart),
       });
       if (!reading.ok || !reading.idData)
-        return {
-          success: false,
-          kyc_complete: false,
-          error: reading.error ?? identityMessages.mrzUnreadable,
-        };
+        return refuse(reading.error ?? identityMessages.mrzUnreadable);
+      if (!faceOk)
+        return refuse(cardFace ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument);
       await db.query(
         `UPDATE kyc_sessions SET status = 'completed', completed_at = now(), updated_at = now(), result = $2::jsonb
           WHERE id = $1 AND status = 'live'`,

@@ -6,6 +6,8 @@ export const identityMessages = {
   undecodable: 'No pudimos leer la imagen. Sacá la foto de nuevo.',
   tooSmall: 'La imagen es demasiado chica. Sacá la foto más de cerca.',
   missingFile: 'Falta la imagen. Sacá la foto e intentá de nuevo.',
+  malformedUpload:
+    'No pudimos recibir la imagen: el envío llegó incompleto o dañado. Intentá de nuevo.',
   missingSession: 'Falta el identificador de sesión.',
   // The browser looks for 'session expired' / 'invalid session' in these (spec, point 8).
   sessionExpired: 'La sesión expiró (session expired). Volvé a empezar el proceso.',
@@ -20,7 +22,13 @@ export const identityMessages = {
   backMissing: 'Falta la foto del dorso del documento.',
   notParaguayan: 'El documento no es una cédula paraguaya válida.',
   documentExpired: 'El documento está vencido.',
-  nameMismatch: 'Los nombres del frente y del dorso del documento no coinciden.',
+  // The front must be proved to be the front of the same cédula (issue 11, item 1).
+  notADocument:
+    'La foto del frente no muestra una cédula. Sacá una foto del frente de tu cédula, entera y con buena luz.',
+  frontUnreadable:
+    'No pudimos leer el número y los nombres del frente del documento. Sacá una foto más nítida del frente, con buena luz.',
+  documentMismatch:
+    'El frente y el dorso no son de la misma cédula. Sacá las fotos del frente y del dorso de tu cédula.',
 } as const;
 
 export type IdentityErrorCode =

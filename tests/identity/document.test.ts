@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrollFace, getCompletedKyc } from '../../server/identity/engine';
-import { blinkSequence, cameraFrame, fixture } from './frames';
-import { sendFrames, startEngine, type Harness } from './engine';
+import { cameraFrame, fixture } from './frames';
+import { liveSession as liveSessionOf, startEngine, type Harness } from './engine';
 
 const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
   string,
@@ -11,25 +11,16 @@ const card = (name: string, side: string) => fixture('cedulas', `${name}-${side}
 const T = 180_000;
 
 let h: Harness;
-let blinks: Buffer[];
 beforeAll(async () => {
   h = await startEngine({}, { ocr: true });
-  blinks = await blinkSequence(3, 42);
 });
 afterAll(async () => {
   await h?.engine.close();
   await h?.db.close();
 });
 
-/** A session that passed the blink challenge (fresh frames for each: replays would be refused). */
 let liveSeed = 0;
-async function liveSession(): Promise<string> {
-  const { sessionId } = await h.engine.startSession(h.db);
-  const frames = liveSeed++ === 0 ? blinks : await blinkSequence(3, 100 + liveSeed);
-  const answers = await sendFrames(h, sessionId, frames);
-  expect(answers.at(-1)!.liveness_detected).toBe(true);
-  return sessionId;
-}
+const liveSession = () => liveSessionOf(h, liveSeed++ === 0 ? 42 : 100 + liveSeed);
 
 describe('document scan', () => {
   it(

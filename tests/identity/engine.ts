@@ -2,6 +2,7 @@
 import { openDb, type Db } from '../../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
+import { blinkSequence } from './frames';
 
 export type Harness = {
   engine: IdentityEngine;
@@ -31,4 +32,12 @@ export async function sendFrames(h: Harness, sessionId: string, frames: Buffer[]
     answers.push(await h.engine.livenessFrame(h.db, sessionId, f));
   }
   return answers;
+}
+
+/** A session that passed the blink challenge, with fresh frames from `seed` (replays would be refused). */
+export async function liveSession(h: Harness, seed: number): Promise<string> {
+  const { sessionId } = await h.engine.startSession(h.db);
+  const answers = await sendFrames(h, sessionId, await blinkSequence(3, seed));
+  if (!answers.at(-1)!.liveness_detected) throw new Error('liveness not reached');
+  return sessionId;
 }

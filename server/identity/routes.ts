@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   kycRejectRequest,
   livenessFields,
@@ -15,6 +15,7 @@ import { messages } from '../http/messages';
 import { loadIdentityConfig } from './config';
 import { createIdentityEngine, type IdentityEngine } from './engine';
 import { IdentityError, identityMessages } from './errors';
+import { readUpload } from './upload';
 
 export type IdentityRoutesOptions = {
   ctx: { db: Db; config: { env: string } };
@@ -26,45 +27,6 @@ export type IdentityRoutesOptions = {
   identity?: IdentityEngine | Promise<IdentityEngine>;
   env?: Record<string, string | undefined>;
 };
-
-type Upload = { fields: Record<string, string>; files: Record<string, Buffer> };
-
-/**
- * Reads a multipart request into text fields and file buffers, with per-file size limit, a cap on
- * parts, and only the expected file names. A file over the limit is a 413; a non-multipart body a 415.
- */
-async function readUpload(
-  request: FastifyRequest,
-  fileNames: string[],
-  maxBytes: number,
-): Promise<Upload> {
-  if (!request.isMultipart()) throw new HttpError(415, identityMessages.unsupportedType);
-  const fields: Record<string, string> = {};
-  const files: Record<string, Buffer> = {};
-  const mb = Math.floor(maxBytes / (1024 * 1024)) || 1;
-  const parts = request.parts({
-    limits: { fileSize: maxBytes, files: fileNames.length, fields: 8, parts: 12, fieldSize: 4096 },
-  });
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      if (!fileNames.includes(part.fieldname)) {
-        await part.toBuffer().catch(() => {});
-        throw new HttpError(400, messages.badRequest);
-      }
-      const buf = await part.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE')
-          throw new HttpError(413, identityMessages.tooLarge.replace('{mb}', String(mb)));
-        throw err;
-      });
-      if (part.file.truncated)
-        throw new HttpError(413, identityMessages.tooLarge.replace('{mb}', String(mb)));
-      files[part.fieldname] = buf;
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  return { fields, files };
-}
 
 /** IdentityError -> HttpError (status + Spanish message); anything else propagates (500, logged). */
 async function answer<T>(fn: () => Promise<T>): Promise<T> {

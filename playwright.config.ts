@@ -66,7 +66,8 @@ export default defineConfig({
   webServer: {
     command: 'npx tsx e2e/server.ts',
     cwd: root,
-    url: `${baseURL}/api/auth/session`,
+    // Waits for the identity engine too (it warms up after the server listens).
+    url: `${baseURL}/api/onboarding/identity-status`,
     timeout: 240_000,
     reuseExistingServer: !process.env.CI && process.env.E2E_REUSE === '1',
     stdout: 'pipe',

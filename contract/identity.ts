@@ -9,6 +9,8 @@ export const identityPaths = {
   liveness: '/api/onboarding/liveness',
   scanId: '/api/onboarding/scan-id',
   kycReject: '/api/onboarding/kyc-reject',
+  /** GET: 200 when the identity engine is ready, 503 'El servicio está iniciando' while it warms up. */
+  identityStatus: '/api/onboarding/identity-status',
 } as const;
 
 /** Multipart part names. */

@@ -15,6 +15,7 @@ export const identityMessages = {
   livenessMissing: 'Primero completá la validación de vida (selfie).',
   sessionClosed: 'Esta verificación ya terminó. Volvé a empezar el proceso.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
+  starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
   noFaceOnDocument: 'Face verification failed: no encontramos una cara en el frente del documento.',
   mrzUnreadable:

@@ -15,16 +15,20 @@ import { messages } from '../http/messages';
 import { loadIdentityConfig } from './config';
 import { createIdentityEngine, type IdentityEngine } from './engine';
 import { IdentityError, identityMessages } from './errors';
+import { holdEngine } from './lifecycle';
 import { readUpload } from './upload';
 
 export type IdentityRoutesOptions = {
   ctx: { db: Db; config: { env: string } };
   /**
    * The engine to use. Without one the plugin creates its own from IDENTITY_* settings and closes it
-   * with the app: at start (models loaded and warmed before the server listens), or, in the test
-   * environment, on the first identity request so that other areas' tests do not pay for the models.
+   * with the app: warmed in the background once the app is ready (identity calls answer 503 'El
+   * servicio está iniciando' until then; see lifecycle.ts), or, in the test environment, on the first
+   * identity request so that other areas' tests do not pay for the models.
    */
   identity?: IdentityEngine | Promise<IdentityEngine>;
+  /** How an owned engine is made (default: from IDENTITY_* settings); a seam for the start-up tests. */
+  createEngine?: () => Promise<IdentityEngine>;
   env?: Record<string, string | undefined>;
 };
 
@@ -38,30 +42,31 @@ async function answer<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** POST /start-kyc, /liveness, /scan-id, /kyc-reject (prefix /api/onboarding). */
+/** GET /identity-status, POST /start-kyc, /liveness, /scan-id, /kyc-reject (prefix /api/onboarding). */
 export async function identityRoutes(
   app: FastifyInstance,
   opts: IdentityRoutesOptions,
 ): Promise<void> {
   const { ctx } = opts;
-  let engine: Promise<IdentityEngine> | null = opts.identity
-    ? Promise.resolve(opts.identity)
-    : null;
   const owned = !opts.identity;
-  const engineOf = () =>
-    (engine ??= createIdentityEngine(loadIdentityConfig(opts.env ?? process.env), {
-      log: app.log,
-    }).catch((err) => {
-      engine = null;
-      app.log.error({ event: 'identity_start_failed', error: String(err) });
-      throw new HttpError(503, identityMessages.busy);
-    }));
-  if (owned && ctx.config.env !== 'test')
-    app.addHook('onReady', async () => void (await engineOf()));
-  app.addHook('onClose', async () => {
-    if (owned && engine) await (await engine.catch(() => null))?.close();
-  });
+  const holder = holdEngine(
+    app,
+    opts.identity
+      ? () => Promise.resolve(opts.identity!)
+      : (opts.createEngine ??
+          (() =>
+            createIdentityEngine(loadIdentityConfig(opts.env ?? process.env), { log: app.log }))),
+    { owned, background: owned && ctx.config.env !== 'test' },
+  );
+  const engineOf = () => holder.get();
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
+
+  // 200 once the engine answers, 503 'El servicio está iniciando' (Retry-After) while it warms up:
+  // for readiness checks and the e2e server wait.
+  app.get('/identity-status', async () => {
+    await engineOf();
+    return { success: true, ready: true };
+  });
 
   app.post('/start-kyc', async (): Promise<StartKycResponse> => {
     const e = await engineOf();

@@ -1,0 +1,82 @@
+/**
+ * Issue 11, item 8: the engine's warm-up runs outside Fastify's plugin timeout. The app is ready at
+ * once even when the engine takes longer than the timeout; identity calls answer 503 'El servicio
+ * está iniciando' with Retry-After until the engine is ready; a failed start is retried.
+ */
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { identityPaths } from '../../contract/identity';
+import { installErrorHandling } from '../../server/http/errors';
+import type { IdentityEngine } from '../../server/identity/engine';
+import { identityMessages } from '../../server/identity/errors';
+import { identityRoutes } from '../../server/identity/routes';
+
+const fakeEngine = (closed: string[]) =>
+  ({
+    startSession: async () => ({ sessionId: '11111111-1111-4111-8111-111111111111' }),
+    close: async () => void closed.push('closed'),
+  }) as unknown as IdentityEngine;
+
+async function appWith(createEngine: () => Promise<IdentityEngine>) {
+  // A plugin timeout far shorter than the warm-up: the old onReady hook awaited the engine and failed.
+  const app = Fastify({ logger: false, pluginTimeout: 200 });
+  installErrorHandling(app);
+  await app.register(identityRoutes, {
+    prefix: '/api/onboarding',
+    ctx: { db: {} as never, config: { env: 'development' } },
+    createEngine,
+  });
+  return app;
+}
+
+describe('identity engine start-up', () => {
+  it('the app is ready before a slow engine; identity calls answer 503 until it is', async () => {
+    let finish!: (e: IdentityEngine) => void;
+    const created: number[] = [];
+    const closed: string[] = [];
+    const app = await appWith(() => {
+      created.push(1);
+      return new Promise((r) => (finish = r));
+    });
+    await app.ready();
+    expect(created).toHaveLength(1); // the warm-up began when the app became ready
+    for (const [method, url] of [
+      ['GET', identityPaths.identityStatus],
+      ['POST', identityPaths.startKyc],
+      ['POST', identityPaths.liveness],
+      ['POST', identityPaths.scanId],
+    ] as const) {
+      const res = await app.inject({ method, url });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
+      expect(res.json()).toEqual({ success: false, message: identityMessages.starting });
+    }
+    expect(created).toHaveLength(1); // calls while starting do not start another engine
+    finish(fakeEngine(closed));
+    await new Promise((r) => setImmediate(r));
+    const res = await app.inject({ method: 'POST', url: identityPaths.startKyc });
+    expect(res.statusCode).toBe(200);
+    const status = await app.inject({ method: 'GET', url: identityPaths.identityStatus });
+    expect(status.json()).toEqual({ success: true, ready: true });
+    await app.close();
+    expect(closed).toEqual(['closed']);
+  });
+
+  it('a failed start is answered 503 and started again by the next call', async () => {
+    let attempts = 0;
+    const app = await appWith(async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('models failed to load');
+      return fakeEngine([]);
+    });
+    await app.ready();
+    await new Promise((r) => setImmediate(r));
+    const first = await app.inject({ method: 'POST', url: identityPaths.startKyc });
+    expect(first.statusCode).toBe(503);
+    await new Promise((r) => setImmediate(r));
+    expect(attempts).toBe(2);
+    const second = await app.inject({ method: 'POST', url: identityPaths.startKyc });
+    expect(second.statusCode).toBe(200);
+    await app.close();
+  });
+});

@@ -85,8 +85,9 @@ export default defineConfig({
       LOGIN_DELAY_AFTER: '5',
       LOGIN_LOCK_AFTER: '10',
       // Every test gets its own client address through X-Forwarded-For (e2e/fixtures.ts), so the
-      // per-address cap is the product default and still never shared between tests.
-      TRUST_PROXY: 'true',
+      // per-address cap is the product default and still never shared between tests. Hop count 1:
+      // the test plays the proxy, and the server takes the right-most (proxy-appended) address.
+      TRUST_PROXY: '1',
       LOGIN_IP_MAX_FAILURES: '30',
       LOGIN_IP_WINDOW_MINUTES: '15',
       STATIC_DIR: process.env.E2E_STATIC_DIR ?? 'dist',

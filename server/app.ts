@@ -3,7 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import type { Config } from './config';
+import { fastifyTrustProxy, type Config } from './config';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
 import { installErrorHandling } from './http/errors';
@@ -59,10 +59,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         ? false
         : { level: config.logLevel, redact: { paths: REDACT, censor: '[oculto]' } },
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   });
   installErrorHandling(app);
-  installSecurityHeaders(app);
+  installSecurityHeaders(app, {
+    cookieSecure: config.session.cookieSecure,
+    hstsIncludeSubdomains: config.hstsIncludeSubdomains,
+  });
   // JSON only: drop Fastify's built-in text/plain parser so anything else is a 415.
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);

@@ -15,11 +15,18 @@ const schema = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(15),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool.optional(),
-  TRUST_PROXY: bool.default(false),
+  HSTS_INCLUDE_SUBDOMAINS: bool.default(false),
+  TRUST_PROXY: z.string().default('false'),
   LOGIN_DELAY_AFTER: z.coerce.number().int().positive().default(5),
   LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
   LOGIN_DELAY_BASE_MS: z.coerce.number().int().min(0).default(1000),
   LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).default(8000),
+  LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
+  LOGIN_LOCK_MAX_MINUTES: z.coerce
+    .number()
+    .positive()
+    .default(24 * 60),
+  LOGIN_HARD_LOCK_AFTER: z.coerce.number().int().positive().default(100),
   LOGIN_IP_MAX_FAILURES: z.coerce.number().int().positive().default(30),
   LOGIN_IP_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
   BODY_LIMIT_BYTES: z.coerce
@@ -42,10 +49,18 @@ export type Config = {
   pinPepper: string | undefined;
   otpSecret: string | undefined;
   session: { idleMs: number; absoluteMs: number; cookieSecure: boolean | undefined };
-  trustProxy: boolean;
+  /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Strict-Transport-Security on https answers; includeSubDomains only when every subdomain is https. */
+  hstsIncludeSubdomains: boolean;
   login: {
     delayAfter: number;
     lockAfter: number;
+    /** The first timed lock; each further lock since the last success doubles it, up to the max. */
+    lockBaseMs: number;
+    lockMaxMs: number;
+    /** Failures without a success before a lock only PIN recovery or the operator lifts. */
+    hardLockAfter: number;
     delayBaseMs: number;
     delayMaxMs: number;
     ipMaxFailures: number;
@@ -58,6 +73,44 @@ export type Config = {
 };
 
 export class ConfigError extends Error {}
+
+export type TrustProxy = false | number | string[];
+
+const IPV4_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/;
+const IPV6_CIDR = /^[0-9a-f:.]*:[0-9a-f:.]*(\/\d{1,3})?$/i;
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: `false` (default: the socket address is the client), a hop count (`1`: one proxy of
+ * ours in front, the client is the address it appended to X-Forwarded-For), or a comma-separated
+ * list of the proxies' addresses or CIDRs (`127.0.0.1`, `10.0.0.0/8`, `loopback`). `true` means one
+ * proxy (hop count 1): the client-written left-most X-Forwarded-For entry is never trusted.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0' || v === 'no') return false;
+  // `true` used to mean "behind a proxy": it now means one proxy of ours, never the left-most entry.
+  if (v === 'true' || v === 'yes') return 1;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((s) => s.trim());
+  if (list.every((s) => PROXY_NAMES.has(s) || IPV4_CIDR.test(s) || IPV6_CIDR.test(s))) return list;
+  throw new ConfigError(
+    "Invalid configuration:\nTRUST_PROXY: use false, a hop count (1 = one proxy in front) or the proxies' addresses (127.0.0.1,10.0.0.0/8)",
+  );
+}
+
+/**
+ * TRUST_PROXY as Fastify's option. Fastify takes addresses itself; it no longer honours a bare hop
+ * count (it cannot check the peer), so a hop count becomes "trust the n nearest hops": the client
+ * is the address the n-th proxy appended, never a client-written entry to its left. A hop count
+ * trusts whoever connects: use it only where the proxy is the only way in.
+ */
+export function fastifyTrustProxy(
+  tp: TrustProxy,
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof tp === 'number') return (_address, hop) => hop < tp;
+  return tp;
+}
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -84,10 +137,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
       cookieSecure: c.COOKIE_SECURE,
     },
-    trustProxy: c.TRUST_PROXY,
+    trustProxy: parseTrustProxy(c.TRUST_PROXY),
+    hstsIncludeSubdomains: c.HSTS_INCLUDE_SUBDOMAINS,
     login: {
       delayAfter: c.LOGIN_DELAY_AFTER,
       lockAfter: c.LOGIN_LOCK_AFTER,
+      lockBaseMs: c.LOGIN_LOCK_MINUTES * 60_000,
+      lockMaxMs: c.LOGIN_LOCK_MAX_MINUTES * 60_000,
+      hardLockAfter: c.LOGIN_HARD_LOCK_AFTER,
       delayBaseMs: c.LOGIN_DELAY_BASE_MS,
       delayMaxMs: c.LOGIN_DELAY_MAX_MS,
       ipMaxFailures: c.LOGIN_IP_MAX_FAILURES,

@@ -15,7 +15,16 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function installSecurityHeaders(app: FastifyInstance): void {
+/**
+ * Strict-Transport-Security goes on every answer known to travel over https: a TLS socket, a
+ * trusted proxy's X-Forwarded-Proto (request.protocol), or COOKIE_SECURE=true (the operator says
+ * the site is served over https behind a proxy).
+ */
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { cookieSecure?: boolean | undefined; hstsIncludeSubdomains?: boolean } = {},
+): void {
+  const hsts = `max-age=31536000${options.hstsIncludeSubdomains ? '; includeSubDomains' : ''}`;
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
@@ -23,7 +32,8 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cross-origin-opener-policy', 'same-origin');
     reply.header('permissions-policy', 'camera=(self), microphone=(), geolocation=(), payment=()');
-    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
+    if (options.cookieSecure === true || request.protocol === 'https')
+      reply.header('strict-transport-security', hsts);
     if (request.url.startsWith('/api')) reply.header('cache-control', 'no-store');
     return payload;
   });

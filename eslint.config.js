@@ -17,6 +17,8 @@ export default tseslint.config(
   {
     ignores: [
       'dist/**',
+      'dist-ssr/**',
+      '.try/**',
       'storybook-static/**',
       'node_modules/**',
       'coverage/**',

@@ -1,13 +1,50 @@
-import { defineConfig } from 'vite';
+import path from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
+const root = path.dirname(new URL(import.meta.url).pathname);
 
-/** One runtime everywhere: dev, the build, Storybook and the jsdom tests all run react-dom. */
-export default defineConfig({
-  plugins: [react()],
+/**
+ * SSR build only: each chunk records, when Node evaluates it, the source modules it holds
+ * (`globalThis.__prerenderModules`). scripts/prerender.ts renders each route in a fresh process, so
+ * the modules a route's render loaded are exactly the lazy chunks its HTML must modulepreload.
+ */
+function recordSsrModules(): Plugin {
+  return {
+    name: 'record-ssr-modules',
+    apply: 'build',
+    renderChunk(code, chunk) {
+      if (!this.environment || this.environment.config.consumer !== 'server') return null;
+      const ids = chunk.moduleIds
+        .filter((id) => id.startsWith(root + '/') && !id.includes('/node_modules/'))
+        .map((id) => path.relative(root, id));
+      if (ids.length === 0) return null;
+      return `(globalThis.__prerenderModules ??= new Set()); for (const id of ${JSON.stringify(ids)}) globalThis.__prerenderModules.add(id);\n${code}`;
+    },
+  };
+}
+
+/**
+ * One runtime everywhere: dev, the build, Storybook and the jsdom tests all run react-dom.
+ * `vite build` makes the client (dist/, with .vite/manifest.json); `vite build --ssr
+ * src/entry-server.tsx` the prerenderer (dist-ssr/), which scripts/prerender.ts runs.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react(), recordSsrModules()],
+  // styled-components: a componentId derived from the file path and position, in the client and
+  // the SSR build alike, so server and client class names match by construction.
+  oxc: {
+    plugins: {
+      styledComponents: { ssr: true, displayName: true, fileName: true, namespace: 'pp' },
+    },
+  },
+  // Its CommonJS entry has no default export under Node's ESM loader: bundle it into the SSR build.
+  ssr: { noExternal: ['styled-components'] },
   build: {
-    outDir: 'dist',
+    outDir: isSsrBuild ? 'dist-ssr' : 'dist',
+    emptyOutDir: true,
+    manifest: !isSsrBuild,
     sourcemap: false,
     // Every browser the app supports preloads modules natively: no polyfill in the login bundle.
     modulePreload: { polyfill: false },
@@ -18,4 +55,4 @@ export default defineConfig({
     strictPort: true,
     proxy: { '/api': `http://127.0.0.1:${apiPort}` },
   },
-});
+}));

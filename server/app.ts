@@ -1,13 +1,11 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import fastifyStatic from '@fastify/static';
 import { fastifyTrustProxy, type Config } from './config';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
 import { installErrorHandling } from './http/errors';
 import { installSecurityHeaders } from './http/security-headers';
+import { serveApp } from './http/static';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
@@ -75,17 +73,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
 
-  const staticRoot = path.resolve(config.staticDir);
-  if (existsSync(path.join(staticRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: staticRoot, index: false, wildcard: false });
-    // The SPA owns every non-API route (its router shows 'page not found').
-    app.get('/*', (request, reply) => {
-      if (request.url.startsWith('/api')) return reply.callNotFound();
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-    app.get('/', (_request, reply) =>
-      reply.header('cache-control', 'no-cache').sendFile('index.html'),
-    );
-  }
+  await serveApp(app, config.staticDir);
   return app;
 }

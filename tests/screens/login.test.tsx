@@ -1,4 +1,6 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +11,7 @@ import { login as copy } from '../../src/copy/es';
 import { LoginActor } from '../../src/flows/login/login.context';
 import { LoginScreen } from '../../src/flows/login/LoginScreen';
 
-function renderLogin() {
+function loginMachineRecording() {
   const calls: LoginRequest[] = [];
   const machine = loginMachine.provide({
     actors: {
@@ -19,13 +21,19 @@ function renderLogin() {
       }),
     },
   });
-  render(
+  const app = (
     <MemoryRouter initialEntries={['/login']}>
       <LoginActor.Provider logic={machine}>
         <LoginScreen />
       </LoginActor.Provider>
-    </MemoryRouter>,
+    </MemoryRouter>
   );
+  return { calls, app };
+}
+
+function renderLogin() {
+  const { calls, app } = loginMachineRecording();
+  render(app);
   return { calls, user: userEvent.setup() };
 }
 
@@ -71,5 +79,27 @@ describe('LoginScreen', () => {
       'aria-disabled',
       'true',
     );
+  });
+
+  it('prerendered: a POST form whose submit waits for hydration; what was typed before is kept', async () => {
+    const { calls, app } = loginMachineRecording();
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(app);
+    document.body.append(container);
+    const form = container.querySelector('form')!;
+    expect(form).toHaveAttribute('method', 'post');
+    const button = screen.getByRole('button', { name: 'Validar' });
+    expect(button).toBeDisabled();
+    // The patient types before the JavaScript has run: only the DOM knows.
+    screen.getByLabelText<HTMLInputElement>(copy.documentoLabel).value = '1234567';
+    screen.getByLabelText<HTMLInputElement>(copy.pinLabel).value = '482915';
+    const root = await act(async () => hydrateRoot(container, app));
+    expect(screen.getByLabelText(copy.documentoLabel)).toHaveValue('1234567');
+    expect(screen.getByLabelText(copy.pinLabel)).toHaveValue('482915');
+    expect(button).toBeEnabled();
+    await userEvent.setup().click(button);
+    expect(calls).toEqual([{ numero_documento: '1234567', pin: '482915' }]);
+    act(() => root.unmount());
+    container.remove();
   });
 });

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { DOCUMENT_MAX, PIN_LENGTH } from '../../../contract/auth';
 import { selectLoginView } from '../../../machines/login/login.selectors';
@@ -10,6 +10,7 @@ import { Logo } from '../../components/Logo';
 import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
+import { useHydrated } from '../../components/useHydrated';
 import { common, errorText, login as copy, loginErrors } from '../../copy/es';
 import { LoginActor } from './login.context';
 
@@ -31,6 +32,18 @@ const Center = styled.p`
 export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
   const { send } = LoginActor.useActorRef();
+  const hydrated = useHydrated();
+  const form = useRef<HTMLFormElement>(null);
+  // The page is prerendered: what the patient typed before React took over is in the inputs but
+  // not yet in the machine. Hand it over once, right after hydration.
+  useEffect(() => {
+    const typed = (name: string) =>
+      (form.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
+    const documento = typed('numero_documento');
+    const pin = typed('pin');
+    if (documento) send({ type: 'documento.change', value: documento });
+    if (pin) send({ type: 'pin.change', value: pin });
+  }, [send]);
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send({ type: 'form.submit' });
@@ -44,7 +57,9 @@ export function LoginScreen() {
       <Brand>
         <Logo size={72} title={common.appName} />
       </Brand>
-      <form onSubmit={onSubmit} noValidate aria-busy={view.busy}>
+      {/* POST, never GET: a submit before hydration must not put the PIN in a URL (and the
+          button stays disabled until then). */}
+      <form ref={form} method="post" onSubmit={onSubmit} noValidate aria-busy={view.busy}>
         <Stack>
           <Heading>{copy.title}</Heading>
           <TextField
@@ -74,7 +89,7 @@ export function LoginScreen() {
             required
           />
           {error ? <ErrorBanner message={error} /> : null}
-          <Button type="submit" disabled={!view.canSubmit}>
+          <Button type="submit" disabled={!hydrated || !view.canSubmit}>
             {view.busy ? copy.submitting : copy.submit}
           </Button>
           <Center>

@@ -21,10 +21,13 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /login with a live session goes to /dashboard. */
+/**
+ * /login with a live session goes to /dashboard. The form shows while the session is being checked
+ * (it is prerendered, and most patients who open /login have no session): a logged-in patient is
+ * moved on when the check answers.
+ */
 export function RedirectIfSession({ children }: { children: ReactNode }) {
   const status = SessionActor.useSelector(selectSessionStatus);
-  if (status === 'checking') return <Checking />;
   if (status === 'authenticated') return <Redirect to="/dashboard" />;
   return children;
 }

@@ -1,0 +1,195 @@
+import type { Page, Route } from '@playwright/test';
+import { authPaths } from '../contract/auth';
+import { PRERENDERED } from '../scripts/prerender';
+import { common, login as copy } from '../src/copy/es';
+import { DEMO, expect, test } from './fixtures';
+
+// Prerendered pages (scripts/prerender.ts) as the real server sends them, before and after React
+// takes over. A hydration mismatch in the production build is mostly silent (React keeps the
+// server's attributes, or quietly re-renders a boundary), so these tests look for it directly.
+
+/** Holds every /assets/ request until `release()`: the page as HTML only, then hydrated. */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/**', async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** Elements under #root that React has not (yet) hydrated: no props attached by react-dom. */
+const unhydrated = (page: Page) =>
+  page.evaluate(
+    () =>
+      [...document.querySelectorAll('#root *')].filter(
+        (el) => !Object.keys(el).some((k) => k.startsWith('__reactProps$')),
+      ).length,
+  );
+
+/**
+ * Attributes whose server value differs from what the client rendered. React's production build
+ * keeps the server's attribute on a mismatch and says nothing: compare with the props it holds.
+ */
+const attributeMismatches = (page: Page) =>
+  page.evaluate(() => {
+    const named: Record<string, string> = { className: 'class', htmlFor: 'for' };
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('#root *')) {
+      const key = Object.keys(el).find((k) => k.startsWith('__reactProps$'));
+      if (!key) continue;
+      const props = (el as unknown as Record<string, Record<string, unknown>>)[key]!;
+      for (const [prop, value] of Object.entries(props)) {
+        const attr = named[prop] ?? prop;
+        if (typeof value !== 'string') continue;
+        if (!(attr in named || /^(?:class|for|id|href|role|aria-.+|data-.+)$/.test(attr))) continue;
+        const actual = el.getAttribute(attr);
+        if (actual !== value)
+          out.push(`<${el.tagName.toLowerCase()}> ${attr}: server ${actual} / client ${value}`);
+      }
+    }
+    return out;
+  });
+
+/** Console errors and warnings, and uncaught errors (a hydration failure is reported as one). */
+function collectProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error' && m.type() !== 'warning') return;
+    // A 401 from the anonymous session check is logged by the browser as a failed resource.
+    if (/Failed to load resource/.test(m.text())) return;
+    problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+const h1Of = (html: string) =>
+  /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<!--[\s\S]*?-->/g, '');
+
+test.describe('prerendered routes', () => {
+  for (const { route } of PRERENDERED.filter((p) => !p.static)) {
+    test(`${route}: its own HTML, chunks modulepreloaded, hydrated with no mismatch`, async ({
+      page,
+      request,
+    }) => {
+      const served = await request.get(route);
+      expect(served.headers()['cache-control']).toBe('no-cache');
+      const html = await served.text();
+      const title = h1Of(html);
+      expect(title, 'the screen is in the HTML').toBeTruthy();
+      expect(html).not.toContain(common.loading);
+      // Stable styled-components ids (vite.config.ts), not load-order counters: each style group
+      // is named after its file and position, the same in the SSR and the client build.
+      const groups = [...html.matchAll(/data-styled\.g\d+\[id="([^"]+)"\]/g)].map((m) => m[1]!);
+      expect(groups.length).toBeGreaterThan(0);
+      expect(groups.filter((id) => !/^sc-global-|__sc-[a-z0-9]+-\d+$/.test(id))).toEqual([]);
+
+      const problems = collectProblems(page);
+      const scripts: string[] = [];
+      page.on('request', (r) => {
+        if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+      });
+      const release = await holdScripts(page);
+      await page.goto(route, { waitUntil: 'commit' });
+      const h1 = page.getByRole('heading', { level: 1 });
+      await expect(h1).toHaveText(title!);
+      // Mark the server's nodes: a mismatch makes React throw them away and render new ones.
+      const marked = await page.evaluate(() => {
+        const nodes = [...document.querySelectorAll('#root *')];
+        (window as unknown as { __prerendered: Element[] }).__prerendered = nodes;
+        return nodes.length;
+      });
+      release();
+      await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+      await page.waitForLoadState('networkidle');
+
+      expect(
+        await page.evaluate(
+          () =>
+            (window as unknown as { __prerendered: Element[] }).__prerendered.filter(
+              (n) => !n.isConnected,
+            ).length,
+        ),
+        `of ${marked} prerendered elements, replaced by the client`,
+      ).toBe(0);
+      expect(await attributeMismatches(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      // No waterfall: every script the page loaded is named in its HTML (entry or modulepreload).
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const src of scripts) expect(html, `${src} is preloaded`).toContain(`"${src}"`);
+    });
+  }
+
+  test('/ ships with no JavaScript, its links are plain links to prerendered pages', async ({
+    page,
+    request,
+  }) => {
+    const html = await (await request.get('/')).text();
+    expect(html).not.toMatch(/<script|modulepreload/);
+    expect(h1Of(html)).toBeTruthy();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(r.url());
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(scripts).toEqual([]);
+    const hrefs = await page
+      .getByRole('link')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    const prerendered = PRERENDERED.map((p) => p.route);
+    for (const href of hrefs) expect(prerendered).toContain(href);
+  });
+
+  test('other routes get the empty shell, rendered on the client', async ({ page, request }) => {
+    const html = await (await request.get('/face-login')).text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(html).toMatch(/<script type="module"/);
+    await page.goto('/face-login');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  });
+});
+
+test.describe('/login before hydration', () => {
+  test('what was typed before the JavaScript ran is kept and logs in; never sent as a GET', async ({
+    page,
+  }) => {
+    const release = await holdScripts(page);
+    await page.goto('/login', { waitUntil: 'commit' });
+    const documento = page.getByLabel(copy.documentoLabel, { exact: true });
+    const pin = page.getByLabel(copy.pinLabel, { exact: true });
+    const submit = page.getByRole('button', { name: copy.submit, exact: true });
+    await documento.fill(DEMO.documento);
+    await pin.fill(DEMO.pin);
+    await expect(submit).toBeDisabled();
+    await expect(page.locator('form')).toHaveAttribute('method', 'post');
+    await pin.press('Enter'); // implicit submission: blocked while the button is disabled
+    expect(new URL(page.url()).search).toBe('');
+
+    release();
+    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+    await expect(documento).toHaveValue(DEMO.documento);
+    await expect(pin).toHaveValue(DEMO.pin);
+    const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+    await submit.click();
+    expect((await answer).request().method()).toBe('POST');
+    await expect(page).toHaveURL(/\/dashboard$/);
+  });
+
+  test('the form shows while the session check is in flight', async ({ page }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(authPaths.session, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+    await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeVisible();
+    await expect(page.getByLabel(copy.documentoLabel, { exact: true })).toBeEditable();
+    await expect(page.getByRole('status')).toHaveCount(0);
+    release();
+  });
+});

@@ -4,7 +4,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDb, type Db } from '../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../server/identity/config';
-import { createIdentityEngine, type IdentityEngine } from '../server/identity/engine';
+import {
+  createIdentityEngine,
+  type IdentityEngine,
+  type IdentityLog,
+} from '../server/identity/engine';
 
 export type Bench = {
   engine: IdentityEngine;
@@ -14,13 +18,17 @@ export type Bench = {
   close(): Promise<void>;
 };
 
-export async function startBench(env: Record<string, string> = {}, ocr = false): Promise<Bench> {
+export async function startBench(
+  env: Record<string, string> = {},
+  ocr = false,
+  log?: IdentityLog,
+): Promise<Bench> {
   const config = loadIdentityConfig({ ...process.env, ...env });
   const clock = { now: Date.now() };
   const t0 = performance.now();
   const [db, engine] = await Promise.all([
     openDb({ memory: true }),
-    createIdentityEngine(config, { ocr, now: () => clock.now }),
+    createIdentityEngine(config, { ocr, now: () => clock.now, ...(log ? { log } : {}) }),
   ]);
   console.log(
     `engine ready: ${config.poolSize} face worker(s) on ${os.cpus().length} core(s), ${Math.round(performance.now() - t0)} ms; load average ${os

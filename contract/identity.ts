@@ -26,7 +26,11 @@ const sessionId = z.string().check(z.minLength(1), z.maxLength(64));
 export const startKycResponse = z.object({ success: z.literal(true), session_id: z.string() });
 export type StartKycResponse = z.infer<typeof startKycResponse>;
 
-// POST /liveness, multipart: session_id + frame
+// POST /liveness, multipart: session_id + one or more `frame` parts (oldest first, at most
+// LIVENESS_MAX_FRAMES, each at most LIVENESS_MAX_FRAME_BYTES): the frames captured since the last
+// request (machines/shared/frame-policy.ts chooses them). The server analyses them in order.
+export const LIVENESS_MAX_FRAMES = 8;
+export const LIVENESS_MAX_FRAME_BYTES = 256 * 1024;
 export const livenessFields = z.object({ session_id: sessionId });
 export const livenessResponse = z.object({
   feedback: z.array(z.string()),

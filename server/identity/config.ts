@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
 
 /**
  * Settings of the identity engine, read from the environment with safe defaults.
@@ -10,6 +11,9 @@ import { z } from 'zod';
  * continuity within one liveness session 0.65. The genuine pairs all come from one source photo, so
  * operators should re-calibrate on their own images with `npm run identity -- compare A B`.
  */
+/** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
+const UNCHANGED_BELOW = 16;
+
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
@@ -24,6 +28,8 @@ const schema = z.object({
   IDENTITY_TASK_TIMEOUT_MS: int(30_000, 1_000),
   IDENTITY_OCR_WORKERS: int(1, 1, 8),
   IDENTITY_MAX_UPLOAD_BYTES: int(8 * 1024 * 1024, 1024),
+  IDENTITY_MAX_FRAMES: int(LIVENESS_MAX_FRAMES, 1, LIVENESS_MAX_FRAMES),
+  IDENTITY_MAX_FRAME_BYTES: int(LIVENESS_MAX_FRAME_BYTES, 1024, LIVENESS_MAX_FRAME_BYTES),
   IDENTITY_MAX_PIXELS: int(40_000_000, 10_000),
   IDENTITY_MIN_IMAGE_SIDE: int(64, 16),
   IDENTITY_MIN_FACE_PX: int(90, 10),
@@ -41,6 +47,7 @@ const schema = z.object({
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
+  IDENTITY_UNCHANGED_BELOW: num(UNCHANGED_BELOW, 0, 255),
   IDENTITY_REPLAY_WINDOW_HOURS: int(72, 0),
   IDENTITY_STORE_PHOTOS: bool.default(false),
   IDENTITY_WARM_OCR: bool.default(true),
@@ -65,6 +72,9 @@ export type IdentityConfig = {
   documentMatchThreshold: number;
   continuityThreshold: number;
   liveness: {
+    /** Frames one liveness request may carry (repeated `frame` parts), and the byte limit of each. */
+    maxFrames: number;
+    maxFrameBytes: number;
     blinksRequired: number;
     /** Eyes count as closed below closedRatio x the face's open baseline, open again above reopenRatio x. */
     closedRatio: number;
@@ -73,6 +83,12 @@ export type IdentityConfig = {
     timeLimitMs: number;
     /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */
     duplicateDistance: number;
+    /**
+     * Eye-region change (mean absolute grey difference, brightness removed, best of +-2 px shifts)
+     * under which a frame of a request repeats the last analysed one and is not analysed; 0 analyses
+     * every frame.
+     */
+    unchangedBelow: number;
     /** Largest movement of the face centre between frames (fraction of the face width) before 'hold still'. */
     motionLimit: number;
     /** How long counted frames of finished sessions are remembered to catch replays into new sessions. */
@@ -109,6 +125,8 @@ export function loadIdentityConfig(
     documentMatchThreshold: c.IDENTITY_DOCUMENT_MATCH_THRESHOLD,
     continuityThreshold: c.IDENTITY_CONTINUITY_THRESHOLD,
     liveness: {
+      maxFrames: c.IDENTITY_MAX_FRAMES,
+      maxFrameBytes: Math.min(c.IDENTITY_MAX_FRAME_BYTES, c.IDENTITY_MAX_UPLOAD_BYTES),
       blinksRequired: c.IDENTITY_BLINKS_REQUIRED,
       closedRatio: c.IDENTITY_CLOSED_RATIO,
       reopenRatio: c.IDENTITY_REOPEN_RATIO,
@@ -116,6 +134,7 @@ export function loadIdentityConfig(
       timeLimitMs: c.IDENTITY_LIVENESS_SECONDS * 1000,
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,
+      unchangedBelow: c.IDENTITY_UNCHANGED_BELOW,
       replayWindowMs: c.IDENTITY_REPLAY_WINDOW_HOURS * 3_600_000,
     },
     sessionTtlMs: c.IDENTITY_SESSION_MINUTES * 60_000,

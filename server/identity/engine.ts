@@ -53,7 +53,13 @@ export interface IdentityEngine {
   /** 1:1 comparison of the main face of two images. */
   compare(a: Uint8Array, b: Uint8Array, threshold?: number): Promise<CompareResult>;
   startSession(db: Db): Promise<{ sessionId: string }>;
+  /** One frame: the same as `livenessFrames` with a single frame. */
   livenessFrame(db: Db, sessionId: string, frame: Uint8Array): Promise<LivenessAnswer>;
+  /**
+   * The frames of one request (oldest first), analysed in order within the session's state: a blink
+   * may close in one frame and reopen in the next, in this request or a later one.
+   */
+  livenessFrames(db: Db, sessionId: string, frames: Uint8Array[]): Promise<LivenessAnswer>;
   scanDocument(
     db: Db,
     sessionId: string,
@@ -77,6 +83,25 @@ export type EngineOptions = {
   /** Skip the OCR warm-up (CLI commands that read no document). */
   ocr?: boolean;
 };
+
+/** What the log keeps of one frame: gates, duplicate distance, decider scores (never the image). */
+type FrameLog = Record<string, unknown>;
+function frameLog(
+  frame: FrameAnalysis,
+  gates: GateResult,
+  dup: { dup: boolean; distance: number | null; replay: boolean },
+  extra: Record<string, unknown>,
+): FrameLog {
+  return {
+    faces: frame.faces.length,
+    gates: gates.failed,
+    luminance: Math.round(frame.luminance),
+    duplicate: dup.dup,
+    replay: dup.replay,
+    dupDistance: dup.distance === null ? null : Number(dup.distance.toFixed(2)),
+    ...extra,
+  };
+}
 
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const round3 = (x: number | null) => (x === null ? null : Number(x.toFixed(3)));
@@ -134,18 +159,43 @@ export async function createIdentityEngine(
     return { frame, face: mainFace(frame) };
   }
 
-  async function isDuplicate(
-    db: Db,
-    sessionId: string,
-    frame: FrameAnalysis,
-  ): Promise<{ dup: boolean; distance: number | null; replay: boolean }> {
+  const frameLimits = { maxUploadBytes: config.liveness.maxFrameBytes };
+  /** A liveness frame's own faults: type, and its size limit (smaller than a document's). */
+  function checkFrame(image: Uint8Array) {
+    if (image.length > frameLimits.maxUploadBytes)
+      throw new IdentityError(
+        'too_large',
+        identityMessages.frameTooLarge.replace(
+          '{kb}',
+          String(Math.floor(frameLimits.maxUploadBytes / 1024)),
+        ),
+      );
+    checkUpload(image, frameLimits);
+  }
+
+  /**
+   * The frames of one request, in order, in one worker task: the decider's plan says which frames
+   * carry the 1024-d description (the first frame of a session, reopenings, a face that moved), and
+   * frames whose eyes did not change since the last analysed one are skipped.
+   */
+  function analyseFrames(images: Uint8Array[], state: unknown): Promise<FrameAnalysis[]> {
+    const plan = decider.needsEmbedding(state);
+    return pool.analyzeFrames(images, {
+      maxSide: 640,
+      describeFirst: plan.always,
+      blink: plan.blink,
+      moved: plan.moved,
+      unchangedBelow: config.liveness.unchangedBelow,
+      analyseAll: plan.analyseAll,
+    });
+  }
+
+  type Dup = { dup: boolean; distance: number | null; replay: boolean };
+
+  /** A near-duplicate of a counted frame of another session in the replay window. */
+  async function isReplay(db: Db, sessionId: string, frame: FrameAnalysis): Promise<Dup> {
     const fp = frame.fingerprint!;
     const thumb = Buffer.from(fp.thumb, 'base64');
-    let best = Number.POSITIVE_INFINITY;
-    for (const prev of await store.sessionFrames(db, sessionId, BigInt(fp.dhash)))
-      best = Math.min(best, fingerprintDistance(thumb, prev.thumb));
-    if (best <= config.liveness.duplicateDistance)
-      return { dup: true, distance: best, replay: false };
     const dhash = BigInt(fp.dhash);
     for (const c of await store.replayCandidates(
       db,
@@ -157,7 +207,26 @@ export async function createIdentityEngine(
       const d = fingerprintDistance(thumb, c.thumb);
       if (d <= config.liveness.duplicateDistance) return { dup: true, distance: d, replay: true };
     }
-    return { dup: false, distance: Number.isFinite(best) ? best : null, replay: false };
+    return { dup: false, distance: null, replay: false };
+  }
+
+  /** A near-duplicate of any earlier frame of this session (stored, or earlier in this request). */
+  async function isSessionDuplicate(
+    db: Db,
+    sessionId: string,
+    thumb: Buffer,
+    dhash: bigint,
+    earlier: Buffer[],
+  ): Promise<Dup> {
+    let best = Number.POSITIVE_INFINITY;
+    for (const prev of earlier) best = Math.min(best, fingerprintDistance(thumb, prev));
+    for (const prev of await store.sessionFrames(db, sessionId, dhash))
+      best = Math.min(best, fingerprintDistance(thumb, prev.thumb));
+    return {
+      dup: best <= config.liveness.duplicateDistance,
+      distance: Number.isFinite(best) ? best : null,
+      replay: false,
+    };
   }
 
   const engine: IdentityEngine = {
@@ -196,10 +265,20 @@ export async function createIdentityEngine(
       return { sessionId: id };
     },
 
-    async livenessFrame(db, sessionId, image) {
+    livenessFrame(db, sessionId, image) {
+      return engine.livenessFrames(db, sessionId, [image]);
+    },
+
+    async livenessFrames(db, sessionId, images) {
       const tStart = performance.now();
-      // The upload's own faults (type, size) first: they are the caller's to fix whatever the session.
-      checkUpload(image, limits);
+      // The upload's own faults (count, type, size) first: they are the caller's to fix whatever the session.
+      if (!images.length) throw new IdentityError('missing_file', identityMessages.missingFile);
+      if (images.length > config.liveness.maxFrames)
+        throw new IdentityError(
+          'too_many_frames',
+          identityMessages.tooManyFrames.replace('{n}', String(config.liveness.maxFrames)),
+        );
+      for (const image of images) checkFrame(image);
       const session = await store.loadSession(db, sessionId);
       if (session.status !== 'liveness') {
         return {
@@ -207,51 +286,71 @@ export async function createIdentityEngine(
           liveness_detected: session.status === 'live' || session.status === 'completed',
         };
       }
-      const plan = decider.needsEmbedding(session.liveness_state);
-      const frame = await pool.analyze(image, {
-        embedding: plan.always
-          ? 'all'
-          : { earBelow: plan.earBelow, earAbove: plan.earAbove, moved: plan.moved },
-        fingerprint: true,
-        maxSide: 640,
-      });
+      const frames = await analyseFrames(images, session.liveness_state);
       const tAnalysed = performance.now();
-      const dup = await isDuplicate(db, sessionId, frame);
+      // Replays of other sessions (their counted frames, 72 h): outside the lock, read-only.
+      const replays = await Promise.all(frames.map((f) => isReplay(db, sessionId, f)));
       const tChecked = performance.now();
-      const gates = checkGates(frame, config);
       const result = await db.transaction(async (tx) => {
+        // The session row is locked: two concurrent requests of one session apply their frames one
+        // after the other, and each sees the other's frames in the duplicate check below.
         const s = await store.loadSession(tx, sessionId, true);
         if (s.status !== 'liveness')
-          return {
-            feedback: [hints.done],
-            live: s.status !== 'rejected',
-            counted: false,
-            scores: {},
-          };
-        const t = now();
-        if (dup.dup) {
-          const idle = decider.idle(s.liveness_state, t, [hints.duplicate]);
-          await tx.query(
-            'UPDATE kyc_sessions SET liveness_state = $2::jsonb, updated_at = now() WHERE id = $1',
-            [sessionId, JSON.stringify(idle.state)],
+          return { feedback: [hints.done], live: s.status !== 'rejected', steps: [] };
+        let state = s.liveness_state;
+        let seq = s.frame_seq;
+        let feedback: string[] = [];
+        let selfie: { embedding: number[]; image: Uint8Array } | null = null;
+        let anyDuplicate = false;
+        const steps: FrameLog[] = [];
+        const earlier: Buffer[] = [];
+        for (const [i, frame] of frames.entries()) {
+          const t = now();
+          const fp = frame.fingerprint!;
+          const thumb = Buffer.from(fp.thumb, 'base64');
+          const dup = replays[i]!.dup
+            ? replays[i]!
+            : await isSessionDuplicate(tx, sessionId, thumb, BigInt(fp.dhash), earlier);
+          earlier.push(thumb);
+          const gates = checkGates(frame, config);
+          if (frame.skipped && !dup.dup) {
+            // The eyes did not change since an analysed frame: nothing new for the decider (only
+            // the time limit). Its fingerprint is kept against later duplicates.
+            const idle = decider.idle(state, t, []);
+            state = idle.state;
+            if (idle.feedback.length) feedback = idle.feedback;
+            seq += 1;
+            await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), false);
+            steps.push({ skipped: frame.skipped, duplicate: false });
+            continue;
+          }
+          if (dup.dup) {
+            // No progress; the answer keeps the last real frame's feedback (or time up).
+            anyDuplicate = true;
+            const idle = decider.idle(state, t, []);
+            state = idle.state;
+            if (idle.feedback.length) feedback = idle.feedback;
+            steps.push(frameLog(frame, gates, dup, { counted: false, live: idle.live }));
+            continue;
+          }
+          const step = gates.ok
+            ? decider.step(state, { face: gates.face, now: t })
+            : decider.idle(state, t, gates.hints);
+          state = step.state;
+          feedback = step.feedback;
+          seq += 1;
+          await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), step.counted);
+          if (step.bestSelfie && gates.ok && gates.face.embedding)
+            selfie = { embedding: gates.face.embedding, image: images[i]! };
+          steps.push(
+            frameLog(frame, gates, dup, { counted: step.counted, live: step.live, ...step.scores }),
           );
-          return { feedback: idle.feedback, live: false, counted: false, scores: {} };
+          if (step.live) break;
         }
-        const step = gates.ok
-          ? decider.step(s.liveness_state, { face: gates.face, now: t })
-          : decider.idle(s.liveness_state, t, gates.hints);
-        const seq = s.frame_seq + 1;
-        const fp = frame.fingerprint!;
-        await store.insertFrame(
-          tx,
-          sessionId,
-          seq,
-          Buffer.from(fp.thumb, 'base64'),
-          BigInt(fp.dhash),
-          step.counted,
-        );
-        const selfie =
-          step.bestSelfie && gates.ok && gates.face.embedding ? gates.face.embedding : null;
+        const live = decider.isLive(state);
+        if (anyDuplicate && !live && !feedback.includes(hints.duplicate))
+          feedback = [...feedback, hints.duplicate];
+        if (!feedback.length) feedback = [hints.duplicate];
         await tx.query(
           `UPDATE kyc_sessions SET liveness_state = $2::jsonb, frame_seq = $3, updated_at = now(),
              status = CASE WHEN $4 THEN 'live' ELSE status END,
@@ -261,44 +360,32 @@ export async function createIdentityEngine(
            WHERE id = $1`,
           [
             sessionId,
-            JSON.stringify(step.state),
+            JSON.stringify(state),
             seq,
-            step.live,
-            selfie,
-            selfie && config.storePhotos ? image : null,
+            live,
+            selfie?.embedding ?? null,
+            selfie && config.storePhotos ? selfie.image : null,
           ],
         );
-        return {
-          feedback: step.feedback,
-          live: step.live,
-          counted: step.counted,
-          scores: step.scores,
-        };
+        return { feedback, live, steps };
       });
       log.info({
-        event: 'liveness_frame',
+        event: 'liveness_frames',
         session: short(sessionId),
-        faces: frame.faces.length,
-        gates: gates.failed,
-        luminance: Math.round(frame.luminance),
-        duplicate: dup.dup,
-        replay: dup.replay,
-        dupDistance: dup.distance === null ? null : Number(dup.distance.toFixed(2)),
-        dupThreshold: config.liveness.duplicateDistance,
-        counted: result.counted,
+        frames: result.steps,
         live: result.live,
-        ...result.scores,
         thresholds: {
           closed: config.liveness.closedRatio,
           reopen: config.liveness.reopenRatio,
           continuity: config.continuityThreshold,
+          duplicate: config.liveness.duplicateDistance,
         },
         ms: {
           total: ms(tStart),
           analyse: Math.round(tAnalysed - tStart),
-          duplicateCheck: Math.round(tChecked - tAnalysed),
-          decode: Math.round(frame.timings.decodeMs),
-          detect: Math.round(frame.timings.detectMs),
+          replayCheck: Math.round(tChecked - tAnalysed),
+          decode: Math.round(frames.reduce((a, f) => a + f.timings.decodeMs, 0)),
+          detect: Math.round(frames.reduce((a, f) => a + f.timings.detectMs, 0)),
         },
       });
       return { feedback: result.feedback, liveness_detected: result.live };

@@ -2,6 +2,8 @@
 export const identityMessages = {
   unsupportedType: 'Formato de imagen no admitido. Enviá una foto JPEG o PNG.',
   tooLarge: 'La imagen es demasiado grande. Enviá una foto de menos de {mb} MB.',
+  frameTooLarge: 'Una imagen es demasiado grande. Enviá fotos de menos de {kb} KB.',
+  tooManyFrames: 'Demasiadas imágenes en un solo envío. Enviá como máximo {n}.',
   tooManyPixels: 'La imagen tiene demasiada resolución. Enviá una foto más chica.',
   undecodable: 'No pudimos leer la imagen. Sacá la foto de nuevo.',
   tooSmall: 'La imagen es demasiado chica. Sacá la foto más de cerca.',
@@ -35,6 +37,8 @@ export const identityMessages = {
 export type IdentityErrorCode =
   | 'unsupported_type'
   | 'too_large'
+  | 'too_many_frames'
+  | 'missing_file'
   | 'undecodable'
   | 'too_small'
   | 'session_invalid'
@@ -47,6 +51,8 @@ export type IdentityErrorCode =
 const statusOf: Record<IdentityErrorCode, number> = {
   unsupported_type: 415,
   too_large: 413,
+  too_many_frames: 413,
+  missing_file: 400,
   undecodable: 400,
   too_small: 400,
   session_invalid: 400,

@@ -61,7 +61,26 @@ export type EmbeddingPlan = {
   earBelow?: number;
   earAbove?: number;
   /** Describe when the face centre moved more than `beyond` pixels from `from` (a possible face swap). */
-  moved?: { from: [number, number]; beyond: number };
+  moved?: { from: [number, number]; beyond: number } | undefined;
+  /**
+   * For a request of several frames: the eye ratios under which a face counts as closed and from
+   * which it is open again, and whether it is closed now, so the frame that reopens after a closing
+   * one in the same request is described in the same pass.
+   */
+  blink?: BlinkPlan | undefined;
+  /** Analyse every frame of the request, none skipped as unchanged (while the open baseline is measured). */
+  analyseAll?: boolean | undefined;
+};
+
+/**
+ * Closed below `closedRatio` x the open baseline, open again from `reopenRatio` x; `baseline` null
+ * when not measured yet (the first open frame then stands for it).
+ */
+export type BlinkPlan = {
+  closedRatio: number;
+  reopenRatio: number;
+  baseline: number | null;
+  closed: boolean;
 };
 
 type BlinkConfig = IdentityConfig['liveness'] & { continuityThreshold: number };
@@ -114,18 +133,25 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
     isLive: (s) => s.phase === 'done',
 
     needsEmbedding(s) {
+      const blink = {
+        closedRatio: cfg.closedRatio,
+        reopenRatio: cfg.reopenRatio,
+        baseline: baselineOf(s),
+        closed: s.phase === 'closed',
+      };
       // The first usable frame is described: it is the face every counted frame must match.
-      if (!s.reference) return { always: true };
+      // Until the baseline is measured every frame is analysed (a blink then is not lost).
+      if (!s.reference) return { always: true, analyseAll: true, blink };
       const moved = s.lastCenter
         ? { from: s.lastCenter, beyond: s.lastWidth * cfg.motionLimit }
         : undefined;
-      if (s.phase === 'baseline') return { always: false, moved };
+      if (s.phase === 'baseline') return { always: false, moved, analyseAll: true, blink };
       // Closing frames need no description: they sit between two described frames of the same face
       // (the reopening is described) and may not move more than the motion limit in between.
-      if (s.phase === 'open') return { always: false, moved };
-      // After a closing frame the next one is nearly always the reopening (a blink lasts 100-400 ms,
-      // frames come every 700 ms): describe in the same pass rather than detect twice.
-      if (s.phase === 'closed') return { always: true };
+      if (s.phase === 'open') return { always: false, moved, blink };
+      // After a closing frame the next analysed one is nearly always the reopening (frames whose
+      // eyes did not change are skipped): describe in the same pass rather than detect twice.
+      if (s.phase === 'closed') return { always: true, blink };
       return { always: false };
     },
 

@@ -4,14 +4,16 @@ import { Worker } from 'node:worker_threads';
 import { IdentityError, identityMessages, type IdentityErrorCode } from './errors';
 import type { ImageLimits } from './image';
 import type { FrameAnalysis } from './types';
-import type { AnalyzeOptions } from './worker/analyze';
+import type { AnalyzeOptions, FramesOptions } from './worker/analyze';
 import type { WorkerResponse } from './worker/face-worker';
 
+type Work =
+  | { op: 'analyze'; bytes: Uint8Array; opts: AnalyzeOptions }
+  | { op: 'frames'; frames: Uint8Array[]; opts: FramesOptions };
 type Task = {
   id: number;
-  bytes: Uint8Array;
-  opts: AnalyzeOptions;
-  resolve: (r: FrameAnalysis) => void;
+  work: Work;
+  resolve: (r: unknown) => void;
   reject: (e: Error) => void;
   timer?: NodeJS.Timeout;
 };
@@ -77,13 +79,27 @@ export class FacePool {
   }
 
   analyze(bytes: Uint8Array, opts: AnalyzeOptions): Promise<FrameAnalysis> {
+    return this.submit({ op: 'analyze', bytes, opts });
+  }
+
+  /** The frames of one liveness request, in order, in one task (one worker sees the whole sequence). */
+  analyzeFrames(frames: Uint8Array[], opts: FramesOptions): Promise<FrameAnalysis[]> {
+    return this.submit({ op: 'frames', frames, opts });
+  }
+
+  private submit<T>(work: Work): Promise<T> {
     if (this.fatal) return Promise.reject(this.fatal);
     if (this.closed) return Promise.reject(new IdentityError('busy', identityMessages.busy));
     const maxQueue = this.options.maxQueue ?? 64;
     if (this.queue.length >= maxQueue)
       return Promise.reject(new IdentityError('busy', identityMessages.busy));
-    return new Promise<FrameAnalysis>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, bytes, opts, resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++,
+        work,
+        resolve: resolve as (r: unknown) => void,
+        reject,
+      });
       this.dispatch();
     });
   }
@@ -115,7 +131,7 @@ export class FacePool {
       const task = slot.task;
       if (!task || task.id !== msg.id) return;
       this.finish(slot);
-      if (msg.ok) task.resolve(msg.result as FrameAnalysis);
+      if (msg.ok) task.resolve(msg.result);
       else task.reject(new IdentityError(msg.error.code as IdentityErrorCode, msg.error.message));
       this.dispatch();
     });
@@ -168,10 +184,19 @@ export class FacePool {
         });
         void slot.worker.terminate();
       }, this.options.taskTimeoutMs);
-      const copy = new Uint8Array(task.bytes);
-      slot.worker.postMessage({ id: task.id, op: 'analyze', bytes: copy, opts: task.opts }, [
-        copy.buffer,
-      ]);
+      const w = task.work;
+      if (w.op === 'analyze') {
+        const copy = new Uint8Array(w.bytes);
+        slot.worker.postMessage({ id: task.id, op: 'analyze', bytes: copy, opts: w.opts }, [
+          copy.buffer,
+        ]);
+      } else {
+        const copies = w.frames.map((f) => new Uint8Array(f));
+        slot.worker.postMessage(
+          { id: task.id, op: 'frames', frames: copies, opts: w.opts },
+          copies.map((c) => c.buffer),
+        );
+      }
     }
   }
 }

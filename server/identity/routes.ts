@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import {
+  identityParts,
   kycRejectRequest,
   livenessFields,
   scanIdFields,
@@ -76,24 +77,48 @@ export async function identityRoutes(
 
   app.post('/liveness', async (request): Promise<LivenessResponse> => {
     const engine = await engineOf();
-    const upload = await readUpload(request, ['frame'], engine.config.maxUploadBytes);
+    const { maxFrames, maxFrameBytes } = engine.config.liveness;
+    const upload = await readUpload(
+      request,
+      {
+        [identityParts.frame]: {
+          max: maxFrames,
+          maxBytes: maxFrameBytes,
+          tooLarge: identityMessages.frameTooLarge.replace(
+            '{kb}',
+            String(Math.floor(maxFrameBytes / 1024)),
+          ),
+        },
+      },
+      identityMessages.tooManyFrames.replace('{n}', String(maxFrames)),
+    );
     const fields = livenessFields.safeParse(upload.fields);
     if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
-    const frame = upload.files.frame;
-    if (!frame?.length) throw new HttpError(400, identityMessages.missingFile);
-    return answer(() => engine.livenessFrame(ctx.db, fields.data.session_id, frame));
+    const frames = upload.files[identityParts.frame] ?? [];
+    if (!frames.length || frames.some((f) => !f.length))
+      throw new HttpError(400, identityMessages.missingFile);
+    return answer(() => engine.livenessFrames(ctx.db, fields.data.session_id, frames));
   });
 
   app.post('/scan-id', async (request): Promise<ScanIdResponse> => {
     const engine = await engineOf();
+    const maxBytes = engine.config.maxUploadBytes;
+    const image = {
+      max: 1,
+      maxBytes,
+      tooLarge: identityMessages.tooLarge.replace(
+        '{mb}',
+        String(Math.floor(maxBytes / (1024 * 1024)) || 1),
+      ),
+    };
     const upload = await readUpload(
       request,
-      ['image_front', 'image_back'],
-      engine.config.maxUploadBytes,
+      { [identityParts.front]: image, [identityParts.back]: image },
+      messages.badRequest,
     );
     const fields = scanIdFields.safeParse(upload.fields);
     if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
-    const front = upload.files.image_front;
+    const front = upload.files[identityParts.front]?.[0];
     if (!front?.length) throw new HttpError(400, identityMessages.missingFile);
     // celular and pin are accepted (the browser sends them) but not used or stored here:
     // registration takes them in its own call.
@@ -101,7 +126,7 @@ export async function identityRoutes(
       try {
         return await engine.scanDocument(ctx.db, fields.data.session_id, {
           front,
-          back: upload.files.image_back,
+          back: upload.files[identityParts.back]?.[0],
         });
       } catch (err) {
         // Session problems are answered in the body too, so the browser can match 'session expired'.

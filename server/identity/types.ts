@@ -20,6 +20,11 @@ export type FrameAnalysis = {
   /** Perceptual fingerprint: base64 grey thumbnail and 64-bit dHash (decimal string). */
   fingerprint?: { thumb: string; dhash: string } | undefined;
   timings: { decodeMs: number; detectMs: number };
+  /**
+   * Set when the frame was not analysed because its eyes did not change since frame `of` of the same
+   * request (`change` is the eye-region difference): it brings nothing new to the blink decision.
+   */
+  skipped?: { of: number; change: number } | undefined;
 };
 
 /** Cosine similarity of two embeddings (Human's descriptions are not unit length). */

@@ -1,7 +1,10 @@
 /** One engine and one in-memory database per test file (the models load once per worker). */
+import Fastify, { type FastifyInstance } from 'fastify';
 import { openDb, type Db } from '../../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
+import { installErrorHandling } from '../../server/http/errors';
+import { identityRoutes } from '../../server/identity/routes';
 import { blinkSequence } from './frames';
 
 export type Harness = {
@@ -40,4 +43,17 @@ export async function liveSession(h: Harness, seed: number): Promise<string> {
   const answers = await sendFrames(h, sessionId, await blinkSequence(3, seed));
   if (!answers.at(-1)!.liveness_detected) throw new Error('liveness not reached');
   return sessionId;
+}
+
+/** The identity routes alone (prefix /api/onboarding) on the harness' engine, for app.inject. */
+export async function identityApp(h: Harness): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false });
+  installErrorHandling(app);
+  await app.register(identityRoutes, {
+    prefix: '/api/onboarding',
+    ctx: { db: h.db, config: { env: 'test' } },
+    identity: h.engine,
+  });
+  await app.ready();
+  return app;
 }

@@ -118,3 +118,94 @@ export function multipart(parts: Part[]) {
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 }
+
+/** The video's region under the 320x360 selfie oval (object-fit: cover on a 640x480 camera). */
+export const OVAL = {
+  left: (640 - (480 * 320) / 360) / 2,
+  top: 0,
+  width: (480 * 320) / 360,
+  height: 480,
+};
+
+export type OvalFrameOptions = {
+  seed: number;
+  /** Output width (the frame policy's maxWidth); the height follows the oval's 320:360. */
+  width: number;
+  /** JPEG quality 0-100. */
+  quality: number;
+  /** 0 open ... 1 closed: the two blink fixtures blended (a lid half way is 0.5). */
+  closed?: number;
+  noise?: number;
+  brightness?: number;
+  /** Where the patient's head is (source pixels), on top of the per-frame jitter. */
+  offset?: [number, number];
+  /** No per-frame jitter (a photo on a stand). */
+  still?: boolean;
+};
+
+/**
+ * A camera frame as the capture actor sends it: the oval's region of a 640x480 capture, scaled to
+ * `width`, with hand-held jitter (up to 1 degree, 1.5% zoom, 2 px), sensor noise and JPEG. Computed at
+ * the output size, so a bench can make thousands.
+ */
+export async function ovalFrame(o: OvalFrameOptions): Promise<Buffer> {
+  const open = await raw('blink-open.jpg');
+  const shut = await raw('blink-closed.jpg');
+  const { width: sw, height: sh } = open;
+  const W = o.width;
+  const H = Math.round((W * 360) / 320);
+  const k = OVAL.width / W;
+  const r = rng(o.seed * 7919 + 29);
+  const u = () => r() * 2 - 1;
+  const angle = o.still ? 0 : (u() * 1 * Math.PI) / 180;
+  const zoom = o.still ? 1 : 1 + u() * 0.015;
+  const tx = (o.still ? 0 : u() * 2) + (o.offset?.[0] ?? 0);
+  const ty = (o.still ? 0 : u() * 2) + (o.offset?.[1] ?? 0);
+  const cos = Math.cos(angle) / zoom;
+  const sin = Math.sin(angle) / zoom;
+  const cx = sw / 2;
+  const cy = sh / 2;
+  const c1 = Math.max(0, Math.min(1, o.closed ?? 0));
+  const c0 = 1 - c1;
+  const noise = o.noise ?? 3;
+  const b = o.brightness ?? 1;
+  const out = Buffer.alloc(W * H * 3);
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const X = OVAL.left + (x + 0.5) * k - cx - tx;
+      const Y = OVAL.top + (y + 0.5) * k - cy - ty;
+      const sx = Math.min(sw - 1.001, Math.max(0, cos * X + sin * Y + cx));
+      const sy = Math.min(sh - 1.001, Math.max(0, -sin * X + cos * Y + cy));
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const i00 = (y0 * sw + x0) * 3;
+      const i10 = i00 + 3;
+      const i01 = i00 + sw * 3;
+      const i11 = i01 + 3;
+      const w00 = (1 - fx) * (1 - fy);
+      const w10 = fx * (1 - fy);
+      const w01 = (1 - fx) * fy;
+      const w11 = fx * fy;
+      for (let c = 0; c < 3; c++) {
+        const a =
+          open.data[i00 + c]! * w00 +
+          open.data[i10 + c]! * w10 +
+          open.data[i01 + c]! * w01 +
+          open.data[i11 + c]! * w11;
+        const z = c1
+          ? shut.data[i00 + c]! * w00 +
+            shut.data[i10 + c]! * w10 +
+            shut.data[i01 + c]! * w01 +
+            shut.data[i11 + c]! * w11
+          : 0;
+        const v = (a * c0 + z * c1) * b + (r() + r() + r() - 1.5) * 2 * noise;
+        out[(y * W + x) * 3 + c] = v < 0 ? 0 : v > 255 ? 255 : v;
+      }
+    }
+  }
+  return sharp(out, { raw: { width: W, height: H, channels: 3 } })
+    .jpeg({ quality: o.quality })
+    .toBuffer();
+}

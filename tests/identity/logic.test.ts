@@ -199,6 +199,19 @@ describe('blink decider', () => {
     // Waiting for the reopening: describe in the same pass.
     expect(decider.needsEmbedding(closedState).always).toBe(true);
   });
+
+  it('plans a request of several frames: all measured until the baseline, then blink tracking', () => {
+    expect(decider.needsEmbedding(decider.initial(0))).toMatchObject({
+      analyseAll: true,
+      blink: { baseline: null, closed: false },
+    });
+    const { s } = run([open, openNoEmb]);
+    const need = decider.needsEmbedding(s);
+    expect(need.analyseAll).toBeFalsy();
+    expect(need.blink?.baseline).toBeCloseTo(s.openSamples[0]!, 5);
+    const closedState = decider.step(s, { face: face(0.14), now: 5000 }).state;
+    expect(decider.needsEmbedding(closedState).blink?.closed).toBe(true);
+  });
 });
 
 describe('fingerprints', () => {

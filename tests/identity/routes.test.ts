@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,10 +8,8 @@ import {
   scanIdResponse,
   startKycResponse,
 } from '../../contract/identity';
-import { installErrorHandling } from '../../server/http/errors';
-import { identityRoutes } from '../../server/identity/routes';
 import { blinkSequence, cameraFrame, fixture, multipart, type Part } from './frames';
-import { startEngine, type Harness } from './engine';
+import { identityApp, startEngine, type Harness } from './engine';
 
 /** The identity endpoints through HTTP (app.inject), on a real engine and an in-memory database. */
 let h: Harness;
@@ -21,14 +19,7 @@ const MAX = 300 * 1024;
 
 beforeAll(async () => {
   h = await startEngine({ IDENTITY_MAX_UPLOAD_BYTES: String(MAX) }, { ocr: true });
-  app = Fastify({ logger: false });
-  installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db: h.db, config: { env: 'test' } },
-    identity: h.engine,
-  });
-  await app.ready();
+  app = await identityApp(h);
 });
 afterAll(async () => {
   await app?.close();

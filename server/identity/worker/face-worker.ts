@@ -3,14 +3,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { IdentityError } from '../errors';
 import type { ImageLimits } from '../image';
-import { analyzeImage, type AnalyzeOptions } from './analyze';
+import { analyzeFrames, analyzeImage, type AnalyzeOptions, type FramesOptions } from './analyze';
 import { humanDir, loadHuman } from './models';
 
 /**
  * Worker thread: loads the face models once, warms them, then answers analysis requests.
  * Every failure is answered as a message; nothing an upload contains can throw out of this loop.
  */
-export type WorkerRequest = { id: number; op: 'analyze'; bytes: Uint8Array; opts: AnalyzeOptions };
+export type WorkerRequest =
+  | { id: number; op: 'analyze'; bytes: Uint8Array; opts: AnalyzeOptions }
+  | { id: number; op: 'frames'; frames: Uint8Array[]; opts: FramesOptions };
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { code: string; message: string } };
@@ -39,7 +41,10 @@ port.postMessage({ ready: true, backend: human.tf.getBackend() });
 
 port.on('message', async (msg: WorkerRequest) => {
   try {
-    const result = await analyzeImage(human, msg.bytes, limits, msg.opts);
+    const result =
+      msg.op === 'frames'
+        ? await analyzeFrames(human, msg.frames, limits, msg.opts)
+        : await analyzeImage(human, msg.bytes, limits, msg.opts);
     port.postMessage({ id: msg.id, ok: true, result } satisfies WorkerResponse);
   } catch (err) {
     const error =

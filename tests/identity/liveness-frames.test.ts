@@ -1,0 +1,263 @@
+/**
+ * Multi-frame liveness (issue 7): a request carries the frames captured since the last one, as the
+ * browser's frame policy chooses them; the engine analyses them in order within the session's state.
+ * Engine calls and the HTTP route (app.inject), on a real engine and an in-memory database.
+ */
+import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  identityParts,
+  identityPaths,
+  LIVENESS_MAX_FRAMES,
+  livenessResponse,
+  startKycResponse,
+} from '../../contract/identity';
+import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import { hints } from '../../server/identity/hints';
+import { identityApp, startEngine, type Harness } from './engine';
+import { multipart, ovalFrame, type Part } from './frames';
+
+let h: Harness;
+let app: FastifyInstance;
+const T = 240_000;
+
+beforeAll(async () => {
+  h = await startEngine();
+  app = await identityApp(h);
+});
+afterAll(async () => {
+  await app?.close();
+  await h?.engine.close();
+  await h?.db.close();
+});
+
+const policy = selfieFramePolicy;
+/** A capture as the policy takes it: the oval's region at maxWidth, JPEG at its quality. */
+const shot = (seed: number, closed = 0) =>
+  ovalFrame({ seed, closed, width: policy.maxWidth, quality: Math.round(policy.quality * 100) });
+/** Requests of frames: 'o' open, 'c' closed, one string per request. */
+const requests = (plan: string[], seed: number) =>
+  Promise.all(
+    plan.map((r, i) =>
+      Promise.all([...r].map((k, j) => shot(seed * 1000 + i * 10 + j, k === 'c' ? 1 : 0))),
+    ),
+  );
+const newSession = async () => (await h.engine.startSession(h.db)).sessionId;
+async function send(sid: string, reqs: Buffer[][]) {
+  const answers = [];
+  for (const frames of reqs) {
+    h.clock.now += policy.pollEveryMs;
+    answers.push(await h.engine.livenessFrames(h.db, sid, frames));
+  }
+  return answers;
+}
+/**
+ * Three blinks whose closed phases fall inside a request, and across two requests (the closed frame
+ * ends one request, the reopening starts the next).
+ */
+const GENUINE = ['oooooo', 'oocooo', 'ooooo', 'oooooc', 'oooooo', 'occooo'];
+
+describe('several frames per request (engine)', () => {
+  let genuine: Buffer[][];
+  beforeAll(async () => {
+    genuine = await requests(GENUINE, 1);
+  });
+
+  it(
+    'a genuine patient passes: blinks within a request and across requests',
+    { timeout: T },
+    async () => {
+      const sid = await newSession();
+      const answers = await send(sid, genuine);
+      // Live at the last request (the third reopening), not before.
+      expect(answers.map((a) => a.liveness_detected).indexOf(true)).toBe(GENUINE.length - 1);
+      expect(answers[1]!.feedback).toEqual([hints.blink(1, 3)]);
+      // The second blink closes at the end of request 4 and reopens at the start of request 5.
+      expect(answers[3]!.feedback).toEqual([hints.blink(1, 3)]);
+      expect(answers[4]!.feedback).toEqual([hints.blink(2, 3)]);
+      expect(answers[5]!.feedback).toEqual([hints.done]);
+      const { rows } = await h.db.query<{ status: string; n: number }>(
+        'SELECT status, array_length(selfie_embedding, 1) AS n FROM kyc_sessions WHERE id = $1',
+        [sid],
+      );
+      expect(rows[0]).toEqual({ status: 'live', n: 1024 });
+    },
+  );
+
+  it(
+    'a still photo never passes, however many fresh captures per request',
+    { timeout: T },
+    async () => {
+      const sid = await newSession();
+      const answers = await send(sid, await requests(['oooooooo', 'oooooooo', 'oooooooo'], 2));
+      expect(answers.some((a) => a.liveness_detected)).toBe(false);
+      expect(answers.at(-1)!.feedback).toEqual([hints.blink(0, 3)]);
+    },
+  );
+
+  it('replaying a genuine session into a new one never passes', { timeout: T }, async () => {
+    const sid = await newSession();
+    const answers = await send(sid, genuine);
+    expect(answers.some((a) => a.liveness_detected)).toBe(false);
+    expect(answers.some((a) => a.feedback.includes(hints.duplicate))).toBe(true);
+  });
+
+  it('re-encoded replays are duplicates too', { timeout: T }, async () => {
+    const sid = await newSession();
+    const recoded = await Promise.all(
+      genuine.map((r) =>
+        Promise.all(r.map((f) => sharp(f).resize(150).jpeg({ quality: 80 }).toBuffer())),
+      ),
+    );
+    const answers = await send(sid, recoded);
+    expect(answers.some((a) => a.liveness_detected)).toBe(false);
+  });
+
+  it(
+    'one blink repeated within a request counts once (the copies are duplicates)',
+    { timeout: T },
+    async () => {
+      const sid = await newSession();
+      const [warm, blink] = await requests(['oooo', 'ocoo'], 3);
+      const [o, c, o2] = [blink![0]!, blink![1]!, blink![2]!];
+      // open, closed, open, then the same closed and open frames twice more.
+      const answers = await send(sid, [warm!, [o, c, o2, c, o2, c, o2]]);
+      expect(answers[1]!.liveness_detected).toBe(false);
+      expect(answers[1]!.feedback).toEqual([hints.blink(1, 3), hints.duplicate]);
+      // Sent again in a later request: still nothing new.
+      const again = await send(sid, [[c, o2]]);
+      expect(again[0]!.feedback).toEqual([hints.duplicate]);
+      expect(again[0]!.liveness_detected).toBe(false);
+    },
+  );
+
+  it(
+    'refuses too many frames and a frame over the size limit, before any analysis',
+    { timeout: T },
+    async () => {
+      const sid = await newSession();
+      const f = await shot(40);
+      await expect(
+        h.engine.livenessFrames(
+          h.db,
+          sid,
+          Array.from({ length: LIVENESS_MAX_FRAMES + 1 }, () => f),
+        ),
+      ).rejects.toMatchObject({ status: 413, message: expect.stringContaining('como máximo 8') });
+      const big = Buffer.concat([f, Buffer.alloc(h.config.liveness.maxFrameBytes)]);
+      await expect(h.engine.livenessFrames(h.db, sid, [f, big])).rejects.toMatchObject({
+        status: 413,
+        message: expect.stringContaining('KB'),
+      });
+      await expect(h.engine.livenessFrames(h.db, sid, [])).rejects.toMatchObject({ status: 400 });
+      // Nothing was recorded for the refused requests.
+      const { rows } = await h.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM liveness_frames WHERE session_id = $1',
+        [sid],
+      );
+      expect(rows[0]!.n).toBe(0);
+    },
+  );
+});
+
+describe('POST /liveness with repeated frame parts', () => {
+  const startKyc = async () =>
+    startKycResponse.parse(
+      (await app.inject({ method: 'POST', url: identityPaths.startKyc })).json(),
+    ).session_id;
+  const post = (sid: string, frames: Buffer[], extra: Part[] = []) =>
+    app.inject({
+      method: 'POST',
+      url: identityPaths.liveness,
+      ...multipart([
+        { name: 'session_id', value: sid },
+        ...frames.map((value, i) => ({ name: identityParts.frame, value, filename: `f${i}.jpg` })),
+        ...extra,
+      ]),
+    });
+
+  it('a genuine patient passes through HTTP', { timeout: T }, async () => {
+    const sid = await startKyc();
+    const reqs = await requests(GENUINE, 5);
+    const bodies = [];
+    for (const frames of reqs) {
+      h.clock.now += policy.pollEveryMs;
+      const res = await post(sid, frames);
+      expect(res.statusCode).toBe(200);
+      bodies.push(livenessResponse.parse(res.json()));
+    }
+    expect(bodies.at(-1)).toEqual({ feedback: [hints.done], liveness_detected: true });
+    expect(bodies.slice(0, -1).every((b) => !b.liveness_detected)).toBe(true);
+  });
+
+  it(
+    'too many parts, a part too large, an unknown part: Spanish 4xx, nothing analysed',
+    { timeout: T },
+    async () => {
+      const sid = await startKyc();
+      const f = await shot(60);
+      const many = await post(
+        sid,
+        Array.from({ length: LIVENESS_MAX_FRAMES + 1 }, () => f),
+      );
+      expect(many.statusCode).toBe(413);
+      expect(many.json()).toEqual({
+        success: false,
+        message: 'Demasiadas imágenes en un solo envío. Enviá como máximo 8.',
+      });
+      // Random pixels do not compress: well over the frame limit.
+      const noise = await sharp(
+        Buffer.from(Array.from({ length: 700 * 700 * 3 }, () => Math.floor(Math.random() * 256))),
+        {
+          raw: { width: 700, height: 700, channels: 3 },
+        },
+      )
+        .jpeg({ quality: 100 })
+        .toBuffer();
+      expect(noise.length).toBeGreaterThan(h.config.liveness.maxFrameBytes);
+      const large = await post(sid, [f, noise]);
+      expect(large.statusCode).toBe(413);
+      expect(large.json()).toEqual({
+        success: false,
+        message: 'Una imagen es demasiado grande. Enviá fotos de menos de 256 KB.',
+      });
+      const other = await post(sid, [f], [{ name: 'image_front', value: f, filename: 'x.jpg' }]);
+      expect(other.statusCode).toBe(400);
+      expect(other.json().success).toBe(false);
+      const gif = await sharp({
+        create: { width: 64, height: 64, channels: 3, background: '#888' },
+      })
+        .gif()
+        .toBuffer();
+      const wrong = await post(sid, [f, gif]);
+      expect(wrong.statusCode).toBe(415);
+      const { rows } = await h.db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM liveness_frames WHERE session_id = $1',
+        [sid],
+      );
+      expect(rows[0]!.n).toBe(0);
+    },
+  );
+});
+
+describe('the frame policy', () => {
+  const buf = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ capturedAt: i * 125, data: i }));
+  it('sends every frame captured since the last request while within the bound', () => {
+    expect(policy.select(buf(6)).map((f) => f.data)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+  it('thins a backlog evenly to the bound, keeping the oldest and the newest', () => {
+    const sent = policy.select(buf(15)).map((f) => f.data);
+    expect(sent).toHaveLength(policy.maxFramesPerRequest);
+    expect(sent[0]).toBe(0);
+    expect(sent.at(-1)).toBe(14);
+    expect(new Set(sent).size).toBe(sent.length);
+  });
+  it('stays within the server bounds', () => {
+    expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);
+    expect(Math.ceil(policy.pollEveryMs / policy.captureEveryMs)).toBeLessThanOrEqual(
+      policy.maxFramesPerRequest,
+    );
+  });
+});

@@ -1,7 +1,74 @@
-import { identityPaths, startKycResponse, type StartKycResponse } from '../../contract/identity';
+import {
+  identityParts,
+  identityPaths,
+  kycRejectResponse,
+  livenessResponse,
+  scanIdResponse,
+  startKycResponse,
+  type KycRejectResponse,
+  type LivenessResponse,
+  type ScanIdResponse,
+  type StartKycResponse,
+} from '../../contract/identity';
+import {
+  citiesResponse,
+  departmentsResponse,
+  onboardingPaths,
+  type Place,
+} from '../../contract/onboarding';
 import { request } from '../shared/http';
 
 /** POST /api/onboarding/start-kyc: `{ success: true, session_id }`; any refusal is an HTTP error. */
 export function postStartKyc(signal?: AbortSignal): Promise<StartKycResponse> {
   return request(identityPaths.startKyc, { body: {}, schema: startKycResponse, signal });
+}
+
+/** POST /liveness: the session and the chosen frames as repeated `frame` parts (oldest first). */
+export function postLiveness(
+  sessionId: string,
+  frames: readonly Blob[],
+  signal?: AbortSignal,
+): Promise<LivenessResponse> {
+  const form = new FormData();
+  form.append('session_id', sessionId);
+  frames.forEach((frame, i) => form.append(identityParts.frame, frame, `frame-${i}.jpg`));
+  return request(identityPaths.liveness, { form, schema: livenessResponse, signal });
+}
+
+/**
+ * POST /scan-id: the session, the front (frontal.jpg) and the back (dorso.jpg). The phone and the
+ * PIN are not sent: the PIN leaves memory only in the register call (decisions.md).
+ */
+export function postScanId(
+  sessionId: string,
+  front: Blob,
+  back: Blob,
+  signal?: AbortSignal,
+): Promise<ScanIdResponse> {
+  const form = new FormData();
+  form.append('session_id', sessionId);
+  form.append(identityParts.front, front, 'frontal.jpg');
+  form.append(identityParts.back, back, 'dorso.jpg');
+  return request(identityPaths.scanId, { form, schema: scanIdResponse, signal });
+}
+
+/** POST /kyc-reject: the review's 'Reintentar' (decisions.md). */
+export function postKycReject(
+  sessionId: string,
+  reason: string,
+  signal?: AbortSignal,
+): Promise<KycRejectResponse> {
+  return request(identityPaths.kycReject, {
+    body: { session_id: sessionId, reason },
+    schema: kycRejectResponse,
+    signal,
+  });
+}
+
+export function getDepartments(signal?: AbortSignal): Promise<Place[]> {
+  return request(onboardingPaths.departments, { schema: departmentsResponse, signal });
+}
+
+export function getCities(departmentId: string, signal?: AbortSignal): Promise<Place[]> {
+  return request(onboardingPaths.cities(departmentId), { schema: citiesResponse, signal });
 }

@@ -1,44 +1,175 @@
-import { kycMachine } from './kyc.machine';
+import { initialKycContext, kycMachine } from './kyc.machine';
+import type { KycContext } from './kyc.types';
+
+const SESSION = '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40';
+
+/** A small stand-in for a photographed cédula (SVG, so stories and tests need no file). */
+const photo = (label: string): Blob =>
+  new Blob(
+    [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="856" height="540"><rect width="856" height="540" rx="24" fill="#dfe9f3"/><rect x="40" y="120" width="220" height="280" fill="#b8c7d6"/><text x="300" y="200" font-size="40" font-family="sans-serif">${label}</text></svg>`,
+    ],
+    { type: 'image/svg+xml' },
+  );
+
+const base: KycContext = initialKycContext(SESSION);
+const selfie: KycContext = { ...base, stream: null };
+const feedback = [
+  'Parpadeá despacio (1 de 3).',
+  'frame duplicado: la imagen se repite, no cuenta.',
+  'Quedate quieto/a un momento.',
+];
+const front: KycContext = { ...base, side: 'front' };
+const back: KycContext = { ...base, side: 'back', front: photo('FRENTE') };
+const verified: KycContext = {
+  ...back,
+  back: photo('DORSO'),
+  kycResult: {
+    success: true,
+    kyc_complete: true,
+    id_data: {
+      FullName: 'GONZALEZ BENITEZ MARIA JOSE',
+      DocumentNumber: '4567890',
+      DateOfBirth: '1990-04-12',
+      Gender: 'F',
+      Nationality: 'PRY',
+      MaritalStatus: 'SOLTERA',
+    },
+  },
+};
+const departments = [
+  { id: '0', nombre: 'Asunción (Capital)' },
+  { id: '11', nombre: 'Central' },
+];
+const cities = [
+  { id: '11-1', nombre: 'Areguá' },
+  { id: '11-7', nombre: 'Luque' },
+  { id: '11-17', nombre: 'San Lorenzo' },
+];
+const withPlaces: KycContext = { ...verified, departments };
+const withDepartment: KycContext = {
+  ...withPlaces,
+  form: { ...withPlaces.form, departamento: '11' },
+};
+
+type Value = Parameters<typeof kycMachine.resolveState>[0]['value'];
+const at = (value: Value, context: KycContext) => kycMachine.resolveState({ value, context });
 
 /** One named snapshot per leaf state (and error variant), for stories and tests. */
 export const kycFixtures = {
-  starting: kycMachine.resolveState({
-    value: 'starting',
-    context: { sessionId: null, error: null },
+  starting: at('starting', initialKycContext(null)),
+  failedStartKyc: at('failed', { ...initialKycContext(null), error: { code: 'startKycFailed' } }),
+  failedServerMessage: at('failed', {
+    ...initialKycContext(null),
+    error: {
+      code: 'startKycFailed',
+      serverMessage: 'El servicio de verificación no está disponible.',
+    },
   }),
-  failedStartKyc: kycMachine.resolveState({
-    value: 'failed',
-    context: { sessionId: null, error: { code: 'startKycFailed' } },
+  failedNetwork: at('failed', { ...initialKycContext(null), error: { code: 'network' } }),
+  failedTooManyAttempts: at('failed', {
+    ...initialKycContext(null),
+    error: {
+      code: 'tooManyAttempts',
+      serverMessage: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.',
+    },
   }),
-  failedServerMessage: kycMachine.resolveState({
-    value: 'failed',
-    context: {
-      sessionId: null,
-      error: {
-        code: 'startKycFailed',
-        serverMessage: 'El servicio de verificación no está disponible.',
+  selfieOpening: at({ selfie: 'opening' }, selfie),
+  selfieIdle: at({ selfie: 'idle' }, selfie),
+  selfieRunning: at({ selfie: 'running' }, { ...selfie, feedback }),
+  selfiePassed: at(
+    { selfie: 'passed' },
+    { ...selfie, feedback: ['¡Listo! Validación de vida completada.'] },
+  ),
+  selfieFailed: at({ selfie: 'failed' }, { ...selfie, error: { code: 'livenessFailed' } }),
+  selfieNotDetected: at(
+    { selfie: 'failed' },
+    { ...selfie, error: { code: 'livenessNotDetected' } },
+  ),
+  selfieCameraDenied: at(
+    { selfie: 'cameraFailed' },
+    { ...selfie, cameraError: 'permissionDenied' },
+  ),
+  selfieCameraInsecure: at(
+    { selfie: 'cameraFailed' },
+    { ...selfie, cameraError: 'insecureContext' },
+  ),
+  selfieCameraUnsupported: at(
+    { selfie: 'cameraFailed' },
+    { ...selfie, cameraError: 'unsupported' },
+  ),
+  selfieCameraNotFound: at({ selfie: 'cameraFailed' }, { ...selfie, cameraError: 'notFound' }),
+  frontOpening: at({ document: { live: 'opening' } }, front),
+  frontWaiting: at({ document: { live: 'waiting' } }, front),
+  frontPlaying: at({ document: { live: 'playing' } }, front),
+  frontCapturing: at({ document: { live: 'capturing' } }, front),
+  frontCaptureFailed: at(
+    { document: { live: 'failedCapture' } },
+    { ...front, error: { code: 'imageFailed' } },
+  ),
+  frontCameraDenied: at(
+    { document: { live: 'cameraFailed' } },
+    { ...front, cameraError: 'permissionDenied' },
+  ),
+  frontPreparing: at({ document: 'preparing' }, front),
+  frontPreview: at({ document: 'preview' }, { ...front, front: photo('FRENTE') }),
+  backPlaying: at({ document: { live: 'playing' } }, back),
+  backPreview: at({ document: 'preview' }, { ...back, back: photo('DORSO') }),
+  backPreviewNetwork: at(
+    { document: 'preview' },
+    { ...back, back: photo('DORSO'), error: { code: 'documentNetwork' } },
+  ),
+  verifying: at('verifying', { ...back, back: photo('DORSO') }),
+  rejectedMismatch: at('rejected', { ...back, error: { code: 'faceMismatch' } }),
+  rejectedExpired: at('rejected', { ...back, error: { code: 'sessionExpired' } }),
+  rejectedServer: at('rejected', {
+    ...back,
+    error: {
+      code: 'documentRejected',
+      serverMessage:
+        'No pudimos leer el código del dorso del documento. Sacá una foto más nítida del dorso, con buena luz.',
+    },
+  }),
+  review: at({ review: 'showing' }, verified),
+  reviewRejecting: at({ review: 'rejecting' }, verified),
+  reviewRejectFailed: at(
+    { review: 'rejectFailed' },
+    { ...verified, error: { code: 'rejectFailed' } },
+  ),
+  supplementaryLoading: at({ supplementary: 'loadingDepartments' }, verified),
+  supplementaryDepartmentsFailed: at(
+    { supplementary: 'departmentsFailed' },
+    { ...verified, error: { code: 'departmentsFailed' } },
+  ),
+  supplementaryForm: at({ supplementary: { form: 'noDepartment' } }, withPlaces),
+  supplementaryInvalid: at(
+    { supplementary: { form: 'noDepartment' } },
+    {
+      ...withPlaces,
+      fieldErrors: { departamento: 'departmentRequired', ciudad_id: 'cityRequired' },
+    },
+  ),
+  supplementaryLoadingCities: at({ supplementary: { form: 'loadingCities' } }, withDepartment),
+  supplementaryReady: at(
+    { supplementary: { form: 'ready' } },
+    {
+      ...withDepartment,
+      cities,
+      form: {
+        tipoSangre: 'O+',
+        direccion: 'Av. Mcal. López 1234',
+        departamento: '11',
+        ciudad_id: '11-7',
       },
     },
-  }),
-  failedNetwork: kycMachine.resolveState({
-    value: 'failed',
-    context: { sessionId: null, error: { code: 'network' } },
-  }),
-  failedTooManyAttempts: kycMachine.resolveState({
-    value: 'failed',
-    context: {
-      sessionId: null,
-      error: {
-        code: 'tooManyAttempts',
-        serverMessage: 'Demasiados intentos. Esperá 10 minutos e intentá de nuevo.',
-      },
-    },
-  }),
-  unexpectedStep: kycMachine.resolveState({
-    value: 'unexpectedStep',
-    context: {
-      sessionId: '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40',
-      error: { code: 'unexpectedStep' },
-    },
+  ),
+  supplementaryCitiesFailed: at(
+    { supplementary: { form: 'citiesFailed' } },
+    { ...withDepartment, error: { code: 'citiesFailed' } },
+  ),
+  done: at('done', {
+    ...withDepartment,
+    cities,
+    form: { ...withDepartment.form, ciudad_id: '11-7' },
   }),
 };

@@ -1,13 +1,35 @@
 import type { SnapshotFrom } from 'xstate';
+import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
+import { kycDataFromIdData } from '../../contract/onboarding';
 import type { KycMachine } from './kyc.machine';
 
 type Snapshot = SnapshotFrom<KycMachine>;
 
-export type KycScreen = 'loading' | 'failed' | 'unexpectedStep';
+export type KycScreen =
+  | 'loading'
+  | 'failed'
+  | 'selfie'
+  | 'frontal'
+  | 'dorso'
+  | 'verifying'
+  | 'rejected'
+  | 'review'
+  | 'supplementary'
+  | 'done';
 
-export const selectKycScreen = (s: Snapshot): KycScreen =>
-  s.matches('failed') ? 'failed' : s.matches('unexpectedStep') ? 'unexpectedStep' : 'loading';
+export function selectKycScreen(s: Snapshot): KycScreen {
+  if (s.matches('failed')) return 'failed';
+  if (s.matches('selfie')) return 'selfie';
+  if (s.matches('document')) return s.context.side === 'front' ? 'frontal' : 'dorso';
+  if (s.matches('verifying')) return 'verifying';
+  if (s.matches('rejected')) return 'rejected';
+  if (s.matches('review')) return 'review';
+  if (s.matches('supplementary')) return 'supplementary';
+  if (s.matches('done')) return 'done';
+  return 'loading';
+}
 
+/** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
   screen: selectKycScreen(s),
   busy: s.hasTag('busy'),
@@ -15,3 +37,137 @@ export const selectKycView = (s: Snapshot) => ({
   canRetry: s.can({ type: 'kyc.retry' }),
 });
 export type KycView = ReturnType<typeof selectKycView>;
+
+/** Hints the patient sees: lines about duplicate frames are hidden (spec 5). */
+export const visibleFeedback = (feedback: readonly string[]): string[] =>
+  feedback.filter((line) => !line.includes(DUPLICATE_FRAME_MARK));
+
+export type SelfiePhase = 'opening' | 'idle' | 'running' | 'passed' | 'failed' | 'cameraFailed';
+/** The one button of the selfie: 'Iniciar validación', 'Detener', 'Intentar nuevamente', 'Redirigiendo...'. */
+export type SelfieButton = 'start' | 'stop' | 'retry' | 'redirecting';
+
+const selfiePhases: readonly SelfiePhase[] = [
+  'opening',
+  'idle',
+  'running',
+  'passed',
+  'failed',
+  'cameraFailed',
+];
+
+export function selectSelfieView(s: Snapshot) {
+  const phase = selfiePhases.find((p) => s.matches({ selfie: p })) ?? 'opening';
+  const button: SelfieButton =
+    phase === 'running'
+      ? 'stop'
+      : phase === 'passed'
+        ? 'redirecting'
+        : phase === 'failed'
+          ? 'retry'
+          : 'start';
+  const event =
+    phase === 'running'
+      ? ({ type: 'liveness.stop' } as const)
+      : ({ type: 'liveness.start' } as const);
+  return {
+    phase,
+    stream: s.context.stream,
+    cameraError: phase === 'cameraFailed' ? s.context.cameraError : null,
+    button,
+    buttonEvent: event,
+    buttonEnabled: s.can(event),
+    feedback: visibleFeedback(s.context.feedback),
+    error: phase === 'failed' ? s.context.error : null,
+    canRetryCamera: s.can({ type: 'camera.retry' }),
+  };
+}
+export type SelfieView = ReturnType<typeof selectSelfieView>;
+
+export type DocumentPhase =
+  | 'opening'
+  | 'waiting'
+  | 'playing'
+  | 'capturing'
+  | 'failedCapture'
+  | 'cameraFailed'
+  | 'preparing'
+  | 'preview';
+
+const livePhases = [
+  'opening',
+  'waiting',
+  'playing',
+  'capturing',
+  'failedCapture',
+  'cameraFailed',
+] as const;
+
+export function selectDocumentView(s: Snapshot) {
+  const live = livePhases.find((p) => s.matches({ document: { live: p } }));
+  const phase: DocumentPhase =
+    live ?? (s.matches({ document: 'preparing' }) ? 'preparing' : 'preview');
+  const side = s.context.side;
+  return {
+    side,
+    phase,
+    live: live !== undefined,
+    stream: live ? s.context.stream : null,
+    cameraError: phase === 'cameraFailed' ? s.context.cameraError : null,
+    canCapture: s.can({ type: 'document.capture' }),
+    /** 'La cámara aún no está lista. Esperá unos segundos.' while the video does not play */
+    cameraNotReady: phase === 'opening' || phase === 'waiting',
+    canUpload: s.can({ type: 'document.upload', file: new Blob() }),
+    busy: s.hasTag('busy'),
+    image: phase === 'preview' ? (side === 'front' ? s.context.front : s.context.back) : null,
+    error: s.context.error,
+  };
+}
+export type DocumentView = ReturnType<typeof selectDocumentView>;
+
+/** Review 'Verificá tus datos': kycData (spec 3) with the birth date as dd/mm/aaaa (es-PY). */
+export function formatBirthDate(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) return iso;
+  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return new Intl.DateTimeFormat('es-PY', {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(date);
+}
+
+export function selectReviewView(s: Snapshot) {
+  const id = s.context.kycResult?.id_data;
+  const data = id ? kycDataFromIdData(id) : null;
+  return {
+    data: data ? { ...data, fechaNacimiento: formatBirthDate(data.fechaNacimiento) } : null,
+    busy: s.hasTag('busy'),
+    error: s.matches({ review: 'rejectFailed' }) ? s.context.error : null,
+    canConfirm: s.can({ type: 'review.confirm' }),
+    canRetry: s.can({ type: 'review.retry' }),
+  };
+}
+export type ReviewView = ReturnType<typeof selectReviewView>;
+
+export function selectSupplementaryView(s: Snapshot) {
+  const loadingDepartments = s.matches({ supplementary: 'loadingDepartments' });
+  const departmentsFailed = s.matches({ supplementary: 'departmentsFailed' });
+  const loadingCities = s.matches({ supplementary: { form: 'loadingCities' } });
+  const citiesFailed = s.matches({ supplementary: { form: 'citiesFailed' } });
+  return {
+    loadingDepartments,
+    departmentsFailed,
+    loadingCities,
+    citiesFailed,
+    form: s.context.form,
+    departments: s.context.departments,
+    cities: s.context.cities,
+    fieldErrors: s.context.fieldErrors,
+    citiesDisabled: s.context.form.departamento === '' || loadingCities || citiesFailed,
+    error: s.context.error,
+    canRetryPlaces: s.can({ type: 'places.retry' }),
+    canSubmit: s.can({ type: 'supplementary.submit' }),
+  };
+}
+export type SupplementaryView = ReturnType<typeof selectSupplementaryView>;

@@ -1,4 +1,8 @@
-import type { IdData, SupplementaryData } from '../../contract/onboarding';
+import type { BloodType, IdData, Place, SupplementaryData } from '../../contract/onboarding';
+import type { LivenessResponse } from '../../contract/identity';
+import type { CameraErrorCode, CameraEvent } from '../shared/camera';
+import type { FlowError } from '../shared/errors';
+import type { PollingEvent } from '../shared/polling';
 
 /**
  * The document verification's answer as the review step sees it (decisions.md, scan-id). The
@@ -12,13 +16,64 @@ export type KycResult = {
 };
 
 /** Why the identity step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
-export type KycErrorCode = 'startKycFailed' | 'network' | 'tooManyAttempts' | 'unexpectedStep';
+export type KycErrorCode =
+  /** POST /start-kyc refused */
+  | 'startKycFailed'
+  /** POST /start-kyc got no answer */
+  | 'network'
+  | 'tooManyAttempts'
+  /** a liveness request failed: polling stopped */
+  | 'livenessFailed'
+  /** the blink challenge did not pass in the time allowed */
+  | 'livenessNotDetected'
+  /** the server says the session expired or is not valid (selfie or documents) */
+  | 'sessionExpired'
+  /** the photo could not be captured or read */
+  | 'imageFailed'
+  /** scan-id: 'Face verification failed' */
+  | 'faceMismatch'
+  /** scan-id refused the documents (the server's message when it sent one) */
+  | 'documentRejected'
+  /** scan-id got no answer or an unreadable one */
+  | 'documentNetwork'
+  /** POST /kyc-reject failed */
+  | 'rejectFailed'
+  | 'departmentsFailed'
+  | 'citiesFailed'
+  /** the verified document has no number: the supplementary form cannot be sent */
+  | 'documentMissing';
 
 export type KycError = { code: KycErrorCode; serverMessage?: string };
+
+export type SupplementaryFieldErrors = {
+  departamento: 'departmentRequired' | null;
+  ciudad_id: 'cityRequired' | null;
+};
+
+export type SupplementaryForm = {
+  tipoSangre: BloodType;
+  direccion: string;
+  departamento: string;
+  ciudad_id: string;
+};
 
 export type KycContext = {
   sessionId: string | null;
   error: KycError | null;
+  /** which side of the cédula the document step captures ('frontal', then 'dorso') */
+  side: 'front' | 'back';
+  /** the open camera of the current capture step (null while none is open) */
+  stream: MediaStream | null;
+  cameraError: CameraErrorCode | null;
+  /** the last liveness hints, as the server sent them */
+  feedback: string[];
+  front: Blob | null;
+  back: Blob | null;
+  kycResult: KycResult | null;
+  departments: Place[];
+  cities: Place[];
+  form: SupplementaryForm;
+  fieldErrors: SupplementaryFieldErrors;
 };
 
 /** A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC). */
@@ -31,6 +86,26 @@ export type KycOutput = {
   supplementaryData: SupplementaryData;
 };
 
-export type KycEvent = { type: 'kyc.retry' };
+export type KycEvent =
+  | { type: 'kyc.retry' }
+  | CameraEvent
+  | { type: 'camera.retry' }
+  /** the view's <video> started playing: 'Capturar' may be used */
+  | { type: 'video.playing' }
+  | { type: 'liveness.start' }
+  | { type: 'liveness.stop' }
+  | PollingEvent<LivenessResponse>
+  | { type: 'document.capture' }
+  | { type: 'document.upload'; file: Blob }
+  | { type: 'document.retake' }
+  | { type: 'document.accept' }
+  | { type: 'review.confirm' }
+  | { type: 'review.retry' }
+  | { type: 'blood.change'; value: string }
+  | { type: 'address.change'; value: string }
+  | { type: 'department.change'; value: string }
+  | { type: 'city.change'; value: string }
+  | { type: 'places.retry' }
+  | { type: 'supplementary.submit' };
 
-export type { SupplementaryData };
+export type { FlowError, SupplementaryData };

@@ -1,8 +1,9 @@
 import { useActorRef } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { fromPromise, type SnapshotFrom } from 'xstate';
-import type { RegisterResponse, StartResponse } from '../../contract/onboarding';
+import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
+import type { ScanIdResponse } from '../../contract/identity';
+import type { Place, RegisterResponse, StartResponse } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
@@ -21,7 +22,18 @@ export const storyOtpMachine = otpMachine.provide({
   },
 });
 export const storyKycMachine = kycMachine.provide({
-  actors: { ensureSession: fromPromise(() => pending<string>()) },
+  actors: {
+    ensureSession: fromPromise(() => pending<string>()),
+    // No camera in stories: the views show their still poster.
+    camera: fromCallback(() => () => {}),
+    livenessSampling: fromCallback(() => () => {}),
+    frameCapture: fromPromise(() => pending<Blob>()),
+    imageScaling: fromPromise(() => pending<Blob>()),
+    verifyDocuments: fromPromise(() => pending<ScanIdResponse>()),
+    rejectKyc: fromPromise(() => pending<void>()),
+    loadDepartments: fromPromise(() => pending<Place[]>()),
+    loadCities: fromPromise(() => pending<Place[]>()),
+  },
 });
 
 /** The wizard for stories: no call reaches the API. */

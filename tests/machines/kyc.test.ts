@@ -1,8 +1,21 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
+import type { LivenessResponse, ScanIdResponse } from '../../contract/identity';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
-import { selectKycScreen, selectKycView } from '../../machines/kyc/kyc.selectors';
+import {
+  formatBirthDate,
+  selectDocumentView,
+  selectKycScreen,
+  selectKycView,
+  selectReviewView,
+  selectSelfieView,
+  selectSupplementaryView,
+  visibleFeedback,
+} from '../../machines/kyc/kyc.selectors';
+import type { CameraInput } from '../../machines/shared/camera';
+import { ApiError } from '../../machines/shared/errors';
+import { harness, jpeg, probe, stream, verified } from './kyc.harness';
 
 type Answer = { status: number; body?: unknown; raw?: string } | 'offline';
 
@@ -27,52 +40,48 @@ function stubFetch(...answers: Answer[]) {
   return calls;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
-describe('kyc machine (entry of the identity step)', () => {
-  it("creates a session on entry when there is none, showing 'Cargando...' meanwhile", async () => {
+describe('kyc machine: entry', () => {
+  it("creates a session on entry when there is none ('Cargando...'), then opens the front camera for the selfie", async () => {
+    vi.useRealTimers();
     const calls = stubFetch({ status: 200, body: { success: true, session_id: 'sess-42' } });
-    const actor = createActor(kycMachine, { input: {} }).start();
-    expect(actor.getSnapshot().value).toBe('starting');
+    const camera = probe<CameraInput>();
+    const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
+      input: {},
+    }).start();
     expect(selectKycView(actor.getSnapshot())).toMatchObject({
       screen: 'loading',
       busy: true,
       canRetry: false,
     });
-    await waitFor(actor, (s) => !s.hasTag('busy'));
+    await waitFor(actor, (s) => s.matches('selfie'));
     expect(calls).toEqual([{ url: '/api/onboarding/start-kyc', method: 'POST' }]);
     expect(actor.getSnapshot().context.sessionId).toBe('sess-42');
+    expect(actor.getSnapshot().value).toEqual({ selfie: 'opening' });
+    expect(camera.last().input).toEqual({ facing: 'user', width: 640, height: 480 });
   });
 
   it('reuses the session the wizard already holds without calling the server', async () => {
+    vi.useRealTimers();
     const calls = stubFetch();
-    const actor = createActor(kycMachine, { input: { sessionId: 'held-1' } }).start();
-    await waitFor(actor, (s) => !s.hasTag('busy'));
+    const camera = probe<CameraInput>();
+    const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
+      input: { sessionId: 'held-1' },
+    }).start();
+    await waitFor(actor, (s) => s.matches('selfie'));
     expect(calls).toHaveLength(0);
     expect(actor.getSnapshot().context.sessionId).toBe('held-1');
   });
 
-  it("with a session and no capture step built yet, shows the spec's unexpected-step state", async () => {
-    stubFetch({ status: 200, body: { success: true, session_id: 'sess-42' } });
-    const actor = createActor(kycMachine, { input: undefined }).start();
-    await waitFor(actor, (s) => !s.hasTag('busy'));
-    expect(actor.getSnapshot().value).toBe('unexpectedStep');
-    expect(selectKycView(actor.getSnapshot())).toMatchObject({
-      screen: 'unexpectedStep',
-      error: { code: 'unexpectedStep' },
-      canRetry: false,
-    });
-  });
-
   it.each<[string, Answer, object]>([
     [
-      'a 200 that is not the contract (success false)',
-      { status: 200, body: { success: false, message: 'Servicio no disponible.' } },
-      { code: 'startKycFailed' },
-    ],
-    [
-      'a 200 without session_id',
-      { status: 200, body: { success: true } },
+      'a 200 that is not the contract',
+      { status: 200, body: { success: false } },
       { code: 'startKycFailed' },
     ],
     [
@@ -100,36 +109,667 @@ describe('kyc machine (entry of the identity step)', () => {
     ],
     ['no answer', 'offline', { code: 'network' }],
   ])('fails on %s and can retry', async (_label, answer, expected) => {
+    vi.useRealTimers();
     const calls = stubFetch(answer, { status: 200, body: { success: true, session_id: 'sess-2' } });
-    const actor = createActor(kycMachine, { input: {} }).start();
+    const camera = probe<CameraInput>();
+    const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
+      input: {},
+    }).start();
     await waitFor(actor, (s) => s.hasTag('error'));
-    expect(actor.getSnapshot().value).toBe('failed');
     expect(selectKycView(actor.getSnapshot())).toMatchObject({
       screen: 'failed',
       error: expected,
       canRetry: true,
     });
     actor.send({ type: 'kyc.retry' });
-    expect(actor.getSnapshot().value).toBe('starting');
     expect(actor.getSnapshot().context.error).toBeNull();
-    await waitFor(actor, (s) => s.matches('unexpectedStep'));
+    await waitFor(actor, (s) => s.matches('selfie'));
     expect(calls).toHaveLength(2);
-    expect(actor.getSnapshot().context.sessionId).toBe('sess-2');
+  });
+});
+
+describe('kyc machine: selfie', () => {
+  it('starts the blink challenge on the open camera, shows the hints, passes and moves on after 1.2 s', async () => {
+    const h = harness();
+    await h.answerSession();
+    expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'opening',
+      buttonEnabled: false,
+    });
+    h.camera.last().send({ type: 'camera.ready', stream });
+    expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'idle',
+      button: 'start',
+      buttonEnabled: true,
+      stream,
+    });
+    h.actor.send({ type: 'liveness.start' });
+    expect(h.sampling.last().input).toEqual({ stream, sessionId: 'sess-1' });
+    expect(selectSelfieView(h.actor.getSnapshot()).button).toBe('stop');
+    const hints: LivenessResponse = {
+      liveness_detected: false,
+      feedback: ['Parpadeá despacio (1 de 3).', 'frame duplicado: la imagen se repite, no cuenta.'],
+    };
+    h.sampling.last().send({ type: 'poll.result', result: hints });
+    expect(selectSelfieView(h.actor.getSnapshot()).feedback).toEqual([
+      'Parpadeá despacio (1 de 3).',
+    ]);
+    h.sampling
+      .last()
+      .send({ type: 'poll.result', result: { liveness_detected: true, feedback: ['¡Listo!'] } });
+    expect(h.value()).toEqual({ selfie: 'passed' });
+    // Polling stopped at once; the button reads 'Redirigiendo...' and cannot be used.
+    expect(h.sampling.last().running).toBe(false);
+    expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+      button: 'redirecting',
+      buttonEnabled: false,
+    });
+    await vi.advanceTimersByTimeAsync(1199);
+    expect(h.value()).toEqual({ selfie: 'passed' });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('frontal');
+    // The front camera was released; the rear one opens for the document.
+    expect(h.camera.runs[0]!.running).toBe(false);
+    expect(h.camera.last().input).toEqual({ facing: 'environment', width: 1920, height: 1080 });
   });
 
-  it('ignores retry while starting and in the unexpected-step state', async () => {
-    const calls = stubFetch({ status: 200, body: { success: true, session_id: 'sess-1' } });
-    const actor = createActor(kycMachine, { input: {} }).start();
-    actor.send({ type: 'kyc.retry' });
-    await waitFor(actor, (s) => s.matches('unexpectedStep'));
-    actor.send({ type: 'kyc.retry' });
-    expect(actor.getSnapshot().value).toBe('unexpectedStep');
-    expect(calls).toHaveLength(1);
+  it("'Detener' returns to idle and stops the polling", async () => {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    h.actor.send({ type: 'liveness.stop' });
+    expect(h.value()).toEqual({ selfie: 'idle' });
+    expect(h.sampling.last().running).toBe(false);
+    expect(h.camera.last().running).toBe(true);
   });
 
-  it('fixtures cover every screen', () => {
-    expect(new Set(Object.values(kycFixtures).map(selectKycScreen))).toEqual(
-      new Set(['loading', 'failed', 'unexpectedStep']),
+  it.each<[string, ApiError | TypeError, object]>([
+    ['a failed request', new ApiError('server', 500, undefined), { code: 'livenessFailed' }],
+    ['no answer', new TypeError('Failed to fetch'), { code: 'livenessFailed' }],
+    [
+      'an expired session',
+      new ApiError(
+        'server',
+        400,
+        'La sesión expiró (session expired). Volvé a empezar el proceso.',
+      ),
+      { code: 'sessionExpired' },
+    ],
+    [
+      'an invalid session',
+      new ApiError('server', 400, 'Sesión inválida (invalid session).'),
+      { code: 'sessionExpired' },
+    ],
+    [
+      'a 429',
+      new ApiError(
+        'tooManyAttempts',
+        429,
+        'Demasiados intentos. Esperá 2 minutos e intentá de nuevo.',
+      ),
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 2 minutos e intentá de nuevo.',
+      },
+    ],
+  ])(
+    "stops on %s; 'Intentar nuevamente' starts over with a new session and the camera reopened",
+    async (_l, err, expected) => {
+      const h = harness();
+      await h.answerSession();
+      h.camera.last().send({ type: 'camera.ready', stream });
+      h.actor.send({ type: 'liveness.start' });
+      const { toFlowError } = await import('../../machines/shared/errors');
+      h.sampling.last().send({ type: 'poll.error', error: toFlowError(err) });
+      expect(h.value()).toEqual({ selfie: 'failed' });
+      expect(h.sampling.last().running).toBe(false);
+      expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+        error: expected,
+        button: 'retry',
+        buttonEnabled: true,
+      });
+      h.actor.send({ type: 'liveness.start' });
+      expect(h.value()).toBe('starting');
+      expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
+      expect(h.camera.runs[0]!.running).toBe(false);
+      await h.answerSession();
+      expect(h.actor.getSnapshot().context.sessionId).toBe('sess-2');
+      expect(h.camera.runs).toHaveLength(2);
+      expect(h.camera.last().running).toBe(true);
+    },
+  );
+
+  it('gives up after the challenge time without a pass', async () => {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(h.value()).toEqual({ selfie: 'running' });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(selectSelfieView(h.actor.getSnapshot()).error).toEqual({ code: 'livenessNotDetected' });
+    expect(h.sampling.last().running).toBe(false);
+  });
+
+  it('shows a denied camera as a code and resumes by itself when the camera opens later', async () => {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
+    expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'cameraFailed',
+      cameraError: 'permissionDenied',
+      canRetryCamera: true,
+    });
+    h.actor.send({ type: 'camera.retry' });
+    expect(h.camera.last().received).toEqual(['camera.retry']);
+    // The camera actor saw the permission change to granted and opened the camera.
+    h.camera.last().send({ type: 'camera.ready', stream });
+    expect(selectSelfieView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'idle',
+      cameraError: null,
+    });
+  });
+
+  it('a hidden tab (camera released) stops the challenge; the camera coming back leaves it idle', async () => {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    h.camera.last().send({ type: 'camera.released' });
+    expect(h.value()).toEqual({ selfie: 'opening' });
+    expect(h.sampling.last().running).toBe(false);
+    expect(h.actor.getSnapshot().context.stream).toBeNull();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    expect(h.value()).toEqual({ selfie: 'idle' });
+  });
+
+  it('ignores start while the camera is not open, and results once the challenge stopped', async () => {
+    const h = harness();
+    await h.answerSession();
+    h.actor.send({ type: 'liveness.start' });
+    expect(h.value()).toEqual({ selfie: 'opening' });
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+    expect(h.value()).toEqual({ selfie: 'idle' });
+  });
+});
+
+describe('kyc machine: documents', () => {
+  async function atFront() {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    h.sampling
+      .last()
+      .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+    await vi.advanceTimersByTimeAsync(1200);
+    return h;
+  }
+
+  it("'Capturar' works only once the video plays; the capture is the whole frame at most 2000 px, JPEG 0.92; the camera stops for the preview", async () => {
+    const h = await atFront();
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      side: 'front',
+      phase: 'opening',
+      canCapture: false,
+      cameraNotReady: true,
+      canUpload: true,
+    });
+    h.camera.last().send({ type: 'camera.ready', stream });
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'waiting',
+      canCapture: false,
+      cameraNotReady: true,
+    });
+    h.actor.send({ type: 'document.capture' });
+    expect(h.capture.calls).toHaveLength(0);
+    h.actor.send({ type: 'video.playing' });
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'playing',
+      canCapture: true,
+      cameraNotReady: false,
+    });
+    h.actor.send({ type: 'document.capture' });
+    expect(h.capture.calls[0]!.input).toEqual({
+      stream,
+      options: { maxSide: 2000, quality: 0.92 },
+    });
+    h.capture.calls[0]!.answer.resolve(jpeg('front'));
+    await h.flush();
+    const view = selectDocumentView(h.actor.getSnapshot());
+    expect(view).toMatchObject({ phase: 'preview', live: false, stream: null });
+    expect(await view.image!.text()).toBe('front');
+    expect(h.camera.last().running).toBe(false);
+  });
+
+  it("'Volver a capturar' clears the photo and reopens the camera; 'Continuar' goes to the back", async () => {
+    const h = await atFront();
+    h.actor.send({ type: 'document.upload', file: jpeg('f') });
+    h.scaling.calls[0]!.answer.resolve(jpeg('front'));
+    await h.flush();
+    const cameras = h.camera.runs.length;
+    h.actor.send({ type: 'document.retake' });
+    expect(h.actor.getSnapshot().context.front).toBeNull();
+    expect(h.value()).toEqual({ document: { live: 'opening' } });
+    expect(h.camera.runs).toHaveLength(cameras + 1);
+    h.actor.send({ type: 'document.upload', file: jpeg('f2') });
+    h.scaling.calls[1]!.answer.resolve(jpeg('front2'));
+    await h.flush();
+    h.actor.send({ type: 'document.accept' });
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('dorso');
+    expect(h.value()).toEqual({ document: { live: 'opening' } });
+    expect(await h.actor.getSnapshot().context.front!.text()).toBe('front2');
+  });
+
+  it("'Subir imagen' scales the chosen file (also when the camera failed) and shows it", async () => {
+    const h = await atFront();
+    h.camera.last().send({ type: 'camera.error', code: 'notFound' });
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'cameraFailed',
+      cameraError: 'notFound',
+      canUpload: true,
+    });
+    const file = new File(['big'], 'IMG_0001.HEIC.jpg', { type: 'image/jpeg' });
+    h.actor.send({ type: 'document.upload', file });
+    expect(h.value()).toEqual({ document: 'preparing' });
+    expect(h.scaling.calls[0]!.input.file).toBe(file);
+    h.scaling.calls[0]!.answer.reject(new Error('decode'));
+    await h.flush();
+    expect(h.value()).toEqual({ document: { live: 'failedCapture' } });
+    expect(selectDocumentView(h.actor.getSnapshot()).error).toEqual({ code: 'imageFailed' });
+  });
+
+  it('a capture that fails shows imageFailed and can be tried again', async () => {
+    const h = await atFront();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'video.playing' });
+    h.actor.send({ type: 'document.capture' });
+    h.capture.calls[0]!.answer.reject(new Error('no frame'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'failedCapture',
+      error: { code: 'imageFailed' },
+    });
+    h.actor.send({ type: 'document.capture' });
+    expect(h.capture.calls).toHaveLength(2);
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+  });
+});
+
+describe('kyc machine: document verification', () => {
+  it('sends the session with both photos and shows the review on success', async () => {
+    const h = harness();
+    await h.toVerifying();
+    expect(h.value()).toBe('verifying');
+    const input = h.verify.calls[0]!.input;
+    expect(input.sessionId).toBe('sess-1');
+    expect([await input.front.text(), await input.back.text()]).toEqual(['front', 'back']);
+    h.verify.calls[0]!.answer.resolve(verified);
+    await h.flush();
+    expect(h.value()).toEqual({ review: 'showing' });
+    expect(selectReviewView(h.actor.getSnapshot()).data).toEqual({
+      apellido: 'FRANCO LOPEZ',
+      nombre: 'LIZ ANA',
+      numeroDocumento: '6824773',
+      fechaNacimiento: '08/10/1955',
+      sexo: 'F',
+      nacionalidad: 'PRY',
+      estado_civil: 'CASADA',
+    });
+  });
+
+  it.each<[string, ScanIdResponse, object]>([
+    [
+      'a face mismatch',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+      },
+      { code: 'faceMismatch' },
+    ],
+    [
+      'an expired session',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'La sesión expiró (session expired). Volvé a empezar el proceso.',
+      },
+      { code: 'sessionExpired' },
+    ],
+    [
+      'an invalid session',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'Sesión inválida (invalid session). Volvé a empezar el proceso.',
+      },
+      { code: 'sessionExpired' },
+    ],
+    [
+      'another refusal',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'El número impreso en el frente no coincide con el del dorso.',
+      },
+      {
+        code: 'documentRejected',
+        serverMessage: 'El número impreso en el frente no coincide con el del dorso.',
+      },
+    ],
+    [
+      'a refusal without a message',
+      { success: false, kyc_complete: false },
+      { code: 'documentRejected' },
+    ],
+    [
+      'success without kyc_complete',
+      { success: true, kyc_complete: false },
+      { code: 'documentRejected' },
+    ],
+  ])("shows 'No pudimos validar tu identidad' on %s", async (_l, answer, expected) => {
+    const h = harness();
+    await h.toVerifying();
+    h.verify.calls[0]!.answer.resolve(answer);
+    await h.flush();
+    expect(h.value()).toBe('rejected');
+    expect(selectKycView(h.actor.getSnapshot())).toMatchObject({
+      screen: 'rejected',
+      error: expected,
+      canRetry: true,
+    });
+  });
+
+  it.each<[string, unknown, object, unknown]>([
+    [
+      'a 409 with a message',
+      new ApiError('server', 409, 'Primero completá la validación de vida (selfie).'),
+      {
+        code: 'documentRejected',
+        serverMessage: 'Primero completá la validación de vida (selfie).',
+      },
+      'rejected',
+    ],
+    [
+      'a 400 saying the session expired',
+      new ApiError('server', 400, 'La sesión expiró (session expired).'),
+      { code: 'sessionExpired' },
+      'rejected',
+    ],
+    [
+      'a 500 without a message',
+      new ApiError('server', 500, undefined),
+      { code: 'documentNetwork' },
+      { document: 'preview' },
+    ],
+  ])('answers %s with the right screen', async (_l, err, expected, state) => {
+    const h = harness();
+    await h.toVerifying();
+    h.verify.calls[0]!.answer.reject(err);
+    await h.flush();
+    expect(h.value()).toEqual(state);
+    expect(h.actor.getSnapshot().context.error).toEqual(expected);
+  });
+
+  it.each<[string, unknown, object]>([
+    ['no answer', new TypeError('Failed to fetch'), { code: 'documentNetwork' }],
+    [
+      'an unreadable answer',
+      new ApiError('invalidResponse', 200, undefined),
+      { code: 'documentNetwork' },
+    ],
+    [
+      'a 429',
+      new ApiError(
+        'tooManyAttempts',
+        429,
+        'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+        180,
+      ),
+      {
+        code: 'tooManyAttempts',
+        serverMessage: 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+      },
+    ],
+  ])(
+    'keeps the photos on %s: back to the preview of the back, to send again',
+    async (_l, err, expected) => {
+      const h = harness();
+      await h.toVerifying();
+      h.verify.calls[0]!.answer.reject(err);
+      await h.flush();
+      expect(h.value()).toEqual({ document: 'preview' });
+      expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+        side: 'back',
+        error: expected,
+      });
+      h.actor.send({ type: 'document.accept' });
+      expect(h.value()).toBe('verifying');
+      expect(h.verify.calls).toHaveLength(2);
+      expect(await h.verify.calls[1]!.input.front.text()).toBe('front');
+    },
+  );
+
+  it("'Reintentar' on the failure screen goes back to the selfie with every capture cleared and a new session", async () => {
+    const h = harness();
+    await h.toVerifying();
+    h.verify.calls[0]!.answer.resolve({
+      success: false,
+      kyc_complete: false,
+      error: 'Face verification failed',
+    });
+    await h.flush();
+    h.actor.send({ type: 'kyc.retry' });
+    expect(h.value()).toBe('starting');
+    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
+    const c = h.actor.getSnapshot().context;
+    expect([c.front, c.back, c.kycResult, c.error, c.side]).toEqual([
+      null,
+      null,
+      null,
+      null,
+      'front',
+    ]);
+    await h.answerSession();
+    expect(h.value()).toEqual({ selfie: 'opening' });
+    expect(h.actor.getSnapshot().context.sessionId).toBe('sess-2');
+  });
+});
+
+describe('kyc machine: review', () => {
+  it("'Reintentar' posts kyc-reject for the session and returns to the selfie with every capture cleared", async () => {
+    const h = harness();
+    await h.toReview();
+    h.actor.send({ type: 'review.retry' });
+    expect(selectReviewView(h.actor.getSnapshot())).toMatchObject({
+      busy: true,
+      canRetry: false,
+      canConfirm: false,
+    });
+    expect(h.reject.calls[0]!.input).toEqual({ sessionId: 'sess-1' });
+    h.reject.calls[0]!.answer.resolve();
+    await h.flush();
+    expect(h.value()).toBe('starting');
+    expect(h.actor.getSnapshot().context.kycResult).toBeNull();
+    expect(h.actor.getSnapshot().context.front).toBeNull();
+    await h.answerSession();
+    expect(h.value()).toEqual({ selfie: 'opening' });
+  });
+
+  it('a failed rejection stays on the review with its message; both buttons still work', async () => {
+    const h = harness();
+    await h.toReview();
+    h.actor.send({ type: 'review.retry' });
+    h.reject.calls[0]!.answer.reject(new TypeError('Failed to fetch'));
+    await h.flush();
+    expect(selectReviewView(h.actor.getSnapshot())).toMatchObject({
+      error: { code: 'rejectFailed' },
+      canRetry: true,
+      canConfirm: true,
+    });
+    h.actor.send({ type: 'review.retry' });
+    expect(h.reject.calls).toHaveLength(2);
+  });
+});
+
+describe('kyc machine: supplementary data', () => {
+  const central = [
+    { id: '11-1', nombre: 'Areguá' },
+    { id: '11-7', nombre: 'Luque' },
+  ];
+
+  it('loads the departments; a failure can be retried', async () => {
+    const h = harness();
+    await h.toReview();
+    h.actor.send({ type: 'review.confirm' });
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      loadingDepartments: true,
+    });
+    h.departments.calls[0]!.answer.reject(new TypeError('Failed to fetch'));
+    await h.flush();
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      departmentsFailed: true,
+      error: { code: 'departmentsFailed' },
+      canRetryPlaces: true,
+    });
+    h.actor.send({ type: 'places.retry' });
+    h.departments.calls[1]!.answer.resolve([{ id: '11', nombre: 'Central' }]);
+    await h.flush();
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      departments: [{ id: '11', nombre: 'Central' }],
+      citiesDisabled: true,
+      error: null,
+      form: { tipoSangre: 'No sé', direccion: '', departamento: '', ciudad_id: '' },
+    });
+  });
+
+  it('the city list follows the department: disabled until one is chosen, reset on change, failures retried', async () => {
+    const h = await (async () => {
+      const x = harness();
+      await x.toSupplementary([
+        { id: '11', nombre: 'Central' },
+        { id: '0', nombre: 'Asunción' },
+      ]);
+      return x;
+    })();
+    h.actor.send({ type: 'department.change', value: '11' });
+    expect(h.cities.calls[0]!.input).toEqual({ departmentId: '11' });
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      loadingCities: true,
+      citiesDisabled: true,
+    });
+    h.cities.calls[0]!.answer.resolve(central);
+    await h.flush();
+    h.actor.send({ type: 'city.change', value: '11-7' });
+    expect(h.actor.getSnapshot().context.form.ciudad_id).toBe('11-7');
+    // A city that is not in the list is not kept.
+    h.actor.send({ type: 'city.change', value: '99-1' });
+    expect(h.actor.getSnapshot().context.form.ciudad_id).toBe('');
+    h.actor.send({ type: 'city.change', value: '11-7' });
+    h.actor.send({ type: 'department.change', value: '0' });
+    expect(h.actor.getSnapshot().context.form).toMatchObject({ departamento: '0', ciudad_id: '' });
+    expect(h.actor.getSnapshot().context.cities).toEqual([]);
+    h.cities.calls[1]!.answer.reject(new ApiError('server', 500, undefined));
+    await h.flush();
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      citiesFailed: true,
+      error: { code: 'citiesFailed' },
+      citiesDisabled: true,
+    });
+    h.actor.send({ type: 'places.retry' });
+    h.cities.calls[2]!.answer.resolve([{ id: '0-1', nombre: 'Asunción' }]);
+    await h.flush();
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      citiesDisabled: false,
+      error: null,
+    });
+    h.actor.send({ type: 'department.change', value: '' });
+    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
+      citiesDisabled: true,
+      cities: [],
+    });
+  });
+
+  it("'Finalizar' requires department and city, then ends with the wizard's output", async () => {
+    const h = harness();
+    await h.toSupplementary();
+    h.actor.send({ type: 'supplementary.submit' });
+    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors).toEqual({
+      departamento: 'departmentRequired',
+      ciudad_id: 'cityRequired',
+    });
+    h.actor.send({ type: 'blood.change', value: 'AB-' });
+    h.actor.send({ type: 'blood.change', value: 'Z+' });
+    h.actor.send({ type: 'address.change', value: 'Av. España 123' });
+    h.actor.send({ type: 'department.change', value: '11' });
+    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors.departamento).toBeNull();
+    h.cities.calls[0]!.answer.resolve(central);
+    await h.flush();
+    h.actor.send({ type: 'supplementary.submit' });
+    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors).toEqual({
+      departamento: null,
+      ciudad_id: 'cityRequired',
+    });
+    h.actor.send({ type: 'city.change', value: '11-1' });
+    h.actor.send({ type: 'supplementary.submit' });
+    expect(h.actor.getSnapshot().status).toBe('done');
+    expect(h.actor.getSnapshot().output).toEqual({
+      sessionId: 'sess-1',
+      kycResult: verified,
+      supplementaryData: {
+        tipoSangre: 'AB-',
+        direccion: 'Av. España 123',
+        departamento: '11',
+        ciudad_id: '11-1',
+      },
+    });
+  });
+
+  it("refuses to finish without a document number ('No se encontró el número de documento.')", () => {
+    const snapshot = kycFixtures.supplementaryReady;
+    const ctx = { ...snapshot.context, kycResult: { success: true, kyc_complete: true } };
+    const actor = createActor(kycMachine, {
+      input: {},
+      snapshot: kycMachine.resolveState({
+        value: { supplementary: { form: 'ready' } },
+        context: ctx,
+      }),
+    }).start();
+    actor.send({ type: 'supplementary.submit' });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.error).toEqual({ code: 'documentMissing' });
+  });
+});
+
+describe('kyc selectors', () => {
+  it("hides feedback lines containing 'frame duplicado'", () => {
+    expect(visibleFeedback(['a', 'frame duplicado: x', 'b'])).toEqual(['a', 'b']);
+  });
+
+  it('shows the birth date as dd/mm/aaaa (es-PY), leaving anything else as it came', () => {
+    expect(formatBirthDate('1990-04-12')).toBe('12/04/1990');
+    expect(formatBirthDate('2001-12-31')).toBe('31/12/2001');
+    expect(formatBirthDate('desconocida')).toBe('desconocida');
+  });
+
+  it('names a screen for every fixture', () => {
+    const screens = new Set(Object.values(kycFixtures).map((f) => selectKycScreen(f)));
+    expect([...screens].sort()).toEqual(
+      [
+        'done',
+        'dorso',
+        'failed',
+        'frontal',
+        'loading',
+        'rejected',
+        'review',
+        'selfie',
+        'supplementary',
+        'verifying',
+      ].sort(),
     );
   });
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { fromCallback } from 'xstate';
 import type {
   RegisterRequest,
   RegisterResponse,
@@ -30,7 +31,9 @@ function renderWizard() {
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),
-      kyc: kycMachine.provide({ actors: { ensureSession: session.logic } }),
+      kyc: kycMachine.provide({
+        actors: { ensureSession: session.logic, camera: fromCallback(() => () => {}) as never },
+      }),
     },
   });
   const location = { history: [] as string[] };
@@ -302,7 +305,7 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     expect(screen.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
   });
 
-  it("'Siguiente' opens the identity step with 'Cargando...' while its session is created", async () => {
+  it("'Siguiente' opens the identity step with 'Cargando...' while its session is created, then the selfie", async () => {
     const h = await toPin();
     fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
       target: { value: '482915' },
@@ -313,7 +316,8 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
     expect(h.sessions).toHaveLength(1);
     await settle(() => h.sessions[0]!.answer.resolve('sess-1'));
-    expect(screen.getByRole('alert')).toHaveTextContent('Algo salió mal, recargá la página.');
+    expect(screen.getByRole('heading', { name: copy.kyc.selfie.title })).toHaveFocus();
+    expect(screen.getByRole('button', { name: copy.kyc.selfie.start })).toBeDisabled();
   });
 
   it("'Cancelar' on the welcome goes home", async () => {

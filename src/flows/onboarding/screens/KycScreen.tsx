@@ -4,43 +4,53 @@ import type { KycMachine } from '../../../../machines/kyc/kyc.machine';
 import { selectKycView } from '../../../../machines/kyc/kyc.selectors';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
-import { Heading } from '../../../components/Heading';
-import { Muted, Page, Stack } from '../../../components/Page';
+import { Muted } from '../../../components/Page';
 import { errorText, kycErrors, onboarding } from '../../../copy/es.onboarding';
-import { OnboardingActor } from '../onboarding.context';
-import { Actions } from './shared.styles';
+import { DocumentScreen } from './kyc/DocumentScreen';
+import { KycLayout } from './kyc/KycLayout';
+import { RejectedScreen } from './kyc/RejectedScreen';
+import { ReviewScreen } from './kyc/ReviewScreen';
+import { SelfieScreen } from './kyc/SelfieScreen';
+import { SupplementaryScreen } from './kyc/SupplementaryScreen';
 
 const copy = onboarding.kyc;
 
-/**
- * Step 4, identity verification: for now its entry only ('Cargando...' while the session is
- * created, the failure with 'Reintentar', the spec's unexpected-step message). 'Cancelar' goes home.
- */
+/** Step 4, identity verification: the KYC machine's sub-step to its screen. */
 export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const view = useSelector(kyc, selectKycView);
-  const wizard = OnboardingActor.useActorRef();
-  const error = errorText(view.error, kycErrors);
-  return (
-    <Page>
-      <Stack aria-busy={view.busy}>
-        <Heading focusOnMount>{copy.title}</Heading>
-        {view.screen === 'loading' ? <Muted role="status">{copy.loading}</Muted> : null}
-        {error ? <ErrorBanner message={error} /> : null}
-        <Actions>
+  switch (view.screen) {
+    case 'selfie':
+      return <SelfieScreen kyc={kyc} />;
+    case 'frontal':
+    case 'dorso':
+      // keyed by side: the back is a new sub-step whose heading takes focus
+      return <DocumentScreen key={view.screen} kyc={kyc} />;
+    case 'verifying':
+      return (
+        <KycLayout title={copy.verifying.title} busy>
+          <Muted role="status">{copy.verifying.body}</Muted>
+        </KycLayout>
+      );
+    case 'rejected':
+      return <RejectedScreen kyc={kyc} />;
+    case 'review':
+      return <ReviewScreen kyc={kyc} />;
+    case 'supplementary':
+    case 'done':
+      return <SupplementaryScreen kyc={kyc} />;
+    default: {
+      const error = errorText(view.error, kycErrors);
+      return (
+        <KycLayout title={copy.title} busy={view.busy}>
+          {view.screen === 'loading' ? <Muted role="status">{copy.loading}</Muted> : null}
+          {error ? <ErrorBanner message={error} /> : null}
           {view.canRetry ? (
             <Button type="button" onClick={() => kyc.send({ type: 'kyc.retry' })}>
               {onboarding.retry}
             </Button>
           ) : null}
-          <Button
-            type="button"
-            $variant="secondary"
-            onClick={() => wizard.send({ type: 'flow.back' })}
-          >
-            {onboarding.cancel}
-          </Button>
-        </Actions>
-      </Stack>
-    </Page>
-  );
+        </KycLayout>
+      );
+    }
+  }
 }

@@ -1,0 +1,101 @@
+import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
+import { selectDocumentView } from '../../../../../machines/kyc/kyc.selectors';
+import { BlobImage } from '../../../../components/BlobImage';
+import { Button } from '../../../../components/Button';
+import { CameraView } from '../../../../components/CameraView';
+import { ErrorBanner } from '../../../../components/ErrorBanner';
+import { Muted } from '../../../../components/Page';
+import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { Actions, Intro } from '../shared.styles';
+import { CameraProblem } from './CameraProblem';
+import { KycLayout } from './KycLayout';
+
+const copy = onboarding.kyc.document;
+
+/** 'frontal' and 'dorso': the rear camera with 'Capturar' / 'Subir imagen', then the preview. */
+export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const view = useSelector(kyc, selectDocumentView);
+  const file = useRef<HTMLInputElement>(null);
+  const front = view.side === 'front';
+  const error = errorText(view.error, kycErrors);
+  return (
+    <KycLayout title={front ? copy.frontTitle : copy.backTitle} busy={view.busy}>
+      {view.phase === 'preview' && view.image ? (
+        <>
+          <Intro>{copy.previewTitle}</Intro>
+          <BlobImage blob={view.image} alt={front ? copy.frontPreviewAlt : copy.backPreviewAlt} />
+          {error ? <ErrorBanner message={error} /> : null}
+          <Actions>
+            <Button type="button" onClick={() => kyc.send({ type: 'document.accept' })}>
+              {copy.accept}
+            </Button>
+            <Button
+              type="button"
+              $variant="secondary"
+              onClick={() => kyc.send({ type: 'document.retake' })}
+            >
+              {copy.retake}
+            </Button>
+          </Actions>
+        </>
+      ) : (
+        <>
+          <Intro>{front ? copy.frontIntro : copy.backIntro}</Intro>
+          {view.cameraError ? (
+            <CameraProblem
+              code={view.cameraError}
+              onRetry={() => kyc.send({ type: 'camera.retry' })}
+            />
+          ) : view.live ? (
+            <CameraView
+              stream={view.stream}
+              label={front ? copy.frontVideoLabel : copy.backVideoLabel}
+              width={480}
+              height={300}
+              onPlaying={() => kyc.send({ type: 'video.playing' })}
+            />
+          ) : null}
+          {view.cameraNotReady ? <Muted role="status">{copy.cameraNotReady}</Muted> : null}
+          {view.phase === 'preparing' ? <Muted role="status">{copy.preparing}</Muted> : null}
+          {error ? <ErrorBanner message={error} /> : null}
+          <Actions>
+            {view.live && !view.cameraError ? (
+              <Button
+                type="button"
+                disabled={!view.canCapture}
+                onClick={() => kyc.send({ type: 'document.capture' })}
+              >
+                {view.phase === 'capturing' ? copy.capturing : copy.capture}
+              </Button>
+            ) : null}
+            <Button
+              type="button"
+              $variant="secondary"
+              disabled={!view.canUpload}
+              onClick={() => file.current?.click()}
+            >
+              {copy.upload}
+            </Button>
+          </Actions>
+          <input
+            ref={file}
+            type="file"
+            accept="image/*"
+            hidden
+            aria-hidden="true"
+            tabIndex={-1}
+            data-testid={`upload-${view.side}`}
+            onChange={(e) => {
+              const chosen = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (chosen) kyc.send({ type: 'document.upload', file: chosen });
+            }}
+          />
+        </>
+      )}
+    </KycLayout>
+  );
+}

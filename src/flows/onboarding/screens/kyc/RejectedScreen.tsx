@@ -1,0 +1,30 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
+import { selectKycView } from '../../../../../machines/kyc/kyc.selectors';
+import { Button } from '../../../../components/Button';
+import { ErrorBanner } from '../../../../components/ErrorBanner';
+import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { Tips, TipsTitle } from '../shared.styles';
+import { KycLayout } from './KycLayout';
+
+const copy = onboarding.kyc.rejected;
+
+/** 'No pudimos validar tu identidad': the message, three tips and 'Reintentar' (back to the selfie). */
+export function RejectedScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const view = useSelector(kyc, selectKycView);
+  return (
+    <KycLayout title={copy.title}>
+      <ErrorBanner message={errorText(view.error, kycErrors) ?? copy.defaultMessage} />
+      <TipsTitle>{copy.tipsTitle}</TipsTitle>
+      <Tips>
+        {copy.tips.map((tip) => (
+          <li key={tip}>{tip}</li>
+        ))}
+      </Tips>
+      <Button type="button" onClick={() => kyc.send({ type: 'kyc.retry' })}>
+        {copy.retry}
+      </Button>
+    </KycLayout>
+  );
+}

@@ -1,0 +1,93 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { BLOOD_TYPES } from '../../../../../contract/onboarding';
+import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
+import { selectSupplementaryView } from '../../../../../machines/kyc/kyc.selectors';
+import { Button } from '../../../../components/Button';
+import { ErrorBanner } from '../../../../components/ErrorBanner';
+import { Muted } from '../../../../components/Page';
+import { SelectField } from '../../../../components/SelectField';
+import { TextField } from '../../../../components/TextField';
+import {
+  errorText,
+  kycErrors,
+  onboarding,
+  supplementaryFieldErrors,
+} from '../../../../copy/es.onboarding';
+import { Intro } from '../shared.styles';
+import { KycLayout } from './KycLayout';
+
+const copy = onboarding.kyc.supplementary;
+const bloodOptions = BLOOD_TYPES.map((b) => ({ value: b, label: b }));
+
+/** 'Datos complementarios': blood type, address, department and city; 'Finalizar' registers. */
+export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const view = useSelector(kyc, selectSupplementaryView);
+  const error = errorText(view.error, kycErrors);
+  const fieldError = (code: keyof typeof supplementaryFieldErrors | null) =>
+    code ? supplementaryFieldErrors[code] : null;
+  return (
+    <KycLayout title={copy.title} busy={view.loadingDepartments || view.loadingCities}>
+      <Intro>{copy.intro}</Intro>
+      {view.loadingDepartments ? <Muted role="status">{copy.loadingDepartments}</Muted> : null}
+      {error ? <ErrorBanner message={error} /> : null}
+      {view.canRetryPlaces ? (
+        <Button
+          type="button"
+          $variant="secondary"
+          onClick={() => kyc.send({ type: 'places.retry' })}
+        >
+          {copy.retry}
+        </Button>
+      ) : null}
+      {!view.loadingDepartments && !view.departmentsFailed ? (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            kyc.send({ type: 'supplementary.submit' });
+          }}
+          style={{ display: 'flex', flexDirection: 'column', gap: 16 }}
+        >
+          <SelectField
+            label={copy.bloodLabel}
+            value={view.form.tipoSangre}
+            options={bloodOptions}
+            onValueChange={(value) => kyc.send({ type: 'blood.change', value })}
+          />
+          <TextField
+            label={copy.addressLabel}
+            value={view.form.direccion}
+            placeholder={copy.addressPlaceholder}
+            autoComplete="street-address"
+            maxLength={200}
+            onValueChange={(value) => kyc.send({ type: 'address.change', value })}
+          />
+          <SelectField
+            label={copy.departmentLabel}
+            value={view.form.departamento}
+            placeholder={copy.departmentPlaceholder}
+            options={view.departments.map((d) => ({ value: d.id, label: d.nombre }))}
+            error={fieldError(view.fieldErrors.departamento)}
+            required
+            onValueChange={(value) => kyc.send({ type: 'department.change', value })}
+          />
+          <SelectField
+            label={copy.cityLabel}
+            value={view.form.ciudad_id}
+            placeholder={copy.cityPlaceholder}
+            options={view.cities.map((c) => ({ value: c.id, label: c.nombre }))}
+            error={fieldError(view.fieldErrors.ciudad_id)}
+            disabled={view.citiesDisabled}
+            required
+            onValueChange={(value) => kyc.send({ type: 'city.change', value })}
+          />
+          {view.loadingCities ? <Muted role="status">{copy.loadingCities}</Muted> : null}
+          <Button type="submit" disabled={!view.canSubmit}>
+            {copy.submit}
+          </Button>
+        </form>
+      ) : null}
+    </KycLayout>
+  );
+}

@@ -1,0 +1,127 @@
+import { vi } from 'vitest';
+import { createActor, fromCallback } from 'xstate';
+import type { ScanIdResponse } from '../../contract/identity';
+import type { Place } from '../../contract/onboarding';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycEvent } from '../../machines/kyc/kyc.types';
+import type { CameraInput } from '../../machines/shared/camera';
+import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
+import { controlled } from './controlled';
+
+/** The KYC machine with every actor replaced by one the test drives (machine and screen tests). */
+/** A callback actor the test drives: what it was started with, whether it is still running. */
+export function probe<I>() {
+  const runs: Array<{
+    input: I;
+    running: boolean;
+    received: string[];
+    send: (e: KycEvent) => void;
+  }> = [];
+  const logic = fromCallback<{ type: string }, I>(({ input, sendBack, receive }) => {
+    const run = {
+      input,
+      running: true,
+      received: [] as string[],
+      send: sendBack as (e: KycEvent) => void,
+    };
+    runs.push(run);
+    receive((e) => run.received.push(e.type));
+    return () => {
+      run.running = false;
+    };
+  });
+  return { logic, runs, last: () => runs[runs.length - 1]! };
+}
+
+export const stream = { id: 'stream-1' } as unknown as MediaStream;
+export const jpeg = (name: string) => new Blob([name], { type: 'image/jpeg' });
+export const verified: ScanIdResponse = {
+  success: true,
+  kyc_complete: true,
+  id_data: {
+    FullName: 'FRANCO LOPEZ LIZ ANA',
+    DocumentNumber: '6824773',
+    DateOfBirth: '1955-10-08',
+    Gender: 'F',
+    Nationality: 'PRY',
+    MaritalStatus: 'CASADA',
+  },
+};
+
+export function harness(sessions: string[] = ['sess-1', 'sess-2', 'sess-3'], start = true) {
+  const camera = probe<CameraInput>();
+  const sampling = probe<{ stream: MediaStream; sessionId: string }>();
+  const capture = controlled<Blob, FrameCaptureInput>();
+  const scaling = controlled<Blob, { file: Blob }>();
+  const verify = controlled<ScanIdResponse, { sessionId: string; front: Blob; back: Blob }>();
+  const reject = controlled<void, { sessionId: string }>();
+  const departments = controlled<Place[], void>();
+  const cities = controlled<Place[], { departmentId: string }>();
+  const session = controlled<string, { sessionId: string | null }>();
+  const machine = kycMachine.provide({
+    actors: {
+      ensureSession: session.logic,
+      camera: camera.logic as never,
+      livenessSampling: sampling.logic as never,
+      frameCapture: capture.logic,
+      imageScaling: scaling.logic,
+      verifyDocuments: verify.logic,
+      rejectKyc: reject.logic,
+      loadDepartments: departments.logic as never,
+      loadCities: cities.logic,
+    },
+  });
+  const actor = createActor(machine, { input: {} });
+  if (start) actor.start();
+  let sessionIndex = 0;
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+  const answerSession = async () => {
+    session.calls[session.calls.length - 1]!.answer.resolve(sessions[sessionIndex++]!);
+    await flush();
+  };
+  return {
+    machine,
+    actor,
+    camera,
+    sampling,
+    capture,
+    scaling,
+    verify,
+    reject,
+    departments,
+    cities,
+    session,
+    flush,
+    answerSession,
+    value: () => actor.getSnapshot().value,
+    /** selfie passed, front and back captured, the documents sent */
+    async toVerifying() {
+      await answerSession();
+      camera.last().send({ type: 'camera.ready', stream });
+      actor.send({ type: 'liveness.start' });
+      sampling
+        .last()
+        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+      await vi.advanceTimersByTimeAsync(1200);
+      actor.send({ type: 'document.upload', file: jpeg('front-file') });
+      scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
+      await flush();
+      actor.send({ type: 'document.accept' });
+      actor.send({ type: 'document.upload', file: jpeg('back-file') });
+      scaling.calls.at(-1)!.answer.resolve(jpeg('back'));
+      await flush();
+      actor.send({ type: 'document.accept' });
+    },
+    async toReview() {
+      await this.toVerifying();
+      verify.calls.at(-1)!.answer.resolve(verified);
+      await flush();
+    },
+    async toSupplementary(list: Place[] = [{ id: '11', nombre: 'Central' }]) {
+      await this.toReview();
+      actor.send({ type: 'review.confirm' });
+      departments.calls.at(-1)!.answer.resolve(list);
+      await flush();
+    },
+  };
+}

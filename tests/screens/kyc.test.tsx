@@ -1,0 +1,200 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { cameraErrors } from '../../src/copy/es.camera';
+import { onboarding, kycErrors, supplementaryFieldErrors } from '../../src/copy/es.onboarding';
+import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
+import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
+import { harness, stream, verified } from '../machines/kyc.harness';
+
+const copy = onboarding.kyc;
+
+/** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
+function renderKyc() {
+  const h = harness(undefined, false);
+  const wizard = onboardingMachine.provide({ actors: { kyc: h.machine } });
+  render(
+    <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
+      <KycScreen kyc={h.actor} />
+    </OnboardingActor.Provider>,
+  );
+  act(() => void h.actor.start());
+  return h;
+}
+
+const heading = (name: string) => screen.getByRole('heading', { level: 1, name });
+const button = (name: string) => screen.getByRole('button', { name });
+const settle = (fn: () => unknown) =>
+  act(async () => {
+    await fn();
+  });
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('KYC screens', () => {
+  it('selfie: the mirrored oval, one button by state, hints joined with bullets (duplicates hidden) and announced politely', async () => {
+    const h = renderKyc();
+    expect(screen.getByRole('status')).toHaveTextContent(copy.loading);
+    await settle(() => h.answerSession());
+    expect(heading(copy.selfie.title)).toHaveFocus();
+    expect(button(copy.selfie.start)).toBeDisabled();
+    expect(screen.getByText(copy.selfie.openingCamera)).toBeInTheDocument();
+    const video = screen.getByLabelText(copy.selfie.videoLabel);
+    expect(video.tagName).toBe('VIDEO');
+    expect(video).toHaveAttribute('poster');
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    fireEvent.click(button(copy.selfie.start));
+    expect(h.sampling.runs).toHaveLength(1);
+    await settle(() =>
+      h.sampling.last().send({
+        type: 'poll.result',
+        result: {
+          liveness_detected: false,
+          feedback: [
+            'Parpadeá despacio (1 de 3).',
+            'frame duplicado: la imagen se repite, no cuenta.',
+            'Quedate quieto/a un momento.',
+          ],
+        },
+      }),
+    );
+    const hints = screen.getByRole('status', { name: copy.selfie.feedbackLabel });
+    expect(hints).toHaveAttribute('aria-live', 'polite');
+    expect(hints).toHaveTextContent('Parpadeá despacio (1 de 3). • Quedate quieto/a un momento.');
+    expect(hints).not.toHaveTextContent('frame duplicado');
+    fireEvent.click(button(copy.selfie.stop));
+    expect(h.sampling.last().running).toBe(false);
+    fireEvent.click(button(copy.selfie.start));
+    await settle(() =>
+      h.sampling
+        .last()
+        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } }),
+    );
+    expect(screen.getByText(copy.selfie.passed)).toBeInTheDocument();
+    expect(button(copy.selfie.redirecting)).toBeDisabled();
+    await settle(() => vi.advanceTimersByTimeAsync(1200));
+    expect(heading(copy.document.frontTitle)).toHaveFocus();
+  });
+
+  it("selfie: a failed challenge shows the spec's text and 'Intentar nuevamente'", async () => {
+    const h = renderKyc();
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    fireEvent.click(button(copy.selfie.start));
+    await settle(() => h.sampling.last().send({ type: 'poll.error', error: { code: 'network' } }));
+    expect(screen.getByRole('alert')).toHaveTextContent(kycErrors.livenessFailed);
+    fireEvent.click(button(copy.selfie.retry));
+    expect(h.session.calls).toHaveLength(2);
+  });
+
+  it("camera errors: decisions.md's texts; 'Reintentar' asks the camera again where it can help", async () => {
+    const h = renderKyc();
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(cameraErrors.permissionDenied);
+    expect(screen.queryByRole('button', { name: copy.selfie.start })).toBeNull();
+    fireEvent.click(button(onboarding.retry));
+    expect(h.camera.last().received).toEqual(['camera.retry']);
+    await settle(() => h.camera.last().send({ type: 'camera.error', code: 'insecureContext' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(cameraErrors.insecureContext);
+    expect(screen.queryByRole('button', { name: onboarding.retry })).toBeNull();
+    expect(button(onboarding.cancel)).toBeEnabled();
+  });
+
+  it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' and 'Continuar'", async () => {
+    const h = renderKyc();
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    fireEvent.click(button(copy.selfie.start));
+    await settle(() =>
+      h.sampling
+        .last()
+        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } }),
+    );
+    await settle(() => vi.advanceTimersByTimeAsync(1200));
+    expect(button(copy.document.capture)).toBeDisabled();
+    expect(screen.getByText(copy.document.cameraNotReady)).toBeInTheDocument();
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    expect(button(copy.document.capture)).toBeDisabled();
+    fireEvent(screen.getByLabelText(copy.document.frontVideoLabel), new Event('playing'));
+    expect(button(copy.document.capture)).toBeEnabled();
+    expect(screen.queryByText(copy.document.cameraNotReady)).toBeNull();
+    fireEvent.click(button(copy.document.capture));
+    expect(h.capture.calls).toHaveLength(1);
+    await settle(() => h.capture.calls[0]!.answer.resolve(new Blob(['f'], { type: 'image/jpeg' })));
+    expect(screen.getByRole('img', { name: copy.document.frontPreviewAlt })).toBeInTheDocument();
+    fireEvent.click(button(copy.document.retake));
+    expect(heading(copy.document.frontTitle)).toBeInTheDocument();
+    const file = new File(['x'], 'cedula.png', { type: 'image/png' });
+    fireEvent.change(screen.getByTestId('upload-front'), { target: { files: [file] } });
+    expect(h.scaling.calls[0]!.input.file).toBe(file);
+    await settle(() =>
+      h.scaling.calls[0]!.answer.resolve(new Blob(['f2'], { type: 'image/jpeg' })),
+    );
+    fireEvent.click(button(copy.document.accept));
+    expect(heading(copy.document.backTitle)).toHaveFocus();
+  });
+
+  it("review: the extracted data read-only with the birth date as dd/mm/aaaa; 'Reintentar' posts the rejection", async () => {
+    const h = renderKyc();
+    await settle(() => h.toReview());
+    expect(heading(copy.review.title)).toHaveFocus();
+    const value = (label: string) => screen.getByText(label).nextElementSibling;
+    const labels = copy.review.labels;
+    expect(value(labels.apellido)).toHaveTextContent('FRANCO LOPEZ');
+    expect(value(labels.nombre)).toHaveTextContent('LIZ ANA');
+    expect(value(labels.numeroDocumento)).toHaveTextContent('6824773');
+    expect(value(labels.fechaNacimiento)).toHaveTextContent('08/10/1955');
+    expect(value(labels.estado_civil)).toHaveTextContent('CASADA');
+    expect(screen.queryByRole('textbox')).toBeNull();
+    fireEvent.click(button(copy.review.retry));
+    expect(h.reject.calls[0]!.input).toEqual({ sessionId: 'sess-1' });
+  });
+
+  it("'No pudimos validar tu identidad': the message, three tips and 'Reintentar'", async () => {
+    const h = renderKyc();
+    await settle(() => h.toVerifying());
+    expect(heading(copy.verifying.title)).toBeInTheDocument();
+    await settle(() =>
+      h.verify.calls[0]!.answer.resolve({
+        success: false,
+        kyc_complete: false,
+        error: 'Face verification failed: x',
+      }),
+    );
+    expect(heading(copy.rejected.title)).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent(kycErrors.faceMismatch);
+    expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(3);
+    fireEvent.click(button(copy.rejected.retry));
+    expect(h.session.calls).toHaveLength(2);
+  });
+
+  it("supplementary: 9 blood types ('No sé' first), the city disabled until a department, the spec's messages", async () => {
+    const h = renderKyc();
+    await settle(() => h.toSupplementary([{ id: '11', nombre: 'Central' }]));
+    expect(heading(copy.supplementary.title)).toHaveFocus();
+    const blood = screen.getByLabelText(copy.supplementary.bloodLabel) as HTMLSelectElement;
+    expect(within(blood).getAllByRole('option')).toHaveLength(9);
+    expect(blood.value).toBe('No sé');
+    expect(screen.getByLabelText(copy.supplementary.cityLabel)).toBeDisabled();
+    fireEvent.click(button(copy.supplementary.submit));
+    expect(screen.getByText(supplementaryFieldErrors.departmentRequired)).toBeInTheDocument();
+    expect(screen.getByText(supplementaryFieldErrors.cityRequired)).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText(copy.supplementary.departmentLabel), {
+      target: { value: '11' },
+    });
+    expect(h.cities.calls[0]!.input).toEqual({ departmentId: '11' });
+    await settle(() => h.cities.calls[0]!.answer.resolve([{ id: '11-7', nombre: 'Luque' }]));
+    const city = screen.getByLabelText(copy.supplementary.cityLabel);
+    expect(city).toBeEnabled();
+    fireEvent.change(city, { target: { value: '11-7' } });
+    fireEvent.click(button(copy.supplementary.submit));
+    expect(h.actor.getSnapshot().output).toMatchObject({
+      sessionId: 'sess-1',
+      kycResult: verified,
+      supplementaryData: { tipoSangre: 'No sé', departamento: '11', ciudad_id: '11-7' },
+    });
+  });
+});

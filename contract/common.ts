@@ -13,3 +13,14 @@ export type ResultResponse = z.infer<typeof resultResponse>;
 
 export const digits = (min: number, max: number) =>
   z.string().check(z.regex(new RegExp(`^\\d{${min},${max}}$`)));
+
+/** C0 control characters and DEL (NUL, newlines, escapes): no form field of the product holds one. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** No control characters: a NUL never reaches the database, a newline never reaches a log line. */
+export const noControlCharacters = () => z.refine<string>((v) => !CONTROL_CHARACTER.test(v));
+
+/** A single-line text field of min..max characters, without control characters. */
+export const plainText = (min: number, max: number) =>
+  z.string().check(z.minLength(min), z.maxLength(max), noControlCharacters());

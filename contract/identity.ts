@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainText } from './common';
 
 /**
  * Identity endpoints (issue 3), under /api/onboarding. Multipart requests are described by their
@@ -20,7 +21,7 @@ export const identityParts = {
   back: 'image_back',
 } as const;
 
-const sessionId = z.string().check(z.minLength(1), z.maxLength(64));
+const sessionId = plainText(1, 64);
 
 // POST /start-kyc (no body)
 export const startKycResponse = z.object({ success: z.literal(true), session_id: z.string() });
@@ -44,8 +45,8 @@ export const DUPLICATE_FRAME_MARK = 'frame duplicado';
 // POST /scan-id, multipart: session_id, image_front, image_back?, celular?, pin?
 export const scanIdFields = z.object({
   session_id: sessionId,
-  celular: z.optional(z.string().check(z.maxLength(32))),
-  pin: z.optional(z.string().check(z.maxLength(16))),
+  celular: z.optional(plainText(0, 32)),
+  pin: z.optional(plainText(0, 16)),
 });
 export const idData = z.object({
   FullName: z.string(),
@@ -72,7 +73,7 @@ export const FACE_MISMATCH_MARK = 'Face verification failed';
 export const KYC_REJECT_REASON = 'Usuario no conforme o datos incorrectos.';
 export const kycRejectRequest = z.object({
   session_id: sessionId,
-  reason: z.string().check(z.minLength(1), z.maxLength(500)),
+  reason: plainText(1, 500),
 });
 export type KycRejectRequest = z.infer<typeof kycRejectRequest>;
 export const kycRejectResponse = z.object({

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { digits, resultResponse } from './common';
+import { digits, noControlCharacters, plainText, resultResponse } from './common';
 import { PIN_LENGTH } from './auth';
 import { normalizeParaguayPhone } from './phone';
 
@@ -45,7 +45,10 @@ export const paraguayPhone = z.string().check(
 /** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
 export const optionalEmail = z.optional(
   z.nullable(
-    z.union([z.literal(''), z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL_PATTERN))]),
+    z.union([
+      z.literal(''),
+      z.string().check(z.trim(), z.maxLength(254), z.regex(EMAIL_PATTERN), noControlCharacters()),
+    ]),
   ),
 );
 
@@ -129,10 +132,10 @@ export function kycDataFromIdData(id: IdData): KycData {
   };
 }
 
-const placeId = z.string().check(z.trim(), z.minLength(1), z.maxLength(16));
+const placeId = z.string().check(z.trim(), z.minLength(1), z.maxLength(16), noControlCharacters());
 export const supplementaryData = z.object({
   tipoSangre: z._default(z.enum(BLOOD_TYPES), 'No sé'),
-  direccion: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+  direccion: z._default(z.string().check(z.trim(), z.maxLength(200), noControlCharacters()), ''),
   departamento: placeId,
   ciudad_id: placeId,
 });
@@ -143,7 +146,7 @@ export const registerRequest = z.object({
   phone: paraguayPhone,
   email: optionalEmail,
   pin: z.string().check(z.refine(isAcceptablePin)),
-  sessionId: z.string().check(z.minLength(1), z.maxLength(128)),
+  sessionId: plainText(1, 128),
   supplementaryData,
   /**
    * What the browser saw at the review step. Accepted for the record but never trusted: the server

@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import { fastifyTrustProxy, type Config } from './config';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
-import { installErrorHandling } from './http/errors';
+import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveApp } from './http/static';
 import { createPinHasher } from './security/pin';
@@ -58,6 +58,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         : { level: config.logLevel, redact: { paths: REDACT, censor: '[oculto]' } },
     bodyLimit: config.bodyLimit,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    ...frameworkErrorOptions,
   });
   installErrorHandling(app);
   installSecurityHeaders(app, {

@@ -1,4 +1,13 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
+import { CONTROL_CHARACTER } from '../../contract/common';
 import type { Schema } from '../../machines/shared/http';
 import { messages } from './messages';
 
@@ -44,7 +53,86 @@ const fastifyCodes: Record<string, { status: number; message: string }> = {
   FST_FIELDS_LIMIT: { status: 413, message: messages.payloadTooLarge },
 };
 
+/** The Spanish error body every client-visible error has. */
+const errorBody = (message: string) => JSON.stringify({ success: false, message });
+
+/**
+ * Errors Fastify and Node answer before any route runs, in the API's Spanish shape: a URL that does
+ * not decode (`/api/%ff`) or a path parameter over the router's limit (400, never Fastify's code or
+ * the echoed path), and the HTTP parser's own answers (malformed request 400, headers too large 431,
+ * request timeout 408). Spread into Fastify's options.
+ */
+export const frameworkErrorOptions = {
+  frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+    void reply
+      .status(400)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(errorBody(messages.badRequest));
+  },
+  clientErrorHandler(err: Error & { code?: string }, socket: Socket) {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const [status, message] =
+      err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, messages.requestTimeout]
+        : err.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, messages.headersTooLarge]
+          : [400, messages.badRequest];
+    const body = errorBody(message);
+    if (socket.writable) {
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(err);
+  },
+} satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+
+/** True when a string anywhere in a parsed body holds a NUL (PostgreSQL text cannot). */
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  const values = Array.isArray(value) ? value : Object.values(value);
+  return (
+    values.some((v) => holdsNul(v, depth + 1)) ||
+    Object.keys(value).some((k) => k.includes('\u0000'))
+  );
+}
+
+/** True when a path parameter or query value holds a control character. */
+function holdsControl(record: unknown): boolean {
+  if (!record || typeof record !== 'object') return false;
+  return Object.values(record).some((v) =>
+    Array.isArray(v)
+      ? v.some((x) => typeof x === 'string' && CONTROL_CHARACTER.test(x))
+      : typeof v === 'string' && CONTROL_CHARACTER.test(v),
+  );
+}
+
+const routeLists = new WeakMap<FastifyInstance, { method: string; url: string }[]>();
+
+/** Every route registered after installErrorHandling, as `{ method, url }` (HEAD left out). */
+export function registeredRoutes(app: FastifyInstance): { method: string; url: string }[] {
+  return [...(routeLists.get(app) ?? [])];
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
+  const routes: { method: string; url: string }[] = [];
+  routeLists.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+    }
+  });
+  // The contract rejects control characters in every text field (contract/common.ts); this is the
+  // net under every route, including ones added later: control characters in a path parameter or
+  // query, or a NUL anywhere in a JSON body, are a 400 before any handler or database sees them.
+  app.addHook('preValidation', async (request) => {
+    if (holdsControl(request.params) || holdsControl(request.query) || holdsNul(request.body)) {
+      throw new HttpError(400, messages.badRequest);
+    }
+  });
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     if (err instanceof HttpError) {
       reply.headers(err.headers);

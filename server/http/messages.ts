@@ -4,6 +4,8 @@ export const messages = {
   badJson: 'El cuerpo de la solicitud no es un JSON válido.',
   unsupportedMediaType: 'Formato no admitido. Enviá los datos como JSON.',
   payloadTooLarge: 'La solicitud es demasiado grande.',
+  headersTooLarge: 'Los encabezados de la solicitud son demasiado grandes.',
+  requestTimeout: 'La solicitud tardó demasiado. Intentá de nuevo.',
   notFound: 'No encontramos lo que buscás.',
   internal: 'Tuvimos un problema interno. Intentá de nuevo en unos minutos.',
   tooManyAttempts: (minutes: number) =>

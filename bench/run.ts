@@ -1,5 +1,5 @@
 /**
- * Runs every bench in bench/ (bundle-size.ts, identity-*.ts, ...), one child process each, in
+ * Runs every bench in bench/ (bundle-size.ts, lighthouse.ts, identity-*.ts, ...), one child process each, in
  * sequence, so a crash in one does not stop the others. `npm run bench` or `npx tsx bench/run.ts`.
  * Exit code 1 when any bench exited non-zero, after all have run.
  */
@@ -12,13 +12,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const self = path.basename(fileURLToPath(import.meta.url));
 
-/** bundle-size first (cheap, needs only dist/), then the rest in name order. */
+/** The page benches first (they need only dist/: `npm run build`), then the rest in name order. */
+const FIRST = ['bundle-size.ts', 'lighthouse.ts'];
+
 export function discoverBenches(dir = here): string[] {
+  const rank = (f: string) => (FIRST.includes(f) ? FIRST.indexOf(f) : FIRST.length);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== self && !f.startsWith('_'))
-    .sort((a, b) =>
-      a === 'bundle-size.ts' ? -1 : b === 'bundle-size.ts' ? 1 : a.localeCompare(b),
-    );
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 export function main(): number {

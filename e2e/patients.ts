@@ -4,10 +4,8 @@ import { execFileSync } from 'node:child_process';
  * Patients the browser suite needs, created with the real operator command
  * (`npm run patients -- add ...`) BEFORE the e2e server starts (see e2e/server.ts).
  *
- * Why before: PGlite is one process's database. Measured here: with the server running, the CLI
- * opened the same data folder, reported `created: true`, and the running server never saw the
- * patient (its PostgreSQL-in-WASM keeps the database in its own memory). Two writers on one
- * PGlite folder can also corrupt it. So the e2e server script seeds first, then starts.
+ * Seeding before the server starts keeps the start-up simple (the command opens the folder itself);
+ * the command also works while a server runs (it then goes through the server's socket).
  *
  * To add a patient for your tests: add an entry here (unique documento, in the 9xxxxxxx range
  * used by no one else), then read it in a test through the `seeded` fixture (e2e/fixtures.ts).
@@ -59,7 +57,7 @@ export const DEMO = {
 } as const;
 
 /**
- * Runs the operator command against `dataDir`. Only valid while no server holds that folder.
+ * Runs the operator command against `dataDir`.
  * Returns the command's JSON line: `{ ok, id, created, numero_documento }`.
  */
 export function createPatient(

@@ -6,6 +6,7 @@ import { openDb, type Db } from './db/client';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveApp } from './http/static';
+import { installHealth } from './lifecycle/readiness';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     cookieSecure: config.session.cookieSecure,
     hstsIncludeSubdomains: config.hstsIncludeSubdomains,
   });
+  installHealth(app, ctx.db);
   // JSON only: drop Fastify's built-in text/plain parser so anything else is a 415.
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);

@@ -36,6 +36,7 @@ const schema = z.object({
     .default(16 * 1024),
   STATIC_DIR: z.string().default('dist'),
   DEMO_PATIENT: bool.optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -70,6 +71,8 @@ export type Config = {
   staticDir: string;
   demoPatient: boolean;
   logLevel: string;
+  /** How long in-flight requests may take to finish on SIGTERM/SIGINT. */
+  shutdownGraceMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -154,5 +157,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticDir: c.STATIC_DIR,
     demoPatient: c.DEMO_PATIENT ?? c.NODE_ENV === 'development',
     logLevel: c.LOG_LEVEL,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
   };
 }

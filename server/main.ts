@@ -1,32 +1,56 @@
 import { buildApp, createContext } from './app';
-import { loadConfig, ConfigError } from './config';
+import { loadConfig, ConfigError, type Config } from './config';
+import type { AppContext } from './context';
+import { DatabaseInUseError } from './db/pglite-lock';
+import { installGracefulShutdown } from './lifecycle/shutdown';
 import { DEMO_PATIENT, upsertPatient } from './patients/service';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const ctx = await createContext(config);
-  if (config.demoPatient) {
-    const existing = await ctx.db.query('SELECT 1 FROM patients WHERE numero_documento = $1', [
-      DEMO_PATIENT.numero_documento,
-    ]);
-    if (!existing.rows.length) await upsertPatient(ctx, DEMO_PATIENT);
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    if (config.demoPatient) {
+      const existing = await ctx.db.query('SELECT 1 FROM patients WHERE numero_documento = $1', [
+        DEMO_PATIENT.numero_documento,
+      ]);
+      if (!existing.rows.length) await upsertPatient(ctx, DEMO_PATIENT);
+    }
+    app = await buildApp(ctx);
+    installGracefulShutdown(app, {
+      graceMs: config.shutdownGraceMs,
+      closeResources: () => ctx.db.close(),
+    });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    // Nothing half-started stays behind: workers stopped, database closed (its lock released).
+    await app?.close().catch(() => {});
+    await ctx.db.close().catch(() => {});
+    throw err;
   }
-  const app = await buildApp(ctx);
-  const close = async () => {
-    await app.close();
-    await ctx.db.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', close);
-  process.once('SIGTERM', close);
-  await app.listen({ host: config.host, port: config.port });
-  if (config.demoPatient) {
-    app.log.info(`Demo patient: documento ${DEMO_PATIENT.numero_documento} (PIN in the README)`);
-  }
+  announce(app, config, ctx);
+}
+
+function announce(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  config: Config,
+  ctx: AppContext,
+): void {
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const database = ctx.db.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
+  app.log.info({ event: 'listening', url, database, env: config.env }, `Listening on ${url}`);
+  if (config.demoPatient)
+    app.log.info(
+      { event: 'demo_patient' },
+      `Demo patient: documento ${DEMO_PATIENT.numero_documento} (${DEMO_PATIENT.nombre}; PIN in the README)`,
+    );
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError) console.error(err.message);
+  if (err instanceof ConfigError || err instanceof DatabaseInUseError) console.error(err.message);
   else console.error(err);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { patientInput } from '../../contract/patients';
 import { loadConfig } from '../config';
-import { openDb } from '../db/client';
+import { openCliDatabase } from './db';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { createPinHasher } from '../security/pin';
 import { resolveSecrets } from '../security/secrets';
@@ -43,13 +43,19 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db = await openCliDatabase(config);
   try {
     const secrets = await resolveSecrets(config);
     const pins = await createPinHasher(secrets.pinPepper);
     const { id, created } = await upsertPatient({ db, pins }, parsed.data);
     console.log(
-      JSON.stringify({ ok: true, id, created, numero_documento: parsed.data.numero_documento }),
+      JSON.stringify({
+        ok: true,
+        id,
+        created,
+        numero_documento: parsed.data.numero_documento,
+        via: db.via,
+      }),
     );
     return 0;
   } finally {

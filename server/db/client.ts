@@ -1,6 +1,8 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { acquireDataDirLock, restrictTree, type DataDirLock } from './pglite-lock';
+import { serveWire, socketPathOf, type WireServer } from './pglite-socket';
 
 export type Row = Record<string, unknown>;
 export type Db = {
@@ -19,21 +21,38 @@ export type DbOptions = {
   memory?: boolean;
 };
 
+/**
+ * PostgreSQL when `databaseUrl` is set; otherwise PGlite, in memory or in `<dataDir>/pglite`.
+ * A folder-backed PGlite is held by this process alone (lock file `<dataDir>/pglite.lock`, or
+ * DatabaseInUseError) and served to the operator commands on `<dataDir>/.s.PGSQL.5432`; the
+ * folder is 0700 and its files 0600.
+ */
 export async function openDb(options: DbOptions): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(
-        options.memory ? undefined : path.join(options.dataDir ?? '.data', 'pglite'),
-      );
+    : await openPglite(options.memory ? undefined : (options.dataDir ?? '.data'));
   await migrate(db);
   return db;
 }
 
-async function openPglite(dir: string | undefined): Promise<Db> {
+async function openPglite(dataDir: string | undefined): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dir) await mkdir(dir, { recursive: true });
-  const pg = dir ? new PGlite(dir) : new PGlite();
-  await pg.waitReady;
+  let lock: DataDirLock | null = null;
+  let wire: WireServer | null = null;
+  const dir = dataDir ? path.join(dataDir, 'pglite') : undefined;
+  if (dataDir) lock = await acquireDataDirLock(dataDir);
+  let pg: InstanceType<typeof PGlite>;
+  try {
+    pg = dir ? new PGlite(dir) : new PGlite();
+    await pg.waitReady;
+    if (dataDir && dir) {
+      await restrictTree(dir);
+      wire = await serveWire(pg, socketPathOf(dataDir));
+    }
+  } catch (err) {
+    await lock?.release();
+    throw err;
+  }
   // PGlite has one connection: transactions are serialised by PGlite itself.
   const wrap = (q: Pick<typeof pg, 'query'>): Omit<Db, 'transaction' | 'close'> => ({
     kind: 'pglite',
@@ -51,15 +70,22 @@ async function openPglite(dir: string | undefined): Promise<Db> {
       });
     },
     async close() {
-      await pg.close();
+      try {
+        await wire?.close();
+        if (!pg.closed) await pg.close();
+        if (dir) await restrictTree(dir);
+      } finally {
+        await lock?.release();
+      }
     },
   };
   return db;
 }
 
-async function openPostgres(url: string): Promise<Db> {
+/** A pool on PostgreSQL (or on a PGlite served by another process); no migrations applied. */
+export async function openPostgres(url: string, max = 10): Promise<Db> {
   const pgModule = await import('pg');
-  const pool = new pgModule.default.Pool({ connectionString: url, max: 10 });
+  const pool = new pgModule.default.Pool({ connectionString: url, max });
   const wrapClient = (c: {
     query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
   }) => ({
@@ -119,6 +145,16 @@ export async function migrate(db: Db): Promise<string[]> {
     applied.push(file);
   }
   return applied;
+}
+
+/** Migration files not yet applied to `db` (empty when its schema is current). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
+  const done = await db
+    .query<{ name: string }>('SELECT name FROM schema_migrations')
+    .then((r) => new Set(r.rows.map((row) => row.name)))
+    .catch(() => new Set<string>());
+  return files.filter((f) => !done.has(f));
 }
 
 function splitSql(sql: string): string[] {

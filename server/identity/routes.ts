@@ -19,6 +19,12 @@ import { IdentityError, identityMessages } from './errors';
 import { holdEngine } from './lifecycle';
 import { readUpload } from './upload';
 
+const identityStates = {
+  ready: { ok: true, state: 'ready' },
+  starting: { ok: false, state: 'starting' },
+  onDemand: { ok: true, state: 'on-demand' },
+};
+
 export type IdentityRoutesOptions = {
   ctx: { db: Db; config: { env: string } };
   /**
@@ -60,6 +66,15 @@ export async function identityRoutes(
     { owned, background: owned && ctx.config.env !== 'test' },
   );
   const engineOf = () => holder.get();
+  // GET /api/ready: warming in the background is 'starting'; in tests the engine starts on demand.
+  if (app.hasDecorator('readiness'))
+    app.readiness.register('identity', () =>
+      holder.isReady()
+        ? identityStates.ready
+        : owned && ctx.config.env !== 'test'
+          ? identityStates.starting
+          : identityStates.onDemand,
+    );
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
 
   // 200 once the engine answers, 503 'El servicio está iniciando' (Retry-After) while it warms up:

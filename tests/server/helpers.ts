@@ -85,18 +85,32 @@ export function testOnboardingSettings(
 export async function openTestDb(): Promise<Db> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) return openDb({ memory: true });
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const scoped = new URL(url);
-  scoped.searchParams.set('options', `-c search_path=${schema}`);
-  const db = await openDb({ databaseUrl: scoped.toString() });
+  const schema = await createTestSchema(url);
+  const db = await openDb({ databaseUrl: schema.url });
   return {
     ...db,
     async close() {
       await db.close();
+      await schema.drop();
+    },
+  };
+}
+
+/** A fresh schema on that PostgreSQL: `url` reaches it (search_path); `drop()` removes it. */
+export async function createTestSchema(
+  base: string,
+  prefix = 'test',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const scoped = new URL(base);
+  scoped.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: scoped.toString(),
+    async drop() {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     },

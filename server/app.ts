@@ -7,6 +7,7 @@ import { frameworkErrorOptions, installErrorHandling } from './http/errors';
 import { installSecurityHeaders } from './http/security-headers';
 import { serveApp } from './http/static';
 import { installHealth } from './lifecycle/readiness';
+import { OneLinePerRequest, loggerOptions } from './http/logging';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
@@ -17,16 +18,7 @@ import { onboardingRoutes } from './onboarding/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
 
-/** Fields that must never reach a log line, wherever they appear. */
-export const REDACT = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'res.headers["set-cookie"]',
-  '*.pin',
-  '*.otp',
-  '*.frame',
-  '*.image',
-];
+export { REDACT } from './http/logging';
 
 export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'kyc'>>;
 
@@ -53,10 +45,8 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: { paths: REDACT, censor: '[oculto]' } },
+    logger: loggerOptions({ level: config.logLevel, format: config.logFormat }),
+    logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimit,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     ...frameworkErrorOptions,

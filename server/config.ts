@@ -36,6 +36,7 @@ const schema = z.object({
     .default(16 * 1024),
   STATIC_DIR: z.string().default('dist'),
   DEMO_PATIENT: bool.optional(),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -71,6 +72,8 @@ export type Config = {
   staticDir: string;
   demoPatient: boolean;
   logLevel: string;
+  /** 'pretty' (one readable line per event; development's default) or 'json'. */
+  logFormat: 'pretty' | 'json';
   /** How long in-flight requests may take to finish on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
 };
@@ -157,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staticDir: c.STATIC_DIR,
     demoPatient: c.DEMO_PATIENT ?? c.NODE_ENV === 'development',
     logLevel: c.LOG_LEVEL,
+    logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'development' ? 'pretty' : 'json'),
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
   };
 }

@@ -11,7 +11,7 @@ if [ ! -d node_modules ]; then
   npm ci --no-audit --no-fund
 fi
 
-step "system packages (Debian's chromium, ffmpeg, OCR-B font)"
+step "system packages (Debian's chromium, ffmpeg, OCR-B font, postgresql)"
 bash scripts/ensure-system-deps.sh
 
 step "typecheck"
@@ -26,6 +26,15 @@ npm run format:check
 step "unit, machine, story, server and engine tests (Vitest)"
 rm -rf reports && mkdir -p reports
 npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json
+
+step "server tier on PostgreSQL (throwaway cluster, removed afterwards)"
+pg_started=$SECONDS
+source scripts/pg-test-cluster.sh
+npx vitest run --project node tests/server --reporter=default --reporter=json \
+  --outputFile.json=reports/vitest-postgres.json
+pg_test_cluster_stop
+trap - EXIT
+echo "PostgreSQL tier: $((SECONDS - pg_started)) s"
 
 step "build the app"
 npm run build

@@ -25,16 +25,23 @@ const add = (tier: string, status: string) => {
   tiers.set(tier, c);
 };
 
+type VitestReport = { testResults: { name: string; assertionResults: { status: string }[] }[] };
+const readVitest = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as VitestReport;
+
 let missing = false;
 const vitestFile = 'reports/vitest.json';
 if (existsSync(vitestFile)) {
-  const report = JSON.parse(readFileSync(vitestFile, 'utf8')) as {
-    testResults: { name: string; assertionResults: { status: string }[] }[];
-  };
-  for (const file of report.testResults) {
+  for (const file of readVitest(vitestFile).testResults) {
     const tier = TIERS.find(([re]) => re.test(file.name))?.[1] ?? 'other';
     for (const t of file.assertionResults) add(tier, t.status);
   }
+} else missing = true;
+
+// The server tier again, on the throwaway PostgreSQL cluster (scripts/pg-test-cluster.sh).
+const postgresFile = 'reports/vitest-postgres.json';
+if (existsSync(postgresFile)) {
+  for (const file of readVitest(postgresFile).testResults)
+    for (const t of file.assertionResults) add('server on PostgreSQL', t.status);
 } else missing = true;
 
 const pwFile = 'reports/playwright.json';
@@ -57,6 +64,9 @@ for (const [tier, c] of tiers) {
   total.failed += c.failed;
   total.skipped += c.skipped;
 }
-if (missing) console.log('a test report is missing (reports/vitest.json or playwright.json)');
+if (missing)
+  console.log(
+    'a test report is missing (reports/vitest.json, vitest-postgres.json or playwright.json)',
+  );
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(missing || total.failed ? 1 : 0);

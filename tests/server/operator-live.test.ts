@@ -14,11 +14,11 @@ import {
 
 /**
  * The operator command while the real server runs, a second server on the same folder, and a
- * SIGTERM in the middle of traffic, with real processes: on PGlite, and on PostgreSQL when the
- * test command provides one (TEST_DATABASE_URL).
+ * SIGTERM in the middle of traffic, with real processes: on PGlite, or on PostgreSQL when the test
+ * command runs the server tier on its throwaway cluster (TEST_DATABASE_URL).
  */
 const SLOW = 240_000;
-const databases = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+const databases = process.env.TEST_DATABASE_URL ? ['postgres'] : ['pglite'];
 
 describe.each(databases)('operator command and restarts on %s', (kind) => {
   const root = mkdtempSync(path.join(os.tmpdir(), `live-${kind}-`));

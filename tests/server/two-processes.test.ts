@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blinkSequence, multipart } from '../identity/frames';
+import {
+  addPatient,
+  login,
+  postgresSchema,
+  sessionStatus,
+  startServer,
+  type ServerProcess,
+} from './processes';
+
+/**
+ * Two API processes on one PostgreSQL with the same secrets (PIN_PEPPER, OTP_SECRET), as behind a
+ * load balancer: whatever one process does, the other honours. Runs in the PostgreSQL pass of the
+ * server tier (TEST_DATABASE_URL, the test command's throwaway cluster).
+ */
+const SLOW = 300_000;
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one PostgreSQL', () => {
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let drop: () => Promise<void>;
+  let env: Record<string, string>;
+  const patient = { documento: '7200001', pin: '582046', celular: '0981400001' };
+  const post = (url: string, path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    const pg = (await postgresSchema())!;
+    drop = pg.drop;
+    env = {
+      DATABASE_URL: pg.url,
+      // No waiting between failures (the lock count is what is under test), one face worker each.
+      LOGIN_DELAY_BASE_MS: '0',
+      LOGIN_DELAY_MAX_MS: '0',
+      IDENTITY_POOL_SIZE: '1',
+      IDENTITY_BLINKS_REQUIRED: '1',
+    };
+    await addPatient(patient, env);
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+  }, SLOW);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await drop?.();
+  }, SLOW);
+
+  it('a session opened on one is valid on the other, and a logout on the other ends it', async () => {
+    const { status, cookie } = await login(a.url, patient.documento, patient.pin);
+    expect(status).toBe(200);
+    expect(await sessionStatus(b.url, cookie)).toBe(200);
+    const out = await fetch(`${b.url}/api/auth/logout`, { method: 'POST', headers: { cookie } });
+    expect(out.status).toBeLessThan(300);
+    expect(await sessionStatus(a.url, cookie)).toBe(401);
+  });
+
+  it('failures split across the two lock the account on both', async () => {
+    const other = { documento: '7200002', pin: '613579', celular: '0981400002' };
+    await addPatient(other, env);
+    for (let i = 0; i < 10; i++) {
+      const r = await login(i % 2 ? b.url : a.url, other.documento, '000000');
+      expect(r.status).toBe(401);
+    }
+    // Locked: the right PIN is refused by either process.
+    for (const url of [a.url, b.url]) {
+      const r = await login(url, other.documento, other.pin);
+      expect(r.status).not.toBe(200);
+      expect(r.status).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it('a code issued by one is verified once, by the other', async () => {
+    const celular = '0981400003';
+    const start = await post(a.url, '/api/onboarding/start', { phone: celular });
+    expect(start.status).toBe(200);
+    const outbox = await fetch(`${b.url}/api/dev/sms-outbox?celular=${celular}`);
+    const code = /\b(\d{6})\b/.exec(JSON.stringify(await outbox.json()))?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    const first = await post(b.url, '/api/onboarding/validate-otp', { celular, otp: code });
+    expect(first.status).toBe(200);
+    const again = await post(a.url, '/api/onboarding/validate-otp', { celular, otp: code });
+    expect(again.status).toBe(401);
+  });
+
+  it(
+    'a liveness session takes frames on both processes and completes',
+    async () => {
+      const started = await post(a.url, '/api/onboarding/start-kyc', {});
+      expect(started.status).toBe(200);
+      const { session_id } = (await started.json()) as { session_id: string };
+      const frames = await blinkSequence(1, 7);
+      let last: { liveness_detected: boolean } | undefined;
+      for (const [i, frame] of frames.entries()) {
+        const body = multipart([
+          { name: 'session_id', value: session_id },
+          { name: 'frame', value: frame, filename: `f${i}.jpg` },
+        ]);
+        const res = await fetch(`${i % 2 ? b.url : a.url}/api/onboarding/liveness`, {
+          method: 'POST',
+          headers: body.headers,
+          body: body.payload,
+        });
+        expect(res.status).toBe(200);
+        last = (await res.json()) as { liveness_detected: boolean };
+      }
+      expect(last?.liveness_detected).toBe(true);
+    },
+    SLOW,
+  );
+});

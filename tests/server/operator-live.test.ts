@@ -7,7 +7,7 @@ import {
   login,
   postgresSchema,
   run,
-  sessionStatus,
+  sessionValid,
   startServer,
   type ServerProcess,
 } from './processes';
@@ -106,8 +106,9 @@ describe.each(databases)('operator command and restarts on %s', (kind) => {
       expect(cookies.length).toBeGreaterThanOrEqual(12);
 
       server = await startServer(env);
-      const statuses = await Promise.all(cookies.map((c) => sessionStatus(server!.url, c)));
-      expect(statuses.filter((s) => s !== 200)).toEqual([]);
+      const valid = await Promise.all(cookies.map((c) => sessionValid(server!.url, c)));
+      expect(valid.filter((v) => !v)).toEqual([]);
+      expect(await sessionValid(server!.url, 'sid=not-a-session')).toBe(false);
       expect((await login(server!.url, added.documento, added.pin)).status).toBe(200);
       expect((await login(server!.url, seeded.documento, seeded.pin)).status).toBe(200);
     },

@@ -127,9 +127,11 @@ export async function login(url: string, documento: string, pin: string) {
   return { status: res.status, cookie };
 }
 
-export async function sessionStatus(url: string, cookie: string): Promise<number> {
+/** Whether the server recognises the session cookie (GET /api/auth/session). */
+export async function sessionValid(url: string, cookie: string): Promise<boolean> {
   const res = await fetch(`${url}/api/auth/session`, { headers: { cookie } });
-  return res.status;
+  if (res.status !== 200) throw new Error(`GET /api/auth/session answered ${res.status}`);
+  return ((await res.json()) as { authenticated: boolean }).authenticated;
 }
 
 /**

@@ -74,5 +74,5 @@ describe('ready while shutting down', () => {
     expect(checks.process).toEqual({ ok: false, state: 'stopping' });
     expect(checks.database).toEqual({ ok: true, state: 'reachable' });
     await t.ctx.db.close();
-  });
+  }, 120_000);
 });

@@ -22,6 +22,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one Postgr
   let drop: () => Promise<void>;
   let env: Record<string, string>;
   const patient = { documento: '7200001', pin: '582046', celular: '0981400001' };
+  const other = { documento: '7200002', pin: '613579', celular: '0981400002' };
   const post = (url: string, path: string, body: unknown) =>
     fetch(`${url}${path}`, {
       method: 'POST',
@@ -41,6 +42,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one Postgr
       IDENTITY_BLINKS_REQUIRED: '1',
     };
     await addPatient(patient, env);
+    await addPatient(other, env);
     [a, b] = await Promise.all([startServer(env), startServer(env)]);
   }, SLOW);
 
@@ -49,18 +51,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one Postgr
     await drop?.();
   }, SLOW);
 
-  it('a session opened on one is valid on the other, and a logout on the other ends it', async () => {
-    const { status, cookie } = await login(a.url, patient.documento, patient.pin);
-    expect(status).toBe(200);
-    expect(await sessionValid(b.url, cookie)).toBe(true);
-    const out = await fetch(`${b.url}/api/auth/logout`, { method: 'POST', headers: { cookie } });
-    expect(out.status).toBeLessThan(300);
-    expect(await sessionValid(a.url, cookie)).toBe(false);
-  });
+  it(
+    'a session opened on one is valid on the other, and a logout on the other ends it',
+    {
+      timeout: SLOW,
+    },
+    async () => {
+      const { status, cookie } = await login(a.url, patient.documento, patient.pin);
+      expect(status).toBe(200);
+      expect(await sessionValid(b.url, cookie)).toBe(true);
+      const out = await fetch(`${b.url}/api/auth/logout`, { method: 'POST', headers: { cookie } });
+      expect(out.status).toBeLessThan(300);
+      expect(await sessionValid(a.url, cookie)).toBe(false);
+    },
+  );
 
-  it('failures split across the two lock the account on both', async () => {
-    const other = { documento: '7200002', pin: '613579', celular: '0981400002' };
-    await addPatient(other, env);
+  it('failures split across the two lock the account on both', { timeout: SLOW }, async () => {
     for (let i = 0; i < 10; i++) {
       const r = await login(i % 2 ? b.url : a.url, other.documento, '000000');
       expect(r.status).toBe(401);
@@ -73,7 +79,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one Postgr
     }
   });
 
-  it('a code issued by one is verified once, by the other', async () => {
+  it('a code issued by one is verified once, by the other', { timeout: SLOW }, async () => {
     const celular = '0981400003';
     const start = await post(a.url, '/api/onboarding/start', { phone: celular });
     expect(start.status).toBe(200);

@@ -38,7 +38,7 @@ export function loggerOptions(
       ...(destination ? { destination } : {}),
       colorize: Boolean(process.stdout.isTTY),
       translateTime: 'HH:MM:ss.l',
-      ignore: 'pid,hostname,reqId,req,res,responseTime',
+      ignore: 'pid,hostname,reqId,req,res,responseTime,request',
       singleLine: true,
     }),
   };
@@ -61,8 +61,11 @@ export class OneLinePerRequest extends LogController {
     const ms = Math.round(reply.elapsedTime);
     const status = reply.statusCode;
     const line = `${request.method} ${path} ${status} ${ms} ms`;
-    const fields = { method: request.method, path, status, ms, ip: request.ip };
-    if (error || status >= 500) reply.log.error({ ...fields, err: error ?? undefined }, line);
+    const fields = { request: { method: request.method, path, status, ms, ip: request.ip } };
+    // 503 is an expected answer (starting, busy, shutting down): a warning, not an error.
+    if (error || (status >= 500 && status !== 503))
+      reply.log.error({ ...fields, err: error ?? undefined }, line);
+    else if (status === 503) reply.log.warn(fields, line);
     else reply.log.info(fields, line);
   }
 }

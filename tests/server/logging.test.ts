@@ -32,9 +32,9 @@ async function capture(format: 'pretty' | 'json') {
 describe('logs', () => {
   it('JSON: one line per request (method, path without query, status, time)', async () => {
     const { lines } = await capture('json');
-    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.path);
+    const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.request);
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ method: 'POST', path: '/api/echo', status: 200 });
+    expect(requests[0].request).toMatchObject({ method: 'POST', path: '/api/echo', status: 200 });
     expect(requests[0].msg).toMatch(/^POST \/api\/echo 200 \d+ ms$/);
     expect(lines.join('\n')).not.toContain('incoming request');
   });
@@ -43,7 +43,7 @@ describe('logs', () => {
     const { lines } = await capture('pretty');
     const request = lines.filter((l) => l.includes('POST /api/echo 200'));
     expect(request).toHaveLength(1);
-    expect(request[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: POST \/api\/echo 200 \d+ ms/);
+    expect(request[0]).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO.*: POST \/api\/echo 200 \d+ ms$/);
     expect(lines.every((l) => !l.startsWith('{'))).toBe(true);
   });
 

@@ -2,6 +2,7 @@
  * Latency of the identity engine on this machine, p50/p95 (figures, not a timed test):
  * - a liveness frame (decode, detect + mesh + iris, gates, duplicate check, DB state), all frames of
  *   genuine sessions, and separately the frames that also computed the 1024-d description;
+ * - a liveness request as the browser's frame policy sends it (several small frames);
  * - a face-identification frame with its embedding, against 1,000 enrolled patients;
  * - a document (front face vs selfie, MRZ cascade, printed fields), clean and degraded cards.
  *   npx tsx bench/identity-latency.ts
@@ -15,7 +16,9 @@ import {
   renderFront,
 } from '../tests/fixtures/cedula';
 import { blinkSequence, cameraFrame, fixture } from '../tests/identity/frames';
+import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
 import { runIfMain, startBench, summary, timed } from './_identity';
+import { capture, makePatient, runClient } from './_patient';
 
 export async function main() {
   const b = await startBench({}, true);
@@ -45,6 +48,30 @@ export async function main() {
     console.log(
       '  frames with the 1024-d description (first frame, reopening) (ms):',
       JSON.stringify(summary(described)),
+    );
+
+    // Liveness requests as the browser sends them (frame policy: the frames captured since the last
+    // poll, 160 px oval crops), simulated patients until they pass or 15 s.
+    const requests: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const p = makePatient(7000 + i, 15_000);
+      const { sessionId } = await b.engine.startSession(b.db);
+      await runClient(
+        policy,
+        (t) => capture(p, t, policy),
+        async (frames) => {
+          b.clock.now += policy.pollEveryMs;
+          const { ms, value } = await timed(() => b.engine.livenessFrames(b.db, sessionId, frames));
+          requests.push(ms);
+          return value.liveness_detected;
+        },
+        15_000,
+        0,
+      );
+    }
+    console.log(
+      `liveness request of ${policy.maxWidth} px frames (${policy.captureEveryMs} ms captures per ${policy.pollEveryMs} ms poll) (ms):`,
+      JSON.stringify(summary(requests)),
     );
 
     // Identification: 1,000 enrolled patients (3 real faces among synthetic embeddings).

@@ -320,7 +320,7 @@ export async function createIdentityEngine(
             state = idle.state;
             if (idle.feedback.length) feedback = idle.feedback;
             seq += 1;
-            await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), false);
+            await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), true);
             steps.push({ skipped: frame.skipped, duplicate: false });
             continue;
           }
@@ -339,7 +339,10 @@ export async function createIdentityEngine(
           state = step.state;
           feedback = step.feedback;
           seq += 1;
-          await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), step.counted);
+          // Every stored frame is remembered against replays into other sessions, not only the
+          // ones that changed the count: at 8 frames/s a blink leaves a second closed frame and
+          // open frames that a replay could otherwise use as a fresh closing and reopening.
+          await store.insertFrame(tx, sessionId, seq, thumb, BigInt(fp.dhash), true);
           if (step.bestSelfie && gates.ok && gates.face.embedding)
             selfie = { embedding: gates.face.embedding, image: images[i]! };
           steps.push(

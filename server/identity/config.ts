@@ -49,6 +49,16 @@ const schema = z.object({
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
   IDENTITY_UNCHANGED_BELOW: num(UNCHANGED_BELOW, 0, 255),
   IDENTITY_REPLAY_WINDOW_HOURS: int(72, 0),
+  IDENTITY_SESSION_IDLE_MINUTES: int(10, 1),
+  IDENTITY_SCAN_ATTEMPTS_PER_SESSION: int(5, 1, 100),
+  IDENTITY_START_PER_ADDRESS_MINUTE: int(10, 1),
+  IDENTITY_START_PER_ADDRESS_HOUR: int(60, 1),
+  IDENTITY_SCAN_PER_ADDRESS_HOUR: int(30, 1),
+  IDENTITY_FACE_QUEUE: int(0, 0, 10_000),
+  IDENTITY_FACE_PER_ADDRESS: int(4, 1, 1000),
+  IDENTITY_DOCUMENT_CONCURRENCY: int(1, 1, 16),
+  IDENTITY_DOCUMENT_QUEUE: int(6, 0, 1000),
+  IDENTITY_DOCUMENT_PER_ADDRESS: int(2, 1, 1000),
   IDENTITY_STORE_PHOTOS: bool.default(false),
   IDENTITY_WARM_OCR: bool.default(true),
 });
@@ -95,6 +105,21 @@ export type IdentityConfig = {
     replayWindowMs: number;
   };
   sessionTtlMs: number;
+  /** A session in liveness or waiting for its documents expires after this long unused. */
+  sessionIdleMs: number;
+  /**
+   * Bounds on costly work (issue 11 item 9): document attempts per KYC session; start-kyc and scan-id
+   * per client address (sliding windows); the face and document work queues (concurrency, waiting
+   * room, share of one client address). See queue.ts.
+   */
+  bounds: {
+    scanAttemptsPerSession: number;
+    startPerAddressMinute: number;
+    startPerAddressHour: number;
+    scanPerAddressHour: number;
+    face: { concurrency: number; maxWaiting: number; maxPerKey: number };
+    document: { concurrency: number; maxWaiting: number; maxPerKey: number };
+  };
   storePhotos: boolean;
   warmOcr: boolean;
 };
@@ -110,8 +135,9 @@ export function loadIdentityConfig(
   const c = parsed.data;
   const cores =
     typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  const poolSize = c.IDENTITY_POOL_SIZE || Math.max(1, cores);
   return {
-    poolSize: c.IDENTITY_POOL_SIZE || Math.max(1, cores),
+    poolSize,
     taskTimeoutMs: c.IDENTITY_TASK_TIMEOUT_MS,
     ocrWorkers: c.IDENTITY_OCR_WORKERS,
     maxUploadBytes: c.IDENTITY_MAX_UPLOAD_BYTES,
@@ -138,6 +164,24 @@ export function loadIdentityConfig(
       replayWindowMs: c.IDENTITY_REPLAY_WINDOW_HOURS * 3_600_000,
     },
     sessionTtlMs: c.IDENTITY_SESSION_MINUTES * 60_000,
+    sessionIdleMs: c.IDENTITY_SESSION_IDLE_MINUTES * 60_000,
+    bounds: {
+      scanAttemptsPerSession: c.IDENTITY_SCAN_ATTEMPTS_PER_SESSION,
+      startPerAddressMinute: c.IDENTITY_START_PER_ADDRESS_MINUTE,
+      startPerAddressHour: c.IDENTITY_START_PER_ADDRESS_HOUR,
+      scanPerAddressHour: c.IDENTITY_SCAN_PER_ADDRESS_HOUR,
+      // Two face tasks per worker keep the pool busy; the pool's own queue holds the rest.
+      face: {
+        concurrency: poolSize * 2,
+        maxWaiting: c.IDENTITY_FACE_QUEUE || poolSize * 8,
+        maxPerKey: c.IDENTITY_FACE_PER_ADDRESS,
+      },
+      document: {
+        concurrency: c.IDENTITY_DOCUMENT_CONCURRENCY,
+        maxWaiting: c.IDENTITY_DOCUMENT_QUEUE,
+        maxPerKey: c.IDENTITY_DOCUMENT_PER_ADDRESS,
+      },
+    },
     storePhotos: c.IDENTITY_STORE_PHOTOS,
     warmOcr: c.IDENTITY_WARM_OCR,
   };

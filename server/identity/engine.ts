@@ -14,6 +14,7 @@ import { hints } from './hints';
 import { checkUpload, fingerprintDistance, hamming64 } from './image';
 import { blinkDecider, type LivenessDecider } from './liveness';
 import { FacePool } from './pool';
+import { createWorkQueue, type WorkQueue } from './queue';
 import * as store from './store';
 import { cosineSimilarity, type FaceObservation, type FrameAnalysis } from './types';
 
@@ -70,6 +71,11 @@ export interface IdentityEngine {
   rejectKyc(db: Db, sessionId: string, reason: string): Promise<void>;
   /** 1:N search of the frame's face among enrolled patients. */
   identify(db: Db, frame: Uint8Array): Promise<IdentifyResult>;
+  /**
+   * Bounded queues in front of costly work (issue 11 item 9): face analysis (liveness frames, 1:N) and
+   * documents (OCR). Callers run work through them with the client address as key; see queue.ts.
+   */
+  readonly queues: { face: WorkQueue; document: WorkQueue };
   stats(): { pool: ReturnType<FacePool['stats']> };
   /** For the recovery test: ends a worker as a crash would. */
   crashWorkerForTest(): Promise<void>;
@@ -229,9 +235,15 @@ export async function createIdentityEngine(
     };
   }
 
+  const queues = {
+    face: createWorkQueue({ name: 'face', ...config.bounds.face }),
+    document: createWorkQueue({ name: 'document', ...config.bounds.document }),
+  };
+
   const engine: IdentityEngine = {
     config,
     decider,
+    queues,
 
     analyze(image, opts = {}) {
       checkUpload(image, limits);
@@ -254,7 +266,14 @@ export async function createIdentityEngine(
 
     async startSession(db) {
       const id = randomUUID();
-      await store.insertSession(db, id, decider.name, decider.initial(now()), config.sessionTtlMs);
+      await store.insertSession(
+        db,
+        id,
+        decider.name,
+        decider.initial(now()),
+        config.sessionTtlMs,
+        config.sessionIdleMs,
+      );
       if (now() - lastPurge > 10 * 60_000) {
         lastPurge = now();
         store
@@ -403,6 +422,8 @@ export async function createIdentityEngine(
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
+      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession)))
+        throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
       // Face first: when no face on the front matches the selfie the attempt ends before the OCR.
       const selfie = session.selfie_embedding.map(Number);
       const threshold = config.documentMatchThreshold;

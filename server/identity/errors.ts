@@ -16,6 +16,9 @@ export const identityMessages = {
   sessionInvalid: 'Sesión inválida (invalid session). Volvé a empezar el proceso.',
   livenessMissing: 'Primero completá la validación de vida (selfie).',
   sessionClosed: 'Esta verificación ya terminó. Volvé a empezar el proceso.',
+  // Contains the 'session expired' mark: the browser starts again with a new session (spec, point 8).
+  attemptsExhausted:
+    'Usaste todos los intentos de esta verificación (session expired). Volvé a empezar el proceso.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
@@ -45,6 +48,7 @@ export type IdentityErrorCode =
   | 'session_expired'
   | 'session_closed'
   | 'liveness_missing'
+  | 'attempts_exhausted'
   | 'busy'
   | 'worker_failed';
 
@@ -59,6 +63,7 @@ const statusOf: Record<IdentityErrorCode, number> = {
   session_expired: 400,
   session_closed: 409,
   liveness_missing: 409,
+  attempts_exhausted: 429,
   busy: 503,
   worker_failed: 500,
 };

@@ -17,7 +17,9 @@ import { loadIdentityConfig } from './config';
 import { createIdentityEngine, type IdentityEngine } from './engine';
 import { IdentityError, identityMessages } from './errors';
 import { holdEngine } from './lifecycle';
+import { QueueFullError } from './queue';
 import { readUpload } from './upload';
+import { consumeLimits } from '../security/rate-limits';
 
 const identityStates = {
   ready: { ok: true, state: 'ready' },
@@ -39,15 +41,25 @@ export type IdentityRoutesOptions = {
   env?: Record<string, string | undefined>;
 };
 
-/** IdentityError -> HttpError (status + Spanish message); anything else propagates (500, logged). */
+/**
+ * IdentityError -> HttpError (status + Spanish message); a full work queue -> 503 with Retry-After;
+ * anything else propagates (500, logged).
+ */
 async function answer<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
     if (err instanceof IdentityError) throw new HttpError(err.status, err.message);
+    if (err instanceof QueueFullError)
+      throw new HttpError(503, identityMessages.busy, {
+        'retry-after': String(err.retryAfterSeconds),
+      });
     throw err;
   }
 }
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 /** GET /identity-status, POST /start-kyc, /liveness, /scan-id, /kyc-reject (prefix /api/onboarding). */
 export async function identityRoutes(
@@ -84,8 +96,23 @@ export async function identityRoutes(
     return { success: true, ready: true };
   });
 
-  app.post('/start-kyc', async (): Promise<StartKycResponse> => {
+  app.post('/start-kyc', async (request): Promise<StartKycResponse> => {
     const e = await engineOf();
+    const b = e.config.bounds;
+    await consumeLimits(
+      ctx.db,
+      [
+        {
+          bucket: 'kyc-start',
+          key: request.ip,
+          limits: [
+            { max: b.startPerAddressMinute, windowMs: MINUTE },
+            { max: b.startPerAddressHour, windowMs: HOUR },
+          ],
+        },
+      ],
+      Date.now(),
+    );
     const { sessionId } = await answer(() => e.startSession(ctx.db));
     return { success: true, session_id: sessionId };
   });
@@ -112,11 +139,29 @@ export async function identityRoutes(
     const frames = upload.files[identityParts.frame] ?? [];
     if (!frames.length || frames.some((f) => !f.length))
       throw new HttpError(400, identityMessages.missingFile);
-    return answer(() => engine.livenessFrames(ctx.db, fields.data.session_id, frames));
+    // A patient already in a session: high priority; one address holds a bounded share.
+    return answer(() =>
+      engine.queues.face.run(() => engine.livenessFrames(ctx.db, fields.data.session_id, frames), {
+        key: request.ip,
+        priority: 'high',
+      }),
+    );
   });
 
   app.post('/scan-id', async (request): Promise<ScanIdResponse> => {
     const engine = await engineOf();
+    // Counted before the upload is read: a flood is refused before it costs parsing or OCR.
+    await consumeLimits(
+      ctx.db,
+      [
+        {
+          bucket: 'kyc-scan',
+          key: request.ip,
+          limits: [{ max: engine.config.bounds.scanPerAddressHour, windowMs: HOUR }],
+        },
+      ],
+      Date.now(),
+    );
     const maxBytes = engine.config.maxUploadBytes;
     const image = {
       max: 1,
@@ -139,15 +184,21 @@ export async function identityRoutes(
     // registration takes them in its own call.
     return answer(async () => {
       try {
-        return await engine.scanDocument(ctx.db, fields.data.session_id, {
-          front,
-          back: upload.files[identityParts.back]?.[0],
-        });
+        return await engine.queues.document.run(
+          () =>
+            engine.scanDocument(ctx.db, fields.data.session_id, {
+              front,
+              back: upload.files[identityParts.back]?.[0],
+            }),
+          { key: request.ip },
+        );
       } catch (err) {
         // Session problems are answered in the body too, so the browser can match 'session expired'.
         if (
           err instanceof IdentityError &&
-          (err.code === 'session_expired' || err.code === 'session_invalid')
+          (err.code === 'session_expired' ||
+            err.code === 'session_invalid' ||
+            err.code === 'attempts_exhausted')
         ) {
           return { success: false, kyc_complete: false, error: err.message };
         }

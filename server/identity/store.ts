@@ -22,7 +22,9 @@ export async function loadSession(db: Db, id: string, forUpdate = false): Promis
   if (typeof id !== 'string' || !UUID.test(id))
     throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
   const { rows } = await db.query<SessionRow>(
-    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result, expires_at < now() AS expired
+    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result,
+            expires_at < now() OR (status IN ('liveness', 'live')
+              AND updated_at < now() - (idle_ms * interval '1 millisecond')) AS expired
        FROM kyc_sessions WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
     [id],
   );
@@ -38,12 +40,26 @@ export async function insertSession(
   decider: string,
   state: unknown,
   ttlMs: number,
+  idleMs = 600_000,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO kyc_sessions (id, decider, liveness_state, expires_at)
-     VALUES ($1, $2, $3::jsonb, now() + ($4::bigint * interval '1 millisecond'))`,
-    [id, decider, JSON.stringify(state), ttlMs],
+    `INSERT INTO kyc_sessions (id, decider, liveness_state, expires_at, idle_ms)
+     VALUES ($1, $2, $3::jsonb, now() + ($4::bigint * interval '1 millisecond'), $5)`,
+    [id, decider, JSON.stringify(state), ttlMs, idleMs],
   );
+}
+
+/**
+ * Counts one document attempt of a session, atomically: false when the session already used `max`
+ * (concurrent attempts cannot overshoot: the row is updated only while under the cap).
+ */
+export async function countScanAttempt(db: Db, id: string, max: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE kyc_sessions SET scan_attempts = scan_attempts + 1, updated_at = now()
+      WHERE id = $1 AND scan_attempts < $2 RETURNING scan_attempts`,
+    [id, max],
+  );
+  return rows.length > 0;
 }
 
 export type StoredFrame = { seq: number; thumb: Uint8Array };

@@ -4,18 +4,26 @@
  * está iniciando' with Retry-After until the engine is ready; a failed start is retried.
  */
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPaths } from '../../contract/identity';
 import { installErrorHandling } from '../../server/http/errors';
+import { openDb, type Db } from '../../server/db/client';
 import type { IdentityEngine } from '../../server/identity/engine';
 import { identityMessages } from '../../server/identity/errors';
 import { identityRoutes } from '../../server/identity/routes';
+import { stubEngine } from './identity-stub';
+
+let db: Db;
+beforeAll(async () => {
+  db = await openDb({ memory: true });
+});
+afterAll(() => db?.close());
 
 const fakeEngine = (closed: string[]) =>
-  ({
+  stubEngine({
     startSession: async () => ({ sessionId: '11111111-1111-4111-8111-111111111111' }),
     close: async () => void closed.push('closed'),
-  }) as unknown as IdentityEngine;
+  });
 
 async function appWith(createEngine: () => Promise<IdentityEngine>) {
   // A plugin timeout far shorter than the warm-up: the old onReady hook awaited the engine and failed.
@@ -23,7 +31,7 @@ async function appWith(createEngine: () => Promise<IdentityEngine>) {
   installErrorHandling(app);
   await app.register(identityRoutes, {
     prefix: '/api/onboarding',
-    ctx: { db: {} as never, config: { env: 'development' } },
+    ctx: { db, config: { env: 'development' } },
     createEngine,
   });
   return app;

@@ -2,35 +2,26 @@
  * Issue 11, item 5: malformed multipart bodies on the identity uploads answer 400 with a Spanish
  * message (they answered 500). The engine is a stub: the body is refused before it is reached.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPaths } from '../../contract/identity';
-import { installErrorHandling } from '../../server/http/errors';
-import type { IdentityEngine } from '../../server/identity/engine';
-import { loadIdentityConfig } from '../../server/identity/config';
-import { identityRoutes } from '../../server/identity/routes';
+import { stubApp, stubEngine } from './identity-stub';
 
 let app: FastifyInstance;
+let t: Awaited<ReturnType<typeof stubApp>>;
 const called: string[] = [];
 beforeAll(async () => {
-  const engine = {
-    config: loadIdentityConfig({}),
+  const engine = stubEngine({
     livenessFrame: async () => (
       called.push('liveness'),
       { feedback: [], liveness_detected: false }
     ),
     scanDocument: async () => (called.push('scan'), { success: false, kyc_complete: false }),
-  } as unknown as IdentityEngine;
-  app = Fastify({ logger: false });
-  installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db: {} as never, config: { env: 'test' } },
-    identity: engine,
   });
-  await app.ready();
+  t = await stubApp(engine);
+  app = t.app;
 });
-afterAll(() => app?.close());
+afterAll(() => t?.close());
 
 const B = 'xYz123';
 const part = (name: string, value: string, file = false) =>

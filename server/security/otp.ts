@@ -2,7 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import type { OtpSettings } from '../onboarding/config';
-import { otpSmsText, type SmsPurpose } from '../sms/sender';
+import { otpSmsText, SmsDeliveryError, type SmsPurpose } from '../sms/sender';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
 /** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
@@ -69,25 +69,27 @@ function wrongCodeCheck(otp: OtpSettings, celular: string, purpose: OtpPurpose):
 }
 
 /**
- * Sends a new code by SMS and stores it (as an HMAC) once the provider took it, superseding any
- * earlier code of that phone and purpose. Enforces the resend wait, the per-phone SMS limits and
- * the per-client cap (429). A delivery failure throws OtpDeliveryError and stores nothing; it
- * does not spend the phone's SMS budget.
+ * Stores a new code (as an HMAC) and sends it by SMS; once sent it supersedes any earlier code of
+ * that phone and purpose. Enforces the resend wait, the per-phone SMS limits and the per-client cap
+ * (429). The code is stored BEFORE the SMS goes out and discarded only on a definite refusal
+ * (SmsDeliveryError.definite, or any other error: the provider did not take it): then
+ * OtpDeliveryError is thrown and neither the phone's nor the address's budget is spent. After a
+ * timeout the message may have been delivered: the code stays valid and the send counts.
  */
 export async function issueOtp(
   deps: OtpDeps,
   input: { celular: string; purpose: OtpPurpose; clientIp: string },
-): Promise<{ resendAfterMs: number }> {
+): Promise<{ resendAfterMs: number; unconfirmed: boolean }> {
   const { db, clock } = deps;
   const { otp, sms } = deps.onboarding;
   const now = clock.now();
-  const [phoneEvent] = await consumeLimits(
+  const events = await consumeLimits(
     db,
     [phoneSmsCheck(otp, input.celular), clientSmsCheck(otp, input.clientIp)],
     now,
   );
   const code = generateOtp();
-  const log = (status: 'sent' | 'failed', error: string | null) =>
+  const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
     db.query(
       'INSERT INTO sms_send_log (celular, purpose, provider, client_ip, status, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
       [
@@ -100,27 +102,11 @@ export async function issueOtp(
         new Date(clock.now()),
       ],
     );
-  try {
-    await deps.sms.send({
-      to: input.celular,
-      purpose: input.purpose,
-      body: otpSmsText(sms.serviceName, code, input.purpose),
-    });
-  } catch (err) {
-    await releaseEvents(db, phoneEvent ? [phoneEvent] : []);
-    await log('failed', err instanceof Error ? err.message.slice(0, 200) : 'unknown');
-    throw new OtpDeliveryError(err);
-  }
   const sentAt = new Date(now);
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `UPDATE otp_codes SET revoked_at = $3
-        WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND revoked_at IS NULL`,
-      [input.celular, input.purpose, sentAt],
-    );
-    await tx.query(
+  const codeId = (
+    await db.query<{ id: string }>(
       `INSERT INTO otp_codes (celular, purpose, code_hmac, created_at, expires_at)
-            VALUES ($1, $2, $3, $4, $5)`,
+            VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id`,
       [
         input.celular,
         input.purpose,
@@ -128,13 +114,35 @@ export async function issueOtp(
         sentAt,
         new Date(now + otp.validityMs),
       ],
-    );
-  });
-  await log('sent', null);
+    )
+  ).rows[0]!.id;
+  let unconfirmed: string | null = null;
+  try {
+    await deps.sms.send({
+      to: input.celular,
+      purpose: input.purpose,
+      body: otpSmsText(sms.serviceName, code, input.purpose),
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.slice(0, 200) : 'unknown';
+    if (!(err instanceof SmsDeliveryError) || err.definite) {
+      await db.query('DELETE FROM otp_codes WHERE id = $1', [codeId]);
+      await releaseEvents(db, events);
+      await log('failed', reason);
+      throw new OtpDeliveryError(err);
+    }
+    unconfirmed = reason;
+  }
+  await db.query(
+    `UPDATE otp_codes SET revoked_at = $4
+      WHERE celular = $1 AND purpose = $2 AND id <> $3 AND consumed_at IS NULL AND revoked_at IS NULL`,
+    [input.celular, input.purpose, codeId, sentAt],
+  );
+  await log(unconfirmed === null ? 'sent' : 'unconfirmed', unconfirmed);
   // Housekeeping: nothing older than the longest window (a day) is needed any more.
   await pruneEvents(db, DAY, now);
   await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
-  return { resendAfterMs: otp.resendWaitMs };
+  return { resendAfterMs: otp.resendWaitMs, unconfirmed: unconfirmed !== null };
 }
 
 /**

@@ -36,7 +36,13 @@ export function createHttpGatewaySender(opts: GatewayOptions): SmsSender {
     } catch (err) {
       if (controller.signal.aborted)
         throw new SmsDeliveryError(`SMS gateway timed out after ${opts.timeoutMs} ms`);
-      throw new SmsDeliveryError(`SMS gateway unreachable: ${(err as Error).message}`);
+      // Refused or unknown host: nothing was sent. Anything else (reset mid-request) may have been.
+      const code = (err as { cause?: { code?: string } }).cause?.code;
+      throw new SmsDeliveryError(
+        `SMS gateway unreachable: ${(err as Error).message}`,
+        undefined,
+        code === 'ECONNREFUSED' || code === 'ENOTFOUND',
+      );
     } finally {
       clearTimeout(timer);
     }

@@ -15,14 +15,21 @@ export interface SmsSender {
   send(message: SmsMessage): Promise<void>;
 }
 
-/** The message was not accepted for delivery (gateway down, refused, timed out). */
+/**
+ * The message was not accepted for delivery (gateway down, refused, timed out). `definite` says the
+ * message surely did not leave (the gateway answered a refusal, or could not be reached at all);
+ * after a timeout or a dropped connection it may have been delivered.
+ */
 export class SmsDeliveryError extends Error {
+  readonly definite: boolean;
   constructor(
     message: string,
     readonly status?: number,
+    definite?: boolean,
   ) {
     super(message);
     this.name = 'SmsDeliveryError';
+    this.definite = definite ?? status !== undefined;
   }
 }
 

@@ -6,31 +6,13 @@
  *   npx tsx bench/login-timing.ts
  */
 import { pathToFileURL } from 'node:url';
-import { buildApp, createContext } from '../server/app';
-import { loadConfig } from '../server/config';
-import { openDb } from '../server/db/client';
+import { benchApp, pct } from './_api';
 import { upsertPatient } from '../server/patients/service';
 
 const N = Number(process.env.BENCH_LOGIN_N ?? 40);
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-};
-
 export async function main(): Promise<void> {
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    STATIC_DIR: '/nonexistent',
-    PIN_PEPPER: 'bench-pepper-bench-pepper-bench-pepper-01',
-    OTP_SECRET: 'bench-otp-secret-bench-otp-secret-012345',
-    LOGIN_IP_MAX_FAILURES: '100000',
-  });
-  const db = await openDb({ memory: true });
-  const ctx = await createContext(config, { db, kyc: null });
-  const app = await buildApp(ctx);
-  await app.ready();
+  const { app, ctx, close } = await benchApp({ LOGIN_IP_MAX_FAILURES: '100000' });
   // One patient per sample, so no account reaches the progressive delay.
   for (let i = 0; i < N; i++) {
     await upsertPatient(ctx, {
@@ -65,8 +47,7 @@ export async function main(): Promise<void> {
   }
   const gap = pct(runs.unknown, 50) - pct(runs.wrongPin, 50);
   console.log(`  unknown document vs wrong PIN, p50 difference: ${gap.toFixed(1)} ms`);
-  await app.close();
-  await db.close();
+  await close();
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

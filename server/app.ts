@@ -15,12 +15,16 @@ import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { identityRoutes } from './identity/routes';
 import { onboardingRoutes } from './onboarding/routes';
+import { loadRecoverySettings } from './recovery/config';
+import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
 
 export { REDACT } from './http/logging';
 
-export type AppDeps = Partial<Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'kyc'>>;
+export type AppDeps = Partial<
+  Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc'>
+>;
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
   const db: Db =
@@ -38,6 +42,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
     clock,
     sms,
     onboarding,
+    recovery: deps.recovery ?? loadRecoverySettings(process.env),
     kyc: deps.kyc ?? identityKycStore(db),
   };
 }
@@ -62,6 +67,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(cookie);
 
   await app.register(authRoutes, { prefix: '/api/auth', ctx });
+  await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { OnboardingSettings } from './onboarding/config';
 import type { KycStore } from './onboarding/kyc-store';
+import type { RecoverySettings } from './recovery/config';
 import type { PinHasher } from './security/pin';
 import type { Secrets } from './security/secrets';
 import type { SmsSender } from './sms/sender';
@@ -17,6 +18,8 @@ export type AppContext = {
   /** SMS provider (development outbox or HTTP gateway) and the OTP/SMS limits. */
   sms: SmsSender;
   onboarding: OnboardingSettings;
+  /** PIN recovery's per-document caps and grant lifetime. */
+  recovery: RecoverySettings;
   /** The identity engine's completed KYC sessions, for registration (null: not wired yet). */
   kyc: KycStore | null;
 };

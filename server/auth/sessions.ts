@@ -61,3 +61,15 @@ export async function endSession(ctx: AppContext, token: string | undefined): Pr
     new Date(ctx.clock.now()),
   ]);
 }
+
+/** Ends every open session of a patient (a PIN change signs every device out). */
+export async function endPatientSessions(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  patientId: string,
+): Promise<number> {
+  const { rows } = await ctx.db.query(
+    'UPDATE sessions SET ended_at = $2 WHERE patient_id = $1 AND ended_at IS NULL RETURNING 1',
+    [patientId, new Date(ctx.clock.now())],
+  );
+  return rows.length;
+}

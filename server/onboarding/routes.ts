@@ -29,7 +29,7 @@ type Schema<T> = {
 };
 
 /** Validates a body against its contract schema; the 400's message names the first bad field. */
-function parseBody<T>(
+export function parseBody<T>(
   schema: Schema<T>,
   body: unknown,
   byField: Record<string, string>,

@@ -80,14 +80,30 @@ export async function issueOtp(
   deps: OtpDeps,
   input: { celular: string; purpose: OtpPurpose; clientIp: string },
 ): Promise<{ resendAfterMs: number; unconfirmed: boolean }> {
+  const { otp } = deps.onboarding;
+  const events = await consumeLimits(
+    deps.db,
+    [phoneSmsCheck(otp, input.celular), clientSmsCheck(otp, input.clientIp)],
+    deps.clock.now(),
+  );
+  const { unconfirmed } = await deliverOtp(deps, input, events);
+  return { resendAfterMs: otp.resendWaitMs, unconfirmed };
+}
+
+/**
+ * Stores a new code and sends it, without counting any limit: for `issueOtp`, and for a caller
+ * that has already counted this send (PIN recovery counts every request alike, whether or not a
+ * code goes out). On a definite refusal the code is discarded, `countedEvents` are released and
+ * OtpDeliveryError is thrown; after a timeout the code stays valid (`unconfirmed`).
+ */
+export async function deliverOtp(
+  deps: OtpDeps,
+  input: { celular: string; purpose: OtpPurpose; clientIp: string },
+  countedEvents: string[] = [],
+): Promise<{ unconfirmed: boolean }> {
   const { db, clock } = deps;
   const { otp, sms } = deps.onboarding;
   const now = clock.now();
-  const events = await consumeLimits(
-    db,
-    [phoneSmsCheck(otp, input.celular), clientSmsCheck(otp, input.clientIp)],
-    now,
-  );
   const code = generateOtp();
   const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
     db.query(
@@ -127,7 +143,7 @@ export async function issueOtp(
     const reason = err instanceof Error ? err.message.slice(0, 200) : 'unknown';
     if (!(err instanceof SmsDeliveryError) || err.definite) {
       await db.query('DELETE FROM otp_codes WHERE id = $1', [codeId]);
-      await releaseEvents(db, events);
+      await releaseEvents(db, countedEvents);
       await log('failed', reason);
       throw new OtpDeliveryError(err);
     }
@@ -142,7 +158,7 @@ export async function issueOtp(
   // Housekeeping: nothing older than the longest window (a day) is needed any more.
   await pruneEvents(db, DAY, now);
   await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
-  return { resendAfterMs: otp.resendWaitMs, unconfirmed: unconfirmed !== null };
+  return { unconfirmed: unconfirmed !== null };
 }
 
 /**

@@ -39,6 +39,11 @@ export function otpSmsText(serviceName: string, code: string, purpose: SmsPurpos
   return `${serviceName}: tu código ${what} es ${code}. Vence en ${OTP_VALIDITY_MINUTES} minutos. No lo compartas con nadie.`;
 }
 
+/** The notice after a PIN change (PIN recovery): no PIN, no code, a way out if it was not the patient. */
+export function pinChangedSmsText(serviceName: string): string {
+  return `${serviceName}: el PIN de tu cuenta se cambió recién. Si no fuiste vos, recuperá tu PIN desde la aplicación y avisanos.`;
+}
+
 /** 09XXXXXXXX to E.164 (+5959XXXXXXXX). */
 export function toE164(local: string): string {
   return `+595${local.replace(/^0/, '')}`;

@@ -1,0 +1,213 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { clearLoginGuard } from '../auth/login';
+import { endPatientSessions } from '../auth/sessions';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { HttpError } from '../http/errors';
+import { clientSmsCheck, deliverOtp, phoneSmsCheck, verifyOtp } from '../security/otp';
+import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
+import { pinChangedSmsText } from '../sms/sender';
+import type { RecoverySettings } from './config';
+import { recoveryMessages as m } from './messages';
+
+const PURPOSE = 'pin_recovery';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Logs what happened to work done after the answer (never a code, a PIN or a grant). */
+export type RecoveryLog = { warn(obj: object, msg: string): void };
+
+/**
+ * Work a recovery answer does not wait for: the SMS with the code (so an existing patient answers
+ * as fast as an unknown document, whatever the gateway's latency) and the PIN-changed notice.
+ * Per context, so tests and a closing server can wait for it.
+ */
+const background = new WeakMap<AppContext, Set<Promise<void>>>();
+
+function later(ctx: AppContext, log: RecoveryLog, event: string, task: () => Promise<void>): void {
+  const tasks = background.get(ctx) ?? new Set<Promise<void>>();
+  background.set(ctx, tasks);
+  const p = task()
+    .catch((err: unknown) =>
+      log.warn({ event, error: err instanceof Error ? err.name : 'unknown' }, 'recovery'),
+    )
+    .finally(() => tasks.delete(p));
+  tasks.add(p);
+}
+
+/** Resolves once every SMS a recovery call started has been handed over (or failed). */
+export async function recoveryIdle(ctx: AppContext): Promise<void> {
+  while (background.get(ctx)?.size) await Promise.allSettled([...background.get(ctx)!]);
+}
+
+function documentSendCheck(s: RecoverySettings, documento: string): LimitCheck {
+  return {
+    bucket: 'recovery_send_doc',
+    key: documento,
+    limits: [
+      { max: s.sendsPerDocumentPerHour, windowMs: HOUR },
+      { max: s.sendsPerDocumentPerDay, windowMs: DAY },
+    ],
+  };
+}
+
+function documentValidateCheck(s: RecoverySettings, documento: string): LimitCheck {
+  return {
+    bucket: 'recovery_validate_doc',
+    key: documento,
+    limits: [{ max: s.validationsPerDocumentPerHour, windowMs: HOUR }],
+  };
+}
+
+/** The patient holding a document number, when the mobile is the one registered for it. */
+async function patientMatching(
+  db: Db,
+  documento: string,
+  celular: string,
+): Promise<{ id: string } | null> {
+  const { rows } = await db.query<{ id: string; celular: string | null }>(
+    'SELECT id::text AS id, celular FROM patients WHERE numero_documento = $1',
+    [documento],
+  );
+  const row = rows[0];
+  return row && row.celular === celular ? { id: row.id } : null;
+}
+
+/**
+ * Step 0 (and step 1's resend). Every call is counted alike (per document, per mobile with the
+ * 30 s wait, per client address) BEFORE the document is looked up, so a 429 says nothing about
+ * who exists; then the same lookup runs for everyone. Only when document and mobile belong
+ * together is there a `deliver` to call, with a promise of the moment the answer (the same 200 in
+ * every case) has left; the SMS work starts then: with PGlite the database runs on the event loop, so even the development
+ * outbox's writes would otherwise delay a real patient's answer.
+ */
+export async function requestRecoveryCode(
+  ctx: AppContext,
+  log: RecoveryLog,
+  input: { documento: string; celular: string; clientIp: string },
+): Promise<{ resendAfterMs: number; deliver: ((answered: Promise<void>) => void) | null }> {
+  const { otp } = ctx.onboarding;
+  await consumeLimits(
+    ctx.db,
+    [
+      documentSendCheck(ctx.recovery, input.documento),
+      phoneSmsCheck(otp, input.celular),
+      clientSmsCheck(otp, input.clientIp),
+    ],
+    ctx.clock.now(),
+  );
+  const patient = await patientMatching(ctx.db, input.documento, input.celular);
+  const deliver = (answered: Promise<void>) =>
+    later(ctx, log, 'recovery.code_not_sent', async () => {
+      await answered;
+      await deliverOtp(ctx, { celular: input.celular, purpose: PURPOSE, clientIp: input.clientIp });
+    });
+  return { resendAfterMs: otp.resendWaitMs, deliver: patient ? deliver : null };
+}
+
+const hashGrant = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * Step 1. The code is checked for the mobile (the onboarding code's rules: single use, atomic,
+ * wrong tries per code and per phone) and the document must be that mobile's patient; only then
+ * is a grant issued: 32 random bytes for the browser's cookie, their SHA-256 in the database,
+ * bound to the patient and the document, single use, `grantTtlMs` long. Earlier grants of that
+ * patient are retired. Returns the grant, or null for a wrong or expired code.
+ */
+export async function validateRecoveryCode(
+  ctx: AppContext,
+  input: { documento: string; celular: string; otp: string },
+): Promise<{ grant: string; expiresAt: Date } | null> {
+  const reserved = await consumeLimits(
+    ctx.db,
+    [documentValidateCheck(ctx.recovery, input.documento)],
+    ctx.clock.now(),
+  );
+  // Checked whatever the document, so a right code for someone else's mobile is spent, not kept.
+  const codeOk = await verifyOtp(ctx, { celular: input.celular, purpose: PURPOSE, otp: input.otp });
+  const patient = await patientMatching(ctx.db, input.documento, input.celular);
+  if (!codeOk || !patient) return null;
+  await releaseEvents(ctx.db, reserved);
+
+  const grant = randomBytes(32).toString('base64url');
+  const now = new Date(ctx.clock.now());
+  const expiresAt = new Date(now.getTime() + ctx.recovery.grantTtlMs);
+  await ctx.db.transaction(async (tx) => {
+    await tx.query(
+      'UPDATE recovery_grants SET consumed_at = $2 WHERE patient_id = $1 AND consumed_at IS NULL',
+      [patient.id, now],
+    );
+    await tx.query(
+      `INSERT INTO recovery_grants (token_hash, patient_id, numero_documento, created_at, expires_at)
+            VALUES ($1, $2, $3, $4, $5)`,
+      [hashGrant(grant), patient.id, input.documento, now, expiresAt],
+    );
+    await tx.query('DELETE FROM recovery_grants WHERE expires_at < $1', [
+      new Date(now.getTime() - DAY),
+    ]);
+  });
+  return { grant, expiresAt };
+}
+
+/**
+ * Step 2. In one transaction: the grant is consumed (one statement: of concurrent calls with one
+ * grant exactly one gets the row), the PIN hash replaced, every other grant retired, every open
+ * session of the patient ended and the login ledger cleared (lifting a lock). The notice SMS goes
+ * out after the answer. Without a live grant for this document: 403 and nothing changes.
+ */
+export async function setRecoveredPin(
+  ctx: AppContext,
+  log: RecoveryLog,
+  input: { documento: string; pin: string; grant: string | undefined },
+): Promise<{ patientId: string }> {
+  if (!input.grant) throw new HttpError(403, m.noGrant);
+  const grantHash = hashGrant(input.grant);
+  const now = new Date(ctx.clock.now());
+  // The grant is checked before the (costly) hash, then consumed atomically in the transaction.
+  const live = await ctx.db.query(
+    `SELECT 1 FROM recovery_grants
+      WHERE token_hash = $1 AND numero_documento = $2 AND consumed_at IS NULL AND expires_at > $3`,
+    [grantHash, input.documento, now],
+  );
+  if (!live.rows.length) throw new HttpError(403, m.noGrant);
+  const pinHash = await ctx.pins.hash(input.pin);
+
+  const changed = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ patient_id: string }>(
+      `UPDATE recovery_grants SET consumed_at = $3
+        WHERE token_hash = $1 AND numero_documento = $2 AND consumed_at IS NULL AND expires_at > $3
+        RETURNING patient_id::text AS patient_id`,
+      [grantHash, input.documento, now],
+    );
+    const patientId = rows[0]?.patient_id;
+    if (!patientId) return null;
+    const { rows: patients } = await tx.query<{ celular: string | null }>(
+      `UPDATE patients SET pin_hash = $2, updated_at = $3
+        WHERE id = $1 AND numero_documento = $4
+        RETURNING celular`,
+      [patientId, pinHash, now, input.documento],
+    );
+    const patient = patients[0];
+    if (!patient) return null;
+    await tx.query(
+      'UPDATE recovery_grants SET consumed_at = $2 WHERE patient_id = $1 AND consumed_at IS NULL',
+      [patientId, now],
+    );
+    await endPatientSessions({ ...ctx, db: tx }, patientId);
+    await clearLoginGuard({ ...ctx, db: tx }, input.documento);
+    return { patientId, celular: patient.celular };
+  });
+  if (!changed) throw new HttpError(403, m.noGrant);
+
+  const { celular } = changed;
+  if (celular) {
+    later(ctx, log, 'recovery.notice_not_sent', () =>
+      ctx.sms.send({
+        to: celular,
+        purpose: PURPOSE,
+        body: pinChangedSmsText(ctx.onboarding.sms.serviceName),
+      }),
+    );
+  }
+  return { patientId: changed.patientId };
+}

@@ -1,15 +1,8 @@
 import type { Locator, Page, Route } from '@playwright/test';
 import { authPaths } from '../contract/auth';
 import { messages } from '../server/http/messages';
-import {
-  appName,
-  dashboard,
-  landing,
-  login as copy,
-  loginErrors,
-  notFound,
-  placeholderFlows,
-} from '../src/copy/es';
+import { appName, dashboard, landing, login as copy, loginErrors, notFound } from '../src/copy/es';
+import { recovery } from '../src/copy/es.recovery';
 import { tyc } from '../src/copy/es.tyc';
 import {
   DEMO,
@@ -292,7 +285,7 @@ test.describe('login form rules', () => {
     await f.forgot.click();
     await expect(page).toHaveURL(/\/recuperar-pin$/);
     await expect(
-      page.getByRole('heading', { level: 1, name: placeholderFlows.recoverTitle }),
+      page.getByRole('heading', { level: 1, name: recovery.request.title }),
     ).toBeVisible();
     await page.goBack();
     await expect(page).toHaveURL(/\/login$/);

@@ -44,6 +44,30 @@ export const SEED_PATIENTS = {
     nombre: 'ROSA',
     apellido: 'ARCE',
   },
+  /** Locked by 10 wrong PINs, then opened by PIN recovery (e2e/recovery.spec.ts). */
+  recoveryLocked: {
+    documento: '90000031',
+    pin: '815206',
+    celular: '0981200031',
+    nombre: 'JORGE',
+    apellido: 'BENÍTEZ',
+  },
+  /** Logged in elsewhere, then recovers the PIN: the old session ends (e2e/recovery.spec.ts). */
+  recoverySession: {
+    documento: '90000032',
+    pin: '407192',
+    celular: '0981200032',
+    nombre: 'CLARA',
+    apellido: 'OVIEDO',
+  },
+  /** Reaches step 2 and leaves by its back arrow (e2e/recovery.spec.ts). */
+  recoveryBack: {
+    documento: '90000033',
+    pin: '952741',
+    celular: '0981200033',
+    nombre: 'PEDRO',
+    apellido: 'GAONA',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

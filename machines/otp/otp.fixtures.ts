@@ -10,6 +10,7 @@ const base: OtpContext = {
   waitSeconds: 30,
   secondsLeft: 30,
   notice: null,
+  autoValidate: true,
 };
 
 const at = (

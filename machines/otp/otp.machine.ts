@@ -40,7 +40,10 @@ export function resendErrorFrom(err: unknown): OtpError {
   return e.code === 'tooManyAttempts' ? tooManyAttempts(e) : { code: 'resendFailed' };
 }
 
-/** Typing in `editing` and `failed`: digits only, the 6th digit validates, 'Continuar' retries a kept code. */
+/**
+ * Typing in `editing` and `failed`: digits only; the 6th digit validates (unless the parent turned
+ * `autoValidate` off); the submit button validates a complete code.
+ */
 const typingEvents = {
   'code.change': [
     { guard: 'completesCode', target: 'validating', actions: 'assignCode' },
@@ -73,8 +76,10 @@ export const otpMachine = setup({
   actors: { validateCode, resendCode, countdown: countdownMachine },
   guards: {
     isCodeComplete: ({ context }) => context.code.length === OTP_LENGTH,
-    completesCode: ({ event }) =>
-      event.type === 'code.change' && onlyDigits(event.value, OTP_LENGTH).length === OTP_LENGTH,
+    completesCode: ({ context, event }) =>
+      context.autoValidate &&
+      event.type === 'code.change' &&
+      onlyDigits(event.value, OTP_LENGTH).length === OTP_LENGTH,
     isNotValidating: not(isValidating),
   },
   actions: {
@@ -96,6 +101,7 @@ export const otpMachine = setup({
     waitSeconds: input.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
     secondsLeft: input.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
     notice: null,
+    autoValidate: input.autoValidate ?? true,
   }),
   initial: 'active',
   states: {

@@ -37,12 +37,16 @@ export type OtpContext = {
   /** whole seconds until resend is allowed, mirrored from the countdown child */
   secondsLeft: number;
   notice: OtpNotice | null;
+  /** the 6th digit validates at once (onboarding); PIN recovery waits for 'Validar código' */
+  autoValidate: boolean;
 };
 
 export type OtpInput = {
   recipient: OtpRecipient;
   /** the resend wait the server announced when it sent the first code */
   resendAfterSeconds?: number | undefined;
+  /** default true: typing the 6th digit validates without a button press */
+  autoValidate?: boolean | undefined;
 };
 
 export type OtpOutput = { recipient: OtpRecipient };

@@ -77,7 +77,6 @@ export const notFound = {
 } as const;
 
 export const placeholderFlows = {
-  recoverTitle: 'Recuperar Pin',
   faceLoginTitle: 'Autenticación facial',
   soon: 'Esta función estará disponible muy pronto.',
 } as const;

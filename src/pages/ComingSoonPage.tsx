@@ -3,7 +3,7 @@ import { Heading } from '../components/Heading';
 import { Header, Muted, Page, Stack } from '../components/Page';
 import { common, placeholderFlows } from '../copy/es';
 
-/** The lazy routes whose flows come with their own issues (PIN recovery, face authentication). */
+/** The lazy routes whose flows come with their own issues (face authentication). */
 export function ComingSoonPage({ title, back }: { title: string; back: string }) {
   return (
     <Page>
@@ -18,9 +18,6 @@ export function ComingSoonPage({ title, back }: { title: string; back: string })
   );
 }
 
-export const RecoverPinPage = () => (
-  <ComingSoonPage title={placeholderFlows.recoverTitle} back="/login" />
-);
 export const FaceLoginPage = () => (
   <ComingSoonPage title={placeholderFlows.faceLoginTitle} back="/" />
 );

@@ -1,4 +1,12 @@
-import { RecoverPinPage } from '../../pages/ComingSoonPage';
+import { inspect } from '../../app/inspector';
+import { RecoveryActor } from './recovery.context';
+import { RecoverPinScreens } from './RecoverPinScreens';
 
-/** PIN recovery comes with its own issue; the route and its code-split chunk exist already. */
-export default RecoverPinPage;
+/** /recuperar-pin: the recovery actor lives as long as the page; a reload starts over at step 0. */
+export default function RecoverPinFlow() {
+  return (
+    <RecoveryActor.Provider options={{ inspect }}>
+      <RecoverPinScreens />
+    </RecoveryActor.Provider>
+  );
+}

@@ -1,22 +1,13 @@
-import type { FormEvent, ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { BackButton } from '../../../components/BackLink';
-import { Heading } from '../../../components/Heading';
-import { Header, Page, Stack } from '../../../components/Page';
+import { StepForm as Step } from '../../../components/StepForm';
 import { onboarding } from '../../../copy/es.onboarding';
-import { Intro } from './shared.styles';
 
-/**
- * A wizard step with a form: back arrow (home), the title that takes focus when the step appears,
- * the intro line, then the fields. Submitting sends `onSubmit` without reloading the page.
- */
+/** A wizard step with a form (src/components/StepForm) whose back arrow ends the wizard (home). */
 export function StepForm({
-  title,
-  intro,
   onBack,
   backDisabled = false,
-  onSubmit,
-  busy = false,
-  children,
+  ...step
 }: {
   title: string;
   intro: string;
@@ -26,22 +17,10 @@ export function StepForm({
   busy?: boolean;
   children: ReactNode;
 }) {
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    onSubmit();
-  };
   return (
-    <Page>
-      <Header>
-        <BackButton label={onboarding.backHome} onClick={onBack} disabled={backDisabled} />
-      </Header>
-      <form onSubmit={submit} noValidate aria-busy={busy}>
-        <Stack>
-          <Heading focusOnMount>{title}</Heading>
-          <Intro>{intro}</Intro>
-          {children}
-        </Stack>
-      </form>
-    </Page>
+    <Step
+      {...step}
+      back={<BackButton label={onboarding.backHome} onClick={onBack} disabled={backDisabled} />}
+    />
   );
 }

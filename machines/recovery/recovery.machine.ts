@@ -1,0 +1,228 @@
+import { assign, setup } from 'xstate';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { isAcceptablePin } from '../../contract/onboarding';
+import { normalizeParaguayPhone } from '../../contract/phone';
+import { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
+import { toFlowError } from '../shared/errors';
+import { onlyDigits } from '../shared/input';
+import { otpMachine } from '../otp/otp.machine';
+import {
+  resendRecoveryCode,
+  saveNewPin,
+  sendRecoveryCode,
+  validateRecoveryCode,
+} from './recovery.actors';
+import type {
+  RecoveryContext,
+  RecoveryError,
+  RecoveryErrorCode,
+  RecoveryEvent,
+} from './recovery.types';
+
+/** A failed call: 429 keeps the server's wait, any other answer its message, else the fallback. */
+export function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): RecoveryError {
+  const e = toFlowError(err);
+  const code = e.code === 'tooManyAttempts' ? 'tooManyAttempts' : fallback;
+  return e.serverMessage && (e.code === 'tooManyAttempts' || e.code === 'server')
+    ? { code, serverMessage: e.serverMessage }
+    : { code };
+}
+
+/** A `success: false` answer: its message, else the fallback. */
+const refused = (code: RecoveryErrorCode, message: string | undefined): RecoveryError =>
+  message ? { code, serverMessage: message } : { code };
+
+export const initialRecoveryContext: RecoveryContext = {
+  documento: '',
+  celular: '',
+  resendAfterSeconds: null,
+  pin: '',
+  error: null,
+};
+
+/** Step 0's fields, in every state where they are editable; an edit clears the last error. */
+const requestEditing = {
+  'documento.change': { target: 'editing', actions: 'assignDocumento' },
+  'celular.change': { target: 'editing', actions: 'assignCelular' },
+  'form.submit': [
+    { guard: 'isRequestValid', target: 'sending' },
+    { target: 'invalid', actions: 'assignRequestInvalid' },
+  ],
+} as const;
+
+/** Step 2's field; after an error the typed PIN stays, an edit starts over from `editing`. */
+const pinEditing = {
+  'pin.change': { target: 'editing', actions: 'assignPin' },
+  'form.submit': [
+    { guard: 'isPinAcceptable', target: 'saving' },
+    { target: 'invalid', actions: 'assignPinInvalid' },
+  ],
+} as const;
+
+/**
+ * PIN recovery, steps 0 to 3 as the spec numbers them: `request` (0: document and registered
+ * mobile, send-pin-otp), `verification` (1: the shared OTP child, validate-pin-otp; resend is
+ * send-pin-otp again; its back arrow returns to step 0 with what was typed), `newPin` (2:
+ * set-new-pin, which the server allows only with the grant cookie step 1 earned) and `done` (3).
+ * Steps 0 and 2 leave to /login by a link. Nothing typed is lost on an error.
+ */
+export const recoveryMachine = setup({
+  types: {
+    context: {} as RecoveryContext,
+    events: {} as RecoveryEvent,
+    tags: {} as 'busy' | 'error',
+    children: {} as {
+      sendRecoveryCode: 'sendRecoveryCode';
+      otp: 'otp';
+      saveNewPin: 'saveNewPin';
+    },
+  },
+  actors: {
+    sendRecoveryCode,
+    saveNewPin,
+    otp: otpMachine.provide({
+      actors: { validateCode: validateRecoveryCode, resendCode: resendRecoveryCode },
+    }),
+  },
+  guards: {
+    isRequestValid: ({ context }) =>
+      context.documento.length >= DOCUMENT_MIN && normalizeParaguayPhone(context.celular) !== null,
+    isPinAcceptable: ({ context }) => isAcceptablePin(context.pin),
+  },
+  actions: {
+    assignDocumento: assign(({ context, event }) => ({
+      documento:
+        event.type === 'documento.change'
+          ? onlyDigits(event.value, DOCUMENT_MAX)
+          : context.documento,
+      error: null,
+    })),
+    assignCelular: assign(({ context, event }) => ({
+      celular:
+        event.type === 'celular.change'
+          ? onlyDigits(event.value, RECOVERY_CELULAR_MAX)
+          : context.celular,
+      error: null,
+    })),
+    assignRequestInvalid: assign({
+      error: ({ context }) => ({
+        code: context.documento.length < DOCUMENT_MIN ? 'documentoInvalid' : 'celularInvalid',
+      }),
+    }),
+    assignPin: assign(({ context, event }) => ({
+      pin: event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : context.pin,
+      error: null,
+    })),
+    assignPinInvalid: assign({ error: { code: 'pinInvalid' } }),
+    clearError: assign({ error: null }),
+  },
+}).createMachine({
+  id: 'recovery',
+  context: initialRecoveryContext,
+  initial: 'request',
+  states: {
+    request: {
+      initial: 'editing',
+      states: {
+        editing: { on: requestEditing },
+        invalid: { tags: ['error'], on: requestEditing },
+        sending: {
+          tags: ['busy'],
+          entry: 'clearError',
+          invoke: {
+            id: 'sendRecoveryCode',
+            src: 'sendRecoveryCode',
+            input: ({ context }) => ({
+              numero_documento: context.documento,
+              celular: context.celular,
+            }),
+            onDone: [
+              {
+                guard: ({ event }) => event.output.success,
+                target: '#recovery.verification',
+                actions: assign({
+                  resendAfterSeconds: ({ event }) => event.output.resendAfterSeconds ?? null,
+                }),
+              },
+              {
+                target: 'failed',
+                actions: assign({
+                  error: ({ event }) => refused('sendFailed', event.output.message),
+                }),
+              },
+            ],
+            onError: {
+              target: 'failed',
+              actions: assign({
+                error: ({ event }) => recoveryErrorFrom(event.error, 'sendFailed'),
+              }),
+            },
+          },
+        },
+        failed: { tags: ['error'], on: requestEditing },
+      },
+    },
+    verification: {
+      on: { 'flow.back': '#recovery.request.editing' },
+      invoke: {
+        id: 'otp',
+        src: 'otp',
+        input: ({ context }) => ({
+          recipient: {
+            celular: normalizeParaguayPhone(context.celular) ?? context.celular,
+            numeroDocumento: context.documento,
+          },
+          resendAfterSeconds: context.resendAfterSeconds ?? undefined,
+          autoValidate: false,
+        }),
+        onDone: 'newPin',
+        onError: 'unexpected',
+      },
+    },
+    newPin: {
+      initial: 'editing',
+      states: {
+        editing: { on: pinEditing },
+        invalid: { tags: ['error'], on: pinEditing },
+        saving: {
+          tags: ['busy'],
+          entry: 'clearError',
+          invoke: {
+            id: 'saveNewPin',
+            src: 'saveNewPin',
+            input: ({ context }) => ({ numero_documento: context.documento, pin: context.pin }),
+            onDone: [
+              { guard: ({ event }) => event.output.success, target: '#recovery.done' },
+              {
+                target: 'failed',
+                actions: assign({
+                  error: ({ event }) => refused('saveFailed', event.output.message),
+                }),
+              },
+            ],
+            onError: {
+              target: 'failed',
+              actions: assign({
+                error: ({ event }) => recoveryErrorFrom(event.error, 'saveFailed'),
+              }),
+            },
+          },
+        },
+        failed: { tags: ['error'], on: pinEditing },
+      },
+    },
+    // The code step failed as a machine (a bug, not a patient's mistake).
+    unexpected: {
+      tags: ['error'],
+      entry: assign({ error: { code: 'unexpected' } }),
+      on: { 'flow.back': '#recovery.request.editing' },
+    },
+    done: {
+      type: 'final',
+      // The PIN is not needed any more once the server has it.
+      entry: assign({ pin: '' }),
+    },
+  },
+});
+
+export type RecoveryMachine = typeof recoveryMachine;

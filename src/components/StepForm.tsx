@@ -1,0 +1,41 @@
+import type { FormEvent, ReactNode } from 'react';
+import { Heading } from './Heading';
+import { Header, Muted, Page, Stack } from './Page';
+
+/**
+ * A flow step with a form: the back arrow (a BackLink or BackButton), the title that takes focus
+ * when the step appears, an optional intro line, then the fields. Submitting sends `onSubmit`
+ * without reloading the page.
+ */
+export function StepForm({
+  back,
+  title,
+  intro,
+  onSubmit,
+  busy = false,
+  children,
+}: {
+  back: ReactNode;
+  title: string;
+  intro?: string | undefined;
+  onSubmit: () => void;
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <Page>
+      <Header>{back}</Header>
+      <form onSubmit={submit} noValidate aria-busy={busy}>
+        <Stack>
+          <Heading focusOnMount>{title}</Heading>
+          {intro ? <Muted>{intro}</Muted> : null}
+          {children}
+        </Stack>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,4 @@
+import { createActorContext } from '@xstate/react';
+import { recoveryMachine } from '../../../machines/recovery/recovery.machine';
+
+export const RecoveryActor = createActorContext(recoveryMachine);

@@ -1,0 +1,59 @@
+import { DOCUMENT_MAX } from '../../../../contract/auth';
+import { RECOVERY_CELULAR_MAX } from '../../../../contract/recovery';
+import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
+import { BackLink } from '../../../components/BackLink';
+import { Button } from '../../../components/Button';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { StepForm } from '../../../components/StepForm';
+import { TextField } from '../../../components/TextField';
+import { errorText, recovery, recoveryErrors } from '../../../copy/es.recovery';
+import { RecoveryActor } from '../recovery.context';
+
+const copy = recovery.request;
+
+/** Step 0 'Recuperar Pin': document number and registered mobile; back to /login. */
+export function RequestScreen() {
+  const view = RecoveryActor.useSelector(selectRequestView);
+  const { send } = RecoveryActor.useActorRef();
+  const error = errorText(view.error, recoveryErrors);
+  return (
+    <StepForm
+      back={<BackLink to="/login" label={recovery.backToLogin} disabled={view.sending} />}
+      title={copy.title}
+      intro={copy.intro}
+      onSubmit={() => send({ type: 'form.submit' })}
+      busy={view.sending}
+    >
+      <TextField
+        label={copy.documentoLabel}
+        name="numero_documento"
+        inputMode="numeric"
+        autoComplete="username"
+        placeholder={copy.documentoPlaceholder}
+        maxLength={DOCUMENT_MAX}
+        value={view.documento}
+        onValueChange={(value) => send({ type: 'documento.change', value })}
+        readOnly={view.sending}
+        required
+      />
+      <TextField
+        label={copy.celularLabel}
+        name="celular"
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel-national"
+        placeholder={copy.celularPlaceholder}
+        hint={copy.celularHint}
+        maxLength={RECOVERY_CELULAR_MAX}
+        value={view.celular}
+        onValueChange={(value) => send({ type: 'celular.change', value })}
+        readOnly={view.sending}
+        required
+      />
+      {error ? <ErrorBanner message={error} /> : null}
+      <Button type="submit" disabled={!view.canSubmit}>
+        {view.sending ? copy.submitting : copy.submit}
+      </Button>
+    </StepForm>
+  );
+}

@@ -1,0 +1,34 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { OtpMachine } from '../../../../machines/otp/otp.machine';
+import { selectOtpView } from '../../../../machines/otp/otp.selectors';
+import { BackButton } from '../../../components/BackLink';
+import { StepForm } from '../../../components/StepForm';
+import { formatCelular, recovery, recoveryOtpErrors } from '../../../copy/es.recovery';
+import { OtpCodeFields } from '../../otp/OtpCodeFields';
+import { RecoveryActor } from '../recovery.context';
+
+const copy = recovery.verification;
+
+/** Step 1 'Verificá tu código': the shared OTP child; back returns to step 0. */
+export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
+  const view = useSelector(otp, selectOtpView);
+  const { send } = RecoveryActor.useActorRef();
+  return (
+    <StepForm
+      back={
+        <BackButton
+          label={recovery.backToRequest}
+          onClick={() => send({ type: 'flow.back' })}
+          disabled={view.busy}
+        />
+      }
+      title={copy.title}
+      intro={copy.intro(formatCelular(view.celular))}
+      onSubmit={() => otp.send({ type: 'code.submit' })}
+      busy={view.busy}
+    >
+      <OtpCodeFields otp={otp} copy={copy} errors={recoveryOtpErrors} />
+    </StepForm>
+  );
+}

@@ -1,0 +1,139 @@
+import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import preview from '../../.storybook/preview';
+import * as stories from '../../stories/recovery/recovery.stories';
+import { recovery as copy, recoveryErrors, recoveryOtpErrors } from '../../src/copy/es.recovery';
+
+// The recovery screens as the stories render them (the app's theme and navigation come from the
+// Storybook preview, so these tests name no router). The machine runs with calls that never settle.
+
+setProjectAnnotations(preview);
+const s = composeStories(stories);
+
+const field = (label: string) => screen.getByLabelText(label, { exact: true }) as HTMLInputElement;
+const button = (name: string) => screen.getByRole('button', { name });
+const heading = async (name: string) => {
+  const h = await screen.findByRole('heading', { level: 1, name });
+  await waitFor(() => expect(document.activeElement).toBe(h));
+  return h;
+};
+
+describe('step 0, Recuperar Pin', () => {
+  it('focuses its title, keeps digits only, and sends once both fields are filled', async () => {
+    render(<s.RequestEditing />);
+    await heading(copy.request.title);
+    expect(screen.getByRole('link', { name: copy.backToLogin }).getAttribute('href')).toBe(
+      '/login',
+    );
+    const submit = button(copy.request.submit);
+    expect(submit).toBeDisabled();
+    fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1.234.567' } });
+    fireEvent.change(field(copy.request.celularLabel), { target: { value: '0981-123-456' } });
+    expect(field(copy.request.documentoLabel).value).toBe('1234567');
+    expect(field(copy.request.celularLabel).value).toBe('0981123456');
+    expect(field(copy.request.celularLabel).placeholder).toBe('098XXXXXXX');
+    expect(field(copy.request.celularLabel).maxLength).toBe(10);
+    expect(submit).toBeEnabled();
+    fireEvent.click(submit);
+    expect(await screen.findByRole('button', { name: copy.request.submitting })).toBeDisabled();
+    expect(field(copy.request.documentoLabel).readOnly).toBe(true);
+  });
+
+  it('says why a mobile is refused; an edit clears the message and keeps what was typed', async () => {
+    render(<s.RequestInvalidCelular />);
+    await heading(copy.request.title);
+    expect(screen.getByRole('alert').textContent).toBe(recoveryErrors.celularInvalid);
+    fireEvent.change(field(copy.request.celularLabel), { target: { value: '0981123456' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(field(copy.request.documentoLabel).value).toBe('1234567');
+  });
+
+  it.each([
+    [s.RequestFailed, recoveryErrors.sendFailed],
+    [s.RequestFailedServerMessage, 'Ingresá tu celular registrado: solo números, como 0981123456.'],
+    [s.RequestFailedTooManyAttempts, 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.'],
+  ])(
+    'a failed send shows the server message or the spec fallback, fields kept (%#)',
+    async (Story, text) => {
+      render(<Story />);
+      await heading(copy.request.title);
+      expect(screen.getByRole('alert').textContent).toBe(text);
+      expect(field(copy.request.documentoLabel).value).toBe('1234567');
+      expect(field(copy.request.celularLabel).value).toBe('0981123456');
+    },
+  );
+});
+
+describe('step 1, Verificá tu código', () => {
+  it("enables 'Validar código' only with 6 digits, shows the countdown, has a back button", async () => {
+    render(<s.Verification />);
+    await heading(copy.verification.title);
+    expect(screen.getByText(copy.verification.countdown(30))).toBeTruthy();
+    const validar = button(copy.verification.submit);
+    expect(validar).toBeDisabled();
+    fireEvent.change(field(copy.verification.codeLabel), { target: { value: '48291' } });
+    expect(validar).toBeDisabled();
+    fireEvent.change(field(copy.verification.codeLabel), { target: { value: '482915' } });
+    expect(validar).toBeEnabled();
+    expect(field(copy.verification.codeLabel).autocomplete).toBe('one-time-code');
+    fireEvent.click(validar);
+    expect(
+      await screen.findByRole('button', { name: copy.verification.submitting }),
+    ).toBeDisabled();
+    expect(button(copy.backToRequest)).toBeDisabled();
+  });
+
+  it('shows the recovery fallback for a wrong code, and the resend link at 0', async () => {
+    render(<s.VerificationWrongCode />);
+    await heading(copy.verification.title);
+    expect(screen.getByRole('alert').textContent).toBe(recoveryOtpErrors.wrongCode);
+  });
+
+  it('offers resend at 0; a failed resend shows the spec text', async () => {
+    render(<s.VerificationResendFailed />);
+    await heading(copy.verification.title);
+    expect(button(copy.verification.resend)).toBeEnabled();
+    expect(screen.getByRole('alert').textContent).toBe(recoveryOtpErrors.resendFailed);
+  });
+});
+
+describe('step 2, Nuevo PIN', () => {
+  it('masks the PIN, refuses a banned one with the PIN message and keeps it', async () => {
+    render(<s.NewPinEditing />);
+    await heading(copy.newPin.title);
+    const pin = field(copy.newPin.pinLabel);
+    expect(pin.type).toBe('password');
+    expect(pin.maxLength).toBe(6);
+    expect(screen.getByRole('link', { name: copy.backToLogin }).getAttribute('href')).toBe(
+      '/login',
+    );
+    expect(button(copy.newPin.submit)).toBeDisabled();
+    fireEvent.change(pin, { target: { value: '12a3456' } });
+    expect(pin.value).toBe('123456');
+    fireEvent.click(button(copy.newPin.submit));
+    expect((await screen.findByRole('alert')).textContent).toBe(recoveryErrors.pinInvalid);
+    expect(pin.value).toBe('123456');
+    fireEvent.change(pin, { target: { value: '270583' } });
+    fireEvent.click(button(copy.newPin.submit));
+    expect(await screen.findByRole('button', { name: copy.newPin.submitting })).toBeDisabled();
+  });
+
+  it('a failed save keeps the PIN and shows the fallback', async () => {
+    render(<s.NewPinFailed />);
+    await heading(copy.newPin.title);
+    expect(screen.getByRole('alert').textContent).toBe(recoveryErrors.saveFailed);
+    expect(field(copy.newPin.pinLabel).value).toBe('482915');
+    expect(button(copy.newPin.submit)).toBeEnabled();
+  });
+});
+
+describe('step 3', () => {
+  it("says the PIN was updated and links to /login with 'Volver al login'", async () => {
+    render(<s.Done />);
+    await heading(copy.done.title);
+    expect(screen.getByRole('link', { name: copy.done.toLogin }).getAttribute('href')).toBe(
+      '/login',
+    );
+  });
+});

@@ -181,7 +181,7 @@ describe('POST /api/auth/send-pin-otp', () => {
       [{ numero_documento: '12a4567', celular: ANA.celular }, /documento/],
       [{ numero_documento: '1234', celular: ANA.celular }, /documento/],
       [{ numero_documento: '1234567890123', celular: ANA.celular }, /documento/],
-      [{ numero_documento: '4567890\u0000', celular: ANA.celular }, /documento/],
+      [{ numero_documento: '4567890\u0000', celular: ANA.celular }, /documento|no son válidos/],
       [{ numero_documento: 4567890, celular: ANA.celular }, /documento/],
       [{ numero_documento: ANA.numero_documento }, /celular/],
       [{ numero_documento: ANA.numero_documento, celular: '+595981555111' }, /celular/],

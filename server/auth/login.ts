@@ -92,17 +92,16 @@ async function countGuess(
     )
   ).rows[0]!.id;
 
-  await tx.query(
-    'INSERT INTO login_guards (numero_documento) VALUES ($1) ON CONFLICT (numero_documento) DO NOTHING',
-    [documento],
-  );
+  // One atomic upsert that locks the row: a separate insert-then-SELECT FOR UPDATE finds no row
+  // when a concurrent success (clearLoginGuard) deletes it in between (PostgreSQL, READ COMMITTED).
   const guard =
     // Compared in SQL: a permanent lock is 'infinity', which JavaScript dates cannot hold.
     (
       await tx.query<Guard & { had_lock: boolean; locked: boolean }>(
-        `SELECT consecutive_failures, failures_since_success, lock_count,
-              locked_until IS NOT NULL AS had_lock, coalesce(locked_until > $2, false) AS locked
-         FROM login_guards WHERE numero_documento = $1 FOR UPDATE`,
+        `INSERT INTO login_guards (numero_documento) VALUES ($1)
+           ON CONFLICT (numero_documento) DO UPDATE SET numero_documento = EXCLUDED.numero_documento
+         RETURNING consecutive_failures, failures_since_success, lock_count,
+                   locked_until IS NOT NULL AS had_lock, coalesce(locked_until > $2, false) AS locked`,
         [documento, at],
       )
     ).rows[0]!;

@@ -29,7 +29,9 @@ export function StepForm({
   return (
     <Page>
       <Header>{back}</Header>
-      <form onSubmit={submit} noValidate aria-busy={busy}>
+      {/* POST: a submit before hydration (these pages are prerendered) must not put what was
+          typed into a URL. */}
+      <form method="post" onSubmit={submit} noValidate aria-busy={busy}>
         <Stack>
           <Heading focusOnMount>{title}</Heading>
           {intro ? <Muted>{intro}</Muted> : null}

@@ -14,6 +14,9 @@ import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { identityRoutes } from './identity/routes';
+import type { IdentityEngine } from './identity/engine';
+import { loadFaceAuthConfig } from './face-auth/config';
+import { faceAuthRoutes, kioskRoutes } from './face-auth/routes';
 import { onboardingRoutes } from './onboarding/routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
@@ -23,7 +26,7 @@ import { devSmsRoutes } from './sms/routes';
 export { REDACT } from './http/logging';
 
 export type AppDeps = Partial<
-  Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc'>
+  Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceAuth'>
 >;
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
@@ -44,6 +47,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
     onboarding,
     recovery: deps.recovery ?? loadRecoverySettings(process.env),
     kyc: deps.kyc ?? identityKycStore(db),
+    faceAuth: deps.faceAuth ?? loadFaceAuthConfig(process.env, config.env),
   };
 }
 
@@ -69,7 +73,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
-  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
+  let identityEngine: (() => Promise<IdentityEngine>) | undefined;
+  await app.register(identityRoutes, {
+    prefix: '/api/onboarding',
+    ctx,
+    exposeEngine: (get) => (identityEngine = get),
+  });
+  await app.register(faceAuthRoutes, {
+    prefix: ctx.faceAuth.prefix,
+    ctx,
+    faceAuth: ctx.faceAuth,
+    identity: () => identityEngine!(),
+  });
+  await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceAuth: ctx.faceAuth });
   if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
 
   await serveApp(app, config.staticDir);

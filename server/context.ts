@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { FaceAuthConfig } from './face-auth/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { KycStore } from './onboarding/kyc-store';
 import type { RecoverySettings } from './recovery/config';
@@ -22,6 +23,8 @@ export type AppContext = {
   recovery: RecoverySettings;
   /** The identity engine's completed KYC sessions, for registration (null: not wired yet). */
   kyc: KycStore | null;
+  /** Face authentication and kiosk device settings. */
+  faceAuth: FaceAuthConfig;
 };
 
 export const systemClock: AppContext['clock'] = {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { patientInput } from '../../contract/patients';
 import { loadConfig } from '../config';
@@ -6,9 +7,15 @@ import { normalizeParaguayPhone } from '../../contract/phone';
 import { createPinHasher } from '../security/pin';
 import { resolveSecrets } from '../security/secrets';
 import { upsertPatient } from '../patients/service';
+import { enrollFromPhoto } from '../face-auth/enroll';
+import { loadIdentityConfig } from '../identity/config';
+import { createIdentityEngine } from '../identity/engine';
+import { checkGates } from '../identity/gates';
 
-const USAGE = `Usage: npm run patients -- add --documento 1234567 --pin 482915 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com]
-Creates the patient, or updates the one with that document number (and clears a login lock).`;
+const USAGE = `Usage: npm run patients -- add --documento 1234567 --pin 482915 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com] [--foto FOTO.jpg]
+Creates the patient, or updates the one with that document number (and clears a login lock).
+--foto enrols the patient's face for face authentication, with the selfie's checks (one face, large
+enough, lit, centred); only the face description is stored (the photo too if IDENTITY_STORE_PHOTOS).`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -25,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       nombre: { type: 'string' },
       apellido: { type: 'string' },
       email: { type: 'string' },
+      foto: { type: 'string' },
     },
     strict: true,
   });
@@ -42,24 +50,45 @@ async function main(argv: string[]): Promise<number> {
     console.error(`Invalid value for: ${[...new Set(fields)].join(', ')}\n${USAGE}`);
     return 2;
   }
-  const config = loadConfig();
-  const db = await openCliDatabase(config);
+  const photo = values.foto ? await readFile(values.foto) : null;
+  // The photo is checked before anything is written: a refused photo changes nothing.
+  const engine = photo
+    ? await createIdentityEngine(loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...process.env }), {
+        ocr: false,
+      })
+    : null;
   try {
-    const secrets = await resolveSecrets(config);
-    const pins = await createPinHasher(secrets.pinPepper);
-    const { id, created } = await upsertPatient({ db, pins }, parsed.data);
-    console.log(
-      JSON.stringify({
-        ok: true,
-        id,
-        created,
-        numero_documento: parsed.data.numero_documento,
-        via: db.via,
-      }),
-    );
-    return 0;
+    const face = engine && photo ? checkGates(await engine.analyze(photo), engine.config) : null;
+    if (face && !face.ok) {
+      console.error(
+        JSON.stringify({ ok: false, foto: values.foto, failed: face.failed, hints: face.hints }),
+      );
+      return 3;
+    }
+    const config = loadConfig();
+    const db = await openCliDatabase(config);
+    try {
+      const secrets = await resolveSecrets(config);
+      const pins = await createPinHasher(secrets.pinPepper);
+      const { id, created } = await upsertPatient({ db, pins }, parsed.data);
+      const enrolled = engine && photo ? await enrollFromPhoto(engine, db, id, photo) : null;
+      if (enrolled && !enrolled.ok) throw new Error(`photo refused: ${enrolled.failed.join(', ')}`);
+      console.log(
+        JSON.stringify({
+          ok: true,
+          id,
+          created,
+          numero_documento: parsed.data.numero_documento,
+          via: db.via,
+          ...(enrolled ? { face: 'enrolled', photoStored: engine!.config.storePhotos } : {}),
+        }),
+      );
+      return 0;
+    } finally {
+      await db.close();
+    }
   } finally {
-    await db.close();
+    await engine?.close();
   }
 }
 

@@ -53,14 +53,25 @@ export interface IdentityEngine {
   analyze(image: Uint8Array, options?: { embedding?: boolean }): Promise<FrameAnalysis>;
   /** 1:1 comparison of the main face of two images. */
   compare(a: Uint8Array, b: Uint8Array, threshold?: number): Promise<CompareResult>;
-  startSession(db: Db): Promise<{ sessionId: string }>;
+  /** `profile`: another liveness decider (the kiosk's); its sessions answer only to that profile. */
+  startSession(db: Db, opts?: SessionProfile): Promise<{ sessionId: string }>;
   /** One frame: the same as `livenessFrames` with a single frame. */
-  livenessFrame(db: Db, sessionId: string, frame: Uint8Array): Promise<LivenessAnswer>;
+  livenessFrame(
+    db: Db,
+    sessionId: string,
+    frame: Uint8Array,
+    opts?: SessionProfile,
+  ): Promise<LivenessAnswer>;
   /**
    * The frames of one request (oldest first), analysed in order within the session's state: a blink
    * may close in one frame and reopen in the next, in this request or a later one.
    */
-  livenessFrames(db: Db, sessionId: string, frames: Uint8Array[]): Promise<LivenessAnswer>;
+  livenessFrames(
+    db: Db,
+    sessionId: string,
+    frames: Uint8Array[],
+    opts?: SessionProfile,
+  ): Promise<LivenessAnswer>;
   scanDocument(
     db: Db,
     sessionId: string,
@@ -69,8 +80,8 @@ export interface IdentityEngine {
   /** Reads a document with no session (CLI): MRZ, printed fields, checks. */
   readDocument(front: Uint8Array, back: Uint8Array): Promise<DocumentReading>;
   rejectKyc(db: Db, sessionId: string, reason: string): Promise<void>;
-  /** 1:N search of the frame's face among enrolled patients. */
-  identify(db: Db, frame: Uint8Array): Promise<IdentifyResult>;
+  /** 1:N search of the frame's face (or of a description already made) among enrolled patients. */
+  identify(db: Db, frame: Uint8Array | { embedding: ArrayLike<number> }): Promise<IdentifyResult>;
   /**
    * Bounded queues in front of costly work (issue 11 item 9): face analysis (liveness frames, 1:N) and
    * documents (OCR). Callers run work through them with the client address as key; see queue.ts.
@@ -81,6 +92,9 @@ export interface IdentityEngine {
   crashWorkerForTest(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A liveness profile other than the KYC selfie's (face authentication's kiosk); photos are never kept for it. */
+export type SessionProfile = { profile?: LivenessDecider<unknown> };
 
 export type EngineOptions = {
   log?: IdentityLog;
@@ -137,7 +151,7 @@ export async function createIdentityEngine(
     onEvent: (event, data) =>
       event === 'worker_ready' ? log.info({ event, ...data }) : log.warn({ event, ...data }),
   });
-  const decider = (options.decider ??
+  const defaultDecider = (options.decider ??
     blinkDecider({
       ...config.liveness,
       continuityThreshold: config.continuityThreshold,
@@ -184,7 +198,11 @@ export async function createIdentityEngine(
    * carry the 1024-d description (the first frame of a session, reopenings, a face that moved), and
    * frames whose eyes did not change since the last analysed one are skipped.
    */
-  function analyseFrames(images: Uint8Array[], state: unknown): Promise<FrameAnalysis[]> {
+  function analyseFrames(
+    images: Uint8Array[],
+    state: unknown,
+    decider: LivenessDecider<unknown>,
+  ): Promise<FrameAnalysis[]> {
     const plan = decider.needsEmbedding(state);
     return pool.analyzeFrames(images, {
       maxSide: 640,
@@ -242,7 +260,7 @@ export async function createIdentityEngine(
 
   const engine: IdentityEngine = {
     config,
-    decider,
+    decider: defaultDecider,
     queues,
 
     analyze(image, opts = {}) {
@@ -264,13 +282,14 @@ export async function createIdentityEngine(
       };
     },
 
-    async startSession(db) {
+    async startSession(db, opts = {}) {
       const id = randomUUID();
+      const d = opts.profile ?? defaultDecider;
       await store.insertSession(
         db,
         id,
-        decider.name,
-        decider.initial(now()),
+        d.name,
+        d.initial(now()),
         config.sessionTtlMs,
         config.sessionIdleMs,
       );
@@ -280,16 +299,17 @@ export async function createIdentityEngine(
           .purgeExpired(db, config.liveness.replayWindowMs)
           .catch((err) => log.warn({ event: 'purge_failed', error: String(err) }));
       }
-      log.info({ event: 'kyc_start', session: short(id), decider: decider.name });
+      log.info({ event: 'kyc_start', session: short(id), decider: d.name });
       return { sessionId: id };
     },
 
-    livenessFrame(db, sessionId, image) {
-      return engine.livenessFrames(db, sessionId, [image]);
+    livenessFrame(db, sessionId, image, opts = {}) {
+      return engine.livenessFrames(db, sessionId, [image], opts);
     },
 
-    async livenessFrames(db, sessionId, images) {
+    async livenessFrames(db, sessionId, images, opts = {}) {
       const tStart = performance.now();
+      const decider = opts.profile ?? defaultDecider;
       // The upload's own faults (count, type, size) first: they are the caller's to fix whatever the session.
       if (!images.length) throw new IdentityError('missing_file', identityMessages.missingFile);
       if (images.length > config.liveness.maxFrames)
@@ -299,13 +319,16 @@ export async function createIdentityEngine(
         );
       for (const image of images) checkFrame(image);
       const session = await store.loadSession(db, sessionId);
+      // A session answers only to the profile that started it (a kiosk session is no KYC selfie).
+      if (session.decider !== decider.name)
+        throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
       if (session.status !== 'liveness') {
         return {
           feedback: [hints.done],
           liveness_detected: session.status === 'live' || session.status === 'completed',
         };
       }
-      const frames = await analyseFrames(images, session.liveness_state);
+      const frames = await analyseFrames(images, session.liveness_state, decider);
       const tAnalysed = performance.now();
       // Replays of other sessions (their counted frames, 72 h): outside the lock, read-only.
       const replays = await Promise.all(frames.map((f) => isReplay(db, sessionId, f)));
@@ -386,7 +409,7 @@ export async function createIdentityEngine(
             seq,
             live,
             selfie?.embedding ?? null,
-            selfie && config.storePhotos ? selfie.image : null,
+            selfie && config.storePhotos && !opts.profile ? selfie.image : null,
           ],
         );
         return { feedback, live, steps };
@@ -418,6 +441,8 @@ export async function createIdentityEngine(
       checkUpload(images.front, limits);
       if (images.back) checkUpload(images.back, limits);
       const session = await store.loadSession(db, sessionId);
+      if (session.decider !== defaultDecider.name)
+        throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
       if (session.status === 'rejected' || session.status === 'completed')
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
@@ -504,17 +529,22 @@ export async function createIdentityEngine(
       log.info({ event: 'kyc_reject', session: short(sessionId) });
     },
 
-    async identify(db, image) {
+    async identify(db, input) {
       const tStart = performance.now();
-      checkUpload(image, limits);
-      const frame = await pool.analyze(image, { embedding: 'all', maxSide: 640 });
-      const gates = checkGates(frame, config);
       const threshold = config.matchThreshold;
-      if (!gates.ok || !gates.face.embedding) {
-        return { match: null, best: null, threshold, gates: gates.failed, feedback: gates.hints };
+      let probe: ArrayLike<number>;
+      if ('embedding' in input) probe = input.embedding;
+      else {
+        checkUpload(input, limits);
+        const frame = await pool.analyze(input, { embedding: 'all', maxSide: 640 });
+        const gates = checkGates(frame, config);
+        if (!gates.ok || !gates.face.embedding) {
+          return { match: null, best: null, threshold, gates: gates.failed, feedback: gates.hints };
+        }
+        probe = gates.face.embedding;
       }
       gallery = await store.loadGallery(db, gallery);
-      const found = store.searchGallery(gallery, gates.face.embedding);
+      const found = store.searchGallery(gallery, probe);
       const best = found && {
         patientId: found.patientId,
         similarity: Number(found.similarity.toFixed(4)),

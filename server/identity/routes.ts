@@ -39,13 +39,15 @@ export type IdentityRoutesOptions = {
   /** How an owned engine is made (default: from IDENTITY_* settings); a seam for the start-up tests. */
   createEngine?: () => Promise<IdentityEngine>;
   env?: Record<string, string | undefined>;
+  /** Receives the engine getter, so face authentication shares this engine (one model load). */
+  exposeEngine?: (get: () => Promise<IdentityEngine>) => void;
 };
 
 /**
  * IdentityError -> HttpError (status + Spanish message); a full work queue -> 503 with Retry-After;
  * anything else propagates (500, logged).
  */
-async function answer<T>(fn: () => Promise<T>): Promise<T> {
+export async function answer<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
@@ -87,6 +89,7 @@ export async function identityRoutes(
           ? identityStates.starting
           : identityStates.onDemand,
     );
+  opts.exposeEngine?.(engineOf);
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
 
   // 200 once the engine answers, 503 'El servicio está iniciando' (Retry-After) while it warms up:

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import {
+  FACE_AUTH_INTERVAL_MS,
+  FACE_AUTH_MIN_INTERVAL_MS,
+  FACE_AUTH_PREFIX,
+} from '../../contract/face-auth';
+
+/** Settings of face authentication and kiosk devices, from the environment with safe defaults. */
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def);
+
+const schema = z.object({
+  FACE_AUTH_PREFIX: z
+    .string()
+    .regex(/^\/[a-z0-9/_-]*[a-z0-9]$/i)
+    .default(FACE_AUTH_PREFIX),
+  FACE_AUTH_REQUIRE_DEVICE: bool.optional(),
+  FACE_AUTH_INTERVAL_MS: int(FACE_AUTH_INTERVAL_MS, FACE_AUTH_MIN_INTERVAL_MS, 10_000),
+  FACE_AUTH_BLINKS_REQUIRED: int(1, 1, 10),
+  FACE_AUTH_LIVENESS_SECONDS: int(30, 5, 600),
+  FACE_AUTH_FRAMES_PER_MINUTE: int(400, 1),
+  FACE_AUTH_SESSIONS_PER_MINUTE: int(40, 1),
+  FACE_AUTH_SESSION_MINUTES: int(5, 1, 60),
+  KIOSK_ACTIVATION_HOURS: int(24, 1, 24 * 30),
+  KIOSK_DEVICE_DAYS: int(365, 1, 400),
+  PUBLIC_URL: z.string().url().optional(),
+});
+
+export type FaceAuthConfig = {
+  /** Where POST start/frame/stop live (spec 7: 'prefix configurable'). */
+  prefix: string;
+  /** Only activated kiosk devices may call the endpoints (default: in production). */
+  requireDevice: boolean;
+  /** The frame interval the server recommends. */
+  intervalMs: number;
+  /** The kiosk liveness profile: attended, so a shorter challenge (blinks) and time limit. */
+  blinksRequired: number;
+  livenessSeconds: number;
+  /** Per device (or per client address without one). */
+  framesPerMinute: number;
+  sessionsPerMinute: number;
+  /** An attempt and its decision are forgotten after this long (stop forgets at once). */
+  sessionTtlMs: number;
+  activationTtlMs: number;
+  deviceCookieMaxAgeS: number;
+  /** Base of the activation link printed by `npm run kiosk -- add`. */
+  publicUrl: string | undefined;
+};
+
+export function loadFaceAuthConfig(
+  env: Record<string, string | undefined>,
+  appEnv: 'development' | 'production' | 'test',
+): FaceAuthConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid face-authentication configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    prefix: c.FACE_AUTH_PREFIX,
+    requireDevice: c.FACE_AUTH_REQUIRE_DEVICE ?? appEnv === 'production',
+    intervalMs: c.FACE_AUTH_INTERVAL_MS,
+    blinksRequired: c.FACE_AUTH_BLINKS_REQUIRED,
+    livenessSeconds: c.FACE_AUTH_LIVENESS_SECONDS,
+    framesPerMinute: c.FACE_AUTH_FRAMES_PER_MINUTE,
+    sessionsPerMinute: c.FACE_AUTH_SESSIONS_PER_MINUTE,
+    sessionTtlMs: c.FACE_AUTH_SESSION_MINUTES * 60_000,
+    activationTtlMs: c.KIOSK_ACTIVATION_HOURS * 3_600_000,
+    deviceCookieMaxAgeS: c.KIOSK_DEVICE_DAYS * 86_400,
+    publicUrl: c.PUBLIC_URL,
+  };
+}

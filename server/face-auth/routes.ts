@@ -1,0 +1,130 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  faceAuthFrameFields,
+  faceAuthParts,
+  faceAuthStartRequest,
+  faceAuthStopRequest,
+  KIOSK_DEVICE_COOKIE,
+  kioskActivateRequest,
+  type FaceAuthFrameResponse,
+  type FaceAuthStartResponse,
+  type FaceAuthStopResponse,
+  type KioskActivateResponse,
+} from '../../contract/face-auth';
+import type { AppContext } from '../context';
+import { HttpError, parseOr400 } from '../http/errors';
+import { messages } from '../http/messages';
+import type { IdentityEngine } from '../identity/engine';
+import { identityMessages } from '../identity/errors';
+import { answer } from '../identity/routes';
+import { readUpload } from '../identity/upload';
+import { consumeLimits } from '../security/rate-limits';
+import type { FaceAuthConfig } from './config';
+import { activateDevice, deviceOf } from './devices';
+import { faceAuthMessages } from './messages';
+import { createFaceAuth, type Caller } from './service';
+
+export type FaceAuthRoutesOptions = {
+  ctx: AppContext;
+  faceAuth: FaceAuthConfig;
+  /** The identity engine the onboarding routes own (one model load per process). */
+  identity: () => Promise<IdentityEngine>;
+};
+
+const MINUTE = 60_000;
+
+/**
+ * POST start, frame, stop under the configured prefix (default /api/liveness). Where a device
+ * credential is required (production), only activated kiosk devices get in; limits are per device
+ * (per client address without one).
+ */
+export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesOptions) {
+  const { ctx, faceAuth: cfg } = opts;
+  await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
+  const service = createFaceAuth({ db: ctx.db, engine: opts.identity, config: cfg, log: app.log });
+
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  app.addHook('preHandler', async (request) => {
+    const device = await deviceOf(ctx.db, request.cookies[KIOSK_DEVICE_COOKIE]);
+    if (!device && cfg.requireDevice) throw new HttpError(403, faceAuthMessages.deviceNotActivated);
+    callers.set(
+      request,
+      device
+        ? { deviceId: device.id, key: `device:${device.id}` }
+        : { deviceId: null, key: `ip:${request.ip}` },
+    );
+  });
+  const callerOf = (request: FastifyRequest) => callers.get(request)!;
+  const limit = (bucket: string, key: string, max: number) =>
+    consumeLimits(ctx.db, [{ bucket, key, limits: [{ max, windowMs: MINUTE }] }], ctx.clock.now());
+
+  app.post('/start', async (request): Promise<FaceAuthStartResponse> => {
+    parseOr400(faceAuthStartRequest, request.body ?? {});
+    const caller = callerOf(request);
+    await limit('face_auth_start', caller.key, cfg.sessionsPerMinute);
+    return answer(() => service.start(caller));
+  });
+
+  app.post('/frame', async (request): Promise<FaceAuthFrameResponse> => {
+    const caller = callerOf(request);
+    await limit('face_auth_frame', caller.key, cfg.framesPerMinute);
+    const engine = await opts.identity();
+    const maxBytes = engine.config.maxUploadBytes;
+    const upload = await readUpload(
+      request,
+      {
+        [faceAuthParts.frame]: {
+          max: 1,
+          maxBytes,
+          tooLarge: identityMessages.tooLarge.replace(
+            '{mb}',
+            String(Math.floor(maxBytes / (1024 * 1024)) || 1),
+          ),
+        },
+      },
+      messages.badRequest,
+    );
+    const fields = faceAuthFrameFields.safeParse(upload.fields);
+    if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
+    const frame = upload.files[faceAuthParts.frame]?.[0];
+    if (!frame?.length) throw new HttpError(400, identityMessages.missingFile);
+    return answer(() => service.frame(caller, fields.data.session_id, frame));
+  });
+
+  app.post('/stop', async (request): Promise<FaceAuthStopResponse> => {
+    const body = parseOr400(faceAuthStopRequest, request.body);
+    return service.stop(callerOf(request), body.session_id);
+  });
+}
+
+/** POST /api/kiosk/activate { token }: spends a one-time activation link, sets the device cookie. */
+export async function kioskRoutes(
+  app: FastifyInstance,
+  opts: { ctx: AppContext; faceAuth: FaceAuthConfig },
+) {
+  const { ctx, faceAuth: cfg } = opts;
+  app.post('/activate', async (request, reply: FastifyReply): Promise<KioskActivateResponse> => {
+    const { token } = parseOr400(
+      kioskActivateRequest,
+      request.body,
+      faceAuthMessages.activationInvalid,
+    );
+    await consumeLimits(
+      ctx.db,
+      [{ bucket: 'kiosk_activate', key: request.ip, limits: [{ max: 10, windowMs: 10 * MINUTE }] }],
+      ctx.clock.now(),
+    );
+    const done = await activateDevice(ctx.db, token);
+    if (!done) throw new HttpError(400, faceAuthMessages.activationInvalid);
+    reply.setCookie(KIOSK_DEVICE_COOKIE, done.deviceToken, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.config.session.cookieSecure ?? request.protocol === 'https',
+      path: '/',
+      maxAge: cfg.deviceCookieMaxAgeS,
+    });
+    request.log.info({ event: 'kiosk_activated', device: done.device.id });
+    return { success: true, message: faceAuthMessages.activated, device: done.device.name };
+  });
+}

@@ -76,7 +76,3 @@ export const notFound = {
   home: 'Ir al inicio',
 } as const;
 
-export const placeholderFlows = {
-  faceLoginTitle: 'Autenticación facial',
-  soon: 'Esta función estará disponible muy pronto.',
-} as const;

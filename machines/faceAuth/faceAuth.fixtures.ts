@@ -1,0 +1,136 @@
+import type { FaceAuthResult } from '../../contract/face-auth';
+import { FACE_AUTH_INTERVAL_MS, FACE_AUTH_PREFIX } from '../../contract/face-auth';
+import { faceAuthMachine } from './faceAuth.machine';
+import type { FaceAuthContext } from './faceAuth.types';
+
+const base: FaceAuthContext = {
+  bootMode: 'manual',
+  prefix: FACE_AUTH_PREFIX,
+  mirror: true,
+  stream: null,
+  video: null,
+  cameraError: null,
+  cameraRestarts: 0,
+  sessionId: null,
+  profile: null,
+  intervalMs: FACE_AUTH_INTERVAL_MS,
+  feedback: [],
+  result: null,
+  error: null,
+  failures: 0,
+  activationToken: null,
+  activationError: null,
+  activatedDevice: null,
+};
+const session = {
+  sessionId: '5f1c2a9e-8d3b-4c7a-9e21-0b6d4f3a7c18',
+  profile: 'kiosk',
+  intervalMs: 300,
+};
+const recognised: FaceAuthResult = {
+  success: true,
+  message: 'Identidad verificada.',
+  user: {
+    full_name: 'MARÍA JOSÉ GONZÁLEZ BENÍTEZ',
+    document_number: '1234567',
+    face_match_confidence: 0.91,
+  },
+  authentication: { confidence: 0.91, threshold_used: 0.7 },
+};
+const notRecognised: FaceAuthResult = {
+  success: false,
+  message: 'No reconocido',
+  user: null,
+  authentication: { confidence: null, threshold_used: 0.7 },
+};
+
+type Value = {
+  camera: 'off' | 'failed' | { on: 'opening' | 'live' };
+  device: 'idle' | 'activating' | 'activated' | 'activationFailed';
+  auth: { manual: string } | { kiosk: string };
+};
+/** Stands for the watchdog's video element once the camera plays (fixtures run outside a page). */
+const playing = { video: {} as HTMLVideoElement };
+const at = (value: Value, context: Partial<FaceAuthContext> = {}) =>
+  faceAuthMachine.resolveState({
+    value,
+    context: {
+      ...base,
+      ...(typeof value.camera === 'object' && value.camera.on === 'live' ? playing : {}),
+      ...context,
+    },
+  });
+const live = { on: 'live' } as const;
+
+/** One named snapshot per leaf state of each region (camera, device, auth), for stories and tests. */
+export const faceAuthFixtures = {
+  cameraOff: at({ camera: 'off', device: 'idle', auth: { manual: 'idle' } }),
+  cameraOpening: at({ camera: { on: 'opening' }, device: 'idle', auth: { manual: 'idle' } }),
+  cameraFailed: at(
+    { camera: 'failed', device: 'idle', auth: { manual: 'idle' } },
+    { cameraError: 'permissionDenied' },
+  ),
+  manualReady: at({ camera: live, device: 'idle', auth: { manual: 'idle' } }),
+  manualStarting: at({ camera: live, device: 'idle', auth: { manual: 'starting' } }),
+  manualPolling: at(
+    { camera: live, device: 'idle', auth: { manual: 'polling' } },
+    {
+      ...session,
+      feedback: ['Parpadeá despacio (0 de 1).', 'frame duplicado: la imagen se repite, no cuenta.'],
+    },
+  ),
+  manualRecognised: at(
+    { camera: live, device: 'idle', auth: { manual: 'decided' } },
+    { ...session, feedback: ['¡Listo! Validación de vida completada.'], result: recognised },
+  ),
+  manualNotRecognised: at(
+    { camera: live, device: 'idle', auth: { manual: 'decided' } },
+    { ...session, result: notRecognised },
+  ),
+  manualStopped: at({ camera: live, device: 'idle', auth: { manual: 'stopped' } }, session),
+  manualFailed: at(
+    { camera: live, device: 'idle', auth: { manual: 'failed' } },
+    { ...session, error: { code: 'frameFailed' } },
+  ),
+  manualDeviceNotActivated: at(
+    { camera: live, device: 'idle', auth: { manual: 'failed' } },
+    { error: { code: 'deviceNotActivated' } },
+  ),
+  kioskWaiting: at({ camera: { on: 'opening' }, device: 'idle', auth: { kiosk: 'waiting' } }),
+  kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: 'starting' } }),
+  kioskPolling: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'polling' } },
+    { ...session, feedback: ['Parpadeá despacio (0 de 1).'] },
+  ),
+  kioskCooldownRecognised: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'cooldown' } },
+    { ...session, result: recognised },
+  ),
+  kioskCooldownNotRecognised: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'cooldown' } },
+    { ...session, result: notRecognised },
+  ),
+  kioskRetrying: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'retrying' } },
+    { error: { code: 'network' }, failures: 2 },
+  ),
+  kioskBlocked: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'blocked' } },
+    {
+      error: {
+        code: 'deviceNotActivated',
+        serverMessage:
+          'Este dispositivo no está habilitado para el reconocimiento facial. Pedile a la persona a cargo un enlace de activación.',
+      },
+    },
+  ),
+  deviceActivating: at({ camera: 'off', device: 'activating', auth: { kiosk: 'waiting' } }),
+  deviceActivated: at(
+    { camera: 'off', device: 'activated', auth: { kiosk: 'waiting' } },
+    { activatedDevice: 'Recepción central' },
+  ),
+  deviceActivationFailed: at(
+    { camera: 'off', device: 'activationFailed', auth: { kiosk: 'waiting' } },
+    { activationError: 'invalidLink' },
+  ),
+};

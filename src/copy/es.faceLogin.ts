@@ -1,0 +1,93 @@
+import type { AuthStatus, CameraStatus } from '../../machines/faceAuth/faceAuth.selectors';
+import type {
+  ActivationErrorCode,
+  FaceAuthErrorCode,
+} from '../../machines/faceAuth/faceAuth.types';
+import type { CameraErrorCode } from '../../machines/shared/camera';
+import { sharedErrors } from './es';
+
+/** The face-authentication page (spec 2 'Face-authentication page', 8, 9). */
+export const faceLogin = {
+  title: 'Autenticación facial',
+  instruction: 'Tocá “Habilitar cámara” para continuar.',
+  enableCamera: 'Habilitar cámara',
+  retryCamera: 'Reintentar',
+  start: 'Start Authentication',
+  stop: 'Stop',
+  modeLegend: 'Modo',
+  modes: { manual: 'Manual', kiosk: 'Kiosco' },
+  kioskNote: 'Modo kiosco: el reconocimiento se repite solo.',
+  mirror: 'Imagen espejada',
+  videoLabel: 'Vista de la cámara',
+  statusTitle: 'Estado',
+  statusLabels: {
+    camera: 'Cámara',
+    session: 'Sesión',
+    profile: 'Perfil',
+    interval: 'Intervalo',
+    state: 'Estado',
+  },
+  none: '—',
+  intervalMs: (ms: number) => `${ms} ms`,
+  cameraStates: {
+    off: 'Apagada',
+    opening: 'Abriendo...',
+    live: 'Activa',
+    failed: 'Con error',
+  } satisfies Record<CameraStatus, string>,
+  authStates: {
+    idle: 'Lista',
+    waiting: 'Esperando la cámara',
+    starting: 'Iniciando...',
+    polling: 'Validando...',
+    decided: 'Resultado',
+    stopped: 'Detenida',
+    failed: 'Error',
+    cooldown: 'Resultado',
+    retrying: 'Reintentando...',
+    blocked: 'Dispositivo no habilitado',
+  } satisfies Record<AuthStatus, string>,
+  feedbackTitle: 'Indicaciones',
+  noFeedback: 'Sin indicaciones por ahora.',
+  resultTitle: 'Resultado',
+  resultLabels: {
+    name: 'Nombre',
+    document: 'Documento',
+    confidence: 'Confianza',
+    threshold: 'Umbral usado',
+  },
+  score: (x: number) => x.toFixed(2),
+  notRecognised: 'No reconocido',
+  retryIn: 'Volvemos a intentar en unos segundos.',
+  deviceHelpTitle: 'Este dispositivo no está habilitado',
+  deviceHelp:
+    'Por seguridad, solo los dispositivos de confianza pueden reconocer pacientes. Pedile a la persona a cargo que genere un enlace de activación para este dispositivo (npm run kiosk -- add "Nombre del dispositivo") y abrilo una sola vez en este navegador.',
+  activating: 'Habilitando este dispositivo...',
+  activated: (name: string) => `Dispositivo habilitado: ${name}.`,
+} as const;
+
+/** The camera's failures (decisions.md, 'Texts the spec leaves open'; spec 8 'No se pudo abrir la cámara'). */
+export const cameraErrors: Record<CameraErrorCode, string> = {
+  insecureContext: 'La cámara solo funciona en una conexión segura (HTTPS o localhost).',
+  unsupported: 'Tu navegador no permite usar la cámara. Probá con otro navegador.',
+  permissionDenied:
+    'No diste permiso para usar la cámara. Habilitalo en la configuración del navegador.',
+  notFound: 'No encontramos una cámara en este dispositivo.',
+  openFailed: 'No se pudo abrir la cámara',
+};
+
+/** Failures of an attempt, when the server sent no message of its own (spec 8). */
+export const faceLoginErrors: Record<FaceAuthErrorCode, string> = {
+  deviceNotActivated: 'Este dispositivo no está habilitado para el reconocimiento facial.',
+  startFailed: 'No se pudo iniciar sesión',
+  frameFailed: 'Error en liveness',
+  network: 'Error conectando al servidor. Verifique sus datos o intente más tarde.',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
+};
+
+export const activationErrors: Record<ActivationErrorCode, string> = {
+  invalidLink:
+    'El enlace de activación no es válido, ya se usó o venció. Pedile uno nuevo a la persona a cargo.',
+  network:
+    'No pudimos habilitar el dispositivo: no hay conexión con el servidor. Abrí el enlace de nuevo.',
+};

@@ -89,7 +89,13 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
     if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
     const frame = upload.files[faceAuthParts.frame]?.[0];
     if (!frame?.length) throw new HttpError(400, identityMessages.missingFile);
-    return answer(() => service.frame(caller, fields.data.session_id, frame));
+    // The shared bounded queue of face work (server/identity/queue.ts): one device holds a bounded share.
+    return answer(() =>
+      engine.queues.face.run(() => service.frame(caller, fields.data.session_id, frame), {
+        key: caller.key,
+        priority: 'high',
+      }),
+    );
   });
 
   app.post('/stop', async (request): Promise<FaceAuthStopResponse> => {

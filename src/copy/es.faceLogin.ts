@@ -3,7 +3,6 @@ import type {
   ActivationErrorCode,
   FaceAuthErrorCode,
 } from '../../machines/faceAuth/faceAuth.types';
-import type { CameraErrorCode } from '../../machines/shared/camera';
 import { sharedErrors } from './es';
 
 /** The face-authentication page (spec 2 'Face-authentication page', 8, 9). */
@@ -11,14 +10,12 @@ export const faceLogin = {
   title: 'Autenticación facial',
   instruction: 'Tocá “Habilitar cámara” para continuar.',
   enableCamera: 'Habilitar cámara',
-  retryCamera: 'Reintentar',
   start: 'Start Authentication',
   stop: 'Stop',
   modeLegend: 'Modo',
   modes: { manual: 'Manual', kiosk: 'Kiosco' },
   kioskNote: 'Modo kiosco: el reconocimiento se repite solo.',
   mirror: 'Imagen espejada',
-  videoLabel: 'Vista de la cámara',
   statusTitle: 'Estado',
   statusLabels: {
     camera: 'Cámara',
@@ -65,16 +62,6 @@ export const faceLogin = {
   activating: 'Habilitando este dispositivo...',
   activated: (name: string) => `Dispositivo habilitado: ${name}.`,
 } as const;
-
-/** The camera's failures (decisions.md, 'Texts the spec leaves open'; spec 8 'No se pudo abrir la cámara'). */
-export const cameraErrors: Record<CameraErrorCode, string> = {
-  insecureContext: 'La cámara solo funciona en una conexión segura (HTTPS o localhost).',
-  unsupported: 'Tu navegador no permite usar la cámara. Probá con otro navegador.',
-  permissionDenied:
-    'No diste permiso para usar la cámara. Habilitalo en la configuración del navegador.',
-  notFound: 'No encontramos una cámara en este dispositivo.',
-  openFailed: 'No se pudo abrir la cámara',
-};
 
 /** Failures of an attempt, when the server sent no message of its own (spec 8). */
 export const faceLoginErrors: Record<FaceAuthErrorCode, string> = {

@@ -4,17 +4,13 @@ import {
 } from '../../../machines/faceAuth/faceAuth.selectors';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
+import { CameraView } from '../../components/CameraView';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Header, Muted, Page, Stack } from '../../components/Page';
 import { common, errorText } from '../../copy/es';
-import {
-  activationErrors,
-  cameraErrors,
-  faceLogin,
-  faceLoginErrors,
-} from '../../copy/es.faceLogin';
-import { FacePreview } from './FacePreview';
+import { camera, cameraErrors } from '../../copy/es.camera';
+import { activationErrors, faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { FaceAuthActor } from './faceLogin.context';
 import {
   Buttons,
@@ -145,7 +141,13 @@ export function FaceLoginScreen() {
             {faceLogin.mirror}
           </label>
         </Fieldset>
-        <FacePreview stream={view.stream} label={faceLogin.videoLabel} mirrored={view.mirror} />
+        <CameraView
+          stream={view.stream}
+          label={camera.videoLabel}
+          mirrored={view.mirror}
+          width={320}
+          height={320}
+        />
         {view.camera === 'off' ? (
           <>
             <Muted>{faceLogin.instruction}</Muted>
@@ -158,7 +160,7 @@ export function FaceLoginScreen() {
           <>
             <ErrorBanner message={cameraErrors[view.cameraError]} />
             <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
-              {faceLogin.retryCamera}
+              {camera.retry}
             </Button>
           </>
         ) : null}

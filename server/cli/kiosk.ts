@@ -7,13 +7,13 @@
  *
  * Open the link on the kiosk's browser: it sets an HttpOnly device cookie and opens /face-login in
  * kiosk mode. Only hashes of the link's token and of the cookie are stored. The link's base is
- * PUBLIC_URL (default http://HOST:PORT).
+ * PUBLIC_URL (default http://HOST:PORT). Safe while the server runs (like `patients`).
  */
 import { KIOSK_ACTIVATION_FRAGMENT } from '../../contract/face-auth';
 import { loadConfig } from '../config';
-import { openDb } from '../db/client';
 import { loadFaceAuthConfig } from '../face-auth/config';
 import { createDevice, listDevices, revokeDevice } from '../face-auth/devices';
+import { openCliDatabase } from './db';
 
 const USAGE = `Usage:
   npm run kiosk -- add "NOMBRE DEL DISPOSITIVO"
@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   const faceAuth = loadFaceAuthConfig(process.env, config.env);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Safe while the server runs: through its socket when it holds the PGlite folder (server/cli/db.ts).
+  const db = await openCliDatabase(config);
   try {
     if (command === 'add') {
       const { id, activationToken } = await createDevice(db, name, faceAuth.activationTtlMs);
@@ -43,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
       );
       const link = `${base}/face-login?modo=kiosco#${KIOSK_ACTIVATION_FRAGMENT}=${activationToken}`;
       const hours = Math.round(faceAuth.activationTtlMs / 3_600_000);
-      console.log(JSON.stringify({ ok: true, id, name, link, expiresInHours: hours }));
+      console.log(JSON.stringify({ ok: true, id, name, link, expiresInHours: hours, via: db.via }));
       console.error(
         `Abrí este enlace una sola vez en el navegador del dispositivo "${name}" (vence en ${hours} h):\n${link}`,
       );

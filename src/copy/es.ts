@@ -75,4 +75,3 @@ export const notFound = {
   body: 'La página que buscás no existe o cambió de lugar.',
   home: 'Ir al inicio',
 } as const;
-

@@ -60,9 +60,11 @@ const errorBody = (message: string) => JSON.stringify({ success: false, message 
  * Errors Fastify and Node answer before any route runs, in the API's Spanish shape: a URL that does
  * not decode (`/api/%ff`) or a path parameter over the router's limit (400, never Fastify's code or
  * the echoed path), and the HTTP parser's own answers (malformed request 400, headers too large 431,
- * request timeout 408). Spread into Fastify's options.
+ * request timeout 408). Spread into Fastify's options. Fastify's own 503 for requests that arrive
+ * while the app closes (English JSON) is turned off: installErrorHandling answers them in Spanish.
  */
 export const frameworkErrorOptions = {
+  return503OnClosing: false,
   frameworkErrors(_error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
     void reply
       .status(400)
@@ -87,7 +89,10 @@ export const frameworkErrorOptions = {
     }
     socket.destroy(err);
   },
-} satisfies Pick<FastifyServerOptions, 'frameworkErrors' | 'clientErrorHandler'>;
+} satisfies Pick<
+  FastifyServerOptions,
+  'frameworkErrors' | 'clientErrorHandler' | 'return503OnClosing'
+>;
 
 /** True when a string anywhere in a parsed body holds a NUL (PostgreSQL text cannot). */
 function holdsNul(value: unknown, depth = 0): boolean {
@@ -131,6 +136,19 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (holdsControl(request.params) || holdsControl(request.query) || holdsNul(request.body)) {
       throw new HttpError(400, messages.badRequest);
+    }
+  });
+  // Graceful shutdown: once the app closes, a request that still arrives (on a kept-alive
+  // connection that was busy when the server stopped accepting) is answered 503 in Spanish, with
+  // `Connection: close` so the client opens its next connection to another process, before any
+  // handler or the database (closing next) sees it.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) {
+      throw new HttpError(503, messages.shuttingDown, { connection: 'close', 'retry-after': '1' });
     }
   });
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {

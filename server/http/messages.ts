@@ -8,6 +8,7 @@ export const messages = {
   requestTimeout: 'La solicitud tardó demasiado. Intentá de nuevo.',
   notFound: 'No encontramos lo que buscás.',
   internal: 'Tuvimos un problema interno. Intentá de nuevo en unos minutos.',
+  shuttingDown: 'El servicio se está reiniciando. Intentá de nuevo en unos segundos.',
   tooManyAttempts: (minutes: number) =>
     `Demasiados intentos. Esperá ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} e intentá de nuevo.`,
   loginBadCredentials: 'Número de documento o PIN incorrectos.',

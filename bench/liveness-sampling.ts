@@ -25,9 +25,12 @@ export async function main() {
   const concurrent = Number(process.argv[3] ?? 2);
   const latency = Number(process.argv[4] ?? 400);
   const perSession = new Map<string, { analysed: number; skipped: number; duplicate: number }>();
+  /** Time of the duplicate and replay search per request (ms, from the engine's log). */
+  const replayCheckMs: number[] = [];
   const b = await startBench({}, false, {
     info(obj) {
       if (obj.event !== 'liveness_frames') return;
+      replayCheckMs.push((obj.ms as { replayCheck: number }).replayCheck);
       const steps = obj.frames as Array<{ skipped?: unknown; duplicate?: boolean }>;
       const c = perSession.get(obj.session as string) ?? { analysed: 0, skipped: 0, duplicate: 0 };
       for (const s of steps) {
@@ -133,6 +136,9 @@ export async function main() {
     const all = analysed + skipped + duplicate;
     console.log(
       `server work per genuine session: ${(all / seconds).toFixed(1)} frames received/s, ${(analysed / seconds).toFixed(1)} analysed/s (detection + mesh + iris), ${(skipped / seconds).toFixed(1)} skipped as unchanged/s, ${duplicate} duplicates in all`,
+    );
+    console.log(
+      `replay search per request (ms, ${replayCheckMs.length} requests, up to ${policy.maxFramesPerRequest} frames each): ${JSON.stringify(summary(replayCheckMs))}`,
     );
     console.log(
       `answers arrive ${latency} ms after the request in simulated time; real latency in this run (ms, ${concurrent} sessions at a time): ${JSON.stringify(summary(genuine.flatMap((g) => g.latencies)))}; policy: capture every ${policy.captureEveryMs} ms, poll ${policy.pollEveryMs} ms, <= ${policy.maxFramesPerRequest} frames/request; ${Math.round((performance.now() - t0) / 1000)} s`,

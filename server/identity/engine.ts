@@ -11,7 +11,8 @@ import {
 import { IdentityError, identityMessages } from './errors';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
-import { checkUpload, fingerprintDistance, hamming64 } from './image';
+import { findReplay, findSessionDuplicate, type DuplicateCheck } from './duplicates';
+import { checkUpload } from './image';
 import { blinkDecider, type LivenessDecider } from './liveness';
 import { FacePool } from './pool';
 import { createWorkQueue, type WorkQueue } from './queue';
@@ -214,43 +215,28 @@ export async function createIdentityEngine(
     });
   }
 
-  type Dup = { dup: boolean; distance: number | null; replay: boolean };
+  type Dup = DuplicateCheck;
 
   /** A near-duplicate of a counted frame of another session in the replay window. */
-  async function isReplay(db: Db, sessionId: string, frame: FrameAnalysis): Promise<Dup> {
+  function isReplay(db: Db, sessionId: string, frame: FrameAnalysis): Promise<Dup> {
     const fp = frame.fingerprint!;
-    const thumb = Buffer.from(fp.thumb, 'base64');
-    const dhash = BigInt(fp.dhash);
-    for (const c of await store.replayCandidates(
-      db,
-      sessionId,
-      dhash,
-      config.liveness.replayWindowMs,
-    )) {
-      if (hamming64(dhash, BigInt(c.dhash)) > 8) continue;
-      const d = fingerprintDistance(thumb, c.thumb);
-      if (d <= config.liveness.duplicateDistance) return { dup: true, distance: d, replay: true };
-    }
-    return { dup: false, distance: null, replay: false };
+    return findReplay(db, sessionId, Buffer.from(fp.thumb, 'base64'), BigInt(fp.dhash), {
+      windowMs: config.liveness.replayWindowMs,
+      duplicateDistance: config.liveness.duplicateDistance,
+    });
   }
 
   /** A near-duplicate of any earlier frame of this session (stored, or earlier in this request). */
-  async function isSessionDuplicate(
+  function isSessionDuplicate(
     db: Db,
     sessionId: string,
     thumb: Buffer,
     dhash: bigint,
     earlier: Buffer[],
   ): Promise<Dup> {
-    let best = Number.POSITIVE_INFINITY;
-    for (const prev of earlier) best = Math.min(best, fingerprintDistance(thumb, prev));
-    for (const prev of await store.sessionFrames(db, sessionId, dhash))
-      best = Math.min(best, fingerprintDistance(thumb, prev.thumb));
-    return {
-      dup: best <= config.liveness.duplicateDistance,
-      distance: Number.isFinite(best) ? best : null,
-      replay: false,
-    };
+    return findSessionDuplicate(db, sessionId, thumb, dhash, earlier, {
+      duplicateDistance: config.liveness.duplicateDistance,
+    });
   }
 
   const queues = {
@@ -330,15 +316,23 @@ export async function createIdentityEngine(
       }
       const frames = await analyseFrames(images, session.liveness_state, decider);
       const tAnalysed = performance.now();
-      // Replays of other sessions (their counted frames, 72 h): outside the lock, read-only.
-      const replays = await Promise.all(frames.map((f) => isReplay(db, sessionId, f)));
-      const tChecked = performance.now();
+      let tChecked = tAnalysed;
       const result = await db.transaction(async (tx) => {
         // The session row is locked: two concurrent requests of one session apply their frames one
         // after the other, and each sees the other's frames in the duplicate check below.
         const s = await store.loadSession(tx, sessionId, true);
         if (s.status !== 'liveness')
           return { feedback: [hints.done], live: s.status !== 'rejected', steps: [] };
+        // Replays of other sessions (their counted frames, 72 h), under a lock on every dHash band
+        // of these frames: a concurrent request of another session storing a frame that shares a
+        // band (a replay raced against its source) commits first or waits for this one.
+        await store.lockBands(
+          tx,
+          frames.map((f) => BigInt(f.fingerprint!.dhash)),
+        );
+        const replays: Dup[] = [];
+        for (const f of frames) replays.push(await isReplay(tx, sessionId, f));
+        tChecked = performance.now();
         let state = s.liveness_state;
         let seq = s.frame_seq;
         let feedback: string[] = [];

@@ -64,41 +64,103 @@ export async function countScanAttempt(db: Db, id: string, max: number): Promise
 
 export type StoredFrame = { seq: number; thumb: Uint8Array };
 
+/** The Hamming distance of a row's dHash to parameter $n, in SQL (PostgreSQL 14+, PGlite). */
+const hammingTo = (n: number) => `bit_count((dhash # $${n}::bigint)::bit(64))`;
+const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
+
 /**
- * This session's earlier frames whose dHash is within `maxHamming` bits of the new one: the only ones
- * that can be near-duplicates (a re-encode moves a few bits), so only they travel for the fine distance.
+ * This session's earlier frames whose dHash is within `maxHamming` bits of the new one, the nearest
+ * first (then the newest), at most `limit`: the only ones that can be near-duplicates (a re-encode
+ * moves a few bits), so only they travel for the fine distance. Nearest first, so that a frame sent
+ * again is found however many other frames the session stored since (the primary key's session_id
+ * prefix bounds the scan to the session's own frames).
  */
 export async function sessionFrames(
   db: Db,
   id: string,
   dhash: bigint,
-  maxHamming = 12,
+  opts: { maxHamming: number; limit: number },
 ): Promise<StoredFrame[]> {
   const { rows } = await db.query<StoredFrame>(
     `SELECT seq, thumb FROM liveness_frames
-      WHERE session_id = $1 AND bit_count((dhash # $2::bigint)::bit(64)) <= $3
-      ORDER BY seq DESC LIMIT 200`,
-    [id, BigInt.asIntN(64, dhash).toString(), maxHamming],
+      WHERE session_id = $1 AND ${hammingTo(2)} <= $3
+      ORDER BY ${hammingTo(2)}, seq DESC LIMIT $4`,
+    [id, int64(dhash), opts.maxHamming, opts.limit],
   );
   return rows;
 }
 
-/** Counted frames of other sessions whose dHash shares a 16-bit band with this one (replay candidates). */
+/**
+ * Replay candidates: counted frames of OTHER sessions in the replay window whose dHash shares a
+ * 16-bit band with this one (the four band indexes) and lies within `maxHamming` bits, the NEAREST
+ * first (then the oldest), at most `limit`, with their thumbnails for the fine distance.
+ *
+ * Ordered before the limit, so a replay's source (0-3 bits away) cannot be crowded out by farther
+ * band-matching frames, nor, for an exact replay, by later frames with its very dHash. And bounded:
+ * per band, only the `scanPerBand` oldest and `scanPerBand` newest frames of the window are scored
+ * (index (bN, created_at)), so a frame costs at most 8 x scanPerBand index rows however many frames
+ * share its bands. To hide a source, frames of other sessions must outnumber it on both sides in
+ * every band it shares with the replayed frame.
+ */
 export async function replayCandidates(
   db: Db,
   sessionId: string,
   dhash: bigint,
   windowMs: number,
-): Promise<Array<{ session_id: string; thumb: Uint8Array; dhash: string }>> {
+  opts: { maxHamming: number; limit: number; scanPerBand: number },
+): Promise<Array<{ session_id: string; thumb: Uint8Array; distance: number }>> {
   const b = bands(dhash);
-  const { rows } = await db.query<{ session_id: string; thumb: Uint8Array; dhash: string }>(
-    `SELECT session_id, thumb, dhash::text AS dhash FROM liveness_frames
-      WHERE counted AND session_id <> $1 AND created_at > now() - ($6::bigint * interval '1 millisecond')
-        AND (b0 = $2 OR b1 = $3 OR b2 = $4 OR b3 = $5)
-      LIMIT 200`,
-    [sessionId, b[0], b[1], b[2], b[3], windowMs],
+  const scan = (band: string, param: number, order: 'ASC' | 'DESC') =>
+    `(SELECT session_id, seq, created_at, dhash FROM liveness_frames
+       WHERE counted AND ${band} = $${param} AND created_at > now() - ($6::bigint * interval '1 millisecond') AND session_id <> $1
+       ORDER BY created_at ${order} LIMIT $9)`;
+  const scans = (['b0', 'b1', 'b2', 'b3'] as const).flatMap((band, i) => [
+    scan(band, 2 + i, 'ASC'),
+    scan(band, 2 + i, 'DESC'),
+  ]);
+  const { rows } = await db.query<{ session_id: string; thumb: Uint8Array; distance: number }>(
+    `WITH scanned AS (${scans.join(' UNION ')}),
+     near AS (
+       SELECT session_id, seq, created_at, ${hammingTo(7)} AS d FROM scanned
+        WHERE ${hammingTo(7)} <= $8
+        ORDER BY d, created_at, session_id, seq LIMIT $10)
+     SELECT near.session_id, f.thumb, near.d::int AS distance
+       FROM near JOIN liveness_frames f USING (session_id, seq)
+      ORDER BY near.d, near.created_at, near.session_id, near.seq`,
+    [
+      sessionId,
+      b[0],
+      b[1],
+      b[2],
+      b[3],
+      windowMs,
+      int64(dhash),
+      opts.maxHamming,
+      opts.scanPerBand,
+      opts.limit,
+    ],
   );
   return rows;
+}
+
+/** Advisory lock class of the dHash bands (two-key form: its own key space). */
+const BAND_LOCK_CLASS = 7007;
+
+/**
+ * Locks, until the transaction ends, the dHash bands of these frames (each band value of each of the
+ * four bands), always in ascending order so that two transactions cannot deadlock. PostgreSQL only:
+ * PGlite runs one transaction at a time.
+ */
+export async function lockBands(tx: Db, hashes: bigint[]): Promise<void> {
+  if (tx.kind !== 'postgres' || !hashes.length) return;
+  const keys = [...new Set(hashes.flatMap((h) => bands(h).map((v, i) => i * 65_536 + v)))].sort(
+    (a, b) => a - b,
+  );
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(${BAND_LOCK_CLASS}, k)
+       FROM (SELECT k FROM unnest($1::int[]) AS k ORDER BY k OFFSET 0) AS ordered`,
+    [keys],
+  );
 }
 
 export function bands(dhash: bigint): [number, number, number, number] {
@@ -123,7 +185,7 @@ export async function insertFrame(
   await db.query(
     `INSERT INTO liveness_frames (session_id, seq, thumb, dhash, b0, b1, b2, b3, counted)
      VALUES ($1, $2, $3, $4::bigint, $5, $6, $7, $8, $9)`,
-    [sessionId, seq, thumb, BigInt.asIntN(64, dhash).toString(), b[0], b[1], b[2], b[3], counted],
+    [sessionId, seq, thumb, int64(dhash), b[0], b[1], b[2], b[3], counted],
   );
 }
 

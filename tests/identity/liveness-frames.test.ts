@@ -14,7 +14,10 @@ import {
   startKycResponse,
 } from '../../contract/identity';
 import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import { CANDIDATE_LIMIT } from '../../server/identity/duplicates';
 import { hints } from '../../server/identity/hints';
+import { decodeRgb, fingerprint, FINGERPRINT_H, FINGERPRINT_W } from '../../server/identity/image';
+import { bands } from '../../server/identity/store';
 import { identityApp, startEngine, type Harness } from './engine';
 import { multipart, ovalFrame, type Part } from './frames';
 
@@ -113,6 +116,44 @@ describe('several frames per request (engine)', () => {
     const answers = await send(sid, recoded);
     expect(answers.some((a) => a.liveness_detected)).toBe(false);
   });
+
+  it(
+    'a replay never passes, even with more than 200 band-matching frames of other sessions stored before its source',
+    { timeout: T },
+    async () => {
+      const source = await requests(GENUINE, 11);
+      // The dHash the engine will compute for each frame (the worker's own decode and fingerprint).
+      const limits = { maxUploadBytes: 1 << 20, maxPixels: 1 << 24, minImageSide: 1 };
+      const hashes = new Set<bigint>();
+      for (const f of source.flat())
+        hashes.add((await fingerprint(await decodeRgb(f, limits, 640))).dhash);
+      // Other patients' captures stored first: for every frame, CANDIDATE_LIMIT + 10 frames sharing
+      // three of its four dHash bands (3 bits away), each with another thumbnail.
+      const other = Buffer.from(
+        Array.from({ length: FINGERPRINT_W * FINGERPRINT_H }, (_, i) => (i * 37) % 256),
+      );
+      for (const hash of hashes) {
+        const near = hash ^ 0b1110n;
+        const b = bands(near);
+        await h.db.query(
+          `INSERT INTO liveness_frames (session_id, seq, thumb, dhash, b0, b1, b2, b3, counted)
+           SELECT $1, g, $2, $3::bigint, $4, $5, $6, $7, true FROM generate_series(1, $8::int) g`,
+          [
+            await newSession(),
+            other,
+            BigInt.asIntN(64, near).toString(),
+            ...b,
+            CANDIDATE_LIMIT + 10,
+          ],
+        );
+      }
+      const genuine = await send(await newSession(), source);
+      expect(genuine.at(-1)!.liveness_detected).toBe(true);
+      const replayed = await send(await newSession(), source);
+      expect(replayed.some((a) => a.liveness_detected)).toBe(false);
+      expect(replayed.every((a) => a.feedback.includes(hints.duplicate))).toBe(true);
+    },
+  );
 
   it(
     'one blink repeated within a request counts once (the copies are duplicates)',

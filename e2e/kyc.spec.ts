@@ -19,13 +19,19 @@ import { makeBlinkVideo } from './support/blink-video';
 const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 const kyc = copy.kyc;
 
-const test = base.extend<object, { blinkVideo: string }>({
+/**
+ * Each liveness journey plays its own blink video (`test.use({ blinkSeed })`): the server refuses a
+ * frame another session already showed (replay check), so two journeys never share one. A seed is
+ * a worker option, so tests with different seeds run in different browsers. Seeds 1-4 are this
+ * file's; see e2e/support/blink-video.ts for the others.
+ */
+const test = base.extend<object, { blinkSeed: number; blinkVideo: string }>({
+  blinkSeed: [1, { scope: 'worker', option: true }],
   blinkVideo: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use, workerInfo) => {
+    async ({ blinkSeed }, use, workerInfo) => {
       const dir = path.resolve('test-results', `fake-camera-${workerInfo.workerIndex}`);
       mkdirSync(dir, { recursive: true });
-      await use(await makeBlinkVideo(dir));
+      await use(await makeBlinkVideo(dir, { seed: blinkSeed }));
     },
     { scope: 'worker', timeout: 180_000 },
   ],
@@ -55,9 +61,6 @@ async function toSelfie(page: Page, pin: string) {
   const celular = uniqueCelular();
   await page.goto('/');
   await page.getByRole('link', { name: landing.register }).click();
-  // /onboarding is prerendered: type once its chunks have loaded and React has hydrated the form
-  // (typing into the server HTML before hydration is lost on this screen; see the issue note).
-  await page.waitForLoadState('networkidle');
   await page.getByLabel(copy.registration.phoneLabel, { exact: true }).fill(celular.slice(1));
   await button(page, copy.registration.submit).click();
   await expect(heading(page, copy.verification.title)).toBeVisible();

@@ -2,7 +2,9 @@ import type { Page, Route } from '@playwright/test';
 import { authPaths } from '../contract/auth';
 import { PRERENDERED } from '../scripts/prerender';
 import { common, login as copy } from '../src/copy/es';
-import { DEMO, expect, test } from './fixtures';
+import { onboarding } from '../src/copy/es.onboarding';
+import { recovery } from '../src/copy/es.recovery';
+import { DEMO, expect, test, uniqueCelular } from './fixtures';
 
 // Prerendered pages (scripts/prerender.ts) as the real server sends them, before and after React
 // takes over. A hydration mismatch in the production build is mostly silent (React keeps the
@@ -191,5 +193,47 @@ test.describe('/login before hydration', () => {
     await expect(page.getByLabel(copy.documentoLabel, { exact: true })).toBeEditable();
     await expect(page.getByRole('status')).toHaveCount(0);
     release();
+  });
+});
+
+test.describe('/onboarding and /recuperar-pin before hydration', () => {
+  test('the mobile typed before the JavaScript ran is kept and the code is sent', async ({
+    page,
+  }) => {
+    const copy = onboarding.registration;
+    const celular = uniqueCelular().slice(1);
+    const release = await holdScripts(page);
+    await page.goto('/onboarding', { waitUntil: 'commit' });
+    const phone = page.getByLabel(copy.phoneLabel, { exact: true });
+    const submit = page.getByRole('button', { name: copy.submit, exact: true });
+    await phone.fill(celular);
+    await expect(submit).toBeDisabled();
+
+    release();
+    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+    await expect(phone).toHaveValue(celular);
+    await expect(submit).toBeEnabled();
+    await submit.click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: onboarding.verification.title }),
+    ).toBeVisible();
+  });
+
+  test('the document and mobile typed before the JavaScript ran are kept', async ({ page }) => {
+    const copy = recovery.request;
+    const release = await holdScripts(page);
+    await page.goto('/recuperar-pin', { waitUntil: 'commit' });
+    const documento = page.getByLabel(copy.documentoLabel, { exact: true });
+    const celular = page.getByLabel(copy.celularLabel, { exact: true });
+    const submit = page.getByRole('button', { name: copy.submit, exact: true });
+    await documento.fill(DEMO.documento);
+    await celular.fill('0981123456');
+    await expect(submit).toBeDisabled();
+
+    release();
+    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+    await expect(documento).toHaveValue(DEMO.documento);
+    await expect(celular).toHaveValue('0981123456');
+    await expect(submit).toBeEnabled();
   });
 });

@@ -1,88 +1,123 @@
 /**
  * A fake-camera video for Chromium made at test time from the engine's blink fixtures
  * (tests/fixtures/faces/blink-open.jpg, blink-closed.jpg): 10 fps, eyes open with a closed phase of
- * 200 ms every 1.5-2.5 s, each frame shifted by a pixel or two and with its own sensor noise, so no
- * two frames are duplicates. Longer than the selfie needs, so Chromium's loop never repeats a frame
- * the server has seen. Raw RGB frames are piped to Debian's ffmpeg, which writes the .y4m.
+ * 200 ms every 1.5-2.5 s.
+ *
+ * The server refuses a frame that is a near-duplicate of any earlier frame of the session, or of a
+ * counted frame of another session in the last 72 h (replays). A real face never holds one pose, so
+ * neither does this one: the head circles slowly, the camera zooms slowly in, and
+ * each `seed` tilts the head by its own angle. Every frame of a video then differs from every other
+ * by several times the server's duplicate distance, and two seeds never share a frame: give every
+ * test that passes a liveness challenge its own seed. `makeBlinkVideo` checks its own video with the
+ * server's fingerprint and throws if two frames come too close, so a weak video fails loudly here,
+ * not as a mysterious timeout at the selfie. Raw RGB frames are piped to Debian's ffmpeg (.y4m).
+ *
+ * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
+ * e2e/kyc.spec.ts 1-4, e2e/face-login.spec.ts 5-8.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { fingerprint, fingerprintDistance } from '../../server/identity/image';
 
 const faces = path.resolve('tests', 'fixtures', 'faces');
+const FPS = 10;
+/** Two frames of one video must differ by at least this (the server's duplicate distance is 0.7). */
+export const MIN_FRAME_DISTANCE = 1.5;
 
-async function raw(name: string) {
-  const { data, info } = await sharp(path.join(faces, name))
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
-
-/** Deterministic pseudo-random numbers (the same video every run). */
+/** Deterministic pseudo-random numbers (the same video for a seed, every run). */
 function rng(seed: number) {
-  let s = seed >>> 0;
+  let s = (seed * 2654435761) >>> 0;
   return () => {
     s = (s * 1664525 + 1013904223) >>> 0;
     return s / 2 ** 32;
   };
 }
 
-export async function makeBlinkVideo(dir: string, seconds = 30): Promise<string> {
-  const out = path.join(dir, 'blink.y4m');
+export type BlinkVideoOptions = {
+  /** Each seed is a different video (its own head tilt and path). Small integers, 1-12. */
+  seed: number;
+  /** Longer than the journey that plays it: Chromium loops the file, and a loop repeats frames. */
+  seconds?: number;
+};
+
+/** The head tilt of a seed, in degrees: 1.5 degrees apart, alternating sides (-9..+9). */
+function tiltOf(seed: number): number {
+  const step = Math.ceil(seed / 2) * 1.5;
+  return seed % 2 ? step : -step;
+}
+
+export async function makeBlinkVideo(dir: string, options: BlinkVideoOptions): Promise<string> {
+  const { seed, seconds = 30 } = options;
+  if (!Number.isInteger(seed) || seed < 1 || seed > 12) throw new Error(`seed 1-12: ${seed}`);
+  const out = path.join(dir, `blink-${seed}-${seconds}s.y4m`);
   if (existsSync(out)) return out;
-  const open = await raw('blink-open.jpg');
-  const closed = await raw('blink-closed.jpg');
-  const { width, height } = open;
-  const fps = 10;
-  const r = rng(42);
+
+  const sources = {
+    open: path.join(faces, 'blink-open.jpg'),
+    closed: path.join(faces, 'blink-closed.jpg'),
+  };
+  const { width = 640, height = 480 } = await sharp(sources.open).metadata();
+  const tilted = {
+    open: await sharp(sources.open).rotate(tiltOf(seed), { background: '#808080' }).toBuffer(),
+    closed: await sharp(sources.closed).rotate(tiltOf(seed), { background: '#808080' }).toBuffer(),
+  };
+  const r = rng(seed);
+  const total = seconds * FPS;
   const frames: Buffer[] = [];
+  const thumbs: Buffer[] = [];
   let nextBlink = 20;
-  for (let i = 0; i < seconds * fps; i++) {
+  // The head circles (about 3.5 px a frame, one turn in 2.4 s, from the seed's own starting angle):
+  // frames a moment apart are a few pixels apart, and when a position comes round again the zoom
+  // below has moved on.
+  const phase = r() * 2 * Math.PI;
+  const direction = seed % 3 ? 1 : -1;
+  for (let i = 0; i < total; i++) {
     const isClosed = i >= nextBlink && i < nextBlink + 2;
     if (i === nextBlink + 2) nextBlink = i + 15 + Math.floor(r() * 10);
-    const src = isClosed ? closed.data : open.data;
-    const dx = Math.round(r() * 4 - 2);
-    const dy = Math.round(r() * 4 - 2);
-    const frame = Buffer.alloc(src.length);
-    for (let y = 0; y < height; y++) {
-      const sy = Math.min(height - 1, Math.max(0, y + dy));
-      for (let x = 0; x < width; x++) {
-        const sx = Math.min(width - 1, Math.max(0, x + dx));
-        const o = (y * width + x) * 3;
-        const so = (sy * width + sx) * 3;
-        const n = (r() - 0.5) * 10;
-        for (let c = 0; c < 3; c++) {
-          const v = src[so + c]! + n;
-          frame[o + c] = v < 0 ? 0 : v > 255 ? 255 : v;
-        }
-      }
-    }
-    frames.push(frame);
+    const radius = 14 + 3 * Math.sin((2 * Math.PI * i) / 170);
+    const angle = phase + (direction * 2 * Math.PI * i) / 24;
+    const x = radius * Math.cos(angle);
+    const y = radius * Math.sin(angle);
+    // The camera zooms in slowly and steadily (1.15x to 1.45x of the tilted photo), so no pose
+    // returns: a frame at a later time is always a little larger than any earlier one.
+    const zoom = 1.15 + (0.3 * i) / total;
+    const src = sharp(isClosed ? tilted.closed : tilted.open);
+    const meta = await src.metadata();
+    const w = Math.round(meta.width! * zoom);
+    const h = Math.round(meta.height! * zoom);
+    const left = Math.round((w - width) / 2 + x);
+    const top = Math.round((h - height) / 2 + y);
+    const { data } = await src
+      .resize(w, h)
+      .extract({ left, top, width, height })
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    frames.push(data);
+    thumbs.push((await fingerprint({ data, width, height })).thumb);
   }
+  assertNoNearDuplicates(thumbs);
+
   const res = spawnSync(
     'ffmpeg',
     [
-      '-loglevel',
-      'error',
-      '-y',
-      '-f',
-      'rawvideo',
-      '-pix_fmt',
-      'rgb24',
-      '-s',
-      `${width}x${height}`,
-      '-r',
-      String(fps),
-      '-i',
-      '-',
-      '-pix_fmt',
-      'yuv420p',
-      out,
+      ...['-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt', 'rgb24'],
+      ...['-s', `${width}x${height}`, '-r', String(FPS), '-i', '-', '-pix_fmt', 'yuv420p', out],
     ],
     { input: Buffer.concat(frames), maxBuffer: 1 << 20 },
   );
   if (res.status !== 0) throw new Error(`ffmpeg: ${res.stderr?.toString()}`);
   return out;
+}
+
+function assertNoNearDuplicates(thumbs: Buffer[]) {
+  for (let i = 0; i < thumbs.length; i++) {
+    for (let j = i + 1; j < thumbs.length; j++) {
+      const d = fingerprintDistance(thumbs[i]!, thumbs[j]!);
+      if (d < MIN_FRAME_DISTANCE)
+        throw new Error(`blink video: frames ${i} and ${j} are near-duplicates (${d.toFixed(2)})`);
+    }
+  }
 }

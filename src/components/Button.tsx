@@ -1,6 +1,8 @@
+import type { ReactNode } from 'react';
 import styled, { css } from 'styled-components';
 import { theme } from '../theme/theme';
 import { AppLink } from './Navigation';
+import { useHydrated } from './useHydrated';
 
 const base = css`
   display: inline-flex;
@@ -28,6 +30,19 @@ export const Button = styled.button<{ $variant?: 'primary' | 'secondary' }>`
   background: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.surface : theme.colors.primary)};
   color: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.primaryDark : theme.colors.primaryText)};
 `;
+
+/**
+ * A form's submit button, disabled until React has hydrated the page: on a prerendered page a
+ * click (or Enter in a field) before then would submit the form natively instead of to the machine.
+ */
+export function SubmitButton({ disabled, children }: { disabled: boolean; children: ReactNode }) {
+  const hydrated = useHydrated();
+  return (
+    <Button type="submit" disabled={!hydrated || disabled}>
+      {children}
+    </Button>
+  );
+}
 
 const linkButton = css<{ $variant?: 'primary' | 'secondary' }>`
   ${base}

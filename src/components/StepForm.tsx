@@ -1,11 +1,13 @@
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useRef } from 'react';
 import { Heading } from './Heading';
 import { Header, Muted, Page, Stack } from './Page';
+import { type TypedValueHandlers, useAdoptTypedValues } from './useHydrated';
 
 /**
  * A flow step with a form: the back arrow (a BackLink or BackButton), the title that takes focus
  * when the step appears, an optional intro line, then the fields. Submitting sends `onSubmit`
- * without reloading the page.
+ * without reloading the page. On a prerendered page, `adopt` names the fields whose text typed
+ * before hydration goes to the machine (useAdoptTypedValues).
  */
 export function StepForm({
   back,
@@ -13,6 +15,7 @@ export function StepForm({
   intro,
   onSubmit,
   busy = false,
+  adopt,
   children,
 }: {
   back: ReactNode;
@@ -20,8 +23,11 @@ export function StepForm({
   intro?: string | undefined;
   onSubmit: () => void;
   busy?: boolean;
+  adopt?: TypedValueHandlers | undefined;
   children: ReactNode;
 }) {
+  const form = useRef<HTMLFormElement>(null);
+  useAdoptTypedValues(form, adopt);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     onSubmit();
@@ -31,7 +37,7 @@ export function StepForm({
       <Header>{back}</Header>
       {/* POST: a submit before hydration (these pages are prerendered) must not put what was
           typed into a URL. */}
-      <form method="post" onSubmit={submit} noValidate aria-busy={busy}>
+      <form ref={form} method="post" onSubmit={submit} noValidate aria-busy={busy}>
         <Stack>
           <Heading focusOnMount>{title}</Heading>
           {intro ? <Muted>{intro}</Muted> : null}

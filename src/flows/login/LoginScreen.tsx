@@ -1,16 +1,16 @@
-import { useEffect, useRef, type FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { DOCUMENT_MAX, PIN_LENGTH } from '../../../contract/auth';
 import { selectLoginView } from '../../../machines/login/login.selectors';
 import { BackLink } from '../../components/BackLink';
-import { Button } from '../../components/Button';
+import { SubmitButton } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Logo } from '../../components/Logo';
 import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
-import { useHydrated } from '../../components/useHydrated';
+import { useAdoptTypedValues } from '../../components/useHydrated';
 import { common, errorText, login as copy, loginErrors } from '../../copy/es';
 import { LoginActor } from './login.context';
 
@@ -32,18 +32,12 @@ const Center = styled.p`
 export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
   const { send } = LoginActor.useActorRef();
-  const hydrated = useHydrated();
   const form = useRef<HTMLFormElement>(null);
-  // The page is prerendered: what the patient typed before React took over is in the inputs but
-  // not yet in the machine. Hand it over once, right after hydration.
-  useEffect(() => {
-    const typed = (name: string) =>
-      (form.current?.elements.namedItem(name) as HTMLInputElement | null)?.value ?? '';
-    const documento = typed('numero_documento');
-    const pin = typed('pin');
-    if (documento) send({ type: 'documento.change', value: documento });
-    if (pin) send({ type: 'pin.change', value: pin });
-  }, [send]);
+  // The page is prerendered: what the patient typed before React took over goes to the machine.
+  useAdoptTypedValues(form, {
+    numero_documento: (value) => send({ type: 'documento.change', value }),
+    pin: (value) => send({ type: 'pin.change', value }),
+  });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send({ type: 'form.submit' });
@@ -89,9 +83,9 @@ export function LoginScreen() {
             required
           />
           {error ? <ErrorBanner message={error} /> : null}
-          <Button type="submit" disabled={!hydrated || !view.canSubmit}>
+          <SubmitButton disabled={!view.canSubmit}>
             {view.busy ? copy.submitting : copy.submit}
-          </Button>
+          </SubmitButton>
           <Center>
             <AppLink to="/recuperar-pin" disabled={view.busy}>
               {copy.forgotPin}

@@ -4,7 +4,7 @@ import { OTP_LENGTH } from '../../../contract/onboarding';
 import type { OtpMachine } from '../../../machines/otp/otp.machine';
 import { selectOtpView, type OtpAnnouncement } from '../../../machines/otp/otp.selectors';
 import type { OtpErrorCode } from '../../../machines/otp/otp.types';
-import { Button, TextButton } from '../../components/Button';
+import { SubmitButton, TextButton } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { OtpInput } from '../../components/OtpInput';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
@@ -57,9 +57,9 @@ export function OtpCodeFields({
       />
       {error ? <ErrorBanner message={error} /> : null}
       {view.notice === 'codeResent' ? <ErrorBanner tone="info" message={copy.resent} /> : null}
-      <Button type="submit" disabled={!view.canSubmit}>
+      <SubmitButton disabled={!view.canSubmit}>
         {view.validating ? copy.submitting : copy.submit}
-      </Button>
+      </SubmitButton>
       <ResendRow>
         {view.waiting ? (
           <Countdown>{copy.countdown(view.secondsLeft)}</Countdown>

@@ -1,6 +1,6 @@
 import { PIN_LENGTH } from '../../../../contract/auth';
 import { selectPinCreationView } from '../../../../machines/onboarding/onboarding.selectors';
-import { Button } from '../../../components/Button';
+import { SubmitButton } from '../../../components/Button';
 import { Checkbox } from '../../../components/Checkbox';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { TextField } from '../../../components/TextField';
@@ -58,9 +58,7 @@ export function PinCreationScreen() {
         }
       />
       {error ? <ErrorBanner message={error} /> : null}
-      <Button type="submit" disabled={!view.canSubmit}>
-        {copy.submit}
-      </Button>
+      <SubmitButton disabled={!view.canSubmit}>{copy.submit}</SubmitButton>
     </StepForm>
   );
 }

@@ -1,6 +1,6 @@
 import { PHONE_INPUT_MAX_LENGTH } from '../../../../contract/onboarding';
 import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
-import { Button } from '../../../components/Button';
+import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { TextField } from '../../../components/TextField';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
@@ -22,6 +22,10 @@ export function RegistrationScreen() {
       backDisabled={!view.canGoBack}
       onSubmit={() => send({ type: 'form.submit' })}
       busy={view.sending}
+      adopt={{
+        celular: (value) => send({ type: 'phone.change', value }),
+        email: (value) => send({ type: 'email.change', value }),
+      }}
     >
       <TextField
         label={copy.phoneLabel}
@@ -54,9 +58,9 @@ export function RegistrationScreen() {
         readOnly={view.sending}
       />
       {error ? <ErrorBanner message={error} /> : null}
-      <Button type="submit" disabled={!view.canSubmit}>
+      <SubmitButton disabled={!view.canSubmit}>
         {view.sending ? copy.submitting : copy.submit}
-      </Button>
+      </SubmitButton>
     </StepForm>
   );
 }

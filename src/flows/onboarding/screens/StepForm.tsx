@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { TypedValueHandlers } from '../../../components/useHydrated';
 import { BackButton } from '../../../components/BackLink';
 import { StepForm as Step } from '../../../components/StepForm';
 import { onboarding } from '../../../copy/es.onboarding';
@@ -15,6 +16,7 @@ export function StepForm({
   backDisabled?: boolean;
   onSubmit: () => void;
   busy?: boolean;
+  adopt?: TypedValueHandlers;
   children: ReactNode;
 }) {
   return (

@@ -1,7 +1,7 @@
 import { PIN_LENGTH } from '../../../../contract/auth';
 import { selectNewPinView } from '../../../../machines/recovery/recovery.selectors';
 import { BackLink } from '../../../components/BackLink';
-import { Button } from '../../../components/Button';
+import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { StepForm } from '../../../components/StepForm';
 import { TextField } from '../../../components/TextField';
@@ -37,9 +37,9 @@ export function NewPinScreen() {
         required
       />
       {error ? <ErrorBanner message={error} /> : null}
-      <Button type="submit" disabled={!view.canSubmit}>
+      <SubmitButton disabled={!view.canSubmit}>
         {view.saving ? copy.submitting : copy.submit}
-      </Button>
+      </SubmitButton>
     </StepForm>
   );
 }

@@ -2,7 +2,7 @@ import { DOCUMENT_MAX } from '../../../../contract/auth';
 import { RECOVERY_CELULAR_MAX } from '../../../../contract/recovery';
 import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
 import { BackLink } from '../../../components/BackLink';
-import { Button } from '../../../components/Button';
+import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { StepForm } from '../../../components/StepForm';
 import { TextField } from '../../../components/TextField';
@@ -23,6 +23,10 @@ export function RequestScreen() {
       intro={copy.intro}
       onSubmit={() => send({ type: 'form.submit' })}
       busy={view.sending}
+      adopt={{
+        numero_documento: (value) => send({ type: 'documento.change', value }),
+        celular: (value) => send({ type: 'celular.change', value }),
+      }}
     >
       <TextField
         label={copy.documentoLabel}
@@ -51,9 +55,9 @@ export function RequestScreen() {
         required
       />
       {error ? <ErrorBanner message={error} /> : null}
-      <Button type="submit" disabled={!view.canSubmit}>
+      <SubmitButton disabled={!view.canSubmit}>
         {view.sending ? copy.submitting : copy.submit}
-      </Button>
+      </SubmitButton>
     </StepForm>
   );
 }

@@ -3,7 +3,7 @@ import type { ActorRefFrom } from 'xstate';
 import { BLOOD_TYPES } from '../../../../../contract/onboarding';
 import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
 import { selectSupplementaryView } from '../../../../../machines/kyc/kyc.selectors';
-import { Button } from '../../../../components/Button';
+import { Button, SubmitButton } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { SelectField } from '../../../../components/SelectField';
@@ -83,9 +83,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             onValueChange={(value) => kyc.send({ type: 'city.change', value })}
           />
           {view.loadingCities ? <Muted role="status">{copy.loadingCities}</Muted> : null}
-          <Button type="submit" disabled={!view.canSubmit}>
-            {copy.submit}
-          </Button>
+          <SubmitButton disabled={!view.canSubmit}>{copy.submit}</SubmitButton>
         </form>
       ) : null}
     </KycLayout>

@@ -22,7 +22,7 @@ const kyc = copy.kyc;
 /**
  * Each liveness journey plays its own blink video (`test.use({ blinkSeed })`): the server refuses a
  * frame another session already showed (replay check), so two journeys never share one. A seed is
- * a worker option, so tests with different seeds run in different browsers. Seeds 1-4 are this
+ * a worker option, so tests with different seeds run in different browsers. Seeds 1-4 and 9-12 are this
  * file's; see e2e/support/blink-video.ts for the others.
  */
 const test = base.extend<object, { blinkSeed: number; blinkVideo: string }>({

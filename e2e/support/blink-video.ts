@@ -13,7 +13,7 @@
  * not as a mysterious timeout at the selfie. Raw RGB frames are piped to Debian's ffmpeg (.y4m).
  *
  * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
- * e2e/kyc.spec.ts 1-4, e2e/face-login.spec.ts 5-8.
+ * e2e/kyc.spec.ts 1-4 and 9-12, e2e/face-login.spec.ts 5-8.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -81,17 +81,20 @@ export const DEMO = {
 } as const;
 
 /**
- * Runs the operator command against `dataDir`.
- * Returns the command's JSON line: `{ ok, id, created, numero_documento }`.
+ * Runs the operator command against `dataDir` (before the server starts, or while it runs: the
+ * command then writes through the server's socket). `foto` enrols the patient's face from a photo.
+ * Returns the command's JSON line: `{ ok, id, created, numero_documento, face? }`.
  */
 export function createPatient(
   patient: PatientSeed,
   dataDir: string,
-): { ok: boolean; id: string; created: boolean; numero_documento: string } {
+  options: { foto?: string } = {},
+): { ok: boolean; id: string; created: boolean; numero_documento: string; face?: string } {
   const args = ['run', '-s', 'patients', '--', 'add'];
   args.push('--documento', patient.documento, '--pin', patient.pin, '--celular', patient.celular);
   args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
   if (patient.email) args.push('--email', patient.email);
+  if (options.foto) args.push('--foto', options.foto);
   const out = execFileSync('npm', args, {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
@@ -103,5 +106,6 @@ export function createPatient(
     id: string;
     created: boolean;
     numero_documento: string;
+    face?: string;
   };
 }

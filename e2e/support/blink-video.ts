@@ -13,7 +13,7 @@
  * not as a mysterious timeout at the selfie. Raw RGB frames are piped to Debian's ffmpeg (.y4m).
  *
  * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
- * e2e/kyc.spec.ts 1-4 and 9-12, e2e/face-login.spec.ts 5-8.
+ * e2e/kyc.spec.ts 1-4 and 9-12, e2e/face-login.spec.ts 5-8 (on its own face, `blink-b`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -39,7 +39,11 @@ export type BlinkVideoOptions = {
   /** Each seed is a different video (its own head tilt and path). Small integers, 1-12. */
   seed: number;
   /** Longer than the journey that plays it: Chromium loops the file, and a loop repeats frames. */
-  seconds?: number;
+  seconds?: number; /**
+   * The blink pair `tests/fixtures/faces/<face>-open.jpg`, `-closed.jpg`: `blink` (default) or
+   * `blink-b`, another person's face that only e2e/face-login.spec.ts plays.
+   */
+  face?: string;
 };
 
 /** The head tilt of a seed, in degrees: 1.5 degrees apart, alternating sides (-9..+9). */
@@ -49,14 +53,14 @@ function tiltOf(seed: number): number {
 }
 
 export async function makeBlinkVideo(dir: string, options: BlinkVideoOptions): Promise<string> {
-  const { seed, seconds = 30 } = options;
+  const { seed, seconds = 30, face = 'blink' } = options;
   if (!Number.isInteger(seed) || seed < 1 || seed > 12) throw new Error(`seed 1-12: ${seed}`);
-  const out = path.join(dir, `blink-${seed}-${seconds}s.y4m`);
+  const out = path.join(dir, `${face}-${seed}-${seconds}s.y4m`);
   if (existsSync(out)) return out;
 
   const sources = {
-    open: path.join(faces, 'blink-open.jpg'),
-    closed: path.join(faces, 'blink-closed.jpg'),
+    open: path.join(faces, `${face}-open.jpg`),
+    closed: path.join(faces, `${face}-closed.jpg`),
   };
   const { width = 640, height = 480 } = await sharp(sources.open).metadata();
   const tilted = {

@@ -1,0 +1,147 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { faceLogin as copy } from '../src/copy/es.faceLogin';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './chromium';
+import {
+  createPatient,
+  e2eEnv,
+  expect,
+  expectNoAxeViolations,
+  test as base,
+  uniqueCelular,
+  uniqueDocumento,
+} from './fixtures';
+import { makeBlinkVideo } from './support/blink-video';
+
+// Face authentication (/face-login) through the real build, the real API and the real identity
+// engine, in Chromium with a fake camera playing a blink video (e2e/support/blink-video.ts).
+//
+// The live face is the second blink pair of the fixtures (`blink-b`, person-15 of
+// tests/fixtures/faces): nobody else's test enrols it (the KYC journey enrols the first blink face,
+// at any moment of a parallel run), so whether it is enrolled is this file's to decide. The tests
+// run in order: first nobody has that face ('No reconocido'), then the operator command enrols it
+// while the server runs, then manual and kiosk modes recognise the patient.
+//
+// Every test plays its own video (its own seed, 6-8 of the 5-8 e2e/support/blink-video.ts gives this
+// file; seed 5 on this face leaves two frames of a 60 s video too close for makeBlinkVideo's
+// check): the server refuses frames another session sent in the last 72 h, so two tests never play
+// the same frames.
+
+const FACE = 'blink-b';
+const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
+
+type CameraPage = (seed: number) => Promise<Page>;
+
+const test = base.extend<{ cameraPage: CameraPage }>({
+  /** A Chromium of its own whose fake camera plays the blink video of `seed`. */
+  cameraPage: async ({ clientIp, baseURL }, use, testInfo) => {
+    const browsers: Browser[] = [];
+    await use(async (seed) => {
+      const dir = testInfo.outputPath('camera');
+      mkdirSync(dir, { recursive: true });
+      const video = await makeBlinkVideo(dir, { seed, seconds: 60, face: FACE });
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM_PATH,
+        args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${video}`],
+      });
+      browsers.push(browser);
+      const context = await browser.newContext({
+        baseURL: baseURL!,
+        locale: 'es-PY',
+        timezoneId: 'America/Asuncion',
+        // Development needs no device credential; limits then count per client address.
+        extraHTTPHeaders: { 'x-forwarded-for': clientIp },
+      });
+      return context.newPage();
+    });
+    for (const browser of browsers) await browser.close();
+  },
+});
+
+test.describe.configure({ mode: 'serial', timeout: 240_000 });
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const result = (page: Page) =>
+  page.getByRole('region', { name: copy.resultTitle }).getByRole('status');
+const value = (page: Page, label: string) =>
+  page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+
+async function openFaceLogin(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText(copy.instruction)).toBeVisible();
+  await button(page, copy.enableCamera).click();
+  await expect(value(page, copy.statusLabels.camera).first()).toHaveText(copy.cameraStates.live, {
+    timeout: 30_000,
+  });
+}
+
+const patient = {
+  documento: uniqueDocumento(),
+  pin: '640271',
+  celular: uniqueCelular(),
+  nombre: 'SOFÍA',
+  apellido: 'GIMÉNEZ',
+};
+const fullName = `${patient.nombre} ${patient.apellido}`;
+
+test('a live face nobody enrolled gets "No reconocido" and no one\'s data', async ({
+  cameraPage,
+}) => {
+  const page = await cameraPage(8);
+  await openFaceLogin(page, '/face-login');
+  await expectNoAxeViolations(page);
+  await button(page, copy.start).click();
+  await expect(button(page, copy.stop)).toBeEnabled();
+  await expect(result(page)).toHaveText(copy.notRecognised, { timeout: 90_000 });
+  await expect(result(page).locator('dd')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+});
+
+test('a patient enrolled with the operator command (--foto) is recognised by name and document number in manual mode', async ({
+  cameraPage,
+}) => {
+  // `npm run patients -- add ... --foto` while the e2e server runs (it writes through its socket).
+  const added = createPatient(patient, e2eEnv.dataDir, { foto: photo });
+  expect(added).toMatchObject({ ok: true, created: true, face: 'enrolled' });
+
+  const page = await cameraPage(6);
+  await openFaceLogin(page, '/face-login');
+  await button(page, copy.start).click();
+  const box = result(page);
+  await expect(value(page, copy.resultLabels.name)).toHaveText(fullName, { timeout: 90_000 });
+  await expect(value(page, copy.resultLabels.document)).toHaveText(patient.documento);
+  const confidence = Number(await value(page, copy.resultLabels.confidence).textContent());
+  const threshold = Number(await value(page, copy.resultLabels.threshold).textContent());
+  expect(confidence).toBeGreaterThanOrEqual(threshold);
+  await expect(box).not.toContainText(copy.notRecognised);
+  await expectNoAxeViolations(page);
+  // The result stays until the next attempt; Start is offered again.
+  await expect(button(page, copy.start)).toBeEnabled();
+});
+
+test('kiosk mode (/face-login?modo=kiosco) greets the patient cycle after cycle by itself, clearing the screen between them', async ({
+  cameraPage,
+}) => {
+  const page = await cameraPage(7);
+  await openFaceLogin(page, '/face-login?modo=kiosco');
+  await expect(page.getByRole('radio', { name: copy.modes.kiosk })).toBeChecked();
+  await expect(page.getByText(copy.kioskNote)).toBeVisible();
+  await expect(button(page, copy.start)).toHaveCount(0);
+  const name = value(page, copy.resultLabels.name);
+  const session = value(page, copy.statusLabels.session).first();
+
+  const sessions: string[] = [];
+  for (let cycle = 1; cycle <= 2; cycle++) {
+    await expect(name, `cycle ${cycle}`).toHaveText(fullName, { timeout: 90_000 });
+    await expect(value(page, copy.resultLabels.document)).toHaveText(patient.documento);
+    sessions.push((await session.textContent()) ?? '');
+    if (cycle === 1) await expectNoAxeViolations(page);
+    // After the cooldown the page holds no name and no number; a new session starts by itself.
+    await expect(name).toHaveCount(0, { timeout: 10_000 });
+    await expect(page.getByText(patient.documento)).toHaveCount(0);
+  }
+  expect(sessions[0]).not.toBe(sessions[1]);
+  expect(sessions.every((s) => s.length > 8)).toBe(true);
+});

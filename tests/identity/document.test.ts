@@ -1,5 +1,7 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrollFace, getCompletedKyc } from '../../server/identity/engine';
+import { rng } from '../fixtures/cedula';
 import { cameraFrame, fixture } from './frames';
 import { liveSession as liveSessionOf, startEngine, type Harness } from './engine';
 
@@ -171,4 +173,87 @@ describe('face match and 1:N identification', () => {
       expect(stranger.best!.similarity).toBeLessThan(stranger.threshold);
     },
   );
+});
+
+/**
+ * The browser scales a document photo to at most 2000 px on its long side as JPEG 0.92 before upload
+ * (issue 7; a phone photo is 4-8 MB): the engine must still read the MRZ and the front at that size.
+ * The fixtures are made into 12 MP phone photos first (the card about 70% of the frame's width on a
+ * table, slightly rotated, sensor noise, the phone's JPEG), then scaled exactly as the browser does.
+ * Two full reads (front text and MRZ cascade) per case: a generous timeout for a loaded machine.
+ */
+const SCALED_T = 300_000;
+
+/** A 4032x3024 phone photo of a card: the card about 70% of the width, turned a little, noisy. */
+async function phonePhoto(card: Buffer, seed: number, angle: number): Promise<Buffer> {
+  const W = 4032;
+  const H = 3024;
+  const cardW = Math.round(W * 0.7);
+  const turned = await sharp(card)
+    .resize({ width: cardW, kernel: 'lanczos3' })
+    .rotate(angle, { background: '#6b5b4b' })
+    .toBuffer({ resolveWithObject: true });
+  const left = Math.round((W - turned.info.width) / 2);
+  const top = Math.round((H - turned.info.height) / 2);
+  const { data, info } = await sharp({
+    create: { width: W, height: H, channels: 3, background: '#6b5b4b' },
+  })
+    .composite([{ input: turned.data, left, top }])
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const r = rng(seed);
+  for (let i = 0; i < data.length; i += 7)
+    data[i] = Math.max(0, Math.min(255, data[i]! + (r() - 0.5) * 24));
+  // The composite's raw output may carry an alpha channel: read it back with its own channel count.
+  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
+/** What the browser uploads: the long side at most 2000 px, JPEG 0.92. */
+const browserScaled = (photo: Buffer) =>
+  sharp(photo)
+    .resize({ width: 2000, height: 2000, fit: 'inside', withoutEnlargement: true })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+
+describe('documents scaled by the browser to 2000 px, JPEG 0.92', () => {
+  for (const [name, angle] of [
+    ['card-1', 2],
+    ['card-3', -3],
+  ] as const) {
+    it(
+      `${name}: MRZ, names and fields read from the scaled phone photo`,
+      { timeout: SCALED_T },
+      async () => {
+        const [front, back] = (await Promise.all(
+          (['front', 'back'] as const).map(async (side, i) =>
+            browserScaled(
+              await phonePhoto(fixture('cedulas', `${name}-${side}.jpg`), 10 + i, angle),
+            ),
+          ),
+        )) as [Buffer, Buffer];
+        for (const img of [front, back]) {
+          const meta = await sharp(img).metadata();
+          expect(Math.max(meta.width!, meta.height!)).toBe(2000);
+          // The picture is the card on the table: the table's colour in a corner, the card's
+          // light background inside it (the card about 1400 px wide, not the whole frame).
+          const mean = async (left: number, top: number) => {
+            const px = await sharp(img)
+              .extract({ left, top, width: 60, height: 60 })
+              .greyscale()
+              .raw()
+              .toBuffer();
+            return px.reduce((a, v) => a + v, 0) / px.length;
+          };
+          expect(Math.abs((await mean(10, 10)) - 94)).toBeLessThan(15);
+          expect(await mean(1500, 1050)).toBeGreaterThan(150);
+        }
+        const r = await h.engine.readDocument(front, back);
+        expect(r.ok).toBe(true);
+        expect(r.idData).toEqual(manifest[name]!.expected);
+        expect(r.checks).toMatchObject({ mrzCheckDigits: true, issuingStatePry: true });
+      },
+    );
+  }
 });

@@ -13,6 +13,7 @@ import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
+import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
 import type { IdentityEngine } from './identity/engine';
 import { loadFaceAuthConfig } from './face-auth/config';
@@ -86,7 +87,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     identity: () => identityEngine!(),
   });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceAuth: ctx.faceAuth });
-  if (config.env !== 'production') await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
+  if (config.env !== 'production') {
+    await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
+    await app.register(devKycRoutes, { prefix: '/api/dev', ctx });
+  }
 
   await serveApp(app, config.staticDir);
   return app;

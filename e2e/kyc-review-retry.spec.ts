@@ -1,0 +1,46 @@
+import { identityPaths } from '../contract/identity';
+import { expect } from './fixtures';
+import {
+  button,
+  heading,
+  kyc,
+  nextKycSession,
+  passSelfie,
+  PIN,
+  test,
+  toSelfie,
+  uploadDocuments,
+} from './support/kyc';
+
+// Issue 7 (KYC) in Chromium with a fake camera: 'Reintentar' on the review. Helpers:
+// e2e/support/kyc.ts.
+
+test.describe.configure({ timeout: 240_000 });
+
+// The same video goes on through two selfies: 60 s, so Chromium's loop never repeats a frame.
+test.use({ blinkSeed: 3, blinkSeconds: 60 });
+
+test("'Reintentar' on 'Verificá tus datos' posts kyc-reject, clears every capture and the selfie passes again in a new session", async ({
+  page,
+}) => {
+  const first = await toSelfie(page, PIN);
+  await passSelfie(page);
+  await uploadDocuments(page, 'card-1');
+  await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
+
+  const reject = page.waitForRequest((r) => r.url().endsWith(identityPaths.kycReject));
+  const second = nextKycSession(page);
+  await button(page, kyc.review.retry).click();
+  expect((await reject).postDataJSON()).toEqual({
+    session_id: first,
+    reason: 'Usuario no conforme o datos incorrectos.',
+  });
+  expect(await second).not.toBe(first);
+  await expect(heading(page, kyc.selfie.title)).toBeFocused();
+
+  await passSelfie(page);
+  // Nothing of the first attempt is left: the front starts live, with no preview.
+  await expect(button(page, kyc.document.upload)).toBeEnabled();
+  await expect(page.getByRole('img', { name: kyc.document.frontPreviewAlt })).toHaveCount(0);
+  await expect(button(page, kyc.document.accept)).toHaveCount(0);
+});

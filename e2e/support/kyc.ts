@@ -1,0 +1,206 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { APIRequestContext, Page, Response } from '@playwright/test';
+import { identityPaths } from '../../contract/identity';
+import { landing } from '../../src/copy/es';
+import { onboarding as copy } from '../../src/copy/es.onboarding';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
+import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
+import { makeBlinkVideo } from './blink-video';
+
+/**
+ * Shared by the KYC e2e specs (e2e/kyc*.spec.ts): a Chromium whose fake camera plays a file of the
+ * test's choosing, and the steps from / to the selfie, through the selfie and the documents.
+ * Playwright allows worker options (`test.use({ blinkSeed, cameraImage, ... })`) only at the top
+ * of a file, so each camera or browser set-up is its own e2e/kyc-*.spec.ts.
+ *
+ * Blink seeds (the KYC specs own 1-4 and 9-12): kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3,
+ * kyc-capture 4, kyc-session-expiry 9; 10-12 are free. The other KYC specs show a still image.
+ */
+export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
+export const faces = path.resolve('tests', 'fixtures', 'faces');
+export const kyc = copy.kyc;
+
+export type KycWorkerFixtures = {
+  /** The blink video's seed (e2e/support/blink-video.ts): one per test that passes a liveness challenge. */
+  blinkSeed: number;
+  /** Its length in seconds: longer than everything the camera shows in the test (Chromium loops it). */
+  blinkSeconds: number;
+  /** Auto-accept the camera prompt (`--use-fake-ui-for-media-stream`); off to withhold the permission. */
+  cameraPrompt: 'accept' | 'browser';
+  /** More Chromium flags (e.g. --host-resolver-rules). */
+  extraChromiumArgs: string[];
+  /** A still image the camera shows instead of the blink video (a .y4m made with ffmpeg), or ''. */
+  cameraImage: string;
+  /** This worker's folder for camera files. */
+  cameraDir: string;
+  /** The .y4m the fake camera plays when a page opens it (default: the blink video). */
+  cameraVideo: string;
+  /**
+   * The path Chromium is launched with: a symlink to `cameraVideo`. Chromium opens the file anew each
+   * time a page opens the camera, so `showOnCamera(file)` changes what the NEXT opening shows.
+   */
+  cameraFile: string;
+};
+
+export const test = base.extend<object, KycWorkerFixtures>({
+  blinkSeed: [1, { scope: 'worker', option: true }],
+  blinkSeconds: [30, { scope: 'worker', option: true }],
+  cameraPrompt: ['accept', { scope: 'worker', option: true }],
+  extraChromiumArgs: [[], { scope: 'worker', option: true }],
+  cameraImage: ['', { scope: 'worker', option: true }],
+  cameraDir: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, workerInfo) => {
+      const dir = path.resolve('test-results', `fake-camera-${workerInfo.workerIndex}`);
+      mkdirSync(dir, { recursive: true });
+      await use(dir);
+    },
+    { scope: 'worker' },
+  ],
+  cameraVideo: [
+    async ({ blinkSeed, blinkSeconds, cameraImage, cameraDir }, use) => {
+      await use(
+        cameraImage
+          ? stillVideo(cameraDir, cameraImage, { seconds: blinkSeconds })
+          : await makeBlinkVideo(cameraDir, { seed: blinkSeed, seconds: blinkSeconds }),
+      );
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  cameraFile: [
+    async ({ cameraVideo, cameraDir }, use) => {
+      const link = path.join(cameraDir, 'camera.y4m');
+      pointTo(link, cameraVideo);
+      await use(link);
+    },
+    { scope: 'worker' },
+  ],
+  launchOptions: [
+    async ({ cameraFile, cameraPrompt, extraChromiumArgs }, use) => {
+      await use({
+        executablePath: CHROMIUM_PATH,
+        args: [
+          ...CHROMIUM_ARGS,
+          ...(cameraPrompt === 'accept' ? ['--use-fake-ui-for-media-stream'] : []),
+          '--use-fake-device-for-media-stream',
+          `--use-file-for-fake-video-capture=${cameraFile}`,
+          ...extraChromiumArgs,
+        ],
+      });
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/** Atomically points the camera symlink at another video (the camera already open keeps its file). */
+function pointTo(link: string, target: string) {
+  const tmp = `${link}.${process.pid}.tmp`;
+  rmSync(tmp, { force: true });
+  symlinkSync(target, tmp);
+  renameSync(tmp, link);
+}
+
+/** From now on, a page that opens the camera sees `video` (the open camera is not affected). */
+export function showOnCamera(cameraFile: string, video: string): void {
+  pointTo(cameraFile, video);
+}
+
+/**
+ * A fake-camera video of one still image (ffmpeg from Debian): 10 fps of the same frame, scaled
+ * and padded to `width` x `height` (even sizes: yuv420p).
+ */
+export function stillVideo(
+  dir: string,
+  image: string,
+  opts: { seconds?: number; width?: number; height?: number } = {},
+): string {
+  const { seconds = 5, width = 640, height = 480 } = opts;
+  const out = path.join(
+    dir,
+    `still-${path.basename(image, path.extname(image))}-${width}x${height}.y4m`,
+  );
+  if (existsSync(out)) return out;
+  const res = spawnSync('ffmpeg', [
+    ...['-loglevel', 'error', '-y', '-loop', '1', '-framerate', '10', '-i', image],
+    ...['-t', String(seconds), '-vf'],
+    `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2:gray`,
+    ...['-pix_fmt', 'yuv420p', out],
+  ]);
+  if (res.status !== 0) throw new Error(`ffmpeg: ${res.stderr?.toString()}`);
+  return out;
+}
+
+/** The PIN the KYC specs' patients choose. */
+export const PIN = '735194';
+
+/** A response predicate: a POST to this path. */
+export const isPost = (url: string) => (r: Response) =>
+  r.url().endsWith(url) && r.request().method() === 'POST';
+
+export const heading = (page: Page, name: string) =>
+  page.getByRole('heading', { level: 1, name, exact: true });
+export const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+/** The session id of the next POST /start-kyc answer. */
+export async function nextKycSession(page: Page): Promise<string> {
+  const res = await page.waitForResponse(isPost(identityPaths.startKyc), { timeout: 60_000 });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { session_id: string }).session_id;
+}
+
+/** From / through registration, the SMS code and the PIN to step 4; returns the KYC session id. */
+export async function toKyc(
+  page: Page,
+  pin: string,
+  api: APIRequestContext = page.request,
+): Promise<string> {
+  const celular = uniqueCelular();
+  await page.goto('/');
+  await page.getByRole('link', { name: landing.register }).click();
+  await page.getByLabel(copy.registration.phoneLabel, { exact: true }).fill(celular.slice(1));
+  await button(page, copy.registration.submit).click();
+  await expect(heading(page, copy.verification.title)).toBeVisible();
+  const [sms] = await readSmsOutbox(api, celular);
+  const code = /\b(\d{6})\b/.exec(sms?.body ?? '')![1]!;
+  await page.getByLabel(copy.verification.codeLabel, { exact: true }).fill(code);
+  await page.getByLabel(copy.pinCreation.pinLabel, { exact: true }).fill(pin);
+  await page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ }).check();
+  await button(page, copy.pinCreation.submit).click();
+  const session = nextKycSession(page);
+  await button(page, copy.welcome.next).click();
+  return session;
+}
+
+/** From / to the selfie with its heading focused; returns the KYC session id. */
+export async function toSelfie(
+  page: Page,
+  pin: string,
+  api: APIRequestContext = page.request,
+): Promise<string> {
+  const session = await toKyc(page, pin, api);
+  await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
+  return session;
+}
+
+/** 'Iniciar validación' and the blink challenge until the front of the cédula. */
+export async function passSelfie(page: Page): Promise<void> {
+  const start = button(page, kyc.selfie.start);
+  await expect(start).toBeEnabled({ timeout: 30_000 });
+  await start.click();
+  await expect(button(page, kyc.selfie.stop)).toBeVisible();
+  await expect(page.getByText(kyc.selfie.passed)).toBeVisible({ timeout: 90_000 });
+  await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 5_000 });
+}
+
+/** Front and back by 'Subir imagen', each accepted from its preview. */
+export async function uploadDocuments(page: Page, card: string): Promise<void> {
+  await page.getByTestId('upload-front').setInputFiles(path.join(cedulas, `${card}-front.jpg`));
+  await expect(page.getByRole('img', { name: kyc.document.frontPreviewAlt })).toBeVisible();
+  await button(page, kyc.document.accept).click();
+  await expect(heading(page, kyc.document.backTitle)).toBeFocused();
+  await page.getByTestId('upload-back').setInputFiles(path.join(cedulas, `${card}-back.jpg`));
+  await expect(page.getByRole('img', { name: kyc.document.backPreviewAlt })).toBeVisible();
+  await button(page, kyc.document.accept).click();
+}

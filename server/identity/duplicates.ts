@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { fingerprintDistance } from './image';
+import { fingerprintDistanceFrom } from './image';
 import * as store from './store';
 
 /**
@@ -30,11 +30,22 @@ export const REPLAY_SCAN_PER_BAND = 500;
 
 export type DuplicateCheck = { dup: boolean; distance: number | null; replay: boolean };
 
-/** The nearest of `candidates` to `thumb` within `maxDistance`, or the best distance seen. */
-function nearest(thumb: Uint8Array, candidates: Iterable<Uint8Array>, maxDistance: number) {
+/**
+ * The smallest distance of `thumb` to `candidates`, stopping at the first within `maxDistance`.
+ * With `exact: false` a candidate farther than `maxDistance` measures Infinity (cheaper: the replay
+ * search reports no distance for a frame that is not a replay); the session check keeps the exact
+ * nearest distance for the log.
+ */
+function nearest(
+  thumb: Uint8Array,
+  candidates: Iterable<Uint8Array>,
+  maxDistance: number,
+  exact: boolean,
+) {
+  const distance = fingerprintDistanceFrom(thumb);
   let best = Number.POSITIVE_INFINITY;
   for (const c of candidates) {
-    best = Math.min(best, fingerprintDistance(thumb, c));
+    best = Math.min(best, distance(c, exact ? Number.POSITIVE_INFINITY : maxDistance));
     if (best <= maxDistance) break;
   }
   return best;
@@ -57,6 +68,7 @@ export async function findReplay(
     thumb,
     rows.map((r) => r.thumb),
     opts.duplicateDistance,
+    false,
   );
   return best <= opts.duplicateDistance
     ? { dup: true, distance: best, replay: true }
@@ -72,7 +84,7 @@ export async function findSessionDuplicate(
   earlier: Uint8Array[],
   opts: { duplicateDistance: number; limit?: number },
 ): Promise<DuplicateCheck> {
-  let best = nearest(thumb, earlier, opts.duplicateDistance);
+  let best = nearest(thumb, earlier, opts.duplicateDistance, true);
   if (best > opts.duplicateDistance) {
     const rows = await store.sessionFrames(db, sessionId, dhash, {
       maxHamming: SESSION_MAX_HAMMING,
@@ -84,6 +96,7 @@ export async function findSessionDuplicate(
         thumb,
         rows.map((r) => r.thumb),
         opts.duplicateDistance,
+        true,
       ),
     );
   }

@@ -118,29 +118,41 @@ export async function replayCandidates(
     scan(band, 2 + i, 'ASC'),
     scan(band, 2 + i, 'DESC'),
   ]);
-  const { rows } = await db.query<{ session_id: string; thumb: Uint8Array; distance: number }>(
-    `WITH scanned AS (${scans.join(' UNION ')}),
-     near AS (
-       SELECT session_id, seq, created_at, ${hammingTo(7)} AS d FROM scanned
-        WHERE ${hammingTo(7)} <= $8
-        ORDER BY d, created_at, session_id, seq LIMIT $10)
-     SELECT near.session_id, f.thumb, near.d::int AS distance
-       FROM near JOIN liveness_frames f USING (session_id, seq)
-      ORDER BY near.d, near.created_at, near.session_id, near.seq`,
-    [
-      sessionId,
-      b[0],
-      b[1],
-      b[2],
-      b[3],
-      windowMs,
-      int64(dhash),
-      opts.maxHamming,
-      opts.scanPerBand,
-      opts.limit,
-    ],
-  );
-  return rows;
+  // Each band's scan must walk its (band, created_at) index and stop at the limit: with statistics
+  // that do not know how many frames share a band (PGlite never analyses; PostgreSQL after a flood),
+  // the planner would read every band-matching row through a bitmap and sort them. For this query
+  // only (within its transaction), bitmap and sequential scans are off.
+  return db.transaction(async (tx) => {
+    await tx.query(
+      "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)",
+    );
+    const { rows } = await tx.query<{ session_id: string; thumb: Uint8Array; distance: number }>(
+      `WITH scanned AS (${scans.join(' UNION ')}),
+       near AS (
+         SELECT session_id, seq, created_at, ${hammingTo(7)} AS d FROM scanned
+          WHERE ${hammingTo(7)} <= $8
+          ORDER BY d, created_at, session_id, seq LIMIT $10)
+       SELECT near.session_id, f.thumb, near.d::int AS distance
+         FROM near JOIN liveness_frames f USING (session_id, seq)
+        ORDER BY near.d, near.created_at, near.session_id, near.seq`,
+      [
+        sessionId,
+        b[0],
+        b[1],
+        b[2],
+        b[3],
+        windowMs,
+        int64(dhash),
+        opts.maxHamming,
+        opts.scanPerBand,
+        opts.limit,
+      ],
+    );
+    await tx.query(
+      "SELECT set_config('enable_bitmapscan', 'on', true), set_config('enable_seqscan', 'on', true)",
+    );
+    return rows;
+  });
 }
 
 /** Advisory lock class of the dHash bands (two-key form: its own key space). */

@@ -219,6 +219,33 @@ test.describe('/onboarding and /recuperar-pin before hydration', () => {
     ).toBeVisible();
   });
 
+  test('the mobile typed while React hydrates (its route chunk still loading) is kept', async ({
+    page,
+  }) => {
+    const copy = onboarding.registration;
+    const celular = uniqueCelular().slice(1);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/OnboardingFlow-*.js', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/onboarding', { waitUntil: 'commit' });
+    // React owns the root (its listeners are attached) while the form's chunk is held.
+    await page.waitForFunction(() =>
+      Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__react')),
+    );
+    const phone = page.getByLabel(copy.phoneLabel, { exact: true });
+    await phone.pressSequentially(celular);
+    release();
+    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+    await expect(phone).toHaveValue(celular);
+    await page.getByRole('button', { name: copy.submit, exact: true }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: onboarding.verification.title }),
+    ).toBeVisible();
+  });
+
   test('the document and mobile typed before the JavaScript ran are kept', async ({ page }) => {
     const copy = recovery.request;
     const release = await holdScripts(page);

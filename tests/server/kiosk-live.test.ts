@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   faceAuthPaths,
@@ -9,7 +6,7 @@ import {
   kioskPaths,
 } from '../../contract/face-auth';
 import { faceAuthMessages } from '../../server/face-auth/messages';
-import { postgresSchema, run, startServer, type ServerProcess } from './processes';
+import { liveEnvironment, run, startServer, type ServerProcess } from './processes';
 
 /**
  * `npm run kiosk` while the real server runs (it reaches the database like `patients`: through the
@@ -21,9 +18,8 @@ const SLOW = 240_000;
 const databases = process.env.TEST_DATABASE_URL ? ['postgres'] : ['pglite'];
 
 describe.each(databases)('kiosk command while the server runs on %s', (kind) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), `kiosk-${kind}-`));
   let env: Record<string, string>;
-  let drop: (() => Promise<void>) | undefined;
+  let cleanup: ((server?: ServerProcess) => Promise<void>) | undefined;
   let server: ServerProcess | undefined;
 
   const kiosk = async (...args: string[]) => {
@@ -41,24 +37,14 @@ describe.each(databases)('kiosk command while the server runs on %s', (kind) => 
     post(faceAuthPaths().stop, { session_id: '00000000-0000-4000-8000-000000000000' }, cookie);
 
   beforeAll(async () => {
-    env = {
-      DATA_DIR: path.join(root, 'data'),
+    ({ env, cleanup } = await liveEnvironment(kind, 'kiosk', {
       FACE_AUTH_REQUIRE_DEVICE: 'true',
       PUBLIC_URL: 'https://kiosco.example.org',
-    };
-    if (kind === 'postgres') {
-      const pg = (await postgresSchema())!;
-      env.DATABASE_URL = pg.url;
-      drop = pg.drop;
-    }
+    }));
     server = await startServer(env);
   }, SLOW);
 
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) await server.stop('SIGKILL');
-    await drop?.();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => cleanup?.(server));
 
   it(
     'add prints a one-time link whose token activates the device; list and revoke act at once',

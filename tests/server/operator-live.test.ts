@@ -1,11 +1,9 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addPatient,
   login,
-  postgresSchema,
+  liveEnvironment,
   run,
   sessionValid,
   startServer,
@@ -21,20 +19,14 @@ const SLOW = 240_000;
 const databases = process.env.TEST_DATABASE_URL ? ['postgres'] : ['pglite'];
 
 describe.each(databases)('operator command and restarts on %s', (kind) => {
-  const root = mkdtempSync(path.join(os.tmpdir(), `live-${kind}-`));
   let env: Record<string, string>;
-  let drop: (() => Promise<void>) | undefined;
+  let cleanup: ((server?: ServerProcess) => Promise<void>) | undefined;
   let server: ServerProcess | undefined;
   const seeded = { documento: '7100001', pin: '135790', celular: '0981300001' };
   const added = { documento: '7100002', pin: '246801', celular: '0981300002' };
 
   beforeAll(async () => {
-    env = { DATA_DIR: path.join(root, 'data') };
-    if (kind === 'postgres') {
-      const pg = (await postgresSchema())!;
-      env.DATABASE_URL = pg.url;
-      drop = pg.drop;
-    }
+    ({ env, cleanup } = await liveEnvironment(kind, 'live'));
     // Before the server starts, as e2e/server.ts seeds: the command opens the database itself.
     const first = await addPatient(seeded, env);
     expect(first).toMatchObject({ ok: true, created: true });
@@ -42,11 +34,7 @@ describe.each(databases)('operator command and restarts on %s', (kind) => {
     server = await startServer(env);
   }, SLOW);
 
-  afterAll(async () => {
-    if (server && server.child.exitCode === null) await server.stop('SIGKILL');
-    await drop?.();
-    rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => cleanup?.(server));
 
   it(
     'a patient added or updated while the server runs logs in at once',

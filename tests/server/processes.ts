@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestSchema, testSecrets } from './helpers';
 
 /**
@@ -141,6 +144,31 @@ export async function sessionValid(url: string, cookie: string): Promise<boolean
 export async function postgresSchema(): Promise<{ url: string; drop(): Promise<void> } | null> {
   const base = process.env.TEST_DATABASE_URL;
   return base ? createTestSchema(base, 'proc') : null;
+}
+
+/**
+ * Where a real-process test keeps its data: a temporary PGlite folder (`DATA_DIR`), plus a fresh
+ * PostgreSQL schema (`DATABASE_URL`) when `kind` is 'postgres'. `cleanup` kills a server still
+ * running, drops the schema and removes the folder.
+ */
+export async function liveEnvironment(
+  kind: string,
+  prefix: string,
+  extra: Record<string, string> = {},
+): Promise<{ env: Record<string, string>; cleanup(server?: ServerProcess): Promise<void> }> {
+  const root = mkdtempSync(path.join(os.tmpdir(), `${prefix}-${kind}-`));
+  const env: Record<string, string> = { DATA_DIR: path.join(root, 'data'), ...extra };
+  const pg = kind === 'postgres' ? await postgresSchema() : null;
+  if (kind === 'postgres' && !pg) throw new Error('postgres asked for without TEST_DATABASE_URL');
+  if (pg) env.DATABASE_URL = pg.url;
+  return {
+    env,
+    async cleanup(server) {
+      if (server && server.child.exitCode === null) await server.stop('SIGKILL');
+      await pg?.drop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
 }
 
 function lines(stream: NodeJS.ReadableStream, onLine: (line: string) => void) {

@@ -25,6 +25,10 @@ function recordSsrModules(): Plugin {
   };
 }
 
+/** Step 4's own modules: the KYC machine and its screens (not KycLayout, which step 4's loading screen uses). */
+const KYC_MODULE =
+  /[\\/](?:machines[\\/]kyc[\\/][^\\/]+|src[\\/]flows[\\/]onboarding[\\/]screens[\\/](?:KycScreen|kyc[\\/](?!KycLayout)[^\\/]+))\.tsx?$/;
+
 /**
  * One runtime everywhere: dev, the build, Storybook and the jsdom tests all run react-dom.
  * `vite build` makes the client (dist/, with .vite/manifest.json); `vite build --ssr
@@ -49,6 +53,25 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Every browser the app supports preloads modules natively: no polyfill in the login bundle.
     modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 600,
+    rolldownOptions: isSsrBuild
+      ? {}
+      : {
+          output: {
+            codeSplitting: {
+              groups: [
+                {
+                  // Step 4 (KYC): its machine and its screens in one chunk, so the wizard's
+                  // (pre)load of the machine brings the screens too. Only these modules: what
+                  // they share with other pages (camera, polling, xstate, http) stays in shared
+                  // chunks, so no other page ever loads this one.
+                  name: 'kyc',
+                  test: KYC_MODULE,
+                  includeDependenciesRecursively: false,
+                },
+              ],
+            },
+          },
+        },
   },
   server: {
     port: Number(process.env.PORT ?? 5173),

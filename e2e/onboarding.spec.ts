@@ -97,6 +97,43 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await expect(page.getByRole('link', { name: landing.register })).toBeVisible();
 });
 
+test("step 4's code is its own chunk, preloaded on the welcome; when it cannot be downloaded the step says so and 'Reintentar' loads it", async ({
+  page,
+}) => {
+  // The KYC chunk (machine and screens) and its entry files (vite.config.ts groups them).
+  const kycChunk = /\/assets\/(?:kyc|kyc\.machine|KycScreen)-[\w-]+\.js$/;
+  const requested: string[] = [];
+  page.on('request', (r) => {
+    if (kycChunk.test(new URL(r.url()).pathname)) requested.push(r.url());
+  });
+  // Offline for that chunk only: the wizard's preload and step 4's load both fail.
+  await page.route(kycChunk, (route) => route.abort('internetdisconnected'));
+
+  const celular = uniqueCelular();
+  await register(page, celular);
+  await expect(heading(page, copy.verification.title)).toBeFocused();
+  await codeField(page).fill(await codeFromOutbox(page, celular));
+  await expect(heading(page, copy.pinCreation.title)).toBeFocused();
+  expect(requested, 'steps 0-2 never ask for the KYC chunk').toEqual([]);
+  await page.getByLabel(copy.pinCreation.pinLabel, { exact: true }).fill('482915');
+  await page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ }).check();
+  await page.getByRole('button', { name: copy.pinCreation.submit, exact: true }).click();
+  await expect(heading(page, copy.welcome.title)).toBeFocused();
+  await expect.poll(() => requested.length, 'the welcome preloads step 4').toBeGreaterThan(0);
+  // The failed preload is not shown on the welcome.
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  await page.getByRole('button', { name: copy.welcome.next, exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText(onboardingErrors.kycLoadFailed);
+  await expect(heading(page, copy.kyc.title)).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // Back online: 'Reintentar' downloads step 4 and the selfie shows (no reload, nothing lost).
+  await page.unroute(kycChunk);
+  await page.getByRole('button', { name: copy.retry, exact: true }).click();
+  await expect(heading(page, copy.kyc.selfie.title)).toBeVisible({ timeout: 30_000 });
+});
+
 test('the code can be sent again only when the 30 s countdown reaches 0', async ({ page }) => {
   await page.clock.install();
   const celular = uniqueCelular();

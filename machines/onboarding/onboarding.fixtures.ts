@@ -118,7 +118,9 @@ export const onboardingFixtures = {
     { ...contact, pinInput: '482915', error: { code: 'termsRequired' } },
   ),
   welcome: at('welcome', withPin),
-  kyc: at('kyc', withPin),
+  kycLoading: at({ kyc: 'loading' }, withPin),
+  kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),
+  kycRunning: at({ kyc: 'running' }, withPin),
   registeringSubmitting: at({ registering: 'submitting' }, afterKyc),
   registeringFailed: at(
     { registering: 'failed' },

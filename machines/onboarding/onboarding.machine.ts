@@ -1,17 +1,19 @@
-import { assign, setup } from 'xstate';
+import { assign, enqueueActions, setup, stopChild } from 'xstate';
 import { PIN_LENGTH } from '../../contract/auth';
 import { EMAIL_PATTERN, isAcceptablePin, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
-import { kycMachine } from '../kyc/kyc.machine';
 import { otpMachine } from '../otp/otp.machine';
 import {
+  loadKyc,
   registerPatient,
   resendOnboardingCode,
   sendCode,
   validateOnboardingCode,
 } from './onboarding.actors';
+import type { KycMachine } from '../kyc/kyc.machine';
+import type { KycInput } from '../kyc/kyc.types';
 import type {
   FieldErrors,
   OnboardingContext,
@@ -142,7 +144,8 @@ export const onboardingMachine = setup({
     children: {} as {
       sendCode: 'sendCode';
       otp: 'otp';
-      kyc: 'kyc';
+      preloadKyc: 'loadKyc';
+      loadKyc: 'loadKyc';
       registerPatient: 'registerPatient';
     },
   },
@@ -152,7 +155,7 @@ export const onboardingMachine = setup({
     otp: otpMachine.provide({
       actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode },
     }),
-    kyc: kycMachine,
+    loadKyc,
   },
   guards: {
     isRegistrationValid: ({ context }) =>
@@ -225,6 +228,15 @@ export const onboardingMachine = setup({
     assignTermsRequired: assign({ error: { code: 'termsRequired' } }),
     assignPin: assign({ pin: ({ context }) => context.pinInput, error: null }),
     clearError: assign({ error: null }),
+    /**
+     * Step 4's child from the logic the loader returned, as `kyc` (selectKycActor); its end arrives
+     * as xstate.done.actor.kyc / xstate.error.actor.kyc. XState types a spawn's id only for sources
+     * registered in setup(), and this one arrives at run time: hence the narrowed options type.
+     */
+    spawnKyc: enqueueActions(({ enqueue, context }, logic: KycMachine) => {
+      const options = { id: 'kyc', input: { sessionId: context.sessionId } };
+      enqueue.spawnChild(logic, options as { input: KycInput });
+    }),
   },
 }).createMachine({
   id: 'onboarding',
@@ -306,22 +318,50 @@ export const onboardingMachine = setup({
     },
     welcome: {
       on: { 'welcome.next': 'kyc', 'flow.back': 'home' },
+      // Step 4's code downloads while the patient reads the tips, so step 4 starts without waiting.
+      // A failed preload is not the patient's concern here: step 4 loads again and shows its own
+      // failure with a retry (kyc.loadFailed).
+      invoke: { id: 'preloadKyc', src: 'loadKyc', onError: { actions: [] } },
     },
     kyc: {
+      initial: 'loading',
       on: { 'flow.back': 'home' },
-      invoke: {
-        id: 'kyc',
-        src: 'kyc',
-        input: ({ context }) => ({ sessionId: context.sessionId }),
-        onDone: {
-          target: 'registering',
-          actions: assign(({ event }) => ({
-            sessionId: event.output.sessionId,
-            kycResult: event.output.kycResult,
-            supplementaryData: event.output.supplementaryData,
-          })),
+      states: {
+        // The KYC machine's chunk: already there after the welcome's preload, else downloaded now.
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'loadKyc',
+            src: 'loadKyc',
+            onDone: {
+              target: 'running',
+              actions: { type: 'spawnKyc', params: ({ event }) => event.output },
+            },
+            onError: {
+              target: 'loadFailed',
+              actions: assign({ error: { code: 'kycLoadFailed' } }),
+            },
+          },
         },
-        onError: 'unexpected',
+        loadFailed: {
+          tags: ['error'],
+          on: { 'kycLoad.retry': { target: 'loading', actions: 'clearError' } },
+        },
+        // The KYC child (spawned by spawnKyc) owns the sub-steps; leaving stops it and its camera.
+        running: {
+          exit: stopChild('kyc'),
+          on: {
+            'xstate.done.actor.kyc': {
+              target: '#onboarding.registering',
+              actions: assign(({ event }) => ({
+                sessionId: event.output.sessionId,
+                kycResult: event.output.kycResult,
+                supplementaryData: event.output.supplementaryData,
+              })),
+            },
+            'xstate.error.actor.kyc': '#onboarding.unexpected',
+          },
+        },
       },
     },
     registering: {

@@ -1,4 +1,5 @@
-import type { SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, AnyActorRef, SnapshotFrom } from 'xstate';
+import type { KycMachine } from '../kyc/kyc.machine';
 import type { OnboardingMachine } from './onboarding.machine';
 import type { OnboardingStep } from './onboarding.types';
 
@@ -92,5 +93,20 @@ export const selectUnexpectedView = (s: Snapshot) => ({
 /** The OTP child while on step 1 (its own selectors render it). */
 export const selectOtpActor = (s: Snapshot) => s.children.otp;
 
-/** The KYC child while on step 4. */
-export const selectKycActor = (s: Snapshot) => s.children.kyc;
+/** The KYC child while on step 4 (spawned once its chunk has loaded; undefined before). */
+export const selectKycActor = (s: Snapshot): ActorRefFrom<KycMachine> | undefined =>
+  s.matches({ kyc: 'running' })
+    ? ((s.children as Record<string, AnyActorRef | undefined>).kyc as
+        ActorRefFrom<KycMachine> | undefined)
+    : undefined;
+
+/**
+ * Step 4 before its screens show: the KYC code loading (also while the child runs and its screens'
+ * chunk finishes: the view's Suspense fallback), or the load failed, with a retry.
+ */
+export const selectKycLoadView = (s: Snapshot) => ({
+  loading: s.matches('kyc') && !s.matches({ kyc: 'loadFailed' }),
+  error: s.matches({ kyc: 'loadFailed' }) ? s.context.error : null,
+  canRetry: s.can({ type: 'kycLoad.retry' }),
+});
+export type KycLoadView = ReturnType<typeof selectKycLoadView>;

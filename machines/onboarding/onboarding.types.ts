@@ -1,4 +1,5 @@
-import type { KycResult, SupplementaryData } from '../kyc/kyc.types';
+import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
+import type { KycOutput, KycResult, SupplementaryData } from '../kyc/kyc.types';
 
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OnboardingErrorCode =
@@ -20,6 +21,8 @@ export type OnboardingErrorCode =
   | 'registerInvalidResponse'
   /** POST /register got no answer */
   | 'registerNetwork'
+  /** step 4's code could not be downloaded (offline, a deploy replaced it): retry in place */
+  | 'kycLoadFailed'
   /** a child step (OTP, KYC) stopped with an error of its own: nothing to retry in place */
   | 'unexpected';
 
@@ -61,6 +64,11 @@ export type OnboardingEvent =
   | { type: 'terms.change'; accepted: boolean }
   | { type: 'welcome.next' }
   | { type: 'register.retry' }
+  /** step 4's code failed to load: try again */
+  | { type: 'kycLoad.retry' }
+  /** the spawned KYC child (loaded on step 4) finished or failed */
+  | DoneActorEvent<KycOutput, 'kyc'>
+  | ErrorActorEvent<unknown, 'kyc'>
   /** every back arrow and 'Cancelar': the flow ends and the view goes home */
   | { type: 'flow.back' };
 

@@ -179,6 +179,8 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   registerFailed: 'Error al guardar el registro',
   registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',
   registerNetwork: 'No se pudo completar el registro. Intente de nuevo.',
+  kycLoadFailed:
+    'No se pudo cargar la verificación de identidad. Revisá tu conexión e intentá de nuevo.',
   unexpected: sharedErrors.unexpected,
 };
 

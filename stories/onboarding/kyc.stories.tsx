@@ -10,7 +10,7 @@ const meta = {
   title: 'Onboarding/Identidad (KYC)',
   decorators: [
     (Story) => (
-      <AtWizard snapshot={onboardingFixtures.kyc}>
+      <AtWizard snapshot={onboardingFixtures.kycRunning}>
         <Story />
       </AtWizard>
     ),

@@ -48,9 +48,13 @@ export const PinCreationEditingReady = at(onboardingFixtures.pinCreationEditingR
 export const PinCreationInvalid = at(onboardingFixtures.pinCreationInvalid);
 export const PinCreationInvalidTerms = at(onboardingFixtures.pinCreationInvalidTerms);
 export const Welcome = at(onboardingFixtures.welcome);
+/** Step 4 while its code (its own chunk) downloads: 'Cargando...'. */
+export const KycLoading = at(onboardingFixtures.kycLoading);
+/** Step 4's code could not be downloaded (offline): the reason and 'Reintentar'. */
+export const KycLoadFailed = at(onboardingFixtures.kycLoadFailed);
 /** Step 4: the KYC child restored from its own fixture. */
 export const Kyc: Story = {
-  ...at(onboardingFixtures.kyc),
+  ...at(onboardingFixtures.kycRunning),
   render: () => <KycAt snapshot={kycFixtures.starting} />,
 };
 export const RegisteringSubmitting = at(onboardingFixtures.registeringSubmitting);

@@ -9,7 +9,7 @@ import {
   type StartResponse,
 } from '../../contract/onboarding';
 import { ApiError } from '../../machines/shared/errors';
-import { kycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycInput, KycOutput } from '../../machines/kyc/kyc.types';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -17,6 +17,8 @@ import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixture
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import {
   selectGoHome,
+  selectKycActor,
+  selectKycLoadView,
   selectOnboardingScreen,
   selectOnboardingStep,
   selectPinCreationView,
@@ -40,6 +42,8 @@ function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } 
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
+  // Step 4's code: each (pre)load of the KYC chunk waits for the test to answer it.
+  const load = controlled<KycMachine, unknown>();
   const kycInputs: KycInput[] = [];
   const fakeKyc = createMachine({
     types: {} as { input: KycInput; output: KycOutput },
@@ -58,10 +62,11 @@ function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } 
           resendCode: fromPromise<OtpVerdict, OtpResendInput>(async () => ({ success: true })),
         },
       }),
-      // The KYC capture steps are another issue: a stand-in that finishes when told, with the real output type.
-      kyc: fakeKyc as unknown as typeof kycMachine,
+      loadKyc: load.logic,
     },
   });
+  // The KYC capture steps have their own tests: a stand-in that finishes when told, with the real output type.
+  const kycLogic = fakeKyc as unknown as KycMachine;
   const actor = createActor(machine, options.snapshot ? { snapshot: options.snapshot } : {});
   actor.start();
   const screen = () => selectOnboardingScreen(actor.getSnapshot());
@@ -70,9 +75,20 @@ function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } 
     sends: send.calls,
     registers: register.calls,
     validations: validate.calls,
+    loads: load.calls,
+    kycLogic,
     kycInputs,
     screen,
   };
+}
+
+type Harness = ReturnType<typeof harness>;
+
+/** 'Siguiente' on the welcome, and step 4's code arrives: the KYC child runs. */
+async function toKyc(h: Harness) {
+  h.actor.send({ type: 'welcome.next' });
+  h.loads.at(-1)!.answer.resolve(h.kycLogic);
+  await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
 }
 
 const fillPhone = (h: ReturnType<typeof harness>, phone = '981 123 456', email = '') => {
@@ -412,12 +428,49 @@ describe('step 2: PIN creation', () => {
 });
 
 describe('step 3: welcome', () => {
-  it("'Siguiente' goes to step 4, the KYC child, with the session the wizard holds", () => {
+  it("'Siguiente' goes to step 4, the KYC child, with the session the wizard holds", async () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
-    h.actor.send({ type: 'welcome.next' });
+    await toKyc(h);
     expect(h.screen()).toBe('kyc');
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(4);
     expect(h.kycInputs).toEqual([{ sessionId: null }]);
+    expect(selectKycActor(h.actor.getSnapshot())).toBe(
+      (h.actor.getSnapshot().children as Record<string, unknown>).kyc,
+    );
+    expect(selectKycActor(h.actor.getSnapshot())).toBeDefined();
+  });
+
+  it("preloads step 4's code while the patient reads the welcome", async () => {
+    const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.screen()).toBe('welcome');
+    expect(h.loads).toHaveLength(1);
+    h.loads[0]!.answer.resolve(h.kycLogic);
+    await Promise.resolve();
+    // Nothing to see on the welcome: no busy state, no error.
+    expect(h.actor.getSnapshot().value).toBe('welcome');
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(false);
+  });
+
+  it('a failed preload stays silent on the welcome; step 4 loads again and shows its own failure', async () => {
+    const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
+    h.actor.send({ type: 'form.submit' });
+    h.loads[0]!.answer.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await Promise.resolve();
+    expect(h.actor.getSnapshot().value).toBe('welcome');
+    expect(h.actor.getSnapshot().hasTag('error')).toBe(false);
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+    h.actor.send({ type: 'welcome.next' });
+    expect(h.loads).toHaveLength(2);
+    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+  });
+
+  it('leaving the welcome before the preload ends cancels it', () => {
+    const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    expect(h.actor.getSnapshot().children).toEqual({});
   });
 
   it("'Cancelar' goes home", () => {
@@ -436,16 +489,101 @@ describe('step 3: welcome', () => {
   });
 });
 
-describe('step 4: KYC and the final registration', () => {
-  function atKyc() {
+describe('step 4: loading the KYC chunk', () => {
+  it("shows 'Cargando...' (busy) while the code loads, then runs the child", async () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
     h.actor.send({ type: 'welcome.next' });
-    h.actor.getSnapshot().children.kyc!.send({ type: 'test.finish' } as never);
+    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(4);
+    expect(selectKycLoadView(h.actor.getSnapshot())).toEqual({
+      loading: true,
+      error: null,
+      canRetry: false,
+    });
+    expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
+    h.loads[0]!.answer.resolve(h.kycLogic);
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+    expect(selectKycActor(h.actor.getSnapshot())?.getSnapshot().value).toBe('capturing');
+  });
+
+  it('a load failure (offline) is an error state with a retry, which loads again', async () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    h.loads[0]!.answer.reject(new TypeError('Failed to fetch dynamically imported module'));
+    await waitFor(h.actor, (s) => s.hasTag('error'));
+    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loadFailed' });
+    expect(selectKycLoadView(h.actor.getSnapshot())).toEqual({
+      loading: false,
+      error: { code: 'kycLoadFailed' },
+      canRetry: true,
+    });
+    expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
+    // What the patient chose on steps 0-2 is kept for the register call.
+    expect(h.actor.getSnapshot().context).toMatchObject({ phone: '0981123456', pin: '482915' });
+
+    h.actor.send({ type: 'kycLoad.retry' });
+    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+    expect(h.loads).toHaveLength(2);
+    h.loads[1]!.answer.resolve(h.kycLogic);
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+  });
+
+  it('ignores a retry while loading and events of other steps', () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    h.actor.send({ type: 'kycLoad.retry' });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'register.retry' });
+    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.loads).toHaveLength(1);
+  });
+
+  it.each([['loading'], ['loadFailed']] as const)('back while %s goes home', async (state) => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    if (state === 'loadFailed') {
+      h.loads[0]!.answer.reject(new Error('offline'));
+      await waitFor(h.actor, (s) => s.hasTag('error'));
+    }
+    h.actor.send({ type: 'flow.back' });
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    expect(h.actor.getSnapshot().context.pin).toBeNull();
+  });
+
+  it('a load that answers after back is ignored: no child is spawned', async () => {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    h.actor.send({ type: 'welcome.next' });
+    h.actor.send({ type: 'flow.back' });
+    h.loads[0]!.answer.resolve(h.kycLogic);
+    await Promise.resolve();
+    expect(h.kycInputs).toEqual([]);
+    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+  });
+
+  it('uses the real loader by default: the KYC machine from its own module', async () => {
+    const { loadKyc } = await import('../../machines/onboarding/onboarding.actors');
+    const { kycMachine } = await import('../../machines/kyc/kyc.machine');
+    const actor = createActor(loadKyc).start();
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(actor.getSnapshot().output).toBe(kycMachine);
+  });
+});
+
+describe('step 4: KYC and the final registration', () => {
+  async function atKyc() {
+    const h = harness({ snapshot: onboardingFixtures.welcome });
+    await toKyc(h);
+    selectKycActor(h.actor.getSnapshot())!.send({ type: 'test.finish' } as never);
     return h;
   }
 
-  it('registers with phone, e-mail, PIN and the KYC output', () => {
-    const h = atKyc();
+  it('registers with phone, e-mail, PIN and the KYC output', async () => {
+    const h = await atKyc();
     expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
     expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(h.registers.map((r) => r.input)).toEqual([
@@ -461,7 +599,7 @@ describe('step 4: KYC and the final registration', () => {
   });
 
   it('completes (step 5) on success and forgets the PIN', async () => {
-    const h = atKyc();
+    const h = await atKyc();
     h.registers[0]!.answer.resolve({ success: true, message: 'Registro completo' });
     await waitFor(h.actor, (s) => s.status === 'done');
     expect(h.screen()).toBe('complete');
@@ -488,7 +626,7 @@ describe('step 4: KYC and the final registration', () => {
         ),
     ],
   ])('shows "patient exists" on %s', async (_label, answer) => {
-    const h = atKyc();
+    const h = await atKyc();
     answer(h.registers[0]!.answer);
     await waitFor(h.actor, (s) => s.status === 'done');
     expect(h.screen()).toBe('patientExists');
@@ -527,7 +665,7 @@ describe('step 4: KYC and the final registration', () => {
       { code: 'registerNetwork' },
     ],
   ])('keeps the data and offers a retry on %s', async (_label, answer, expected) => {
-    const h = atKyc();
+    const h = await atKyc();
     answer(h.registers[0]!.answer);
     await waitFor(h.actor, (s) => s.hasTag('error'));
     expect(selectRegisteringView(h.actor.getSnapshot())).toMatchObject({
@@ -541,8 +679,8 @@ describe('step 4: KYC and the final registration', () => {
     expect(selectRegisteringView(h.actor.getSnapshot()).error).toBeNull();
   });
 
-  it('cannot leave or retry while the register call is in flight', () => {
-    const h = atKyc();
+  it('cannot leave or retry while the register call is in flight', async () => {
+    const h = await atKyc();
     h.actor.send({ type: 'flow.back' });
     h.actor.send({ type: 'register.retry' });
     expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
@@ -550,18 +688,20 @@ describe('step 4: KYC and the final registration', () => {
   });
 
   it('cancel after a failure goes home', async () => {
-    const h = atKyc();
+    const h = await atKyc();
     h.registers[0]!.answer.resolve({ success: false, message: 'x' });
     await waitFor(h.actor, (s) => s.hasTag('error'));
     h.actor.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
   });
 
-  it('cancel during the identity step goes home', () => {
+  it('cancel during the identity step goes home and stops the KYC child', async () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
-    h.actor.send({ type: 'welcome.next' });
+    await toKyc(h);
+    const kyc = selectKycActor(h.actor.getSnapshot())!;
     h.actor.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    expect(kyc.getSnapshot().status).toBe('stopped');
   });
 });
 
@@ -580,7 +720,9 @@ describe('a child step that breaks', () => {
             success: true,
             message: 'ok',
           })),
-          [child]: broken as unknown as typeof kycMachine,
+          ...(child === 'kyc'
+            ? { loadKyc: fromPromise(async () => broken as unknown as KycMachine) }
+            : { otp: broken as unknown as typeof otpMachine }),
         },
       });
       const actor = createActor(machine, {

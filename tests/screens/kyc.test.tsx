@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fromPromise } from 'xstate';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { cameraErrors } from '../../src/copy/es.camera';
@@ -13,7 +14,9 @@ const copy = onboarding.kyc;
 /** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
 function renderKyc() {
   const h = harness(undefined, false);
-  const wizard = onboardingMachine.provide({ actors: { kyc: h.machine } });
+  const wizard = onboardingMachine.provide({
+    actors: { loadKyc: fromPromise(async () => h.machine) },
+  });
   render(
     <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
       <KycScreen kyc={h.actor} />

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { fromCallback } from 'xstate';
 import type {
@@ -9,7 +9,7 @@ import type {
   StartRequest,
   StartResponse,
 } from '../../contract/onboarding';
-import { kycMachine } from '../../machines/kyc/kyc.machine';
+import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -24,6 +24,7 @@ function renderWizard() {
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
   const session = controlled<string, { sessionId: string | null }>();
+  const load = controlled<KycMachine, unknown>();
   const machine = onboardingMachine.provide({
     actors: {
       sendCode: send.logic,
@@ -31,10 +32,12 @@ function renderWizard() {
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),
-      kyc: kycMachine.provide({
-        actors: { ensureSession: session.logic, camera: fromCallback(() => () => {}) as never },
-      }),
+      // Step 4's code, as its own chunk would bring it, with the session call and the camera driven here.
+      loadKyc: load.logic,
     },
+  });
+  const kyc = kycMachine.provide({
+    actors: { ensureSession: session.logic, camera: fromCallback(() => () => {}) as never },
   });
   const location = { history: [] as string[] };
   function TrackLocation() {
@@ -65,6 +68,8 @@ function renderWizard() {
     validations: validate.calls,
     resends: resend.calls,
     sessions: session.calls,
+    loads: load.calls,
+    kyc,
     registers: register.calls,
     location,
   };
@@ -96,6 +101,20 @@ async function toPin() {
   return h;
 }
 
+/** A good PIN and the terms accepted: on the welcome (step 3). */
+async function toWelcome() {
+  const h = await toPin();
+  fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
+    target: { value: '482915' },
+  });
+  fireEvent.click(screen.getByRole('checkbox'));
+  fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+  return h;
+}
+
+// Step 4's screens are a lazy chunk: transform them once up front, so a test waits for the
+// wizard's behaviour and not for Vitest compiling the module graph.
+beforeAll(() => import('../../src/flows/onboarding/screens/KycScreen'));
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
@@ -306,27 +325,45 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
   });
 
   it("'Siguiente' opens the identity step with 'Cargando...' while its session is created, then the selfie", async () => {
-    const h = await toPin();
-    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
-      target: { value: '482915' },
-    });
-    fireEvent.click(screen.getByRole('checkbox'));
-    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    const h = await toWelcome();
+    // Step 4's code started loading on the welcome (preload); 'Siguiente' waits for it if needed.
+    expect(h.loads).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+    expect(screen.getByRole('heading', { name: copy.kyc.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
-    expect(h.sessions).toHaveLength(1);
+    await settle(() => h.loads.forEach((l) => l.answer.resolve(h.kyc)));
+    await vi.waitFor(() => expect(h.sessions).toHaveLength(1));
+    expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
     await settle(() => h.sessions[0]!.answer.resolve('sess-1'));
-    expect(screen.getByRole('heading', { name: copy.kyc.selfie.title })).toHaveFocus();
+    await vi.waitFor(
+      () => expect(screen.getByRole('heading', { name: copy.kyc.selfie.title })).toHaveFocus(),
+      { timeout: 5000 },
+    );
     expect(screen.getByRole('button', { name: copy.kyc.selfie.start })).toBeDisabled();
   });
 
+  it("step 4's code failing to load (offline) says so in Spanish with 'Reintentar', which loads it again", async () => {
+    const h = await toWelcome();
+    fireEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
+    await settle(() =>
+      h.loads.forEach((l) =>
+        l.answer.reject(new TypeError('Failed to fetch dynamically imported module')),
+      ),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(onboardingErrors.kycLoadFailed);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.getByRole('heading', { name: copy.kyc.title })).toBeInTheDocument();
+    const loadsBefore = h.loads.length;
+    fireEvent.click(screen.getByRole('button', { name: copy.retry }));
+    expect(h.loads).toHaveLength(loadsBefore + 1);
+    expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
+    expect(screen.queryByRole('alert')).toBeNull();
+    await settle(() => h.loads.at(-1)!.answer.resolve(h.kyc));
+    await vi.waitFor(() => expect(h.sessions).toHaveLength(1));
+  });
+
   it("'Cancelar' on the welcome goes home", async () => {
-    const h = await toPin();
-    fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
-      target: { value: '482915' },
-    });
-    fireEvent.click(screen.getByRole('checkbox'));
-    fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    const h = await toWelcome();
     await settle(() => fireEvent.click(screen.getByRole('button', { name: 'Cancelar' })));
     expect(h.location.history?.at(-1)).toBe('/');
   });

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import {
   selectKycActor,
   selectOnboardingScreen,
@@ -5,7 +6,7 @@ import {
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';
 import { OnboardingActor } from './onboarding.context';
-import { KycScreen } from './screens/KycScreen';
+import { KycLoadScreen } from './screens/KycLoadScreen';
 import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
 import { PinCreationScreen } from './screens/PinCreationScreen';
 import { RegisteringScreen } from './screens/RegisteringScreen';
@@ -13,6 +14,10 @@ import { RegistrationScreen } from './screens/RegistrationScreen';
 import { UnexpectedScreen } from './screens/UnexpectedScreen';
 import { VerificationScreen } from './screens/VerificationScreen';
 import { WelcomeScreen } from './screens/WelcomeScreen';
+
+// Step 4's screens (camera, selfie, documents, review) are a chunk of their own, with the KYC
+// machine the wizard loads (and preloads on step 3): steps 0-3 never download them.
+const KycScreen = lazy(() => import('./screens/KycScreen').then((m) => ({ default: m.KycScreen })));
 
 /** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
 export function OnboardingScreens() {
@@ -29,7 +34,13 @@ export function OnboardingScreens() {
     case 'welcome':
       return <WelcomeScreen />;
     case 'kyc':
-      return kyc ? <KycScreen kyc={kyc} /> : null;
+      return kyc ? (
+        <Suspense fallback={<KycLoadScreen />}>
+          <KycScreen kyc={kyc} />
+        </Suspense>
+      ) : (
+        <KycLoadScreen />
+      );
     case 'registering':
       return <RegisteringScreen />;
     case 'unexpected':

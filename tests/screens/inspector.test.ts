@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { createEventLog, type LoggedEvent } from '../../src/app/inspector';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { loginMachine } from '../../machines/login/login.machine';
+import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { selectKycActor } from '../../machines/onboarding/onboarding.selectors';
 
 describe('offline event log (the inspect hook)', () => {
   it('records event types and state values of a flow, never payloads such as a PIN', () => {
@@ -30,5 +34,27 @@ describe('offline event log (the inspect hook)', () => {
     const actor = createActor(loginMachine, { inspect: log.observe }).start();
     for (let i = 0; i < 10; i++) actor.send({ type: 'pin.change', value: String(i) });
     expect(log.entries).toHaveLength(3);
+  });
+
+  it('sees the KYC child the wizard spawns once step 4 has loaded its chunk', async () => {
+    const log = createEventLog(() => {});
+    const kyc = kycMachine.provide({
+      actors: { ensureSession: fromPromise(() => new Promise<string>(() => {})) },
+    });
+    const wizard = onboardingMachine.provide({ actors: { loadKyc: fromPromise(async () => kyc) } });
+    const actor = createActor(wizard, {
+      inspect: log.observe,
+      snapshot: onboardingFixtures.welcome,
+    }).start();
+    actor.send({ type: 'welcome.next' });
+    await waitFor(actor, (s) => s.matches({ kyc: 'running' }));
+    const child = selectKycActor(actor.getSnapshot())!;
+    child.send({ type: 'kyc.retry' });
+    const ofChild = log.entries.filter((e) => e.actor === child.sessionId);
+    expect(ofChild.some((e) => e.kind === 'snapshot')).toBe(true);
+    expect(ofChild.filter((e) => e.kind === 'event').map((e) => e.type)).toContain('kyc.retry');
+    expect(
+      log.entries.filter((e) => e.actor === actor.sessionId).map((e) => e.value),
+    ).toContainEqual({ kyc: 'loading' });
   });
 });

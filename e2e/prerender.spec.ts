@@ -1,10 +1,12 @@
 import type { Page, Route } from '@playwright/test';
 import { authPaths } from '../contract/auth';
+import { onboardingPaths } from '../contract/onboarding';
+import { recoveryPaths } from '../contract/recovery';
 import { PRERENDERED } from '../scripts/prerender';
 import { common, login as copy } from '../src/copy/es';
 import { onboarding } from '../src/copy/es.onboarding';
 import { recovery } from '../src/copy/es.recovery';
-import { DEMO, expect, test, uniqueCelular } from './fixtures';
+import { DEMO, expect, test, uniqueCelular, uniqueDocumento } from './fixtures';
 
 // Prerendered pages (scripts/prerender.ts) as the real server sends them, before and after React
 // takes over. A hydration mismatch in the production build is mostly silent (React keeps the
@@ -219,33 +221,6 @@ test.describe('/onboarding and /recuperar-pin before hydration', () => {
     ).toBeVisible();
   });
 
-  test('the mobile typed while React hydrates (its route chunk still loading) is kept', async ({
-    page,
-  }) => {
-    const copy = onboarding.registration;
-    const celular = uniqueCelular().slice(1);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/OnboardingFlow-*.js', async (route) => {
-      await released;
-      await route.continue();
-    });
-    await page.goto('/onboarding', { waitUntil: 'commit' });
-    // React owns the root (its listeners are attached) while the form's chunk is held.
-    await page.waitForFunction(() =>
-      Object.keys(document.getElementById('root') ?? {}).some((k) => k.startsWith('__react')),
-    );
-    const phone = page.getByLabel(copy.phoneLabel, { exact: true });
-    await phone.pressSequentially(celular);
-    release();
-    await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
-    await expect(phone).toHaveValue(celular);
-    await page.getByRole('button', { name: copy.submit, exact: true }).click();
-    await expect(
-      page.getByRole('heading', { level: 1, name: onboarding.verification.title }),
-    ).toBeVisible();
-  });
-
   test('the document and mobile typed before the JavaScript ran are kept', async ({ page }) => {
     const copy = recovery.request;
     const release = await holdScripts(page);
@@ -263,4 +238,112 @@ test.describe('/onboarding and /recuperar-pin before hydration', () => {
     await expect(celular).toHaveValue('0981123456');
     await expect(submit).toBeEnabled();
   });
+});
+
+/**
+ * A patient who starts typing as soon as a prerendered form shows keeps typing while React takes
+ * over: the focus stays in their field and every keystroke lands there and reaches the server.
+ * CI lost the mobile on /onboarding this way: the step's title took the focus when the page
+ * hydrated, so the rest of the typing (or all of a `fill` whose text arrived just after) went to
+ * the title, and the field was empty at submit. Deterministic: the first part is typed while the
+ * scripts (or only the route's chunk) are held, the rest once React has finished mounting.
+ */
+type TypedForm = {
+  route: string;
+  /** The route's lazy chunk (dist/assets/<chunk>-<hash>.js). */
+  chunk: string;
+  /** The request the form's submit sends. */
+  api: string;
+  /** How the test knows React has mounted the form (and run its effects). */
+  mounted: 'submit enabled' | 'props attached';
+  /** Labels and values, in the order the patient fills them. */
+  fields: () => [label: string, value: string][];
+  submit: string;
+};
+
+test.describe('typing across hydration', () => {
+  const forms: TypedForm[] = [
+    {
+      route: '/onboarding',
+      chunk: 'OnboardingFlow',
+      api: onboardingPaths.start,
+      // The wizard's 'Continuar' is enabled as soon as React has hydrated and mounted the step.
+      mounted: 'submit enabled',
+      fields: () => [[onboarding.registration.phoneLabel, uniqueCelular().slice(1)]],
+      submit: onboarding.registration.submit,
+    },
+    {
+      route: '/recuperar-pin',
+      chunk: 'RecoverPinFlow',
+      api: recoveryPaths.sendPinOtp,
+      // Enabled once both fields are in the machine: the document only through adoption.
+      mounted: 'submit enabled',
+      fields: () => [
+        [recovery.request.documentoLabel, uniqueDocumento()],
+        [recovery.request.celularLabel, uniqueCelular()],
+      ],
+      submit: recovery.request.submit,
+    },
+    {
+      route: '/login',
+      chunk: 'LoginFlow',
+      api: authPaths.login,
+      // 'Validar' waits for a valid PIN: React's props on every element is the sign here.
+      mounted: 'props attached',
+      fields: () => [
+        [copy.documentoLabel, DEMO.documento],
+        [copy.pinLabel, DEMO.pin],
+      ],
+      submit: copy.submit,
+    },
+  ];
+
+  for (const form of forms) {
+    for (const held of ['every script', 'the route chunk'] as const) {
+      test(`${form.route}: typed while ${held} loads, then on after hydration: all kept and sent`, async ({
+        page,
+      }) => {
+        const fields = form.fields();
+        let release: () => void;
+        if (held === 'every script') release = await holdScripts(page);
+        else {
+          const released = new Promise<void>((resolve) => (release = resolve));
+          await page.route(`**/assets/${form.chunk}-*.js`, async (route) => {
+            await released;
+            await route.continue();
+          });
+        }
+        await page.goto(form.route, { waitUntil: 'commit' });
+        if (held === 'the route chunk')
+          // React owns the root (its listeners are attached) while the form's chunk is held.
+          await page.waitForFunction(() =>
+            Object.keys(document.getElementById('root') ?? {}).some((k) =>
+              k.startsWith('__reactContainer$'),
+            ),
+          );
+        // Every field but the last typed whole, the last one half: the patient is in it.
+        const [lastLabel, lastValue] = fields.at(-1)!;
+        for (const [label, value] of fields.slice(0, -1))
+          await page.getByLabel(label, { exact: true }).pressSequentially(value);
+        const last = page.getByLabel(lastLabel, { exact: true });
+        const half = Math.ceil(lastValue.length / 2);
+        await last.pressSequentially(lastValue.slice(0, half));
+
+        release!();
+        const submit = page.getByRole('button', { name: form.submit, exact: true });
+        await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
+        if (form.mounted === 'submit enabled') await expect(submit).toBeEnabled();
+        // The patient goes on typing where they were, without tapping the field again.
+        await page.keyboard.type(lastValue.slice(half));
+        for (const [label, value] of fields)
+          await expect(page.getByLabel(label, { exact: true })).toHaveValue(value);
+        await expect(last).toBeFocused();
+
+        const sent = page.waitForRequest((r) => r.url().endsWith(form.api));
+        await submit.click();
+        const body = JSON.stringify((await sent).postDataJSON());
+        for (const [, value] of fields) expect(body).toContain(value);
+      });
+    }
+  }
 });

@@ -3,10 +3,6 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
 import { initInspector } from './app/inspector';
-import { recordTyping } from './components/useHydrated';
-
-// First: what the patient types while the page hydrates is kept (src/components/useHydrated.ts).
-recordTyping(document);
 
 await initInspector();
 

@@ -1,5 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import styled from 'styled-components';
+import { useHydrated } from './useHydrated';
 
 const H1 = styled.h1`
   font-size: 1.5rem;
@@ -12,7 +13,9 @@ const H1 = styled.h1`
 
 /**
  * A page or step title. With `focusOnMount` it takes focus when it appears, so screen reader and
- * keyboard users land on the new step's title.
+ * keyboard users land on the new step's title. Not when it arrives in prerendered HTML: the patient
+ * may already be typing in a field of that page, and taking the focus away when React hydrates
+ * would send the rest of their keystrokes to the title.
  */
 export function Heading({
   children,
@@ -22,9 +25,12 @@ export function Heading({
   focusOnMount?: boolean;
 }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  // useHydrated is false only in the render that hydrates prerendered HTML: kept from the mount.
+  const hydrated = useHydrated();
+  const [clientMount] = useState(hydrated);
   useEffect(() => {
-    if (focusOnMount) ref.current?.focus();
-  }, [focusOnMount]);
+    if (focusOnMount && clientMount) ref.current?.focus();
+  }, [focusOnMount, clientMount]);
   return (
     <H1 ref={ref} tabIndex={-1}>
       {children}

@@ -23,8 +23,13 @@ export const identityParts = {
 
 const sessionId = plainText(1, 64);
 
-// POST /start-kyc (no body)
-export const startKycResponse = z.object({ success: z.literal(true), session_id: z.string() });
+// POST /start-kyc (no body). `liveness_seconds`: the selfie challenge's time limit, counted from
+// the session's first liveness frame (the browser's own limit follows it).
+export const startKycResponse = z.object({
+  success: z.literal(true),
+  session_id: z.string(),
+  liveness_seconds: z.int().check(z.positive()),
+});
 export type StartKycResponse = z.infer<typeof startKycResponse>;
 
 // POST /liveness, multipart: session_id + one or more `frame` parts (oldest first, at most
@@ -33,9 +38,11 @@ export type StartKycResponse = z.infer<typeof startKycResponse>;
 export const LIVENESS_MAX_FRAMES = 8;
 export const LIVENESS_MAX_FRAME_BYTES = 256 * 1024;
 export const livenessFields = z.object({ session_id: sessionId });
+// `time_up`: the challenge's time is over; only a new session can pass (the browser stops polling).
 export const livenessResponse = z.object({
   feedback: z.array(z.string()),
   liveness_detected: z.boolean(),
+  time_up: z.boolean(),
 });
 export type LivenessResponse = z.infer<typeof livenessResponse>;
 

@@ -23,6 +23,7 @@ import {
   postScanId,
   postStartKyc,
 } from './kyc.api';
+import type { KycSession } from './kyc.types';
 
 /** The selfie oval (spec 9: 320x360). */
 export const SELFIE_VIEW = { width: 320, height: 360 } as const;
@@ -30,12 +31,15 @@ export const SELFIE_VIEW = { width: 320, height: 360 } as const;
 /** Document 'Capturar': the whole frame of the rear camera, at most 2000 px, JPEG 0.92. */
 export const DOCUMENT_CAPTURE: CaptureOptions = { ...DOCUMENT_IMAGE };
 
-/** The KYC session id: the one the wizard already holds, else a new one from the server. */
-export const ensureSession = fromPromise<string, { sessionId: string | null }>(
+/**
+ * The KYC session: the one the wizard already holds, else a new one from the server, with the
+ * server's selfie time limit (a held session keeps the limit the machine already knows).
+ */
+export const ensureSession = fromPromise<KycSession, { sessionId: string | null }>(
   async ({ input, signal }) => {
-    if (input.sessionId) return input.sessionId;
+    if (input.sessionId) return { sessionId: input.sessionId };
     const res = await postStartKyc(signal);
-    return res.session_id;
+    return { sessionId: res.session_id, livenessMs: res.liveness_seconds * 1000 };
   },
 );
 

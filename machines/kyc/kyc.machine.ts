@@ -89,9 +89,16 @@ export const emptySupplementaryForm: SupplementaryForm = {
 
 const DIRECCION_MAX_LENGTH = 200;
 
+/** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
+export const DEFAULT_LIVENESS_MS = 120_000;
+
 /** A fresh identity step (after the wizard's input, a retry or a rejection). */
-export const initialKycContext = (sessionId: string | null): KycContext => ({
+export const initialKycContext = (
+  sessionId: string | null,
+  livenessMs = DEFAULT_LIVENESS_MS,
+): KycContext => ({
   sessionId,
+  livenessMs,
   error: null,
   side: 'front',
   stream: null,
@@ -150,11 +157,15 @@ export const kycMachine = setup({
   delays: {
     /** spec 9: on to the document 1.2 s after a passed selfie */
     redirect: 1_200,
-    /** the blink challenge's time (the server's IDENTITY_LIVENESS_SECONDS default) */
-    livenessTimeout: 120_000,
+    /**
+     * The blink challenge's time: the server's limit (from start-kyc). The server counts from the
+     * first frame and answers `time_up` when it is over; this bounds the polling if it never does.
+     */
+    livenessTimeout: ({ context }) => context.livenessMs,
   },
   guards: {
     isLive: ({ event }) => event.type === 'poll.result' && event.result.liveness_detected,
+    isTimeUp: ({ event }) => event.type === 'poll.result' && event.result.time_up,
     hasDocumentNumber: ({ context }) => Boolean(context.kycResult?.id_data?.DocumentNumber.trim()),
     isFormComplete: ({ context }) =>
       context.form.departamento !== '' && context.form.ciudad_id !== '',
@@ -163,6 +174,7 @@ export const kycMachine = setup({
   },
   actions: {
     clearError: assign({ error: null }),
+    assignNotDetected: assign({ error: { code: 'livenessNotDetected' } }),
     assignStream: assign({
       stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
       cameraError: null,
@@ -176,7 +188,7 @@ export const kycMachine = setup({
     assignImageFailed: assign({ error: { code: 'imageFailed' } }),
     /** a new attempt: nothing captured or verified is kept, and a new session will be asked for */
     resetAttempt: assign(({ context }) => ({
-      ...initialKycContext(null),
+      ...initialKycContext(null, context.livenessMs),
       // The patient's supplementary answers are theirs: a retry does not erase them.
       form: context.form,
     })),
@@ -195,7 +207,10 @@ export const kycMachine = setup({
         input: ({ context }) => ({ sessionId: context.sessionId }),
         onDone: {
           target: 'selfie',
-          actions: assign({ sessionId: ({ event }) => event.output }),
+          actions: assign({
+            sessionId: ({ event }) => event.output.sessionId,
+            livenessMs: ({ context, event }) => event.output.livenessMs ?? context.livenessMs,
+          }),
         },
         onError: {
           target: 'failed',
@@ -230,12 +245,7 @@ export const kycMachine = setup({
             src: 'livenessSampling',
             input: ({ context }) => ({ stream: context.stream!, sessionId: context.sessionId! }),
           },
-          after: {
-            livenessTimeout: {
-              target: 'failed',
-              actions: assign({ error: { code: 'livenessNotDetected' } }),
-            },
-          },
+          after: { livenessTimeout: { target: 'failed', actions: 'assignNotDetected' } },
           on: {
             'liveness.stop': 'idle',
             'poll.result': [
@@ -244,6 +254,8 @@ export const kycMachine = setup({
                 target: 'passed',
                 actions: assign({ feedback: ({ event }) => event.result.feedback }),
               },
+              // The server's time is over (it counts from the first frame, across a stop and start).
+              { guard: 'isTimeUp', target: 'failed', actions: 'assignNotDetected' },
               { actions: assign({ feedback: ({ event }) => event.result.feedback }) },
             ],
             'poll.error': {

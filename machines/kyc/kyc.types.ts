@@ -57,8 +57,13 @@ export type SupplementaryForm = {
   ciudad_id: string;
 };
 
+/** What `ensureSession` answers: the session and, when the server created it, its selfie time limit. */
+export type KycSession = { sessionId: string; livenessMs?: number };
+
 export type KycContext = {
   sessionId: string | null;
+  /** the selfie challenge's time limit (the server's, from start-kyc) */
+  livenessMs: number;
   error: KycError | null;
   /** which side of the cédula the document step captures ('frontal', then 'dorso') */
   side: 'front' | 'back';

@@ -168,7 +168,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
       const engine = await deps.engine();
       const live = await engine.livenessFrame(db, sessionId, image, { profile: profileOf(engine) });
       const tLive = performance.now();
-      const timeUp = live.feedback.includes(hints.timeUp);
+      const timeUp = live.time_up;
       if (!live.liveness_detected && !timeUp) return answerOf(row, live.feedback);
 
       // Liveness is decided: claim the decision (of two concurrent frames, one identifies).

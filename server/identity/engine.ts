@@ -26,7 +26,8 @@ export type IdentityLog = {
 };
 const silentLog: IdentityLog = { info: () => {}, warn: () => {} };
 
-export type LivenessAnswer = { feedback: string[]; liveness_detected: boolean };
+/** `time_up`: the challenge's time is over (counted from its first frame); only a new session can pass. */
+export type LivenessAnswer = { feedback: string[]; liveness_detected: boolean; time_up: boolean };
 export type ScanAnswer = {
   success: boolean;
   kyc_complete: boolean;
@@ -275,7 +276,7 @@ export async function createIdentityEngine(
         db,
         id,
         d.name,
-        d.initial(now()),
+        d.initial(),
         config.sessionTtlMs,
         config.sessionIdleMs,
       );
@@ -312,6 +313,7 @@ export async function createIdentityEngine(
         return {
           feedback: [hints.done],
           liveness_detected: session.status === 'live' || session.status === 'completed',
+          time_up: false,
         };
       }
       const frames = await analyseFrames(images, session.liveness_state, decider);
@@ -322,7 +324,12 @@ export async function createIdentityEngine(
         // after the other, and each sees the other's frames in the duplicate check below.
         const s = await store.loadSession(tx, sessionId, true);
         if (s.status !== 'liveness')
-          return { feedback: [hints.done], live: s.status !== 'rejected', steps: [] };
+          return {
+            feedback: [hints.done],
+            live: s.status !== 'rejected',
+            timeUp: false,
+            steps: [],
+          };
         // Replays of other sessions (their counted frames, 72 h), under a lock on every dHash band
         // of these frames: a concurrent request of another session storing a frame that shares a
         // band (a replay raced against its source) commits first or waits for this one.
@@ -406,7 +413,7 @@ export async function createIdentityEngine(
             selfie && config.storePhotos && !opts.profile ? selfie.image : null,
           ],
         );
-        return { feedback, live, steps };
+        return { feedback, live, timeUp: decider.isTimeUp(state), steps };
       });
       log.info({
         event: 'liveness_frames',
@@ -427,7 +434,11 @@ export async function createIdentityEngine(
           detect: Math.round(frames.reduce((a, f) => a + f.timings.detectMs, 0)),
         },
       });
-      return { feedback: result.feedback, liveness_detected: result.live };
+      return {
+        feedback: result.feedback,
+        liveness_detected: result.live,
+        time_up: result.timeUp,
+      };
     },
 
     async scanDocument(db, sessionId, images) {

@@ -16,7 +16,11 @@ export type LivenessPhase = 'baseline' | 'open' | 'closed' | 'done' | 'expired';
 export type BlinkState = {
   kind: 'blink';
   phase: LivenessPhase;
-  startedAt: number;
+  /**
+   * The challenge's clock: the first frame's time, not the session's start (reading the
+   * instructions and allowing the camera do not count against the patient).
+   */
+  startedAt: number | null;
   frames: number;
   blinks: number;
   /** Recent open-eye aspect ratios of this face; the baseline is their median. */
@@ -46,13 +50,16 @@ export type LivenessStep<S> = {
 
 export interface LivenessDecider<S = BlinkState> {
   readonly name: string;
-  initial(now: number): S;
+  /** The state of a new session; the time limit counts from its first frame. */
+  initial(): S;
   /** Whether the worker must compute the 1024-d description for a frame with this eye ratio. */
   needsEmbedding(state: S): EmbeddingPlan;
   /** Answer for a frame that did not pass the gates (or was a duplicate): hints only, no progress. */
   idle(state: S, now: number, feedback: string[]): LivenessStep<S>;
   step(state: S, frame: LivenessFrame): LivenessStep<S>;
   isLive(state: S): boolean;
+  /** The challenge's time is over: only a new session can pass. */
+  isTimeUp(state: S): boolean;
 }
 
 /** When the worker computes the description: always, or for a single face whose eye ratio or position qualifies. */
@@ -96,7 +103,11 @@ const MIN_OPEN_EAR = 0.18;
 
 export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
   const baselineOf = (s: BlinkState) => (s.openSamples.length ? median(s.openSamples) : null);
-  const expired = (s: BlinkState, now: number) => now - s.startedAt > cfg.timeLimitMs;
+  const expired = (s: BlinkState, now: number) =>
+    s.startedAt !== null && now - s.startedAt > cfg.timeLimitMs;
+  /** The first frame of any kind (usable or not) starts the clock. */
+  const clocked = (s: BlinkState, now: number): BlinkState =>
+    s.startedAt === null ? { ...s, startedAt: now } : s;
   const progress = (s: BlinkState) => hints.blink(s.blinks, cfg.blinksRequired);
   const answer = (
     state: BlinkState,
@@ -112,10 +123,10 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
     ...extra,
   });
 
-  const initial = (now: number): BlinkState => ({
+  const initial = (): BlinkState => ({
     kind: 'blink',
     phase: 'baseline',
-    startedAt: now,
+    startedAt: null,
     frames: 0,
     blinks: 0,
     openSamples: [],
@@ -131,6 +142,7 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
     initial,
 
     isLive: (s) => s.phase === 'done',
+    isTimeUp: (s) => s.phase === 'expired',
 
     needsEmbedding(s) {
       const blink = {
@@ -155,14 +167,16 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       return { always: false };
     },
 
-    idle(s, now, feedback) {
+    idle(state, now, feedback) {
+      const s = clocked(state, now);
       if (s.phase === 'done') return answer(s, [hints.done]);
       if (s.phase === 'expired' || expired(s, now))
         return answer({ ...s, phase: 'expired' }, [hints.timeUp]);
       return answer(s, feedback);
     },
 
-    step(prev, { face, now }) {
+    step(first, { face, now }) {
+      const prev = clocked(first, now);
       if (prev.phase === 'done') return answer(prev, [hints.done]);
       if (prev.phase === 'expired' || expired(prev, now))
         return answer({ ...prev, phase: 'expired' }, [hints.timeUp]);
@@ -190,7 +204,8 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
         if (similarity < cfg.continuityThreshold) {
           // Another face took over: the challenge starts again for whoever is there now.
           const fresh = {
-            ...initial(s.startedAt),
+            ...initial(),
+            startedAt: s.startedAt,
             frames: s.frames,
             lastCenter: center,
             lastWidth: w,

@@ -117,7 +117,11 @@ export async function identityRoutes(
       Date.now(),
     );
     const { sessionId } = await answer(() => e.startSession(ctx.db));
-    return { success: true, session_id: sessionId };
+    return {
+      success: true,
+      session_id: sessionId,
+      liveness_seconds: Math.round(e.config.liveness.timeLimitMs / 1000),
+    };
   });
 
   app.post('/liveness', async (request): Promise<LivenessResponse> => {

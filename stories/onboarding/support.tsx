@@ -5,6 +5,7 @@ import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place, RegisterResponse, StartResponse } from '../../contract/onboarding';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycSession } from '../../machines/kyc/kyc.types';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpVerdict } from '../../machines/otp/otp.types';
@@ -23,7 +24,7 @@ export const storyOtpMachine = otpMachine.provide({
 });
 export const storyKycMachine = kycMachine.provide({
   actors: {
-    ensureSession: fromPromise(() => pending<string>()),
+    ensureSession: fromPromise(() => pending<KycSession>()),
     // No camera in stories: the views show their still poster.
     camera: fromCallback(() => () => {}),
     livenessSampling: fromCallback(() => () => {}),

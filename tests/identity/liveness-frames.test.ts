@@ -228,7 +228,11 @@ describe('POST /liveness with repeated frame parts', () => {
       expect(res.statusCode).toBe(200);
       bodies.push(livenessResponse.parse(res.json()));
     }
-    expect(bodies.at(-1)).toEqual({ feedback: [hints.done], liveness_detected: true });
+    expect(bodies.at(-1)).toEqual({
+      feedback: [hints.done],
+      liveness_detected: true,
+      time_up: false,
+    });
     expect(bodies.slice(0, -1).every((b) => !b.liveness_detected)).toBe(true);
   });
 

@@ -125,6 +125,16 @@ describe('blink liveness on real frames', () => {
     const [late] = await sendFrames(h, sid, [await open(901)]);
     expect(late!.feedback).toEqual([hints.timeUp]);
     expect(late!.liveness_detected).toBe(false);
+    expect(late!.time_up).toBe(true);
+  });
+
+  it('counts the time limit from the first frame, not from the start', { timeout: T }, async () => {
+    const sid = await newSession();
+    // Reading the instructions and allowing the camera took longer than the whole limit.
+    h.clock.now += 2 * h.config.liveness.timeLimitMs;
+    const [first] = await sendFrames(h, sid, [await open(902)]);
+    expect(first!.time_up).toBe(false);
+    expect(first!.feedback).not.toContain(hints.timeUp);
   });
 });
 

@@ -78,7 +78,7 @@ describe('gates', () => {
 describe('blink decider', () => {
   const run = (
     frames: Array<{ ear: number; emb?: number[]; box?: FaceObservation['box'] }>,
-    start = decider.initial(0),
+    start = decider.initial(),
     t0 = 1000,
   ) => {
     let s: BlinkState = start;
@@ -175,19 +175,32 @@ describe('blink decider', () => {
     expect(s.blinks).toBe(3);
   });
 
-  it('expires after the time limit', () => {
-    const s0 = decider.initial(0);
-    const late = decider.step(s0, {
-      face: face(0.33, { embedding: me }),
-      now: config.liveness.timeLimitMs + 1,
-    });
+  it('expires after the time limit, counted from the first frame', () => {
+    const limit = config.liveness.timeLimitMs;
+    // The session waited longer than the limit before its first frame: the clock had not started.
+    const t0 = 5 * limit;
+    const first = decider.step(decider.initial(), { face: face(0.33, { embedding: me }), now: t0 });
+    expect(first.state.startedAt).toBe(t0);
+    expect(first.feedback).not.toContain(hints.timeUp);
+    expect(decider.isTimeUp(first.state)).toBe(false);
+    const inTime = decider.step(first.state, { face: face(0.33), now: t0 + limit });
+    expect(inTime.feedback).not.toContain(hints.timeUp);
+    const late = decider.step(inTime.state, { face: face(0.33), now: t0 + limit + 1 });
     expect(late.feedback).toEqual([hints.timeUp]);
     expect(late.state.phase).toBe('expired');
+    expect(decider.isTimeUp(late.state)).toBe(true);
     expect(decider.idle(late.state, 0, []).feedback).toEqual([hints.timeUp]);
   });
 
+  it('a frame that fails the gates starts the clock too', () => {
+    const limit = config.liveness.timeLimitMs;
+    const idle = decider.idle(decider.initial(), 1000, [hints.noFace]);
+    expect(idle.state.startedAt).toBe(1000);
+    expect(decider.idle(idle.state, 1000 + limit + 1, []).feedback).toEqual([hints.timeUp]);
+  });
+
   it('asks for an embedding on the first frame and while waiting for the reopening, not on open frames', () => {
-    const s0 = decider.initial(0);
+    const s0 = decider.initial();
     expect(decider.needsEmbedding(s0).always).toBe(true);
     expect(decider.needsEmbedding(run([open]).s).always).toBe(false);
     const { s } = run([open, openNoEmb]);
@@ -201,7 +214,7 @@ describe('blink decider', () => {
   });
 
   it('plans a request of several frames: all measured until the baseline, then blink tracking', () => {
-    expect(decider.needsEmbedding(decider.initial(0))).toMatchObject({
+    expect(decider.needsEmbedding(decider.initial())).toMatchObject({
       analyseAll: true,
       blink: { baseline: null, closed: false },
     });

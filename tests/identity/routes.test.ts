@@ -40,12 +40,21 @@ const frame = (sid: string, value: Buffer) =>
 
 describe('POST /start-kyc and /liveness', () => {
   it('starts a session and answers a frame with Spanish feedback', { timeout: T }, async () => {
-    const sid = await startKyc();
+    const started = startKycResponse.parse(
+      (await app.inject({ method: 'POST', url: identityPaths.startKyc })).json(),
+    );
+    const sid = started.session_id;
     expect(sid).toMatch(/^[0-9a-f-]{36}$/);
+    // The browser's selfie limit follows the server's (IDENTITY_LIVENESS_SECONDS).
+    expect(started.liveness_seconds * 1000).toBe(h.config.liveness.timeLimitMs);
     const res = await frame(sid, await cameraFrame('blink-open.jpg', { seed: 1 }));
     expect(res.statusCode).toBe(200);
     const body = livenessResponse.parse(res.json());
-    expect(body).toEqual({ feedback: ['Parpadeá despacio (0 de 3).'], liveness_detected: false });
+    expect(body).toEqual({
+      feedback: ['Parpadeá despacio (0 de 3).'],
+      liveness_detected: false,
+      time_up: false,
+    });
   });
 
   it(

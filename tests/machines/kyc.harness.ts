@@ -3,7 +3,7 @@ import { createActor, fromCallback } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
-import type { KycEvent } from '../../machines/kyc/kyc.types';
+import type { KycEvent, KycSession } from '../../machines/kyc/kyc.types';
 import type { CameraInput } from '../../machines/shared/camera';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
 import { controlled } from './controlled';
@@ -48,7 +48,10 @@ export const verified: ScanIdResponse = {
   },
 };
 
-export function harness(sessions: string[] = ['sess-1', 'sess-2', 'sess-3'], start = true) {
+export function harness(
+  sessions: Array<string | KycSession> = ['sess-1', 'sess-2', 'sess-3'],
+  start = true,
+) {
   const camera = probe<CameraInput>();
   const sampling = probe<{ stream: MediaStream; sessionId: string }>();
   const capture = controlled<Blob, FrameCaptureInput>();
@@ -57,7 +60,7 @@ export function harness(sessions: string[] = ['sess-1', 'sess-2', 'sess-3'], sta
   const reject = controlled<void, { sessionId: string }>();
   const departments = controlled<Place[], void>();
   const cities = controlled<Place[], { departmentId: string }>();
-  const session = controlled<string, { sessionId: string | null }>();
+  const session = controlled<KycSession, { sessionId: string | null }>();
   const machine = kycMachine.provide({
     actors: {
       ensureSession: session.logic,
@@ -76,7 +79,10 @@ export function harness(sessions: string[] = ['sess-1', 'sess-2', 'sess-3'], sta
   let sessionIndex = 0;
   const flush = () => vi.advanceTimersByTimeAsync(0);
   const answerSession = async () => {
-    session.calls[session.calls.length - 1]!.answer.resolve(sessions[sessionIndex++]!);
+    const next = sessions[sessionIndex++]!;
+    session.calls[session.calls.length - 1]!.answer.resolve(
+      typeof next === 'string' ? { sessionId: next } : next,
+    );
     await flush();
   };
   return {
@@ -99,9 +105,10 @@ export function harness(sessions: string[] = ['sess-1', 'sess-2', 'sess-3'], sta
       await answerSession();
       camera.last().send({ type: 'camera.ready', stream });
       actor.send({ type: 'liveness.start' });
-      sampling
-        .last()
-        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+      sampling.last().send({
+        type: 'poll.result',
+        result: { liveness_detected: true, feedback: [], time_up: false },
+      });
       await vi.advanceTimersByTimeAsync(1200);
       actor.send({ type: 'document.upload', file: jpeg('front-file') });
       scaling.calls.at(-1)!.answer.resolve(jpeg('front'));

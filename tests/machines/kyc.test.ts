@@ -13,6 +13,7 @@ import {
   selectSupplementaryView,
   visibleFeedback,
 } from '../../machines/kyc/kyc.selectors';
+import type { KycSession } from '../../machines/kyc/kyc.types';
 import type { CameraInput } from '../../machines/shared/camera';
 import { ApiError } from '../../machines/shared/errors';
 import { harness, jpeg, probe, stream, verified } from './kyc.harness';
@@ -49,7 +50,10 @@ afterEach(() => {
 describe('kyc machine: entry', () => {
   it("creates a session on entry when there is none ('Cargando...'), then opens the front camera for the selfie", async () => {
     vi.useRealTimers();
-    const calls = stubFetch({ status: 200, body: { success: true, session_id: 'sess-42' } });
+    const calls = stubFetch({
+      status: 200,
+      body: { success: true, session_id: 'sess-42', liveness_seconds: 45 },
+    });
     const camera = probe<CameraInput>();
     const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
       input: {},
@@ -62,6 +66,8 @@ describe('kyc machine: entry', () => {
     await waitFor(actor, (s) => s.matches('selfie'));
     expect(calls).toEqual([{ url: '/api/onboarding/start-kyc', method: 'POST' }]);
     expect(actor.getSnapshot().context.sessionId).toBe('sess-42');
+    // The selfie's time limit is the server's.
+    expect(actor.getSnapshot().context.livenessMs).toBe(45_000);
     expect(actor.getSnapshot().value).toEqual({ selfie: 'opening' });
     expect(camera.last().input).toEqual({ facing: 'user', width: 640, height: 480 });
   });
@@ -110,7 +116,10 @@ describe('kyc machine: entry', () => {
     ['no answer', 'offline', { code: 'network' }],
   ])('fails on %s and can retry', async (_label, answer, expected) => {
     vi.useRealTimers();
-    const calls = stubFetch(answer, { status: 200, body: { success: true, session_id: 'sess-2' } });
+    const calls = stubFetch(answer, {
+      status: 200,
+      body: { success: true, session_id: 'sess-2', liveness_seconds: 120 },
+    });
     const camera = probe<CameraInput>();
     const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
       input: {},
@@ -149,14 +158,16 @@ describe('kyc machine: selfie', () => {
     const hints: LivenessResponse = {
       liveness_detected: false,
       feedback: ['Parpadeá despacio (1 de 3).', 'frame duplicado: la imagen se repite, no cuenta.'],
+      time_up: false,
     };
     h.sampling.last().send({ type: 'poll.result', result: hints });
     expect(selectSelfieView(h.actor.getSnapshot()).feedback).toEqual([
       'Parpadeá despacio (1 de 3).',
     ]);
-    h.sampling
-      .last()
-      .send({ type: 'poll.result', result: { liveness_detected: true, feedback: ['¡Listo!'] } });
+    h.sampling.last().send({
+      type: 'poll.result',
+      result: { liveness_detected: true, feedback: ['¡Listo!'], time_up: false },
+    });
     expect(h.value()).toEqual({ selfie: 'passed' });
     // Polling stopped at once; the button reads 'Redirigiendo...' and cannot be used.
     expect(h.sampling.last().running).toBe(false);
@@ -240,16 +251,57 @@ describe('kyc machine: selfie', () => {
     },
   );
 
-  it('gives up after the challenge time without a pass', async () => {
-    const h = harness();
+  it.each<[string, string | KycSession, number]>([
+    ['a held session: the default 120 s', 'sess-1', 120_000],
+    [
+      "a new session: the server's limit from start-kyc",
+      { sessionId: 'sess-1', livenessMs: 30_000 },
+      30_000,
+    ],
+  ])('gives up after the challenge time without a pass (%s)', async (_label, session, limit) => {
+    const h = harness([session]);
     await h.answerSession();
+    expect(h.actor.getSnapshot().context.livenessMs).toBe(limit);
     h.camera.last().send({ type: 'camera.ready', stream });
     h.actor.send({ type: 'liveness.start' });
-    await vi.advanceTimersByTimeAsync(119_999);
+    await vi.advanceTimersByTimeAsync(limit - 1);
     expect(h.value()).toEqual({ selfie: 'running' });
     await vi.advanceTimersByTimeAsync(1);
     expect(selectSelfieView(h.actor.getSnapshot()).error).toEqual({ code: 'livenessNotDetected' });
     expect(h.sampling.last().running).toBe(false);
+  });
+
+  it("stops at the server's 'time up' (its clock runs from the first frame, across a stop)", async () => {
+    const h = harness();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    h.sampling.last().send({
+      type: 'poll.result',
+      result: {
+        liveness_detected: false,
+        feedback: ['Parpadeá despacio (1 de 3).'],
+        time_up: false,
+      },
+    });
+    expect(h.value()).toEqual({ selfie: 'running' });
+    h.actor.send({ type: 'liveness.stop' });
+    h.actor.send({ type: 'liveness.start' });
+    h.sampling.last().send({
+      type: 'poll.result',
+      result: {
+        liveness_detected: false,
+        feedback: ['Se terminó el tiempo. Volvé a iniciar la validación.'],
+        time_up: true,
+      },
+    });
+    expect(h.value()).toEqual({ selfie: 'failed' });
+    expect(selectSelfieView(h.actor.getSnapshot()).error).toEqual({ code: 'livenessNotDetected' });
+    expect(h.sampling.last().running).toBe(false);
+    // 'Intentar nuevamente' asks for a new session: only a new one can pass.
+    h.actor.send({ type: 'liveness.start' });
+    expect(h.value()).toBe('starting');
+    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
   });
 
   it('shows a denied camera as a code and resumes by itself when the camera opens later', async () => {
@@ -290,7 +342,10 @@ describe('kyc machine: selfie', () => {
     h.actor.send({ type: 'liveness.start' });
     expect(h.value()).toEqual({ selfie: 'opening' });
     h.camera.last().send({ type: 'camera.ready', stream });
-    h.actor.send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+    h.actor.send({
+      type: 'poll.result',
+      result: { liveness_detected: true, feedback: [], time_up: false },
+    });
     expect(h.value()).toEqual({ selfie: 'idle' });
   });
 });
@@ -301,9 +356,10 @@ describe('kyc machine: documents', () => {
     await h.answerSession();
     h.camera.last().send({ type: 'camera.ready', stream });
     h.actor.send({ type: 'liveness.start' });
-    h.sampling
-      .last()
-      .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } });
+    h.sampling.last().send({
+      type: 'poll.result',
+      result: { liveness_detected: true, feedback: [], time_up: false },
+    });
     await vi.advanceTimersByTimeAsync(1200);
     return h;
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { createEventLog, type LoggedEvent } from '../../src/app/inspector';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycSession } from '../../machines/kyc/kyc.types';
 import { loginMachine } from '../../machines/login/login.machine';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
@@ -39,7 +40,7 @@ describe('offline event log (the inspect hook)', () => {
   it('sees the KYC child the wizard spawns once step 4 has loaded its chunk', async () => {
     const log = createEventLog(() => {});
     const kyc = kycMachine.provide({
-      actors: { ensureSession: fromPromise(() => new Promise<string>(() => {})) },
+      actors: { ensureSession: fromPromise(() => new Promise<KycSession>(() => {})) },
     });
     const wizard = onboardingMachine.provide({ actors: { loadKyc: fromPromise(async () => kyc) } });
     const actor = createActor(wizard, {

@@ -60,6 +60,7 @@ describe('KYC screens', () => {
             'frame duplicado: la imagen se repite, no cuenta.',
             'Quedate quieto/a un momento.',
           ],
+          time_up: false,
         },
       }),
     );
@@ -71,9 +72,10 @@ describe('KYC screens', () => {
     expect(h.sampling.last().running).toBe(false);
     fireEvent.click(button(copy.selfie.start));
     await settle(() =>
-      h.sampling
-        .last()
-        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } }),
+      h.sampling.last().send({
+        type: 'poll.result',
+        result: { liveness_detected: true, feedback: [], time_up: false },
+      }),
     );
     expect(screen.getByText(copy.selfie.passed)).toBeInTheDocument();
     expect(button(copy.selfie.redirecting)).toBeDisabled();
@@ -112,9 +114,10 @@ describe('KYC screens', () => {
     await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
     fireEvent.click(button(copy.selfie.start));
     await settle(() =>
-      h.sampling
-        .last()
-        .send({ type: 'poll.result', result: { liveness_detected: true, feedback: [] } }),
+      h.sampling.last().send({
+        type: 'poll.result',
+        result: { liveness_detected: true, feedback: [], time_up: false },
+      }),
     );
     await settle(() => vi.advanceTimersByTimeAsync(1200));
     expect(button(copy.document.capture)).toBeDisabled();

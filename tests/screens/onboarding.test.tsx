@@ -10,6 +10,7 @@ import type {
   StartResponse,
 } from '../../contract/onboarding';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
+import type { KycSession } from '../../machines/kyc/kyc.types';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -23,7 +24,7 @@ function renderWizard() {
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
-  const session = controlled<string, { sessionId: string | null }>();
+  const session = controlled<KycSession, { sessionId: string | null }>();
   const load = controlled<KycMachine, unknown>();
   const machine = onboardingMachine.provide({
     actors: {
@@ -334,7 +335,7 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     await settle(() => h.loads.forEach((l) => l.answer.resolve(h.kyc)));
     await vi.waitFor(() => expect(h.sessions).toHaveLength(1));
     expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
-    await settle(() => h.sessions[0]!.answer.resolve('sess-1'));
+    await settle(() => h.sessions[0]!.answer.resolve({ sessionId: 'sess-1' }));
     await vi.waitFor(
       () => expect(screen.getByRole('heading', { name: copy.kyc.selfie.title })).toHaveFocus(),
       { timeout: 5000 },

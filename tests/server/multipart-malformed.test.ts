@@ -14,7 +14,7 @@ beforeAll(async () => {
   const engine = stubEngine({
     livenessFrame: async () => (
       called.push('liveness'),
-      { feedback: [], liveness_detected: false }
+      { feedback: [], liveness_detected: false, time_up: false }
     ),
     scanDocument: async () => (called.push('scan'), { success: false, kyc_complete: false }),
   });

@@ -25,9 +25,12 @@ function recordSsrModules(): Plugin {
   };
 }
 
-/** Step 4's own modules: the KYC machine and its screens (not KycLayout, which step 4's loading screen uses). */
+/**
+ * Step 4's own modules: the KYC machine, its screens (not KycLayout, which step 4's loading screen
+ * uses) and its texts.
+ */
 const KYC_MODULE =
-  /[\\/](?:machines[\\/]kyc[\\/][^\\/]+|src[\\/]flows[\\/]onboarding[\\/]screens[\\/](?:KycScreen|kyc[\\/](?!KycLayout)[^\\/]+))\.tsx?$/;
+  /[\\/](?:machines[\\/]kyc[\\/][^\\/]+|src[\\/]flows[\\/]onboarding[\\/]screens[\\/](?:KycScreen|kyc[\\/](?!KycLayout)[^\\/]+)|src[\\/]copy[\\/]es\.kyc)\.tsx?$/;
 
 /**
  * One runtime everywhere: dev, the build, Storybook and the jsdom tests all run react-dom.

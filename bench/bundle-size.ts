@@ -26,6 +26,7 @@ import { chromium, type Page, type Request } from '@playwright/test';
 import { identityPaths } from '../contract/identity';
 import { onboardingPaths, smsOutboxResponse } from '../contract/onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from '../e2e/chromium';
+import { kyc } from '../src/copy/es.kyc';
 import { onboarding as copy } from '../src/copy/es.onboarding';
 import { requireBuild, startServer } from './_server';
 
@@ -208,7 +209,7 @@ async function measureStep4(baseURL: string): Promise<Step4Report> {
     phase = 'delta';
     const clicked = Date.now();
     await button(page, copy.welcome.next).click();
-    await heading(page, copy.kyc.selfie.title).waitFor({ timeout: 30_000 });
+    await heading(page, kyc.selfie.title).waitFor({ timeout: 30_000 });
     const step4Ms = Date.now() - clicked;
     await page.waitForLoadState('networkidle');
 

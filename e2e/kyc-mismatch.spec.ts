@@ -1,5 +1,5 @@
 import { identityPaths } from '../contract/identity';
-import { kycErrors } from '../src/copy/es.onboarding';
+import { kycErrors } from '../src/copy/es.kyc';
 import { expect, expectNoAxeViolations } from './fixtures';
 import {
   button,

@@ -1,5 +1,5 @@
 import { devKycExpirePath } from '../server/identity/dev-routes';
-import { kycErrors } from '../src/copy/es.onboarding';
+import { kycErrors } from '../src/copy/es.kyc';
 import { expect, expectNoAxeViolations } from './fixtures';
 import { button, kyc, nextKycSession, passSelfie, PIN, test, toSelfie } from './support/kyc';
 

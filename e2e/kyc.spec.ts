@@ -1,5 +1,6 @@
 import { login as loginCopy } from '../src/copy/es';
-import { onboarding as copy, supplementaryFieldErrors } from '../src/copy/es.onboarding';
+import { supplementaryFieldErrors } from '../src/copy/es.kyc';
+import { onboarding as copy } from '../src/copy/es.onboarding';
 import { expect, expectNoAxeViolations } from './fixtures';
 import { button, heading, kyc, passSelfie, test, toSelfie, uploadDocuments } from './support/kyc';
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { landing } from '../src/copy/es';
+import { kyc } from '../src/copy/es.kyc';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../src/copy/es.onboarding';
 import {
   DEMO,
@@ -125,13 +126,13 @@ test("step 4's code is its own chunk, preloaded on the welcome; when it cannot b
 
   await page.getByRole('button', { name: copy.welcome.next, exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText(onboardingErrors.kycLoadFailed);
-  await expect(heading(page, copy.kyc.title)).toBeVisible();
+  await expect(heading(page, copy.identity.title)).toBeVisible();
   await expectNoAxeViolations(page);
 
   // Back online: 'Reintentar' downloads step 4 and the selfie shows (no reload, nothing lost).
   await page.unroute(kycChunk);
   await page.getByRole('button', { name: copy.retry, exact: true }).click();
-  await expect(heading(page, copy.kyc.selfie.title)).toBeVisible({ timeout: 30_000 });
+  await expect(heading(page, kyc.selfie.title)).toBeVisible({ timeout: 30_000 });
 });
 
 test('the code can be sent again only when the 30 s countdown reaches 0', async ({ page }) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { APIRequestContext, Page, Response } from '@playwright/test';
 import { identityPaths } from '../../contract/identity';
 import { landing } from '../../src/copy/es';
+import { kyc } from '../../src/copy/es.kyc';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
@@ -20,7 +21,7 @@ import { makeBlinkVideo } from './blink-video';
  */
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');
-export const kyc = copy.kyc;
+export { kyc };
 
 export type KycWorkerFixtures = {
   /** The blink video's seed (e2e/support/blink-video.ts): one per test that passes a liveness challenge. */

@@ -4,12 +4,13 @@ import { fromPromise } from 'xstate';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { cameraErrors } from '../../src/copy/es.camera';
-import { onboarding, kycErrors, supplementaryFieldErrors } from '../../src/copy/es.onboarding';
+import { kyc, kycErrors, supplementaryFieldErrors } from '../../src/copy/es.kyc';
+import { onboarding } from '../../src/copy/es.onboarding';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
 import { harness, stream, verified } from '../machines/kyc.harness';
 
-const copy = onboarding.kyc;
+const copy = kyc;
 
 /** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
 function renderKyc() {

@@ -15,6 +15,7 @@ import { onboardingMachine } from '../../machines/onboarding/onboarding.machine'
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/es.onboarding';
+import { kyc } from '../../src/copy/es.kyc';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens';
 import { controlled } from '../machines/controlled';
@@ -330,17 +331,17 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     // Step 4's code started loading on the welcome (preload); 'Siguiente' waits for it if needed.
     expect(h.loads).toHaveLength(1);
     fireEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
-    expect(screen.getByRole('heading', { name: copy.kyc.title })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: copy.identity.title })).toHaveFocus();
     expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
     await settle(() => h.loads.forEach((l) => l.answer.resolve(h.kyc)));
     await vi.waitFor(() => expect(h.sessions).toHaveLength(1));
     expect(screen.getByRole('status')).toHaveTextContent('Cargando...');
     await settle(() => h.sessions[0]!.answer.resolve({ sessionId: 'sess-1' }));
     await vi.waitFor(
-      () => expect(screen.getByRole('heading', { name: copy.kyc.selfie.title })).toHaveFocus(),
+      () => expect(screen.getByRole('heading', { name: kyc.selfie.title })).toHaveFocus(),
       { timeout: 5000 },
     );
-    expect(screen.getByRole('button', { name: copy.kyc.selfie.start })).toBeDisabled();
+    expect(screen.getByRole('button', { name: kyc.selfie.start })).toBeDisabled();
   });
 
   it("step 4's code failing to load (offline) says so in Spanish with 'Reintentar', which loads it again", async () => {
@@ -353,7 +354,7 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     );
     expect(screen.getByRole('alert')).toHaveTextContent(onboardingErrors.kycLoadFailed);
     expect(screen.queryByRole('status')).toBeNull();
-    expect(screen.getByRole('heading', { name: copy.kyc.title })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: copy.identity.title })).toBeInTheDocument();
     const loadsBefore = h.loads.length;
     fireEvent.click(screen.getByRole('button', { name: copy.retry }));
     expect(h.loads).toHaveLength(loadsBefore + 1);

@@ -2,11 +2,10 @@ import { selectKycLoadView } from '../../../../machines/onboarding/onboarding.se
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Muted } from '../../../components/Page';
+import { common } from '../../../copy/es';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
 import { KycLayout } from './kyc/KycLayout';
-
-const copy = onboarding.kyc;
 
 /**
  * Step 4 while its code (its own chunk) is on the way: 'Cargando...'; when it could not be
@@ -17,8 +16,8 @@ export function KycLoadScreen() {
   const { send } = OnboardingActor.useActorRef();
   const error = errorText(view.error, onboardingErrors);
   return (
-    <KycLayout title={copy.title} busy={view.loading}>
-      {view.loading ? <Muted role="status">{copy.loading}</Muted> : null}
+    <KycLayout title={onboarding.identity.title} busy={view.loading}>
+      {view.loading ? <Muted role="status">{common.loading}</Muted> : null}
       {error ? <ErrorBanner message={error} /> : null}
       {view.canRetry ? (
         <Button type="button" onClick={() => send({ type: 'kycLoad.retry' })}>

@@ -5,7 +5,8 @@ import { selectKycView } from '../../../../machines/kyc/kyc.selectors';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Muted } from '../../../components/Page';
-import { errorText, kycErrors, onboarding } from '../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors } from '../../../copy/es.kyc';
+import { onboarding } from '../../../copy/es.onboarding';
 import { DocumentScreen } from './kyc/DocumentScreen';
 import { KycLayout } from './kyc/KycLayout';
 import { RejectedScreen } from './kyc/RejectedScreen';
@@ -13,7 +14,7 @@ import { ReviewScreen } from './kyc/ReviewScreen';
 import { SelfieScreen } from './kyc/SelfieScreen';
 import { SupplementaryScreen } from './kyc/SupplementaryScreen';
 
-const copy = onboarding.kyc;
+const copy = kyc;
 
 /** Step 4, identity verification: the KYC machine's sub-step to its screen. */
 export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {

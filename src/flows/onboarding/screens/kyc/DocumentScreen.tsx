@@ -8,12 +8,12 @@ import { Button } from '../../../../components/Button';
 import { CameraView } from '../../../../components/CameraView';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
-import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { Actions, Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
 import { KycLayout } from './KycLayout';
 
-const copy = onboarding.kyc.document;
+const copy = kyc.document;
 
 /** 'frontal' and 'dorso': the rear camera with 'Capturar' / 'Subir imagen', then the preview. */
 export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {

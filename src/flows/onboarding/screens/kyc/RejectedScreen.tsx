@@ -4,11 +4,11 @@ import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
 import { selectKycView } from '../../../../../machines/kyc/kyc.selectors';
 import { Button } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
-import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { Tips, TipsTitle } from '../shared.styles';
 import { KycLayout } from './KycLayout';
 
-const copy = onboarding.kyc.rejected;
+const copy = kyc.rejected;
 
 /** 'No pudimos validar tu identidad': the message, three tips and 'Reintentar' (back to the selfie). */
 export function RejectedScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {

@@ -5,12 +5,12 @@ import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
 import { selectReviewView } from '../../../../../machines/kyc/kyc.selectors';
 import { Button } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
-import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { theme } from '../../../../theme/theme';
 import { Actions, Intro } from '../shared.styles';
 import { KycLayout } from './KycLayout';
 
-const copy = onboarding.kyc.review;
+const copy = kyc.review;
 const fields = [
   'apellido',
   'nombre',

@@ -7,13 +7,13 @@ import { Button } from '../../../../components/Button';
 import { CameraView } from '../../../../components/CameraView';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
-import { errorText, kycErrors, onboarding } from '../../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { theme } from '../../../../theme/theme';
 import { Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
 import { KycLayout } from './KycLayout';
 
-const copy = onboarding.kyc.selfie;
+const copy = kyc.selfie;
 
 const buttonText: Record<SelfieButton, string> = {
   start: copy.start,

@@ -8,16 +8,11 @@ import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { SelectField } from '../../../../components/SelectField';
 import { TextField } from '../../../../components/TextField';
-import {
-  errorText,
-  kycErrors,
-  onboarding,
-  supplementaryFieldErrors,
-} from '../../../../copy/es.onboarding';
+import { errorText, kyc, kycErrors, supplementaryFieldErrors } from '../../../../copy/es.kyc';
 import { Intro } from '../shared.styles';
 import { KycLayout } from './KycLayout';
 
-const copy = onboarding.kyc.supplementary;
+const copy = kyc.supplementary;
 const bloodOptions = BLOOD_TYPES.map((b) => ({ value: b, label: b }));
 
 /** 'Datos complementarios': blood type, address, department and city; 'Finalizar' registers. */

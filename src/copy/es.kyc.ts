@@ -1,0 +1,124 @@
+import type { KycErrorCode, SupplementaryFieldErrors } from '../../machines/kyc/kyc.types';
+import { common, sharedErrors } from './es';
+import { onboarding } from './es.onboarding';
+
+export { errorText } from './es';
+
+/**
+ * The identity step's Spanish (wizard step 4: selfie, documents, review, supplementary data), in
+ * the KYC chunk with its screens: steps 0-3 of the wizard never download it. Texts the spec gives
+ * are copied verbatim, spelling included; the rest are ours, in the same voice.
+ */
+export const kyc = {
+  title: onboarding.identity.title,
+  loading: common.loading,
+  selfie: {
+    title: 'Selfie (parpadeá 3 veces)',
+    intro:
+      'Poné tu cara dentro del óvalo, mirá a la cámara y tocá «Iniciar validación». Después parpadeá despacio 3 veces.',
+    start: 'Iniciar validación',
+    stop: 'Detener',
+    retry: 'Intentar nuevamente',
+    redirecting: 'Redirigiendo...',
+    passed: '¡Validación de vida completada! Redirigiendo...',
+    openingCamera: 'Abriendo la cámara...',
+    videoLabel: 'Tu cara en la cámara frontal',
+    feedbackLabel: 'Indicaciones',
+  },
+  document: {
+    frontTitle: 'Frente de tu cédula',
+    backTitle: 'Dorso de tu cédula',
+    frontIntro: 'Sacale una foto al frente de tu cédula, con tu foto bien visible y sin reflejos.',
+    backIntro: 'Sacale una foto al dorso de tu cédula, con el código de abajo bien nítido.',
+    capture: 'Capturar',
+    capturing: 'Capturando...',
+    upload: 'Subir imagen',
+    preparing: 'Preparando la imagen...',
+    retake: 'Volver a capturar',
+    accept: 'Continuar',
+    cameraNotReady: 'La cámara aún no está lista. Esperá unos segundos.',
+    frontVideoLabel: 'Cámara trasera: frente de la cédula',
+    backVideoLabel: 'Cámara trasera: dorso de la cédula',
+    frontPreviewAlt: 'Foto del frente de tu cédula',
+    backPreviewAlt: 'Foto del dorso de tu cédula',
+    previewTitle: 'Revisá que la foto se vea nítida y completa.',
+  },
+  verifying: {
+    title: 'Verificando tu identidad',
+    body: 'Estamos comparando tu selfie con la foto de tu cédula y leyendo sus datos...',
+  },
+  rejected: {
+    title: 'No pudimos validar tu identidad',
+    tipsTitle: 'Para el próximo intento:',
+    tips: [
+      'Buscá un lugar bien iluminado.',
+      'Que tu cara se vea claramente en la selfie y en la foto del documento.',
+      'Sin lentes, gorra ni nada que te cubra la cara.',
+    ],
+    retry: 'Reintentar',
+    defaultMessage: 'Reintentá el proceso desde el inicio.',
+  },
+  review: {
+    title: 'Verificá tus datos',
+    intro:
+      'Estos son los datos que leímos de tu cédula. Si algo no es correcto, tocá «Reintentar».',
+    labels: {
+      apellido: 'Apellidos',
+      nombre: 'Nombres',
+      numeroDocumento: 'Documento',
+      fechaNacimiento: 'Fecha de nacimiento',
+      sexo: 'Sexo',
+      nacionalidad: 'Nacionalidad',
+      estado_civil: 'Estado civil',
+    },
+    empty: '—',
+    retry: 'Reintentar',
+    rejecting: 'Reiniciando...',
+    confirm: 'Continuar',
+  },
+  supplementary: {
+    title: 'Datos complementarios',
+    intro:
+      'Estos datos nos ayudan a atenderte mejor. La dirección y el tipo de sangre son opcionales.',
+    bloodLabel: 'Tipo de sangre',
+    addressLabel: 'Dirección (opcional)',
+    addressPlaceholder: 'Calle, número, barrio',
+    departmentLabel: 'Departamento',
+    departmentPlaceholder: 'Elegí un departamento',
+    cityLabel: 'Ciudad',
+    cityPlaceholder: 'Elegí una ciudad',
+    loadingDepartments: 'Cargando departamentos...',
+    loadingCities: 'Cargando ciudades...',
+    retry: 'Reintentar',
+    submit: 'Finalizar',
+  },
+} as const;
+
+/** Errors of the identity step (spec section 8, Onboarding; decisions.md for the mismatch). */
+export const kycErrors: Record<KycErrorCode, string> = {
+  startKycFailed: 'Error iniciando KYC',
+  network: 'Error iniciando KYC',
+  tooManyAttempts: sharedErrors.tooManyAttempts,
+  livenessFailed:
+    'Ocurrió un problema validando tu selfie. Reiniciá el paso de validación de vida.',
+  livenessNotDetected:
+    'No se detectó prueba de vida. Intentá de nuevo asegurándote de mirar a la cámara y estar en un lugar bien iluminado.',
+  sessionExpired: 'La sesión expiró. Volvé a empezar el proceso.',
+  imageFailed: 'No se pudo generar imagen',
+  faceMismatch: 'La selfie y la foto del documento no coinciden. Intentá de nuevo con buena luz.',
+  documentRejected: 'No se pudo verificar el documento. Probá de nuevo.',
+  documentNetwork: 'Error de conexión o validación de documento. Intentá de nuevo.',
+  rejectFailed: 'Reintentá el proceso desde el inicio.',
+  departmentsFailed: 'No se pudieron cargar los departamentos.',
+  citiesFailed: 'No se pudieron cargar las ciudades.',
+  documentMissing: 'No se encontró el número de documento.',
+};
+
+/** The supplementary form's field messages (spec section 5). */
+export const supplementaryFieldErrors: Record<
+  NonNullable<SupplementaryFieldErrors[keyof SupplementaryFieldErrors]>,
+  string
+> = {
+  departmentRequired: 'Elegí un departamento.',
+  cityRequired: 'Elegí una ciudad.',
+};

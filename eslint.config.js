@@ -61,7 +61,12 @@ export default tseslint.config(
               message: 'The browser never imports server code.',
             },
             { target: './server', from: './src' },
-            { target: './server', from: './machines', except: ['./shared/http.ts'] },
+            // frame-policy.ts: pure; the server derives its per-session frame cap from it.
+            {
+              target: './server',
+              from: './machines',
+              except: ['./shared/http.ts', './shared/frame-policy.ts'],
+            },
           ],
         },
       ],

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
+import { selfieFramePolicy } from '../../machines/shared/frame-policy';
 
 /**
  * Settings of the identity engine, read from the environment with safe defaults.
@@ -13,6 +14,19 @@ import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/id
  */
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
 const UNCHANGED_BELOW = 16;
+
+/**
+ * The default cap on liveness frames per session: more than a genuine patient can send. The browser
+ * (machines/shared/frame-policy.ts) starts a request at most every `pollEveryMs` (one in flight) with
+ * at most `maxFramesPerRequest` frames, and the server's challenge ends `timeLimitMs` after the
+ * session started: 8 x ceil(120 s / 0.7 s) = 1376 frames. Twice that, because a patient who presses
+ * 'Detener' and starts again near the end restarts the browser's timer (not the server's) and may
+ * keep polling for another time limit: 2752 by default.
+ */
+export function defaultFramesPerSession(timeLimitMs: number): number {
+  const p = selfieFramePolicy;
+  return 2 * p.maxFramesPerRequest * Math.ceil(timeLimitMs / p.pollEveryMs);
+}
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -51,6 +65,7 @@ const schema = z.object({
   IDENTITY_REPLAY_WINDOW_HOURS: int(72, 0),
   IDENTITY_SESSION_IDLE_MINUTES: int(10, 1),
   IDENTITY_SCAN_ATTEMPTS_PER_SESSION: int(5, 1, 100),
+  IDENTITY_MAX_FRAMES_PER_SESSION: int(0, 0, 1_000_000),
   IDENTITY_START_PER_ADDRESS_MINUTE: int(10, 1),
   IDENTITY_START_PER_ADDRESS_HOUR: int(60, 1),
   IDENTITY_SCAN_PER_ADDRESS_HOUR: int(30, 1),
@@ -114,6 +129,11 @@ export type IdentityConfig = {
    */
   bounds: {
     scanAttemptsPerSession: number;
+    /**
+     * Liveness frames one session may send in all (counted atomically before any analysis; past it
+     * 429 'frames_exhausted'). Default: defaultFramesPerSession(timeLimitMs).
+     */
+    framesPerSession: number;
     startPerAddressMinute: number;
     startPerAddressHour: number;
     scanPerAddressHour: number;
@@ -167,6 +187,9 @@ export function loadIdentityConfig(
     sessionIdleMs: c.IDENTITY_SESSION_IDLE_MINUTES * 60_000,
     bounds: {
       scanAttemptsPerSession: c.IDENTITY_SCAN_ATTEMPTS_PER_SESSION,
+      framesPerSession:
+        c.IDENTITY_MAX_FRAMES_PER_SESSION ||
+        defaultFramesPerSession(c.IDENTITY_LIVENESS_SECONDS * 1000),
       startPerAddressMinute: c.IDENTITY_START_PER_ADDRESS_MINUTE,
       startPerAddressHour: c.IDENTITY_START_PER_ADDRESS_HOUR,
       scanPerAddressHour: c.IDENTITY_SCAN_PER_ADDRESS_HOUR,

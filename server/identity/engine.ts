@@ -316,6 +316,9 @@ export async function createIdentityEngine(
           time_up: false,
         };
       }
+      // The session's frame cap, counted before any model time (a refused request costs none).
+      if (!(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession)))
+        throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
       const frames = await analyseFrames(images, session.liveness_state, decider);
       const tAnalysed = performance.now();
       let tChecked = tAnalysed;

@@ -19,6 +19,10 @@ export const identityMessages = {
   // Contains the 'session expired' mark: the browser starts again with a new session (spec, point 8).
   attemptsExhausted:
     'Usaste todos los intentos de esta verificación (session expired). Volvé a empezar el proceso.',
+  // Past IDENTITY_MAX_FRAMES_PER_SESSION; contains the 'session expired' mark: the browser starts
+  // again with a new session (a genuine patient never gets here).
+  framesExhausted:
+    'Esta verificación ya recibió demasiadas imágenes (session expired). Volvé a empezar el proceso.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
@@ -49,6 +53,7 @@ export type IdentityErrorCode =
   | 'session_closed'
   | 'liveness_missing'
   | 'attempts_exhausted'
+  | 'frames_exhausted'
   | 'busy'
   | 'worker_failed';
 
@@ -64,6 +69,7 @@ const statusOf: Record<IdentityErrorCode, number> = {
   session_closed: 409,
   liveness_missing: 409,
   attempts_exhausted: 429,
+  frames_exhausted: 429,
   busy: 503,
   worker_failed: 500,
 };

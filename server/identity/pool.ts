@@ -75,6 +75,8 @@ export class FacePool {
       busy: this.slots.filter((s) => s.task).length,
       queued: this.queue.length,
       replaced: this.replaced,
+      /** Tasks submitted since the pool started (model work asked for). */
+      submitted: this.nextId - 1,
     };
   }
 

@@ -62,6 +62,20 @@ export async function countScanAttempt(db: Db, id: string, max: number): Promise
   return rows.length > 0;
 }
 
+/**
+ * Counts `n` liveness frames of a session against its cap, atomically and before any analysis:
+ * false when they would take it past `max` (nothing is counted then). One UPDATE whose condition
+ * PostgreSQL re-checks on the locked row, so two concurrent requests cannot both get past the cap.
+ */
+export async function countFrames(db: Db, id: string, n: number, max: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE kyc_sessions SET frames_received = frames_received + $2
+      WHERE id = $1 AND frames_received + $2 <= $3 RETURNING frames_received`,
+    [id, n, max],
+  );
+  return rows.length > 0;
+}
+
 export type StoredFrame = { seq: number; thumb: Uint8Array };
 
 /** The Hamming distance of a row's dHash to parameter $n, in SQL (PostgreSQL 14+, PGlite). */

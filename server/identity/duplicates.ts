@@ -57,22 +57,47 @@ export async function findReplay(
   sessionId: string,
   thumb: Uint8Array,
   dhash: bigint,
-  opts: { windowMs: number; duplicateDistance: number; limit?: number; scanPerBand?: number },
+  opts: ReplayOptions,
 ): Promise<DuplicateCheck> {
-  const rows = await store.replayCandidates(db, sessionId, dhash, opts.windowMs, {
-    maxHamming: REPLAY_MAX_HAMMING,
-    limit: opts.limit ?? CANDIDATE_LIMIT,
-    scanPerBand: opts.scanPerBand ?? REPLAY_SCAN_PER_BAND,
-  });
-  const best = nearest(
-    thumb,
-    rows.map((r) => r.thumb),
-    opts.duplicateDistance,
-    false,
+  return (await findReplays(db, sessionId, [{ thumb, dhash }], opts))[0]!;
+}
+
+type ReplayOptions = {
+  windowMs: number;
+  duplicateDistance: number;
+  limit?: number;
+  scanPerBand?: number;
+};
+
+/** findReplay for the frames of one request, in one search (store.replayCandidatesMany). */
+export async function findReplays(
+  db: Db,
+  sessionId: string,
+  frames: Array<{ thumb: Uint8Array; dhash: bigint }>,
+  opts: ReplayOptions,
+): Promise<DuplicateCheck[]> {
+  const candidates = await store.replayCandidatesMany(
+    db,
+    sessionId,
+    frames.map((f) => f.dhash),
+    opts.windowMs,
+    {
+      maxHamming: REPLAY_MAX_HAMMING,
+      limit: opts.limit ?? CANDIDATE_LIMIT,
+      scanPerBand: opts.scanPerBand ?? REPLAY_SCAN_PER_BAND,
+    },
   );
-  return best <= opts.duplicateDistance
-    ? { dup: true, distance: best, replay: true }
-    : { dup: false, distance: null, replay: false };
+  return frames.map((f, i) => {
+    const best = nearest(
+      f.thumb,
+      candidates[i]!.map((r) => r.thumb),
+      opts.duplicateDistance,
+      false,
+    );
+    return best <= opts.duplicateDistance
+      ? { dup: true, distance: best, replay: true }
+      : { dup: false, distance: null, replay: false };
+  });
 }
 
 /** A near-duplicate of an earlier frame of this session: stored, or earlier in this request. */

@@ -11,7 +11,7 @@ import {
 import { IdentityError, identityMessages } from './errors';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
-import { findReplay, findSessionDuplicate, type DuplicateCheck } from './duplicates';
+import { findReplays, findSessionDuplicate, type DuplicateCheck } from './duplicates';
 import { checkUpload } from './image';
 import { blinkDecider, type LivenessDecider } from './liveness';
 import { FacePool } from './pool';
@@ -218,13 +218,20 @@ export async function createIdentityEngine(
 
   type Dup = DuplicateCheck;
 
-  /** A near-duplicate of a counted frame of another session in the replay window. */
-  function isReplay(db: Db, sessionId: string, frame: FrameAnalysis): Promise<Dup> {
-    const fp = frame.fingerprint!;
-    return findReplay(db, sessionId, Buffer.from(fp.thumb, 'base64'), BigInt(fp.dhash), {
-      windowMs: config.liveness.replayWindowMs,
-      duplicateDistance: config.liveness.duplicateDistance,
-    });
+  /** Near-duplicates of counted frames of other sessions in the replay window (one search per request). */
+  function replaysOf(db: Db, sessionId: string, frames: FrameAnalysis[]): Promise<Dup[]> {
+    return findReplays(
+      db,
+      sessionId,
+      frames.map((f) => ({
+        thumb: Buffer.from(f.fingerprint!.thumb, 'base64'),
+        dhash: BigInt(f.fingerprint!.dhash),
+      })),
+      {
+        windowMs: config.liveness.replayWindowMs,
+        duplicateDistance: config.liveness.duplicateDistance,
+      },
+    );
   }
 
   /** A near-duplicate of any earlier frame of this session (stored, or earlier in this request). */
@@ -340,8 +347,7 @@ export async function createIdentityEngine(
           tx,
           frames.map((f) => BigInt(f.fingerprint!.dhash)),
         );
-        const replays: Dup[] = [];
-        for (const f of frames) replays.push(await isReplay(tx, sessionId, f));
+        const replays = await replaysOf(tx, sessionId, frames);
         tChecked = performance.now();
         let state = s.liveness_state;
         let seq = s.frame_seq;

@@ -11,6 +11,7 @@ import type { Db } from '../../server/db/client';
 import {
   CANDIDATE_LIMIT,
   findReplay,
+  findReplays,
   findSessionDuplicate,
   REPLAY_SCAN_PER_BAND,
 } from '../../server/identity/duplicates';
@@ -157,6 +158,31 @@ describe('replays into a new session', () => {
     const far = await session();
     await store.insertFrame(db, far, 1, source, flip(hash, 0, 1, 2, 3, 4, 5, 6, 7, 8), true);
     expect(await findReplay(db, thief, source, hash, opts)).toMatchObject({ dup: false });
+  });
+
+  it("searches a request's frames together: each frame is answered by its own candidates", async () => {
+    // Two sources in two sessions, with dHashes sharing no band (one search scans both).
+    const h1 = 0x1357_9bdf_2468_ace0n;
+    const h2 = 0xeca8_6420_fdb9_7531n;
+    const s1 = thumb(30);
+    const s2 = thumb(31);
+    await store.insertFrame(db, await session(), 1, s1, h1, true);
+    await store.insertFrame(db, await session(), 1, s2, h2, true);
+    const thief = await session();
+    const answers = await findReplays(
+      db,
+      thief,
+      [
+        { thumb: thumb(32), dhash: h1 }, // a new capture with s1's dHash: not a replay
+        { thumb: reencoded(s2, 33), dhash: flip(h2, 3) }, // s2 re-encoded
+        { thumb: s1, dhash: h1 }, // s1 as sent
+        { thumb: s2, dhash: h1 }, // s2's picture under s1's dHash: not s2's candidate set
+      ],
+      opts,
+    );
+    expect(answers.map((a) => a.dup)).toEqual([false, true, true, false]);
+    expect(answers[2]).toMatchObject({ replay: true, distance: 0 });
+    expect(await findReplays(db, thief, [], opts)).toEqual([]);
   });
 });
 

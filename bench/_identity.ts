@@ -15,35 +15,65 @@ export type Bench = {
   db: Db;
   config: IdentityConfig;
   clock: { now: number };
+  /** 'PGlite (in memory)' or 'PostgreSQL'. */
+  dbKind: string;
   close(): Promise<void>;
 };
+
+/**
+ * The bench's database: PGlite in memory by default; with a PostgreSQL URL (bench/_process.ts
+ * `benchPostgres()`: BENCH_DATABASE_URL, TEST_DATABASE_URL or a throwaway cluster) a fresh schema on
+ * it, dropped on close, so that no run meets another run's frames (they would be replays).
+ */
+export async function benchDb(
+  url?: string,
+): Promise<{ db: Db; kind: string; close(): Promise<void> }> {
+  if (!url) {
+    const db = await openDb({ memory: true });
+    return { db, kind: 'PGlite (in memory)', close: () => db.close() };
+  }
+  // The test helpers load the whole app: only when PostgreSQL is asked for.
+  const { createTestSchema } = await import('../tests/server/helpers');
+  const schema = await createTestSchema(url, 'bench');
+  const db = await openDb({ databaseUrl: schema.url });
+  return {
+    db,
+    kind: 'PostgreSQL',
+    async close() {
+      await db.close();
+      await schema.drop();
+    },
+  };
+}
 
 export async function startBench(
   env: Record<string, string> = {},
   ocr = false,
   log?: IdentityLog,
+  databaseUrl?: string,
 ): Promise<Bench> {
   const config = loadIdentityConfig({ ...process.env, ...env });
   const clock = { now: Date.now() };
   const t0 = performance.now();
-  const [db, engine] = await Promise.all([
-    openDb({ memory: true }),
+  const [database, engine] = await Promise.all([
+    benchDb(databaseUrl),
     createIdentityEngine(config, { ocr, now: () => clock.now, ...(log ? { log } : {}) }),
   ]);
   console.log(
-    `engine ready: ${config.poolSize} face worker(s) on ${os.cpus().length} core(s), ${Math.round(performance.now() - t0)} ms; load average ${os
+    `engine ready on ${database.kind}: ${config.poolSize} face worker(s) on ${os.cpus().length} core(s), ${Math.round(performance.now() - t0)} ms; load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
   return {
     engine,
-    db,
+    db: database.db,
     config,
     clock,
+    dbKind: database.kind,
     async close() {
       await engine.close();
-      await db.close();
+      await database.close();
     },
   };
 }

@@ -18,10 +18,9 @@ const UNCHANGED_BELOW = 16;
 /**
  * The default cap on liveness frames per session: more than a genuine patient can send. The browser
  * (machines/shared/frame-policy.ts) starts a request at most every `pollEveryMs` (one in flight) with
- * at most `maxFramesPerRequest` frames, and the server's challenge ends `timeLimitMs` after the
- * session started: 8 x ceil(120 s / 0.7 s) = 1376 frames. Twice that, because a patient who presses
- * 'Detener' and starts again near the end restarts the browser's timer (not the server's) and may
- * keep polling for another time limit: 2752 by default.
+ * at most `maxFramesPerRequest` frames, and stops at the server's `time_up`, `timeLimitMs` after the
+ * session's first frame: 8 x ceil(120 s / 0.7 s) = 1376 frames. Twice that as margin (a request in
+ * flight at the limit, a slow clock, a stop and restart): 2752 by default.
  */
 export function defaultFramesPerSession(timeLimitMs: number): number {
   const p = selfieFramePolicy;

@@ -13,9 +13,9 @@ const H1 = styled.h1`
 
 /**
  * A page or step title. With `focusOnMount` it takes focus when it appears, so screen reader and
- * keyboard users land on the new step's title. Not when it arrives in prerendered HTML: the patient
- * may already be typing in a field of that page, and taking the focus away when React hydrates
- * would send the rest of their keystrokes to the title.
+ * keyboard users land on the new step's title. When it arrives in prerendered HTML, only if nothing
+ * has the focus yet: the patient may already be typing in a field of that page, and taking the
+ * focus away when React hydrates would send the rest of their keystrokes to the title.
  */
 export function Heading({
   children,
@@ -29,7 +29,8 @@ export function Heading({
   const hydrated = useHydrated();
   const [clientMount] = useState(hydrated);
   useEffect(() => {
-    if (focusOnMount && clientMount) ref.current?.focus();
+    const untouched = document.activeElement === null || document.activeElement === document.body;
+    if (focusOnMount && (clientMount || untouched)) ref.current?.focus();
   }, [focusOnMount, clientMount]);
   return (
     <H1 ref={ref} tabIndex={-1}>

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { StepForm } from '../../src/components/StepForm';
 
 // A step's title takes the focus when the step appears (keyboard and screen reader users land on
-// it), but a prerendered page that React hydrates leaves the focus where the patient put it: they
-// may be typing in a field already (e2e/prerender.spec.ts 'typing across hydration').
+// it), but a prerendered page that React hydrates leaves the focus where the patient put it, if
+// anywhere: they may be typing in a field already (e2e/prerender.spec.ts 'typing across hydration').
 
 const step = (
   <StepForm back={null} title="Registrate" onSubmit={() => {}}>
@@ -25,16 +25,29 @@ describe('StepForm title focus', () => {
     expect(screen.getByRole('heading', { name: 'Registrate' })).toHaveFocus();
   });
 
-  it('leaves it in the field being typed in when React hydrates the prerendered step', async () => {
+  async function hydrate(before: () => void) {
     const container = document.createElement('div');
     container.innerHTML = renderToString(step);
     document.body.append(container);
-    const field = screen.getByLabelText<HTMLInputElement>('Celular');
-    field.focus();
-    field.value = '981';
+    before();
     const root = await act(async () => hydrateRoot(container, step));
-    expect(field).toHaveFocus();
-    expect(field).toHaveValue('981');
-    act(() => root.unmount());
+    return () => act(() => root.unmount());
+  }
+
+  it('takes it when React hydrates the prerendered step and nothing has the focus yet', async () => {
+    const unmount = await hydrate(() => {});
+    expect(screen.getByRole('heading', { name: 'Registrate' })).toHaveFocus();
+    unmount();
+  });
+
+  it('leaves it in the field being typed in when React hydrates the prerendered step', async () => {
+    const unmount = await hydrate(() => {
+      const field = screen.getByLabelText<HTMLInputElement>('Celular');
+      field.focus();
+      field.value = '981';
+    });
+    expect(screen.getByLabelText('Celular')).toHaveFocus();
+    expect(screen.getByLabelText('Celular')).toHaveValue('981');
+    unmount();
   });
 });

@@ -323,6 +323,9 @@ export async function createIdentityEngine(
           time_up: false,
         };
       }
+      // The challenge's time is over: no frame can change the answer, so none costs model time.
+      if (decider.isTimeUp(session.liveness_state, now()))
+        return { feedback: [hints.timeUp], liveness_detected: false, time_up: true };
       // The session's frame cap, counted before any model time (a refused request costs none).
       if (!(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession)))
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
@@ -422,7 +425,7 @@ export async function createIdentityEngine(
             selfie && config.storePhotos && !opts.profile ? selfie.image : null,
           ],
         );
-        return { feedback, live, timeUp: decider.isTimeUp(state), steps };
+        return { feedback, live, timeUp: decider.isTimeUp(state, now()), steps };
       });
       log.info({
         event: 'liveness_frames',

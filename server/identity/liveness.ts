@@ -58,8 +58,8 @@ export interface LivenessDecider<S = BlinkState> {
   idle(state: S, now: number, feedback: string[]): LivenessStep<S>;
   step(state: S, frame: LivenessFrame): LivenessStep<S>;
   isLive(state: S): boolean;
-  /** The challenge's time is over: only a new session can pass. */
-  isTimeUp(state: S): boolean;
+  /** The challenge's time is over at `now`: only a new session can pass. */
+  isTimeUp(state: S, now: number): boolean;
 }
 
 /** When the worker computes the description: always, or for a single face whose eye ratio or position qualifies. */
@@ -142,7 +142,7 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
     initial,
 
     isLive: (s) => s.phase === 'done',
-    isTimeUp: (s) => s.phase === 'expired',
+    isTimeUp: (s, now) => s.phase === 'expired' || (s.phase !== 'done' && expired(s, now)),
 
     needsEmbedding(s) {
       const blink = {

@@ -126,6 +126,11 @@ describe('blink liveness on real frames', () => {
     expect(late!.feedback).toEqual([hints.timeUp]);
     expect(late!.liveness_detected).toBe(false);
     expect(late!.time_up).toBe(true);
+    // Once the time is over no frame can change the answer: later ones cost no model time.
+    const submitted = h.engine.stats().pool.submitted;
+    const [after] = await sendFrames(h, sid, [await open(903)]);
+    expect(after).toEqual({ feedback: [hints.timeUp], liveness_detected: false, time_up: true });
+    expect(h.engine.stats().pool.submitted).toBe(submitted);
   });
 
   it('counts the time limit from the first frame, not from the start', { timeout: T }, async () => {

@@ -182,13 +182,14 @@ describe('blink decider', () => {
     const first = decider.step(decider.initial(), { face: face(0.33, { embedding: me }), now: t0 });
     expect(first.state.startedAt).toBe(t0);
     expect(first.feedback).not.toContain(hints.timeUp);
-    expect(decider.isTimeUp(first.state)).toBe(false);
+    expect(decider.isTimeUp(first.state, t0 + limit)).toBe(false);
+    expect(decider.isTimeUp(first.state, t0 + limit + 1)).toBe(true);
     const inTime = decider.step(first.state, { face: face(0.33), now: t0 + limit });
     expect(inTime.feedback).not.toContain(hints.timeUp);
     const late = decider.step(inTime.state, { face: face(0.33), now: t0 + limit + 1 });
     expect(late.feedback).toEqual([hints.timeUp]);
     expect(late.state.phase).toBe('expired');
-    expect(decider.isTimeUp(late.state)).toBe(true);
+    expect(decider.isTimeUp(late.state, 0)).toBe(true);
     expect(decider.idle(late.state, 0, []).feedback).toEqual([hints.timeUp]);
   });
 

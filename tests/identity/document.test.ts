@@ -1,8 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrollFace, getCompletedKyc } from '../../server/identity/engine';
-import { rng } from '../fixtures/cedula';
-import { cameraFrame, fixture } from './frames';
+import { cameraFrame, fixture, phonePhoto } from './frames';
 import { liveSession as liveSessionOf, startEngine, type Harness } from './engine';
 
 const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
@@ -183,32 +182,6 @@ describe('face match and 1:N identification', () => {
  * Two full reads (front text and MRZ cascade) per case: a generous timeout for a loaded machine.
  */
 const SCALED_T = 300_000;
-
-/** A 4032x3024 phone photo of a card: the card about 70% of the width, turned a little, noisy. */
-async function phonePhoto(card: Buffer, seed: number, angle: number): Promise<Buffer> {
-  const W = 4032;
-  const H = 3024;
-  const cardW = Math.round(W * 0.7);
-  const turned = await sharp(card)
-    .resize({ width: cardW, kernel: 'lanczos3' })
-    .rotate(angle, { background: '#6b5b4b' })
-    .toBuffer({ resolveWithObject: true });
-  const left = Math.round((W - turned.info.width) / 2);
-  const top = Math.round((H - turned.info.height) / 2);
-  const { data, info } = await sharp({
-    create: { width: W, height: H, channels: 3, background: '#6b5b4b' },
-  })
-    .composite([{ input: turned.data, left, top }])
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const r = rng(seed);
-  for (let i = 0; i < data.length; i += 7)
-    data[i] = Math.max(0, Math.min(255, data[i]! + (r() - 0.5) * 24));
-  // The composite's raw output may carry an alpha channel: read it back with its own channel count.
-  return sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
-    .jpeg({ quality: 90 })
-    .toBuffer();
-}
 
 /** What the browser uploads: the long side at most 2000 px, JPEG 0.92. */
 const browserScaled = (photo: Buffer) =>

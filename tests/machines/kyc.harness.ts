@@ -101,10 +101,14 @@ export function harness(
     answerSession,
     value: () => actor.getSnapshot().value,
     /** selfie passed, front and back captured, the documents sent */
-    async toVerifying() {
+    /** the session answered, the front camera open, the blink challenge started */
+    async toRunning() {
       await answerSession();
       camera.last().send({ type: 'camera.ready', stream });
       actor.send({ type: 'liveness.start' });
+    },
+    async toVerifying() {
+      await this.toRunning();
       sampling.last().send({
         type: 'poll.result',
         result: { liveness_detected: true, feedback: [], time_up: false },

@@ -186,9 +186,7 @@ describe('kyc machine: selfie', () => {
 
   it("'Detener' returns to idle and stops the polling", async () => {
     const h = harness();
-    await h.answerSession();
-    h.camera.last().send({ type: 'camera.ready', stream });
-    h.actor.send({ type: 'liveness.start' });
+    await h.toRunning();
     h.actor.send({ type: 'liveness.stop' });
     expect(h.value()).toEqual({ selfie: 'idle' });
     expect(h.sampling.last().running).toBe(false);
@@ -228,9 +226,7 @@ describe('kyc machine: selfie', () => {
     "stops on %s; 'Intentar nuevamente' starts over with a new session and the camera reopened",
     async (_l, err, expected) => {
       const h = harness();
-      await h.answerSession();
-      h.camera.last().send({ type: 'camera.ready', stream });
-      h.actor.send({ type: 'liveness.start' });
+      await h.toRunning();
       const { toFlowError } = await import('../../machines/shared/errors');
       h.sampling.last().send({ type: 'poll.error', error: toFlowError(err) });
       expect(h.value()).toEqual({ selfie: 'failed' });
@@ -273,9 +269,7 @@ describe('kyc machine: selfie', () => {
 
   it("stops at the server's 'time up' (its clock runs from the first frame, across a stop)", async () => {
     const h = harness();
-    await h.answerSession();
-    h.camera.last().send({ type: 'camera.ready', stream });
-    h.actor.send({ type: 'liveness.start' });
+    await h.toRunning();
     h.sampling.last().send({
       type: 'poll.result',
       result: {
@@ -325,9 +319,7 @@ describe('kyc machine: selfie', () => {
 
   it('a hidden tab (camera released) stops the challenge; the camera coming back leaves it idle', async () => {
     const h = harness();
-    await h.answerSession();
-    h.camera.last().send({ type: 'camera.ready', stream });
-    h.actor.send({ type: 'liveness.start' });
+    await h.toRunning();
     h.camera.last().send({ type: 'camera.released' });
     expect(h.value()).toEqual({ selfie: 'opening' });
     expect(h.sampling.last().running).toBe(false);
@@ -353,9 +345,7 @@ describe('kyc machine: selfie', () => {
 describe('kyc machine: documents', () => {
   async function atFront() {
     const h = harness();
-    await h.answerSession();
-    h.camera.last().send({ type: 'camera.ready', stream });
-    h.actor.send({ type: 'liveness.start' });
+    await h.toRunning();
     h.sampling.last().send({
       type: 'poll.result',
       result: { liveness_detected: true, feedback: [], time_up: false },

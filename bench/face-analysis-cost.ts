@@ -6,8 +6,9 @@
  * - liveness: the oval's region as the browser sends it (160x180, JPEG 0.6), detector + mesh + iris;
  * - deciding: the same frame with the 1024-d description;
  * - kiosk: the 480x480 square the kiosk page sends, everything.
- * Prints medians over the rounds (after 2 warm-ups): CPU and wall ms per frame, and wall ms inside
- * each model's execute (the models run synchronously on the worker's thread), with the load average.
+ * Prints medians over the rounds (after 2 warm-ups): CPU and wall ms per frame, and CPU ms inside
+ * each model's execute (the models run synchronously on the worker's thread; process CPU time, which
+ * is this worker's while the others wait), with the load average.
  *   npx tsx bench/face-analysis-cost.ts [rounds=15]
  */
 import os from 'node:os';
@@ -48,11 +49,12 @@ async function serve(setting: BackendSetting) {
     const model = models[name]!;
     const execute = model.execute; // onnxruntime's when patched, else tfjs' own
     model.execute = (...args) => {
-      const t0 = performance.now();
+      const c0 = process.cpuUsage();
       try {
         return execute.apply(model, args);
       } finally {
-        spent[label] = (spent[label] ?? 0) + performance.now() - t0;
+        const c = process.cpuUsage(c0);
+        spent[label] = (spent[label] ?? 0) + (c.user + c.system) / 1000;
       }
     };
   }
@@ -146,25 +148,20 @@ export async function main(rounds = Number(process.argv[2] ?? 15)) {
     load1.push(os.loadavg()[0]!);
   }
   const load = `load 1 min ${Math.min(...load1).toFixed(1)}-${Math.max(...load1).toFixed(1)}`;
-  console.log(`\nmedians of ${rounds} rounds (ms), ${load}`);
+  console.log(`\nmedians of ${rounds} rounds (ms; models: CPU inside execute), ${load}`);
+  const ms = (v: number) => v.toFixed(1).padStart(6);
   for (const [kind, label] of Object.entries(KINDS)) {
     console.log(`${label}:`);
     const cpu: number[] = [];
     for (const { backend } of workers) {
       const rs = results.get(`${backend}/${kind}`)!;
-      const perModel = Object.values(MODELS)
-        .map(
-          (m) =>
-            `${m} ${rs[0]!.models[m] === undefined ? '-' : median(rs.map((x) => x.models[m] ?? 0)).toFixed(1)}`,
-        )
-        .join(', ');
+      const model = (m: ModelLabel) =>
+        rs[0]!.models[m] === undefined ? '-' : median(rs.map((x) => x.models[m] ?? 0)).toFixed(1);
+      const perModel = Object.values(MODELS).map((m) => `${m} ${model(m)}`);
       cpu.push(median(rs.map((x) => x.cpu)));
+      const wall = median(rs.map((x) => x.wall));
       console.log(
-        `  ${backend.padEnd(17)} CPU ${cpu.at(-1)!.toFixed(1).padStart(6)}  wall ${median(
-          rs.map((x) => x.wall),
-        )
-          .toFixed(1)
-          .padStart(6)}  models: ${perModel}`,
+        `  ${backend.padEnd(17)} CPU ${ms(cpu.at(-1)!)}  wall ${ms(wall)}  models: ${perModel.join(', ')}`,
       );
     }
     console.log(`  tfjs-wasm / onnxruntime-node CPU: x${(cpu[1]! / cpu[0]!).toFixed(2)}`);

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
 import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import type { BackendSetting } from './worker/models';
 
 /**
  * Settings of the identity engine, read from the environment with safe defaults.
@@ -38,6 +39,7 @@ const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
 
 const schema = z.object({
   IDENTITY_POOL_SIZE: int(0, 0, 64),
+  IDENTITY_BACKEND: z.enum(['auto', 'onnx', 'wasm'] satisfies BackendSetting[]).default('auto'),
   IDENTITY_TASK_TIMEOUT_MS: int(30_000, 1_000),
   IDENTITY_OCR_WORKERS: int(1, 1, 8),
   IDENTITY_MAX_UPLOAD_BYTES: int(8 * 1024 * 1024, 1024),
@@ -80,6 +82,11 @@ const schema = z.object({
 export type IdentityConfig = {
   /** Worker threads for face analysis (one model load each). */
   poolSize: number;
+  /**
+   * What runs the face models: `auto` onnxruntime-node (native CPU), or tfjs-wasm when it cannot
+   * load (logged once); `onnx` onnxruntime-node or the workers fail to start; `wasm` tfjs-wasm only.
+   */
+  backend: BackendSetting;
   taskTimeoutMs: number;
   ocrWorkers: number;
   /** Upload limits: bytes per image, decoded pixels, smallest side accepted. */
@@ -157,6 +164,7 @@ export function loadIdentityConfig(
   const poolSize = c.IDENTITY_POOL_SIZE || Math.max(1, cores);
   return {
     poolSize,
+    backend: c.IDENTITY_BACKEND,
     taskTimeoutMs: c.IDENTITY_TASK_TIMEOUT_MS,
     ocrWorkers: c.IDENTITY_OCR_WORKERS,
     maxUploadBytes: c.IDENTITY_MAX_UPLOAD_BYTES,

@@ -147,6 +147,7 @@ export async function createIdentityEngine(
   };
   const pool = new FacePool({
     size: config.poolSize,
+    backend: config.backend,
     limits,
     taskTimeoutMs: config.taskTimeoutMs,
     maxQueue: config.poolSize * 16,
@@ -169,7 +170,7 @@ export async function createIdentityEngine(
     await Promise.allSettled([pool.close(), reader.close()]);
     throw err;
   }
-  log.info({ event: 'identity_ready', workers: pool.size, ms: ms(t0) });
+  log.info({ event: 'identity_ready', workers: pool.size, backend: pool.backend, ms: ms(t0) });
   let lastPurge = 0;
   let gallery: store.Gallery | null = null;
 

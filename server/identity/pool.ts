@@ -5,7 +5,8 @@ import { IdentityError, identityMessages, type IdentityErrorCode } from './error
 import type { ImageLimits } from './image';
 import type { FrameAnalysis } from './types';
 import type { AnalyzeOptions, FramesOptions } from './worker/analyze';
-import type { WorkerResponse } from './worker/face-worker';
+import type { WorkerData, WorkerReady, WorkerResponse } from './worker/face-worker';
+import type { BackendSetting, InferenceBackend } from './worker/models';
 
 type Work =
   | { op: 'analyze'; bytes: Uint8Array; opts: AnalyzeOptions }
@@ -17,7 +18,13 @@ type Task = {
   reject: (e: Error) => void;
   timer?: NodeJS.Timeout;
 };
-type Slot = { worker: Worker; ready: boolean; task: Task | null; index: number };
+type Slot = {
+  worker: Worker;
+  ready: boolean;
+  task: Task | null;
+  index: number;
+  backend?: InferenceBackend;
+};
 
 export type PoolOptions = {
   size: number;
@@ -25,6 +32,14 @@ export type PoolOptions = {
   taskTimeoutMs: number;
   /** Refuse new work when this many tasks wait (backpressure), answered 503 'busy'. */
   maxQueue?: number;
+  /** What runs the face models (IDENTITY_BACKEND); default `auto`. */
+  backend?: BackendSetting;
+  /** The onnxruntime-node package the workers load (default: the installed one). */
+  onnxRuntime?: string;
+  /**
+   * Events: worker_ready, worker_error, worker_exit, worker_timeout, and native_unavailable (once
+   * per pool, with the reason) when `auto` runs tfjs-wasm because onnxruntime cannot run.
+   */
   onEvent?: (event: string, data: Record<string, unknown>) => void;
 };
 
@@ -32,10 +47,10 @@ const require = createRequire(import.meta.url);
 const workerUrl = new URL('./worker/face-worker.ts', import.meta.url);
 
 /** Worker entry: TypeScript is compiled in the worker by tsx's loader, as in the main thread. */
-function spawn(limits: ImageLimits): Worker {
+function spawn(workerData: WorkerData): Worker {
   const tsxApi = pathToFileURL(require.resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
   const src = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(src, { eval: true, workerData: { limits }, stdout: false, stderr: false });
+  return new Worker(src, { eval: true, workerData, stdout: false, stderr: false });
 }
 
 /**
@@ -50,6 +65,7 @@ export class FacePool {
   private readyWaiters: Array<() => void> = [];
   private startupFailures = 0;
   private fatal: Error | null = null;
+  private fallbackLogged = false;
   replaced = 0;
 
   constructor(private readonly options: PoolOptions) {
@@ -69,6 +85,16 @@ export class FacePool {
     return this.slots.length;
   }
 
+  /**
+   * What runs the face models in the ready workers: 'onnxruntime-node' or 'tfjs-wasm', 'mixed' if
+   * they differ (a replaced worker could not load the native runtime), null before any is ready.
+   */
+  get backend(): InferenceBackend | 'mixed' | null {
+    const running = new Set(this.slots.filter((s) => s.ready).map((s) => s.backend));
+    if (running.size > 1) return 'mixed';
+    return [...running][0] ?? null;
+  }
+
   stats() {
     return {
       size: this.slots.length,
@@ -77,6 +103,7 @@ export class FacePool {
       replaced: this.replaced,
       /** Tasks submitted since the pool started (model work asked for). */
       submitted: this.nextId - 1,
+      backend: this.backend,
     };
   }
 
@@ -120,11 +147,22 @@ export class FacePool {
   }
 
   private start(index: number): Slot {
-    const slot: Slot = { worker: spawn(this.options.limits), ready: false, task: null, index };
-    slot.worker.on('message', (msg: WorkerResponse | { ready: true; backend: string }) => {
+    const { limits, backend = 'auto', onnxRuntime } = this.options;
+    const worker = spawn({ limits, backend, onnxRuntime });
+    const slot: Slot = { worker, ready: false, task: null, index };
+    slot.worker.on('message', (msg: WorkerResponse | WorkerReady) => {
       if ('ready' in msg) {
         slot.ready = true;
+        slot.backend = msg.backend;
         this.startupFailures = 0;
+        if (msg.fallback !== undefined && !this.fallbackLogged) {
+          // Once per pool: every worker of a machine meets the same reason.
+          this.fallbackLogged = true;
+          this.options.onEvent?.('native_unavailable', {
+            reason: msg.fallback,
+            backend: msg.backend,
+          });
+        }
         this.options.onEvent?.('worker_ready', { index, backend: msg.backend });
         this.readyWaiters.splice(0).forEach((r) => r());
         this.dispatch();

@@ -82,9 +82,9 @@ export async function identityRoutes(
   const engineOf = () => holder.get();
   // GET /api/ready: warming in the background is 'starting'; in tests the engine starts on demand.
   if (app.hasDecorator('readiness'))
-    app.readiness.register('identity', () =>
+    app.readiness.register('identity', async () =>
       holder.isReady()
-        ? identityStates.ready
+        ? { ...identityStates.ready, backend: (await holder.get()).stats().pool.backend }
         : owned && ctx.config.env !== 'test'
           ? identityStates.starting
           : identityStates.onDemand,

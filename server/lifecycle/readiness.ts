@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { pendingMigrations, type Db } from '../db/client';
 
-export type CheckResult = { ok: boolean; state: string };
+export type CheckResult = {
+  ok: boolean;
+  state: string;
+  /** Which implementation serves the component (identity: what runs the face models). */
+  backend?: string | null;
+};
 type Check = () => CheckResult | Promise<CheckResult>;
 
 /**

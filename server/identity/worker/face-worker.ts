@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { IdentityError } from '../errors';
 import type { ImageLimits } from '../image';
 import { analyzeFrames, analyzeImage, type AnalyzeOptions, type FramesOptions } from './analyze';
-import { humanDir, loadHuman } from './models';
+import { humanDir, loadFaceModels, type BackendSetting, type InferenceBackend } from './models';
 
 /**
  * Worker thread: loads the face models once, warms them, then answers analysis requests.
@@ -16,13 +16,24 @@ export type WorkerRequest =
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: { code: string; message: string } };
+/** Sent once, after the warm-up: which backend runs the models, and why not native under `auto`. */
+export type WorkerReady = { ready: true; backend: InferenceBackend; fallback?: string };
+export type WorkerData = {
+  limits: ImageLimits;
+  backend: BackendSetting;
+  /** The onnxruntime-node package to load (default: the installed one). */
+  onnxRuntime?: string | undefined;
+};
 
 const port = parentPort;
 if (!port) throw new Error('face-worker must run in a worker thread');
-const limits = (workerData as { limits: ImageLimits }).limits;
+const data = workerData as WorkerData;
+const limits = data.limits;
 sharp.concurrency(1);
 
-const human = await loadHuman();
+const { human, backend, fallback } = await loadFaceModels(data.backend, {
+  onnxRuntime: data.onnxRuntime,
+});
 // Warm-up: the first inference of each model compiles its kernels; do it now on a real face (a
 // thumbnail in Human's own sample sheet), not on a patient's first frame.
 const warm = await sharp(path.join(humanDir, 'assets', 'samples.jpg'))
@@ -37,7 +48,7 @@ const warm = await sharp(path.join(humanDir, 'assets', 'samples.jpg'))
   );
 for (let i = 0; i < 2; i++)
   await analyzeImage(human, warm, limits, { embedding: 'all', fingerprint: true });
-port.postMessage({ ready: true, backend: human.tf.getBackend() });
+port.postMessage({ ready: true, backend, fallback } satisfies WorkerReady);
 
 port.on('message', async (msg: WorkerRequest) => {
   try {

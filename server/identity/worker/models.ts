@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { runOnNative, type HumanModels } from '../native/patch';
+import { loadNativeRuntime } from '../native/runtime';
 
 /**
  * Loads Human (face detector, 478-point mesh, iris, 1024-d description) on the tfjs wasm backend,
- * with every model read from node_modules: nothing is fetched at run time.
+ * with every model read from node_modules: nothing is fetched at run time; then, unless told
+ * otherwise, moves the four models' inference to onnxruntime-node (loadFaceModels below).
  * Runs inside a worker thread: one model load per worker.
  */
 const require = createRequire(import.meta.url);
@@ -116,4 +119,51 @@ export async function loadHuman(): Promise<Human> {
   const human = new Human(humanConfig);
   await human.load();
   return human;
+}
+
+/** IDENTITY_BACKEND: `auto` native with tfjs-wasm as fallback, `onnx` native or fail, `wasm` tfjs only. */
+export type BackendSetting = 'auto' | 'onnx' | 'wasm';
+/** What runs the face models (Human's pre- and post-processing always run on tfjs-wasm). */
+export type InferenceBackend = 'onnxruntime-node' | 'tfjs-wasm';
+export type FaceModels = {
+  human: Human;
+  backend: InferenceBackend;
+  /** Under `auto`: why the native runtime is not running (it could not load or convert). */
+  fallback?: string;
+};
+
+/** An error's first line, bounded (a reason for the logs; it never carries request data). */
+const reason = (err: unknown) =>
+  (err instanceof Error ? err.message : String(err)).split('\n')[0]!.slice(0, 300);
+
+/**
+ * Loads the face models for `setting`. `onnxRuntime` names the onnxruntime-node package to load
+ * (default: the installed one; another path is a seam for tests and custom builds). The native
+ * library is loaded before the models, so `onnx` fails fast when it is missing.
+ */
+export async function loadFaceModels(
+  setting: BackendSetting,
+  options: { onnxRuntime?: string | undefined } = {},
+): Promise<FaceModels> {
+  if (setting === 'wasm') return { human: await loadHuman(), backend: 'tfjs-wasm' };
+  let runtime: ReturnType<typeof loadNativeRuntime> | null = null;
+  let why = '';
+  try {
+    runtime = loadNativeRuntime(options.onnxRuntime);
+  } catch (err) {
+    if (setting === 'onnx') throw new Error(`onnxruntime-node cannot load: ${reason(err)}`);
+    why = `onnxruntime-node cannot load: ${reason(err)}`;
+  }
+  const human = await loadHuman();
+  if (runtime) {
+    try {
+      // Human's bundle is typed here by hand (models.ts): its loaded models are read as HumanModels.
+      runOnNative(human as unknown as HumanModels, runtime);
+      return { human, backend: 'onnxruntime-node' };
+    } catch (err) {
+      if (setting === 'onnx') throw err;
+      why = reason(err);
+    }
+  }
+  return { human, backend: 'tfjs-wasm', fallback: why };
 }

@@ -409,22 +409,15 @@ export async function createIdentityEngine(
         if (anyDuplicate && !live && !feedback.includes(hints.duplicate))
           feedback = [...feedback, hints.duplicate];
         if (!feedback.length) feedback = [hints.duplicate];
-        await tx.query(
-          `UPDATE kyc_sessions SET liveness_state = $2::jsonb, frame_seq = $3, updated_at = now(),
-             status = CASE WHEN $4 THEN 'live' ELSE status END,
-             live_at = CASE WHEN $4 THEN now() ELSE live_at END,
-             selfie_embedding = COALESCE($5::real[], selfie_embedding),
-             selfie_photo = CASE WHEN $5::real[] IS NOT NULL AND $6::bytea IS NOT NULL THEN $6::bytea ELSE selfie_photo END
-           WHERE id = $1`,
-          [
-            sessionId,
-            JSON.stringify(state),
-            seq,
-            live,
-            selfie?.embedding ?? null,
-            selfie && config.storePhotos && !opts.profile ? selfie.image : null,
-          ],
-        );
+        await store.saveLivenessProgress(tx, sessionId, {
+          state,
+          frameSeq: seq,
+          live,
+          selfie: selfie && {
+            embedding: selfie.embedding,
+            photo: config.storePhotos && !opts.profile ? selfie.image : null,
+          },
+        });
         return { feedback, live, timeUp: decider.isTimeUp(state, now()), steps };
       });
       log.info({
@@ -515,18 +508,11 @@ export async function createIdentityEngine(
         return refuse(reading.error ?? identityMessages.mrzUnreadable);
       if (!faceOk)
         return refuse(cardFace ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument);
-      await db.query(
-        `UPDATE kyc_sessions SET status = 'completed', completed_at = now(), updated_at = now(), result = $2::jsonb
-          WHERE id = $1 AND status = 'live'`,
-        [
-          sessionId,
-          JSON.stringify({
-            id_data: reading.idData,
-            checks: reading.checks,
-            face: { similarity, threshold },
-          }),
-        ],
-      );
+      await store.completeSession(db, sessionId, {
+        id_data: reading.idData,
+        checks: reading.checks,
+        face: { similarity, threshold },
+      });
       return { success: true, kyc_complete: true, id_data: reading.idData };
     },
 
@@ -538,11 +524,7 @@ export async function createIdentityEngine(
 
     async rejectKyc(db, sessionId, reason) {
       await store.loadSession(db, sessionId);
-      await db.query(
-        `UPDATE kyc_sessions SET status = 'rejected', reject_reason = $2, updated_at = now(), result = NULL,
-           selfie_embedding = NULL, selfie_photo = NULL WHERE id = $1`,
-        [sessionId, reason.slice(0, 500)],
-      );
+      await store.rejectSession(db, sessionId, reason);
       log.info({ event: 'kyc_reject', session: short(sessionId) });
     },
 

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
-import {
-  createDocumentReader,
-  faceInArea,
-  type DocumentReader,
-  type DocumentReading,
-  type IdData,
-} from './document';
+import { faceInArea } from './cedula';
+import { createDocumentReader, type DocumentReader } from './document';
+import type { DocumentReading, IdData } from './document-verdict';
 import { IdentityError, identityMessages } from './errors';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';

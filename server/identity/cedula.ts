@@ -111,24 +111,38 @@ export function looksLikeCard(text: string): boolean {
   return CARD_WORDS.filter((c) => ws.some((w) => isLabel(w, c))).length >= 2;
 }
 
+/**
+ * A document number as compared and stored: its characters without separators ('.', ',', spaces,
+ * the MRZ's '<' fillers) and without leading zeros. A back's MRZ may carry the number zero-padded to
+ * its nine places ('005123478') where the front prints '5.123.478' and the patient logs in with
+ * 5123478.
+ */
+export function normaliseDocumentNumber(raw: string): string {
+  return raw.replace(/[\s.,<]/g, '').replace(/^0+(?=.)/, '');
+}
+
 /** Document numbers printed on the front: '6.824.773' or '6824773' (dates and other digits excluded). */
 export function frontNumbers(text: string): string[] {
   const out = new Set<string>();
   for (const raw of text.split(/\s+/)) {
     const t = raw.replace(/^[^0-9]+|[^0-9]+$/g, '');
-    if (/^\d{1,3}([.,]\d{3}){1,2}$/.test(t) || /^\d{5,9}$/.test(t)) out.add(t.replace(/\D/g, ''));
+    if (/^\d{1,3}([.,]\d{3}){1,2}$/.test(t) || /^\d{5,9}$/.test(t))
+      out.add(normaliseDocumentNumber(t.replace(/\D/g, '')));
   }
   return [...out];
 }
 
 /**
- * The front's number against the MRZ's: true when printed exactly, false when a different number is
- * printed, null when none was read or the closest is one digit off (an OCR slip: ask for a clearer photo).
+ * The front's number against the MRZ's (both without leading zeros): true when printed exactly,
+ * false when a different number is printed, null when none was read or the closest is one digit off
+ * (an OCR slip: ask for a clearer photo).
  */
 export function matchNumber(mrzNumber: string, printed: string[]): boolean | null {
-  if (printed.includes(mrzNumber)) return true;
-  if (!printed.length) return null;
-  return printed.some((n) => editDistance(n, mrzNumber) <= 1) ? null : false;
+  const mrz = normaliseDocumentNumber(mrzNumber);
+  const numbers = printed.map(normaliseDocumentNumber);
+  if (numbers.includes(mrz)) return true;
+  if (!numbers.length) return null;
+  return numbers.some((n) => editDistance(n, mrz) <= 1) ? null : false;
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   frontNumbers,
   looksLikeCard,
   matchNumber,
+  normaliseDocumentNumber,
   photoAreaOf,
   type Area,
   type OcrWord,
@@ -121,7 +122,7 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     ...base,
     idData: {
       FullName: names.tokens.join(' '),
-      DocumentNumber: f.documentNumber,
+      DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,
       Gender: f.sex,
       Nationality: f.nationality,

@@ -10,6 +10,7 @@ import {
   frontNumbers,
   looksLikeCard,
   matchNumber,
+  normaliseDocumentNumber,
   photoAreaOf,
   type OcrWord,
 } from '../../server/identity/cedula';
@@ -17,7 +18,7 @@ import { documentVerdict, type DocumentText } from '../../server/identity/docume
 import { identityMessages } from '../../server/identity/errors';
 import { readTd1, type MrzRead } from '../../server/identity/mrz';
 import type { FrameAnalysis } from '../../server/identity/types';
-import { td1, type CardPerson } from '../fixtures/cedula';
+import { td1, type CardLayout, type CardPerson } from '../fixtures/cedula';
 
 const word = (text: string, x0: number, y0: number): OcrWord => ({
   text,
@@ -104,7 +105,8 @@ const person: CardPerson = {
   sex: 'F',
   maritalStatus: 'CASADA',
 };
-const mrzOf = (p: CardPerson): MrzRead => readTd1(td1(p).join('\n'))!;
+const mrzOf = (p: CardPerson, layout: CardLayout = {}): MrzRead =>
+  readTd1(td1(p, layout).join('\n'))!;
 
 /** A front as the OCR reads it; each part can be left out or changed. */
 function frontText(
@@ -247,5 +249,37 @@ describe('document verdict', () => {
     const v = documentVerdict(reading(), '2035-09-03');
     expect(v.checks.notExpired).toBe(false);
     expect(v.ok).toBe(true);
+  });
+});
+
+describe('zero-padded MRZ numbers', () => {
+  it('a number is compared and stored without separators or leading zeros', () => {
+    expect(normaliseDocumentNumber('005123478')).toBe('5123478');
+    expect(normaliseDocumentNumber('5.123.478')).toBe('5123478');
+    expect(normaliseDocumentNumber('5123478<<')).toBe('5123478');
+    expect(normaliseDocumentNumber('6824773')).toBe('6824773');
+    expect(normaliseDocumentNumber('0')).toBe('0');
+    expect(frontNumbers('N° DOCUMENTO\n005123478')).toEqual(['5123478']);
+  });
+
+  it("the MRZ's '005123478' is the printed '5.123.478', not another card's number", () => {
+    expect(matchNumber('005123478', frontNumbers('N° DOCUMENTO\n5.123.478 04/03/2031'))).toBe(true);
+    expect(matchNumber('005123478', ['5123479'])).toBeNull();
+    expect(matchNumber('005123478', ['4518203'])).toBe(false);
+    expect(matchNumber('005123478', ['5123478000'])).toBe(false);
+  });
+
+  it('a back whose MRZ pads the number with zeros completes, and the number is stored as printed', () => {
+    const p: CardPerson = { ...person, documentNumber: '5123478' };
+    const mrz = mrzOf(p, { mrzZeroPadded: true });
+    expect(mrz.lines[0].slice(5, 14)).toBe('005123478');
+    expect(mrz.fields.documentNumber).toBe('005123478');
+    const v = documentVerdict(
+      reading({ mrz, front: { text: frontText({ number: '5.123.478' }), words: LABELS } }),
+      DAY,
+    );
+    expect(v.ok).toBe(true);
+    expect(v.checks.numberMatchesFront).toBe(true);
+    expect(v.idData?.DocumentNumber).toBe('5123478');
   });
 });

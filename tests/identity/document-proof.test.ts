@@ -102,6 +102,23 @@ describe('front proof on the engine', () => {
   );
 
   it(
+    "a back whose MRZ carries the number zero-padded ('005123478') matches the printed '5.123.478'",
+    { timeout: T },
+    async () => {
+      const read = await h.engine.readDocument(card('card-5-front'), card('card-5-back'));
+      expect(read.mrz?.lines[0].slice(5, 14)).toBe('005123478');
+      expect(read.checks.numberMatchesFront).toBe(true);
+      const r = await scan(card('card-5-front'), card('card-5-back'));
+      expect(r).toEqual({
+        success: true,
+        kyc_complete: true,
+        id_data: manifest['card-5']!.expected,
+      });
+      expect(r.id_data!.DocumentNumber).toBe('5123478');
+    },
+  );
+
+  it(
     "reads 'ESTADO CIVIL' printed on the back when the front lacks it",
     { timeout: T },
     async () => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { identityPaths } from '../contract/identity';
 import { installErrorHandling } from '../server/http/errors';
+import { identityPlugin } from '../server/identity/plugin';
 import { identityRoutes } from '../server/identity/routes';
 import { blinkSequence, fixture, multipart, type Part } from '../tests/identity/frames';
 import { runIfMain, startBench, summary } from './_identity';
@@ -51,11 +52,8 @@ export async function main() {
   const b = await startBench({}, true);
   const app = Fastify({ logger: false });
   installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db: b.db, config: { env: 'test' } },
-    identity: b.engine,
-  });
+  await app.register(identityPlugin, { env: 'test', identity: b.engine });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db: b.db } });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const port = (app.server.address() as AddressInfo).port;
   const post = (from: string, url: string, parts?: Part[]) => request(port, from, url, parts);

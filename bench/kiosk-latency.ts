@@ -17,6 +17,7 @@ import { faceAuthFrameResponse, faceAuthPaths, faceAuthStartResponse } from '../
 import { loadFaceAuthConfig } from '../server/face-auth/config';
 import { faceAuthRoutes } from '../server/face-auth/routes';
 import { installErrorHandling } from '../server/http/errors';
+import { identityPlugin } from '../server/identity/plugin';
 import { EMBEDDING_MODEL } from '../server/identity/store';
 import { loadConfig } from '../server/config';
 import { systemClock, type AppContext } from '../server/context';
@@ -87,12 +88,8 @@ export async function main() {
   const app = Fastify({ logger: false });
   installErrorHandling(app);
   await app.register(cookie);
-  await app.register(faceAuthRoutes, {
-    prefix: faceAuth.prefix,
-    ctx,
-    faceAuth,
-    identity: async () => b.engine,
-  });
+  await app.register(identityPlugin, { env: 'test', identity: b.engine });
+  await app.register(faceAuthRoutes, { prefix: faceAuth.prefix, ctx, faceAuth });
   await app.ready();
   const paths = faceAuthPaths(faceAuth.prefix);
 

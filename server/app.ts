@@ -15,7 +15,7 @@ import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
-import type { IdentityEngine } from './identity/engine';
+import { identityPlugin } from './identity/plugin';
 import { loadFaceAuthConfig } from './face-auth/config';
 import { faceAuthRoutes, kioskRoutes } from './face-auth/routes';
 import { onboardingRoutes } from './onboarding/routes';
@@ -74,18 +74,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
-  let identityEngine: (() => Promise<IdentityEngine>) | undefined;
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx,
-    exposeEngine: (get) => (identityEngine = get),
-  });
-  await app.register(faceAuthRoutes, {
-    prefix: ctx.faceAuth.prefix,
-    ctx,
-    faceAuth: ctx.faceAuth,
-    identity: () => identityEngine!(),
-  });
+  // One identity engine per process (app.identity), read by the identity and face authentication routes.
+  await app.register(identityPlugin, { env: config.env });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
+  await app.register(faceAuthRoutes, { prefix: ctx.faceAuth.prefix, ctx, faceAuth: ctx.faceAuth });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceAuth: ctx.faceAuth });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });

@@ -15,8 +15,8 @@ import {
 import type { AppContext } from '../context';
 import { HttpError, parseOr400 } from '../http/errors';
 import { messages } from '../http/messages';
-import type { IdentityEngine } from '../identity/engine';
 import { identityMessages } from '../identity/errors';
+import { identityOf } from '../identity/plugin';
 import { answer } from '../identity/routes';
 import { readUpload } from '../identity/upload';
 import { consumeLimits } from '../security/rate-limits';
@@ -25,12 +25,7 @@ import { activateDevice, deviceOf } from './devices';
 import { faceAuthMessages } from './messages';
 import { createFaceAuth, type Caller } from './service';
 
-export type FaceAuthRoutesOptions = {
-  ctx: AppContext;
-  faceAuth: FaceAuthConfig;
-  /** The identity engine the onboarding routes own (one model load per process). */
-  identity: () => Promise<IdentityEngine>;
-};
+export type FaceAuthRoutesOptions = { ctx: AppContext; faceAuth: FaceAuthConfig };
 
 const MINUTE = 60_000;
 
@@ -41,8 +36,10 @@ const MINUTE = 60_000;
  */
 export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesOptions) {
   const { ctx, faceAuth: cfg } = opts;
+  // The app's identity engine (app.identity, decorated by identityPlugin): one model load per process.
+  const engineOf = identityOf(app, 'faceAuthRoutes');
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
-  const service = createFaceAuth({ db: ctx.db, engine: opts.identity, config: cfg, log: app.log });
+  const service = createFaceAuth({ db: ctx.db, engine: engineOf, config: cfg, log: app.log });
 
   const callers = new WeakMap<FastifyRequest, Caller>();
   app.addHook('preHandler', async (request) => {
@@ -69,7 +66,7 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
   app.post('/frame', async (request): Promise<FaceAuthFrameResponse> => {
     const caller = callerOf(request);
     await limit('face_auth_frame', caller.key, cfg.framesPerMinute);
-    const engine = await opts.identity();
+    const engine = await engineOf();
     const maxBytes = engine.config.maxUploadBytes;
     const upload = await readUpload(
       request,

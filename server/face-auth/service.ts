@@ -8,6 +8,7 @@ import { HttpError } from '../http/errors';
 import type { IdentityEngine, IdentityLog } from '../identity/engine';
 import { hints } from '../identity/hints';
 import { blinkDecider, type LivenessDecider } from '../identity/liveness';
+import { rejectSession, sessionSelfie } from '../identity/store';
 import type { FaceAuthConfig } from './config';
 import { faceAuthMessages } from './messages';
 
@@ -69,11 +70,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
 
   /** Drops a session's face description (it was only needed for the decision). */
   const forgetFace = (sessionId: string) =>
-    db.query(
-      `UPDATE kyc_sessions SET status = 'rejected', reject_reason = 'face-auth', selfie_embedding = NULL,
-              selfie_photo = NULL, updated_at = now() WHERE id = $1 AND decider = $2`,
-      [sessionId, KIOSK_PROFILE],
-    );
+    rejectSession(db, sessionId, 'face-auth', { decider: KIOSK_PROFILE });
 
   async function purge() {
     const { rows } = await db.query<{ session_id: string }>(
@@ -185,11 +182,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
       let message: string = timeUp ? hints.timeUp : faceAuthMessages.notRecognised;
       try {
         if (!timeUp) {
-          const { rows } = await db.query<{ selfie_embedding: number[] | null }>(
-            'SELECT selfie_embedding FROM kyc_sessions WHERE id = $1',
-            [sessionId],
-          );
-          const embedding = rows[0]?.selfie_embedding?.map(Number);
+          const embedding = await sessionSelfie(db, sessionId);
           if (embedding) {
             const found = await engine.identify(db, { embedding });
             threshold = found.threshold;

@@ -13,35 +13,13 @@ import {
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
-import { loadIdentityConfig } from './config';
-import { createIdentityEngine, type IdentityEngine } from './engine';
 import { IdentityError, identityMessages } from './errors';
-import { holdEngine } from './lifecycle';
+import { identityOf } from './plugin';
 import { QueueFullError } from './queue';
 import { readUpload } from './upload';
 import { consumeLimits } from '../security/rate-limits';
 
-const identityStates = {
-  ready: { ok: true, state: 'ready' },
-  starting: { ok: false, state: 'starting' },
-  onDemand: { ok: true, state: 'on-demand' },
-};
-
-export type IdentityRoutesOptions = {
-  ctx: { db: Db; config: { env: string } };
-  /**
-   * The engine to use. Without one the plugin creates its own from IDENTITY_* settings and closes it
-   * with the app: warmed in the background once the app is ready (identity calls answer 503 'El
-   * servicio está iniciando' until then; see lifecycle.ts), or, in the test environment, on the first
-   * identity request so that other areas' tests do not pay for the models.
-   */
-  identity?: IdentityEngine | Promise<IdentityEngine>;
-  /** How an owned engine is made (default: from IDENTITY_* settings); a seam for the start-up tests. */
-  createEngine?: () => Promise<IdentityEngine>;
-  env?: Record<string, string | undefined>;
-  /** Receives the engine getter, so face authentication shares this engine (one model load). */
-  exposeEngine?: (get: () => Promise<IdentityEngine>) => void;
-};
+export type IdentityRoutesOptions = { ctx: { db: Db } };
 
 /**
  * IdentityError -> HttpError (status + Spanish message); a full work queue -> 503 with Retry-After;
@@ -69,27 +47,8 @@ export async function identityRoutes(
   opts: IdentityRoutesOptions,
 ): Promise<void> {
   const { ctx } = opts;
-  const owned = !opts.identity;
-  const holder = holdEngine(
-    app,
-    opts.identity
-      ? () => Promise.resolve(opts.identity!)
-      : (opts.createEngine ??
-          (() =>
-            createIdentityEngine(loadIdentityConfig(opts.env ?? process.env), { log: app.log }))),
-    { owned, background: owned && ctx.config.env !== 'test' },
-  );
-  const engineOf = () => holder.get();
-  // GET /api/ready: warming in the background is 'starting'; in tests the engine starts on demand.
-  if (app.hasDecorator('readiness'))
-    app.readiness.register('identity', async () =>
-      holder.isReady()
-        ? { ...identityStates.ready, backend: (await holder.get()).stats().pool.backend }
-        : owned && ctx.config.env !== 'test'
-          ? identityStates.starting
-          : identityStates.onDemand,
-    );
-  opts.exposeEngine?.(engineOf);
+  // The app's engine (app.identity, decorated by identityPlugin): shared with face authentication.
+  const engineOf = identityOf(app, 'identityRoutes');
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
 
   // 200 once the engine answers, 503 'El servicio está iniciando' (Retry-After) while it warms up:

@@ -4,16 +4,8 @@
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  faceInArea,
-  frontNumbers,
-  looksLikeCard,
-  matchNumber,
-  photoAreaOf,
-} from '../../server/identity/document';
 import { getCompletedKyc } from '../../server/identity/engine';
 import { identityMessages } from '../../server/identity/errors';
-import type { FrameAnalysis } from '../../server/identity/types';
 import { fixture } from './frames';
 import { liveSession, startEngine, type Harness } from './engine';
 
@@ -23,59 +15,6 @@ const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as R
 >;
 const card = (name: string) => fixture('cedulas', `${name}.jpg`);
 const T = 180_000;
-
-describe('front proof, pure parts', () => {
-  it('finds printed document numbers, not dates', () => {
-    expect(frontNumbers('N° DOCUMENTO\n6.824.773 02/09/2035\n')).toEqual(['6824773']);
-    expect(frontNumbers('DOCUMENTO 4518203.')).toEqual(['4518203']);
-    expect(frontNumbers('08/10/1955 FEMENINO')).toEqual([]);
-  });
-
-  it('a number one digit off is unreadable (clearer photo), another number a mismatch', () => {
-    expect(matchNumber('6824773', ['6824773'])).toBe(true);
-    expect(matchNumber('6824773', ['6824778'])).toBeNull();
-    expect(matchNumber('6824773', [])).toBeNull();
-    expect(matchNumber('6824773', ['4518203'])).toBe(false);
-  });
-
-  it('a card shows its labels; a selfie does not', () => {
-    expect(looksLikeCard('REPÚBLICA DEL PARAGUAY\nAPELLIDOS\nFRANCO')).toBe(true);
-    expect(looksLikeCard('—\nNe >\nMia A ;\n')).toBe(false);
-  });
-
-  it('the photo area is left of the field labels, and only a face centred there counts', () => {
-    const w = (text: string, x0: number, y0: number) => ({
-      text,
-      x0,
-      y0,
-      x1: x0 + 0.09,
-      y1: y0 + 0.02,
-    });
-    const area = photoAreaOf([
-      w('APELLIDOS', 0.34, 0.2),
-      w('NOMBRES', 0.34, 0.33),
-      w('DOCUMENTO', 0.36, 0.72),
-    ])!;
-    expect(area.x1).toBeCloseTo(0.34);
-    expect(area.x0).toBe(0);
-    const face = (x: number, y: number) => ({
-      box: [x, y, 100, 120] as [number, number, number, number],
-      score: 1,
-      ear: { left: 0.3, right: 0.3, mean: 0.3 },
-      luminance: 120,
-    });
-    const frame: FrameAnalysis = {
-      width: 1000,
-      height: 630,
-      luminance: 120,
-      faces: [face(700, 200), face(100, 250)],
-      timings: { decodeMs: 0, detectMs: 0 },
-    };
-    expect(faceInArea(frame, area)?.box[0]).toBe(100);
-    expect(faceInArea({ ...frame, faces: [face(700, 200)] }, area)).toBeNull();
-    expect(photoAreaOf([w('PARAGUAY', 0.4, 0.05)])).toBeNull();
-  });
-});
 
 describe('front proof on the engine', () => {
   let h: Harness;
@@ -159,6 +98,23 @@ describe('front proof on the engine', () => {
         kyc_complete: true,
         id_data: manifest['card-1']!.expected,
       });
+    },
+  );
+
+  it(
+    "a back whose MRZ carries the number zero-padded ('005123478') matches the printed '5.123.478'",
+    { timeout: T },
+    async () => {
+      const read = await h.engine.readDocument(card('card-5-front'), card('card-5-back'));
+      expect(read.mrz?.lines[0].slice(5, 14)).toBe('005123478');
+      expect(read.checks.numberMatchesFront).toBe(true);
+      const r = await scan(card('card-5-front'), card('card-5-back'));
+      expect(r).toEqual({
+        success: true,
+        kyc_complete: true,
+        id_data: manifest['card-5']!.expected,
+      });
+      expect(r.id_data!.DocumentNumber).toBe('5123478');
     },
   );
 

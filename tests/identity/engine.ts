@@ -4,6 +4,7 @@ import { openDb, type Db } from '../../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
 import { installErrorHandling } from '../../server/http/errors';
+import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 import { blinkSequence } from './frames';
 
@@ -49,11 +50,8 @@ export async function liveSession(h: Harness, seed: number): Promise<string> {
 export async function identityApp(h: Harness): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db: h.db, config: { env: 'test' } },
-    identity: h.engine,
-  });
+  await app.register(identityPlugin, { env: 'test', identity: h.engine });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db: h.db } });
   await app.ready();
   return app;
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../../server/identity/config';
-import { crossCheckNames, findMaritalStatus } from '../../server/identity/document';
 import { checkGates } from '../../server/identity/gates';
 import { hints } from '../../server/identity/hints';
 import { fingerprintDistance, hamming64, sniffImage } from '../../server/identity/image';
@@ -276,20 +275,5 @@ describe('MRZ', () => {
   it('refuses a read whose check digit is wrong', () => {
     const wrong = lines[1].slice(0, 6) + ((Number(lines[1][6]) + 1) % 10) + lines[1].slice(7);
     expect(readTd1([lines[0], wrong, lines[2]].join('\n'))).toBeNull();
-  });
-  it('matches ESTADO CIVIL to the closed set', () => {
-    expect(findMaritalStatus('ESTADO CIVIL\nCASADA  NACIONALIDAD', 'F')).toBe('CASADA');
-    expect(findMaritalStatus('ESTAD0 CIVIL S0LTERO', 'M')).toBe('SOLTERO');
-    expect(findMaritalStatus('NOMBRES JUAN')).toBeNull();
-  });
-  it('cross-checks names with the front and corrects a letter', () => {
-    const front = 'APELLIDOS\nGONZÁLEZ NÚÑEZ\nNOMBRES\nJOSÉ';
-    expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], front)).toEqual({
-      ok: true,
-      tokens: ['GONZALEZ', 'NUNEZ', 'JOSE'],
-    });
-    expect(crossCheckNames(['GONZALFZ', 'NUNEZ', 'JOSE'], front).tokens[0]).toBe('GONZALEZ');
-    expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front).ok).toBe(false);
-    expect(crossCheckNames(['BENITEZ'], 'unreadable').ok).toBeNull();
   });
 });

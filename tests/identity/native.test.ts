@@ -22,6 +22,7 @@ import {
 } from '../../server/identity/native/patch';
 import { loadNativeRuntime, type NativeRuntime } from '../../server/identity/native/runtime';
 import { FacePool } from '../../server/identity/pool';
+import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 import type { FaceObservation, FrameAnalysis } from '../../server/identity/types';
 import { loadHuman } from '../../server/identity/worker/models';
@@ -225,10 +226,10 @@ describe('native against tfjs-wasm on the fixture faces', () => {
     const app = Fastify({ logger: false });
     app.decorate('readiness', new Readiness());
     // The readiness check and identity-status never touch the database.
+    await app.register(identityPlugin, { env: 'test', identity: native });
     await app.register(identityRoutes, {
       prefix: '/api/onboarding',
-      ctx: { db: null as unknown as Db, config: { env: 'test' } },
-      identity: native,
+      ctx: { db: null as unknown as Db },
     });
     await app.ready();
     try {

@@ -19,6 +19,7 @@ import { createDevice, revokeDevice } from '../../server/face-auth/devices';
 import { enrollFromPhoto } from '../../server/face-auth/enroll';
 import { faceAuthRoutes, kioskRoutes } from '../../server/face-auth/routes';
 import { installErrorHandling } from '../../server/http/errors';
+import { identityPlugin } from '../../server/identity/plugin';
 import { upsertPatient } from '../../server/patients/service';
 import { blinkSequence, cameraFrame, fixture, multipart } from '../identity/frames';
 import { startEngine, type Harness } from '../identity/engine';
@@ -38,12 +39,8 @@ async function appWith(env: Record<string, string> = {}): Promise<FastifyInstanc
   installErrorHandling(app);
   await app.register(cookie);
   const c = { ...ctx, faceAuth };
-  await app.register(faceAuthRoutes, {
-    prefix: faceAuth.prefix,
-    ctx: c,
-    faceAuth,
-    identity: async () => h.engine,
-  });
+  await app.register(identityPlugin, { env: 'test', identity: h.engine });
+  await app.register(faceAuthRoutes, { prefix: faceAuth.prefix, ctx: c, faceAuth });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx: c, faceAuth });
   await app.ready();
   apps.push(app);

@@ -10,6 +10,7 @@ import { installErrorHandling } from '../../server/http/errors';
 import { openDb, type Db } from '../../server/db/client';
 import type { IdentityEngine } from '../../server/identity/engine';
 import { identityMessages } from '../../server/identity/errors';
+import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 import { stubEngine } from './identity-stub';
 
@@ -29,11 +30,8 @@ async function appWith(createEngine: () => Promise<IdentityEngine>) {
   // A plugin timeout far shorter than the warm-up: the old onReady hook awaited the engine and failed.
   const app = Fastify({ logger: false, pluginTimeout: 200 });
   installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db, config: { env: 'development' } },
-    createEngine,
-  });
+  await app.register(identityPlugin, { env: 'development', createEngine });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db } });
   return app;
 }
 
@@ -85,6 +83,35 @@ describe('identity engine start-up', () => {
     expect(attempts).toBe(2);
     const second = await app.inject({ method: 'POST', url: identityPaths.startKyc });
     expect(second.statusCode).toBe(200);
+    await app.close();
+  });
+
+  it('the engine is the app decoration app.identity, shared by plugins registered after identityPlugin', async () => {
+    const engine = fakeEngine([]);
+    const app = Fastify({ logger: false });
+    await app.register(identityPlugin, { env: 'development', createEngine: async () => engine });
+    let seen: IdentityEngine | null = null;
+    // Another area's plugin (encapsulated, with a prefix) reads the same engine.
+    await app.register(
+      async (child) => {
+        child.get('/engine', async () => ((seen = await child.identity.get()), { ok: true }));
+      },
+      { prefix: '/api/other' },
+    );
+    await app.ready();
+    await new Promise((r) => setImmediate(r));
+    expect(app.identity.isReady()).toBe(true);
+    expect(await app.identity.get()).toBe(engine);
+    expect((await app.inject({ method: 'GET', url: '/api/other/engine' })).statusCode).toBe(200);
+    expect(seen).toBe(engine);
+    await app.close();
+  });
+
+  it('the identity routes need identityPlugin registered before them', async () => {
+    const app = Fastify({ logger: false });
+    await expect(
+      app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db } }).ready(),
+    ).rejects.toThrow(/register identityPlugin before it/);
     await app.close();
   });
 });

@@ -5,6 +5,7 @@ import { installErrorHandling } from '../../server/http/errors';
 import { loadIdentityConfig } from '../../server/identity/config';
 import type { IdentityEngine } from '../../server/identity/engine';
 import { createWorkQueue } from '../../server/identity/queue';
+import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 
 export function stubEngine(
@@ -31,11 +32,8 @@ export async function stubApp(engine: IdentityEngine): Promise<{
   const db = await openDb({ memory: true });
   const app = Fastify({ logger: false });
   installErrorHandling(app);
-  await app.register(identityRoutes, {
-    prefix: '/api/onboarding',
-    ctx: { db, config: { env: 'test' } },
-    identity: engine,
-  });
+  await app.register(identityPlugin, { env: 'test', identity: engine });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db } });
   await app.ready();
   return {
     app,

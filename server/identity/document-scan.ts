@@ -1,0 +1,124 @@
+import type { Db } from '../db/client';
+import { faceInArea } from './cedula';
+import type { IdentityConfig } from './config';
+import type { DocumentReader } from './document';
+import type { DocumentReading, IdData } from './document-verdict';
+import { IdentityError, identityMessages } from './errors';
+import { describeMain } from './faces';
+import { checkUpload, type ImageLimits } from './image';
+import { ms, round3, short, type IdentityLog } from './log';
+import type { FacePool } from './pool';
+import * as store from './store';
+import { cosineSimilarity, type FaceObservation } from './types';
+
+/**
+ * Document scan: the second step of a KYC session. A live session's selfie is compared with the
+ * face printed in the card's photo area; the card is read (document.ts) and, when both hold, the
+ * session is completed with the identity read.
+ */
+export type ScanAnswer = {
+  success: boolean;
+  kyc_complete: boolean;
+  error?: string;
+  id_data?: IdData;
+};
+
+export interface DocumentScan {
+  scanDocument(
+    db: Db,
+    sessionId: string,
+    images: { front: Uint8Array; back?: Uint8Array | undefined },
+  ): Promise<ScanAnswer>;
+  /** Reads a document with no session (CLI): MRZ, printed fields, checks. */
+  readDocument(front: Uint8Array, back: Uint8Array): Promise<DocumentReading>;
+}
+
+export function createDocumentScan(deps: {
+  config: IdentityConfig;
+  pool: FacePool;
+  reader: DocumentReader;
+  limits: ImageLimits;
+  log: IdentityLog;
+  /** The KYC selfie's liveness profile: only its sessions take a document. */
+  decider: string;
+}): DocumentScan {
+  const { config, pool, reader, limits, log } = deps;
+
+  return {
+    async scanDocument(db, sessionId, images) {
+      const tStart = performance.now();
+      checkUpload(images.front, limits);
+      if (images.back) checkUpload(images.back, limits);
+      const session = await store.loadSession(db, sessionId);
+      if (session.decider !== deps.decider)
+        throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+      if (session.status === 'rejected' || session.status === 'completed')
+        throw new IdentityError('session_closed', identityMessages.sessionClosed);
+      if (session.status !== 'live' || !session.selfie_embedding)
+        throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
+      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession)))
+        throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
+      // Face first: when no face on the front matches the selfie the attempt ends before the OCR.
+      const selfie = session.selfie_embedding.map(Number);
+      const threshold = config.documentMatchThreshold;
+      const simOf = (f: FaceObservation | null) =>
+        f?.embedding ? cosineSimilarity(f.embedding, selfie) : null;
+      const front = await describeMain(pool, limits, images.front);
+      const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
+      const refuse = (error: string): ScanAnswer => ({
+        success: false,
+        kyc_complete: false,
+        error,
+      });
+      if (!anyMatch || !images.back) {
+        log.info({
+          event: 'document_face',
+          session: short(sessionId),
+          faces: front.frame.faces.length,
+          similarity: round3(simOf(front.face)),
+          threshold,
+          match: anyMatch,
+          ms: ms(tStart),
+        });
+        if (!anyMatch)
+          return refuse(
+            front.face ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument,
+          );
+        return refuse(identityMessages.backMissing);
+      }
+      const reading = await reader.read(images.front, images.back);
+      // The face that counts is the one printed in the card's photo area, not any face in the picture.
+      const cardFace = reading.photoArea ? faceInArea(front.frame, reading.photoArea) : null;
+      const similarity = simOf(cardFace);
+      const faceOk = similarity !== null && similarity >= threshold;
+      log.info({
+        event: 'document_read',
+        session: short(sessionId),
+        ok: reading.ok,
+        checks: reading.checks,
+        passes: reading.passes,
+        faces: front.frame.faces.length,
+        similarity: round3(similarity),
+        threshold,
+        match: faceOk,
+        ms: ms(tStart),
+      });
+      if (!reading.ok || !reading.idData)
+        return refuse(reading.error ?? identityMessages.mrzUnreadable);
+      if (!faceOk)
+        return refuse(cardFace ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument);
+      await store.completeSession(db, sessionId, {
+        id_data: reading.idData,
+        checks: reading.checks,
+        face: { similarity, threshold },
+      });
+      return { success: true, kyc_complete: true, id_data: reading.idData };
+    },
+
+    readDocument: (front, back) => {
+      checkUpload(front, limits);
+      checkUpload(back, limits);
+      return reader.read(front, back);
+    },
+  };
+}

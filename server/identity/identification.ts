@@ -1,0 +1,103 @@
+import type { Db } from '../db/client';
+import type { IdentityConfig } from './config';
+import { describeMain } from './faces';
+import { checkGates, type GateResult } from './gates';
+import { checkUpload, type ImageLimits } from './image';
+import { ms, type IdentityLog } from './log';
+import type { FacePool } from './pool';
+import * as store from './store';
+import { cosineSimilarity, type FrameAnalysis } from './types';
+
+/**
+ * Identification: 1:N search of a face among enrolled patients (the kiosk), and the CLI's and
+ * calibration's face analysis and 1:1 comparison.
+ */
+export type CompareResult = {
+  similarity: number | null;
+  threshold: number;
+  match: boolean;
+  faces: [number, number];
+};
+export type IdentifyResult = {
+  match: { patientId: string; similarity: number } | null;
+  best: { patientId: string; similarity: number } | null;
+  threshold: number;
+  gates: GateResult['failed'];
+  feedback: string[];
+};
+
+export interface Identification {
+  /** Detect and describe every face of an image (CLI, calibration). */
+  analyze(image: Uint8Array, options?: { embedding?: boolean }): Promise<FrameAnalysis>;
+  /** 1:1 comparison of the main face of two images. */
+  compare(a: Uint8Array, b: Uint8Array, threshold?: number): Promise<CompareResult>;
+  /** 1:N search of the frame's face (or of a description already made) among enrolled patients. */
+  identify(db: Db, frame: Uint8Array | { embedding: ArrayLike<number> }): Promise<IdentifyResult>;
+}
+
+export function createIdentification(deps: {
+  config: IdentityConfig;
+  pool: FacePool;
+  limits: ImageLimits;
+  log: IdentityLog;
+}): Identification {
+  const { config, pool, limits, log } = deps;
+  /** The enrolled faces, reloaded only when face_enrollments changed. */
+  let gallery: store.Gallery | null = null;
+
+  return {
+    analyze(image, opts = {}) {
+      checkUpload(image, limits);
+      return pool.analyze(image, { embedding: opts.embedding === false ? 'none' : 'all' });
+    },
+
+    async compare(a, b, threshold = config.matchThreshold) {
+      const [ra, rb] = await Promise.all([
+        describeMain(pool, limits, a),
+        describeMain(pool, limits, b),
+      ]);
+      const similarity =
+        ra.face?.embedding && rb.face?.embedding
+          ? cosineSimilarity(ra.face.embedding, rb.face.embedding)
+          : null;
+      return {
+        similarity: similarity === null ? null : Number(similarity.toFixed(4)),
+        threshold,
+        match: similarity !== null && similarity >= threshold,
+        faces: [ra.frame.faces.length, rb.frame.faces.length],
+      };
+    },
+
+    async identify(db, input) {
+      const tStart = performance.now();
+      const threshold = config.matchThreshold;
+      let probe: ArrayLike<number>;
+      if ('embedding' in input) probe = input.embedding;
+      else {
+        checkUpload(input, limits);
+        const frame = await pool.analyze(input, { embedding: 'all', maxSide: 640 });
+        const gates = checkGates(frame, config);
+        if (!gates.ok || !gates.face.embedding) {
+          return { match: null, best: null, threshold, gates: gates.failed, feedback: gates.hints };
+        }
+        probe = gates.face.embedding;
+      }
+      gallery = await store.loadGallery(db, gallery);
+      const found = store.searchGallery(gallery, probe);
+      const best = found && {
+        patientId: found.patientId,
+        similarity: Number(found.similarity.toFixed(4)),
+      };
+      const match = best && best.similarity >= threshold ? best : null;
+      log.info({
+        event: 'identify',
+        enrolled: gallery.ids.length,
+        best: best?.similarity ?? null,
+        threshold,
+        matched: Boolean(match),
+        ms: ms(tStart),
+      });
+      return { match, best, threshold, gates: [], feedback: [] };
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import type { Db } from '../db/client';
+import type { IdentityConfig } from './config';
+import { findReplays, findSessionDuplicate, type DuplicateCheck } from './duplicates';
+import { checkGates, type GateResult } from './gates';
+import { hints } from './hints';
+import type { LivenessDecider } from './liveness';
+import * as store from './store';
+import type { FrameAnalysis } from './types';
+
+/**
+ * The per-frame decision loop of one liveness request, in the transaction that locks the session
+ * row: two concurrent requests of one session apply their frames one after the other, and each sees
+ * the other's frames in the duplicate check. The frames were analysed (in order) by the worker pool.
+ */
+export type DecisionInput = {
+  sessionId: string;
+  /** The request's uploads, oldest first (the best frame's photo may be kept). */
+  images: Uint8Array[];
+  /** Their analyses, in the same order. */
+  frames: FrameAnalysis[];
+  decider: LivenessDecider<unknown>;
+  /** Keep the selfie's photo (IDENTITY_STORE_PHOTOS, the KYC selfie only). */
+  keepPhoto: boolean;
+  config: IdentityConfig;
+  now: () => number;
+};
+
+/** What the log keeps of one frame: gates, duplicate distance, decider scores (never the image). */
+export type FrameLog = Record<string, unknown>;
+
+export type Decision = {
+  feedback: string[];
+  live: boolean;
+  timeUp: boolean;
+  steps: FrameLog[];
+  /** When the replay search ended (performance.now()); null when the session was no longer in liveness. */
+  tChecked: number | null;
+};
+
+function frameLog(
+  frame: FrameAnalysis,
+  gates: GateResult,
+  dup: DuplicateCheck,
+  extra: Record<string, unknown>,
+): FrameLog {
+  return {
+    faces: frame.faces.length,
+    gates: gates.failed,
+    luminance: Math.round(frame.luminance),
+    duplicate: dup.dup,
+    replay: dup.replay,
+    dupDistance: dup.distance === null ? null : Number(dup.distance.toFixed(2)),
+    ...extra,
+  };
+}
+
+/** Applies a request's analysed frames to the session, in order, and saves the outcome. */
+export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decision> {
+  const { sessionId, images, frames, decider, config, now } = input;
+  const s = await store.loadSession(tx, sessionId, true);
+  if (s.status !== 'liveness')
+    return {
+      feedback: [hints.done],
+      live: s.status !== 'rejected',
+      timeUp: false,
+      steps: [],
+      tChecked: null,
+    };
+  const thumbs = frames.map((f) => Buffer.from(f.fingerprint!.thumb, 'base64'));
+  const dhashes = frames.map((f) => BigInt(f.fingerprint!.dhash));
+  const distance = { duplicateDistance: config.liveness.duplicateDistance };
+  // Replays of other sessions (their counted frames, 72 h), under a lock on every dHash band of
+  // these frames: a concurrent request of another session storing a frame that shares a band (a
+  // replay raced against its source) commits first or waits for this one.
+  await store.lockBands(tx, dhashes);
+  const replays = await findReplays(
+    tx,
+    sessionId,
+    frames.map((_, i) => ({ thumb: thumbs[i]!, dhash: dhashes[i]! })),
+    { windowMs: config.liveness.replayWindowMs, ...distance },
+  );
+  const tChecked = performance.now();
+  let state = s.liveness_state;
+  let seq = s.frame_seq;
+  let feedback: string[] = [];
+  let selfie: { embedding: number[]; image: Uint8Array } | null = null;
+  let anyDuplicate = false;
+  const steps: FrameLog[] = [];
+  const earlier: Buffer[] = [];
+  for (const [i, frame] of frames.entries()) {
+    const t = now();
+    const thumb = thumbs[i]!;
+    // A near-duplicate of another session's frame, or of an earlier frame of this session (stored,
+    // or earlier in this request).
+    const dup = replays[i]!.dup
+      ? replays[i]!
+      : await findSessionDuplicate(tx, sessionId, thumb, dhashes[i]!, earlier, distance);
+    earlier.push(thumb);
+    const gates = checkGates(frame, config);
+    if (frame.skipped && !dup.dup) {
+      // The eyes did not change since an analysed frame: nothing new for the decider (only
+      // the time limit). Its fingerprint is kept against later duplicates.
+      const idle = decider.idle(state, t, []);
+      state = idle.state;
+      if (idle.feedback.length) feedback = idle.feedback;
+      seq += 1;
+      await store.insertFrame(tx, sessionId, seq, thumb, dhashes[i]!, true);
+      steps.push({ skipped: frame.skipped, duplicate: false });
+      continue;
+    }
+    if (dup.dup) {
+      // No progress; the answer keeps the last real frame's feedback (or time up).
+      anyDuplicate = true;
+      const idle = decider.idle(state, t, []);
+      state = idle.state;
+      if (idle.feedback.length) feedback = idle.feedback;
+      steps.push(frameLog(frame, gates, dup, { counted: false, live: idle.live }));
+      continue;
+    }
+    const step = gates.ok
+      ? decider.step(state, { face: gates.face, now: t })
+      : decider.idle(state, t, gates.hints);
+    state = step.state;
+    feedback = step.feedback;
+    seq += 1;
+    // Every stored frame is remembered against replays into other sessions, not only the
+    // ones that changed the count: at 8 frames/s a blink leaves a second closed frame and
+    // open frames that a replay could otherwise use as a fresh closing and reopening.
+    await store.insertFrame(tx, sessionId, seq, thumb, dhashes[i]!, true);
+    if (step.bestSelfie && gates.ok && gates.face.embedding)
+      selfie = { embedding: gates.face.embedding, image: images[i]! };
+    steps.push(
+      frameLog(frame, gates, dup, { counted: step.counted, live: step.live, ...step.scores }),
+    );
+    if (step.live) break;
+  }
+  const live = decider.isLive(state);
+  if (anyDuplicate && !live && !feedback.includes(hints.duplicate))
+    feedback = [...feedback, hints.duplicate];
+  if (!feedback.length) feedback = [hints.duplicate];
+  await store.saveLivenessProgress(tx, sessionId, {
+    state,
+    frameSeq: seq,
+    live,
+    selfie: selfie && {
+      embedding: selfie.embedding,
+      photo: input.keepPhoto ? selfie.image : null,
+    },
+  });
+  return { feedback, live, timeUp: decider.isTimeUp(state, now()), steps, tChecked };
+}

@@ -1,0 +1,211 @@
+import type { Db } from '../../db/client';
+import { IdentityError, identityMessages } from '../errors';
+
+/**
+ * `kyc_sessions`: every read and write of the table is here (the liveness, document and face
+ * authentication services and the dev routes call these functions; none writes it itself).
+ */
+
+export type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
+export type SessionRow = {
+  id: string;
+  status: KycStatus;
+  decider: string;
+  liveness_state: unknown;
+  frame_seq: number;
+  selfie_embedding: number[] | null;
+  result: unknown;
+  expired: boolean;
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isSessionId = (id: unknown): id is string => typeof id === 'string' && UUID.test(id);
+
+/** Loads a session, or throws 'invalid session' (unknown id) / 'session expired'. */
+export async function loadSession(db: Db, id: string, forUpdate = false): Promise<SessionRow> {
+  if (!isSessionId(id)) throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+  const { rows } = await db.query<SessionRow>(
+    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result,
+            expires_at < now() OR (status IN ('liveness', 'live')
+              AND updated_at < now() - (idle_ms * interval '1 millisecond')) AS expired
+       FROM kyc_sessions WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+  if (row.expired) throw new IdentityError('session_expired', identityMessages.sessionExpired);
+  return row;
+}
+
+export async function insertSession(
+  db: Db,
+  id: string,
+  decider: string,
+  state: unknown,
+  ttlMs: number,
+  idleMs = 600_000,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO kyc_sessions (id, decider, liveness_state, expires_at, idle_ms)
+     VALUES ($1, $2, $3::jsonb, now() + ($4::bigint * interval '1 millisecond'), $5)`,
+    [id, decider, JSON.stringify(state), ttlMs, idleMs],
+  );
+}
+
+/**
+ * Counts one document attempt of a session, atomically: false when the session already used `max`
+ * (concurrent attempts cannot overshoot: the row is updated only while under the cap).
+ */
+export async function countScanAttempt(db: Db, id: string, max: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE kyc_sessions SET scan_attempts = scan_attempts + 1, updated_at = now()
+      WHERE id = $1 AND scan_attempts < $2 RETURNING scan_attempts`,
+    [id, max],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Counts `n` liveness frames of a session against its cap, atomically and before any analysis:
+ * false when they would take it past `max` (nothing is counted then). One UPDATE whose condition
+ * PostgreSQL re-checks on the locked row, so two concurrent requests cannot both get past the cap.
+ */
+export async function countFrames(db: Db, id: string, n: number, max: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE kyc_sessions SET frames_received = frames_received + $2
+      WHERE id = $1 AND frames_received + $2 <= $3 RETURNING frames_received`,
+    [id, n, max],
+  );
+  return rows.length > 0;
+}
+
+/** What one liveness request leaves in its session. */
+export type LivenessProgress = {
+  /** The decider's state after the request's frames. */
+  state: unknown;
+  /** The last stored frame's sequence number. */
+  frameSeq: number;
+  /** The challenge is passed: the session becomes 'live'. */
+  live: boolean;
+  /**
+   * The best open-eye frame of this request, when it found one: its description becomes the
+   * session's selfie; its photo is kept only when given (IDENTITY_STORE_PHOTOS, KYC sessions).
+   */
+  selfie: { embedding: number[]; photo: Uint8Array | null } | null;
+};
+
+/** Saves a liveness request's outcome, in the transaction that locked the session row. */
+export async function saveLivenessProgress(
+  tx: Db,
+  id: string,
+  progress: LivenessProgress,
+): Promise<void> {
+  await tx.query(
+    `UPDATE kyc_sessions SET liveness_state = $2::jsonb, frame_seq = $3, updated_at = now(),
+       status = CASE WHEN $4 THEN 'live' ELSE status END,
+       live_at = CASE WHEN $4 THEN now() ELSE live_at END,
+       selfie_embedding = COALESCE($5::real[], selfie_embedding),
+       selfie_photo = CASE WHEN $5::real[] IS NOT NULL AND $6::bytea IS NOT NULL THEN $6::bytea ELSE selfie_photo END
+     WHERE id = $1`,
+    [
+      id,
+      JSON.stringify(progress.state),
+      progress.frameSeq,
+      progress.live,
+      progress.selfie?.embedding ?? null,
+      progress.selfie?.photo ?? null,
+    ],
+  );
+}
+
+/** The selfie's description of a session (face authentication identifies it), or null. */
+export async function sessionSelfie(db: Db, id: string): Promise<number[] | null> {
+  const { rows } = await db.query<{ selfie_embedding: number[] | null }>(
+    'SELECT selfie_embedding FROM kyc_sessions WHERE id = $1',
+    [id],
+  );
+  return rows[0]?.selfie_embedding?.map(Number) ?? null;
+}
+
+/** A live session whose document was verified: completed with its result (id_data, checks, face). */
+export async function completeSession(db: Db, id: string, result: unknown): Promise<void> {
+  await db.query(
+    `UPDATE kyc_sessions SET status = 'completed', completed_at = now(), updated_at = now(), result = $2::jsonb
+      WHERE id = $1 AND status = 'live'`,
+    [id, JSON.stringify(result)],
+  );
+}
+
+/**
+ * Ends a session as rejected and forgets its face (selfie description and photo) and result. With
+ * `decider`, only a session of that profile (face authentication forgets its kiosk sessions).
+ */
+export async function rejectSession(
+  db: Db,
+  id: string,
+  reason: string,
+  opts: { decider?: string } = {},
+): Promise<void> {
+  await db.query(
+    `UPDATE kyc_sessions SET status = 'rejected', reject_reason = $2, updated_at = now(), result = NULL,
+       selfie_embedding = NULL, selfie_photo = NULL WHERE id = $1 AND ($3::text IS NULL OR decider = $3)`,
+    [id, reason.slice(0, 500), opts.decider ?? null],
+  );
+}
+
+/** Expires a session now (development: the browser's 'La sesión expiró' path); false when unknown. */
+export async function expireSession(db: Db, id: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1 RETURNING id`,
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/** What the register endpoint reads: the verified identity data and the selfie embedding to enroll. */
+export type CompletedKyc<IdData = Record<string, unknown>> = {
+  sessionId: string;
+  idData: IdData;
+  embedding: number[];
+  completedAt: string;
+};
+
+/**
+ * The completed KYC of a session, or null if it is unknown, expired, not completed or already used.
+ * Pass `consume: true` inside the register transaction so one verification registers one patient.
+ */
+export async function getCompletedKyc(
+  db: Db,
+  sessionId: string,
+  options: { consume?: boolean } = {},
+): Promise<CompletedKyc | null> {
+  if (!isSessionId(sessionId)) return null;
+  const { rows } = await db.query<{
+    result: { id_data: Record<string, unknown> };
+    selfie_embedding: number[];
+    completed_at: Date;
+  }>(
+    `SELECT result, selfie_embedding, completed_at FROM kyc_sessions
+      WHERE id = $1 AND status = 'completed' AND consumed_at IS NULL AND expires_at > now()
+      ${options.consume ? 'FOR UPDATE' : ''}`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row || !row.selfie_embedding) return null;
+  if (options.consume)
+    await db.query('UPDATE kyc_sessions SET consumed_at = now() WHERE id = $1', [sessionId]);
+  return {
+    sessionId,
+    idData: row.result.id_data,
+    embedding: row.selfie_embedding.map(Number),
+    completedAt: new Date(row.completed_at).toISOString(),
+  };
+}
+
+/** Deletes sessions past their retention (`replayWindowMs` after they expired). */
+export async function purgeExpiredSessions(db: Db, replayWindowMs: number): Promise<void> {
+  await db.query(
+    `DELETE FROM kyc_sessions WHERE expires_at < now() - ($1::bigint * interval '1 millisecond')`,
+    [replayWindowMs],
+  );
+}

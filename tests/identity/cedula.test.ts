@@ -1,0 +1,285 @@
+/**
+ * The cédula's rules and the document verdict, fed readings directly (no OCR, no images): what the
+ * OCR could read of a front and a back, and what the engine answers for it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  crossCheckNames,
+  faceInArea,
+  findMaritalStatus,
+  frontNumbers,
+  looksLikeCard,
+  matchNumber,
+  normaliseDocumentNumber,
+  photoAreaOf,
+  type OcrWord,
+} from '../../server/identity/cedula';
+import { documentVerdict, type DocumentText } from '../../server/identity/document-verdict';
+import { identityMessages } from '../../server/identity/errors';
+import { readTd1, type MrzRead } from '../../server/identity/mrz';
+import type { FrameAnalysis } from '../../server/identity/types';
+import { td1, type CardLayout, type CardPerson } from '../fixtures/cedula';
+
+const word = (text: string, x0: number, y0: number): OcrWord => ({
+  text,
+  x0,
+  y0,
+  x1: x0 + 0.09,
+  y1: y0 + 0.02,
+});
+/** The field labels' boxes as the OCR finds them on a card filling the picture. */
+const LABELS = [
+  word('APELLIDOS', 0.34, 0.2),
+  word('NOMBRES', 0.34, 0.33),
+  word('DOCUMENTO', 0.36, 0.72),
+];
+
+describe('cédula rules', () => {
+  it('finds printed document numbers, not dates', () => {
+    expect(frontNumbers('N° DOCUMENTO\n6.824.773 02/09/2035\n')).toEqual(['6824773']);
+    expect(frontNumbers('DOCUMENTO 4518203.')).toEqual(['4518203']);
+    expect(frontNumbers('08/10/1955 FEMENINO')).toEqual([]);
+  });
+
+  it('a number one digit off is unreadable (clearer photo), another number a mismatch', () => {
+    expect(matchNumber('6824773', ['6824773'])).toBe(true);
+    expect(matchNumber('6824773', ['6824778'])).toBeNull();
+    expect(matchNumber('6824773', [])).toBeNull();
+    expect(matchNumber('6824773', ['4518203'])).toBe(false);
+  });
+
+  it('a card shows its labels; a selfie does not', () => {
+    expect(looksLikeCard('REPÚBLICA DEL PARAGUAY\nAPELLIDOS\nFRANCO')).toBe(true);
+    expect(looksLikeCard('REPUBL1CA DEL PARAGUAV')).toBe(true);
+    expect(looksLikeCard('PARAGUAY')).toBe(false);
+    expect(looksLikeCard('—\nNe >\nMia A ;\n')).toBe(false);
+  });
+
+  it('matches ESTADO CIVIL to the closed set', () => {
+    expect(findMaritalStatus('ESTADO CIVIL\nCASADA  NACIONALIDAD', 'F')).toBe('CASADA');
+    expect(findMaritalStatus('ESTAD0 CIVIL S0LTERO', 'M')).toBe('SOLTERO');
+    expect(findMaritalStatus('ESTADO CIVIL DIVORClADA', 'F')).toBe('DIVORCIADA');
+    expect(findMaritalStatus('NOMBRES JUAN')).toBeNull();
+  });
+
+  it('cross-checks names with the front and corrects a letter', () => {
+    const front = 'APELLIDOS\nGONZÁLEZ NÚÑEZ\nNOMBRES\nJOSÉ';
+    expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], front)).toEqual({
+      ok: true,
+      tokens: ['GONZALEZ', 'NUNEZ', 'JOSE'],
+    });
+    expect(crossCheckNames(['GONZALFZ', 'NUNEZ', 'JOSE'], front).tokens[0]).toBe('GONZALEZ');
+    expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front).ok).toBe(false);
+    expect(crossCheckNames(['BENITEZ'], 'unreadable').ok).toBeNull();
+  });
+
+  it('the photo area is left of the field labels, and only a face centred there counts', () => {
+    const area = photoAreaOf(LABELS)!;
+    expect(area.x1).toBeCloseTo(0.34);
+    expect(area.x0).toBe(0);
+    const face = (x: number, y: number) => ({
+      box: [x, y, 100, 120] as [number, number, number, number],
+      score: 1,
+      ear: { left: 0.3, right: 0.3, mean: 0.3 },
+      luminance: 120,
+    });
+    const frame: FrameAnalysis = {
+      width: 1000,
+      height: 630,
+      luminance: 120,
+      faces: [face(700, 200), face(100, 250)],
+      timings: { decodeMs: 0, detectMs: 0 },
+    };
+    expect(faceInArea(frame, area)?.box[0]).toBe(100);
+    expect(faceInArea({ ...frame, faces: [face(700, 200)] }, area)).toBeNull();
+    expect(photoAreaOf([word('PARAGUAY', 0.4, 0.05)])).toBeNull();
+  });
+});
+
+const person: CardPerson = {
+  surnames: ['FRANCO', 'LÓPEZ'],
+  names: ['LIZ', 'ANA'],
+  documentNumber: '6824773',
+  birth: '1955-10-08',
+  expiry: '2035-09-02',
+  sex: 'F',
+  maritalStatus: 'CASADA',
+};
+const mrzOf = (p: CardPerson, layout: CardLayout = {}): MrzRead =>
+  readTd1(td1(p, layout).join('\n'))!;
+
+/** A front as the OCR reads it; each part can be left out or changed. */
+function frontText(
+  o: { names?: string; number?: string; marital?: string | null; header?: boolean } = {},
+) {
+  return [
+    o.header === false ? '' : 'REPÚBLICA DEL PARAGUAY\nCÉDULA DE IDENTIDAD CIVIL',
+    'APELLIDOS',
+    o.names ?? 'FRANCO LÓPEZ',
+    'NOMBRES',
+    'LIZ ANA',
+    'FECHA DE NACIMIENTO SEXO',
+    '08/10/1955 FEMENINO',
+    o.marital === null ? 'NACIONALIDAD' : 'ESTADO CIVIL NACIONALIDAD',
+    o.marital === null ? 'PARAGUAYA' : `${o.marital ?? 'CASADA'} PARAGUAYA`,
+    'N° DOCUMENTO VENCIMIENTO',
+    `${o.number ?? '6.824.773'} 02/09/2035`,
+  ].join('\n');
+}
+
+function reading(o: Partial<DocumentText> & { mrz?: MrzRead | null } = {}): DocumentText {
+  return {
+    back: { mrz: o.mrz === undefined ? mrzOf(person) : o.mrz, passes: 1, pass: 'legacy-1000' },
+    front: o.front ?? { text: frontText(), words: LABELS },
+    backText: o.backText ?? '',
+  };
+}
+
+const DAY = '2026-11-23';
+
+describe('document verdict', () => {
+  it('a genuine card: ok, with the identity read from the MRZ and the front', () => {
+    const v = documentVerdict(reading(), DAY);
+    expect(v.ok).toBe(true);
+    expect(v.error).toBeUndefined();
+    expect(v.idData).toEqual({
+      FullName: 'FRANCO LOPEZ LIZ ANA',
+      DocumentNumber: '6824773',
+      DateOfBirth: '1955-10-08',
+      Gender: 'F',
+      Nationality: 'PRY',
+      MaritalStatus: 'CASADA',
+    });
+    expect(v.checks).toEqual({
+      mrzCheckDigits: true,
+      issuingStatePry: true,
+      notExpired: true,
+      namesMatchFront: true,
+      maritalStatusRead: true,
+      frontIsDocument: true,
+      numberMatchesFront: true,
+      photoAreaFound: true,
+    });
+    expect(v.photoArea).toEqual(photoAreaOf(LABELS));
+    expect(v).toMatchObject({ passes: 1, pass: 'legacy-1000' });
+    expect(v.mrz?.lines).toEqual(td1(person));
+  });
+
+  it('no MRZ read: the back is unreadable', () => {
+    const v = documentVerdict({ ...reading({ mrz: null }), back: { mrz: null, passes: 10 } }, DAY);
+    expect(v).toMatchObject({ ok: false, passes: 10, error: identityMessages.mrzUnreadable });
+    expect(v.checks).toMatchObject({ mrzCheckDigits: false, frontIsDocument: true });
+    expect(v.idData).toBeUndefined();
+  });
+
+  it('another state on the MRZ: not a Paraguayan cédula', () => {
+    const m = mrzOf(person);
+    const v = documentVerdict(
+      reading({ mrz: { ...m, fields: { ...m.fields, issuingState: 'ARG' } } }),
+      DAY,
+    );
+    expect(v).toMatchObject({ ok: false, error: identityMessages.notParaguayan });
+  });
+
+  it('a front without the card labels: not a document', () => {
+    const v = documentVerdict(reading({ front: { text: '—\nNe >\nMia A ;\n', words: [] } }), DAY);
+    expect(v).toMatchObject({ ok: false, error: identityMessages.notADocument });
+    expect(v.checks.frontIsDocument).toBe(false);
+  });
+
+  it('another number or other names on the front: not the same cédula', () => {
+    const number = documentVerdict(
+      reading({ front: { text: frontText({ number: '4.518.203' }), words: LABELS } }),
+      DAY,
+    );
+    expect(number).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
+    expect(number.checks.numberMatchesFront).toBe(false);
+    const names = documentVerdict(
+      reading({ front: { text: frontText({ names: 'BENÍTEZ ROJAS' }), words: LABELS } }),
+      DAY,
+    );
+    expect(names).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
+    expect(names.checks.namesMatchFront).toBe(false);
+  });
+
+  it('a number one digit off, no number, no names or no photo area: the front is unreadable', () => {
+    const off = documentVerdict(
+      reading({ front: { text: frontText({ number: '6.824.778' }), words: LABELS } }),
+      DAY,
+    );
+    expect(off).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(off.checks.numberMatchesFront).toBeNull();
+    const noNumber = documentVerdict(
+      reading({ front: { text: frontText({ number: '' }), words: LABELS } }),
+      DAY,
+    );
+    expect(noNumber).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    const noNames = documentVerdict(
+      reading({ front: { text: 'REPÚBLICA DEL PARAGUAY CÉDULA\n6.824.773', words: LABELS } }),
+      DAY,
+    );
+    expect(noNames).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(noNames.checks.namesMatchFront).toBeNull();
+    const noArea = documentVerdict(reading({ front: { text: frontText(), words: [] } }), DAY);
+    expect(noArea).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(noArea.checks.photoAreaFound).toBe(false);
+    expect(noArea.photoArea).toBeUndefined();
+  });
+
+  it('a name one letter off on the MRZ is taken from the front', () => {
+    const v = documentVerdict(
+      reading({ mrz: mrzOf({ ...person, surnames: ['FRANCO', 'LOPES'] }) }),
+      DAY,
+    );
+    expect(v.ok).toBe(true);
+    expect(v.idData?.FullName).toBe('FRANCO LOPEZ LIZ ANA');
+  });
+
+  it("'ESTADO CIVIL' from the back's printed text when the front lacks it, else ''", () => {
+    const front = { text: frontText({ marital: null }), words: LABELS };
+    const fromBack = documentVerdict(reading({ front, backText: 'ESTADO CIVIL\nCASADA' }), DAY);
+    expect(fromBack.idData?.MaritalStatus).toBe('CASADA');
+    const none = documentVerdict(reading({ front }), DAY);
+    expect(none.ok).toBe(true);
+    expect(none.idData?.MaritalStatus).toBe('');
+    expect(none.checks.maritalStatusRead).toBe(false);
+  });
+
+  it('an expired card is recorded in the checks, not refused', () => {
+    const v = documentVerdict(reading(), '2035-09-03');
+    expect(v.checks.notExpired).toBe(false);
+    expect(v.ok).toBe(true);
+  });
+});
+
+describe('zero-padded MRZ numbers', () => {
+  it('a number is compared and stored without separators or leading zeros', () => {
+    expect(normaliseDocumentNumber('005123478')).toBe('5123478');
+    expect(normaliseDocumentNumber('5.123.478')).toBe('5123478');
+    expect(normaliseDocumentNumber('5123478<<')).toBe('5123478');
+    expect(normaliseDocumentNumber('6824773')).toBe('6824773');
+    expect(normaliseDocumentNumber('0')).toBe('0');
+    expect(frontNumbers('N° DOCUMENTO\n005123478')).toEqual(['5123478']);
+  });
+
+  it("the MRZ's '005123478' is the printed '5.123.478', not another card's number", () => {
+    expect(matchNumber('005123478', frontNumbers('N° DOCUMENTO\n5.123.478 04/03/2031'))).toBe(true);
+    expect(matchNumber('005123478', ['5123479'])).toBeNull();
+    expect(matchNumber('005123478', ['4518203'])).toBe(false);
+    expect(matchNumber('005123478', ['5123478000'])).toBe(false);
+  });
+
+  it('a back whose MRZ pads the number with zeros completes, and the number is stored as printed', () => {
+    const p: CardPerson = { ...person, documentNumber: '5123478' };
+    const mrz = mrzOf(p, { mrzZeroPadded: true });
+    expect(mrz.lines[0].slice(5, 14)).toBe('005123478');
+    expect(mrz.fields.documentNumber).toBe('005123478');
+    const v = documentVerdict(
+      reading({ mrz, front: { text: frontText({ number: '5.123.478' }), words: LABELS } }),
+      DAY,
+    );
+    expect(v.ok).toBe(true);
+    expect(v.checks.numberMatchesFront).toBe(true);
+    expect(v.idData?.DocumentNumber).toBe('5123478');
+  });
+});

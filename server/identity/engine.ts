@@ -200,13 +200,13 @@ export async function createIdentityEngine(
    * carry the 1024-d description (the first frame of a session, reopenings, a face that moved), and
    * frames whose eyes did not change since the last analysed one are skipped.
    */
-  function analyseFrames(
+  async function analyseFrames(
     images: Uint8Array[],
     state: unknown,
     decider: LivenessDecider<unknown>,
   ): Promise<FrameAnalysis[]> {
     const plan = decider.needsEmbedding(state);
-    return pool.analyzeFrames(images, {
+    const { frames } = await pool.analyzeFrames(images, {
       maxSide: 640,
       describeFirst: plan.always,
       blink: plan.blink,
@@ -214,6 +214,7 @@ export async function createIdentityEngine(
       unchangedBelow: config.liveness.unchangedBelow,
       analyseAll: plan.analyseAll,
     });
+    return frames;
   }
 
   type Dup = DuplicateCheck;

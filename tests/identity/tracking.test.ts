@@ -301,19 +301,12 @@ describe('the description only on the frames the plan needs', () => {
       const described = got.map((f) => Boolean(f.faces[0]?.embedding));
       expect(described).toEqual([false, false, false, false, true, false]);
       expect(got[4]!.faces[0]!.embedding).toHaveLength(1024);
-      // Six detections (the first fresh, the others tracked) and a fresh pass for the reopening's
-      // description.
+      // Six detections, the first fresh, the others tracked, but the reopening's: its eyes changed
+      // from the closed frame before it as much as an opening lid does, so it is described in its
+      // one (fresh) detection. The second closed frame is not described.
       expect(
         c.map((x) => `${x.fresh ? 'fresh' : 'tracked'}${x.describe ? '+described' : ''}`),
-      ).toEqual([
-        'fresh',
-        'tracked',
-        'tracked',
-        'tracked',
-        'tracked',
-        'fresh+described',
-        'tracked',
-      ]);
+      ).toEqual(['fresh', 'tracked', 'tracked', 'tracked', 'fresh+described', 'tracked']);
 
       // The session's first frame (no reference face yet) is described in its own pass.
       take();
@@ -336,9 +329,22 @@ describe('the description only on the frames the plan needs', () => {
       const stillClosed = await frames([c], waiting);
       expect(stillClosed.frames[0]!.faces[0]!.embedding).toBeUndefined();
       expect(take().map((x) => x.describe)).toEqual([false]);
+      // Without the closed frame's anchor: the eye ratio says reopened, then a second pass describes.
       const reopened = await frames([o], waiting);
       expect(reopened.frames[0]!.faces[0]!.embedding).toHaveLength(1024);
       expect(take().map((x) => x.describe)).toEqual([false, true]);
+      // With it (the previous request's, as the session keeps it): one detection that describes;
+      // a still closed frame is skipped as unchanged.
+      const { anchor } = await frames([c], waiting);
+      take();
+      const anchored = await frames([o], { ...waiting, anchor, unchangedBelow: 16 });
+      expect(anchored.frames[0]!.faces[0]!.embedding).toHaveLength(1024);
+      expect(take().map((x) => x.describe)).toEqual([true]);
+      const c2 = await shot(322, 1);
+      expect(
+        (await frames([c2], { ...waiting, anchor, unchangedBelow: 16 })).frames[0]!.skipped,
+      ).toBeDefined();
+      expect(take()).toHaveLength(0);
       // Open and not waiting for a reopening: no description.
       const open = await frames([o], { blink: { ...waiting.blink, closed: false } });
       expect(open.frames[0]!.faces[0]!.embedding).toBeUndefined();

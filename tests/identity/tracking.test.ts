@@ -284,6 +284,30 @@ describe('the eye anchor across requests', () => {
       expect((await frames([o2], { ...plan, anchor: bad })).frames[0]!.skipped).toBeUndefined();
     }
   });
+  it(
+    "skips unchanged frames only while the last analysed frame's eyes were clearly on one side of the decider's threshold",
+    { timeout: T },
+    async () => {
+      const [o1, o2] = await Promise.all([shot(221), shot(222)]);
+      const first = await frames([o1], { unchangedBelow: 16 });
+      const ear = decodeAnchor(first.anchor)!.ear;
+      expect(ear).toBeCloseTo(first.frames[0]!.faces[0]!.ear.mean, 5);
+      // The same open eyes against baselines that put them at a given ratio of the open baseline.
+      const at = (ratio: number, closed: boolean) =>
+        frames([o2], {
+          unchangedBelow: 16,
+          anchor: first.anchor,
+          blink: { closedRatio: 0.7, reopenRatio: 0.85, baseline: ear / ratio, closed },
+        }).then((r) => r.frames[0]!.skipped !== undefined);
+      // Waiting for the closing: clearly open, skipped; near the closing threshold, analysed.
+      expect(await at(1, false)).toBe(true);
+      expect(await at(0.75, false)).toBe(false);
+      // Waiting for the reopening: clearly closed, skipped; just short of open again (0.84: the same
+      // eyes may measure 0.86 next time), analysed.
+      expect(await at(0.5, true)).toBe(true);
+      expect(await at(0.84, true)).toBe(false);
+    },
+  );
 });
 
 describe('the description only on the frames the plan needs', () => {

@@ -232,7 +232,9 @@ export type FramesOptions = {
   /**
    * Skip a frame whose eye regions differ from the last analysed frame's by less than this (mean
    * absolute grey difference after removing the brightness offset, best of small shifts): it adds
-   * nothing to a blink decision, and the detector is what costs. 0 analyses every frame.
+   * nothing to a blink decision, and the detector is what costs. 0 analyses every frame. With a
+   * blink plan, only while the last analysed frame's eyes were clearly on one side of the threshold
+   * the decider waits for (STEADY_MARGIN).
    */
   unchangedBelow: number;
   /** Analyse every frame (skip none). */
@@ -269,6 +271,25 @@ const BLINK_MARGIN = 0.05;
  */
 const REOPENED_CHANGE = 28;
 
+/**
+ * How far from the threshold the decider waits for (in eye ratio over the baseline) an analysed
+ * frame's eyes must be for frames unchanged from it to be skipped: the same eyes measure up to about
+ * 0.05 of the baseline either way from frame to frame, so an unchanged frame of eyes at 0.84 of the
+ * baseline (not yet open again for the decider) may well measure 0.86 (open), and eyes at 0.72 may
+ * measure 0.68 (closed). Skipping those would hold the decider where it is for as long as the eyes
+ * stay as they are (a lost blink).
+ */
+const STEADY_MARGIN = 0.1;
+/** Whether frames unchanged from an analysed frame with eye ratio `ear` can bring the decider nothing. */
+function steady(ear: number, closed: boolean, baseline: number | null, blink?: BlinkPlan): boolean {
+  if (!blink || baseline === null) return true;
+  if (!Number.isFinite(ear)) return false;
+  const ratio = ear / baseline;
+  return closed
+    ? ratio < blink.reopenRatio - STEADY_MARGIN
+    : ratio >= blink.closedRatio + STEADY_MARGIN;
+}
+
 /** Mean of a grey patch (box at offset dx, dy), or null when it leaves the image. */
 function greyAt(img: GreyImage, box: EyeBox, dx: number, dy: number): Float32Array | null {
   const x0 = Math.round(box[0]) + dx;
@@ -299,11 +320,11 @@ function grey(img: RgbImage): GreyImage {
 
 /** One eye of an anchor: its region in whole pixels and the grey pixels under it. */
 type EyePatch = { x: number; y: number; w: number; h: number; data: Uint8Array };
-/** The eye regions of an analysed frame, what later frames are compared with. */
-export type EyeAnchor = { width: number; height: number; eyes: [EyePatch, EyePatch] };
+/** The eye regions of an analysed frame, what later frames are compared with, and its eye ratio. */
+export type EyeAnchor = { width: number; height: number; ear: number; eyes: [EyePatch, EyePatch] };
 
 /** The anchor of an analysed frame, or null when an eye region leaves the image. */
-export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox]): EyeAnchor | null {
+export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox], ear: number): EyeAnchor | null {
   const patches: EyePatch[] = [];
   for (const box of eyes) {
     // The same rounding as greyAt: the patch is exactly what the comparison reads.
@@ -317,17 +338,19 @@ export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox]): EyeAnchor | n
       data.set(img.data.subarray((y + r) * img.width + x, (y + r) * img.width + x + w), r * w);
     patches.push({ x, y, w, h, data });
   }
-  return { width: img.width, height: img.height, eyes: patches as [EyePatch, EyePatch] };
+  return { width: img.width, height: img.height, ear, eyes: patches as [EyePatch, EyePatch] };
 }
 
 /*
  * The anchor as bytes, for the session row (a few hundred bytes for the selfie's 160 px frames, a
- * few KB for the kiosk's 480 px ones): version 1, frame width and height, then per eye x, y, width,
- * height (unsigned 16-bit little-endian), then each eye's grey pixels, row by row. Only the regions
- * themselves: the +-2 px shift search moves the NEW frame's window, never the anchor's.
+ * few KB for the kiosk's 480 px ones): version 1, frame width and height (unsigned 16-bit), the
+ * frame's mean eye ratio (32-bit float), then per eye x, y, width, height (unsigned 16-bit), all
+ * little-endian, then each eye's grey pixels, row by row. Only the regions themselves: the +-2 px
+ * shift search moves the NEW frame's window, never the anchor's.
  */
 const ANCHOR_VERSION = 1;
-const ANCHOR_HEADER = 1 + 4 + 2 * 8;
+const ANCHOR_EYES = 1 + 4 + 4;
+const ANCHOR_HEADER = ANCHOR_EYES + 2 * 8;
 
 export function encodeAnchor(a: EyeAnchor): Uint8Array {
   const out = new Uint8Array(ANCHOR_HEADER + a.eyes[0].data.length + a.eyes[1].data.length);
@@ -335,9 +358,10 @@ export function encodeAnchor(a: EyeAnchor): Uint8Array {
   out[0] = ANCHOR_VERSION;
   view.setUint16(1, a.width, true);
   view.setUint16(3, a.height, true);
+  view.setFloat32(5, a.ear, true);
   let at = ANCHOR_HEADER;
   for (const [i, e] of a.eyes.entries()) {
-    [e.x, e.y, e.w, e.h].forEach((v, k) => view.setUint16(5 + i * 8 + k * 2, v, true));
+    [e.x, e.y, e.w, e.h].forEach((v, k) => view.setUint16(ANCHOR_EYES + i * 8 + k * 2, v, true));
     out.set(e.data, at);
     at += e.data.length;
   }
@@ -350,21 +374,19 @@ export function decodeAnchor(bytes: Uint8Array | null | undefined): EyeAnchor | 
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const width = view.getUint16(1, true);
   const height = view.getUint16(3, true);
+  const ear = view.getFloat32(5, true);
   const eyes: EyePatch[] = [];
   let at = ANCHOR_HEADER;
   for (let i = 0; i < 2; i++) {
-    const [x, y, w, h] = [0, 1, 2, 3].map((k) => view.getUint16(5 + i * 8 + k * 2, true)) as [
-      number,
-      number,
-      number,
-      number,
-    ];
+    const [x, y, w, h] = [0, 1, 2, 3].map((k) =>
+      view.getUint16(ANCHOR_EYES + i * 8 + k * 2, true),
+    ) as [number, number, number, number];
     if (w < 2 || h < 2 || x + w > width || y + h > height || at + w * h > bytes.length) return null;
     eyes.push({ x, y, w, h, data: bytes.slice(at, at + w * h) });
     at += w * h;
   }
   if (at !== bytes.length) return null;
-  return { width, height, eyes: eyes as [EyePatch, EyePatch] };
+  return { width, height, ear, eyes: eyes as [EyePatch, EyePatch] };
 }
 
 /**
@@ -435,7 +457,13 @@ export async function analyzeFrames(
       anchor && anchor.eyes.width === img.width && anchor.eyes.height === img.height
         ? eyeChange(anchor.eyes, g)
         : null;
-    if (anchor && change !== null && opts.unchangedBelow > 0 && !opts.analyseAll) {
+    if (
+      anchor &&
+      change !== null &&
+      opts.unchangedBelow > 0 &&
+      !opts.analyseAll &&
+      steady(anchor.eyes.ear, closed, baseline, blink)
+    ) {
       if (change < opts.unchangedBelow) {
         out.push({
           ...base,
@@ -483,7 +511,7 @@ export async function analyzeFrames(
         else if (ear >= baseline * blink.reopenRatio) closed = false;
       }
     }
-    const eyes = only?.eyes ? eyeAnchor(g, only.eyes) : null;
+    const eyes = only?.eyes ? eyeAnchor(g, only.eyes, only.face.ear.mean) : null;
     anchor = eyes ? { index, eyes, closed } : null;
     out.push({
       ...base,

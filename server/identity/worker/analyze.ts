@@ -460,19 +460,17 @@ export async function analyzeFrames(
     if (
       anchor &&
       change !== null &&
-      opts.unchangedBelow > 0 &&
+      change < opts.unchangedBelow &&
       !opts.analyseAll &&
       steady(anchor.eyes.ear, closed, baseline, blink)
     ) {
-      if (change < opts.unchangedBelow) {
-        out.push({
-          ...base,
-          faces: [],
-          skipped: { of: anchor.index, change: Number(change.toFixed(2)) },
-          timings: { decodeMs: tDecode - t0, detectMs: 0 },
-        });
-        continue;
-      }
+      out.push({
+        ...base,
+        faces: [],
+        skipped: { of: anchor.index, change: Number(change.toFixed(2)) },
+        timings: { decodeMs: tDecode - t0, detectMs: 0 },
+      });
+      continue;
     }
     // Waiting for the reopening, eyes that changed from a closed frame as much as an opening lid
     // does: the reopening, described in its one detection.

@@ -2,6 +2,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import sharp from 'sharp';
 import { openDb, type Db } from '../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../server/identity/config';
 import {
@@ -110,4 +111,26 @@ export function runIfMain(url: string, main: () => Promise<unknown>) {
       },
     );
   }
+}
+
+/** What the kiosk sends (machines/faceAuth/faceAuth.actors.ts): a square crop of the camera frame, JPEG at 0.92. */
+export async function kioskFrame(frame: Buffer): Promise<Buffer> {
+  const meta = await sharp(frame).metadata();
+  const side = Math.min(meta.width!, meta.height!);
+  return sharp(frame)
+    .extract({
+      left: Math.floor((meta.width! - side) / 2),
+      top: Math.floor((meta.height! - side) / 2),
+      width: side,
+      height: side,
+    })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+}
+
+/** A seeded normal deviate (Box-Muller over a small LCG): synthetic galleries are reproducible. */
+export function gaussian(seed: number) {
+  let s = seed >>> 0 || 1;
+  const u = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) + 0.5) / 4294967296;
+  return () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
 }

@@ -12,7 +12,6 @@
 import os from 'node:os';
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import sharp from 'sharp';
 import { faceAuthFrameResponse, faceAuthPaths, faceAuthStartResponse } from '../contract/face-auth';
 import { loadFaceAuthConfig } from '../server/face-auth/config';
 import { faceAuthRoutes } from '../server/face-auth/routes';
@@ -22,7 +21,7 @@ import { EMBEDDING_MODEL } from '../server/identity/store';
 import { loadConfig } from '../server/config';
 import { systemClock, type AppContext } from '../server/context';
 import { blinkSequence, cameraFrame, fixture, multipart } from '../tests/identity/frames';
-import { runIfMain, startBench, summary, timed } from './_identity';
+import { gaussian, kioskFrame, runIfMain, startBench, summary, timed } from './_identity';
 
 const GALLERY = Number(process.env.KIOSK_GALLERY ?? 10_000);
 const SOAK_SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
@@ -31,28 +30,6 @@ const REAL = [
   ...Array.from({ length: 21 }, (_, i) => `person-${String(i + 1).padStart(2, '0')}.jpg`),
 ];
 const UNENROLLED = 'person-21.jpg';
-
-/** What the kiosk sends: a square crop of the camera frame, JPEG at 0.92. */
-async function kioskFrame(frame: Buffer): Promise<Buffer> {
-  const meta = await sharp(frame).metadata();
-  const side = Math.min(meta.width!, meta.height!);
-  return sharp(frame)
-    .extract({
-      left: Math.floor((meta.width! - side) / 2),
-      top: Math.floor((meta.height! - side) / 2),
-      width: side,
-      height: side,
-    })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-}
-
-/** A seeded normal deviate (Box-Muller over a small LCG): synthetic galleries are reproducible. */
-function gaussian(seed: number) {
-  let s = seed >>> 0 || 1;
-  const u = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) + 0.5) / 4294967296;
-  return () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
-}
 
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 

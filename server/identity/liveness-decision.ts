@@ -18,6 +18,12 @@ export type DecisionInput = {
   images: Uint8Array[];
   /** Their analyses, in the same order. */
   frames: FrameAnalysis[];
+  /**
+   * The eye anchor the worker returned, and the session's frame_seq it analysed after: kept for the
+   * next request only if no other request of the session was applied in between (its frames would
+   * come after the anchor's), else dropped so that the next request analyses its first frame.
+   */
+  anchor: { bytes: Uint8Array | null; afterSeq: number };
   decider: LivenessDecider<unknown>;
   /** Keep the selfie's photo (IDENTITY_STORE_PHOTOS, the KYC selfie only). */
   keepPhoto: boolean;
@@ -102,7 +108,8 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       // the time limit). Its fingerprint is kept against later duplicates.
       const idle = decider.idle(state, t, []);
       state = idle.state;
-      if (idle.feedback.length) feedback = idle.feedback;
+      // A request whose frames are all skipped still says where the challenge stands.
+      feedback = idle.feedback.length ? idle.feedback : decider.progress(state, t);
       seq += 1;
       await store.insertFrame(tx, sessionId, seq, thumb, dhashes[i]!, true);
       steps.push({ skipped: frame.skipped, duplicate: false });
@@ -146,6 +153,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       embedding: selfie.embedding,
       photo: input.keepPhoto ? selfie.image : null,
     },
+    anchor: !live && s.frame_seq === input.anchor.afterSeq ? input.anchor.bytes : null,
   });
   return { feedback, live, timeUp: decider.isTimeUp(state, now()), steps, tChecked };
 }

@@ -9,7 +9,7 @@ import type { LivenessDecider } from './liveness';
 import { ms, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
-import type { FrameAnalysis } from './types';
+import type { FramesResult } from './worker/analyze';
 
 /**
  * Liveness sessions: the KYC selfie's (and the kiosk's) blink challenge. A request's frames are
@@ -77,9 +77,10 @@ export function createLivenessSessions(deps: {
     images: Uint8Array[],
     session: store.SessionRow,
     decider: LivenessDecider<unknown>,
-  ): Promise<FrameAnalysis[]> {
+  ): Promise<FramesResult> {
     const plan = decider.needsEmbedding(session.liveness_state);
     return pool.analyzeFrames(images, {
+      anchor: session.eye_anchor,
       maxSide: 640,
       describeFirst: plan.always,
       blink: plan.blink,
@@ -143,13 +144,14 @@ export function createLivenessSessions(deps: {
       // The session's frame cap, counted before any model time (a refused request costs none).
       if (!(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession)))
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
-      const frames = await analyseFrames(images, session, decider);
+      const { frames, anchor } = await analyseFrames(images, session, decider);
       const tAnalysed = performance.now();
       const result = await db.transaction((tx) =>
         decideFrames(tx, {
           sessionId,
           images,
           frames,
+          anchor: { bytes: anchor, afterSeq: session.frame_seq },
           decider,
           keepPhoto: config.storePhotos && !opts.profile,
           config,

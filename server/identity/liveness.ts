@@ -52,27 +52,36 @@ export interface LivenessDecider<S = BlinkState> {
   readonly name: string;
   /** The state of a new session; the time limit counts from its first frame. */
   initial(): S;
-  /** Whether the worker must compute the 1024-d description for a frame with this eye ratio. */
+  /**
+   * Which frames of the next request the worker must describe (the 1024-d description costs about
+   * twice the detection): the plan it applies frame by frame, from each frame's eye ratio and position.
+   */
   needsEmbedding(state: S): EmbeddingPlan;
   /** Answer for a frame that did not pass the gates (or was a duplicate): hints only, no progress. */
   idle(state: S, now: number, feedback: string[]): LivenessStep<S>;
+  /** Where the challenge stands (a request whose frames were all skipped as unchanged says this). */
+  progress(state: S, now: number): string[];
   step(state: S, frame: LivenessFrame): LivenessStep<S>;
   isLive(state: S): boolean;
   /** The challenge's time is over at `now`: only a new session can pass. */
   isTimeUp(state: S, now: number): boolean;
 }
 
-/** When the worker computes the description: always, or for a single face whose eye ratio or position qualifies. */
+/**
+ * When the worker computes the description: on the first frame with one face (`always`), or for a
+ * single face whose eye ratio or position qualifies; no other frame is described.
+ */
 export type EmbeddingPlan = {
+  /** Describe the request's first analysed frame with exactly one face (decided before its detection). */
   always: boolean;
   earBelow?: number;
   earAbove?: number;
   /** Describe when the face centre moved more than `beyond` pixels from `from` (a possible face swap). */
   moved?: { from: [number, number]; beyond: number } | undefined;
   /**
-   * For a request of several frames: the eye ratios under which a face counts as closed and from
-   * which it is open again, and whether it is closed now, so the frame that reopens after a closing
-   * one in the same request is described in the same pass.
+   * The eye ratios under which a face counts as closed and from which it is open again, and whether
+   * it is closed now: the frame that reopens after a closing one (in the same request or an earlier
+   * one) is described once its eye ratio is known; a frame still closed is not.
    */
   blink?: BlinkPlan | undefined;
   /** Analyse every frame of the request, none skipped as unchanged (while the open baseline is measured). */
@@ -161,9 +170,9 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       // Closing frames need no description: they sit between two described frames of the same face
       // (the reopening is described) and may not move more than the motion limit in between.
       if (s.phase === 'open') return { always: false, moved, blink };
-      // After a closing frame the next analysed one is nearly always the reopening (frames whose
-      // eyes did not change are skipped): describe in the same pass rather than detect twice.
-      if (s.phase === 'closed') return { always: true, blink };
+      // Waiting for the reopening: the worker describes the frame whose eyes are open again (blink
+      // tracking from `closed`), not a frame that is still closed.
+      if (s.phase === 'closed') return { always: false, blink };
       return { always: false };
     },
 
@@ -173,6 +182,12 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
       if (s.phase === 'expired' || expired(s, now))
         return answer({ ...s, phase: 'expired' }, [hints.timeUp]);
       return answer(s, feedback);
+    },
+
+    progress(s, now) {
+      if (s.phase === 'done') return [hints.done];
+      if (s.phase === 'expired' || expired(s, now)) return [hints.timeUp];
+      return [progress(s)];
     },
 
     step(first, { face, now }) {

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { IdentityError, identityMessages, type IdentityErrorCode } from './errors';
 import type { ImageLimits } from './image';
 import type { FrameAnalysis } from './types';
-import type { AnalyzeOptions, FramesOptions } from './worker/analyze';
+import type { AnalyzeOptions, FramesOptions, FramesResult } from './worker/analyze';
 import type { WorkerData, WorkerReady, WorkerResponse } from './worker/face-worker';
 import type { BackendSetting, InferenceBackend } from './worker/models';
 
@@ -112,7 +112,7 @@ export class FacePool {
   }
 
   /** The frames of one liveness request, in order, in one task (one worker sees the whole sequence). */
-  analyzeFrames(frames: Uint8Array[], opts: FramesOptions): Promise<FrameAnalysis[]> {
+  analyzeFrames(frames: Uint8Array[], opts: FramesOptions): Promise<FramesResult> {
     return this.submit({ op: 'frames', frames, opts });
   }
 

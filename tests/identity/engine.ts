@@ -2,7 +2,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { openDb, type Db } from '../../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
-import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
+import {
+  createIdentityEngine,
+  type IdentityEngine,
+  type IdentityLog,
+} from '../../server/identity/engine';
 import { installErrorHandling } from '../../server/http/errors';
 import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
@@ -17,13 +21,17 @@ export type Harness = {
 
 export async function startEngine(
   env: Record<string, string> = {},
-  opts: { ocr?: boolean } = {},
+  opts: { ocr?: boolean; log?: IdentityLog } = {},
 ): Promise<Harness> {
   const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
   const clock = { now: Date.now() };
   const [db, engine] = await Promise.all([
     openDb({ memory: true }),
-    createIdentityEngine(config, { ocr: opts.ocr ?? false, now: () => clock.now }),
+    createIdentityEngine(config, {
+      ocr: opts.ocr ?? false,
+      now: () => clock.now,
+      ...(opts.log ? { log: opts.log } : {}),
+    }),
   ]);
   return { engine, db, config, clock };
 }

@@ -15,6 +15,8 @@ export type SessionRow = {
   frame_seq: number;
   selfie_embedding: number[] | null;
   result: unknown;
+  /** The face worker's eye anchor of the last analysed frame (worker/analyze.ts), or null. */
+  eye_anchor: Uint8Array | null;
   expired: boolean;
 };
 
@@ -25,7 +27,7 @@ export const isSessionId = (id: unknown): id is string => typeof id === 'string'
 export async function loadSession(db: Db, id: string, forUpdate = false): Promise<SessionRow> {
   if (!isSessionId(id)) throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
   const { rows } = await db.query<SessionRow>(
-    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result,
+    `SELECT id, status, decider, liveness_state, frame_seq, selfie_embedding, result, eye_anchor,
             expires_at < now() OR (status IN ('liveness', 'live')
               AND updated_at < now() - (idle_ms * interval '1 millisecond')) AS expired
        FROM kyc_sessions WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`,
@@ -92,6 +94,11 @@ export type LivenessProgress = {
    * session's selfie; its photo is kept only when given (IDENTITY_STORE_PHOTOS, KYC sessions).
    */
   selfie: { embedding: number[]; photo: Uint8Array | null } | null;
+  /**
+   * The eye anchor for the next request (a piece of the patient's eye image): kept only while the
+   * session is in liveness, so pass null once live.
+   */
+  anchor: Uint8Array | null;
 };
 
 /** Saves a liveness request's outcome, in the transaction that locked the session row. */
@@ -105,7 +112,8 @@ export async function saveLivenessProgress(
        status = CASE WHEN $4 THEN 'live' ELSE status END,
        live_at = CASE WHEN $4 THEN now() ELSE live_at END,
        selfie_embedding = COALESCE($5::real[], selfie_embedding),
-       selfie_photo = CASE WHEN $5::real[] IS NOT NULL AND $6::bytea IS NOT NULL THEN $6::bytea ELSE selfie_photo END
+       selfie_photo = CASE WHEN $5::real[] IS NOT NULL AND $6::bytea IS NOT NULL THEN $6::bytea ELSE selfie_photo END,
+       eye_anchor = CASE WHEN $4 THEN NULL ELSE $7::bytea END
      WHERE id = $1`,
     [
       id,
@@ -114,6 +122,7 @@ export async function saveLivenessProgress(
       progress.live,
       progress.selfie?.embedding ?? null,
       progress.selfie?.photo ?? null,
+      progress.anchor,
     ],
   );
 }
@@ -148,7 +157,7 @@ export async function rejectSession(
 ): Promise<void> {
   await db.query(
     `UPDATE kyc_sessions SET status = 'rejected', reject_reason = $2, updated_at = now(), result = NULL,
-       selfie_embedding = NULL, selfie_photo = NULL WHERE id = $1 AND ($3::text IS NULL OR decider = $3)`,
+       selfie_embedding = NULL, selfie_photo = NULL, eye_anchor = NULL WHERE id = $1 AND ($3::text IS NULL OR decider = $3)`,
     [id, reason.slice(0, 500), opts.decider ?? null],
   );
 }
@@ -204,6 +213,10 @@ export async function getCompletedKyc(
 
 /** Deletes sessions past their retention (`replayWindowMs` after they expired). */
 export async function purgeExpiredSessions(db: Db, replayWindowMs: number): Promise<void> {
+  // An expired session's eye anchor (eye pixels) goes at once; the row stays for the replay window.
+  await db.query(
+    `UPDATE kyc_sessions SET eye_anchor = NULL WHERE eye_anchor IS NOT NULL AND expires_at < now()`,
+  );
   await db.query(
     `DELETE FROM kyc_sessions WHERE expires_at < now() - ($1::bigint * interval '1 millisecond')`,
     [replayWindowMs],

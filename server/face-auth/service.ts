@@ -145,6 +145,12 @@ export function createFaceAuth(deps: FaceAuthDeps) {
         [sessionId, caller.deviceId, caller.key],
       );
       log.info({ event: 'face_auth_start', session: short(sessionId), device: caller.deviceId });
+      // The 1:N gallery is brought up to date while the patient blinks, not on the deciding frame:
+      // the first read after start is the whole table (seconds with 10,000 enrolled), later ones
+      // only the rows written since. Not awaited; a failure leaves it to the identification.
+      void Promise.resolve()
+        .then(() => engine.refreshGallery(db))
+        .catch((err: unknown) => log.warn({ event: 'gallery_refresh_failed', error: String(err) }));
       return {
         success: true as const,
         session_id: sessionId,

@@ -33,6 +33,11 @@ export interface Identification {
   compare(a: Uint8Array, b: Uint8Array, threshold?: number): Promise<CompareResult>;
   /** 1:N search of the frame's face (or of a description already made) among enrolled patients. */
   identify(db: Db, frame: Uint8Array | { embedding: ArrayLike<number> }): Promise<IdentifyResult>;
+  /**
+   * Brings the 1:N gallery up to date with `db` (a full read the first time, then only the rows
+   * written since), so that the next identify does not pay the full read; the load on stats.
+   */
+  refreshGallery(db: Db): Promise<{ enrolled: number; full: boolean; fetched: number }>;
 }
 
 export function createIdentification(deps: {
@@ -42,8 +47,15 @@ export function createIdentification(deps: {
   log: IdentityLog;
 }): Identification {
   const { config, pool, limits, log } = deps;
-  /** The enrolled faces, reloaded only when face_enrollments changed. */
+  /** The enrolled faces: read in full once, then only the rows written since the last load. */
   let gallery: store.Gallery | null = null;
+  /** Loads run one after the other: each merges into the gallery the previous one left. */
+  let loading: Promise<unknown> = Promise.resolve();
+  const refresh = (db: Db): Promise<store.Gallery> => {
+    const next = loading.then(async () => (gallery = await store.loadGallery(db, gallery)));
+    loading = next.catch(() => {});
+    return next;
+  };
 
   return {
     analyze(image, opts = {}) {
@@ -82,8 +94,8 @@ export function createIdentification(deps: {
         }
         probe = gates.face.embedding;
       }
-      gallery = await store.loadGallery(db, gallery);
-      const found = store.searchGallery(gallery, probe);
+      const g = await refresh(db);
+      const found = store.searchGallery(g, probe);
       const best = found && {
         patientId: found.patientId,
         similarity: Number(found.similarity.toFixed(4)),
@@ -91,13 +103,19 @@ export function createIdentification(deps: {
       const match = best && best.similarity >= threshold ? best : null;
       log.info({
         event: 'identify',
-        enrolled: gallery.ids.length,
+        enrolled: g.ids.length,
+        galleryRows: g.last.fetched,
         best: best?.similarity ?? null,
         threshold,
         matched: Boolean(match),
         ms: ms(tStart),
       });
       return { match, best, threshold, gates: [], feedback: [] };
+    },
+
+    async refreshGallery(db) {
+      const g = await refresh(db);
+      return { enrolled: g.ids.length, ...g.last };
     },
   };
 }

@@ -8,7 +8,8 @@ import type { ModelOutput, NativeRuntime, NativeSession } from './runtime';
  * against tfjs on a test input, and only then is the model's `execute` replaced by a synchronous
  * native run. Everything around execute (Human's resizing, normalisation, box decoding, NMS, mesh
  * and iris geometry, the description's read-out) stays Human's own code on tfjs, so thresholds and
- * enrolled embeddings stay valid.
+ * enrolled embeddings stay valid. Once all four are swapped, the models' tfjs weights are released
+ * (releaseTfjs): a native worker never goes back to tfjs for them.
  *
  * This reads Human 3.3.6's loaded models (`human.models.models`) and tfjs-converter 4.22's
  * GraphModel internals (artifacts, weights, outputNodes): keep both pinned.
@@ -20,6 +21,7 @@ export const FACE_MODELS = ['blazeface', 'facemesh', 'iris', 'faceres'] as const
 type TfTensor = {
   dtype: string;
   shape: number[];
+  isDisposed: boolean;
   dataSync(): ArrayLike<number>;
   dispose(): void;
 };
@@ -29,11 +31,16 @@ type GraphModel = {
   artifacts: {
     modelTopology: { node: TfNode[] };
     signature?: { outputs?: Record<string, { name?: string }> };
+    /** The weight file's bytes as the loader read them (tfjs decoded its tensors from them). */
+    weightData?: ArrayBuffer | ArrayBuffer[];
   };
   weights: Record<string, TfTensor[]>;
   inputs: Array<{ name: string; shape?: number[] }>;
   outputNodes: string[];
   execute(inputs: ExecuteInput, outputs?: string | string[]): TfTensor | TfTensor[];
+  executeAsync(inputs: ExecuteInput, outputs?: string | string[]): Promise<TfTensor | TfTensor[]>;
+  /** tfjs: disposes the weight tensors (and the model's resources); the graph stays. */
+  dispose(): void;
 };
 type Tf = {
   tensor(values: Float32Array, shape: number[], dtype: 'float32'): TfTensor;
@@ -142,15 +149,28 @@ function nativeExecute(tf: Tf, model: GraphModel, session: NativeSession): Graph
   };
 }
 
+/**
+ * After the swap, what only tfjs used: the weight tensors (on tfjs-wasm they sit in the wasm heap,
+ * which never shrinks but reuses the freed space for Human's own tensors), the weight file's bytes
+ * the model kept, and tfjs' executeAsync (answered natively too, so nothing can reach the disposed
+ * weights). What Human 3.3.6 still reads of these models stays: `executor` (tested as "loaded"),
+ * `inputs` (input sizes), `outputNodes` and the signature, all graph structure, none of it weights.
+ */
+function releaseTfjs(model: GraphModel, execute: GraphModel['execute']): void {
+  model.executeAsync = async (inputs, outputs) => execute(inputs, outputs);
+  model.dispose();
+  delete model.artifacts.weightData;
+}
+
 export type NativeModels = {
   /** Milliseconds spent converting, loading and checking per model. */
   ms: Record<string, number>;
 };
 
 /**
- * Converts, loads and checks every face model, then swaps their execute all at once: on any error
- * (an op the converter lacks, a session that does not load, a check that fails) nothing is
- * swapped and Human keeps running on tfjs.
+ * Converts, loads and checks every face model, then swaps their execute all at once and releases
+ * their tfjs weights: on any error (an op the converter lacks, a session that does not load, a check
+ * that fails) nothing is swapped or released and Human keeps running on tfjs.
  */
 export function runOnNative(human: HumanModels, runtime: NativeRuntime): NativeModels {
   const ms: Record<string, number> = {};
@@ -165,13 +185,17 @@ export function runOnNative(human: HumanModels, runtime: NativeRuntime): NativeM
       sessions.push(session);
       check(name, human.tf, model, session);
       const execute = nativeExecute(human.tf, model, session);
-      swaps.push(() => (model.execute = execute));
+      swaps.push(() => {
+        model.execute = execute;
+        releaseTfjs(model, execute);
+      });
       ms[name] = Math.round(performance.now() - t0);
     }
   } catch (err) {
     sessions.forEach((s) => s.dispose());
     throw err;
   }
+  // All four converted, loaded and checked: swap and release (nothing below can fail half-way).
   swaps.forEach((swap) => swap());
   return { ms };
 }

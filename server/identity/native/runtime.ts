@@ -92,12 +92,14 @@ export function loadNativeRuntime(moduleId = 'onnxruntime-node'): NativeRuntime 
       const session = new binding.InferenceSession();
       const { bytes } = model;
       session.loadModel(bytes.buffer, bytes.byteOffset, bytes.byteLength, SESSION_OPTIONS);
-      const fetches = Object.fromEntries(model.outputs.map((o) => [o, null]));
+      // onnxruntime keeps its own copy: the closure below holds the names, never the model's bytes.
+      const { input: inputName, outputs } = model;
+      const fetches = Object.fromEntries(outputs.map((o) => [o, null]));
       return {
         run(input, dims) {
-          const feeds = { [model.input]: new ort.Tensor('float32', input, dims) };
+          const feeds = { [inputName]: new ort.Tensor('float32', input, dims) };
           const result = session.run(feeds, fetches, {});
-          return model.outputs.map((name) => {
+          return outputs.map((name) => {
             const t = result[name];
             if (t?.type !== 'float32')
               throw new Error(`onnxruntime: output ${name} is not float32`);

@@ -25,7 +25,8 @@ import { FacePool } from '../../server/identity/pool';
 import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 import type { FaceObservation, FrameAnalysis } from '../../server/identity/types';
-import { loadHuman } from '../../server/identity/worker/models';
+import { analyzeImage } from '../../server/identity/worker/analyze';
+import { loadHuman, type Human } from '../../server/identity/worker/models';
 import { Readiness } from '../../server/lifecycle/readiness';
 import { fixture, fixtures } from './frames';
 
@@ -156,8 +157,51 @@ describe('converter', () => {
       },
     };
     expect(() => runOnNative(human, failing)).toThrow('third model refused');
-    for (const name of FACE_MODELS)
-      expect(Object.hasOwn(human.models.models[name]!, 'execute')).toBe(false);
+    for (const name of FACE_MODELS) {
+      const model = human.models.models[name]!;
+      expect(Object.hasOwn(model, 'execute')).toBe(false);
+      expect(
+        Object.values(model.weights)
+          .flat()
+          .some((t) => t.isDisposed),
+      ).toBe(false);
+    }
+  });
+});
+
+// After the converter's tests, which need this Human's models on tfjs: this one swaps them for good.
+describe('after the swap', () => {
+  it('the tfjs weights are released, and Human analyses on the native sessions alone', async () => {
+    const models = FACE_MODELS.map((name) => human.models.models[name]!);
+    const weights = models.flatMap((m) => Object.values(m.weights).flat());
+    const tf = human.tf as unknown as { memory(): { numTensors: number } };
+    const bytes = fixture('faces', 'group.jpg');
+    const analyse = () =>
+      analyzeImage(human as unknown as Human, bytes, limits, { embedding: 'all' });
+    const onTfjs = await analyse();
+    const tensors = tf.memory().numTensors;
+
+    runOnNative(human, runtime);
+    expect(weights.length).toBeGreaterThan(400);
+    expect(weights.filter((t) => !t.isDisposed)).toEqual([]);
+    expect(tf.memory().numTensors).toBe(tensors - weights.length); // no other copy made or kept
+    for (const m of models) expect(m.artifacts.weightData).toBeUndefined();
+
+    // A disposed weight throws when read: every model run below is native, executeAsync too.
+    const iris = human.models.models.iris!;
+    const x = human.tf.tensor(new Float32Array(2 * 64 * 64 * 3), [2, 64, 64, 3], 'float32');
+    const out = [await iris.executeAsync(x)].flat();
+    expect(out.length).toBeGreaterThan(0);
+    for (const t of out) expect(t.shape[0]).toBe(2);
+    [x, ...out].forEach((t) => t.dispose());
+    const onNative = await analyse();
+    expect(onNative.faces.length).toBe(onTfjs.faces.length);
+    const before = sorted(onTfjs);
+    sorted(onNative).forEach((f, k) => {
+      const g = before[k]!;
+      expect(Math.max(...f.box.map((v, i) => Math.abs(v - g.box[i]!)))).toBeLessThanOrEqual(2);
+      expect(cosine(f.embedding!, g.embedding!)).toBeGreaterThanOrEqual(0.9999);
+    });
   });
 });
 

@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { convertGraph } from './convert';
 import type { TfConst, TfGraph, TfNode } from './graph';
 import type { ModelOutput, NativeRuntime, NativeSession } from './runtime';
@@ -8,7 +10,8 @@ import type { ModelOutput, NativeRuntime, NativeSession } from './runtime';
  * against tfjs on a test input, and only then is the model's `execute` replaced by a synchronous
  * native run. Everything around execute (Human's resizing, normalisation, box decoding, NMS, mesh
  * and iris geometry, the description's read-out) stays Human's own code on tfjs, so thresholds and
- * enrolled embeddings stay valid.
+ * enrolled embeddings stay valid. Once all four are swapped, the models' tfjs weights are released
+ * (releaseTfjs): a native worker never goes back to tfjs for them.
  *
  * This reads Human 3.3.6's loaded models (`human.models.models`) and tfjs-converter 4.22's
  * GraphModel internals (artifacts, weights, outputNodes): keep both pinned.
@@ -20,6 +23,7 @@ export const FACE_MODELS = ['blazeface', 'facemesh', 'iris', 'faceres'] as const
 type TfTensor = {
   dtype: string;
   shape: number[];
+  isDisposed: boolean;
   dataSync(): ArrayLike<number>;
   dispose(): void;
 };
@@ -29,11 +33,16 @@ type GraphModel = {
   artifacts: {
     modelTopology: { node: TfNode[] };
     signature?: { outputs?: Record<string, { name?: string }> };
+    /** The weight file's bytes as the loader read them (tfjs decoded its tensors from them). */
+    weightData?: ArrayBuffer | ArrayBuffer[];
   };
   weights: Record<string, TfTensor[]>;
   inputs: Array<{ name: string; shape?: number[] }>;
   outputNodes: string[];
   execute(inputs: ExecuteInput, outputs?: string | string[]): TfTensor | TfTensor[];
+  executeAsync(inputs: ExecuteInput, outputs?: string | string[]): Promise<TfTensor | TfTensor[]>;
+  /** tfjs: disposes the weight tensors (and the model's resources); the graph stays. */
+  dispose(): void;
 };
 type Tf = {
   tensor(values: Float32Array, shape: number[], dtype: 'float32'): TfTensor;
@@ -142,15 +151,46 @@ function nativeExecute(tf: Tf, model: GraphModel, session: NativeSession): Graph
   };
 }
 
+/**
+ * After the swap, what only tfjs used: the weight tensors (on tfjs-wasm they sit in the wasm heap,
+ * which never shrinks but reuses the freed space for Human's own tensors), the weight file's bytes
+ * the model kept, and tfjs' executeAsync (answered natively too, so nothing can reach the disposed
+ * weights). What Human 3.3.6 still reads of these models stays: `executor` (tested as "loaded"),
+ * `inputs` (input sizes), `outputNodes` and the signature, all graph structure, none of it weights.
+ */
+function releaseTfjs(model: GraphModel, execute: GraphModel['execute']): void {
+  model.executeAsync = async (inputs, outputs) => execute(inputs, outputs);
+  model.dispose();
+  delete model.artifacts.weightData;
+}
+
+/**
+ * A full garbage collection now. The conversion leaves garbage of about 3x a model's weights (the
+ * copies out of tfjs, their transposes, the encoding; 40 MB for faceres): collected only at V8's
+ * next collection, it is still allocated while onnxruntime builds the session around it, and the
+ * worker thread's malloc arena cannot give that memory back once the session sits on top of it
+ * (bench/identity-pool-memory.ts: 20-35 MB less per worker when collected first). `gc` is exposed
+ * by setting the V8 flag (new contexts get it; the idiom jest's leak detector uses); where that does
+ * not work, V8 collects later, as before.
+ */
+function collectGarbage(): void {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
+  } catch {
+    // Only memory is at stake.
+  }
+}
+
 export type NativeModels = {
   /** Milliseconds spent converting, loading and checking per model. */
   ms: Record<string, number>;
 };
 
 /**
- * Converts, loads and checks every face model, then swaps their execute all at once: on any error
- * (an op the converter lacks, a session that does not load, a check that fails) nothing is
- * swapped and Human keeps running on tfjs.
+ * Converts, loads and checks every face model, then swaps their execute all at once and releases
+ * their tfjs weights: on any error (an op the converter lacks, a session that does not load, a check
+ * that fails) nothing is swapped or released and Human keeps running on tfjs.
  */
 export function runOnNative(human: HumanModels, runtime: NativeRuntime): NativeModels {
   const ms: Record<string, number> = {};
@@ -161,18 +201,25 @@ export function runOnNative(human: HumanModels, runtime: NativeRuntime): NativeM
       const t0 = performance.now();
       const model = human.models.models[name];
       if (!model) throw new Error(`Human has not loaded its ${name} model`);
-      const session = runtime.load(convertGraph(graphOf(name, model)));
+      const converted = convertGraph(graphOf(name, model));
+      collectGarbage(); // the conversion's garbage, before onnxruntime allocates
+      const session = runtime.load(converted);
       sessions.push(session);
       check(name, human.tf, model, session);
       const execute = nativeExecute(human.tf, model, session);
-      swaps.push(() => (model.execute = execute));
+      swaps.push(() => {
+        model.execute = execute;
+        releaseTfjs(model, execute);
+      });
       ms[name] = Math.round(performance.now() - t0);
     }
   } catch (err) {
     sessions.forEach((s) => s.dispose());
     throw err;
   }
+  // All four converted, loaded and checked: swap and release (nothing below can fail half-way).
   swaps.forEach((swap) => swap());
+  collectGarbage(); // the last model's encoding, the weights' bytes and tensors just released
   return { ms };
 }
 

@@ -109,25 +109,49 @@ function sitter(seed: number): Sitter {
 }
 
 /**
- * One 160x180 frame of a sitter, fingerprinted as the worker does: the head where it sits give or
- * take 2 px (hand-held jitter), sensor noise. No JPEG round trip (it moves a thumbnail by less than
- * the noise does); the eyes are the stand-in pool's business, not the pixels'.
+ * One 160x180 frame of a sitter, fingerprinted as the worker does: the head where it sits, with
+ * hand-held jitter as tests/identity/frames.ts' ovalFrame makes it at this size (up to 1 degree,
+ * 1.5% zoom, 0.75 px) and sensor noise, so two frames of one sitter measure as two captures (1.8-8
+ * apart, dHashes 0-5 bits), not as a duplicate. No JPEG round trip; the eyes are the stand-in
+ * pool's business, not the pixels'.
  */
 async function frameOf(who: Sitter, seed: number): Promise<Fp> {
   const src = await rawFace(who.face);
   const r = rng(seed * 7907 + 3);
-  const dx = 16 + who.head[0] + Math.round(r() * 4) - 2;
-  const dy = 18 + who.head[1] + Math.round(r() * 4) - 2;
+  const u = () => r() * 2 - 1;
+  const angle = (u() * Math.PI) / 180;
+  const zoom = 1 + u() * 0.015;
+  const tx = who.head[0] + u() * 0.75;
+  const ty = who.head[1] + u() * 0.75;
+  const cos = Math.cos(angle) / zoom;
+  const sin = Math.sin(angle) / zoom;
   const W = 160;
   const H = 180;
+  const { width: sw, height: sh, data } = src;
   const out = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++)
+    for (let x = 0; x < W; x++) {
+      const X = x - W / 2 - tx;
+      const Y = y - H / 2 - ty;
+      const sx = Math.min(sw - 1.001, Math.max(0, cos * X + sin * Y + sw / 2));
+      const sy = Math.min(sh - 1.001, Math.max(0, -sin * X + cos * Y + sh / 2));
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const fx = sx - x0;
+      const fy = sy - y0;
+      const i00 = (y0 * sw + x0) * 3;
+      const i01 = i00 + sw * 3;
       for (let c = 0; c < 3; c++) {
         const v =
-          src.data[((y + dy) * src.width + x + dx) * 3 + c]! * who.brightness + (r() - 0.5) * 12;
+          (data[i00 + c]! * (1 - fx) * (1 - fy) +
+            data[i00 + 3 + c]! * fx * (1 - fy) +
+            data[i01 + c]! * (1 - fx) * fy +
+            data[i01 + 3 + c]! * fx * fy) *
+            who.brightness +
+          (r() + r() + r() - 1.5) * 3;
         out[(y * W + x) * 3 + c] = v < 0 ? 0 : v > 255 ? 255 : v;
       }
+    }
   return fingerprint({ data: out, width: W, height: H });
 }
 
@@ -191,7 +215,7 @@ type Fingerprints = { stored: Array<{ fps: Fp[]; hoursAgo: number }>; patients: 
  * identity) read them.
  */
 async function fingerprints(storedFrames: number, needed: number): Promise<Fingerprints> {
-  const file = path.join(os.tmpdir(), `liveness-db-cost-v2-${storedFrames}-${needed}.json`);
+  const file = path.join(os.tmpdir(), `liveness-db-cost-v3-${storedFrames}-${needed}.json`);
   type Cached = {
     stored: Array<{ fps: Array<[string, string]>; hoursAgo: number }>;
     patients: Array<Array<Array<{ a: string; closed: number }>>>;

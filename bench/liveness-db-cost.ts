@@ -9,19 +9,22 @@
  * beforehand, so this process's CPU is the main thread's database work (PGlite runs in it) plus the
  * service's own JS (the fine thumbnail comparisons): no face model runs. Each frame's fingerprint is
  * the worker's (`fingerprint` of a 160x180 frame: one of 23 fixture faces, tests/fixtures/faces,
- * where the patient's head sits, +-2 px of jitter, sensor noise); the frames of a request are the
+ * where the patient's head sits, hand-held jitter, sensor noise); the frames of a request are the
  * browser's frame policy over 125 ms captures; eye ratios follow bench/_patient.ts' blinks, and a
  * frame whose eyes did not change is skipped as the worker would.
  *
  * The store is not empty: `stored` frames (default 6000) of earlier sessions (120 frames each, one
- * person each, the same 23 faces) in the last 48 h, then every finished bench session's.
+ * person each, the same 23 faces) in the last 48 h, then every finished bench session's. With
+ * `faces` = 1 every patient and earlier session shows the blink fixture's face (as the identity
+ * benches' patients do): every frame shares dHash bands with thousands of stored ones, the
+ * crowded case of the replay and duplicate searches.
  *
  * Prints per database: statements per request by kind, with their wall and CPU time (serial: one
  * request at a time, sessions interleaved), request wall and CPU p50/p95, the main thread's CPU per
  * request (/proc/self/task), and a paced run (`sessions` concurrent sessions, default 12, each
  * polling every 700 ms as the browser does, ~17 requests/s): request p50/p95, main-thread CPU per
  * second and per request (on PostgreSQL also the database server's, from /proc), load average.
- *   npx tsx bench/liveness-db-cost.ts [stored=6000] [pglite|postgres|both=both] [paced seconds=20] [sessions=12]
+ *   npx tsx bench/liveness-db-cost.ts [stored=6000] [pglite|postgres|both=both] [paced seconds=20] [sessions=12] [faces=23]
  * PostgreSQL: BENCH_DATABASE_URL / TEST_DATABASE_URL, else a throwaway cluster (scripts/pg-test-cluster.sh).
  */
 import { randomUUID } from 'node:crypto';
@@ -99,10 +102,10 @@ function rawFace(name: string) {
 
 /** A person in front of the camera: a face, where the head sits, the light. */
 type Sitter = { face: string; head: [number, number]; brightness: number };
-function sitter(seed: number): Sitter {
+function sitter(seed: number, faces: string[]): Sitter {
   const r = rng(seed * 31 + 5);
   return {
-    face: FACES[seed % FACES.length]!,
+    face: faces[seed % faces.length]!,
     head: [Math.round(r() * 20) - 10, Math.round(r() * 20) - 10],
     brightness: 0.85 + r() * 0.3,
   };
@@ -164,9 +167,9 @@ type PatientFrames = FrameFacts[][];
  * A simulated patient's requests: the browser's policy over 125 ms captures, blinks as
  * bench/_patient.ts' patients blink (1.5-4 s apart, 100-250 ms closed), eye ratios from them.
  */
-async function makeBenchPatient(seed: number): Promise<PatientFrames> {
+async function makeBenchPatient(seed: number, faces: string[]): Promise<PatientFrames> {
   const p = makePatient(seed, POLLS_PER_PATIENT * policy.pollEveryMs);
-  const who = sitter(seed);
+  const who = sitter(seed, faces);
   const r = rng(seed);
   const embedding = Array.from({ length: 1024 }, () => Number((r() - 0.5).toFixed(4)));
   const requests: PatientFrames = [];
@@ -214,8 +217,15 @@ type Fingerprints = { stored: Array<{ fps: Fp[]; hoursAgo: number }>; patients: 
  * image is a copy of one real 160x180 JPEG: only the upload checks and the stand-in pool (by
  * identity) read them.
  */
-async function fingerprints(storedFrames: number, needed: number): Promise<Fingerprints> {
-  const file = path.join(os.tmpdir(), `liveness-db-cost-v3-${storedFrames}-${needed}.json`);
+async function fingerprints(
+  storedFrames: number,
+  needed: number,
+  faces: string[],
+): Promise<Fingerprints> {
+  const file = path.join(
+    os.tmpdir(),
+    `liveness-db-cost-v3-${storedFrames}-${needed}-${faces.length}.json`,
+  );
   type Cached = {
     stored: Array<{ fps: Array<[string, string]>; hoursAgo: number }>;
     patients: Array<Array<Array<{ a: string; closed: number }>>>;
@@ -227,7 +237,7 @@ async function fingerprints(storedFrames: number, needed: number): Promise<Finge
     cached = null;
   }
   if (!cached) {
-    const made = await makeFingerprints(storedFrames, needed);
+    const made = await makeFingerprints(storedFrames, needed, faces);
     cached = {
       stored: made.stored.map((s) => ({
         fps: s.fps.map((f) => [f.thumb.toString('base64'), f.dhash.toString()]),
@@ -261,20 +271,20 @@ async function fingerprints(storedFrames: number, needed: number): Promise<Finge
 }
 
 /** Earlier sessions (120 frames each, one sitter each) and the bench's patients. */
-async function makeFingerprints(storedFrames: number, needed: number) {
+async function makeFingerprints(storedFrames: number, needed: number, faces: string[]) {
   const stored: Array<{ fps: Fp[]; hoursAgo: number }> = [];
   const r = rng(7);
   let total = 0;
   for (let s = 0; total < storedFrames; s++) {
     const count = Math.min(FRAMES_PER_STORED_SESSION, storedFrames - total);
     total += count;
-    const who = sitter(500_000 + s);
+    const who = sitter(500_000 + s, faces);
     const fps: Fp[] = [];
     for (let i = 0; i < count; i++) fps.push(await frameOf(who, (500_000 + s) * 1000 + i));
     stored.push({ fps, hoursAgo: 1 + r() * 47 });
   }
   const patients: PatientFrames[] = [];
-  for (let i = 0; i < needed; i++) patients.push(await makeBenchPatient(1000 + i));
+  for (let i = 0; i < needed; i++) patients.push(await makeBenchPatient(1000 + i, faces));
   return { stored, patients };
 }
 
@@ -548,8 +558,12 @@ export async function main() {
   const which = process.argv[3] ?? 'both';
   const pacedSeconds = Number(process.argv[4] ?? 20);
   const concurrent = Number(process.argv[5] ?? 12);
+  // One face: everybody shares dHash bands with everybody (the crowded case: bench/identity-*
+  // benches' patients are all the blink fixture's face).
+  const faceCount = Number(process.argv[6] ?? FACES.length);
+  const faces = faceCount === 1 ? ['blink-open.jpg'] : FACES.slice(0, faceCount);
   console.log(
-    `liveness request DB cost; ${os.cpus().length} cores, load average ${loadavg()}; preparing fingerprints`,
+    `liveness request DB cost, ${faces.length} face(s); ${os.cpus().length} cores, load average ${loadavg()}; preparing fingerprints`,
   );
   const t0 = performance.now();
   // Patients: enough for the serial and the paced runs (a patient passes in ~10-20 polls).
@@ -557,7 +571,7 @@ export async function main() {
     (WARMUP + SERIAL_REQUESTS + (concurrent * pacedSeconds * 1000) / policy.pollEveryMs) / 6 +
       concurrent * 2,
   );
-  const { stored, patients } = await fingerprints(storedFrames, needed);
+  const { stored, patients } = await fingerprints(storedFrames, needed, faces);
   console.log(
     `${storedFrames} stored and ${patients.length} patients' fingerprints ready in ${Math.round((performance.now() - t0) / 1000)} s`,
   );

@@ -34,18 +34,21 @@ export type DuplicateCheck = { dup: boolean; distance: number | null; replay: bo
  * The smallest distance of `thumb` to `candidates`, stopping at the first within `maxDistance`.
  * With `exact: false` a candidate farther than `maxDistance` measures Infinity (cheaper: the replay
  * search reports no distance for a frame that is not a replay); the session check keeps the exact
- * nearest distance for the log.
+ * nearest distance for the log, giving up on a candidate as soon as it must be farther than the
+ * nearest so far (the same minimum, at a fraction of the pixels).
  */
 function nearest(
   thumb: Uint8Array,
   candidates: Iterable<Uint8Array>,
   maxDistance: number,
   exact: boolean,
+  /** The nearest distance already known (of other candidates). */
+  start = Number.POSITIVE_INFINITY,
 ) {
   const distance = fingerprintDistanceFrom(thumb);
-  let best = Number.POSITIVE_INFINITY;
+  let best = start;
   for (const c of candidates) {
-    best = Math.min(best, distance(c, exact ? Number.POSITIVE_INFINITY : maxDistance));
+    best = Math.min(best, distance(c, exact ? best : maxDistance));
     if (best <= maxDistance) break;
   }
   return best;
@@ -109,24 +112,60 @@ export async function findSessionDuplicate(
   earlier: Uint8Array[],
   opts: { duplicateDistance: number; limit?: number },
 ): Promise<DuplicateCheck> {
-  let best = nearest(thumb, earlier, opts.duplicateDistance, true);
-  if (best > opts.duplicateDistance) {
-    const rows = await store.sessionFrames(db, sessionId, dhash, {
-      maxHamming: SESSION_MAX_HAMMING,
-      limit: opts.limit ?? CANDIDATE_LIMIT,
-    });
-    best = Math.min(
+  const stored = await store.sessionFramesMany(db, sessionId, [dhash], {
+    maxHamming: SESSION_MAX_HAMMING,
+    limit: opts.limit ?? CANDIDATE_LIMIT,
+  });
+  return sessionCheck(thumb, earlier, stored[0]!, opts.duplicateDistance);
+}
+
+/**
+ * findSessionDuplicate for the frames of one request (oldest first), with ONE query for all of them
+ * (store.sessionFramesMany: each frame's nearest CANDIDATE_LIMIT stored frames of the session): a
+ * frame is a duplicate of a stored frame of the session, or of any earlier frame of this request
+ * (all of them, compared here: they are not stored yet). Call it in the transaction that locked the
+ * session row, so no other request of the session stores frames in between.
+ */
+export async function findSessionDuplicates(
+  db: Db,
+  sessionId: string,
+  frames: Array<{ thumb: Uint8Array; dhash: bigint }>,
+  opts: { duplicateDistance: number; limit?: number },
+): Promise<DuplicateCheck[]> {
+  const stored = await store.sessionFramesMany(
+    db,
+    sessionId,
+    frames.map((f) => f.dhash),
+    { maxHamming: SESSION_MAX_HAMMING, limit: opts.limit ?? CANDIDATE_LIMIT },
+  );
+  return frames.map((f, i) =>
+    sessionCheck(
+      f.thumb,
+      frames.slice(0, i).map((e) => e.thumb),
+      stored[i]!,
+      opts.duplicateDistance,
+    ),
+  );
+}
+
+/** The nearest of the request's earlier frames, then (unless one is a duplicate) of the stored ones. */
+function sessionCheck(
+  thumb: Uint8Array,
+  earlier: Uint8Array[],
+  stored: store.StoredFrame[],
+  duplicateDistance: number,
+): DuplicateCheck {
+  let best = nearest(thumb, earlier, duplicateDistance, true);
+  if (best > duplicateDistance)
+    best = nearest(
+      thumb,
+      stored.map((r) => r.thumb),
+      duplicateDistance,
+      true,
       best,
-      nearest(
-        thumb,
-        rows.map((r) => r.thumb),
-        opts.duplicateDistance,
-        true,
-      ),
     );
-  }
   return {
-    dup: best <= opts.duplicateDistance,
+    dup: best <= duplicateDistance,
     distance: Number.isFinite(best) ? best : null,
     replay: false,
   };

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
-import { findReplays, findSessionDuplicate, type DuplicateCheck } from './duplicates';
+import { findReplays, findSessionDuplicates, type DuplicateCheck } from './duplicates';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
 import type { LivenessDecider } from './liveness';
@@ -39,7 +39,10 @@ export type Decision = {
   live: boolean;
   timeUp: boolean;
   steps: FrameLog[];
-  /** When the replay search ended (performance.now()); null when the session was no longer in liveness. */
+  /**
+   * When the replay and session-duplicate searches ended (performance.now()); null when the session
+   * was no longer in liveness.
+   */
   tChecked: number | null;
 };
 
@@ -72,19 +75,26 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       steps: [],
       tChecked: null,
     };
-  const thumbs = frames.map((f) => Buffer.from(f.fingerprint!.thumb, 'base64'));
-  const dhashes = frames.map((f) => BigInt(f.fingerprint!.dhash));
+  const fps = frames.map((f) => ({
+    thumb: Buffer.from(f.fingerprint!.thumb, 'base64'),
+    dhash: BigInt(f.fingerprint!.dhash),
+  }));
   const distance = { duplicateDistance: config.liveness.duplicateDistance };
   // Replays of other sessions (their counted frames, 72 h), under a lock on every dHash band of
   // these frames: a concurrent request of another session storing a frame that shares a band (a
-  // replay raced against its source) commits first or waits for this one.
-  await store.lockBands(tx, dhashes);
-  const replays = await findReplays(
+  // replay raced against its source) commits first or waits for this one. The lock is its own
+  // statement, before the search: the search's snapshot must be taken after the wait.
+  await store.lockBands(
     tx,
-    sessionId,
-    frames.map((_, i) => ({ thumb: thumbs[i]!, dhash: dhashes[i]! })),
-    { windowMs: config.liveness.replayWindowMs, ...distance },
+    fps.map((f) => f.dhash),
   );
+  const replays = await findReplays(tx, sessionId, fps, {
+    windowMs: config.liveness.replayWindowMs,
+    ...distance,
+  });
+  // Near-duplicates of the session's stored frames (one query for the request; the row lock keeps
+  // other requests of the session out) or of an earlier frame of this request.
+  const repeats = await findSessionDuplicates(tx, sessionId, fps, distance);
   const tChecked = performance.now();
   let state = s.liveness_state;
   let seq = s.frame_seq;
@@ -92,16 +102,14 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
   let selfie: { embedding: number[]; image: Uint8Array } | null = null;
   let anyDuplicate = false;
   const steps: FrameLog[] = [];
-  const earlier: Buffer[] = [];
+  /** The frames to store, in one statement after the loop (none is read back before). */
+  const stored: store.NewFrame[] = [];
   for (const [i, frame] of frames.entries()) {
     const t = now();
-    const thumb = thumbs[i]!;
+    const { thumb, dhash } = fps[i]!;
     // A near-duplicate of another session's frame, or of an earlier frame of this session (stored,
     // or earlier in this request).
-    const dup = replays[i]!.dup
-      ? replays[i]!
-      : await findSessionDuplicate(tx, sessionId, thumb, dhashes[i]!, earlier, distance);
-    earlier.push(thumb);
+    const dup = replays[i]!.dup ? replays[i]! : repeats[i]!;
     const gates = checkGates(frame, config);
     if (frame.skipped && !dup.dup) {
       // The eyes did not change since an analysed frame: nothing new for the decider (only
@@ -111,7 +119,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       // A request whose frames are all skipped still says where the challenge stands.
       feedback = idle.feedback.length ? idle.feedback : decider.progress(state, t);
       seq += 1;
-      await store.insertFrame(tx, sessionId, seq, thumb, dhashes[i]!, true);
+      stored.push({ seq, thumb, dhash, counted: true });
       steps.push({ skipped: frame.skipped, duplicate: false });
       continue;
     }
@@ -133,7 +141,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     // Every stored frame is remembered against replays into other sessions, not only the
     // ones that changed the count: at 8 frames/s a blink leaves a second closed frame and
     // open frames that a replay could otherwise use as a fresh closing and reopening.
-    await store.insertFrame(tx, sessionId, seq, thumb, dhashes[i]!, true);
+    stored.push({ seq, thumb, dhash, counted: true });
     if (step.bestSelfie && gates.ok && gates.face.embedding)
       selfie = { embedding: gates.face.embedding, image: images[i]! };
     steps.push(
@@ -141,6 +149,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     );
     if (step.live) break;
   }
+  await store.insertFrames(tx, sessionId, stored);
   const live = decider.isLive(state);
   if (anyDuplicate && !live && !feedback.includes(hints.duplicate))
     feedback = [...feedback, hints.duplicate];

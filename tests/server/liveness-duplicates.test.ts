@@ -8,15 +8,22 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
+import { loadIdentityConfig } from '../../server/identity/config';
 import {
   CANDIDATE_LIMIT,
   findReplay,
   findReplays,
   findSessionDuplicate,
+  findSessionDuplicates,
   REPLAY_SCAN_PER_BAND,
+  SESSION_MAX_HAMMING,
 } from '../../server/identity/duplicates';
+import { hints } from '../../server/identity/hints';
 import { FINGERPRINT_H, FINGERPRINT_W, fingerprintDistance } from '../../server/identity/image';
+import { blinkDecider, type LivenessDecider } from '../../server/identity/liveness';
+import { decideFrames } from '../../server/identity/liveness-decision';
 import * as store from '../../server/identity/store';
+import type { FrameAnalysis } from '../../server/identity/types';
 import { rng } from '../fixtures/cedula';
 import { openTestDb } from './helpers';
 
@@ -250,5 +257,342 @@ describe('a frame sent again within its session', () => {
     expect(
       await findSessionDuplicate(db, sid, t, 0n, [thumb(12), t], { duplicateDistance: 0.7 }),
     ).toMatchObject({ dup: true, distance: 0 });
+  });
+});
+
+/** `inner` with every statement's text pushed to `log` (also inside its transactions). */
+function logging(inner: Db, log: string[]): Db {
+  return {
+    kind: inner.kind,
+    query<T>(sql: string, params?: unknown[]) {
+      log.push(sql);
+      return inner.query<T>(sql, params);
+    },
+    transaction: (fn) => inner.transaction((tx) => fn(logging(tx, log))),
+    close: () => inner.close(),
+  };
+}
+
+/** Stores frames as one other session, all created `hoursAgo`. */
+async function storeGroup(hoursAgo: number, frames: Array<[Buffer, bigint]>): Promise<string> {
+  const id = await session();
+  await store.insertFrames(
+    db,
+    id,
+    frames.map(([t, h], i) => ({ seq: i + 1, thumb: t, dhash: h, counted: true })),
+  );
+  await db.query(
+    `UPDATE liveness_frames SET created_at = now() - ($2::float8 * interval '1 hour') WHERE session_id = $1`,
+    [id, hoursAgo],
+  );
+  return id;
+}
+
+describe('the frames of one request, searched together', () => {
+  it('gives every frame its own nearest stored frames of the session, in one query', async () => {
+    const a = 0x0f1e_2d3c_4b5a_6978n;
+    const b = 0xf0e1_d2c3_b4a5_9687n; // no band in common with a, 64 bits away
+    const x = thumb(40);
+    const y = thumb(41);
+    const sid = await session();
+    let seq = 0;
+    await store.insertFrame(db, sid, ++seq, x, a, true);
+    for (let i = 0; i < 30; i++)
+      await store.insertFrame(db, sid, ++seq, thumb(4000 + i), flip(a, i % 8, 8 + (i % 5)), true);
+    await store.insertFrame(db, sid, ++seq, y, b, true);
+    for (let i = 0; i < 30; i++)
+      await store.insertFrame(db, sid, ++seq, thumb(4100 + i), flip(b, 20 + (i % 9)), true);
+    const limit = 10;
+    const probes = [a, flip(a, 3), b, flip(b, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), b];
+    const lists = await store.sessionFramesMany(db, sid, probes, {
+      maxHamming: SESSION_MAX_HAMMING,
+      limit,
+    });
+    // What each frame alone must get: its nearest `limit` within the radius, then the newest.
+    const { rows } = await db.query<{ seq: number; dhash: string }>(
+      'SELECT seq, dhash::text AS dhash FROM liveness_frames WHERE session_id = $1',
+      [sid],
+    );
+    for (const [i, probe] of probes.entries()) {
+      const expected = rows
+        .map((r) => ({ seq: r.seq, d: store.hamming(probe, BigInt(r.dhash)) }))
+        .filter((r) => r.d <= SESSION_MAX_HAMMING)
+        .sort((p, q) => p.d - q.d || q.seq - p.seq)
+        .slice(0, limit)
+        .map((r) => r.seq);
+      expect(lists[i]!.map((r) => r.seq)).toEqual(expected);
+    }
+    expect(lists[3]).toEqual([]); // 13 bits from b: outside the radius
+    expect(lists[0]![0]!.seq).toBe(1);
+    expect(Buffer.from(lists[0]![0]!.thumb).equals(x)).toBe(true);
+
+    const answers = await findSessionDuplicates(
+      db,
+      sid,
+      [
+        { thumb: reencoded(x, 45), dhash: b }, // x's picture under y's dHash: not among b's frames
+        { thumb: thumb(42), dhash: a }, // a new capture under x's dHash
+        { thumb: reencoded(x, 43), dhash: flip(a, 5) }, // x sent again
+        { thumb: reencoded(y, 44), dhash: b }, // y sent again
+        { thumb: thumb(46), dhash: b }, // a new capture
+        { thumb: reencoded(thumb(46), 47), dhash: flip(b, 60) }, // the previous frame again
+      ],
+      { duplicateDistance: 0.7, limit },
+    );
+    expect(answers.map((r) => r.dup)).toEqual([false, false, true, true, false, true]);
+    expect(answers.every((r) => !r.replay)).toBe(true);
+    expect(await findSessionDuplicates(db, sid, [], { duplicateDistance: 0.7 })).toEqual([]);
+  });
+
+  it('finds, for every frame of an 8-frame request, a source reachable through one band walk only', async () => {
+    const scanPerBand = 10;
+    const crowd = scanPerBand + 2;
+    const r = rng(77);
+    const word = () => BigInt(Math.floor(r() * 2 ** 32));
+    const sources: Array<{ t: Buffer; h: bigint }> = [];
+    let seed = 60_000;
+    const group = (h: bigint) =>
+      Array.from({ length: crowd }, (): [Buffer, bigint] => [thumb(seed++), h]);
+    for (let k = 0; k < 8; k++) {
+      const h = (word() << 32n) | word();
+      const t = thumb(700 + k);
+      sources.push({ t, h });
+      // Every crowd frame is one bit from the source (bit 0: band 3; 20: band 2; 40: band 0). In
+      // bands 0, 1 and 3 the source has more than scanPerBand frames of other sessions on both
+      // sides; in band 2 only on one side, so a single walk reaches it: from the oldest for even k
+      // (the frames sharing band 2 came after it), from the newest for odd k.
+      const [early, late] = k % 2 ? [[0, 40], [20]] : [[20], [0, 40]];
+      for (const bit of early) await storeGroup(3, group(flip(h, bit)));
+      await storeGroup(2, [[t, h]]);
+      for (const bit of late) await storeGroup(1, group(flip(h, bit)));
+    }
+    const thief = await session();
+    const frames = sources.map((s, k) => ({ thumb: reencoded(s.t, 800 + k), dhash: s.h }));
+    const small = { ...opts, scanPerBand, limit: 5 };
+    expect((await findReplays(db, thief, frames, small)).map((a) => a.dup)).toEqual(
+      Array(8).fill(true),
+    );
+    // Each frame: at most `limit` candidates, the nearest first (the source, 0 bits away).
+    const lists = await store.replayCandidatesMany(
+      db,
+      thief,
+      frames.map((f) => f.dhash),
+      WINDOW,
+      { maxHamming: 8, limit: 5, scanPerBand },
+    );
+    for (const [k, list] of lists.entries()) {
+      expect(list.length).toBeLessThanOrEqual(5);
+      expect(list[0]!.distance).toBe(0);
+      expect(Buffer.from(list[0]!.thumb).equals(sources[k]!.t)).toBe(true);
+      expect(list.map((c) => c.distance)).toEqual(list.map((c) => c.distance).sort());
+    }
+    // Buried in every band (frames sharing band 2 before it as well), a source is out of reach:
+    // the search's bound, as documented.
+    await storeGroup(2.5, group(flip(sources[0]!.h, 63)));
+    expect((await findReplays(db, thief, frames.slice(0, 1), small))[0]!.dup).toBe(false);
+  });
+
+  it('answers two frames of a request replaying one source (its thumbnail travels once)', async () => {
+    const h = 0x3141_5926_5358_9793n;
+    const t = thumb(90);
+    await store.insertFrame(db, await session(), 1, t, h, true);
+    const thief = await session();
+    const answers = await findReplays(
+      db,
+      thief,
+      [
+        { thumb: reencoded(t, 91), dhash: h },
+        { thumb: thumb(92), dhash: h },
+        { thumb: reencoded(t, 93), dhash: flip(h, 7) },
+      ],
+      opts,
+    );
+    expect(answers.map((a) => a.dup)).toEqual([true, false, true]);
+  });
+
+  it('walks the (band, created_at) indexes: no bitmap or sequential scan of the frames', async () => {
+    const h = 0x2718_2818_2845_9045n;
+    // Statistics taken before plenty of band-matching frames arrive (stale, as after a flood):
+    // without the planner settings, the thumbnails' lookup then goes through a bitmap.
+    await db.query('ANALYZE liveness_frames');
+    for (let s = 0; s < 4; s++)
+      await storeGroup(
+        1,
+        Array.from({ length: 60 }, (_, i): [Buffer, bigint] => [thumb(9_500 + i), flip(h, i)]),
+      );
+    const plans: string[] = [];
+    const explaining = (inner: Db): Db => ({
+      kind: inner.kind,
+      async query<T>(sql: string, params?: unknown[]) {
+        if (/^\s*WITH probes/.test(sql)) {
+          const { rows } = await inner.query<Record<string, string>>(
+            `EXPLAIN (ANALYZE, COSTS OFF) ${sql}`,
+            params,
+          );
+          plans.push(rows.map((row) => Object.values(row)[0]).join('\n'));
+        }
+        return inner.query<T>(sql, params);
+      },
+      transaction: (fn) => inner.transaction((tx) => fn(explaining(tx))),
+      close: () => inner.close(),
+    });
+    const me = await session();
+    await db.transaction((tx) =>
+      store.replayCandidatesMany(explaining(tx), me, [h, flip(h, 5), ~h], WINDOW, {
+        maxHamming: 8,
+        limit: CANDIDATE_LIMIT,
+        scanPerBand: 20,
+      }),
+    );
+    expect(plans).toHaveLength(1);
+    const plan = plans[0]!;
+    expect(plan).not.toMatch(/Bitmap Heap Scan on liveness_frames|Seq Scan on liveness_frames/);
+    for (const b of [0, 1, 2, 3]) {
+      expect(plan).toMatch(new RegExp(`Index Scan using liveness_frames_b${b}_time_idx`));
+      expect(plan).toMatch(new RegExp(`Index Scan Backward using liveness_frames_b${b}_time_idx`));
+    }
+    // Every walk stops at scanPerBand rows.
+    const walked = [...plan.matchAll(/Limit \(actual time=[\d.]+\.\.[\d.]+ rows=([\d.]+)/g)];
+    expect(walked.length).toBe(8);
+    expect(walked.every((m) => Number(m[1]) <= 20)).toBe(true);
+  });
+
+  it("stores a request's frames in one statement: bands as bands(), thumbnails and flags kept", async () => {
+    const sid = await session();
+    const frames = [
+      { seq: 1, thumb: thumb(95), dhash: 0xfedc_ba98_7654_3210n, counted: true },
+      { seq: 2, thumb: thumb(96), dhash: 0x8000_0000_0000_0001n, counted: false },
+      { seq: 3, thumb: thumb(97), dhash: 0x0000_ffff_0000_ffffn, counted: true },
+    ];
+    const log: string[] = [];
+    await store.insertFrames(logging(db, log), sid, frames);
+    expect(log).toHaveLength(1);
+    await store.insertFrames(logging(db, log), sid, []);
+    expect(log).toHaveLength(1);
+    const { rows } = await db.query<{
+      seq: number;
+      thumb: string;
+      dhash: string;
+      b: number[];
+      counted: boolean;
+    }>(
+      `SELECT seq, encode(thumb, 'base64') AS thumb, dhash::text AS dhash, ARRAY[b0, b1, b2, b3] AS b, counted
+         FROM liveness_frames WHERE session_id = $1 ORDER BY seq`,
+      [sid],
+    );
+    // (PostgreSQL's base64 breaks lines every 76 characters.)
+    expect(rows.map((r) => ({ ...r, thumb: r.thumb.replace(/\n/g, '') }))).toEqual(
+      frames.map((f) => ({
+        seq: f.seq,
+        thumb: f.thumb.toString('base64'),
+        dhash: BigInt.asIntN(64, f.dhash).toString(),
+        b: store.bands(f.dhash),
+        counted: f.counted,
+      })),
+    );
+  });
+});
+
+describe('a request decided in its transaction (decideFrames)', () => {
+  const config = loadIdentityConfig({});
+  const decider = blinkDecider({
+    ...config.liveness,
+    continuityThreshold: config.continuityThreshold,
+  }) as LivenessDecider<unknown>;
+  const embedding = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+  /** A usable frame: one centred open-eyed face, its fingerprint as the worker reports it. */
+  const frame = (t: Buffer, dhash: bigint): FrameAnalysis => ({
+    width: 400,
+    height: 450,
+    luminance: 120,
+    faces: [
+      {
+        box: [130, 145, 140, 160],
+        score: 0.9,
+        ear: { left: 0.3, right: 0.3, mean: 0.3 },
+        luminance: 120,
+        embedding,
+      },
+    ],
+    fingerprint: { thumb: t.toString('base64'), dhash: BigInt.asUintN(64, dhash).toString() },
+    timings: { decodeMs: 0, detectMs: 0 },
+  });
+  async function kycSession() {
+    const id = randomUUID();
+    await store.insertSession(db, id, decider.name, decider.initial(), 30 * 60_000);
+    return id;
+  }
+  const decide = (sid: string, frames: FrameAnalysis[], log: string[] = []) =>
+    db.transaction((tx) =>
+      decideFrames(logging(tx, log), {
+        sessionId: sid,
+        images: frames.map(() => new Uint8Array(1)),
+        frames,
+        decider,
+        keepPhoto: false,
+        config,
+        now: () => Date.now(),
+      }),
+    );
+  const storedSeqs = async (sid: string) =>
+    (
+      await db.query<{ seq: number }>(
+        'SELECT seq FROM liveness_frames WHERE session_id = $1 ORDER BY seq',
+        [sid],
+      )
+    ).rows.map((r) => r.seq);
+
+  it("refuses a request's 3rd frame that repeats a stored frame of the session, that frame only", async () => {
+    const h = 0x1234_5678_9abc_def0n;
+    const sid = await kycSession();
+    const first = [0, 1, 2, 3, 4].map((i) => ({ t: thumb(300 + i), h: flip(h, i) }));
+    const one = await decide(
+      sid,
+      first.map((f) => frame(f.t, f.h)),
+    );
+    expect(one.steps.map((s) => s.duplicate)).toEqual([false, false, false, false, false]);
+    expect(await storedSeqs(sid)).toEqual([1, 2, 3, 4, 5]);
+
+    const second = [
+      frame(thumb(310), flip(h, 10)),
+      frame(thumb(311), flip(h, 11)),
+      frame(reencoded(first[1]!.t, 312), flip(h, 1, 30)), // the first request's 2nd frame again
+      frame(thumb(313), flip(h, 13)),
+      frame(thumb(314), flip(h, 14)),
+    ];
+    const two = await decide(sid, second);
+    expect(two.steps.map((s) => s.duplicate)).toEqual([false, false, true, false, false]);
+    expect(two.steps[2]).toMatchObject({ counted: false, replay: false });
+    expect(two.feedback).toContain(hints.duplicate);
+    // The duplicate is not stored; the others are, in order, and the session's sequence follows.
+    expect(await storedSeqs(sid)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const saved = await store.loadSession(db, sid);
+    expect(saved.frame_seq).toBe(9);
+
+    // Within one request: a frame repeating an earlier frame of the same request (not stored yet).
+    const t = thumb(320);
+    const three = await decide(sid, [
+      frame(t, flip(h, 20)),
+      frame(thumb(321), flip(h, 21)),
+      frame(reencoded(t, 322), flip(h, 20)),
+    ]);
+    expect(three.steps.map((s) => s.duplicate)).toEqual([false, false, true]);
+    expect(await storedSeqs(sid)).toHaveLength(11);
+  });
+
+  it('costs the same statements for one frame as for eight', async () => {
+    const h = 0x0bad_cafe_dead_beefn;
+    const one: string[] = [];
+    await decide(await kycSession(), [frame(thumb(330), h)], one);
+    const eight: string[] = [];
+    await decide(
+      await kycSession(),
+      Array.from({ length: 8 }, (_, i) => frame(thumb(340 + i), flip(h, i * 7))),
+      eight,
+    );
+    // The row lock, [the band locks,] the planner settings, the replay search, the session's
+    // duplicate search, the frames stored, the progress saved.
+    expect(one).toHaveLength(db.kind === 'postgres' ? 7 : 6);
+    expect(eight).toHaveLength(one.length);
   });
 });

@@ -7,8 +7,6 @@ import type { Db } from '../../db/client';
 
 export type StoredFrame = { seq: number; thumb: Uint8Array };
 
-/** The Hamming distance of a row's dHash to parameter $n, in SQL (PostgreSQL 14+, PGlite). */
-const hammingTo = (n: number) => `bit_count((dhash # $${n}::bigint)::bit(64))`;
 const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
 /**
  * Thumbnails travel as base64 text, decoded natively by Buffer: PGlite decodes a bytea result in
@@ -17,6 +15,17 @@ const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
  */
 const thumbText = (column: string) => `encode(${column}, 'base64')`;
 const fromThumbText = (text: string): Uint8Array => Buffer.from(text, 'base64');
+
+/** Hamming distance of two 64-bit dHashes (in SQL: `bit_count((a # b)::bit(64))`, PostgreSQL 14+). */
+export function hamming(a: bigint, b: bigint): number {
+  const x = BigInt.asUintN(64, a ^ b);
+  return popcount32(Number(x >> 32n)) + popcount32(Number(x & 0xffff_ffffn));
+}
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x5555_5555;
+  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
+  return (((v + (v >>> 4)) & 0x0f0f_0f0f) * 0x0101_0101) >>> 24;
+}
 
 /**
  * This session's earlier frames whose dHash is within `maxHamming` bits of the new one, the nearest
@@ -31,13 +40,47 @@ export async function sessionFrames(
   dhash: bigint,
   opts: { maxHamming: number; limit: number },
 ): Promise<StoredFrame[]> {
-  const { rows } = await db.query<{ seq: number; thumb: string }>(
-    `SELECT seq, ${thumbText('thumb')} AS thumb FROM liveness_frames
-      WHERE session_id = $1 AND ${hammingTo(2)} <= $3
-      ORDER BY ${hammingTo(2)}, seq DESC LIMIT $4`,
-    [id, int64(dhash), opts.maxHamming, opts.limit],
+  return (await sessionFramesMany(db, id, [dhash], opts))[0]!;
+}
+
+/**
+ * sessionFrames for the frames of one request, in ONE query whatever their number: the database
+ * picks each frame's nearest `limit` (a LATERAL per frame over the session's own frames) and hands
+ * over their union, each frame's thumbnail once (a request's frames, one face a few bits apart,
+ * share most of them); each frame's own list is then rebuilt here from the dHashes, in the same
+ * order (distance, then the newest). Exact: every row of a frame's own nearest `limit` is in the
+ * union, and any other row of the union within its radius ranks after them.
+ */
+export async function sessionFramesMany(
+  db: Db,
+  id: string,
+  dhashes: bigint[],
+  opts: { maxHamming: number; limit: number },
+): Promise<StoredFrame[][]> {
+  if (!dhashes.length) return [];
+  const { rows } = await db.query<{ seq: number; dhash: string; thumb: string }>(
+    `SELECT f.seq, f.dhash::text AS dhash, ${thumbText('f.thumb')} AS thumb
+       FROM (SELECT DISTINCT n.seq FROM unnest($2::bigint[]) AS p(h)
+               CROSS JOIN LATERAL (
+                 SELECT seq FROM liveness_frames
+                  WHERE session_id = $1 AND bit_count((dhash # p.h)::bit(64)) <= $3
+                  ORDER BY bit_count((dhash # p.h)::bit(64)), seq DESC LIMIT $4) n) c
+       JOIN liveness_frames f ON f.session_id = $1 AND f.seq = c.seq`,
+    [id, dhashes.map(int64), opts.maxHamming, opts.limit],
   );
-  return rows.map((r) => ({ seq: r.seq, thumb: fromThumbText(r.thumb) }));
+  const stored = rows.map((r) => ({
+    seq: r.seq,
+    dhash: BigInt(r.dhash),
+    thumb: fromThumbText(r.thumb),
+  }));
+  return dhashes.map((h) =>
+    stored
+      .map((r) => ({ r, d: hamming(h, r.dhash) }))
+      .filter((x) => x.d <= opts.maxHamming)
+      .sort((x, y) => x.d - y.d || y.r.seq - x.r.seq)
+      .slice(0, opts.limit)
+      .map(({ r }) => ({ seq: r.seq, thumb: r.thumb })),
+  );
 }
 
 export type ReplayCandidate = { session_id: string; thumb: Uint8Array; distance: number };
@@ -65,11 +108,63 @@ export async function replayCandidates(
 }
 
 /**
- * replayCandidates for the frames of one request at once, in two queries whatever their number
- * (they were 4 statements per frame): each distinct (band, value) of the frames is scanned once
- * (consecutive captures of one face share most band values), every frame takes its own nearest
- * `limit` among the scanned rows sharing a band with it (a superset of what it would scan alone,
- * so nothing it would have found is lost), and each candidate's thumbnail travels once, as base64.
+ * One band's scan: for each distinct value of band `b` among the request's frames, the `scanPerBand`
+ * oldest and the `scanPerBand` newest counted frames of other sessions in the window carrying it
+ * (index (bN, created_at), walked in both directions, stopping at the limit).
+ */
+const bandScan = (b: number) => `
+    SELECT s.* FROM (SELECT DISTINCT b${b} AS v FROM probes) v CROSS JOIN LATERAL (
+      (SELECT session_id, seq, created_at, dhash, b0, b1, b2, b3 FROM liveness_frames
+        WHERE counted AND b${b} = v.v AND created_at > now() - ($2::bigint * interval '1 millisecond')
+          AND session_id <> $1
+        ORDER BY created_at ASC LIMIT $3)
+      UNION ALL
+      (SELECT session_id, seq, created_at, dhash, b0, b1, b2, b3 FROM liveness_frames
+        WHERE counted AND b${b} = v.v AND created_at > now() - ($2::bigint * interval '1 millisecond')
+          AND session_id <> $1
+        ORDER BY created_at DESC LIMIT $3)) s`;
+
+/**
+ * The replay search, one text whatever the request (planned the same way every time, and cheaply:
+ * before, a UNION of up to 32 x 2 generated subqueries, one pair per band value). Per band, a
+ * LATERAL walk over that band's distinct values among the probes; the union of the scanned rows is
+ * scored against every probe sharing a band with it; each probe keeps its nearest `limit` within
+ * `maxHamming` (then the oldest); and each chosen frame's thumbnail travels once, on its first row.
+ */
+const REPLAY_SEARCH = `
+  WITH probes AS (
+    SELECT i, h, h >> 48 & 65535 AS b0, h >> 32 & 65535 AS b1, h >> 16 & 65535 AS b2, h & 65535 AS b3
+      FROM unnest($6::bigint[]) WITH ORDINALITY AS p(h, i)),
+  scanned AS (${[0, 1, 2, 3].map(bandScan).join('\n    UNION')}),
+  scored AS (
+    SELECT p.i, s.session_id, s.seq, s.created_at, bit_count((s.dhash # p.h)::bit(64)) AS d
+      FROM probes p JOIN scanned s
+        ON s.b0 = p.b0 OR s.b1 = p.b1 OR s.b2 = p.b2 OR s.b3 = p.b3),
+  ranked AS (
+    SELECT *, row_number() OVER (PARTITION BY i ORDER BY d, created_at, session_id, seq) AS rn
+      FROM scored WHERE d <= $4),
+  chosen AS (
+    SELECT *, row_number() OVER (PARTITION BY session_id, seq ORDER BY i) AS copy
+      FROM ranked WHERE rn <= $5)
+  SELECT c.i::int AS i, c.session_id, c.seq, c.d::int AS d, ${thumbText('f.thumb')} AS thumb
+    FROM chosen c LEFT JOIN liveness_frames f
+      ON c.copy = 1 AND f.session_id = c.session_id AND f.seq = c.seq
+   ORDER BY c.i, c.rn`;
+
+/**
+ * replayCandidates for the frames of one request at once, in ONE query whatever their number (they
+ * were 4 statements per frame, then a generated query and a second one for the thumbnails): each
+ * distinct (band, value) of the frames is scanned once (consecutive captures of one face share most
+ * band values), every frame takes its own nearest `limit` among the scanned rows sharing a band with
+ * it (a superset of what it would scan alone, so nothing it would have found is lost), and each
+ * candidate's thumbnail travels once, as base64.
+ *
+ * Each band's scan must walk its (band, created_at) index and stop at the limit: with statistics
+ * that do not know how many frames share a band (PGlite never analyses; PostgreSQL after a flood),
+ * the planner would read every band-matching row through a bitmap and sort them. So bitmap and
+ * sequential scans are off from here to the end of the transaction (set_config(..., true): the
+ * liveness transaction's later statements are primary-key lookups, inserts and an update, which
+ * these settings do not change).
  */
 export async function replayCandidatesMany(
   db: Db,
@@ -79,85 +174,38 @@ export async function replayCandidatesMany(
   opts: { maxHamming: number; limit: number; scanPerBand: number },
 ): Promise<ReplayCandidate[][]> {
   if (!dhashes.length) return [];
-  const params: unknown[] = [
-    sessionId,
-    windowMs,
-    opts.scanPerBand,
-    opts.maxHamming,
-    opts.limit,
-    dhashes.map(int64),
-  ];
-  const pairs = new Set<string>();
-  const scans: string[] = [];
-  for (const h of dhashes)
-    bands(h).forEach((value, band) => {
-      if (pairs.has(`${band}:${value}`)) return;
-      pairs.add(`${band}:${value}`);
-      params.push(value);
-      for (const order of ['ASC', 'DESC'])
-        scans.push(
-          `(SELECT session_id, seq, created_at, dhash, b0, b1, b2, b3 FROM liveness_frames
-             WHERE counted AND b${band} = $${params.length} AND session_id <> $1
-               AND created_at > now() - ($2::bigint * interval '1 millisecond')
-             ORDER BY created_at ${order} LIMIT $3)`,
-        );
-    });
-  // Each band's scan must walk its (band, created_at) index and stop at the limit: with statistics
-  // that do not know how many frames share a band (PGlite never analyses; PostgreSQL after a flood),
-  // the planner would read every band-matching row through a bitmap and sort them. For this query
-  // only (within its transaction), bitmap and sequential scans are off.
-  const near = await db.transaction(async (tx) => {
+  const rows = await db.transaction(async (tx) => {
     await tx.query(
       "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)",
     );
-    const { rows } = await tx.query<{ i: number; session_id: string; seq: number; d: number }>(
-      `WITH scanned AS (${scans.join(' UNION ')}),
-       probes AS (
-         SELECT i, h, h >> 48 & 65535 AS b0, h >> 32 & 65535 AS b1, h >> 16 & 65535 AS b2, h & 65535 AS b3
-           FROM unnest($6::bigint[]) WITH ORDINALITY AS p(h, i)),
-       scored AS (
-         SELECT p.i, s.session_id, s.seq, s.created_at, bit_count((s.dhash # p.h)::bit(64)) AS d
-           FROM probes p JOIN scanned s
-             ON s.b0 = p.b0 OR s.b1 = p.b1 OR s.b2 = p.b2 OR s.b3 = p.b3),
-       ranked AS (
-         SELECT *, row_number() OVER (PARTITION BY i ORDER BY d, created_at, session_id, seq) AS rn
-           FROM scored WHERE d <= $4)
-       SELECT i::int AS i, session_id, seq, d::int AS d FROM ranked WHERE rn <= $5 ORDER BY i, rn`,
-      params,
-    );
-    await tx.query(
-      "SELECT set_config('enable_bitmapscan', 'on', true), set_config('enable_seqscan', 'on', true)",
-    );
-    return rows;
+    return (
+      await tx.query<{
+        i: number;
+        session_id: string;
+        seq: number;
+        d: number;
+        thumb: string | null;
+      }>(REPLAY_SEARCH, [
+        sessionId,
+        windowMs,
+        opts.scanPerBand,
+        opts.maxHamming,
+        opts.limit,
+        dhashes.map(int64),
+      ])
+    ).rows;
   });
-  const thumbs = await frameThumbs(
-    db,
-    near.map((r) => [r.session_id, r.seq]),
-  );
+  const thumbs = new Map<string, Uint8Array>();
+  for (const r of rows)
+    if (r.thumb !== null) thumbs.set(`${r.session_id}/${r.seq}`, fromThumbText(r.thumb));
   const out: ReplayCandidate[][] = dhashes.map(() => []);
-  for (const r of near)
+  for (const r of rows)
     out[r.i - 1]!.push({
       session_id: r.session_id,
       thumb: thumbs.get(`${r.session_id}/${r.seq}`)!,
       distance: r.d,
     });
   return out;
-}
-
-/** The thumbnails of these stored frames (each once), keyed `session_id/seq`. */
-async function frameThumbs(
-  db: Db,
-  keys: Array<[string, number]>,
-): Promise<Map<string, Uint8Array>> {
-  const unique = [...new Map(keys.map((k) => [`${k[0]}/${k[1]}`, k])).values()];
-  if (!unique.length) return new Map();
-  const { rows } = await db.query<{ session_id: string; seq: number; thumb: string }>(
-    `SELECT f.session_id, f.seq, ${thumbText('f.thumb')} AS thumb
-       FROM unnest($1::uuid[], $2::int[]) AS k(session_id, seq)
-       JOIN liveness_frames f ON f.session_id = k.session_id AND f.seq = k.seq`,
-    [unique.map((k) => k[0]), unique.map((k) => k[1])],
-  );
-  return new Map(rows.map((r) => [`${r.session_id}/${r.seq}`, fromThumbText(r.thumb)]));
 }
 
 /** Advisory lock class of the dHash bands (two-key form: its own key space). */
@@ -190,6 +238,8 @@ export function bands(dhash: bigint): [number, number, number, number] {
   ];
 }
 
+export type NewFrame = { seq: number; thumb: Uint8Array; dhash: bigint; counted: boolean };
+
 export async function insertFrame(
   db: Db,
   sessionId: string,
@@ -198,11 +248,28 @@ export async function insertFrame(
   dhash: bigint,
   counted: boolean,
 ): Promise<void> {
-  const b = bands(dhash);
+  await insertFrames(db, sessionId, [{ seq, thumb, dhash, counted }]);
+}
+
+/**
+ * Stores frames of one session in ONE statement (a request's frames: they were one INSERT each).
+ * The bands are computed in SQL from the dHash as the replay search's probes are (`bands()` here).
+ */
+export async function insertFrames(db: Db, sessionId: string, frames: NewFrame[]): Promise<void> {
+  if (!frames.length) return;
   await db.query(
     `INSERT INTO liveness_frames (session_id, seq, thumb, dhash, b0, b1, b2, b3, counted)
-     VALUES ($1, $2, $3, $4::bigint, $5, $6, $7, $8, $9)`,
-    [sessionId, seq, thumb, int64(dhash), b[0], b[1], b[2], b[3], counted],
+     SELECT $1, seq, decode(t, 'base64'), h, h >> 48 & 65535, h >> 32 & 65535, h >> 16 & 65535, h & 65535, c
+       FROM unnest($2::int[], $3::text[], $4::bigint[], $5::boolean[]) AS x(seq, t, h, c)`,
+    [
+      sessionId,
+      frames.map((f) => f.seq),
+      frames.map((f) =>
+        Buffer.from(f.thumb.buffer, f.thumb.byteOffset, f.thumb.length).toString('base64'),
+      ),
+      frames.map((f) => int64(f.dhash)),
+      frames.map((f) => f.counted),
+    ],
   );
 }
 

@@ -528,6 +528,7 @@ describe('a request decided in its transaction (decideFrames)', () => {
         sessionId: sid,
         images: frames.map(() => new Uint8Array(1)),
         frames,
+        anchor: { bytes: null, afterSeq: 0 },
         decider,
         keepPhoto: false,
         config,

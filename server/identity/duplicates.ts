@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { fingerprintDistanceFrom } from './image';
+import { fingerprintDistanceFrom, prepareFingerprint, type PreparedFingerprint } from './image';
 import * as store from './store';
 
 /**
@@ -40,6 +40,7 @@ export type DuplicateCheck = { dup: boolean; distance: number | null; replay: bo
 function nearest(
   thumb: Uint8Array,
   candidates: Iterable<Uint8Array>,
+  prepared: (thumb: Uint8Array) => PreparedFingerprint,
   maxDistance: number,
   exact: boolean,
   /** The nearest distance already known (of other candidates). */
@@ -48,10 +49,23 @@ function nearest(
   const distance = fingerprintDistanceFrom(thumb);
   let best = start;
   for (const c of candidates) {
-    best = Math.min(best, distance(c, exact ? best : maxDistance));
+    best = Math.min(best, distance(prepared(c), exact ? best : maxDistance));
     if (best <= maxDistance) break;
   }
   return best;
+}
+
+/**
+ * Thumbnails prepared for comparison once per request: a request's frames share most of their
+ * candidates (the same stored frame, the same object), and each is compared with several frames.
+ */
+function preparedOnce(): (thumb: Uint8Array) => PreparedFingerprint {
+  const done = new Map<Uint8Array, PreparedFingerprint>();
+  return (thumb) => {
+    let p = done.get(thumb);
+    if (!p) done.set(thumb, (p = prepareFingerprint(thumb)));
+    return p;
+  };
 }
 
 /** A near-duplicate of a counted frame of another session stored within `windowMs`. */
@@ -90,10 +104,12 @@ export async function findReplays(
       scanPerBand: opts.scanPerBand ?? REPLAY_SCAN_PER_BAND,
     },
   );
+  const prepared = preparedOnce();
   return frames.map((f, i) => {
     const best = nearest(
       f.thumb,
       candidates[i]!.map((r) => r.thumb),
+      prepared,
       opts.duplicateDistance,
       false,
     );
@@ -116,7 +132,13 @@ export async function findSessionDuplicate(
     maxHamming: SESSION_MAX_HAMMING,
     limit: opts.limit ?? CANDIDATE_LIMIT,
   });
-  return sessionCheck(thumb, earlier, stored[0]!, opts.duplicateDistance);
+  return sessionCheck(
+    thumb,
+    earlier,
+    stored[0]!.map((r) => r.thumb),
+    preparedOnce(),
+    opts.duplicateDistance,
+  );
 }
 
 /**
@@ -138,11 +160,13 @@ export async function findSessionDuplicates(
     frames.map((f) => f.dhash),
     { maxHamming: SESSION_MAX_HAMMING, limit: opts.limit ?? CANDIDATE_LIMIT },
   );
+  const prepared = preparedOnce();
   return frames.map((f, i) =>
     sessionCheck(
       f.thumb,
       frames.slice(0, i).map((e) => e.thumb),
-      stored[i]!,
+      stored[i]!.map((r) => r.thumb),
+      prepared,
       opts.duplicateDistance,
     ),
   );
@@ -152,18 +176,13 @@ export async function findSessionDuplicates(
 function sessionCheck(
   thumb: Uint8Array,
   earlier: Uint8Array[],
-  stored: store.StoredFrame[],
+  stored: Uint8Array[],
+  prepared: (thumb: Uint8Array) => PreparedFingerprint,
   duplicateDistance: number,
 ): DuplicateCheck {
-  let best = nearest(thumb, earlier, duplicateDistance, true);
+  let best = nearest(thumb, earlier, prepared, duplicateDistance, true);
   if (best > duplicateDistance)
-    best = nearest(
-      thumb,
-      stored.map((r) => r.thumb),
-      duplicateDistance,
-      true,
-      best,
-    );
+    best = nearest(thumb, stored, prepared, duplicateDistance, true, best);
   return {
     dup: best <= duplicateDistance,
     distance: Number.isFinite(best) ? best : null,

@@ -127,43 +127,58 @@ export function fingerprintDistance(a: Uint8Array, b: Uint8Array): number {
   return fingerprintDistanceFrom(a)(b);
 }
 
+/** A thumbnail with its moments, for comparing it with several probes (computed once). */
+export type PreparedFingerprint = { data: Uint8Array; mean: number; scale: number };
+
+export function prepareFingerprint(v: Uint8Array): PreparedFingerprint {
+  return { data: v, ...moments(v) };
+}
+
 /**
  * fingerprintDistance from one probe to many candidates: the probe is normalised once, nothing is
- * allocated per candidate, and a candidate is given up (Infinity) as soon as its distance must
- * exceed `max` (a new capture measures 1.5+ against a duplicate threshold of 0.7: a few dozen
- * pixels decide).
+ * allocated per candidate (a prepared one's moments are not computed again), and a candidate is
+ * given up (Infinity) as soon as its distance must exceed `max` (a new capture measures 1.5+
+ * against a duplicate threshold of 0.7: a few dozen pixels decide).
  */
 export function fingerprintDistanceFrom(a: Uint8Array) {
   const pa = moments(a);
-  return (b: Uint8Array, max = Number.POSITIVE_INFINITY): number => {
-    if (a.length !== b.length || a.length === 0) return Number.POSITIVE_INFINITY;
-    const pb = moments(b);
-    const limit = max * a.length;
+  const n = a.length;
+  const na = new Float64Array(n);
+  for (let i = 0; i < n; i++) na[i] = (a[i]! - pa.mean) * pa.scale;
+  return (candidate: Uint8Array | PreparedFingerprint, max = Number.POSITIVE_INFINITY): number => {
+    const pb = candidate instanceof Uint8Array ? prepareFingerprint(candidate) : candidate;
+    const b = pb.data;
+    if (n !== b.length || n === 0) return Number.POSITIVE_INFINITY;
+    const { mean, scale } = pb;
+    const limit = max * n;
     let sum = 0;
-    for (let i = 0; i < a.length; i++) {
-      sum += Math.abs((a[i]! - pa.mean) * pa.scale - (b[i]! - pb.mean) * pb.scale);
+    for (let i = 0; i < n; i++) {
+      sum += Math.abs(na[i]! - (b[i]! - mean) * scale);
       if (sum > limit) return Number.POSITIVE_INFINITY;
     }
-    return sum / a.length;
+    return sum / n;
   };
 }
 
 /** Mean, and the factor that brings the standard deviation to 50 grey levels. */
 function moments(v: Uint8Array): { mean: number; scale: number } {
+  const n = v.length;
   let sum = 0;
-  for (const x of v) sum += x;
-  const mean = sum / v.length;
+  for (let i = 0; i < n; i++) sum += v[i]!;
+  const mean = sum / n;
   let varSum = 0;
-  for (const x of v) varSum += (x - mean) ** 2;
-  return { mean, scale: 50 / Math.max(1, Math.sqrt(varSum / v.length)) };
+  for (let i = 0; i < n; i++) varSum += (v[i]! - mean) ** 2;
+  return { mean, scale: 50 / Math.max(1, Math.sqrt(varSum / n)) };
 }
 
+/** Hamming distance of two 64-bit dHashes (in SQL: `bit_count((a # b)::bit(64))`, PostgreSQL 14+). */
 export function hamming64(a: bigint, b: bigint): number {
-  let x = BigInt.asUintN(64, a ^ b);
-  let n = 0;
-  while (x) {
-    x &= x - 1n;
-    n++;
-  }
-  return n;
+  const x = BigInt.asUintN(64, a ^ b);
+  return popcount32(Number(x >> 32n)) + popcount32(Number(x & 0xffff_ffffn));
+}
+
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x5555_5555;
+  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
+  return (((v + (v >>> 4)) & 0x0f0f_0f0f) * 0x0101_0101) >>> 24;
 }

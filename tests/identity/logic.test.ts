@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../../server/identity/config';
 import { checkGates } from '../../server/identity/gates';
 import { hints } from '../../server/identity/hints';
-import { fingerprintDistance, hamming64, sniffImage } from '../../server/identity/image';
+import {
+  fingerprintDistance,
+  fingerprintDistanceFrom,
+  hamming64,
+  prepareFingerprint,
+  sniffImage,
+} from '../../server/identity/image';
 import { blinkDecider, type BlinkState } from '../../server/identity/liveness';
 import { fixPry, readTd1 } from '../../server/identity/mrz';
 import { bands } from '../../server/identity/store';
@@ -245,6 +251,36 @@ describe('fingerprints', () => {
     const c = Uint8Array.from({ length: 100 }, (_, i) => (i * 53) % 200);
     expect(fingerprintDistance(a, c)).toBeGreaterThan(10);
     expect(hamming64(0b1011n, 0b0001n)).toBe(2);
+    // All 64 bits, either word, signed or not (the database stores dHashes as signed bigint).
+    expect(hamming64(-1n, 0n)).toBe(64);
+    expect(hamming64(0xffff_ffff_ffff_ffffn, 0n)).toBe(64);
+    expect(hamming64(1n << 63n, 0n)).toBe(1);
+    expect(hamming64(BigInt.asIntN(64, 1n << 63n), 1n << 63n)).toBe(0);
+    expect(hamming64(0xffff_ffff_0000_0000n, 0x0000_0000_ffff_ffffn)).toBe(64);
+    expect(hamming64(0x8000_0001_8000_0001n, 0n)).toBe(4);
+  });
+  it('measures a prepared candidate as the plain formula does, and gives up past max', () => {
+    /** The distance as defined: mean absolute difference of the two normalised thumbnails. */
+    const reference = (a: Uint8Array, b: Uint8Array) => {
+      const norm = (v: Uint8Array) => {
+        const mean = v.reduce((s, x) => s + x, 0) / v.length;
+        const sd = Math.sqrt(v.reduce((s, x) => s + (x - mean) ** 2, 0) / v.length);
+        return Array.from(v, (x) => (x - mean) * (50 / Math.max(1, sd)));
+      };
+      const [na, nb] = [norm(a), norm(b)];
+      return na.reduce((s, x, i) => s + Math.abs(x - nb[i]!), 0) / a.length;
+    };
+    const thumbs = [3, 5, 7].map((k) => Uint8Array.from({ length: 1728 }, (_, i) => (i * k) % 251));
+    const near = thumbs[0]!.map((v, i) => Math.min(255, v + (i % 3)));
+    const from = fingerprintDistanceFrom(thumbs[0]!);
+    for (const b of [...thumbs, near]) {
+      const d = from(b);
+      expect(d).toBeCloseTo(reference(thumbs[0]!, b), 9);
+      expect(from(prepareFingerprint(b))).toBe(d);
+      expect(from(prepareFingerprint(b), d)).toBe(d);
+      if (d > 0) expect(from(prepareFingerprint(b), d * 0.99)).toBe(Number.POSITIVE_INFINITY);
+    }
+    expect(from(prepareFingerprint(new Uint8Array(10)))).toBe(Number.POSITIVE_INFINITY);
   });
   it('splits a dHash into four 16-bit bands', () => {
     expect(bands(0x0001_0002_0003_0004n)).toEqual([1, 2, 3, 4]);

@@ -19,7 +19,12 @@ import {
   SESSION_MAX_HAMMING,
 } from '../../server/identity/duplicates';
 import { hints } from '../../server/identity/hints';
-import { FINGERPRINT_H, FINGERPRINT_W, fingerprintDistance } from '../../server/identity/image';
+import {
+  FINGERPRINT_H,
+  FINGERPRINT_W,
+  fingerprintDistance,
+  hamming64,
+} from '../../server/identity/image';
 import { blinkDecider, type LivenessDecider } from '../../server/identity/liveness';
 import { decideFrames } from '../../server/identity/liveness-decision';
 import * as store from '../../server/identity/store';
@@ -315,7 +320,7 @@ describe('the frames of one request, searched together', () => {
     );
     for (const [i, probe] of probes.entries()) {
       const expected = rows
-        .map((r) => ({ seq: r.seq, d: store.hamming(probe, BigInt(r.dhash)) }))
+        .map((r) => ({ seq: r.seq, d: hamming64(probe, BigInt(r.dhash)) }))
         .filter((r) => r.d <= SESSION_MAX_HAMMING)
         .sort((p, q) => p.d - q.d || q.seq - p.seq)
         .slice(0, limit)
@@ -390,6 +395,62 @@ describe('the frames of one request, searched together', () => {
     // the search's bound, as documented.
     await storeGroup(2.5, group(flip(sources[0]!.h, 63)));
     expect((await findReplays(db, thief, frames.slice(0, 1), small))[0]!.dup).toBe(false);
+  });
+
+  it("gives every frame its own nearest replay candidates (the database's order, ties included)", async () => {
+    const h = 0x6a09_e667_f3bc_c908n;
+    const r = rng(88);
+    // Six other sessions, 40 frames each stored in one statement (one created_at: ties broken by
+    // session and sequence), 0-10 bits from h, some with the very same dHash.
+    for (let s = 0; s < 6; s++)
+      await storeGroup(
+        1 + s / 10,
+        Array.from({ length: 40 }, (_, i): [Buffer, bigint] => [
+          thumb(30_000 + s * 100 + i),
+          flip(h, ...Array.from({ length: i % 11 }, () => Math.floor(r() * 64))),
+        ]),
+      );
+    const thief = await session();
+    const probes = [h, flip(h, 3, 20), flip(h, 40, 50, 60), flip(h, 1, 17, 33, 49), 0x1n];
+    const limit = 15;
+    const search = (on: Db) =>
+      store.replayCandidatesMany(on, thief, probes, WINDOW, {
+        maxHamming: 8,
+        limit,
+        scanPerBand: REPLAY_SCAN_PER_BAND,
+      });
+    const lists = await search(db);
+    // The lists do not depend on the order the rows arrive in (the query does not sort them).
+    const reversing = (inner: Db): Db => ({
+      kind: inner.kind,
+      async query<T>(sql: string, params?: unknown[]) {
+        const res = await inner.query<T>(sql, params);
+        return /^\s*WITH probes/.test(sql) ? { rows: [...res.rows].reverse() } : res;
+      },
+      transaction: (fn) => inner.transaction((tx) => fn(reversing(tx))),
+      close: () => inner.close(),
+    });
+    const keys = (ls: store.ReplayCandidate[][]) =>
+      ls.map((l) => l.map((c) => `${c.session_id}/${c.seq}/${c.distance}`));
+    expect(keys(await search(reversing(db)))).toEqual(keys(lists));
+    for (const [i, probe] of probes.entries()) {
+      // Brute force: every counted frame of another session in the window sharing a band.
+      const b = store.bands(probe);
+      const { rows } = await db.query<{ session_id: string; seq: number; d: number }>(
+        `SELECT session_id, seq, bit_count((dhash # $2::bigint)::bit(64))::int AS d
+           FROM liveness_frames
+          WHERE counted AND session_id <> $1 AND created_at > now() - interval '72 hours'
+            AND (b0 = $3 OR b1 = $4 OR b2 = $5 OR b3 = $6)
+            AND bit_count((dhash # $2::bigint)::bit(64)) <= 8
+          ORDER BY d, created_at, session_id, seq LIMIT $7`,
+        [thief, BigInt.asIntN(64, probe).toString(), ...b, limit],
+      );
+      expect(lists[i]!.map((c) => [c.session_id, c.seq, c.distance])).toEqual(
+        rows.map((row) => [row.session_id, row.seq, row.d]),
+      );
+    }
+    expect(lists[0]).toHaveLength(limit);
+    expect(lists[4]).toEqual([]);
   });
 
   it('answers two frames of a request replaying one source (its thumbnail travels once)', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { hamming64 } from '../image';
 
 /**
  * `liveness_frames`: the fingerprints of stored liveness frames (48x36 grey thumbnail and 64-bit
@@ -15,17 +16,6 @@ const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
  */
 const thumbText = (column: string) => `encode(${column}, 'base64')`;
 const fromThumbText = (text: string): Uint8Array => Buffer.from(text, 'base64');
-
-/** Hamming distance of two 64-bit dHashes (in SQL: `bit_count((a # b)::bit(64))`, PostgreSQL 14+). */
-export function hamming(a: bigint, b: bigint): number {
-  const x = BigInt.asUintN(64, a ^ b);
-  return popcount32(Number(x >> 32n)) + popcount32(Number(x & 0xffff_ffffn));
-}
-function popcount32(v: number): number {
-  v -= (v >>> 1) & 0x5555_5555;
-  v = (v & 0x3333_3333) + ((v >>> 2) & 0x3333_3333);
-  return (((v + (v >>> 4)) & 0x0f0f_0f0f) * 0x0101_0101) >>> 24;
-}
 
 /**
  * This session's earlier frames whose dHash is within `maxHamming` bits of the new one, the nearest
@@ -75,7 +65,7 @@ export async function sessionFramesMany(
   }));
   return dhashes.map((h) =>
     stored
-      .map((r) => ({ r, d: hamming(h, r.dhash) }))
+      .map((r) => ({ r, d: hamming64(h, r.dhash) }))
       .filter((x) => x.d <= opts.maxHamming)
       .sort((x, y) => x.d - y.d || y.r.seq - x.r.seq)
       .slice(0, opts.limit)
@@ -83,7 +73,12 @@ export async function sessionFramesMany(
   );
 }
 
-export type ReplayCandidate = { session_id: string; thumb: Uint8Array; distance: number };
+export type ReplayCandidate = {
+  session_id: string;
+  seq: number;
+  thumb: Uint8Array;
+  distance: number;
+};
 
 /**
  * Replay candidates: counted frames of OTHER sessions in the replay window whose dHash shares a
@@ -129,7 +124,9 @@ const bandScan = (b: number) => `
  * before, a UNION of up to 32 x 2 generated subqueries, one pair per band value). Per band, a
  * LATERAL walk over that band's distinct values among the probes; the union of the scanned rows is
  * scored against every probe sharing a band with it; each probe keeps its nearest `limit` within
- * `maxHamming` (then the oldest); and each chosen frame's thumbnail travels once, on its first row.
+ * `maxHamming` (then the oldest); and the union of what the probes keep travels, one row per frame
+ * with its thumbnail, its dHash and its place `o` in (created_at, session_id, seq) order, from which
+ * each probe's own list is rebuilt (replayCandidatesMany).
  */
 const REPLAY_SEARCH = `
   WITH probes AS (
@@ -141,15 +138,14 @@ const REPLAY_SEARCH = `
       FROM probes p JOIN scanned s
         ON s.b0 = p.b0 OR s.b1 = p.b1 OR s.b2 = p.b2 OR s.b3 = p.b3),
   ranked AS (
-    SELECT *, row_number() OVER (PARTITION BY i ORDER BY d, created_at, session_id, seq) AS rn
+    SELECT session_id, seq,
+           row_number() OVER (PARTITION BY i ORDER BY d, created_at, session_id, seq) AS rn
       FROM scored WHERE d <= $4),
-  chosen AS (
-    SELECT *, row_number() OVER (PARTITION BY session_id, seq ORDER BY i) AS copy
-      FROM ranked WHERE rn <= $5)
-  SELECT c.i::int AS i, c.session_id, c.seq, c.d::int AS d, ${thumbText('f.thumb')} AS thumb
-    FROM chosen c LEFT JOIN liveness_frames f
-      ON c.copy = 1 AND f.session_id = c.session_id AND f.seq = c.seq
-   ORDER BY c.i, c.rn`;
+  chosen AS (SELECT DISTINCT session_id, seq FROM ranked WHERE rn <= $5)
+  SELECT f.session_id, f.seq, f.dhash::text AS dhash,
+         row_number() OVER (ORDER BY f.created_at, f.session_id, f.seq)::int AS o,
+         ${thumbText('f.thumb')} AS thumb
+    FROM chosen c JOIN liveness_frames f ON f.session_id = c.session_id AND f.seq = c.seq`;
 
 /**
  * replayCandidates for the frames of one request at once, in ONE query whatever their number (they
@@ -179,33 +175,35 @@ export async function replayCandidatesMany(
       "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)",
     );
     return (
-      await tx.query<{
-        i: number;
-        session_id: string;
-        seq: number;
-        d: number;
-        thumb: string | null;
-      }>(REPLAY_SEARCH, [
-        sessionId,
-        windowMs,
-        opts.scanPerBand,
-        opts.maxHamming,
-        opts.limit,
-        dhashes.map(int64),
-      ])
+      await tx.query<{ session_id: string; seq: number; dhash: string; o: number; thumb: string }>(
+        REPLAY_SEARCH,
+        [sessionId, windowMs, opts.scanPerBand, opts.maxHamming, opts.limit, dhashes.map(int64)],
+      )
     ).rows;
   });
-  const thumbs = new Map<string, Uint8Array>();
-  for (const r of rows)
-    if (r.thumb !== null) thumbs.set(`${r.session_id}/${r.seq}`, fromThumbText(r.thumb));
-  const out: ReplayCandidate[][] = dhashes.map(() => []);
-  for (const r of rows)
-    out[r.i - 1]!.push({
+  // Each probe's own list, in the database's order (distance, then created_at, session_id, seq:
+  // `o`): exact, since every row of a probe's own nearest `limit` is in the union, and any other
+  // row of the union within its radius and sharing a band with it ranks after them.
+  const found = rows.map((r) => {
+    const dhash = BigInt(r.dhash);
+    return {
       session_id: r.session_id,
-      thumb: thumbs.get(`${r.session_id}/${r.seq}`)!,
-      distance: r.d,
-    });
-  return out;
+      seq: r.seq,
+      dhash,
+      b: bands(dhash),
+      o: r.o,
+      thumb: fromThumbText(r.thumb),
+    };
+  });
+  return dhashes.map((h) => {
+    const b = bands(h);
+    return found
+      .map((c) => ({ c, d: hamming64(h, c.dhash) }))
+      .filter(({ c, d }) => d <= opts.maxHamming && c.b.some((v, k) => v === b[k]))
+      .sort((x, y) => x.d - y.d || x.c.o - y.c.o)
+      .slice(0, opts.limit)
+      .map(({ c, d }) => ({ session_id: c.session_id, seq: c.seq, thumb: c.thumb, distance: d }));
+  });
 }
 
 /** Advisory lock class of the dHash bands (two-key form: its own key space). */

@@ -158,10 +158,35 @@ async function frameOf(who: Sitter, seed: number): Promise<Fp> {
   return fingerprint({ data: out, width: W, height: H });
 }
 
-/** One frame as the stand-in pool answers it, and how closed its eyes are (0 open ... 1 closed). */
-type FrameFacts = { analysis: FrameAnalysis; closed: number };
-/** A patient's requests, each its frames. */
-type PatientFrames = FrameFacts[][];
+/**
+ * What makes one frame's analysis: its fingerprint (base64 thumbnail, dHash), how closed its eyes
+ * are (0 open ... 1 closed) and where the face box sits.
+ */
+type FrameFacts = { thumb: string; dhash: string; closed: number; at: [number, number] };
+/** A patient: its face's description, and its requests, each its frames. */
+type PatientFrames = { embedding: number[]; requests: FrameFacts[][] };
+
+/** The analysis the stand-in pool answers for a frame (one face, eye ratio from its eyes). */
+function analysisOf(f: FrameFacts, embedding: number[]): FrameAnalysis & { closed: number } {
+  const ear = 0.3 - 0.16 * f.closed;
+  return {
+    width: 160,
+    height: 180,
+    luminance: 120,
+    closed: f.closed,
+    faces: [
+      {
+        box: [f.at[0], f.at[1], 84, 96],
+        score: 0.95,
+        ear: { left: ear, right: ear, mean: ear },
+        luminance: 120,
+        embedding,
+      },
+    ],
+    fingerprint: { thumb: f.thumb, dhash: f.dhash },
+    timings: { decodeMs: 0, detectMs: 0 },
+  };
+}
 
 /**
  * A simulated patient's requests: the browser's policy over 125 ms captures, blinks as
@@ -172,7 +197,7 @@ async function makeBenchPatient(seed: number, faces: string[]): Promise<PatientF
   const who = sitter(seed, faces);
   const r = rng(seed);
   const embedding = Array.from({ length: 1024 }, () => Number((r() - 0.5).toFixed(4)));
-  const requests: PatientFrames = [];
+  const requests: FrameFacts[][] = [];
   let next = 0;
   for (let poll = 1; poll <= POLLS_PER_PATIENT; poll++) {
     let buffer: Array<{ capturedAt: number; data: number }> = [];
@@ -181,32 +206,17 @@ async function makeBenchPatient(seed: number, faces: string[]): Promise<PatientF
     const frames: FrameFacts[] = [];
     for (const f of policy.select(buffer)) {
       const fp = await frameOf(who, seed * 1000 + f.capturedAt);
-      const closed = eyesAt(p, f.capturedAt);
-      const ear = 0.3 - 0.16 * closed;
-      const jitter = () => (r() - 0.5) * 2;
+      const jitter = () => Number(((r() - 0.5) * 2).toFixed(2));
       frames.push({
-        closed,
-        analysis: {
-          width: 160,
-          height: 180,
-          luminance: 120,
-          faces: [
-            {
-              box: [40 + jitter(), 45 + jitter(), 84, 96],
-              score: 0.95,
-              ear: { left: ear, right: ear, mean: ear },
-              luminance: 120,
-              embedding,
-            },
-          ],
-          fingerprint: { thumb: fp.thumb.toString('base64'), dhash: fp.dhash.toString() },
-          timings: { decodeMs: 0, detectMs: 0 },
-        },
+        thumb: fp.thumb.toString('base64'),
+        dhash: fp.dhash.toString(),
+        closed: eyesAt(p, f.capturedAt),
+        at: [40 + jitter(), 45 + jitter()],
       });
     }
     requests.push(frames);
   }
-  return requests;
+  return { embedding, requests };
 }
 
 type Fingerprints = { stored: Array<{ fps: Fp[]; hoursAgo: number }>; patients: Patient[] };
@@ -224,11 +234,11 @@ async function fingerprints(
 ): Promise<Fingerprints> {
   const file = path.join(
     os.tmpdir(),
-    `liveness-db-cost-v3-${storedFrames}-${needed}-${faces.length}.json`,
+    `liveness-db-cost-v4-${storedFrames}-${needed}-${faces.length}.json`,
   );
   type Cached = {
     stored: Array<{ fps: Array<[string, string]>; hoursAgo: number }>;
-    patients: Array<Array<Array<{ a: string; closed: number }>>>;
+    patients: PatientFrames[];
   };
   let cached: Cached | null = null;
   try {
@@ -243,9 +253,7 @@ async function fingerprints(
         fps: s.fps.map((f) => [f.thumb.toString('base64'), f.dhash.toString()]),
         hoursAgo: s.hoursAgo,
       })),
-      patients: made.patients.map((p) =>
-        p.map((r) => r.map((f) => ({ a: JSON.stringify(f.analysis), closed: f.closed }))),
-      ),
+      patients: made.patients,
     };
     writeFileSync(file, JSON.stringify(cached));
   }
@@ -259,10 +267,10 @@ async function fingerprints(
       hoursAgo: s.hoursAgo,
     })),
     patients: cached.patients.map((p) => ({
-      requests: p.map((r) => ({
+      requests: p.requests.map((r) => ({
         images: r.map((f) => {
           const image = Buffer.from(jpeg);
-          analyses.set(image, { ...(JSON.parse(f.a) as FrameAnalysis), closed: f.closed });
+          analyses.set(image, analysisOf(f, p.embedding));
           return image;
         }),
       })),

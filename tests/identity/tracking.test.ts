@@ -12,9 +12,9 @@ import { cosineSimilarity } from '../../server/identity/types';
 import {
   analyzeFrames,
   analyzeImage,
-  decodeAnchor,
   type FramesOptions,
 } from '../../server/identity/worker/analyze';
+import { decodeAnchor } from '../../server/identity/worker/eyes';
 import { loadHuman, type Human } from '../../server/identity/worker/models';
 import { fixture, ovalFrame } from './frames';
 

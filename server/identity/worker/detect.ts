@@ -1,0 +1,136 @@
+import { meanLuma, type RgbImage } from '../image';
+import type { FaceObservation } from '../types';
+import { eyeAspectRatio, eyeBox, LEFT_EYE, RIGHT_EYE, type EyeBox } from './eyes';
+import type { Human } from './models';
+
+/*
+ * Box tracking between the frames of one task, through Human's own cache (Human 3.3.6,
+ * src/face/facemesh.ts and src/image/image.ts; the same logic in dist/human.node-wasm.js):
+ * - `human.detect` first sets `config.skipAllowed = image.skip(config, input)`: false when
+ *   `cacheSensitivity` is 0 (and then the input is not kept), else it keeps a copy of the input and is
+ *   false when there was no previous input or its size differs, otherwise true when the mean squared
+ *   difference from the previous input (at most 255) is <= cacheSensitivity.
+ * - facemesh.predict reuses `cache.boxes` instead of running the detector only when skipAllowed, the
+ *   boxes are younger than `detector.skipTime` ms, fewer than `detector.skipFrames` calls reused them
+ *   since the detector last ran, and there are boxes at all. The boxes are module state, rewritten
+ *   by EVERY predict call: the mesh-derived boxes (the previous box re-centred on the mesh, same
+ *   size) of the faces that call found.
+ * - faceres (the description) has its own cache: it returns its last description (of whatever face it
+ *   last described) when skipAllowed and fewer than `description.skipFrames` calls reused it.
+ * - `human.detect` merges the call's settings into its config for good, so every call here passes
+ *   all of these settings.
+ * A fresh call (detector skipFrames 0 and skipTime 0: each alone makes predict run the detector)
+ * never reuses a box; a tracked call (skipFrames 99, skipTime 10 min) reuses the boxes of the call
+ * just before it. Both keep the input (cacheSensitivity above any difference: with 0 a fresh call
+ * would not keep it, and the next call, compared with an older input of another size, would run the
+ * detector again). The first detection of every task (analyzeFrames, analyzeImage) is fresh, and a
+ * task tracks only after a detection of ITS OWN that found exactly one face, so the box a tracked
+ * call reuses always comes from the same task, usually the previous analysed frame of the request.
+ * A worker runs one task at a time (the pool sends the next only after the answer, and replaces a
+ * worker that timed out), so no other task's call can come in between. A call that describes is
+ * fresh, and the description is never reused: with the input kept, skipAllowed is true on fresh calls
+ * too, so `description.skipFrames` 0 (and skipTime 0) is what keeps faceres from answering with the
+ * last face's description. Iris stays on (without it a closed eye reads 77-100% of open). Keeping
+ * the input costs a difference over it per call (a few ms at 640 px), and Human's copy of the last
+ * input stays in the worker's memory until the next call replaces it.
+ */
+const KEEP_INPUT = 1000;
+function detectConfig(describe: boolean, fresh: boolean) {
+  return {
+    cacheSensitivity: KEEP_INPUT,
+    face: {
+      detector: fresh ? { skipFrames: 0, skipTime: 0 } : { skipFrames: 99, skipTime: 600_000 },
+      mesh: { enabled: true },
+      iris: { enabled: true },
+      description: { enabled: describe, skipFrames: 0, skipTime: 0 },
+    },
+  };
+}
+
+/** The detections of one task: whether the next may reuse the previous one's box, and counts. */
+export type TaskTracking = {
+  lastFoundOne: boolean;
+  fresh: number;
+  tracked: number;
+  redone: number;
+};
+export const newTask = (): TaskTracking => ({
+  lastFoundOne: false,
+  fresh: 0,
+  tracked: 0,
+  redone: 0,
+});
+
+/** Every face of an image, by a fresh detection. */
+export async function detectFaces(
+  human: Human,
+  img: RgbImage,
+  describe: boolean,
+): Promise<FaceObservation[]> {
+  return (await detectWithEyes(human, img, describe, newTask())).map((f) => f.face);
+}
+
+export type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
+
+/**
+ * Faces of one image within a task: tracked (the previous detection's box, see above) when the
+ * task's previous detection found exactly one face, else fresh; a tracked detection that does not
+ * find exactly one face is done again, fresh. A detection that describes is always fresh: its
+ * description is the very one a single fresh pass gives (a tracked box is centred on the mesh, the
+ * detector's is not: on some faces that moves the description by up to 0.03 in cosine), so the
+ * thresholds and the enrolled faces keep their meaning.
+ */
+export async function detectWithEyes(
+  human: Human,
+  img: RgbImage,
+  describe: boolean,
+  task: TaskTracking,
+): Promise<Detected[]> {
+  const tracked = task.lastFoundOne && !describe;
+  let found = await runDetection(human, img, describe, !tracked);
+  if (tracked && found.length !== 1) {
+    task.redone++;
+    found = await runDetection(human, img, describe, true);
+  } else if (tracked) task.tracked++;
+  else task.fresh++;
+  task.lastFoundOne = found.length === 1;
+  return found;
+}
+
+async function runDetection(
+  human: Human,
+  img: RgbImage,
+  describe: boolean,
+  fresh: boolean,
+): Promise<Detected[]> {
+  const t = human.tf.tensor3d(
+    new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length),
+    [img.height, img.width, 3],
+    'int32',
+  );
+  const batch = human.tf.expandDims(t, 0);
+  try {
+    const result = await human.detect(batch, detectConfig(describe, fresh));
+    if (result.error) throw new Error(result.error);
+    return result.face.map((f) => {
+      const right = eyeAspectRatio(f.mesh, RIGHT_EYE);
+      const left = eyeAspectRatio(f.mesh, LEFT_EYE);
+      const box = f.box.map((v) => Math.round(v)) as [number, number, number, number];
+      const r = eyeBox(f.mesh, RIGHT_EYE);
+      const l = eyeBox(f.mesh, LEFT_EYE);
+      return {
+        face: {
+          box,
+          score: Number(f.score.toFixed(3)),
+          ear: { left, right, mean: (left + right) / 2 },
+          luminance: meanLuma(img, box),
+          embedding: describe && f.embedding?.length ? Array.from(f.embedding) : undefined,
+        },
+        eyes: r && l ? [r, l] : null,
+      };
+    });
+  } finally {
+    t.dispose();
+    batch.dispose();
+  }
+}

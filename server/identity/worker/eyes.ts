@@ -1,0 +1,159 @@
+import type { RgbImage } from '../image';
+import type { Point3 } from './models';
+
+/* The eyes in a face's mesh: their aspect ratio, regions, grey patches, and the anchor kept between requests. */
+
+/** Mesh indices of the eye contours (MediaPipe order p1..p6: outer corner, two upper, inner corner, two lower). */
+export const RIGHT_EYE = [33, 160, 158, 133, 153, 144] as const;
+export const LEFT_EYE = [263, 387, 385, 362, 380, 373] as const;
+
+const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+
+/** Eye aspect ratio: mean lid opening over eye width; about 0.25-0.4 open, well under it closed. */
+export function eyeAspectRatio(mesh: Point3[], idx: readonly number[]): number {
+  const p = idx.map((i) => mesh[i]);
+  if (p.some((q) => !q)) return Number.NaN;
+  const [p1, p2, p3, p4, p5, p6] = p as [Point3, Point3, Point3, Point3, Point3, Point3];
+  const width = dist(p1, p4);
+  return width > 0 ? (dist(p2, p6) + dist(p3, p5)) / (2 * width) : Number.NaN;
+}
+
+/** An eye's region (x, y, width, height) in image pixels: the lid contour with a margin. */
+export type EyeBox = [number, number, number, number];
+
+export function eyeBox(mesh: Point3[], idx: readonly number[]): EyeBox | null {
+  const p = idx.map((i) => mesh[i]);
+  if (p.some((q) => !q)) return null;
+  const xs = p.map((q) => q![0]);
+  const ys = p.map((q) => q![1]);
+  const x0 = Math.min(...xs);
+  const x1 = Math.max(...xs);
+  const w = x1 - x0;
+  const cy = (Math.min(...ys) + Math.max(...ys)) / 2;
+  // Wide enough for both lids and the brow's shadow: the region a closing lid changes.
+  return [x0 - w * 0.25, cy - w * 0.5, w * 1.5, w];
+}
+
+/** Mean of a grey patch (box at offset dx, dy), or null when it leaves the image. */
+function greyAt(img: GreyImage, box: EyeBox, dx: number, dy: number): Float32Array | null {
+  const x0 = Math.round(box[0]) + dx;
+  const y0 = Math.round(box[1]) + dy;
+  const w = Math.max(2, Math.round(box[2]));
+  const h = Math.max(2, Math.round(box[3]));
+  if (x0 < 0 || y0 < 0 || x0 + w > img.width || y0 + h > img.height) return null;
+  const out = new Float32Array(w * h);
+  let mean = 0;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const v = img.data[(y0 + y) * img.width + x0 + x]!;
+      out[y * w + x] = v;
+      mean += v;
+    }
+  mean /= out.length;
+  for (let i = 0; i < out.length; i++) out[i]! -= mean;
+  return out;
+}
+
+export type GreyImage = { data: Uint8Array; width: number; height: number };
+export function grey(img: RgbImage): GreyImage {
+  const data = new Uint8Array(img.width * img.height);
+  for (let i = 0, j = 0; i < data.length; i++, j += 3)
+    data[i] = (img.data[j]! * 77 + img.data[j + 1]! * 150 + img.data[j + 2]! * 29) >> 8;
+  return { data, width: img.width, height: img.height };
+}
+
+/** One eye of an anchor: its region in whole pixels and the grey pixels under it. */
+type EyePatch = { x: number; y: number; w: number; h: number; data: Uint8Array };
+/** The eye regions of an analysed frame, what later frames are compared with, and its eye ratio. */
+export type EyeAnchor = { width: number; height: number; ear: number; eyes: [EyePatch, EyePatch] };
+
+/** The anchor of an analysed frame, or null when an eye region leaves the image. */
+export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox], ear: number): EyeAnchor | null {
+  const patches: EyePatch[] = [];
+  for (const box of eyes) {
+    // The same rounding as greyAt: the patch is exactly what the comparison reads.
+    const x = Math.round(box[0]);
+    const y = Math.round(box[1]);
+    const w = Math.max(2, Math.round(box[2]));
+    const h = Math.max(2, Math.round(box[3]));
+    if (x < 0 || y < 0 || x + w > img.width || y + h > img.height) return null;
+    const data = new Uint8Array(w * h);
+    for (let r = 0; r < h; r++)
+      data.set(img.data.subarray((y + r) * img.width + x, (y + r) * img.width + x + w), r * w);
+    patches.push({ x, y, w, h, data });
+  }
+  return { width: img.width, height: img.height, ear, eyes: patches as [EyePatch, EyePatch] };
+}
+
+/*
+ * The anchor as bytes, for the session row (a few hundred bytes for the selfie's 160 px frames, a
+ * few KB for the kiosk's 480 px ones): version 1, frame width and height (unsigned 16-bit), the
+ * frame's mean eye ratio (32-bit float), then per eye x, y, width, height (unsigned 16-bit), all
+ * little-endian, then each eye's grey pixels, row by row. Only the regions themselves: the +-2 px
+ * shift search moves the NEW frame's window, never the anchor's.
+ */
+const ANCHOR_VERSION = 1;
+const ANCHOR_EYES = 1 + 4 + 4;
+const ANCHOR_HEADER = ANCHOR_EYES + 2 * 8;
+
+export function encodeAnchor(a: EyeAnchor): Uint8Array {
+  const out = new Uint8Array(ANCHOR_HEADER + a.eyes[0].data.length + a.eyes[1].data.length);
+  const view = new DataView(out.buffer);
+  out[0] = ANCHOR_VERSION;
+  view.setUint16(1, a.width, true);
+  view.setUint16(3, a.height, true);
+  view.setFloat32(5, a.ear, true);
+  let at = ANCHOR_HEADER;
+  for (const [i, e] of a.eyes.entries()) {
+    [e.x, e.y, e.w, e.h].forEach((v, k) => view.setUint16(ANCHOR_EYES + i * 8 + k * 2, v, true));
+    out.set(e.data, at);
+    at += e.data.length;
+  }
+  return out;
+}
+
+/** The anchor from its bytes, or null for anything that is not a well-formed version-1 anchor. */
+export function decodeAnchor(bytes: Uint8Array | null | undefined): EyeAnchor | null {
+  if (!bytes || bytes.length < ANCHOR_HEADER || bytes[0] !== ANCHOR_VERSION) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const width = view.getUint16(1, true);
+  const height = view.getUint16(3, true);
+  const ear = view.getFloat32(5, true);
+  const eyes: EyePatch[] = [];
+  let at = ANCHOR_HEADER;
+  for (let i = 0; i < 2; i++) {
+    const [x, y, w, h] = [0, 1, 2, 3].map((k) =>
+      view.getUint16(ANCHOR_EYES + i * 8 + k * 2, true),
+    ) as [number, number, number, number];
+    if (w < 2 || h < 2 || x + w > width || y + h > height || at + w * h > bytes.length) return null;
+    eyes.push({ x, y, w, h, data: bytes.slice(at, at + w * h) });
+    at += w * h;
+  }
+  if (at !== bytes.length) return null;
+  return { width, height, ear, eyes: eyes as [EyePatch, EyePatch] };
+}
+
+/**
+ * How much the eyes changed between an analysed frame (its anchor) and a new one: for each eye, the
+ * smallest mean absolute difference over shifts of the new frame's window of up to 2 px (hand-held
+ * jitter), brightness offset removed; the larger of the two eyes. A lid closing changes it by far
+ * more than sensor noise.
+ */
+export function eyeChange(anchor: EyeAnchor, img: GreyImage): number {
+  let worst = 0;
+  for (const e of anchor.eyes) {
+    const box: EyeBox = [e.x, e.y, e.w, e.h];
+    const a = greyAt({ data: e.data, width: e.w, height: e.h }, [0, 0, e.w, e.h], 0, 0)!;
+    let best = Number.POSITIVE_INFINITY;
+    for (let dy = -2; dy <= 2; dy++)
+      for (let dx = -2; dx <= 2; dx++) {
+        const b = greyAt(img, box, dx, dy);
+        if (!b) continue;
+        let sum = 0;
+        for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+        best = Math.min(best, sum / a.length);
+      }
+    worst = Math.max(worst, best);
+  }
+  return worst;
+}

@@ -61,15 +61,6 @@ export const newTask = (): TaskTracking => ({
   redone: 0,
 });
 
-/** Every face of an image, by a fresh detection. */
-export async function detectFaces(
-  human: Human,
-  img: RgbImage,
-  describe: boolean,
-): Promise<FaceObservation[]> {
-  return (await detectWithEyes(human, img, describe, newTask())).map((f) => f.face);
-}
-
 export type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
 
 /**

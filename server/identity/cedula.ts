@@ -69,28 +69,24 @@ export function findMaritalStatus(text: string, sex?: string): string | null {
 
 /**
  * Cross-checks MRZ names with the front's printed words: each MRZ token should appear on the front
- * (edit distance <= 1, or as a prefix where the MRZ truncated it). A token one or two letters off is
- * corrected from the front (names carry no check digit). null when the front is unreadable.
+ * (edit distance <= 1, or <= 2 for six letters or more: the front's OCR slips too). The MRZ's
+ * spelling is the one kept: a front read with a letter lost or changed never replaces it. null when
+ * the front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name was read (small
+ * labels are the first to blur).
  */
 export function crossCheckNames(
   tokens: string[],
   frontText: string,
-): { ok: boolean | null; tokens: string[] } {
+): { ok: boolean | null; tokens: string[]; found: number } {
   const ws = words(frontText).filter((w) => w.length >= 2 && !/\d/.test(w));
-  if (!ws.some((w) => editDistance(w, 'APELLIDOS') <= 2 || editDistance(w, 'NOMBRES') <= 2))
-    return { ok: null, tokens };
-  let found = 0;
-  const fixed = tokens.map((t) => {
-    if (ws.includes(t)) return (found++, t);
-    let best: { w: string; d: number } | null = null;
-    for (const w of ws) {
-      const d = editDistance(w, t);
-      if (!best || d < best.d) best = { w, d };
-    }
-    if (best && best.d <= (t.length >= 6 ? 2 : 1)) return (found++, best.w);
-    return t;
-  });
-  return { ok: found === tokens.length, tokens: fixed };
+  const labels = ws.some(
+    (w) => editDistance(w, 'APELLIDOS') <= 2 || editDistance(w, 'NOMBRES') <= 2,
+  );
+  const found = tokens.filter(
+    (t) => ws.includes(t) || ws.some((w) => editDistance(w, t) <= (t.length >= 6 ? 2 : 1)),
+  ).length;
+  if (found === tokens.length) return { ok: true, tokens, found };
+  return { ok: labels ? false : null, tokens, found };
 }
 
 const isLabel = (w: string, label: string) => editDistance(w, label) <= (label.length >= 7 ? 2 : 1);
@@ -147,16 +143,27 @@ export function matchNumber(mrzNumber: string, printed: string[]): boolean | nul
 
 /**
  * The photo area of a Paraguayan cédula's front: the block left of the printed fields, from the
- * 'APELLIDOS' label down to the document number (found from the labels' OCR boxes, so the card may be
- * anywhere in the picture and at any scale). null when no field label was found.
+ * 'APELLIDOS' label down to the document number (found from the OCR boxes of the field labels, and
+ * of the values when given: the names and the number the MRZ says, so that a photo whose small labels
+ * blurred is still located; the card may be anywhere in the picture and at any scale). null when
+ * nothing was found.
  */
-export function photoAreaOf(ws: OcrWord[]): Area | null {
+export function photoAreaOf(ws: OcrWord[], values: string[] = []): Area | null {
   const labels = ws.filter((w) => FIELD_LABELS.some((l) => isLabel(words(w.text)[0] ?? '', l)));
-  if (!labels.length) return null;
-  const left = Math.min(...labels.map((l) => l.x0));
-  const top = Math.min(...labels.map((l) => l.y0));
-  const lineH = Math.max(...labels.map((l) => l.y1 - l.y0));
-  const bottom = Math.max(...labels.map((l) => l.y1)) + 3 * lineH;
+  const wanted = new Set(values.map((v) => normaliseDocumentNumber(v)));
+  const valueWords = ws.filter((w) => {
+    const t = words(w.text).join('');
+    return t.length >= 3 && (wanted.has(t) || wanted.has(normaliseDocumentNumber(t)));
+  });
+  const anchors = [...labels, ...valueWords];
+  if (!anchors.length || (!labels.length && valueWords.length < 2)) return null;
+  const left = Math.min(...anchors.map((l) => l.x0));
+  const lineH = Math.max(...anchors.map((l) => l.y1 - l.y0)) * (labels.length ? 1 : 0.6);
+  // Labels stand above their values: the area starts a label's height above the first value.
+  const top = Math.min(...labels.map((l) => l.y0), ...valueWords.map((v) => v.y0 - 1.6 * lineH));
+  const bottom = labels.length
+    ? Math.max(...labels.map((l) => l.y1)) + 3 * lineH
+    : Math.max(...valueWords.map((v) => v.y1)) + lineH;
   const span = Math.max(bottom - top, 8 * lineH);
   const clamp = (v: number) => Math.min(1, Math.max(0, v));
   return {

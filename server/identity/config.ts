@@ -74,7 +74,9 @@ const schema = z.object({
   IDENTITY_FACE_PER_ADDRESS: int(4, 1, 1000),
   IDENTITY_DOCUMENT_CONCURRENCY: int(1, 1, 16),
   IDENTITY_DOCUMENT_QUEUE: int(6, 0, 1000),
-  IDENTITY_DOCUMENT_PER_ADDRESS: int(2, 1, 1000),
+  IDENTITY_DOCUMENT_PER_ADDRESS: int(1, 1, 1000),
+  IDENTITY_SCAN_BUDGET_MS: int(20_000, 1_000, 600_000),
+  IDENTITY_CARD_TIMEOUT_MS: int(5_000, 500, 60_000),
   IDENTITY_STORE_PHOTOS: bool.default(false),
   IDENTITY_WARM_OCR: bool.default(true),
 });
@@ -89,6 +91,14 @@ export type IdentityConfig = {
   backend: BackendSetting;
   taskTimeoutMs: number;
   ocrWorkers: number;
+  /**
+   * Time budget of one document read (both sides' OCR cascades): when it runs out the read ends as
+   * unreadable. With one scan per address in the document queue (IDENTITY_DOCUMENT_PER_ADDRESS) and
+   * one at a time, one address's scans delay another's by at most one budget.
+   */
+  scanBudgetMs: number;
+  /** Finding and straightening one photographed side (the card worker); past it the photo is read as it is. */
+  cardTimeoutMs: number;
   /** Upload limits: bytes per image, decoded pixels, smallest side accepted. */
   maxUploadBytes: number;
   maxPixels: number;
@@ -167,6 +177,8 @@ export function loadIdentityConfig(
     backend: c.IDENTITY_BACKEND,
     taskTimeoutMs: c.IDENTITY_TASK_TIMEOUT_MS,
     ocrWorkers: c.IDENTITY_OCR_WORKERS,
+    scanBudgetMs: c.IDENTITY_SCAN_BUDGET_MS,
+    cardTimeoutMs: c.IDENTITY_CARD_TIMEOUT_MS,
     maxUploadBytes: c.IDENTITY_MAX_UPLOAD_BYTES,
     maxPixels: c.IDENTITY_MAX_PIXELS,
     minImageSide: c.IDENTITY_MIN_IMAGE_SIDE,

@@ -2,23 +2,37 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import Tesseract from 'tesseract.js';
+import type { StraightenedCard } from './card-geometry';
 import { findMaritalStatus, type OcrWord } from './cedula';
-import type { DocumentText } from './document-verdict';
-import { decodeRgb, type ImageLimits } from './image';
+import {
+  frontDiffers,
+  judgeFront,
+  type DocumentText,
+  type FrontJudgement,
+  type FrontRead,
+} from './document-verdict';
+import type { RgbImage } from './image';
 import { readTd1, type MrzRead } from './mrz';
 
 /**
- * The OCR of a cédula: the back's TD1 MRZ by a cascade of passes (stopping at the first read whose
- * check digits validate), the front's printed text with each word's box, and (only when the front
- * has no 'ESTADO CIVIL') the back's printed text. What was read is judged by document-verdict.ts.
+ * The OCR of a cédula, on the straightened photos of both sides (card-geometry.ts): the back's TD1
+ * MRZ by a cascade of passes (stopping at the first read whose check digits validate), the front's
+ * printed text with each word's box by a cascade of its own (stopping at the first pass whose number,
+ * names and photo area agree with the MRZ, or that proves another card's front: judgeFront), and
+ * (only when the front has no 'ESTADO CIVIL') the back's printed text. What was read is judged by
+ * document-verdict.ts.
+ *
+ * Every read has a time budget: each Tesseract call races the deadline, and when it is reached the
+ * engines are ended (the only way to stop a recognition; the next read starts them again) and what
+ * was read so far is judged, which is an unreadable side. A back with no line as long as an MRZ's is
+ * refused before any OCR (a noise image would otherwise run the whole cascade for minutes).
  * Tesseract runs in its own worker threads; image preparation runs in libuv's pool (sharp).
  */
 export interface DocumentOcr {
   warm(): Promise<void>;
-  read(front: Uint8Array, back: Uint8Array): Promise<DocumentText>;
+  read(front: StraightenedCard, back: StraightenedCard, budgetMs: number): Promise<DocumentText>;
   close(): Promise<void>;
 }
-
 const require = createRequire(import.meta.url);
 const dataDir = (lang: 'eng' | 'spa') =>
   path.dirname(require.resolve(`@tesseract.js-data/${lang}/package.json`));
@@ -67,9 +81,53 @@ const PASSES: Pass[] = [
     crop: 'bottom',
     prepare: (s) => s.resize({ width: 1400 }).normalise().sharpen({ sigma: 1.2 }),
   },
+  // A card photographed upside down.
+  {
+    name: 'legacy-rot180',
+    engine: 'legacy',
+    prepare: (s) => s.rotate(180).resize({ width: 1200 }).normalise(),
+  },
 ];
 
-export function createDocumentOcr(limits: ImageLimits): DocumentOcr {
+type FrontPass = { name: string; prepare: (img: Sharp) => Sharp; upsideDown?: boolean };
+
+/** The front's cascade: plain first, then sharper, larger, local contrast, binarised, upside down. */
+const FRONT_PASSES: FrontPass[] = [
+  { name: 'text-1400', prepare: (s) => s.resize({ width: 1400 }).normalise() },
+  {
+    name: 'text-1400-sharpen',
+    prepare: (s) => s.resize({ width: 1400 }).normalise().sharpen({ sigma: 1.2 }),
+  },
+  {
+    name: 'text-1800-clahe',
+    prepare: (s) =>
+      s
+        .resize({ width: 1800 })
+        .clahe({ width: 64, height: 64, maxSlope: 3 })
+        .sharpen({ sigma: 1.5 }),
+  },
+  {
+    name: 'text-1800-sharpen',
+    prepare: (s) => s.resize({ width: 1800 }).normalise().sharpen({ sigma: 2 }),
+  },
+  {
+    name: 'text-1400-threshold',
+    prepare: (s) => s.resize({ width: 1400 }).normalise().threshold(150),
+  },
+  {
+    name: 'text-1400-rot180',
+    upsideDown: true,
+    prepare: (s) => s.rotate(180).resize({ width: 1400 }).normalise(),
+  },
+];
+
+/** A back needs this many lines as long as an MRZ's to be worth reading (it has three). */
+const MIN_MRZ_LINES = 2;
+
+/** The deadline of a read was reached. */
+class OutOfTime extends Error {}
+
+export function createDocumentOcr(): DocumentOcr {
   let engines: Promise<Engines> | null = null;
 
   const options = (lang: 'eng' | 'spa', legacy: boolean) => ({
@@ -102,71 +160,89 @@ export function createDocumentOcr(limits: ImageLimits): DocumentOcr {
   const getEngines = () =>
     (engines ??= start().catch((err) => ((engines = null), Promise.reject(err))));
 
-  /** Oriented greyscale PNG of an upload (EXIF honoured, limits enforced by decodeRgb). */
-  async function grey(bytes: Uint8Array): Promise<{ img: Sharp; width: number; height: number }> {
-    const rgb = await decodeRgb(bytes, limits, 2400);
-    const img = sharp(rgb.data, {
-      raw: { width: rgb.width, height: rgb.height, channels: 3 },
-    }).greyscale();
-    return { img, width: rgb.width, height: rgb.height };
+  /** Ends the engines (a recognition cannot be stopped otherwise); the next read starts new ones. */
+  async function stop() {
+    const e = engines;
+    engines = null;
+    const w = e && (await e.catch(() => null));
+    if (w) await Promise.allSettled([w.legacy.terminate(), w.lstm.terminate(), w.text.terminate()]);
   }
 
+  /** A read's clock: each step races the deadline. */
+  const clock = (budgetMs: number) => {
+    const deadline = performance.now() + budgetMs;
+    return <T>(work: Promise<T>): Promise<T> => {
+      const left = deadline - performance.now();
+      if (left <= 0) return Promise.reject(new OutOfTime());
+      let timer: NodeJS.Timeout | undefined;
+      const out = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new OutOfTime()), left);
+      });
+      return Promise.race([work, out]).finally(() => clearTimeout(timer));
+    };
+  };
+  type Clock = ReturnType<typeof clock>;
+
+  /** A straightened side as a greyscale sharp pipeline. */
+  const grey = (img: RgbImage): Sharp =>
+    sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).greyscale();
+
   async function readBack(
-    back: Uint8Array,
+    back: RgbImage,
     e: Engines,
+    within: Clock,
   ): Promise<{ mrz: MrzRead | null; passes: number; pass?: string }> {
-    const g = await grey(back);
     let passes = 0;
     for (const pass of PASSES) {
       passes++;
-      let img = g.img.clone();
+      let img = grey(back);
       if (pass.crop === 'bottom') {
-        const top = Math.floor(g.height * 0.45);
-        img = img.extract({ left: 0, top, width: g.width, height: g.height - top });
+        const top = Math.floor(back.height * 0.45);
+        img = img.extract({ left: 0, top, width: back.width, height: back.height - top });
       }
-      const png = await pass.prepare(img).png().toBuffer();
-      const { data } = await e[pass.engine].recognize(png);
+      const png = await within(pass.prepare(img).png().toBuffer());
+      const { data } = await within(e[pass.engine].recognize(png));
       const mrz = readTd1(data.text);
       if (mrz) return { mrz, passes, pass: pass.name };
     }
     return { mrz: null, passes };
   }
 
-  /** The front's printed text with each word's box (fractions of the image). */
-  async function readFrontText(
-    front: Uint8Array,
+  /** One pass of the front: its printed text with each word's box (fractions of the image). */
+  async function readFront(
+    front: RgbImage,
+    pass: FrontPass,
     e: Engines,
-  ): Promise<{ text: string; words: OcrWord[] }> {
-    const g = await grey(front);
-    const width = 1400;
-    const height = Math.round((g.height * width) / g.width);
-    const png = await g.img.resize({ width }).normalise().png().toBuffer();
-    const { data } = await e.text.recognize(png, {}, { text: true, blocks: true });
-    const ws: OcrWord[] = [];
+    within: Clock,
+  ): Promise<FrontRead> {
+    const png = await within(pass.prepare(grey(front)).png().toBuffer({ resolveWithObject: true }));
+    const { width, height } = png.info;
+    const { data } = await within(e.text.recognize(png.data, {}, { text: true, blocks: true }));
+    // Boxes of an upside-down pass are turned back to the straightened image's coordinates.
+    const box = (x0: number, y0: number, x1: number, y1: number) =>
+      pass.upsideDown
+        ? { x0: 1 - x1 / width, y0: 1 - y1 / height, x1: 1 - x0 / width, y1: 1 - y0 / height }
+        : { x0: x0 / width, y0: y0 / height, x1: x1 / width, y1: y1 / height };
+    const words: OcrWord[] = [];
     for (const b of data.blocks ?? [])
       for (const p of b.paragraphs)
         for (const l of p.lines)
           for (const w of l.words)
-            ws.push({
-              text: w.text,
-              x0: w.bbox.x0 / width,
-              y0: w.bbox.y0 / height,
-              x1: w.bbox.x1 / width,
-              y1: w.bbox.y1 / height,
-            });
-    return { text: data.text, words: ws };
+            words.push({ text: w.text, ...box(w.bbox.x0, w.bbox.y0, w.bbox.x1, w.bbox.y1) });
+    return { text: data.text, words, pass: pass.name };
   }
 
   /** The back's printed text above the MRZ (where some cards print 'ESTADO CIVIL'). */
-  async function readBackText(back: Uint8Array, e: Engines): Promise<string> {
-    const g = await grey(back);
-    const png = await g.img
-      .extract({ left: 0, top: 0, width: g.width, height: Math.floor(g.height * 0.6) })
-      .resize({ width: 1400 })
-      .normalise()
-      .png()
-      .toBuffer();
-    const { data } = await e.text.recognize(png);
+  async function readBackText(back: RgbImage, e: Engines, within: Clock): Promise<string> {
+    const png = await within(
+      grey(back)
+        .extract({ left: 0, top: 0, width: back.width, height: Math.floor(back.height * 0.6) })
+        .resize({ width: 1400 })
+        .normalise()
+        .png()
+        .toBuffer(),
+    );
+    const { data } = await within(e.text.recognize(png));
     return data.text;
   }
 
@@ -185,26 +261,47 @@ export function createDocumentOcr(limits: ImageLimits): DocumentOcr {
       ]);
     },
 
-    async read(front, back) {
-      const e = await getEngines();
-      // The front's text, then (only when the front has no 'ESTADO CIVIL') the back's, on the text
-      // engine while the MRZ cascade runs on the other two.
-      const frontP = readFrontText(front, e).then(async (f) => ({
-        front: f,
-        backText: findMaritalStatus(f.text) ? '' : await readBackText(back, e),
-      }));
-      const [backRead, frontRead] = await Promise.all([readBack(back, e), frontP]);
-      return { back: backRead, ...frontRead };
-    },
-
-    async close() {
-      const e = engines;
-      engines = null;
-      if (e) {
-        const w = await e.catch(() => null);
-        if (w)
-          await Promise.allSettled([w.legacy.terminate(), w.lstm.terminate(), w.text.terminate()]);
+    async read(front, back, budgetMs) {
+      const quality = {
+        front: { ...front.quality, found: front.found },
+        back: { ...back.quality, found: back.found },
+      };
+      const text: DocumentText = {
+        back: { mrz: null, passes: 0 },
+        front: [],
+        backText: '',
+        quality,
+      };
+      // No line as long as an MRZ's: nothing to read on this back.
+      if (back.longLines < MIN_MRZ_LINES) return text;
+      const within = clock(budgetMs);
+      try {
+        const e = await within(getEngines());
+        // The front's first pass, then (only when it has no 'ESTADO CIVIL') the back's text, on the
+        // text engine while the MRZ cascade runs on the other two.
+        const firstFront = readFront(front.image, FRONT_PASSES[0]!, e, within).then(async (f) => {
+          text.front.push(f);
+          if (!findMaritalStatus(f.text)) text.backText = await readBackText(back.image, e, within);
+        });
+        const mrzRead = readBack(back.image, e, within).then((b) => (text.back = b));
+        await Promise.all([mrzRead, firstFront]);
+        const mrz = text.back.mrz;
+        if (!mrz) return text;
+        const judged: FrontJudgement[] = text.front.map((f) => judgeFront(f, mrz.fields));
+        for (const pass of FRONT_PASSES.slice(1)) {
+          if (judged.some((j) => j.agrees) || frontDiffers(judged)) break;
+          const f = await readFront(front.image, pass, e, within);
+          text.front.push(f);
+          judged.push(judgeFront(f, mrz.fields));
+        }
+        return text;
+      } catch (err) {
+        if (!(err instanceof OutOfTime)) throw err;
+        await stop();
+        return { ...text, timedOut: true };
       }
     },
+
+    close: stop,
   };
 }

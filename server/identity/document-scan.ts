@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { Db } from '../db/client';
 import { faceInArea } from './cedula';
 import type { IdentityConfig } from './config';
@@ -5,7 +6,7 @@ import type { DocumentReader } from './document';
 import type { DocumentReading, IdData } from './document-verdict';
 import { IdentityError, identityMessages } from './errors';
 import { describeMain } from './faces';
-import { checkUpload, type ImageLimits } from './image';
+import { checkUpload, type ImageLimits, type RgbImage } from './image';
 import { ms, round3, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
@@ -33,6 +34,12 @@ export interface DocumentScan {
   readDocument(front: Uint8Array, back: Uint8Array): Promise<DocumentReading>;
 }
 
+/** A straightened side as the JPEG the face workers analyse. */
+const jpegOf = (img: RgbImage): Promise<Buffer> =>
+  sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } })
+    .jpeg({ quality: 92 })
+    .toBuffer();
+
 export function createDocumentScan(deps: {
   config: IdentityConfig;
   pool: FacePool;
@@ -58,12 +65,15 @@ export function createDocumentScan(deps: {
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
       if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession)))
         throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
-      // Face first: when no face on the front matches the selfie the attempt ends before the OCR.
+      // The card found in the front's photo and straightened; its faces are described there, so that
+      // the photo area the OCR locates and the faces share one image. Face first: when no face on
+      // the front matches the selfie the attempt ends before the OCR.
       const selfie = session.selfie_embedding.map(Number);
       const threshold = config.documentMatchThreshold;
       const simOf = (f: FaceObservation | null) =>
         f?.embedding ? cosineSimilarity(f.embedding, selfie) : null;
-      const front = await describeMain(pool, limits, images.front);
+      const frontCard = await reader.straighten(images.front);
+      const front = await describeMain(pool, limits, await jpegOf(frontCard.image));
       const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
       const refuse = (error: string): ScanAnswer => ({
         success: false,
@@ -86,7 +96,8 @@ export function createDocumentScan(deps: {
           );
         return refuse(identityMessages.backMissing);
       }
-      const reading = await reader.read(images.front, images.back);
+      const backCard = await reader.straighten(images.back);
+      const reading = await reader.read(frontCard, backCard);
       // The face that counts is the one printed in the card's photo area, not any face in the picture.
       const cardFace = reading.photoArea ? faceInArea(front.frame, reading.photoArea) : null;
       const similarity = simOf(cardFace);
@@ -97,6 +108,9 @@ export function createDocumentScan(deps: {
         ok: reading.ok,
         checks: reading.checks,
         passes: reading.passes,
+        front_passes: reading.frontPasses,
+        found: [frontCard.found, backCard.found],
+        skew: [frontCard.skew, backCard.skew],
         faces: front.frame.faces.length,
         similarity: round3(similarity),
         threshold,
@@ -115,10 +129,10 @@ export function createDocumentScan(deps: {
       return { success: true, kyc_complete: true, id_data: reading.idData };
     },
 
-    readDocument: (front, back) => {
+    readDocument: async (front, back) => {
       checkUpload(front, limits);
       checkUpload(back, limits);
-      return reader.read(front, back);
+      return reader.read(await reader.straighten(front), await reader.straighten(back));
     },
   };
 }

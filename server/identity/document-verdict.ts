@@ -1,5 +1,6 @@
 import {
   crossCheckNames,
+  editDistance,
   findMaritalStatus,
   frontNumbers,
   looksLikeCard,
@@ -9,8 +10,9 @@ import {
   type Area,
   type OcrWord,
 } from './cedula';
+import type { CardQuality } from './card-geometry';
 import { identityMessages } from './errors';
-import type { MrzRead } from './mrz';
+import type { MrzFields, MrzRead } from './mrz';
 
 /**
  * The document verdict: a pure function of what the OCR read (document-ocr.ts) and today's date.
@@ -18,6 +20,12 @@ import type { MrzRead } from './mrz';
  * labels present, its printed document number and names equal to the MRZ's, and the photo area
  * located from the labels (the face check uses the face printed there). 'ESTADO CIVIL' comes from the
  * front, or from the back's printed text when the front does not carry it.
+ *
+ * The front is read by a cascade of passes (judgeFront decides when to stop). Only a front read with
+ * confidence is called another card's ('El frente y el dorso no son de la misma cédula'):
+ * - the same other number (two digits or more off the MRZ's) read by two passes, or
+ * - a pass that read the MRZ's number exactly and at most half of its names.
+ * Anything else not proven is 'we could not read the front', with a hint of what to fix.
  */
 export type IdData = {
   FullName: string;
@@ -50,19 +58,90 @@ export type DocumentReading = {
   /** How many OCR passes ran on the back before a valid MRZ (or all of them). */
   passes: number;
   pass?: string;
+  /** The front's pass that decided, and how many front passes ran. */
+  frontPass?: string;
+  frontPasses?: number;
+  /** The read's time budget ran out (what was read by then was judged). */
+  timedOut?: boolean;
   error?: string;
   mrz?: { lines: [string, string, string]; autocorrected: number; expirationDate: string };
   /** Where the card's photo is on the front (left of the printed fields), when the labels were found. */
   photoArea?: Area;
 };
 
+/** One pass of the front's OCR: its printed text, and each word with its box. */
+export type FrontRead = { text: string; words: OcrWord[]; pass?: string };
+
+/** What the photo of each side showed (card-geometry.ts), for the hint of a retake. */
+export type SideQuality = CardQuality & { found: boolean };
+
 /** What the OCR read of one document: the back's MRZ (null: no read validated) and printed text. */
 export type DocumentText = {
   back: { mrz: MrzRead | null; passes: number; pass?: string | undefined };
-  /** The front's printed text, and each word with its box. */
-  front: { text: string; words: OcrWord[] };
+  /** The front's passes, in the cascade's order (at least one unless the back was unreadable). */
+  front: FrontRead[];
   /** The back's printed text above the MRZ; '' when it was not read (the front has 'ESTADO CIVIL'). */
   backText: string;
+  quality?: { front?: SideQuality; back?: SideQuality };
+  /** The time budget ran out before the cascades ended. */
+  timedOut?: boolean;
+};
+
+/** One front pass judged against the MRZ. */
+export type FrontJudgement = {
+  read: FrontRead;
+  isCard: boolean;
+  names: { ok: boolean | null; tokens: string[]; found: number };
+  number: boolean | null;
+  /** Numbers printed on the front two digits or more off the MRZ's. */
+  otherNumbers: string[];
+  photoArea: Area | null;
+  /** Number, names and photo area all agree: the cascade stops here. */
+  agrees: boolean;
+};
+
+export function judgeFront(read: FrontRead, mrz: MrzFields): FrontJudgement {
+  const names = crossCheckNames([...mrz.surnames, ...mrz.names], read.text);
+  const printed = frontNumbers(read.text);
+  const number = matchNumber(mrz.documentNumber, printed);
+  const mrzNumber = normaliseDocumentNumber(mrz.documentNumber);
+  const photoArea = photoAreaOf(read.words, [...names.tokens, mrzNumber]);
+  return {
+    read,
+    // The card's printed words, or its own number and names (a front whose small print blurred).
+    isCard: looksLikeCard(read.text) || (number === true && names.ok === true),
+    names,
+    number,
+    otherNumbers: printed.filter((n) => editDistance(n, mrzNumber) >= 2),
+    photoArea,
+    agrees: names.ok === true && number === true && photoArea !== null,
+  };
+}
+
+/** Another card's front, proven (see the file's comment); the cascade stops here too. */
+export function frontDiffers(js: FrontJudgement[]): boolean {
+  const namesDiffer = js.some(
+    (j) => j.number === true && j.names.ok === false && j.names.found * 2 <= j.names.tokens.length,
+  );
+  const seen = new Map<string, number>();
+  for (const j of js) for (const n of new Set(j.otherNumbers)) seen.set(n, (seen.get(n) ?? 0) + 1);
+  return namesDiffer || [...seen.values()].some((count) => count >= 2);
+}
+
+/** What to fix before a retake, from what the photo of a side showed; null when nothing stands out. */
+export function retakeHint(q: SideQuality | undefined): string | null {
+  if (!q) return null;
+  if (q.brightness < 75) return identityMessages.hintDark;
+  if (q.glare >= 0.004) return identityMessages.hintGlare;
+  if (q.brightness > 238) return identityMessages.hintBright;
+  if (q.found && q.fraction < 0.3) return identityMessages.hintSmall;
+  if (q.sharpness < 25) return identityMessages.hintBlur;
+  return null;
+}
+
+const withHint = (message: string, q: SideQuality | undefined) => {
+  const hint = retakeHint(q);
+  return hint ? `${message} ${hint}` : message;
 };
 
 /** Today as YYYY-MM-DD (UTC), the day a document's expiry is compared with. */
@@ -70,39 +149,46 @@ export const today = () => new Date().toISOString().slice(0, 10);
 
 /** The verdict on one document: ok with its identity data, or which Spanish error, and the checks. */
 export function documentVerdict(read: DocumentText, day: string = today()): DocumentReading {
-  const frontText = read.front.text;
-  const photoArea = photoAreaOf(read.front.words);
+  const mrz = read.back.mrz;
+  const timedOut = read.timedOut ? { timedOut: true } : {};
+  const judged = mrz ? read.front.map((r) => judgeFront(r, mrz.fields)) : [];
+  // The pass that decides: the first that agrees, else the first that looks like a card.
+  const best = judged.find((j) => j.agrees) ?? judged.find((j) => j.isCard) ?? judged[0] ?? null;
+  const firstFront = read.front[0];
+  const photoArea = best?.photoArea ?? (firstFront ? photoAreaOf(firstFront.words) : null);
   const checks: DocumentChecks = {
-    mrzCheckDigits: Boolean(read.back.mrz),
+    mrzCheckDigits: Boolean(mrz),
     issuingStatePry: false,
     notExpired: null,
     namesMatchFront: null,
     maritalStatusRead: false,
-    frontIsDocument: looksLikeCard(frontText),
+    frontIsDocument: judged.some((j) => j.isCard) || read.front.some((r) => looksLikeCard(r.text)),
     numberMatchesFront: null,
     photoAreaFound: photoArea !== null,
   };
-  const mrz = read.back.mrz;
   if (!mrz)
     return {
       ok: false,
       checks,
       passes: read.back.passes,
-      error: identityMessages.mrzUnreadable,
+      ...timedOut,
+      error: withHint(identityMessages.mrzUnreadable, read.quality?.back),
     };
   const f = mrz.fields;
   checks.issuingStatePry = f.issuingState === 'PRY';
   checks.notExpired = f.expirationDate >= day;
-  const tokens = [...f.surnames, ...f.names];
-  const names = crossCheckNames(tokens, frontText);
-  checks.namesMatchFront = names.ok;
-  checks.numberMatchesFront = matchNumber(f.documentNumber, frontNumbers(frontText));
-  const marital = findMaritalStatus(frontText, f.sex) ?? findMaritalStatus(read.backText, f.sex);
-  checks.maritalStatusRead = marital !== null;
+  checks.namesMatchFront = best?.names.ok ?? null;
+  checks.numberMatchesFront = best?.number ?? null;
+  const marital =
+    read.front.map((r) => findMaritalStatus(r.text, f.sex)).find(Boolean) ??
+    findMaritalStatus(read.backText, f.sex);
+  checks.maritalStatusRead = Boolean(marital);
   const base = {
     checks,
     passes: read.back.passes,
     pass: read.back.pass,
+    ...(best?.read.pass ? { frontPass: best.read.pass, frontPasses: read.front.length } : {}),
+    ...timedOut,
     mrz: {
       lines: mrz.lines,
       autocorrected: mrz.autocorrected,
@@ -113,15 +199,23 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
   if (!checks.issuingStatePry) return { ok: false, ...base, error: identityMessages.notParaguayan };
   // The front must be this cédula's front: fail closed on anything not read.
   if (!checks.frontIsDocument) return { ok: false, ...base, error: identityMessages.notADocument };
-  if (names.ok === false || checks.numberMatchesFront === false)
-    return { ok: false, ...base, error: identityMessages.documentMismatch };
-  if (names.ok === null || checks.numberMatchesFront === null || !photoArea)
-    return { ok: false, ...base, error: identityMessages.frontUnreadable };
+  if (!best?.agrees) {
+    if (frontDiffers(judged)) {
+      if (judged.some((j) => j.otherNumbers.length)) checks.numberMatchesFront = false;
+      if (judged.some((j) => j.names.ok === false)) checks.namesMatchFront = false;
+      return { ok: false, ...base, error: identityMessages.documentMismatch };
+    }
+    return {
+      ok: false,
+      ...base,
+      error: withHint(identityMessages.frontUnreadable, read.quality?.front),
+    };
+  }
   return {
     ok: true,
     ...base,
     idData: {
-      FullName: names.tokens.join(' '),
+      FullName: best.names.tokens.join(' '),
       DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,
       Gender: f.sex,

@@ -70,7 +70,7 @@ export async function createIdentityEngine(
       continuityThreshold: config.continuityThreshold,
     })) as LivenessDecider<unknown>;
   const t0 = performance.now();
-  const reader = createDocumentReader(config);
+  const reader = createDocumentReader(config, (event, data) => log.warn({ event, ...data }));
   try {
     await Promise.all([
       pool.ready(),

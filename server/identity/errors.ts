@@ -37,6 +37,13 @@ export const identityMessages = {
     'La foto del frente no muestra una cédula. Sacá una foto del frente de tu cédula, entera y con buena luz.',
   frontUnreadable:
     'No pudimos leer el número y los nombres del frente del documento. Sacá una foto más nítida del frente, con buena luz.',
+  // What to fix before a retake, added to an unreadable side's message (document-verdict.ts).
+  hintDark: 'Hay poca luz: buscá un lugar más iluminado.',
+  hintBright: 'La foto salió muy clara: evitá la luz directa sobre la cédula.',
+  hintGlare: 'Hay un reflejo sobre la cédula: inclinala un poco o apagá el flash.',
+  hintSmall: 'Acercá la cámara: la cédula tiene que ocupar casi toda la foto, entera.',
+  hintBlur:
+    'La foto salió movida o desenfocada: apoyá la cédula en una mesa y esperá a que enfoque.',
   documentMismatch:
     'El frente y el dorso no son de la misma cédula. Sacá las fotos del frente y del dorso de tu cédula.',
 } as const;
@@ -57,7 +64,7 @@ export type IdentityErrorCode =
   | 'busy'
   | 'worker_failed';
 
-const statusOf: Record<IdentityErrorCode, number> = {
+export const identityStatus: Record<IdentityErrorCode, number> = {
   unsupported_type: 415,
   too_large: 413,
   too_many_frames: 413,
@@ -83,6 +90,6 @@ export class IdentityError extends Error {
   ) {
     super(message);
     this.name = 'IdentityError';
-    this.status = statusOf[code];
+    this.status = identityStatus[code];
   }
 }

@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { IdentityError, identityMessages, type IdentityErrorCode } from './errors';
 import type { ImageLimits } from './image';
 import type { FrameAnalysis } from './types';
 import type { AnalyzeOptions, FramesOptions, FramesResult } from './worker/analyze';
 import type { WorkerData, WorkerReady, WorkerResponse } from './worker/face-worker';
+import { spawnTsWorker } from './worker/spawn';
 import type { BackendSetting, InferenceBackend } from './worker/models';
 
 type Work =
@@ -43,15 +42,8 @@ export type PoolOptions = {
   onEvent?: (event: string, data: Record<string, unknown>) => void;
 };
 
-const require = createRequire(import.meta.url);
 const workerUrl = new URL('./worker/face-worker.ts', import.meta.url);
-
-/** Worker entry: TypeScript is compiled in the worker by tsx's loader, as in the main thread. */
-function spawn(workerData: WorkerData): Worker {
-  const tsxApi = pathToFileURL(require.resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
-  const src = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(workerUrl.href)}); })`;
-  return new Worker(src, { eval: true, workerData, stdout: false, stderr: false });
-}
+const spawn = (workerData: WorkerData): Worker => spawnTsWorker(workerUrl, workerData);
 
 /**
  * A fixed pool of face-analysis workers (one model load each, warmed before ready), a FIFO queue,

@@ -14,7 +14,11 @@ import {
   photoAreaOf,
   type OcrWord,
 } from '../../server/identity/cedula';
-import { documentVerdict, type DocumentText } from '../../server/identity/document-verdict';
+import {
+  documentVerdict,
+  retakeHint,
+  type DocumentText,
+} from '../../server/identity/document-verdict';
 import { identityMessages } from '../../server/identity/errors';
 import { readTd1, type MrzRead } from '../../server/identity/mrz';
 import type { FrameAnalysis } from '../../server/identity/types';
@@ -62,15 +66,27 @@ describe('cédula rules', () => {
     expect(findMaritalStatus('NOMBRES JUAN')).toBeNull();
   });
 
-  it('cross-checks names with the front and corrects a letter', () => {
+  it("cross-checks names with the front, keeping the MRZ's spelling", () => {
     const front = 'APELLIDOS\nGONZÁLEZ NÚÑEZ\nNOMBRES\nJOSÉ';
     expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], front)).toEqual({
       ok: true,
       tokens: ['GONZALEZ', 'NUNEZ', 'JOSE'],
+      found: 3,
     });
-    expect(crossCheckNames(['GONZALFZ', 'NUNEZ', 'JOSE'], front).tokens[0]).toBe('GONZALEZ');
-    expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front).ok).toBe(false);
+    // A letter lost on the front (an OCR slip) confirms the name, and never replaces it.
+    expect(crossCheckNames(['BENITEZ'], 'APELLIDOS\nENITEZ')).toEqual({
+      ok: true,
+      tokens: ['BENITEZ'],
+      found: 1,
+    });
+    expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front)).toMatchObject({
+      ok: false,
+      found: 0,
+    });
     expect(crossCheckNames(['BENITEZ'], 'unreadable').ok).toBeNull();
+    // Small labels blurred away: every name read still confirms; fewer is unreadable, not different.
+    expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], 'GONZALEZ NUNEZ\nJOSE').ok).toBe(true);
+    expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], 'GONZALEZ NUNEZ').ok).toBeNull();
   });
 
   it('the photo area is left of the field labels, and only a face centred there counts', () => {
@@ -93,6 +109,21 @@ describe('cédula rules', () => {
     expect(faceInArea(frame, area)?.box[0]).toBe(100);
     expect(faceInArea({ ...frame, faces: [face(700, 200)] }, area)).toBeNull();
     expect(photoAreaOf([word('PARAGUAY', 0.4, 0.05)])).toBeNull();
+  });
+
+  it('with the labels blurred away, the photo area is located from the names and number read', () => {
+    const values = [
+      word('FRANCO', 0.34, 0.24),
+      word('LIZ', 0.34, 0.37),
+      word('6.824.773', 0.34, 0.76),
+    ];
+    const area = photoAreaOf(values, ['FRANCO', 'LOPEZ', 'LIZ', 'ANA', '6824773'])!;
+    expect(area.x1).toBeCloseTo(0.34);
+    expect(area.x0).toBe(0);
+    expect(area.y0).toBeLessThan(0.24);
+    expect(area.y1).toBeGreaterThan(0.78);
+    // One value alone is not enough to place it.
+    expect(photoAreaOf([values[0]!], ['FRANCO'])).toBeNull();
   });
 });
 
@@ -130,7 +161,7 @@ function frontText(
 function reading(o: Partial<DocumentText> & { mrz?: MrzRead | null } = {}): DocumentText {
   return {
     back: { mrz: o.mrz === undefined ? mrzOf(person) : o.mrz, passes: 1, pass: 'legacy-1000' },
-    front: o.front ?? { text: frontText(), words: LABELS },
+    front: o.front ?? [{ text: frontText(), words: LABELS }],
     backText: o.backText ?? '',
   };
 }
@@ -182,53 +213,123 @@ describe('document verdict', () => {
   });
 
   it('a front without the card labels: not a document', () => {
-    const v = documentVerdict(reading({ front: { text: '—\nNe >\nMia A ;\n', words: [] } }), DAY);
+    const v = documentVerdict(reading({ front: [{ text: '—\nNe >\nMia A ;\n', words: [] }] }), DAY);
     expect(v).toMatchObject({ ok: false, error: identityMessages.notADocument });
     expect(v.checks.frontIsDocument).toBe(false);
   });
 
-  it('another number or other names on the front: not the same cédula', () => {
-    const number = documentVerdict(
-      reading({ front: { text: frontText({ number: '4.518.203' }), words: LABELS } }),
-      DAY,
-    );
+  it('another number read by two passes, or other names beside the right number: not the same cédula', () => {
+    const other = { text: frontText({ number: '4.518.203' }), words: LABELS };
+    const number = documentVerdict(reading({ front: [other, { ...other, pass: 'second' }] }), DAY);
     expect(number).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
     expect(number.checks.numberMatchesFront).toBe(false);
     const names = documentVerdict(
-      reading({ front: { text: frontText({ names: 'BENÍTEZ ROJAS' }), words: LABELS } }),
+      reading({ front: [{ text: frontText({ names: 'BENÍTEZ ROJAS' }), words: LABELS }] }),
       DAY,
     );
     expect(names).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
     expect(names.checks.namesMatchFront).toBe(false);
   });
 
+  it('a genuine front read poorly is never called another card', () => {
+    // One pass read another number: an OCR slip until a second pass reads the same.
+    const once = documentVerdict(
+      reading({ front: [{ text: frontText({ number: '4.518.203' }), words: LABELS }] }),
+      DAY,
+    );
+    expect(once.error?.startsWith(identityMessages.frontUnreadable)).toBe(true);
+    // Two passes, two different misreads: unreadable, not different.
+    const misreads = documentVerdict(
+      reading({
+        front: [
+          { text: frontText({ number: '6.324.118' }), words: LABELS },
+          { text: frontText({ number: '8.821.778' }), words: LABELS },
+        ],
+      }),
+      DAY,
+    );
+    expect(misreads.error?.startsWith(identityMessages.frontUnreadable)).toBe(true);
+    // Names not found and the number not read either: unreadable.
+    const names = documentVerdict(
+      reading({
+        front: [{ text: frontText({ names: 'BENÍTEZ ROJAS', number: '' }), words: LABELS }],
+      }),
+      DAY,
+    );
+    expect(names.error?.startsWith(identityMessages.frontUnreadable)).toBe(true);
+  });
+
+  it('the cascade: a later pass that agrees makes the read', () => {
+    const v = documentVerdict(
+      reading({
+        front: [
+          { text: frontText({ number: '' }), words: LABELS, pass: 'text-1400' },
+          { text: frontText(), words: LABELS, pass: 'text-1400-sharpen' },
+        ],
+      }),
+      DAY,
+    );
+    expect(v).toMatchObject({ ok: true, frontPass: 'text-1400-sharpen', frontPasses: 2 });
+  });
+
+  it('an unreadable side says what to fix, from what its photo showed', () => {
+    const q = { brightness: 150, glare: 0, sharpness: 120, fraction: 0.7, found: true };
+    const unread = (front: Partial<typeof q>) =>
+      documentVerdict(
+        {
+          ...reading({ front: [{ text: frontText({ number: '' }), words: LABELS }] }),
+          quality: { front: { ...q, ...front } },
+        },
+        DAY,
+      ).error;
+    expect(unread({})).toBe(identityMessages.frontUnreadable);
+    expect(unread({ brightness: 40 })).toBe(
+      `${identityMessages.frontUnreadable} ${identityMessages.hintDark}`,
+    );
+    expect(unread({ glare: 0.02 })).toBe(
+      `${identityMessages.frontUnreadable} ${identityMessages.hintGlare}`,
+    );
+    expect(unread({ fraction: 0.2 })).toBe(
+      `${identityMessages.frontUnreadable} ${identityMessages.hintSmall}`,
+    );
+    expect(unread({ sharpness: 8 })).toBe(
+      `${identityMessages.frontUnreadable} ${identityMessages.hintBlur}`,
+    );
+    expect(retakeHint({ ...q, brightness: 250 })).toBe(identityMessages.hintBright);
+    const back = documentVerdict(
+      { ...reading({ mrz: null }), quality: { back: { ...q, brightness: 40 } } },
+      DAY,
+    );
+    expect(back.error).toBe(`${identityMessages.mrzUnreadable} ${identityMessages.hintDark}`);
+  });
+
   it('a number one digit off, no number, no names or no photo area: the front is unreadable', () => {
     const off = documentVerdict(
-      reading({ front: { text: frontText({ number: '6.824.778' }), words: LABELS } }),
+      reading({ front: [{ text: frontText({ number: '6.824.778' }), words: LABELS }] }),
       DAY,
     );
     expect(off).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
     expect(off.checks.numberMatchesFront).toBeNull();
     const noNumber = documentVerdict(
-      reading({ front: { text: frontText({ number: '' }), words: LABELS } }),
+      reading({ front: [{ text: frontText({ number: '' }), words: LABELS }] }),
       DAY,
     );
     expect(noNumber).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
     const noNames = documentVerdict(
-      reading({ front: { text: 'REPÚBLICA DEL PARAGUAY CÉDULA\n6.824.773', words: LABELS } }),
+      reading({ front: [{ text: 'REPÚBLICA DEL PARAGUAY CÉDULA\n6.824.773', words: LABELS }] }),
       DAY,
     );
     expect(noNames).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
     expect(noNames.checks.namesMatchFront).toBeNull();
-    const noArea = documentVerdict(reading({ front: { text: frontText(), words: [] } }), DAY);
+    const noArea = documentVerdict(reading({ front: [{ text: frontText(), words: [] }] }), DAY);
     expect(noArea).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
     expect(noArea.checks.photoAreaFound).toBe(false);
     expect(noArea.photoArea).toBeUndefined();
   });
 
-  it('a name one letter off on the MRZ is taken from the front', () => {
+  it("a name one letter off on the front keeps the MRZ's spelling", () => {
     const v = documentVerdict(
-      reading({ mrz: mrzOf({ ...person, surnames: ['FRANCO', 'LOPES'] }) }),
+      reading({ front: [{ text: frontText({ names: 'FRANCO LOPES' }), words: LABELS }] }),
       DAY,
     );
     expect(v.ok).toBe(true);
@@ -236,7 +337,7 @@ describe('document verdict', () => {
   });
 
   it("'ESTADO CIVIL' from the back's printed text when the front lacks it, else ''", () => {
-    const front = { text: frontText({ marital: null }), words: LABELS };
+    const front = [{ text: frontText({ marital: null }), words: LABELS }];
     const fromBack = documentVerdict(reading({ front, backText: 'ESTADO CIVIL\nCASADA' }), DAY);
     expect(fromBack.idData?.MaritalStatus).toBe('CASADA');
     const none = documentVerdict(reading({ front }), DAY);
@@ -275,7 +376,7 @@ describe('zero-padded MRZ numbers', () => {
     expect(mrz.lines[0].slice(5, 14)).toBe('005123478');
     expect(mrz.fields.documentNumber).toBe('005123478');
     const v = documentVerdict(
-      reading({ mrz, front: { text: frontText({ number: '5.123.478' }), words: LABELS } }),
+      reading({ mrz, front: [{ text: frontText({ number: '5.123.478' }), words: LABELS }] }),
       DAY,
     );
     expect(v.ok).toBe(true);

@@ -32,7 +32,12 @@ export type AppDeps = Partial<
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
   const db: Db =
-    deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    deps.db ??
+    (await openDb({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      socket: { transactionMs: config.pgliteSocketTransactionMs },
+    }));
   const secrets = await resolveSecrets(config);
   const pins = await createPinHasher(secrets.pinPepper);
   const clock = deps.clock ?? systemClock;

@@ -38,6 +38,7 @@ const schema = z.object({
   DEMO_PATIENT: bool.optional(),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  PGLITE_SOCKET_TRANSACTION_MS: z.coerce.number().int().min(100).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -76,6 +77,8 @@ export type Config = {
   logFormat: 'pretty' | 'json';
   /** How long in-flight requests may take to finish on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** PGlite only: the longest an operator command may hold the database through the socket. */
+  pgliteSocketTransactionMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -162,5 +165,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'development' ? 'pretty' : 'json'),
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    pgliteSocketTransactionMs: c.PGLITE_SOCKET_TRANSACTION_MS,
   };
 }

@@ -83,6 +83,22 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/**
+ * What the start-up log must say about a configuration that weakens a default (logged as warnings
+ * by server/main.ts): production cookies without `Secure` (COOKIE_SECURE=false, a closed test
+ * network say).
+ */
+export function startupWarnings(config: Config): { event: string; message: string }[] {
+  const warnings: { event: string; message: string }[] = [];
+  if (config.env === 'production' && config.session.cookieSecure === false)
+    warnings.push({
+      event: 'cookies_not_secure',
+      message:
+        'COOKIE_SECURE=false: session, recovery and kiosk cookies are sent without Secure (plain http); use only on a closed network',
+    });
+  return warnings;
+}
+
 export type TrustProxy = false | number | string[];
 
 const IPV4_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/;
@@ -144,7 +160,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     session: {
       idleMs: c.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
-      cookieSecure: c.COOKIE_SECURE,
+      // Production's cookies are Secure unless COOKIE_SECURE=false says otherwise (logged at start).
+      cookieSecure: c.COOKIE_SECURE ?? (c.NODE_ENV === 'production' ? true : undefined),
     },
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hstsIncludeSubdomains: c.HSTS_INCLUDE_SUBDOMAINS,

@@ -1,5 +1,5 @@
 import { buildApp, createContext } from './app';
-import { loadConfig, ConfigError, type Config } from './config';
+import { loadConfig, ConfigError, startupWarnings, type Config } from './config';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/pglite-lock';
 import { installGracefulShutdown } from './lifecycle/shutdown';
@@ -42,6 +42,7 @@ function announce(
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const database = ctx.db.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   app.log.info({ event: 'listening', url, database, env: config.env }, `Listening on ${url}`);
+  for (const w of startupWarnings(config)) app.log.warn({ event: w.event }, w.message);
   if (config.demoPatient)
     app.log.info(
       { event: 'demo_patient' },

@@ -38,6 +38,7 @@ const schema = z.object({
   DEMO_PATIENT: bool.optional(),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).optional(),
   PGLITE_SOCKET_TRANSACTION_MS: z.coerce.number().int().min(100).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -77,6 +78,8 @@ export type Config = {
   logFormat: 'pretty' | 'json';
   /** How long in-flight requests may take to finish on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** On SIGTERM/SIGINT, how long /api/ready answers 503 while requests are still served. */
+  shutdownDrainMs: number;
   /** PGlite only: the longest an operator command may hold the database through the socket. */
   pgliteSocketTransactionMs: number;
 };
@@ -182,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'development' ? 'pretty' : 'json'),
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: c.SHUTDOWN_DRAIN_MS ?? (c.NODE_ENV === 'production' ? 5_000 : 0),
     pgliteSocketTransactionMs: c.PGLITE_SOCKET_TRANSACTION_MS,
   };
 }

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     app = await buildApp(ctx);
     installGracefulShutdown(app, {
       graceMs: config.shutdownGraceMs,
+      drainMs: config.shutdownDrainMs,
       closeResources: () => ctx.db.close(),
     });
     await app.listen({ host: config.host, port: config.port });

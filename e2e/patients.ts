@@ -91,14 +91,16 @@ export function createPatient(
   options: { foto?: string } = {},
 ): { ok: boolean; id: string; created: boolean; numero_documento: string; face?: string } {
   const args = ['run', '-s', 'patients', '--', 'add'];
-  args.push('--documento', patient.documento, '--pin', patient.pin, '--celular', patient.celular);
+  args.push('--documento', patient.documento, '--celular', patient.celular, '--pin-stdin');
   args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
   if (patient.email) args.push('--email', patient.email);
   if (options.foto) args.push('--foto', options.foto);
   const out = execFileSync('npm', args, {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The PIN on standard input, never in the arguments (visible to every local user).
+    input: `${patient.pin}\n`,
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const line = out.trim().split('\n').pop() ?? '';
   return JSON.parse(line) as {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { fastifyTrustProxy, type Config } from './config';
+import { ConfigError, fastifyTrustProxy, type Config } from './config';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
@@ -8,6 +8,7 @@ import { installSecurityHeaders } from './http/security-headers';
 import { serveApp } from './http/static';
 import { installHealth } from './lifecycle/readiness';
 import { OneLinePerRequest, loggerOptions } from './http/logging';
+import { checkPepper, PEPPER_MISMATCH_MESSAGE } from './security/pepper-check';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
 import { authRoutes } from './auth/routes';
@@ -32,8 +33,18 @@ export type AppDeps = Partial<
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
   const db: Db =
-    deps.db ?? (await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    deps.db ??
+    (await openDb({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      socket: { transactionMs: config.pgliteSocketTransactionMs },
+    }));
   const secrets = await resolveSecrets(config);
+  // A server with another pepper than the one the PINs were hashed with would refuse every login.
+  if ((await checkPepper(db, secrets.pinPepper)) === 'mismatch') {
+    if (!deps.db) await db.close();
+    throw new ConfigError(PEPPER_MISMATCH_MESSAGE.replace(' Nothing was written.', ''));
+  }
   const pins = await createPinHasher(secrets.pinPepper);
   const clock = deps.clock ?? systemClock;
   const onboarding = deps.onboarding ?? loadOnboardingSettings(process.env, config.env);

@@ -38,6 +38,8 @@ const schema = z.object({
   DEMO_PATIENT: bool.optional(),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).optional(),
+  PGLITE_SOCKET_TRANSACTION_MS: z.coerce.number().int().min(100).default(2_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -76,9 +78,29 @@ export type Config = {
   logFormat: 'pretty' | 'json';
   /** How long in-flight requests may take to finish on SIGTERM/SIGINT. */
   shutdownGraceMs: number;
+  /** On SIGTERM/SIGINT, how long /api/ready answers 503 while requests are still served. */
+  shutdownDrainMs: number;
+  /** PGlite only: the longest an operator command may hold the database through the socket. */
+  pgliteSocketTransactionMs: number;
 };
 
 export class ConfigError extends Error {}
+
+/**
+ * What the start-up log must say about a configuration that weakens a default (logged as warnings
+ * by server/main.ts): production cookies without `Secure` (COOKIE_SECURE=false, a closed test
+ * network say).
+ */
+export function startupWarnings(config: Config): { event: string; message: string }[] {
+  const warnings: { event: string; message: string }[] = [];
+  if (config.env === 'production' && config.session.cookieSecure === false)
+    warnings.push({
+      event: 'cookies_not_secure',
+      message:
+        'COOKIE_SECURE=false: session, recovery and kiosk cookies are sent without Secure (plain http); use only on a closed network',
+    });
+  return warnings;
+}
 
 export type TrustProxy = false | number | string[];
 
@@ -141,7 +163,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     session: {
       idleMs: c.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,
-      cookieSecure: c.COOKIE_SECURE,
+      // Production's cookies are Secure unless COOKIE_SECURE=false says otherwise (logged at start).
+      cookieSecure: c.COOKIE_SECURE ?? (c.NODE_ENV === 'production' ? true : undefined),
     },
     trustProxy: parseTrustProxy(c.TRUST_PROXY),
     hstsIncludeSubdomains: c.HSTS_INCLUDE_SUBDOMAINS,
@@ -162,5 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: c.LOG_LEVEL,
     logFormat: c.LOG_FORMAT ?? (c.NODE_ENV === 'development' ? 'pretty' : 'json'),
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    shutdownDrainMs: c.SHUTDOWN_DRAIN_MS ?? (c.NODE_ENV === 'production' ? 5_000 : 0),
+    pgliteSocketTransactionMs: c.PGLITE_SOCKET_TRANSACTION_MS,
   };
 }

@@ -1,5 +1,5 @@
 import { buildApp, createContext } from './app';
-import { loadConfig, ConfigError, type Config } from './config';
+import { loadConfig, ConfigError, startupWarnings, type Config } from './config';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/pglite-lock';
 import { installGracefulShutdown } from './lifecycle/shutdown';
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     app = await buildApp(ctx);
     installGracefulShutdown(app, {
       graceMs: config.shutdownGraceMs,
+      drainMs: config.shutdownDrainMs,
       closeResources: () => ctx.db.close(),
     });
     await app.listen({ host: config.host, port: config.port });
@@ -42,6 +43,7 @@ function announce(
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const database = ctx.db.kind === 'postgres' ? 'PostgreSQL' : `PGlite in ${config.dataDir}`;
   app.log.info({ event: 'listening', url, database, env: config.env }, `Listening on ${url}`);
+  for (const w of startupWarnings(config)) app.log.warn({ event: w.event }, w.message);
   if (config.demoPatient)
     app.log.info(
       { event: 'demo_patient' },

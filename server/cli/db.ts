@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../config';
 import { openDb, openPostgres, pendingMigrations, type Db } from '../db/client';
-import { DatabaseInUseError, lockHolder } from '../db/pglite-lock';
-import { socketPathOf, WIRE_PORT } from '../db/pglite-socket';
+import { DatabaseInUseError } from '../db/pglite-lock';
+import { socketAnswers, socketPathOf, WIRE_PORT } from '../db/pglite-socket';
 
 /** How an operator command reached the database. */
 export type CliDbRoute = 'postgres' | 'pglite-files' | 'pglite-server';
@@ -21,7 +20,8 @@ export class CliDatabaseError extends Error {}
  * Never two processes on one PGlite folder. Close it when done.
  */
 export async function openCliDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> &
+    Partial<Pick<Config, 'pgliteSocketTransactionMs'>>,
   options: { waitMs?: number } = {},
 ): Promise<CliDatabase> {
   if (config.databaseUrl) {
@@ -31,13 +31,17 @@ export async function openCliDatabase(
   const deadline = Date.now() + (options.waitMs ?? 60_000);
   for (;;) {
     try {
-      const db = await openDb({ dataDir: config.dataDir });
+      const db = await openDb({
+        dataDir: config.dataDir,
+        socket: { transactionMs: config.pgliteSocketTransactionMs },
+      });
       return Object.assign(db, { via: 'pglite-files' as const });
     } catch (err) {
       if (!(err instanceof DatabaseInUseError)) throw err;
       const served = await throughSocket(config.dataDir);
       if (served) return served;
-      // The holder is starting (its socket is not up yet) or finishing: wait for either.
+      // The holder is starting (its socket is not up yet), finishing, or binding its deleted
+      // socket again (within a second): wait.
       if (Date.now() > deadline)
         throw new CliDatabaseError(
           `${err.message} It does not answer on ${socketPathOf(config.dataDir)}.`,
@@ -47,8 +51,9 @@ export async function openCliDatabase(
   }
 }
 
+/** Through the holder's socket, when a process answers on it (whatever its lock file says). */
 async function throughSocket(dataDir: string): Promise<CliDatabase | null> {
-  if (!existsSync(socketPathOf(dataDir)) || !(await lockHolder(dataDir))) return null;
+  if (!(await socketAnswers(socketPathOf(dataDir)))) return null;
   const url = `postgres://postgres@localhost:${WIRE_PORT}/postgres?host=${encodeURIComponent(path.resolve(dataDir))}`;
   const db = await openPostgres(url, 2);
   try {

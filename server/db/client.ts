@@ -1,8 +1,19 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { acquireDataDirLock, restrictTree, type DataDirLock } from './pglite-lock';
-import { serveWire, socketPathOf, type WireServer } from './pglite-socket';
+import {
+  acquireDataDirLock,
+  DatabaseInUseError,
+  restrictTree,
+  type DataDirLock,
+} from './pglite-lock';
+import {
+  serveWire,
+  socketAnswers,
+  socketPathOf,
+  type WireOptions,
+  type WireServer,
+} from './pglite-socket';
 
 export type Row = Record<string, unknown>;
 export type Db = {
@@ -19,35 +30,50 @@ export type DbOptions = {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   memory?: boolean;
+  /** The operator commands' socket (PGlite in a folder): transaction cap and other limits. */
+  socket?: WireOptions;
 };
 
 /**
  * PostgreSQL when `databaseUrl` is set; otherwise PGlite, in memory or in `<dataDir>/pglite`.
  * A folder-backed PGlite is held by this process alone (lock file `<dataDir>/pglite.lock`, or
- * DatabaseInUseError) and served to the operator commands on `<dataDir>/.s.PGSQL.5432`; the
- * folder is 0700 and its files 0600.
+ * DatabaseInUseError; a process answering on the socket holds it too, even when its lock file was
+ * deleted) and served to the operator commands on `<dataDir>/.s.PGSQL.5432`; the holder writes a
+ * deleted lock file or socket again within a second. The folder is 0700 and its files 0600.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(options.memory ? undefined : (options.dataDir ?? '.data'));
+    : await openPglite(options.memory ? undefined : (options.dataDir ?? '.data'), options.socket);
   await migrate(db);
   return db;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
+async function openPglite(dataDir: string | undefined, socket: WireOptions = {}): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   let lock: DataDirLock | null = null;
   let wire: WireServer | null = null;
+  let watch: NodeJS.Timeout | null = null;
   const dir = dataDir ? path.join(dataDir, 'pglite') : undefined;
-  if (dataDir) lock = await acquireDataDirLock(dataDir);
+  if (dataDir) {
+    lock = await acquireDataDirLock(dataDir);
+    // Someone answering on the socket holds the folder, lock file or not (it may have been deleted).
+    if (await socketAnswers(socketPathOf(dataDir))) {
+      await lock.release();
+      throw new DatabaseInUseError(dataDir, null);
+    }
+  }
   let pg: InstanceType<typeof PGlite>;
   try {
     pg = dir ? new PGlite(dir) : new PGlite();
     await pg.waitReady;
     if (dataDir && dir) {
       await restrictTree(dir);
-      wire = await serveWire(pg, socketPathOf(dataDir));
+      wire = await serveWire(pg, socketPathOf(dataDir), socket);
+      // A deleted lock file is written again (the socket watches its own file).
+      const held = lock!;
+      watch = setInterval(() => void held.ensure().catch(() => {}), socket.watchMs || 1000);
+      watch.unref();
     }
   } catch (err) {
     await lock?.release();
@@ -71,6 +97,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     },
     async close() {
       try {
+        if (watch) clearInterval(watch);
         await wire?.close();
         if (!pg.closed) await pg.close();
         if (dir) await restrictTree(dir);

@@ -6,21 +6,32 @@ import path from 'node:path';
 /**
  * One process at a time opens a PGlite folder (two would each keep their own copy in memory and
  * overwrite each other's writes). The holder writes `<dataDir>/pglite.lock` with its pid, created
- * atomically (O_EXCL); a lock whose pid is gone (a crash) is taken over.
+ * atomically (O_EXCL); a lock whose pid is gone (a crash) is taken over. The lock file is not the
+ * only sign of a holder: one that answers on the folder's socket holds it too, lock file or not
+ * (server/db/client.ts), and a holder writes its lock file again when it is deleted (`ensure`).
  */
 export class DatabaseInUseError extends Error {
   constructor(
     readonly dataDir: string,
-    readonly pid: number,
+    /** The holder's pid, or null when only its socket answered (its lock file was deleted). */
+    readonly pid: number | null,
   ) {
     super(
-      `The embedded database in ${path.resolve(dataDir)} is in use by process ${pid} ` +
+      `The embedded database in ${path.resolve(dataDir)} is in use by ${pid === null ? 'a running process (it answers on the socket; its lock file is missing)' : `process ${pid}`} ` +
         `(a running server or operator command). Stop it first, or point DATA_DIR elsewhere. Nothing was written.`,
     );
   }
 }
 
-export type DataDirLock = { readonly file: string; release(): Promise<void> };
+export type DataDirLock = {
+  readonly file: string;
+  /**
+   * Writes the lock file again if it was deleted: 'held' (it is there), 'restored' (written again),
+   * 'taken' (another process wrote its own meanwhile; left alone).
+   */
+  ensure(): Promise<'held' | 'restored' | 'taken'>;
+  release(): Promise<void>;
+};
 
 export const lockFileOf = (dataDir: string) => path.join(dataDir, 'pglite.lock');
 
@@ -78,6 +89,19 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
       let released = false;
       return {
         file,
+        async ensure() {
+          const now = await readFile(file, 'utf8').catch(() => null);
+          if (now === body) return 'held';
+          if (now !== null || released) return 'taken';
+          try {
+            const again = await open(file, 'wx', 0o600);
+            await again.writeFile(body);
+            await again.close();
+            return 'restored';
+          } catch {
+            return 'taken';
+          }
+        },
         async release() {
           if (released) return;
           released = true;
@@ -107,8 +131,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
     const again = await readFile(file, 'utf8').catch(() => null);
     if (again === text) await unlink(file).catch(() => {});
   }
-  const pid = (await lockHolder(dataDir)) ?? 0;
-  throw new DatabaseInUseError(dataDir, pid);
+  throw new DatabaseInUseError(dataDir, await lockHolder(dataDir));
 }
 
 /** Folders 0700, files 0600 under `dir` (PGlite's initial files are created 0666). */

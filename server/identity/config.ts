@@ -72,6 +72,8 @@ const schema = z.object({
   IDENTITY_SCAN_PER_ADDRESS_HOUR: int(30, 1),
   IDENTITY_FACE_QUEUE: int(0, 0, 10_000),
   IDENTITY_FACE_PER_ADDRESS: int(4, 1, 1000),
+  IDENTITY_FACE_RUNNING_PER_ADDRESS: int(0, 0, 64),
+  IDENTITY_FACE_FRAMES_PER_ADDRESS_MINUTE: int(960, 1),
   IDENTITY_DOCUMENT_CONCURRENCY: int(1, 1, 16),
   IDENTITY_DOCUMENT_QUEUE: int(6, 0, 1000),
   IDENTITY_DOCUMENT_PER_ADDRESS: int(1, 1, 1000),
@@ -153,7 +155,15 @@ export type IdentityConfig = {
     startPerAddressMinute: number;
     startPerAddressHour: number;
     scanPerAddressHour: number;
-    face: { concurrency: number; maxWaiting: number; maxPerKey: number };
+    face: {
+      concurrency: number;
+      maxWaiting: number;
+      maxPerKey: number;
+      /** One address's share of the workers: below the pool's size (issue 21, item 5). */
+      maxRunningPerKey: number;
+      /** Face frames one address may have analysed per minute. */
+      budgetPerKey: number;
+    };
     document: { concurrency: number; maxWaiting: number; maxPerKey: number };
   };
   storePhotos: boolean;
@@ -213,10 +223,20 @@ export function loadIdentityConfig(
       startPerAddressHour: c.IDENTITY_START_PER_ADDRESS_HOUR,
       scanPerAddressHour: c.IDENTITY_SCAN_PER_ADDRESS_HOUR,
       // Two face tasks per worker keep the pool busy; the pool's own queue holds the rest.
+      // One address runs on at most poolSize - 1 workers (1 on a one-worker pool), so another
+      // address's request always finds a worker free instead of queueing behind a flood; and it
+      // may have at most IDENTITY_FACE_FRAMES_PER_ADDRESS_MINUTE frames analysed a minute (960:
+      // two patients' selfies at 8 frames a second).
       face: {
         concurrency: poolSize * 2,
         maxWaiting: c.IDENTITY_FACE_QUEUE || poolSize * 8,
         maxPerKey: c.IDENTITY_FACE_PER_ADDRESS,
+        maxRunningPerKey:
+          Math.min(
+            c.IDENTITY_FACE_RUNNING_PER_ADDRESS || poolSize - 1,
+            Math.max(1, poolSize - 1),
+          ) || 1,
+        budgetPerKey: c.IDENTITY_FACE_FRAMES_PER_ADDRESS_MINUTE,
       },
       document: {
         concurrency: c.IDENTITY_DOCUMENT_CONCURRENCY,

@@ -1,3 +1,5 @@
+import { KeyBudget } from './key-budget';
+
 /**
  * A bounded queue for costly work (face analysis, document OCR): at most `concurrency` tasks run, at
  * most `maxWaiting` wait, and one key (a client address) holds at most `maxPerKey` running or waiting
@@ -17,6 +19,14 @@ export type WorkQueueOptions = {
   maxWaiting: number;
   /** Running + waiting tasks per key; unlimited when absent. */
   maxPerKey?: number;
+  /**
+   * Fair share (issue 21, item 5): tasks of one key RUNNING at once, below `concurrency` so that
+   * another key always finds a slot; a key's further tasks wait (within maxPerKey). Unlimited when absent.
+   */
+  maxRunningPerKey?: number;
+  /** Budget per key: at most this much `cost` (face frames) per `budgetWindowMs` (default a minute). */
+  budgetPerKey?: number;
+  budgetWindowMs?: number;
   /** The clock for task durations (tests). */
   now?: () => number;
 };
@@ -33,7 +43,10 @@ export type QueueStats = {
 export interface WorkQueue {
   readonly name: string;
   /** Runs the task when a slot is free; throws QueueFullError at once when a bound is reached. */
-  run<T>(task: () => Promise<T>, options?: { key?: string; priority?: Priority }): Promise<T>;
+  run<T>(
+    task: () => Promise<T>,
+    options?: { key?: string; priority?: Priority; cost?: number },
+  ): Promise<T>;
   stats(): QueueStats;
 }
 
@@ -41,7 +54,7 @@ export interface WorkQueue {
 export class QueueFullError extends Error {
   constructor(
     readonly queue: string,
-    readonly reason: 'full' | 'per_key',
+    readonly reason: 'full' | 'per_key' | 'budget',
     readonly retryAfterSeconds: number,
   ) {
     super(`${queue} queue ${reason}`);
@@ -49,7 +62,33 @@ export class QueueFullError extends Error {
   }
 }
 
-type Waiter = { start: () => void };
+type Waiter = { start: () => void; key: string | undefined };
+
+/** Fair share: how many tasks of each key run, and which waiter may start next. */
+function fairShare(maxRunningPerKey: number | undefined) {
+  const runningPerKey = new Map<string, number>();
+  const atCap = (key: string | undefined) =>
+    key !== undefined &&
+    maxRunningPerKey !== undefined &&
+    (runningPerKey.get(key) ?? 0) >= maxRunningPerKey;
+  return {
+    atCap,
+    /** Removes and returns the first waiter whose key is under its share. */
+    take(list: Waiter[]): Waiter | undefined {
+      const i = list.findIndex((w) => !atCap(w.key));
+      return i < 0 ? undefined : list.splice(i, 1)[0];
+    },
+    started(key: string | undefined) {
+      if (key !== undefined) runningPerKey.set(key, (runningPerKey.get(key) ?? 0) + 1);
+    },
+    ended(key: string | undefined) {
+      if (key === undefined) return;
+      const n = (runningPerKey.get(key) ?? 1) - 1;
+      if (n > 0) runningPerKey.set(key, n);
+      else runningPerKey.delete(key);
+    },
+  };
+}
 
 export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
   const now = options.now ?? (() => performance.now());
@@ -59,6 +98,11 @@ export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
   let rejected = 0;
   let completed = 0;
   let avgTaskMs = 1000;
+  const share = fairShare(options.maxRunningPerKey);
+  const budget =
+    options.budgetPerKey !== undefined
+      ? new KeyBudget(options.budgetPerKey, options.budgetWindowMs ?? 60_000)
+      : null;
 
   const retryAfter = () => {
     const ahead = running + waiting.high.length + waiting.normal.length;
@@ -67,31 +111,42 @@ export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
 
   const next = () => {
     while (running < options.concurrency) {
-      const w = waiting.high.shift() ?? waiting.normal.shift();
+      const w = share.take(waiting.high) ?? share.take(waiting.normal);
       if (!w) return;
       running++;
+      share.started(w.key);
       w.start();
     }
   };
 
   return {
     name: options.name,
-    async run(task, { key, priority = 'normal' } = {}) {
+    async run(task, { key, priority = 'normal', cost = 1 } = {}) {
       if (key !== undefined && options.maxPerKey !== undefined) {
         if ((perKey.get(key) ?? 0) >= options.maxPerKey) {
           rejected++;
           throw new QueueFullError(options.name, 'per_key', retryAfter());
         }
       }
-      const mustWait = running >= options.concurrency;
+      if (key !== undefined && budget) {
+        const waitMs = budget.spend(key, cost, now());
+        if (waitMs > 0) {
+          rejected++;
+          throw new QueueFullError(options.name, 'budget', Math.ceil(waitMs / 1000));
+        }
+      }
+      const mustWait = running >= options.concurrency || share.atCap(key);
       if (mustWait && waiting[priority].length >= options.maxWaiting) {
         rejected++;
         throw new QueueFullError(options.name, 'full', retryAfter());
       }
       if (key !== undefined) perKey.set(key, (perKey.get(key) ?? 0) + 1);
       try {
-        if (mustWait) await new Promise<void>((start) => waiting[priority].push({ start }));
-        else running++;
+        if (mustWait) await new Promise<void>((start) => waiting[priority].push({ start, key }));
+        else {
+          running++;
+          share.started(key);
+        }
         const t0 = now();
         try {
           return await task();
@@ -99,6 +154,7 @@ export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
           avgTaskMs = avgTaskMs * 0.8 + (now() - t0) * 0.2;
           completed++;
           running--;
+          share.ended(key);
           next();
         }
       } finally {

@@ -105,11 +105,13 @@ export async function identityRoutes(
     const frames = upload.files[identityParts.frame] ?? [];
     if (!frames.length || frames.some((f) => !f.length))
       throw new HttpError(400, identityMessages.missingFile);
-    // A patient already in a session: high priority; one address holds a bounded share.
+    // A patient already in a session: high priority; one address holds a bounded share of the
+    // workers and a frame budget per minute (keyed like face authentication's, `ip:`).
     return answer(() =>
       engine.queues.face.run(() => engine.livenessFrames(ctx.db, fields.data.session_id, frames), {
-        key: request.ip,
+        key: `ip:${request.ip}`,
         priority: 'high',
+        cost: frames.length,
       }),
     );
   });

@@ -16,6 +16,14 @@ type Check = () => CheckResult | Promise<CheckResult>;
 export class Readiness {
   private readonly checks = new Map<string, Check>();
   stopping = false;
+  /** Shutting down but still serving: every answer carries `Connection: close`. */
+  draining = false;
+
+  /** The drain before a shutdown: /api/ready answers 503, connections close after their answer. */
+  drain(): void {
+    this.stopping = true;
+    this.draining = true;
+  }
 
   register(name: string, check: Check): void {
     this.checks.set(name, check);
@@ -77,6 +85,10 @@ export function installHealth(app: FastifyInstance, db: Db, options: { timeoutMs
   });
   app.addHook('preClose', async () => {
     readiness.stopping = true;
+  });
+  // While draining, each kept-alive connection ends cleanly after its current answer.
+  app.addHook('onRequest', async (_request, reply) => {
+    if (readiness.draining) reply.header('connection', 'close');
   });
   app.get('/api/health', async (_request, reply) => {
     reply.header('cache-control', 'no-store');

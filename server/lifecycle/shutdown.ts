@@ -3,6 +3,11 @@ import type { FastifyInstance } from 'fastify';
 export type ShutdownOptions = {
   /** In-flight requests get this long to finish; then their connections are cut. */
   graceMs: number;
+  /**
+   * Before closing: this long answering 503 on /api/ready (so the proxy takes the process out of
+   * rotation) while serving every other request, each with `Connection: close`.
+   */
+  drainMs?: number;
   /** Closes what the app does not own (the database), after the app has closed. */
   closeResources: () => Promise<void>;
   exit?: (code: number) => void;
@@ -10,11 +15,14 @@ export type ShutdownOptions = {
 };
 
 /**
- * SIGTERM/SIGINT: stop accepting connections (new requests on kept-alive ones answer 503), let
- * in-flight requests finish within `graceMs`, close the app (its onClose hooks stop the identity
- * workers), then the database (PGlite waits for running transactions and writes its files), and
- * exit 0. A second signal, or a close that hangs past twice the grace period, exits 1 at once.
- * Returns `shutdown` for callers that stop the server themselves.
+ * SIGTERM/SIGINT: first drain (`drainMs`: /api/ready answers 503 while everything else is still
+ * served, each answer with `Connection: close`, so kept-alive connections end cleanly after their
+ * current request instead of being cut); then stop accepting connections (new requests on
+ * kept-alive ones answer 503), let in-flight requests finish within `graceMs`, close the app (its
+ * onClose hooks stop the identity workers), then the database (PGlite waits for running
+ * transactions and writes its files), and exit 0. A second signal, or a close that hangs past
+ * twice the grace period, exits 1 at once. Returns `shutdown` for callers that stop the server
+ * themselves.
  */
 export function installGracefulShutdown(
   app: FastifyInstance,
@@ -26,7 +34,17 @@ export function installGracefulShutdown(
   const shutdown = (reason: string): Promise<void> => {
     if (stopping) return stopping;
     const t0 = Date.now();
-    app.log.info({ event: 'shutdown', reason, graceMs: options.graceMs }, 'shutting down');
+    const drainMs = options.drainMs ?? 0;
+    app.log.info({ event: 'shutdown', reason, graceMs: options.graceMs, drainMs }, 'shutting down');
+    app.readiness?.drain();
+    stopping = (async () => {
+      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+      await close(t0);
+    })();
+    return stopping;
+  };
+
+  const close = async (t0: number): Promise<void> => {
     const cut = setTimeout(() => {
       app.log.warn({ event: 'shutdown_grace_over' }, 'cutting connections still open');
       app.server.closeAllConnections();
@@ -48,15 +66,12 @@ export function installGracefulShutdown(
         return 1;
       }
     };
-    stopping = (async () => {
-      let code = await step(() => app.close(), 'shutdown_app_error');
-      clearTimeout(cut);
-      code |= await step(options.closeResources, 'shutdown_db_error');
-      clearTimeout(hard);
-      app.log.info({ event: 'stopped', ms: Date.now() - t0 }, 'stopped');
-      exit(code);
-    })();
-    return stopping;
+    let code = await step(() => app.close(), 'shutdown_app_error');
+    clearTimeout(cut);
+    code |= await step(options.closeResources, 'shutdown_db_error');
+    clearTimeout(hard);
+    app.log.info({ event: 'stopped', ms: Date.now() - t0 }, 'stopped');
+    exit(code);
   };
 
   for (const signal of options.signals ?? (['SIGTERM', 'SIGINT'] as NodeJS.Signals[])) {

@@ -7,21 +7,32 @@ import { parseEnv } from '../sms/config';
  * and per-address SMS caps): see server/onboarding/config.ts.
  */
 export type RecoverySettings = {
-  /** send-pin-otp calls per document number, whether or not it exists or the mobile matches */
+  /**
+   * send-pin-otp calls per document AND mobile (the pair), whether or not they match: a stranger's
+   * calls with other mobiles never spend the real pair's budget. The 30 s resend wait is per pair too.
+   */
   sendsPerDocumentPerHour: number;
   sendsPerDocumentPerDay: number;
-  /** validate-pin-otp calls per document number (a right code gives its try back) */
+  /** validate-pin-otp calls per document and mobile (a right code gives its try back) */
   validationsPerDocumentPerHour: number;
   /** how long the recovery grant lets the browser set a new PIN */
   grantTtlMs: number;
+  /**
+   * The work after a send-pin-otp answer (the SMS for a matching pair, housekeeping otherwise)
+   * starts at a random moment in this range after the answer has left, for every input alike.
+   */
+  deliveryDelayMs: { min: number; max: number };
 };
 
 const int = (def: number) => z.coerce.number().int().positive().default(def);
+const ms = (def: number) => z.coerce.number().int().min(0).max(60_000).default(def);
 const schema = z.object({
   RECOVERY_MAX_PER_DOCUMENT_HOUR: int(5),
   RECOVERY_MAX_PER_DOCUMENT_DAY: int(10),
   RECOVERY_MAX_VALIDATIONS_PER_DOCUMENT_HOUR: int(10),
   RECOVERY_GRANT_MINUTES: int(10),
+  RECOVERY_SMS_DELAY_MIN_MS: ms(200),
+  RECOVERY_SMS_DELAY_MAX_MS: ms(1200),
 });
 
 export function loadRecoverySettings(env: Record<string, string | undefined>): RecoverySettings {
@@ -31,6 +42,10 @@ export function loadRecoverySettings(env: Record<string, string | undefined>): R
     sendsPerDocumentPerDay: c.RECOVERY_MAX_PER_DOCUMENT_DAY,
     validationsPerDocumentPerHour: c.RECOVERY_MAX_VALIDATIONS_PER_DOCUMENT_HOUR,
     grantTtlMs: c.RECOVERY_GRANT_MINUTES * 60_000,
+    deliveryDelayMs: {
+      min: Math.min(c.RECOVERY_SMS_DELAY_MIN_MS, c.RECOVERY_SMS_DELAY_MAX_MS),
+      max: Math.max(c.RECOVERY_SMS_DELAY_MIN_MS, c.RECOVERY_SMS_DELAY_MAX_MS),
+    },
   };
 }
 

@@ -41,21 +41,19 @@ export async function recoveryRoutes(
 
   app.post('/send-pin-otp', async (request, reply): Promise<SendPinOtpResponse> => {
     const body = parseBody(sendPinOtpRequest, request.body, fields, m.badDocument);
-    const { resendAfterMs, deliver } = await requestRecoveryCode(ctx, request.log, {
+    const { resendAfterMs, afterAnswer } = await requestRecoveryCode(ctx, request.log, {
       documento: body.numero_documento,
       celular: local(body.celular),
       clientIp: request.ip,
     });
-    // The SMS goes out once this answer has left (see requestRecoveryCode).
-    if (deliver) {
-      deliver(
-        new Promise<void>((resolve) => {
-          const gone = () => setImmediate(resolve);
-          reply.raw.once('finish', gone);
-          reply.raw.once('close', gone);
-        }),
-      );
-    }
+    // The same task for every input, some time after this answer has left (requestRecoveryCode).
+    afterAnswer(
+      new Promise<void>((resolve) => {
+        const gone = () => setImmediate(resolve);
+        reply.raw.once('finish', gone);
+        reply.raw.once('close', gone);
+      }),
+    );
     // One answer for every document and mobile: nothing here says whether they matched.
     request.log.info({ event: 'recovery.send' }, 'recovery');
     return {

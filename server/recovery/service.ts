@@ -1,11 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { clearLoginGuard } from '../auth/login';
 import { endPatientSessions } from '../auth/sessions';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { clientSmsCheck, deliverOtp, phoneSmsCheck, verifyOtp } from '../security/otp';
-import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
+import { clientSmsCheck, deliverOtp, verifyOtp } from '../security/otp';
+import {
+  consumeLimits,
+  pruneEvents,
+  releaseEvents,
+  type LimitCheck,
+} from '../security/rate-limits';
 import { pinChangedSmsText } from '../sms/sender';
 import type { RecoverySettings } from './config';
 import { recoveryMessages as m } from './messages';
@@ -40,21 +45,35 @@ export async function recoveryIdle(ctx: AppContext): Promise<void> {
   while (background.get(ctx)?.size) await Promise.allSettled([...background.get(ctx)!]);
 }
 
-function documentSendCheck(s: RecoverySettings, documento: string): LimitCheck {
+/**
+ * The budgets of PIN recovery are the pair's, document AND mobile (issue 21, item 4): a call with
+ * another mobile for a known document (or another document for a known mobile) is another pair,
+ * so strangers cannot spend the real pair's budget and keep its recovery closed. Every call counts
+ * alike whether or not the pair matches, so a 429 says nothing about who exists.
+ */
+const pairKey = (documento: string, celular: string) => `${documento}:${celular}`;
+
+function pairSendCheck(
+  s: RecoverySettings,
+  resendWaitMs: number,
+  documento: string,
+  celular: string,
+): LimitCheck {
   return {
-    bucket: 'recovery_send_doc',
-    key: documento,
+    bucket: 'recovery_send_pair',
+    key: pairKey(documento, celular),
     limits: [
+      { max: 1, windowMs: resendWaitMs },
       { max: s.sendsPerDocumentPerHour, windowMs: HOUR },
       { max: s.sendsPerDocumentPerDay, windowMs: DAY },
     ],
   };
 }
 
-function documentValidateCheck(s: RecoverySettings, documento: string): LimitCheck {
+function pairValidateCheck(s: RecoverySettings, documento: string, celular: string): LimitCheck {
   return {
-    bucket: 'recovery_validate_doc',
-    key: documento,
+    bucket: 'recovery_validate_pair',
+    key: pairKey(documento, celular),
     limits: [{ max: s.validationsPerDocumentPerHour, windowMs: HOUR }],
   };
 }
@@ -74,42 +93,58 @@ async function patientMatching(
 }
 
 /**
- * Step 0 (and step 1's resend). Every call is counted alike (per document, per mobile with the
- * 30 s wait, per client address) BEFORE the document is looked up, so a 429 says nothing about
- * who exists; then the same lookup runs for everyone. Only when document and mobile belong
- * together is there a `deliver` to call, with a promise of the moment the answer (the same 200 in
- * every case) has left; the SMS work starts then: with PGlite the database runs on the event loop, so even the development
- * outbox's writes would otherwise delay a real patient's answer.
+ * Step 0 (and step 1's resend). Every call is counted alike (per document and mobile pair, with the
+ * 30 s wait; per client address) BEFORE the document is looked up, so a 429 says nothing about who
+ * exists; then the same lookup runs for everyone. The answer (the same 200 in every case) carries
+ * `afterAnswer`, called with a promise of the moment the answer has left: for EVERY input it
+ * schedules one task at a random moment `deliveryDelayMs` later, which stores and sends the code
+ * for a matching pair and does the same housekeeping otherwise. Nothing runs right behind the
+ * answer, so a request sent just after it meets the same server whatever the input (issue 21,
+ * item 3); with PGlite the database runs on the event loop, so work right after the answer would
+ * show in that next request's latency.
  */
 export async function requestRecoveryCode(
   ctx: AppContext,
   log: RecoveryLog,
   input: { documento: string; celular: string; clientIp: string },
-): Promise<{ resendAfterMs: number; deliver: ((answered: Promise<void>) => void) | null }> {
+): Promise<{ resendAfterMs: number; afterAnswer: (answered: Promise<void>) => void }> {
   const { otp } = ctx.onboarding;
   await consumeLimits(
     ctx.db,
     [
-      documentSendCheck(ctx.recovery, input.documento),
-      phoneSmsCheck(otp, input.celular),
+      pairSendCheck(ctx.recovery, otp.resendWaitMs, input.documento, input.celular),
       clientSmsCheck(otp, input.clientIp),
     ],
     ctx.clock.now(),
   );
   const patient = await patientMatching(ctx.db, input.documento, input.celular);
-  const deliver = (answered: Promise<void>) =>
+  const { min, max } = ctx.recovery.deliveryDelayMs;
+  const afterAnswer = (answered: Promise<void>) =>
     later(ctx, log, 'recovery.code_not_sent', async () => {
       await answered;
-      await deliverOtp(ctx, { celular: input.celular, purpose: PURPOSE, clientIp: input.clientIp });
+      await new Promise((resolve) => setTimeout(resolve, min + randomInt(0, max - min + 1)));
+      if (patient) {
+        await deliverOtp(ctx, {
+          celular: input.celular,
+          documento: input.documento,
+          purpose: PURPOSE,
+          clientIp: input.clientIp,
+        });
+      } else {
+        // deliverOtp's own housekeeping, so that the task costs the database alike.
+        const now = ctx.clock.now();
+        await pruneEvents(ctx.db, DAY, now);
+        await ctx.db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
+      }
     });
-  return { resendAfterMs: otp.resendWaitMs, deliver: patient ? deliver : null };
+  return { resendAfterMs: otp.resendWaitMs, afterAnswer };
 }
 
 const hashGrant = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
- * Step 1. The code is checked for the mobile (the onboarding code's rules: single use, atomic,
- * wrong tries per code and per phone) and the document must be that mobile's patient; only then
+ * Step 1. The code is checked for the document and mobile (the onboarding code's rules: single
+ * use, atomic, wrong tries per code and per pair) and the document must be that mobile's patient; only then
  * is a grant issued: 32 random bytes for the browser's cookie, their SHA-256 in the database,
  * bound to the patient and the document, single use, `grantTtlMs` long. Earlier grants of that
  * patient are retired. Returns the grant, or null for a wrong or expired code.
@@ -120,11 +155,17 @@ export async function validateRecoveryCode(
 ): Promise<{ grant: string; expiresAt: Date } | null> {
   const reserved = await consumeLimits(
     ctx.db,
-    [documentValidateCheck(ctx.recovery, input.documento)],
+    [pairValidateCheck(ctx.recovery, input.documento, input.celular)],
     ctx.clock.now(),
   );
-  // Checked whatever the document, so a right code for someone else's mobile is spent, not kept.
-  const codeOk = await verifyOtp(ctx, { celular: input.celular, purpose: PURPOSE, otp: input.otp });
+  // The code is looked up under this document and mobile only: the same work for every input,
+  // and a wrong try with another document never counts against the real pair's code.
+  const codeOk = await verifyOtp(ctx, {
+    celular: input.celular,
+    documento: input.documento,
+    purpose: PURPOSE,
+    otp: input.otp,
+  });
   const patient = await patientMatching(ctx.db, input.documento, input.celular);
   if (!codeOk || !patient) return null;
   await releaseEvents(ctx.db, reserved);

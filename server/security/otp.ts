@@ -60,13 +60,24 @@ export function clientSmsCheck(otp: OtpSettings, clientIp: string): LimitCheck {
   };
 }
 
-function wrongCodeCheck(otp: OtpSettings, celular: string, purpose: OtpPurpose): LimitCheck {
+function wrongCodeCheck(
+  otp: OtpSettings,
+  celular: string,
+  purpose: OtpPurpose,
+  documento: string | null,
+): LimitCheck {
   return {
     bucket: 'otp_wrong',
-    key: `${purpose}:${celular}`,
+    key: documento === null ? `${purpose}:${celular}` : `${purpose}:${documento}:${celular}`,
     limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }],
   };
 }
+
+/**
+ * Whom a code is for: a mobile and a purpose, and for PIN recovery also the document number, so a
+ * recovery code is found, counted wrong and superseded only under its own document and mobile.
+ */
+export type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
 
 /**
  * Stores a new code (as an HMAC) and sends it by SMS; once sent it supersedes any earlier code of
@@ -98,10 +109,11 @@ export async function issueOtp(
  */
 export async function deliverOtp(
   deps: OtpDeps,
-  input: { celular: string; purpose: OtpPurpose; clientIp: string },
+  input: OtpTarget & { clientIp: string },
   countedEvents: string[] = [],
 ): Promise<{ unconfirmed: boolean }> {
   const { db, clock } = deps;
+  const documento = input.documento ?? null;
   const { otp, sms } = deps.onboarding;
   const now = clock.now();
   const code = generateOtp();
@@ -121,14 +133,15 @@ export async function deliverOtp(
   const sentAt = new Date(now);
   const codeId = (
     await db.query<{ id: string }>(
-      `INSERT INTO otp_codes (celular, purpose, code_hmac, created_at, expires_at)
-            VALUES ($1, $2, $3, $4, $5) RETURNING id::text AS id`,
+      `INSERT INTO otp_codes (celular, purpose, code_hmac, created_at, expires_at, numero_documento)
+            VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text AS id`,
       [
         input.celular,
         input.purpose,
         otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, code),
         sentAt,
         new Date(now + otp.validityMs),
+        documento,
       ],
     )
   ).rows[0]!.id;
@@ -151,8 +164,9 @@ export async function deliverOtp(
   }
   await db.query(
     `UPDATE otp_codes SET revoked_at = $4
-      WHERE celular = $1 AND purpose = $2 AND id <> $3 AND consumed_at IS NULL AND revoked_at IS NULL`,
-    [input.celular, input.purpose, codeId, sentAt],
+      WHERE celular = $1 AND purpose = $2 AND numero_documento IS NOT DISTINCT FROM $5
+        AND id <> $3 AND consumed_at IS NULL AND revoked_at IS NULL`,
+    [input.celular, input.purpose, codeId, sentAt, documento],
   );
   await log(unconfirmed === null ? 'sent' : 'unconfirmed', unconfirmed);
   // Housekeeping: nothing older than the longest window (a day) is needed any more.
@@ -168,21 +182,22 @@ export async function deliverOtp(
  */
 export async function verifyOtp(
   deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
-  input: { celular: string; purpose: OtpPurpose; otp: string },
+  input: OtpTarget & { otp: string },
 ): Promise<boolean> {
   const { db, clock } = deps;
   const { otp } = deps.onboarding;
+  const documento = input.documento ?? null;
   const now = clock.now();
   // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly cap.
   const reserved = await consumeLimits(
     db,
-    [wrongCodeCheck(otp, input.celular, input.purpose)],
+    [wrongCodeCheck(otp, input.celular, input.purpose, documento)],
     now,
   );
   const at = new Date(now);
   const { rows } = await db.query<{ id: string }>(
     `UPDATE otp_codes SET consumed_at = $4
-      WHERE celular = $1 AND purpose = $2 AND code_hmac = $3
+      WHERE celular = $1 AND purpose = $2 AND code_hmac = $3 AND numero_documento IS NOT DISTINCT FROM $5
         AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $4
       RETURNING id::text AS id`,
     [
@@ -190,6 +205,7 @@ export async function verifyOtp(
       input.purpose,
       otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp),
       at,
+      documento,
     ],
   );
   if (rows.length === 1) {
@@ -200,8 +216,9 @@ export async function verifyOtp(
     `UPDATE otp_codes
         SET failed_attempts = failed_attempts + 1,
             revoked_at = CASE WHEN failed_attempts + 1 >= $4 THEN $3::timestamptz END
-      WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $3`,
-    [input.celular, input.purpose, at, otp.maxWrongPerCode],
+      WHERE celular = $1 AND purpose = $2 AND numero_documento IS NOT DISTINCT FROM $5
+        AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $3`,
+    [input.celular, input.purpose, at, otp.maxWrongPerCode, documento],
   );
   return false;
 }

@@ -37,6 +37,33 @@ const schema = z.object({
 });
 
 /**
+ * Ports fetch refuses to connect to (the Fetch standard's "bad port" list): a gateway URL on one of
+ * them could never send a message, so it is refused at start.
+ */
+export const FETCH_BAD_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
+  103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
+  512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
+  995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668,
+  6669, 6679, 6697, 10080,
+]);
+
+/** Why the gateway URL cannot work (fetch would refuse it before any connection), or null. */
+export function gatewayUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'use http: or https:';
+  if (url.username || url.password) return 'put the credentials in SMS_GATEWAY_USER/_PASSWORD';
+  if (url.port && FETCH_BAD_PORTS.has(Number(url.port)))
+    return `port ${url.port} is one fetch refuses to connect to`;
+  return null;
+}
+
+/**
  * SMS settings from the environment. Outside production the development outbox is the default;
  * in production the HTTP gateway is the default and its URL is required (the outbox only when
  * SMS_PROVIDER=outbox is set explicitly).
@@ -54,6 +81,8 @@ export function loadSmsConfig(
       'Invalid configuration: SMS_GATEWAY_URL is required for the HTTP SMS gateway',
     );
   }
+  const problem = gatewayUrlProblem(c.SMS_GATEWAY_URL);
+  if (problem) throw new ConfigError(`Invalid configuration:\nSMS_GATEWAY_URL: ${problem}`);
   return {
     provider,
     serviceName: c.SMS_SERVICE_NAME,

@@ -6,6 +6,33 @@ export type GatewayOptions = SmsGatewaySettings & {
   sleep: (ms: number) => Promise<void>;
 };
 
+/** Error codes of a request that never reached the gateway (no byte of it was sent). */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_INVALID_URL',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
+
+/** Whether fetch failed before any connection to the gateway (then the SMS surely did not leave). */
+export function beforeConnection(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code && NOT_CONNECTED.has(cause.code)) return true;
+  // fetch's own refusals carry no code: a port on its bad-port list, a URL it cannot request.
+  return (
+    cause?.message === 'bad port' || /invalid url|failed to parse url/i.test(cause?.message ?? '')
+  );
+}
+
 /**
  * HTTP SMS gateway: POST JSON `{ from, to, text }` (to in E.164) with HTTP Basic credentials.
  * A 2xx is delivered. A 5xx is retried (exponential backoff) up to `retries` more times; a 4xx,
@@ -36,12 +63,13 @@ export function createHttpGatewaySender(opts: GatewayOptions): SmsSender {
     } catch (err) {
       if (controller.signal.aborted)
         throw new SmsDeliveryError(`SMS gateway timed out after ${opts.timeoutMs} ms`);
-      // Refused or unknown host: nothing was sent. Anything else (reset mid-request) may have been.
-      const code = (err as { cause?: { code?: string } }).cause?.code;
+      // An error before any connection (refused, unknown host, no route, a port or URL fetch
+      // refuses, a TLS handshake that failed): nothing was sent. Anything else (a reset
+      // mid-request) may have been.
       throw new SmsDeliveryError(
         `SMS gateway unreachable: ${(err as Error).message}`,
         undefined,
-        code === 'ECONNREFUSED' || code === 'ENOTFOUND',
+        beforeConnection(err),
       );
     } finally {
       clearTimeout(timer);

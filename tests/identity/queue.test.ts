@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadIdentityConfig } from '../../server/identity/config';
 import { createWorkQueue, QueueFullError } from '../../server/identity/queue';
 
 /** A task the test finishes by hand. */
@@ -66,5 +67,106 @@ describe('work queue', () => {
     first.resolve();
     await Promise.all([p0, pn, ph]);
     expect(order).toEqual(['high', 'normal']);
+  });
+});
+
+/**
+ * Issue 21, item 5: one address may not take the whole face engine. A stand-in for the face pool
+ * (`size` workers, FIFO, each task holding a worker for its duration) behind the face queue with
+ * the shipped defaults for a 2-worker pool.
+ */
+function standInPool(size: number) {
+  let busy = 0;
+  const line: (() => void)[] = [];
+  const release = () => {
+    busy--;
+    line.shift()?.();
+  };
+  return (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        busy++;
+        setTimeout(() => {
+          release();
+          resolve();
+        }, ms);
+      };
+      if (busy < size) go();
+      else line.push(go);
+    });
+}
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
+
+describe('face queue fairness (defaults for a 2-worker pool)', () => {
+  const face = loadIdentityConfig({ IDENTITY_POOL_SIZE: '2' }).bounds.face;
+  // Task durations on a worker: a flood request's 8 frames, a patient's 2 frames.
+  const FLOOD_MS = 120;
+  const PATIENT_MS = 40;
+
+  it('gives one address a share below the pool and a frame budget', () => {
+    expect(face.maxRunningPerKey).toBeLessThan(2);
+    expect(face.maxRunningPerKey).toBeGreaterThanOrEqual(1);
+    expect(face.budgetPerKey).toBe(960);
+    expect(loadIdentityConfig({ IDENTITY_POOL_SIZE: '4' }).bounds.face.maxRunningPerKey).toBe(3);
+    // An explicit share may not reach the pool's size.
+    expect(
+      loadIdentityConfig({ IDENTITY_POOL_SIZE: '2', IDENTITY_FACE_RUNNING_PER_ADDRESS: '8' }).bounds
+        .face.maxRunningPerKey,
+    ).toBe(1);
+  });
+
+  it("another address's request during one address's frame flood: p95 within 2x its quiet figure", async () => {
+    const pool = standInPool(2);
+    const q = createWorkQueue({ name: 'face', ...face, budgetPerKey: undefined });
+    const patient = async () => {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t0 = performance.now();
+        await q.run(() => pool(PATIENT_MS), { key: 'ip:patient', priority: 'high', cost: 2 });
+        times.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return times;
+    };
+    const quiet = p95(await patient());
+
+    // The flood: four requests of 8 frames always outstanding from one address.
+    let flooding = true;
+    let floodServed = 0;
+    const flooder = async () => {
+      while (flooding) {
+        try {
+          await q.run(() => pool(FLOOD_MS), { key: 'ip:flood', priority: 'high', cost: 8 });
+          floodServed++;
+        } catch (err) {
+          if (!(err instanceof QueueFullError)) throw err;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      }
+    };
+    const flood = Promise.all([flooder(), flooder(), flooder(), flooder()]);
+    await new Promise((r) => setTimeout(r, 200));
+    const during = p95(await patient());
+    flooding = false;
+    await flood;
+    console.log(
+      `face queue, 2 workers: another address's p95 quiet ${quiet.toFixed(0)} ms, during a flood ${during.toFixed(0)} ms (flood requests served: ${floodServed})`,
+    );
+    expect(floodServed).toBeGreaterThan(5); // the flood is served too, on its share
+    expect(during).toBeLessThanOrEqual(2 * quiet);
+  }, 30_000);
+
+  it('refuses an address past its frames per minute (Retry-After), not the others', async () => {
+    let clock = 0;
+    const q = createWorkQueue({ name: 'face', ...face, now: () => clock });
+    for (let i = 0; i < 120; i++) await q.run(async () => i, { key: 'ip:a', cost: 8 });
+    const err = await q.run(async () => 0, { key: 'ip:a', cost: 8 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QueueFullError);
+    expect(err).toMatchObject({ reason: 'budget' });
+    expect((err as QueueFullError).retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(await q.run(async () => 'b', { key: 'ip:b', cost: 8 })).toBe('b');
+    clock += 60_001;
+    expect(await q.run(async () => 'again', { key: 'ip:a', cost: 8 })).toBe('again');
   });
 });

@@ -78,43 +78,48 @@ export function startServer(
   });
 }
 
-/** Runs a command to its end: exit code, stdout, stderr. */
+/**
+ * Runs a command to its end: exit code, stdout, stderr. `input` is written to its standard input
+ * (a PIN for --pin-stdin); `onSpawn` sees the child as soon as it runs.
+ */
 export function run(
   args: string[],
   env: Record<string, string>,
+  options: { input?: string; onSpawn?: (child: ChildProcess) => void } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [...TSX, ...args], {
     env: baseEnv(env),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  options.onSpawn?.(child);
+  if (options.input !== undefined) child.stdin!.end(options.input);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
 export type PatientArgs = { documento: string; pin: string; celular: string };
 
-/** `npm run patients -- add ...` (the same script, without npm's own start-up). */
+/** The arguments of `patients add` for `p` (the PIN goes to standard input: --pin-stdin). */
+export const addPatientArgs = (p: PatientArgs) => [
+  'server/cli/patients.ts',
+  'add',
+  '--documento',
+  p.documento,
+  '--celular',
+  p.celular,
+  '--nombre',
+  'ANA',
+  '--apellido',
+  'PRUEBA',
+  '--pin-stdin',
+];
+
+/** `npm run patients -- add ... --pin-stdin` (the same script, without npm's own start-up). */
 export async function addPatient(p: PatientArgs, env: Record<string, string>) {
-  const r = await run(
-    [
-      'server/cli/patients.ts',
-      'add',
-      '--documento',
-      p.documento,
-      '--pin',
-      p.pin,
-      '--celular',
-      p.celular,
-      '--nombre',
-      'ANA',
-      '--apellido',
-      'PRUEBA',
-    ],
-    env,
-  );
+  const r = await run(addPatientArgs(p), env, { input: `${p.pin}\n` });
   const last = r.stdout.trim().split('\n').pop() ?? '';
   if (r.code !== 0) throw new Error(`patients add failed (${r.code}): ${r.stderr}`);
   return JSON.parse(last) as { ok: boolean; created: boolean; via: string };

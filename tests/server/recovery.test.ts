@@ -132,29 +132,50 @@ describe('POST /api/auth/send-pin-otp', () => {
       expect((await validate(ANA.numero_documento, ANA.celular, first)).statusCode).toBe(401);
   });
 
-  it('caps sends per document (5 an hour, 10 a day) across mobiles and addresses, known or not', async () => {
+  it('caps sends per document and mobile (5 an hour, 10 a day), matching or not', async () => {
     await seed();
-    for (const [d, documento] of [ANA.numero_documento, '9999999'].entries()) {
+    for (const [d, [documento, celular]] of [
+      [ANA.numero_documento, ANA.celular],
+      ['9999999', '0985100000'],
+    ].entries()) {
       for (let i = 0; i < 5; i++) {
-        const res = await send(documento, `09851${d}000${i}`, `10.1.${d}.${i}`);
+        const res = await send(documento!, celular!, `10.1.${d}.${i}`);
         expect(res.statusCode).toBe(200);
-        h.t.clock.advance(1000);
+        h.t.clock.advance(31_000);
       }
-      const sixth = await send(documento, `09852${d}0000`, `10.2.${d}.1`);
+      const sixth = await send(documento!, celular!, `10.2.${d}.1`);
       expect(sixth.statusCode).toBe(429);
-      expect(sixth.json().message).toMatch(/^Demasiados intentos\. Esperá 60 minutos/);
+      expect(sixth.json().message).toMatch(/^Demasiados intentos\. Esperá \d+ minutos/);
     }
+    expect(smsTo(ANA.celular)).toHaveLength(5);
     // The day cap: 10.
     h.t.clock.advance(2 * HOUR);
-    for (let i = 0; i < 5; i++)
-      expect((await send(ANA.numero_documento, `098530000${i}`, `10.3.0.${i}`)).statusCode).toBe(
-        200,
-      );
+    for (let i = 0; i < 5; i++) {
+      expect((await send(ANA.numero_documento, ANA.celular, `10.3.0.${i}`)).statusCode).toBe(200);
+      h.t.clock.advance(31_000);
+    }
     h.t.clock.advance(2 * HOUR);
-    expect((await send(ANA.numero_documento, '0985400000', '10.4.0.1')).statusCode).toBe(429);
+    expect((await send(ANA.numero_documento, ANA.celular, '10.4.0.1')).statusCode).toBe(429);
   });
 
-  it('caps sends per client address (20 an hour, shared with onboarding) and per mobile (5 an hour)', async () => {
+  it("strangers' calls with other mobiles for a known document (or other documents for its mobile) never spend the real pair's budget", async () => {
+    await seed();
+    // Issue 21, item 4: random mobiles for ANA's document, from many addresses; ANA's mobile with
+    // made-up documents.
+    for (let i = 0; i < 12; i++) {
+      const n = String(i).padStart(2, '0');
+      expect((await send(ANA.numero_documento, `09851000${n}`, `10.8.0.${i}`)).statusCode).toBe(
+        200,
+      );
+      expect((await send(`80000${n}`, ANA.celular, `10.8.1.${i}`)).statusCode).toBe(200);
+    }
+    expect(sms.sent).toEqual([]);
+    const res = await send(ANA.numero_documento, ANA.celular, '10.8.2.1');
+    expect(res.statusCode).toBe(200);
+    expect(smsTo(ANA.celular)).toHaveLength(1);
+  });
+
+  it('caps sends per client address (20 an hour, shared with onboarding)', async () => {
     await seed();
     for (let i = 0; i < 20; i++) {
       const res = await send(
@@ -166,12 +187,6 @@ describe('POST /api/auth/send-pin-otp', () => {
     }
     expect((await send('7000099', '0986000099', '10.5.0.1')).statusCode).toBe(429);
     expect((await send('7000099', '0986000099', '10.5.0.2')).statusCode).toBe(200);
-
-    for (let i = 0; i < 5; i++) {
-      expect((await send(`71000${i}0`, '0987000000', `10.6.0.${i}`)).statusCode).toBe(200);
-      h.t.clock.advance(31_000);
-    }
-    expect((await send('7100099', '0987000000', '10.6.1.1')).statusCode).toBe(429);
   });
 
   it('refuses bad input with a 400 and a Spanish message, before any lookup or SMS', async () => {
@@ -261,7 +276,7 @@ describe('POST /api/auth/validate-pin-otp', () => {
     expect((await validate(ANA.numero_documento, ANA.celular, code)).statusCode).toBe(401);
   });
 
-  it("never grants another document with someone's right code (the code is spent)", async () => {
+  it("never grants another document with someone's right code, and such tries do not spend it", async () => {
     await seed();
     await send(ANA.numero_documento, ANA.celular);
     const code = sms.lastCode(ANA.celular);
@@ -270,20 +285,35 @@ describe('POST /api/auth/validate-pin-otp', () => {
     expect(grantOf(other)).toBeUndefined();
     const unknown = await validate('9999999', ANA.celular, code);
     expect(unknown.statusCode).toBe(401);
-    expect((await validate(ANA.numero_documento, ANA.celular, code)).statusCode).toBe(401);
+    expect(grantOf(unknown)).toBeUndefined();
     const { rows } = await h.t.ctx.db.query('SELECT 1 FROM recovery_grants');
     expect(rows).toHaveLength(0);
+    // The code belongs to ANA's document and mobile: still good for them.
+    expect((await validate(ANA.numero_documento, ANA.celular, code)).statusCode).toBe(200);
   });
 
-  it('caps validations per document at 10 an hour across mobiles (429)', async () => {
+  it('caps validations per document and mobile at 10 an hour (429)', async () => {
     await seed();
     for (let i = 0; i < 10; i++)
-      expect(
-        (await validate(ANA.numero_documento, `098810000${i % 10}`, '123123')).statusCode,
-      ).toBe(401);
+      expect((await validate(ANA.numero_documento, ANA.celular, '123123')).statusCode).toBe(401);
     const res = await validate(ANA.numero_documento, ANA.celular, '123123');
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBeDefined();
+  });
+
+  it("strangers' wrong codes with other mobiles or documents never close the real pair's validation", async () => {
+    await seed();
+    await send(ANA.numero_documento, ANA.celular);
+    const code = sms.lastCode(ANA.celular);
+    for (let i = 0; i < 12; i++) {
+      const n = String(i).padStart(2, '0');
+      const a = await validate(ANA.numero_documento, `09881000${n}`, wrong(code));
+      const b = await validate(`81000${n}`, ANA.celular, wrong(code));
+      expect([a.statusCode, b.statusCode]).toEqual([401, 401]);
+    }
+    const res = await validate(ANA.numero_documento, ANA.celular, code);
+    expect(res.statusCode).toBe(200);
+    expect(grantOf(res)).toBeDefined();
   });
 
   it('refuses bad input with a 400 in Spanish', async () => {
@@ -434,6 +464,33 @@ describe('POST /api/auth/set-new-pin', () => {
     expect((await session(a2.value)).json()).toEqual({ authenticated: false });
     expect((await session(l1.value)).json().authenticated).toBe(true);
   });
+});
+
+describe('knowing a document number is not enough to lock its patient out for good', () => {
+  it('after 100 failed logins and strangers closing what they can, the patient recovers and logs in', async () => {
+    await seed();
+    // Strangers who know ANA's document: 100 failed logins, past every timed lock (permanent lock).
+    for (let round = 0; round < 10; round++) {
+      for (let i = 0; i < 10; i++) await login(ANA.numero_documento, '000111');
+      h.t.clock.advance(25 * HOUR);
+    }
+    const { rows } = await h.t.ctx.db.query<{ permanent: boolean }>(
+      `SELECT locked_until = 'infinity' AS permanent FROM login_guards WHERE numero_documento = $1`,
+      [ANA.numero_documento],
+    );
+    expect(rows[0]?.permanent).toBe(true);
+    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(401);
+    // ... and every recovery call they can make without ANA's mobile.
+    for (let i = 0; i < 12; i++) {
+      const mobile = `09851000${String(i).padStart(2, '0')}`;
+      await send(ANA.numero_documento, mobile, `10.9.0.${i}`);
+      await validate(ANA.numero_documento, mobile, '123123', `10.9.1.${i}`);
+    }
+    // ANA recovers, and the lock is gone.
+    const grant = await grantFor(ANA);
+    expect((await setPin(ANA.numero_documento, NEW_PIN, grant)).statusCode).toBe(200);
+    expect((await login(ANA.numero_documento, NEW_PIN)).statusCode).toBe(200);
+  }, 60_000);
 });
 
 describe('the whole recovery', () => {

@@ -111,6 +111,31 @@ describe('HTTP SMS gateway', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('an error before any connection (a port fetch refuses, a refused connection) is a definite failure', async () => {
+    // Issue 21, item 10: http://127.0.0.1:9/sms is on fetch's bad-port list.
+    const at = (target: string) =>
+      createHttpGatewaySender({
+        url: target,
+        user: undefined,
+        password: undefined,
+        sender: 'PORTAL',
+        timeoutMs: 2000,
+        retries: 2,
+        retryBaseMs: 300,
+        sleep: new FakeClock().sleep,
+      }).send(message);
+    for (const target of ['http://127.0.0.1:9/sms', 'http://127.0.0.1:6667/sms']) {
+      const err = await at(target).catch((e: unknown) => e);
+      expect(err, target).toBeInstanceOf(SmsDeliveryError);
+      expect((err as SmsDeliveryError).definite, target).toBe(true);
+    }
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const refused = await at(url).catch((e: unknown) => e);
+    expect((refused as SmsDeliveryError).definite).toBe(true);
+    server = createServer().listen(0, '127.0.0.1');
+  });
+
   it('fails on an unreachable gateway without retrying', async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -165,5 +190,22 @@ describe('SMS configuration', () => {
     expect(() => loadSmsConfig({ SMS_GATEWAY_URL: 'nota url' }, 'development')).toThrow(
       ConfigError,
     );
+  });
+
+  it('refuses at start a gateway URL fetch could never use (issue 21, item 10)', () => {
+    for (const bad of [
+      'http://127.0.0.1:9/sms',
+      'https://sms.example.com:25/send',
+      'http://127.0.0.1:6000/sms',
+      'ftp://sms.example.com/send',
+      'http://user:pass@sms.example.com/send',
+    ]) {
+      expect(() => loadSmsConfig({ SMS_GATEWAY_URL: bad }, 'production'), bad).toThrow(
+        /SMS_GATEWAY_URL/,
+      );
+    }
+    expect(
+      loadSmsConfig({ SMS_GATEWAY_URL: 'http://127.0.0.1:8080/sms' }, 'production').provider,
+    ).toBe('http');
   });
 });

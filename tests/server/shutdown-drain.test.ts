@@ -1,0 +1,130 @@
+/**
+ * A restart loses no request (issue 21, item 6): on SIGTERM the process first drains for
+ * SHUTDOWN_DRAIN_MS, answering 503 on /api/ready while it still serves everything else, each
+ * answer with `Connection: close`; only then does it close. Clients that, like a proxy, stop
+ * sending once /api/ready says 503 never meet a reset connection.
+ */
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp, createContext } from '../../server/app';
+import type { Db } from '../../server/db/client';
+import { installGracefulShutdown } from '../../server/lifecycle/shutdown';
+import { openTestDb, testConfig, testOnboardingSettings } from './helpers';
+
+type Answer = { status: number; connection: string | undefined; body: string };
+
+let db: Db | undefined;
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close().catch(() => {});
+  await db?.close();
+  app = undefined;
+  db = undefined;
+});
+
+async function start(drainMs: number) {
+  db = await openTestDb();
+  const ctx = await createContext(testConfig(), { onboarding: testOnboardingSettings(), db });
+  app = await buildApp(ctx);
+  const exited: number[] = [];
+  const control = installGracefulShutdown(app, {
+    graceMs: 2000,
+    drainMs,
+    closeResources: async () => {},
+    exit: (code) => void exited.push(code),
+    signals: [],
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { control, exited, base };
+}
+
+function call(base: string, agent: Agent, method: string, path: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { agent, method }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, connection: res.headers.connection, body }),
+      );
+    });
+    req.on('error', reject);
+    if (method === 'POST') req.setHeader('content-type', 'application/json');
+    req.end(method === 'POST' ? '{}' : undefined);
+  });
+}
+
+describe('SIGTERM with a drain period', () => {
+  it('answers 503 on /api/ready while still serving, with Connection: close; then closes', async () => {
+    const { control, exited, base } = await start(800);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    expect((await call(base, agent, 'GET', '/api/ready')).status).toBe(200);
+    const t0 = Date.now();
+    const stopped = control.shutdown('SIGTERM');
+    const ready = await call(base, agent, 'GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(JSON.parse(ready.body).checks.process).toEqual({ ok: false, state: 'stopping' });
+    const health = await call(base, agent, 'GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.connection).toBe('close');
+    const post = await call(base, agent, 'POST', '/api/auth/logout');
+    expect(post.status).toBe(200);
+    expect(post.connection).toBe('close');
+    expect(exited).toEqual([]);
+    await stopped;
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(750);
+    expect(exited).toEqual([0]);
+    const after = await call(base, new Agent(), 'GET', '/api/health').catch(
+      (e: NodeJS.ErrnoException) => e.code,
+    );
+    expect(after).toBe('ECONNREFUSED');
+    agent.destroy();
+  });
+
+  it('kept-alive clients that stop once /api/ready says 503 meet no reset connection', async () => {
+    const { control, base } = await start(500);
+    const errors: string[] = [];
+    let answered = 0;
+    let outOfRotation = false;
+    // The proxy: asks /api/ready every 20 ms on its own connection.
+    const probe = (async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      while (!outOfRotation) {
+        const r = await call(base, agent, 'GET', '/api/ready').catch(() => null);
+        if (!r || r.status === 503) outOfRotation = true;
+        else await new Promise((res) => setTimeout(res, 20));
+      }
+      agent.destroy();
+    })();
+    // Clients through the proxy: back-to-back GETs and POSTs on kept-alive connections.
+    const client = async (i: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      for (let n = 0; !outOfRotation; n++) {
+        try {
+          const r = await call(
+            base,
+            agent,
+            n % 2 ? 'POST' : 'GET',
+            n % 2 ? '/api/auth/logout' : '/api/health',
+          );
+          if (r.status === 200) answered++;
+          else errors.push(`client ${i}: ${r.status}`);
+        } catch (err) {
+          errors.push(`client ${i}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        }
+        // Idle moments between requests, as real clients have.
+        if (n % 3 === 0) await new Promise((res) => setTimeout(res, 5));
+      }
+      agent.destroy();
+    };
+    const clients = Promise.all([0, 1, 2, 3].map(client));
+    await new Promise((res) => setTimeout(res, 300));
+    const stopped = control.shutdown('SIGTERM');
+    await Promise.all([probe, clients, stopped]);
+    expect(answered).toBeGreaterThan(20);
+    expect(errors).toEqual([]);
+  });
+});

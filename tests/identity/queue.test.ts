@@ -170,3 +170,32 @@ describe('face queue fairness (defaults for a 2-worker pool)', () => {
     expect(await q.run(async () => 'again', { key: 'ip:a', cost: 8 })).toBe('again');
   });
 });
+
+describe('document queue fairness (issue 21, item 1)', () => {
+  it("one address's scans delay another's by at most the one running (one budget)", async () => {
+    const config = loadIdentityConfig({});
+    const { document } = config.bounds;
+    expect(document).toMatchObject({ concurrency: 1, maxPerKey: 1 });
+    expect(config.scanBudgetMs).toBeLessThanOrEqual(30_000);
+    const q = createWorkQueue({ name: 'document', ...document });
+    const attacker = deferred();
+    const patient = deferred();
+    const first = q.run(attacker.task, { key: 'attacker' });
+    await tick();
+    // The attacker's second scan is refused at once instead of queueing ahead of the patient's.
+    const second = await q.run(async () => 'x', { key: 'attacker' }).catch((e: unknown) => e);
+    expect(second).toBeInstanceOf(QueueFullError);
+    const pPatient = q.run(patient.task, { key: 'patient' });
+    await tick();
+    expect(patient.started.value).toBe(false);
+    attacker.resolve();
+    await first;
+    await tick();
+    // The patient's scan is next as soon as the one scan ahead of it ends (its budget at most).
+    expect(patient.started.value).toBe(true);
+    const third = q.run(async () => 'again', { key: 'attacker' });
+    patient.resolve();
+    await expect(pPatient).resolves.toBe('ok');
+    await expect(third).resolves.toBe('again');
+  });
+});

@@ -37,8 +37,8 @@ export type StraightenedCard = {
   found: boolean;
   /** The rotation applied by the text-line deskew, degrees. */
   skew: number;
-  /** Text lines as long as a machine-readable zone's (see mrzLikeLines). */
-  longLines: number;
+  /** Text lines seen on the card (see textLines). */
+  textLines: number;
   quality: CardQuality;
 };
 
@@ -289,11 +289,11 @@ export function textSkew(cv: Cv, grey: Mat): number {
 }
 
 /**
- * Lines long enough to be a machine-readable zone's (over 40% of the image's width, the MRZ's
- * spaced '<' fillers joined): a cédula's back has three; noise, a selfie or a front has none or one.
+ * Text lines (150 px or longer at 1000 px wide): a cédula's back has its printed fields and three
+ * MRZ lines; random pixels, a blurred picture or a face has next to none.
  */
-export const mrzLikeLines = (cv: Cv, grey: Mat): number =>
-  lineBlobs(cv, grey, 45).filter((b) => b.length >= 400).length;
+export const textLines = (cv: Cv, grey: Mat): number =>
+  lineBlobs(cv, grey, 17).filter((b) => b.length >= 150).length;
 
 /**
  * The region of an image that its text lines span, widened to hold a whole card (the front's photo
@@ -436,7 +436,7 @@ export function straightenCard(cv: Cv, photo: RgbImage): StraightenedCard {
       image: out === src ? photo : rgbOf(out),
       found: Boolean(found),
       skew: Math.round(skew * 10) / 10,
-      longLines: mrzLikeLines(cv, finalGrey),
+      textLines: textLines(cv, finalGrey),
       quality: quality(cv, finalGrey, Math.round(fraction * 100) / 100),
     };
   });

@@ -24,7 +24,7 @@ import { readTd1, type MrzRead } from './mrz';
  *
  * Every read has a time budget: each Tesseract call races the deadline, and when it is reached the
  * engines are ended (the only way to stop a recognition; the next read starts them again) and what
- * was read so far is judged, which is an unreadable side. A back with no line as long as an MRZ's is
+ * was read so far is judged, which is an unreadable side. A back with next to no text lines is
  * refused before any OCR (a noise image would otherwise run the whole cascade for minutes).
  * Tesseract runs in its own worker threads; image preparation runs in libuv's pool (sharp).
  */
@@ -121,8 +121,8 @@ const FRONT_PASSES: FrontPass[] = [
   },
 ];
 
-/** A back needs this many lines as long as an MRZ's to be worth reading (it has three). */
-const MIN_MRZ_LINES = 2;
+/** A back needs this many text lines to be worth reading (a cédula's shows 8-10; noise none). */
+const MIN_TEXT_LINES = 4;
 
 /** The deadline of a read was reached. */
 class OutOfTime extends Error {}
@@ -272,8 +272,8 @@ export function createDocumentOcr(): DocumentOcr {
         backText: '',
         quality,
       };
-      // No line as long as an MRZ's: nothing to read on this back.
-      if (back.longLines < MIN_MRZ_LINES) return text;
+      // Next to no text lines (random pixels, a blurred picture): nothing to read on this back.
+      if (back.textLines < MIN_TEXT_LINES) return text;
       const within = clock(budgetMs);
       try {
         const e = await within(getEngines());

@@ -44,7 +44,7 @@ export function createDocumentReader(
           image,
           found: false,
           skew: 0,
-          longLines: Number.POSITIVE_INFINITY,
+          textLines: Number.POSITIVE_INFINITY,
           quality: { brightness: 128, glare: 0, sharpness: 100, fraction: 1 },
         };
       }

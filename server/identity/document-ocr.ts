@@ -274,9 +274,10 @@ export function createDocumentOcr(): DocumentOcr {
       };
       // Next to no text lines (random pixels, a blurred picture): nothing to read on this back.
       if (back.textLines < MIN_TEXT_LINES) return text;
+      // Starting the engines (after a budget ended them) is not the upload's doing: not counted.
+      const e = await getEngines();
       const within = clock(budgetMs);
       try {
-        const e = await within(getEngines());
         // The front's first pass, then (only when it has no 'ESTADO CIVIL') the back's text, on the
         // text engine while the MRZ cascade runs on the other two.
         const firstFront = readFront(front.image, FRONT_PASSES[0]!, e, within).then(async (f) => {

@@ -15,7 +15,12 @@ export interface DocumentReader {
   warm(): Promise<void>;
   /** One side found in its photo and straightened; the photo as it is when that cannot be done. */
   straighten(bytes: Uint8Array): Promise<StraightenedCard>;
-  read(front: StraightenedCard, back: StraightenedCard): Promise<DocumentReading>;
+  /** Both sides read within `budgetMs` (default: the configured scan budget). */
+  read(
+    front: StraightenedCard,
+    back: StraightenedCard,
+    budgetMs?: number,
+  ): Promise<DocumentReading>;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,8 @@ export function createDocumentReader(
         };
       }
     },
-    read: async (front, back) => documentVerdict(await ocr.read(front, back, config.scanBudgetMs)),
+    read: async (front, back, budgetMs = config.scanBudgetMs) =>
+      documentVerdict(await ocr.read(front, back, budgetMs)),
     close: async () => {
       await Promise.allSettled([ocr.close(), cards.close()]);
     },

@@ -12,7 +12,7 @@ import { loadIdentityConfig } from '../identity/config';
 import { createIdentityEngine } from '../identity/engine';
 import { checkGates } from '../identity/gates';
 
-const USAGE = `Usage: npm run patients -- add --documento 1234567 --pin 482915 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com] [--foto FOTO.jpg]
+const USAGE = `Usage: npm run patients -- add --documento 1234567 --pin 482915 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com] [--nacimiento AAAA-MM-DD] [--foto FOTO.jpg]
 Creates the patient, or updates the one with that document number (and clears a login lock).
 --foto enrols the patient's face for face authentication, with the selfie's checks (one face, large
 enough, lit, centred); only the face description is stored (the photo too if IDENTITY_STORE_PHOTOS).`;
@@ -32,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       nombre: { type: 'string' },
       apellido: { type: 'string' },
       email: { type: 'string' },
+      nacimiento: { type: 'string' },
       foto: { type: 'string' },
     },
     strict: true,
@@ -44,6 +45,7 @@ async function main(argv: string[]): Promise<number> {
     nombre: values.nombre,
     apellido: values.apellido,
     email: values.email,
+    fecha_nacimiento: values.nacimiento,
   });
   if (!parsed.success || (values.celular && !celular)) {
     const fields = parsed.success ? ['celular'] : parsed.error.issues.map((i) => i.path.join('.'));

@@ -5,8 +5,8 @@ import { common, sharedErrors } from './es';
 export { errorText } from './es';
 
 /**
- * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim,
- * spelling included; the rest are ours, in the same voice.
+ * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim but
+ * for plain spelling slips (decisions.md); the rest are ours, in the same voice.
  */
 export const onboarding = {
   backHome: common.backHome,
@@ -40,7 +40,7 @@ export const onboarding = {
     resent: 'Código reenviado. Revisá tu SMS.',
   },
   pinCreation: {
-    title: 'Crea tu propio PIN',
+    title: 'Creá tu propio PIN',
     intro: 'Con este PIN y tu número de documento vas a ingresar a la aplicación.',
     tipsTitle: 'Consejos de seguridad',
     tips: ['Evitá secuencias obvias, como 123456 o 111111.', 'Evitá fechas de cumpleaños.'],
@@ -52,7 +52,7 @@ export const onboarding = {
     submit: 'Validar',
   },
   welcome: {
-    title: 'Un par de fotos y ya!',
+    title: '¡Un par de fotos y ya!',
     intro:
       'Ahora vamos a verificar tu identidad con una selfie y fotos de tu cédula. Antes, tené en cuenta:',
     tips: [
@@ -102,10 +102,10 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   unexpected: sharedErrors.unexpected,
 };
 
-/** Errors of the SMS code step (spec section 8, spelling as the spec has it). */
+/** Errors of the SMS code step (spec section 8; its spelling slips fixed, decisions.md). */
 export const otpErrors: Record<OtpErrorCode, string> = {
   wrongCode:
-    'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+    'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
   network: 'No pudimos validar tu código. Revisá tu conexión e intentá nuevamente.',
   tooManyAttempts: sharedErrors.tooManyAttempts,
   resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',

@@ -285,7 +285,7 @@ describe('Verificación (step 1)', () => {
 describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
   it("keeps 'Validar' disabled until a PIN is typed and the terms are checked", async () => {
     await toPin();
-    expect(screen.getByRole('heading', { name: 'Crea tu propio PIN' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Creá tu propio PIN' })).toHaveFocus();
     const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
     expect(pin).toHaveAttribute('type', 'password');
     expect(pin).toHaveAttribute('inputmode', 'numeric');
@@ -320,7 +320,7 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     });
     expect(screen.queryByRole('alert')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
-    expect(screen.getByRole('heading', { name: 'Un par de fotos y ya!' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: '¡Un par de fotos y ya!' })).toHaveFocus();
     expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(4);
     expect(screen.getByRole('button', { name: 'Siguiente' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Cancelar' })).toBeEnabled();

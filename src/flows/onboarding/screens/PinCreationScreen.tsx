@@ -12,7 +12,7 @@ import { StepForm } from './StepForm';
 
 const copy = onboarding.pinCreation;
 
-/** Step 2 'Crea tu propio PIN': tips, masked numeric PIN, terms (opened in a new tab), 'Validar'. */
+/** Step 2 'Creá tu propio PIN': tips, masked numeric PIN, terms (opened in a new tab), 'Validar'. */
 export function PinCreationScreen() {
   const view = OnboardingActor.useSelector(selectPinCreationView);
   const { send } = OnboardingActor.useActorRef();

@@ -1,4 +1,4 @@
-import type { OnboardingErrorCode } from '../../machines/onboarding/onboarding.types';
+import type { OnboardingErrorCode, PinMissing } from '../../machines/onboarding/onboarding.types';
 import type { OtpErrorCode } from '../../machines/otp/otp.types';
 import { common, sharedErrors } from './es';
 
@@ -13,6 +13,9 @@ export const onboarding = {
   cancel: 'Cancelar',
   retry: 'Reintentar',
   goToLogin: 'Ir a iniciar sesión',
+  forgotPin: '¿Olvidaste tu PIN?',
+  /** The wizard's progress on steps 0 to 4, read once when it changes. */
+  progress: (step: number, of: number) => `Paso ${step} de ${of}`,
   registration: {
     title: 'Registrate',
     intro: 'Ingresá tu número de celular. Te vamos a enviar un código por SMS para verificarlo.',
@@ -50,6 +53,22 @@ export const onboarding = {
     termsLink: 'términos y condiciones',
     termsNewTab: ' (se abre en una pestaña nueva)',
     submit: 'Validar',
+    /** Beside the disabled 'Validar': what is missing. */
+    missing: {
+      pinAndTerms: 'Escribí tu PIN y aceptá los términos para continuar.',
+      pin: 'Escribí tu PIN de 6 dígitos para continuar.',
+      terms: 'Aceptá los términos para continuar.',
+    } satisfies Record<PinMissing, string>,
+  },
+  /** After the card is read, when the chosen PIN comes from the patient's own data. */
+  pinRenewal: {
+    title: 'Elegí otro PIN',
+    intro:
+      'El PIN que elegiste sale de tu fecha de nacimiento o de tu número de documento: cualquiera que vea tu cédula lo podría adivinar. Elegí otro PIN de 6 dígitos.',
+    pinLabel: 'Nuevo PIN de 6 dígitos',
+    pinPlaceholder: '••••••',
+    submit: 'Guardar PIN y finalizar',
+    missing: 'Escribí tu nuevo PIN de 6 dígitos para continuar.',
   },
   welcome: {
     title: '¡Un par de fotos y ya!',
@@ -93,6 +112,8 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   sendCodeFailed: 'No se pudo enviar el código. Verificá tu número.',
   tooManyAttempts: sharedErrors.tooManyAttempts,
   pinInvalid: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  pinFromOwnData:
+    'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
   termsRequired: 'Debés aceptar los términos y condiciones.',
   registerFailed: 'Error al guardar el registro',
   registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',

@@ -41,6 +41,7 @@ export const onboarding = {
     announceWait: (seconds: number) => `Podés pedir un nuevo código en ${seconds} segundos.`,
     announceAvailable: 'Ya podés pedir un nuevo código.',
     resent: 'Código reenviado. Revisá tu SMS.',
+    codeMissing: 'Escribí los 6 dígitos del código que te enviamos.',
   },
   pinCreation: {
     title: 'Creá tu propio PIN',

@@ -234,7 +234,25 @@ describe('Verificación (step 1)', () => {
     });
     await settle(() => h.validations[0]!.answer.resolve({ success: false }));
     expect(screen.getByRole('alert')).toHaveTextContent(otpErrors.wrongCode);
-    expect(screen.getByLabelText(copy.verification.codeLabel)).toHaveValue('');
+    const code = screen.getByLabelText(copy.verification.codeLabel);
+    expect(code).toHaveValue('');
+    // The message is the field's own (under it, its description); the focus is back in it.
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveAccessibleDescription(otpErrors.wrongCode);
+    expect(code).toHaveFocus();
+  });
+
+  it("a wrong code submitted with 'Continuar' sends the focus back to the field, not to <body>", async () => {
+    const h = await toVerification();
+    const continuar = screen.getByRole('button', { name: copy.verification.submit });
+    expect(continuar).toHaveAccessibleDescription(copy.verification.codeMissing);
+    continuar.focus();
+    await settle(() => h.validations.length);
+    fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+      target: { value: '000001' },
+    });
+    await settle(() => h.validations[0]!.answer.resolve({ success: false }));
+    expect(document.activeElement).toBe(screen.getByLabelText(copy.verification.codeLabel));
   });
 
   it('a network failure keeps the code and says so', async () => {

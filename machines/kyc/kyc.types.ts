@@ -79,6 +79,8 @@ export type KycContext = {
   cities: Place[];
   form: SupplementaryForm;
   fieldErrors: SupplementaryFieldErrors;
+  /** refused supplementary submits: each sends the focus to the first field to fix */
+  failures: number;
 };
 
 /** A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC). */

@@ -22,3 +22,13 @@ export function formatCardDate(value: string): string {
 /** The last `keep` digits of a document number, the rest left out (a kiosk's screen). */
 export const documentTail = (value: string, keep = 3): string =>
   value.replace(/\D/g, '').slice(-keep);
+
+/** A name as a greeting says it: 'MARÍA JOSÉ' as 'María José'. */
+export const greetingName = (value: string): string =>
+  value
+    .trim()
+    .toLocaleLowerCase('es')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toLocaleUpperCase('es') + w.slice(1))
+    .join(' ');

@@ -12,6 +12,7 @@ import { common, errorText } from '../../copy/es';
 import { camera, cameraErrors } from '../../copy/es.camera';
 import { activationErrors, faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { FaceAuthActor } from './faceLogin.context';
+import { KioskScreen } from './KioskScreen';
 import {
   Buttons,
   FeedbackList,
@@ -100,7 +101,14 @@ function Result({ result }: { result: NonNullable<FaceAuthView['result']> }) {
   );
 }
 
+/** The face-authentication page: the kiosk's patient screen, or manual mode's test page. */
 export function FaceLoginScreen() {
+  const kiosk = FaceAuthActor.useSelector((s) => selectFaceAuthView(s).mode === 'kiosk');
+  return kiosk ? <KioskScreen /> : <ManualScreen />;
+}
+
+/** Manual mode, the test page: the spec's status panel, feedback list and full result. */
+function ManualScreen() {
   const view = FaceAuthActor.useSelector(selectFaceAuthView);
   const { send } = FaceAuthActor.useActorRef();
   const error = errorText(view.error, faceLoginErrors);
@@ -164,27 +172,23 @@ export function FaceLoginScreen() {
             </Button>
           </>
         ) : null}
-        {view.mode === 'manual' ? (
-          <Buttons>
-            <Button
-              type="button"
-              disabled={!view.canStart}
-              onClick={() => send({ type: 'auth.start' })}
-            >
-              {faceLogin.start}
-            </Button>
-            <Button
-              type="button"
-              $variant="secondary"
-              disabled={!view.canStop}
-              onClick={() => send({ type: 'auth.stop' })}
-            >
-              {faceLogin.stop}
-            </Button>
-          </Buttons>
-        ) : (
-          <Muted>{faceLogin.kioskNote}</Muted>
-        )}
+        <Buttons>
+          <Button
+            type="button"
+            disabled={!view.canStart}
+            onClick={() => send({ type: 'auth.start' })}
+          >
+            {faceLogin.start}
+          </Button>
+          <Button
+            type="button"
+            $variant="secondary"
+            disabled={!view.canStop}
+            onClick={() => send({ type: 'auth.stop' })}
+          >
+            {faceLogin.stop}
+          </Button>
+        </Buttons>
         {view.result ? <Result result={view.result} /> : null}
         {error ? <ErrorBanner message={error} /> : null}
         {view.error?.code === 'deviceNotActivated' ? (

@@ -1,4 +1,4 @@
-import type { AnyActorRef, InspectionEvent, Observer } from 'xstate';
+import type { InspectionEvent, Observer } from 'xstate';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
@@ -26,13 +26,17 @@ export type LoggedEvent = {
  * 'kyc'), else the id it was invoked or spawned with ('sendCode', 'camera'), never XState's
  * generated 'x:4' when something better exists.
  */
-export function actorName(ref: AnyActorRef): string {
-  const logic = (ref as { logic?: { id?: unknown; config?: unknown } }).logic;
+export function actorName(actorRef: InspectionEvent['actorRef']): string {
+  const ref = actorRef as {
+    id?: string;
+    sessionId: string;
+    src?: unknown;
+    logic?: { id?: unknown; config?: unknown };
+  };
+  const logic = ref.logic;
   const machineId = logic && logic.config && typeof logic.id === 'string' ? logic.id : null;
-  return (
-    machineId ??
-    (ref.src && typeof ref.src === 'string' && /^x:\d+$/.test(ref.id) ? ref.src : ref.id)
-  );
+  const id = ref.id ?? ref.sessionId;
+  return machineId ?? (typeof ref.src === 'string' && /^x:\d+$/.test(id) ? ref.src : id);
 }
 
 /** Event payloads may carry a PIN, a code or an image: only event types and state values are kept. */

@@ -51,3 +51,15 @@ export function PinField(
     />
   );
 }
+
+/** A PIN being chosen (step 2, 'Elegí otro PIN', recovery's new PIN): the browser may offer one. */
+export function NewPinField(props: Parameters<typeof PinField>[0]) {
+  return (
+    <PinField
+      name="new-pin"
+      autoComplete="new-password"
+      placeholder={copy.placeholder}
+      {...props}
+    />
+  );
+}

@@ -67,7 +67,6 @@ export const onboarding = {
     intro:
       'El PIN que elegiste sale de tu fecha de nacimiento o de tu número de documento: cualquiera que vea tu cédula lo podría adivinar. Elegí otro PIN de 6 dígitos.',
     pinLabel: 'Nuevo PIN de 6 dígitos',
-    pinPlaceholder: '••••••',
     submit: 'Guardar PIN y finalizar',
     missing: 'Escribí tu nuevo PIN de 6 dígitos para continuar.',
   },

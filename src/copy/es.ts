@@ -16,6 +16,7 @@ export const common = {
 export const pinField = {
   show: 'Mostrar PIN',
   hide: 'Ocultar PIN',
+  placeholder: '••••••',
 } as const;
 
 export const landing = {

@@ -4,14 +4,13 @@ import {
 } from '../../../machines/faceAuth/faceAuth.selectors';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
-import { CameraView } from '../../components/CameraView';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Header, Muted, Page, Stack } from '../../components/Page';
 import { common, errorText } from '../../copy/es';
-import { camera, cameraErrors } from '../../copy/es.camera';
-import { activationErrors, faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
+import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { FaceAuthActor } from './faceLogin.context';
+import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
 import { KioskScreen } from './KioskScreen';
 import {
   Buttons,
@@ -22,15 +21,6 @@ import {
   SectionTitle,
   StatusList,
 } from './FaceLoginScreen.styles';
-
-function DeviceNotice({ view }: { view: FaceAuthView }) {
-  if (view.device === 'activating')
-    return <ErrorBanner tone="info" message={faceLogin.activating} />;
-  if (view.device === 'activated' && view.activatedDevice)
-    return <ErrorBanner tone="info" message={faceLogin.activated(view.activatedDevice)} />;
-  if (view.activationError) return <ErrorBanner message={activationErrors[view.activationError]} />;
-  return null;
-}
 
 function StatusPanel({ view }: { view: FaceAuthView }) {
   const l = faceLogin.statusLabels;
@@ -149,29 +139,7 @@ function ManualScreen() {
             {faceLogin.mirror}
           </label>
         </Fieldset>
-        <CameraView
-          stream={view.stream}
-          label={camera.videoLabel}
-          mirrored={view.mirror}
-          width={320}
-          height={320}
-        />
-        {view.camera === 'off' ? (
-          <>
-            <Muted>{faceLogin.instruction}</Muted>
-            <Button type="button" onClick={() => send({ type: 'camera.enable' })}>
-              {faceLogin.enableCamera}
-            </Button>
-          </>
-        ) : null}
-        {view.cameraError ? (
-          <>
-            <ErrorBanner message={cameraErrors[view.cameraError]} />
-            <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
-              {camera.retry}
-            </Button>
-          </>
-        ) : null}
+        <CameraPanel view={view} />
         <Buttons>
           <Button
             type="button"
@@ -192,10 +160,7 @@ function ManualScreen() {
         {view.result ? <Result result={view.result} /> : null}
         {error ? <ErrorBanner message={error} /> : null}
         {view.error?.code === 'deviceNotActivated' ? (
-          <Section aria-labelledby="face-device">
-            <SectionTitle id="face-device">{faceLogin.deviceHelpTitle}</SectionTitle>
-            <Muted>{faceLogin.deviceHelp}</Muted>
-          </Section>
+          <DeviceHelp />
         ) : view.status === 'retrying' ? (
           <Muted>{faceLogin.retryIn}</Muted>
         ) : null}

@@ -1,16 +1,13 @@
 import styled from 'styled-components';
 import { selectFaceAuthView, selectKioskView } from '../../../machines/faceAuth/faceAuth.selectors';
-import { Button } from '../../components/Button';
-import { CameraView } from '../../components/CameraView';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
-import { Muted, Page, Stack } from '../../components/Page';
+import { Page, Stack } from '../../components/Page';
 import { errorText } from '../../copy/es';
-import { camera, cameraErrors } from '../../copy/es.camera';
-import { activationErrors, faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
+import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { theme } from '../../theme/theme';
 import { FaceAuthActor } from './faceLogin.context';
-import { Section, SectionTitle } from './FaceLoginScreen.styles';
+import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
 
 const copy = faceLogin.kiosk;
 
@@ -68,7 +65,6 @@ const Small = styled.p`
 export function KioskScreen() {
   const view = FaceAuthActor.useSelector(selectFaceAuthView);
   const kiosk = FaceAuthActor.useSelector(selectKioskView);
-  const { send } = FaceAuthActor.useActorRef();
   const error = errorText(view.error, faceLoginErrors);
   const tone =
     kiosk.moment === 'recognised' ? 'ok' : kiosk.moment === 'notRecognised' ? 'fail' : 'neutral';
@@ -76,15 +72,7 @@ export function KioskScreen() {
     <Page>
       <Stack>
         <Heading focusOnMount>{faceLogin.title}</Heading>
-        {view.device === 'activating' ? (
-          <ErrorBanner tone="info" message={faceLogin.activating} />
-        ) : null}
-        {view.device === 'activated' && view.activatedDevice ? (
-          <ErrorBanner tone="info" message={faceLogin.activated(view.activatedDevice)} />
-        ) : null}
-        {view.activationError ? (
-          <ErrorBanner message={activationErrors[view.activationError]} />
-        ) : null}
+        <DeviceNotice view={view} />
         <Moment $tone={tone} role="status" aria-label={copy.statusLabel} data-testid="kiosk-moment">
           {kiosk.greeting ? (
             <>
@@ -100,36 +88,9 @@ export function KioskScreen() {
             <Big>{kiosk.hint ?? copy.moments[kiosk.moment]}</Big>
           )}
         </Moment>
-        <CameraView
-          stream={view.stream}
-          label={camera.videoLabel}
-          mirrored={view.mirror}
-          width={320}
-          height={320}
-        />
-        {view.camera === 'off' ? (
-          <>
-            <Muted>{faceLogin.instruction}</Muted>
-            <Button type="button" onClick={() => send({ type: 'camera.enable' })}>
-              {faceLogin.enableCamera}
-            </Button>
-          </>
-        ) : null}
-        {view.cameraError ? (
-          <>
-            <ErrorBanner message={cameraErrors[view.cameraError]} />
-            <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
-              {camera.retry}
-            </Button>
-          </>
-        ) : null}
+        <CameraPanel view={view} />
         {error ? <ErrorBanner message={error} /> : null}
-        {view.error?.code === 'deviceNotActivated' ? (
-          <Section aria-labelledby="face-device">
-            <SectionTitle id="face-device">{faceLogin.deviceHelpTitle}</SectionTitle>
-            <Muted>{faceLogin.deviceHelp}</Muted>
-          </Section>
-        ) : null}
+        {view.error?.code === 'deviceNotActivated' ? <DeviceHelp /> : null}
       </Stack>
     </Page>
   );

@@ -2,7 +2,7 @@ import { useRef } from 'react';
 import { selectPinCreationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { Checkbox } from '../../../components/Checkbox';
-import { PinField } from '../../../components/PinField';
+import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
@@ -37,12 +37,9 @@ export function PinCreationScreen() {
           ))}
         </Tips>
       </section>
-      <PinField
+      <NewPinField
         ref={pin}
         label={copy.pinLabel}
-        name="new-pin"
-        autoComplete="new-password"
-        placeholder={copy.pinPlaceholder}
         value={view.pinInput}
         onValueChange={(value) => send({ type: 'pin.change', value })}
         error={errorText(view.pinError, onboardingErrors)}

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { selectPinRenewalView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
-import { PinField } from '../../../components/PinField';
+import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
@@ -25,12 +25,9 @@ export function PinRenewalScreen() {
       onBack={() => send({ type: 'flow.back' })}
       onSubmit={() => send({ type: 'form.submit' })}
     >
-      <PinField
+      <NewPinField
         ref={pin}
         label={copy.pinLabel}
-        name="new-pin"
-        autoComplete="new-password"
-        placeholder={copy.pinPlaceholder}
         value={view.pinInput}
         onValueChange={(value) => send({ type: 'pin.change', value })}
         error={errorText(view.pinError, onboardingErrors)}

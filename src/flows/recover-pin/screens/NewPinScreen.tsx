@@ -3,7 +3,7 @@ import { selectNewPinView } from '../../../../machines/recovery/recovery.selecto
 import { BackLink } from '../../../components/BackLink';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
-import { PinField } from '../../../components/PinField';
+import { NewPinField } from '../../../components/PinField';
 import { StepForm } from '../../../components/StepForm';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, recovery, recoveryErrors } from '../../../copy/es.recovery';
@@ -30,12 +30,9 @@ export function NewPinScreen() {
       onSubmit={() => send({ type: 'form.submit' })}
       busy={view.saving}
     >
-      <PinField
+      <NewPinField
         ref={pin}
         label={copy.pinLabel}
-        name="new-pin"
-        autoComplete="new-password"
-        placeholder={copy.pinPlaceholder}
         value={view.pin}
         onValueChange={(value) => send({ type: 'pin.change', value })}
         error={errorText(view.pinError, recoveryErrors)}

@@ -345,7 +345,16 @@ export const onboardingMachine = setup({
             ],
           },
         },
-        failed: { tags: ['error'], entry: 'countFailure', on: registrationEditing },
+        // The send's refusal is about the number as it was: an edit takes the banner away.
+        failed: {
+          tags: ['error'],
+          entry: 'countFailure',
+          on: {
+            ...registrationEditing,
+            'phone.change': { target: 'editing', actions: ['assignPhoneInput', 'clearError'] },
+            'email.change': { target: 'editing', actions: ['assignEmailInput', 'clearError'] },
+          },
+        },
       },
     },
     verification: {

@@ -599,6 +599,21 @@ describe('errors follow the fix (issue 20, item 2)', () => {
     expect(view.failures).toBe(2);
   });
 
+  it("a refused send's banner goes with an edit of the number; the focus went to the phone", async () => {
+    const h = harness();
+    fillPhone(h);
+    h.sends[0]!.answer.reject(new TypeError('Failed to fetch'));
+    await waitFor(h.actor, (s) => s.matches({ registration: 'failed' }));
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      error: { code: 'sendCodeFailed' },
+      focus: 'phone',
+      failures: 1,
+    });
+    h.actor.send({ type: 'phone.change', value: '982 123 456' });
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+    expect(selectRegistrationView(h.actor.getSnapshot()).error).toBeNull();
+  });
+
   it("PIN creation says what keeps 'Validar' disabled, and which field a refusal is about", () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditing });
     const view = () => selectPinCreationView(h.actor.getSnapshot());

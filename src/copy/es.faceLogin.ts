@@ -65,7 +65,7 @@ export const faceLogin = {
   /** The kiosk's patient screen: nothing diagnostic, nobody's full name or number. */
   kiosk: {
     statusLabel: 'Reconocimiento',
-    greeting: (names: string) => `¡Hola, ${names}!`,
+    greeting: (names: string) => (names ? `¡Hola, ${names}!` : '¡Hola!'),
     documentTail: (digits: string) => `Documento terminado en ${digits}`,
     moments: {
       preparing: 'Preparando la cámara...',

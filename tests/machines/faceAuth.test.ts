@@ -7,7 +7,7 @@ import {
   faceAuthMachine,
   SUCCESS_COOLDOWN_MS,
 } from '../../machines/faceAuth/faceAuth.machine';
-import { selectFaceAuthView } from '../../machines/faceAuth/faceAuth.selectors';
+import { selectFaceAuthView, selectKioskView } from '../../machines/faceAuth/faceAuth.selectors';
 import type { FaceAuthInput } from '../../machines/faceAuth/faceAuth.types';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
@@ -462,5 +462,27 @@ describe('camera watchdog actor', () => {
     s.end();
     expect(w.events).toEqual(['video.ready', 'camera.stalled']);
     w.actor.stop();
+  });
+});
+
+describe('the kiosk view (selectKioskView)', () => {
+  it('names the patient by the given names, as a greeting says them, and keeps 3 digits of the number', async () => {
+    const { faceAuthFixtures } = await import('../../machines/faceAuth/faceAuth.fixtures');
+    expect(selectKioskView(faceAuthFixtures.kioskCooldownRecognised)).toMatchObject({
+      moment: 'recognised',
+      greeting: { names: 'María José', documentTail: '567' },
+      detail: null,
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskCooldownNotRecognised)).toMatchObject({
+      moment: 'notRecognised',
+      greeting: null,
+      detail: 'No reconocido',
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskPolling)).toMatchObject({
+      moment: 'looking',
+      hint: 'Parpadeá despacio (0 de 1).',
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskRetrying).moment).toBe('paused');
+    expect(selectKioskView(faceAuthFixtures.kioskWaiting).moment).toBe('preparing');
   });
 });

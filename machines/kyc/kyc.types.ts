@@ -5,7 +5,7 @@ import type { FlowError } from '../shared/errors';
 import type { PollingEvent } from '../shared/polling';
 
 /**
- * The document verification's answer as the review step sees it (decisions.md, scan-id). The
+ * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
  * server never trusts it at register time: it keeps its own copy of the session's result.
  */
 export type KycResult = {

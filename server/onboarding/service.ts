@@ -20,7 +20,7 @@ async function phoneHasPatient(db: Db, celular: string): Promise<boolean> {
 }
 
 /**
- * Start and resend: a phone that already has a complete patient record is told so (decisions.md);
+ * Start and resend: a phone that already has a complete patient record is told so (docs/decisions.md);
  * otherwise a new code is sent. Answers that reveal a registered phone spend the client's budget
  * too, so the per-client cap also bounds probing.
  */

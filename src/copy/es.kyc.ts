@@ -108,7 +108,7 @@ export const kyc = {
   },
 } as const;
 
-/** Errors of the identity step (spec section 8, Onboarding; decisions.md for the mismatch). */
+/** Errors of the identity step (spec section 8, Onboarding; docs/decisions.md for the mismatch). */
 export const kycErrors: Record<KycErrorCode, string> = {
   startKycFailed: 'Error iniciando KYC',
   network: 'Error iniciando KYC',

@@ -6,7 +6,7 @@ export { errorText } from './es';
 
 /**
  * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim but
- * for plain spelling slips (decisions.md); the rest are ours, in the same voice.
+ * for plain spelling slips (docs/decisions.md); the rest are ours, in the same voice.
  */
 export const onboarding = {
   backHome: common.backHome,
@@ -123,7 +123,7 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   unexpected: sharedErrors.unexpected,
 };
 
-/** Errors of the SMS code step (spec section 8; its spelling slips fixed, decisions.md). */
+/** Errors of the SMS code step (spec section 8; its spelling slips fixed, docs/decisions.md). */
 export const otpErrors: Record<OtpErrorCode, string> = {
   wrongCode:
     'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',

@@ -95,7 +95,7 @@ describe('KYC screens', () => {
     expect(h.session.calls).toHaveLength(2);
   });
 
-  it("camera errors: decisions.md's texts; 'Reintentar' asks the camera again where it can help", async () => {
+  it("camera errors: docs/decisions.md's texts; 'Reintentar' asks the camera again where it can help", async () => {
     const h = renderKyc();
     await settle(() => h.answerSession());
     await settle(() => h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' }));

@@ -41,7 +41,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
       'no-console': 'off',
-      // Layer boundaries (ARCHITECTURE.md).
+      // Layer boundaries (docs/architecture.md).
       'import/no-restricted-paths': [
         'error',
         {

@@ -2,7 +2,7 @@
  * Lighthouse on `/` and `/login` as a patient on a slow phone sees them: the real server serving
  * dist/ (run `npm run build` first), Debian's Chromium, Lighthouse's default mobile profile and
  * APPLIED throttling (devtools): Regular 3G, 1125 ms latency, 630 kbps down and up, CPU 10x slower
- * (ENVIRONMENT.md: simulated throttling misjudges prerendered pages with modulepreload).
+ * (simulated throttling misjudges prerendered pages with modulepreload).
  *
  *   npx tsx bench/lighthouse.ts [runs=3]
  *

@@ -3,8 +3,15 @@ import * as z from 'zod/mini';
 // The contract uses zod's tree-shakable "mini" API: the same schemas validate on the server and
 // in the browser, where every kilobyte of the login page counts (bench/bundle-size.ts).
 
-/** Every error answer of the API: `{ success: false, message }` in Spanish. */
-export const errorResponse = z.object({ success: z.literal(false), message: z.string() });
+/**
+ * Every error answer of the API: `{ success: false, message }` in Spanish; `reason` names the few
+ * refusals a flow answers with a step of its own (contract/pin.ts PIN_FROM_OWN_DATA).
+ */
+export const errorResponse = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  reason: z.optional(z.string()),
+});
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
 /** The success/message pair most calls answer with. */

@@ -56,6 +56,8 @@ export const faceAuthResult = z.object({
   user: z.nullable(
     z.object({
       full_name: z.string(),
+      /** the given names alone: a kiosk greets with them (its screen is seen by passers-by) */
+      given_names: z.string(),
       document_number: z.string(),
       face_match_confidence: z.number(),
     }),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { digits, noControlCharacters, plainText, resultResponse } from './common';
-import { PIN_LENGTH } from './auth';
+import { isAcceptablePin } from './pin';
 import { normalizeParaguayPhone } from './phone';
 
 /** Business constants of onboarding (spec section 9). */
@@ -9,25 +9,8 @@ export const OTP_RESEND_WAIT_SECONDS = 30;
 export const OTP_VALIDITY_MINUTES = 5;
 export const PHONE_INPUT_MAX_LENGTH = 16;
 
-/** The 8 PINs the spec bans (section 5). */
-export const BANNED_PINS = [
-  '123456',
-  '000000',
-  '111111',
-  '222222',
-  '654321',
-  '987654',
-  '024681',
-  '013579',
-] as const;
-
-/** A PIN the product accepts: exactly 6 digits and not one of the banned ones. */
-export function isAcceptablePin(pin: string): boolean {
-  return (
-    new RegExp(`^\\d{${PIN_LENGTH}}$`).test(pin) &&
-    !(BANNED_PINS as readonly string[]).includes(pin)
-  );
-}
+// The PIN rules live in contract/pin.ts (shared by the browser and the server).
+export { BANNED_PINS, isAcceptablePin } from './pin';
 
 /** Blood type options of the supplementary form; 'No sé' is the default. */
 export const BLOOD_TYPES = ['No sé', 'O+', 'O-', 'A+', 'A-', 'B+', 'B-', 'AB+', 'AB-'] as const;
@@ -145,7 +128,7 @@ export type SupplementaryData = z.input<typeof supplementaryData>;
 export const registerRequest = z.object({
   phone: paraguayPhone,
   email: optionalEmail,
-  pin: z.string().check(z.refine(isAcceptablePin)),
+  pin: z.string().check(z.refine((pin) => isAcceptablePin(pin))),
   sessionId: plainText(1, 128),
   supplementaryData,
   /**

@@ -13,5 +13,7 @@ export const patientInput = z.object({
   nombre: z.string().trim().min(1).max(120),
   apellido: z.string().trim().min(1).max(120),
   email: z.string().email().optional(),
+  /** YYYY-MM-DD, as the cédula gives it at registration (the PIN rules refuse a PIN made from it) */
+  fecha_nacimiento: z.iso.date().optional(),
 });
 export type PatientInput = z.infer<typeof patientInput>;

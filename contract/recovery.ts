@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { DOCUMENT_MAX, DOCUMENT_MIN } from './auth';
 import { digits, resultResponse } from './common';
-import { isAcceptablePin, OTP_LENGTH, resendOtpResponse } from './onboarding';
+import { OTP_LENGTH, resendOtpResponse } from './onboarding';
+import { isAcceptablePin } from './pin';
 import { normalizeParaguayPhone } from './phone';
 
 /** PIN recovery (spec sections 3, 5 and 7; issue 8). */
@@ -41,7 +42,7 @@ export type ValidatePinOtpResponse = z.infer<typeof validatePinOtpResponse>;
 // POST /api/auth/set-new-pin: needs the grant cookie issued for this document.
 export const setNewPinRequest = z.object({
   numero_documento: documento,
-  pin: z.string().check(z.refine(isAcceptablePin)),
+  pin: z.string().check(z.refine((pin) => isAcceptablePin(pin))),
 });
 export type SetNewPinRequest = z.input<typeof setNewPinRequest>;
 export const setNewPinResponse = resultResponse;

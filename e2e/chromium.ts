@@ -1,4 +1,4 @@
-/** Debian's Chromium and the launch flags of ENVIRONMENT.md, shared by playwright.config.ts and bench/. */
+/** Debian's Chromium (never a downloaded browser: see the README) and its launch flags, shared by playwright.config.ts and bench/. */
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [

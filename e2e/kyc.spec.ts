@@ -1,6 +1,6 @@
 import { login as loginCopy } from '../src/copy/es';
 import { supplementaryFieldErrors } from '../src/copy/es.kyc';
-import { onboarding as copy } from '../src/copy/es.onboarding';
+import { onboarding as copy, onboardingErrors } from '../src/copy/es.onboarding';
 import { expect, expectNoAxeViolations } from './fixtures';
 import { button, heading, kyc, passSelfie, test, toSelfie, uploadDocuments } from './support/kyc';
 
@@ -12,11 +12,15 @@ import { button, heading, kyc, passSelfie, test, toSelfie, uploadDocuments } fro
 
 test.describe.configure({ timeout: 240_000 });
 
-test('a new patient passes the selfie, the cédula and the review, finishes onboarding and logs in with the cédula number and the PIN', async ({
+test('a new patient passes the selfie, the cédula and the review, is asked for another PIN because the first was the birthday on the card, finishes onboarding and logs in with the cédula number and the new PIN', async ({
   page,
 }) => {
+  // Card 1: born 08/10/1955, document 6.824.773. 081055 (DDMMYY) passes step 2: the card is not
+  // read yet.
+  const birthdayPin = '081055';
   const pin = '735194';
-  await toSelfie(page, pin);
+  await toSelfie(page, birthdayPin);
+  await expect(page.getByText('Paso 5 de 5', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
   await passSelfie(page);
   // The document step: the rear camera plays, 'Capturar' is there for it, 'Subir imagen' too.
@@ -28,8 +32,11 @@ test('a new patient passes the selfie, the cédula and the review, finishes onbo
     page.locator('dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
   await expect(value(kyc.review.labels.apellido)).toHaveText('FRANCO LOPEZ');
   await expect(value(kyc.review.labels.nombre)).toHaveText('LIZ ANA');
-  await expect(value(kyc.review.labels.numeroDocumento)).toHaveText('6824773');
+  // As the card prints it.
+  await expect(value(kyc.review.labels.numeroDocumento)).toHaveText('6.824.773');
   await expect(value(kyc.review.labels.fechaNacimiento)).toHaveText('08/10/1955');
+  await expect(value(kyc.review.labels.sexo)).toHaveText('FEMENINO');
+  await expect(value(kyc.review.labels.nacionalidad)).toHaveText('PARAGUAYA');
   await expect(value(kyc.review.labels.estado_civil)).toHaveText('CASADA');
   await expectNoAxeViolations(page);
   await button(page, kyc.review.confirm).click();
@@ -50,7 +57,24 @@ test('a new patient passes the selfie, the cédula and the review, finishes onbo
   await department.selectOption({ index: 1 });
   await expect(city).toBeEnabled();
   await city.selectOption({ index: 1 });
+  const registers: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/onboarding/register')) registers.push(r.url());
+  });
   await button(page, kyc.supplementary.submit).click();
+
+  // The card is read: the birthday PIN is asked again on a step of its own, before any register.
+  await expect(heading(page, copy.pinRenewal.title)).toBeFocused();
+  expect(registers).toEqual([]);
+  await expectNoAxeViolations(page);
+  const newPin = page.getByLabel(copy.pinRenewal.pinLabel, { exact: true });
+  await newPin.fill('682477'); // 6 digits in a row of the document number
+  await button(page, copy.pinRenewal.submit).click();
+  await expect(newPin).toHaveAccessibleDescription(onboardingErrors.pinFromOwnData);
+  await expect(newPin).toBeFocused();
+  expect(registers).toEqual([]);
+  await newPin.fill(pin);
+  await button(page, copy.pinRenewal.submit).click();
 
   await expect(heading(page, copy.complete.title)).toBeVisible({ timeout: 30_000 });
   await page.goto('/login');

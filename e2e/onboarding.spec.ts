@@ -54,13 +54,26 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await expectNoAxeViolations(page);
 
   // An invalid phone is refused before any call.
+  await expect(page.getByText('Paso 1 de 5', { exact: true })).toBeVisible();
   await phoneField(page).fill('12345');
   await page.getByRole('button', { name: copy.registration.submit, exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText(onboardingErrors.phoneInvalidSubmit);
   await expect(page.getByText(onboardingErrors.phoneInvalid, { exact: true })).toBeVisible();
+  // The focus goes to the field to fix, never to <body>; fixing it takes the banner away.
+  await expect(phoneField(page)).toBeFocused();
+  await expect(phoneField(page)).toHaveAttribute('aria-invalid', 'true');
+  await phoneField(page).fill(celular.slice(1));
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  const email = page.getByLabel(copy.registration.emailLabel, { exact: true });
+  await email.fill('maria@');
+  await page.getByRole('button', { name: copy.registration.submit, exact: true }).click();
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAccessibleDescription(onboardingErrors.emailInvalid);
+  await expect(page.getByRole('alert')).toHaveCount(0);
 
   await register(page, celular);
   await expect(heading(page, copy.verification.title)).toBeFocused();
+  await expect(page.getByText('Paso 2 de 5', { exact: true })).toBeVisible();
   await expect(
     page.getByText(
       copy.verification.intro(`${celular.slice(0, 4)} ${celular.slice(4, 7)} ${celular.slice(7)}`),
@@ -69,35 +82,52 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await expectNoAxeViolations(page);
   const code = await codeFromOutbox(page, celular);
 
-  // A wrong code: the spec's message, the field cleared.
+  // A wrong code: the spec's message (spelling fixed) under the field, the field cleared, focused.
   const wrong = code === '000000' ? '111111' : '000000';
   await codeField(page).fill(wrong);
   await expect(page.getByRole('alert')).toHaveText(otpErrors.wrongCode);
+  expect(otpErrors.wrongCode).toBe(
+    'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
+  );
   await expect(codeField(page)).toHaveValue('');
+  await expect(codeField(page)).toBeFocused();
 
   // The right code validates by itself at the 6th digit.
   await codeField(page).fill(code);
   await expect(heading(page, copy.pinCreation.title)).toBeFocused();
   await expectNoAxeViolations(page);
 
+  expect(copy.pinCreation.title).toBe('Creá tu propio PIN');
+  await expect(page.getByText('Paso 3 de 5', { exact: true })).toBeVisible();
   const pin = page.getByLabel(copy.pinCreation.pinLabel, { exact: true });
   const validar = page.getByRole('button', { name: copy.pinCreation.submit, exact: true });
   const terms = page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ });
+  // Disabled, and beside it (its description too) what is missing.
   await expect(validar).toBeDisabled();
+  await expect(validar).toHaveAccessibleDescription(copy.pinCreation.missing.pinAndTerms);
   await pin.fill('123456');
   await expect(validar).toBeDisabled();
+  await expect(page.getByText('Aceptá los términos para continuar.')).toBeVisible();
+  await expect(validar).toHaveAccessibleDescription(copy.pinCreation.missing.terms);
   await terms.check();
+  await expect(validar).not.toHaveAccessibleDescription(copy.pinCreation.missing.terms);
   await validar.click();
-  await expect(page.getByRole('alert')).toHaveText(onboardingErrors.pinInvalid);
+  await expect(pin).toHaveAccessibleDescription(onboardingErrors.pinInvalid);
+  await expect(pin).toBeFocused();
+  await page.getByRole('button', { name: 'Mostrar PIN' }).click();
+  await expect(pin).toHaveAttribute('type', 'text');
+  await expectNoAxeViolations(page);
 
   const tyc = page.getByRole('link', { name: /términos y condiciones/ });
   await expect(tyc).toHaveAttribute('target', '_blank');
   await expect(tyc).toHaveAttribute('href', '/tyc');
 
   await pin.fill('482915');
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByText(onboardingErrors.pinInvalid)).toHaveCount(0);
   await validar.click();
   await expect(heading(page, copy.welcome.title)).toBeFocused();
+  expect(copy.welcome.title).toBe('¡Un par de fotos y ya!');
+  await expect(page.getByText('Paso 4 de 5', { exact: true })).toBeVisible();
   for (const tip of copy.welcome.tips)
     await expect(page.getByText(tip, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: copy.welcome.next, exact: true })).toBeEnabled();
@@ -152,7 +182,8 @@ test('the code can be sent again only when the 30 s countdown reaches 0', async 
   await register(page, celular);
   await expect(heading(page, copy.verification.title)).toBeVisible();
   const resend = page.getByRole('button', { name: copy.verification.resend, exact: true });
-  const live = page.locator('[aria-live="polite"]');
+  // The code step's own live region (the wizard's progress is another one).
+  const live = page.locator('[aria-live="polite"]:not([data-testid])');
 
   await expect(page.getByText(copy.verification.countdown(30), { exact: true })).toBeVisible();
   await expect(live).toHaveText(copy.verification.announceWait(30));
@@ -178,14 +209,15 @@ test('the code can be sent again only when the 30 s countdown reaches 0', async 
   await expect(resend).toBeEnabled();
 });
 
-test("an already registered phone gets 'El paciente ya existe' with a link to /login", async ({
+test("an already registered phone gets 'El paciente ya existe' with links to /login and to PIN recovery", async ({
   page,
 }) => {
   await register(page, DEMO.celular);
   await expect(heading(page, copy.patientExists.title)).toBeFocused();
   await expectNoAxeViolations(page);
-  await page.getByRole('link', { name: copy.goToLogin }).click();
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('link', { name: copy.goToLogin })).toHaveAttribute('href', '/login');
+  await page.getByRole('link', { name: copy.forgotPin }).click();
+  await expect(page).toHaveURL(/\/recuperar-pin$/);
 });
 
 test('the back arrow of the registration step goes home', async ({ page }) => {

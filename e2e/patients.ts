@@ -17,6 +17,8 @@ export type PatientSeed = {
   nombre: string;
   apellido: string;
   email?: string;
+  /** YYYY-MM-DD (`--nacimiento`): the PIN rules refuse a PIN made from it */
+  nacimiento?: string;
 };
 
 export const SEED_PATIENTS = {
@@ -60,6 +62,15 @@ export const SEED_PATIENTS = {
     nombre: 'CLARA',
     apellido: 'OVIEDO',
   },
+  /** Born 1987-03-14: its birthday and its document number are refused as a new PIN (e2e/recovery.spec.ts). */
+  recoveryOwnData: {
+    documento: '90000034',
+    pin: '628410',
+    celular: '0981200034',
+    nombre: 'NOELIA',
+    apellido: 'VERA',
+    nacimiento: '1987-03-14',
+  },
   /** Reaches step 2 and leaves by its back arrow (e2e/recovery.spec.ts). */
   recoveryBack: {
     documento: '90000033',
@@ -94,6 +105,7 @@ export function createPatient(
   args.push('--documento', patient.documento, '--celular', patient.celular, '--pin-stdin');
   args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
   if (patient.email) args.push('--email', patient.email);
+  if (patient.nacimiento) args.push('--nacimiento', patient.nacimiento);
   if (options.foto) args.push('--foto', options.foto);
   const out = execFileSync('npm', args, {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { authPaths } from '../contract/auth';
 import { login as loginCopy } from '../src/copy/es';
-import { recovery as copy, recoveryOtpErrors } from '../src/copy/es.recovery';
+import { recovery as copy, recoveryErrors, recoveryOtpErrors } from '../src/copy/es.recovery';
 import {
   expect,
   expectNoAxeViolations,
@@ -84,15 +84,20 @@ test("the whole recovery: from '¿Olvidaste tu PIN?' to logging in with the new 
   await expect(heading(page, copy.newPin.title)).toBeFocused();
   await expectNoAxeViolations(page);
 
-  // A banned PIN: the PIN-creation message, the PIN kept; then a good one.
+  // A banned PIN: the PIN-creation message under the field, which keeps the PIN and the focus.
   const pinField = page.getByLabel(copy.newPin.pinLabel, { exact: true });
   await expect(pinField).toHaveAttribute('type', 'password');
   await pinField.fill('123456');
   await button(page, copy.newPin.submit).click();
-  await expect(page.getByRole('alert')).toHaveText(
+  await expect(pinField).toHaveAccessibleDescription(
     'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
   );
+  await expect(pinField).toBeFocused();
   await expect(pinField).toHaveValue('123456');
+  // The show/hide button shows what was typed.
+  await button(page, 'Mostrar PIN').click();
+  await expect(pinField).toHaveAttribute('type', 'text');
+  await expectNoAxeViolations(page);
   await pinField.fill(newPin);
   await button(page, copy.newPin.submit).click();
   await expect(heading(page, copy.done.title)).toBeFocused();
@@ -110,6 +115,76 @@ test("the whole recovery: from '¿Olvidaste tu PIN?' to logging in with the new 
   await expect(page).toHaveURL(/\/login$/);
   await loginInBrowser(page, patient.documento, newPin);
   await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("a new PIN made from the patient's birth date or document number is refused, by the browser and by the server", async ({
+  page,
+  seeded,
+}) => {
+  const patient = seeded('recoveryOwnData');
+  await page.goto('/recuperar-pin');
+  await requestCode(page, patient.documento, patient.celular);
+  await codeField(page).fill(await codeFromOutbox(page, patient.celular));
+  await button(page, copy.verification.submit).click();
+  await expect(heading(page, copy.newPin.title)).toBeFocused();
+  const pinField = page.getByLabel(copy.newPin.pinLabel, { exact: true });
+  const save = button(page, copy.newPin.submit);
+
+  // 6 digits in a row of the document number (90000034): refused before any call.
+  let calls = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/auth/set-new-pin')) calls += 1;
+  });
+  await pinField.fill(patient.documento.slice(2, 8));
+  await save.click();
+  await expect(pinField).toHaveAccessibleDescription(recoveryErrors.pinFromOwnData);
+  await expect(pinField).toBeFocused();
+  expect(calls).toBe(0);
+
+  // The birth date (14/03/1987) only the server knows: DDMMYY, YYMMDD, DDMMYYYY cut to 6.
+  for (const pin of ['140387', '870314', '140319']) {
+    await pinField.fill(pin);
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/set-new-pin'));
+    await save.click();
+    expect((await answer).status()).toBe(400);
+    await expect(pinField).toHaveAccessibleDescription(recoveryErrors.pinFromOwnData);
+    await expect(pinField).toBeFocused();
+  }
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+
+  // The grant is kept: a PIN of its own is saved.
+  await pinField.fill('583016');
+  await save.click();
+  await expect(heading(page, copy.done.title)).toBeFocused();
+  await loginInBrowser(page, patient.documento, '583016');
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test('step 0 marks each wrong field under it, no banner, and the focus goes to the first to fix', async ({
+  page,
+}) => {
+  await page.goto('/recuperar-pin');
+  await expect(heading(page, copy.request.title)).toBeFocused();
+  const documento = page.getByLabel(copy.request.documentoLabel, { exact: true });
+  const celular = page.getByLabel(copy.request.celularLabel, { exact: true });
+  const submit = button(page, copy.request.submit);
+  await expect(submit).toBeDisabled();
+  await expect(page.getByText(copy.missing.documentoAndCelular)).toBeVisible();
+  await documento.fill('123');
+  await celular.fill('0211234');
+  await submit.click();
+  await expect(documento).toBeFocused();
+  await expect(documento).toHaveAttribute('aria-invalid', 'true');
+  await expect(celular).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(recoveryErrors.documentoInvalid)).toBeVisible();
+  await expect(page.getByText(recoveryErrors.celularInvalid)).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await documento.fill(uniqueDocumento());
+  await expect(page.getByText(recoveryErrors.documentoInvalid)).toHaveCount(0);
+  await submit.click();
+  await expect(celular).toBeFocused();
 });
 
 test('a locked account is opened by recovery', async ({ page, seeded }) => {
@@ -193,6 +268,9 @@ test('an unknown document reaches step 1 like a real one; any code is refused th
   await button(page, copy.verification.submit).click();
   await expect(page.getByRole('alert')).toHaveText(recoveryOtpErrors.wrongCode);
   await expect(codeField(page)).toHaveValue('');
+  // The message is the field's own; the focus is back in it, not on <body>.
+  await expect(codeField(page)).toBeFocused();
+  await expect(codeField(page)).toHaveAccessibleDescription(recoveryOtpErrors.wrongCode);
   await expectNoAxeViolations(page);
 });
 

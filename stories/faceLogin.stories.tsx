@@ -14,6 +14,7 @@ const faceAuthStoryMachine = faceAuthMachine.provide({
     stopSession: fromPromise(() => pending<void>()),
     activateDevice: fromPromise(() => pending<KioskActivateResponse>()),
     camera: fromCallback(() => () => {}),
+    cameraPermission: fromPromise(() => pending<PermissionState | 'unknown'>()),
     cameraWatchdog: fromCallback(() => () => {}),
     framePolling: fromCallback(() => () => {}),
   },
@@ -42,6 +43,8 @@ const at = (snapshot: StoryParameters['snapshot']): Story => ({
 });
 
 export const CameraOff = at(faceAuthFixtures.cameraOff);
+export const CameraOffChecking = at(faceAuthFixtures.cameraOffChecking);
+export const CameraOffAllowed = at(faceAuthFixtures.cameraOffAllowed);
 export const CameraOpening = at(faceAuthFixtures.cameraOpening);
 export const CameraFailed = at(faceAuthFixtures.cameraFailed);
 export const ManualReady = at(faceAuthFixtures.manualReady);

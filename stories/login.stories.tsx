@@ -34,6 +34,8 @@ const at = (snapshot: StoryParameters['snapshot']): Story => ({
 });
 
 export const EditingEmpty = at(loginFixtures.editingEmpty);
+/** A PIN of 4 digits: 'Validar' disabled and, beside it, what is missing. */
+export const EditingPinMissing = at(loginFixtures.editingPinMissing);
 export const EditingFilled = at(loginFixtures.editingFilled);
 export const Submitting = at(loginFixtures.submitting);
 export const FailedServerMessage = at(loginFixtures.failedServerMessage);

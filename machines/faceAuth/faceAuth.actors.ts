@@ -1,6 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { FACE_AUTH_MIN_INTERVAL_MS, type FaceAuthFrameResponse } from '../../contract/face-auth';
-import { cameraActor } from '../shared/camera';
+import { browserCameraEnv, cameraActor } from '../shared/camera';
 import { captureFrame, releaseVideo, videoOf, type CaptureOptions } from '../shared/frame-capture';
 import { startPolling, type PollingEvent } from '../shared/polling';
 import { postActivate, postFrame, postStart, postStop } from './faceAuth.api';
@@ -14,6 +14,16 @@ export const frameOptions = (mirror: boolean): CaptureOptions => ({
 
 /** The kiosk's camera (spec 9): front-facing, ideal 640x480, no audio. */
 export const KIOSK_CAMERA = { facing: 'user', width: 640, height: 480 } as const;
+
+/**
+ * What the browser says about the camera permission without asking (the Permissions API):
+ * 'granted' lets a kiosk start by itself after a reload or a power cut; 'unknown' where the API is
+ * missing.
+ */
+export const cameraPermission = fromPromise<PermissionState | 'unknown'>(async () => {
+  const status = await browserCameraEnv.cameraPermission();
+  return status?.state ?? 'unknown';
+});
 
 export const startSession = fromPromise(
   ({ input, signal }: { input: { prefix: string }; signal: AbortSignal }) =>

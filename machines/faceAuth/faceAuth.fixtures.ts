@@ -32,6 +32,7 @@ const recognised: FaceAuthResult = {
   message: 'Identidad verificada.',
   user: {
     full_name: 'MARÍA JOSÉ GONZÁLEZ BENÍTEZ',
+    given_names: 'MARÍA JOSÉ',
     document_number: '1234567',
     face_match_confidence: 0.91,
   },
@@ -45,7 +46,7 @@ const notRecognised: FaceAuthResult = {
 };
 
 type Value = {
-  camera: 'off' | 'failed' | { on: 'opening' | 'live' };
+  camera: { off: 'checking' | 'allowed' | 'idle' } | 'failed' | { on: 'opening' | 'live' };
   device: 'idle' | 'activating' | 'activated' | 'activationFailed';
   auth: { manual: string } | { kiosk: string };
 };
@@ -56,15 +57,22 @@ const at = (value: Value, context: Partial<FaceAuthContext> = {}) =>
     value,
     context: {
       ...base,
-      ...(typeof value.camera === 'object' && value.camera.on === 'live' ? playing : {}),
+      ...(typeof value.camera === 'object' && 'on' in value.camera && value.camera.on === 'live'
+        ? playing
+        : {}),
       ...context,
     },
   });
 const live = { on: 'live' } as const;
+const off = { off: 'idle' } as const;
 
 /** One named snapshot per leaf state of each region (camera, device, auth), for stories and tests. */
 export const faceAuthFixtures = {
-  cameraOff: at({ camera: 'off', device: 'idle', auth: { manual: 'idle' } }),
+  cameraOff: at({ camera: off, device: 'idle', auth: { manual: 'idle' } }),
+  /** The Permissions API is being asked whether the camera is allowed already. */
+  cameraOffChecking: at({ camera: { off: 'checking' }, device: 'idle', auth: { manual: 'idle' } }),
+  /** Allowed already, in manual mode: the test page still waits for 'Habilitar cámara'. */
+  cameraOffAllowed: at({ camera: { off: 'allowed' }, device: 'idle', auth: { manual: 'idle' } }),
   cameraOpening: at({ camera: { on: 'opening' }, device: 'idle', auth: { manual: 'idle' } }),
   cameraFailed: at(
     { camera: 'failed', device: 'idle', auth: { manual: 'idle' } },
@@ -124,13 +132,13 @@ export const faceAuthFixtures = {
       },
     },
   ),
-  deviceActivating: at({ camera: 'off', device: 'activating', auth: { kiosk: 'waiting' } }),
+  deviceActivating: at({ camera: off, device: 'activating', auth: { kiosk: 'waiting' } }),
   deviceActivated: at(
-    { camera: 'off', device: 'activated', auth: { kiosk: 'waiting' } },
+    { camera: off, device: 'activated', auth: { kiosk: 'waiting' } },
     { activatedDevice: 'Recepción central' },
   ),
   deviceActivationFailed: at(
-    { camera: 'off', device: 'activationFailed', auth: { kiosk: 'waiting' } },
+    { camera: off, device: 'activationFailed', auth: { kiosk: 'waiting' } },
     { activationError: 'invalidLink' },
   ),
 };

@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assign, setup, stateIn } from 'xstate';
 import {
   DEVICE_NOT_ACTIVATED_STATUS,
   FACE_AUTH_INTERVAL_MS,
@@ -11,6 +11,7 @@ import { toFlowError, type FlowError } from '../shared/errors';
 import {
   activateDevice,
   camera,
+  cameraPermission,
   cameraWatchdog,
   framePolling,
   KIOSK_CAMERA,
@@ -89,7 +90,15 @@ export const faceAuthMachine = setup({
     input: {} as FaceAuthInput,
     tags: {} as 'busy' | 'error',
   },
-  actors: { camera, cameraWatchdog, startSession, stopSession, framePolling, activateDevice },
+  actors: {
+    camera,
+    cameraPermission,
+    cameraWatchdog,
+    startSession,
+    stopSession,
+    framePolling,
+    activateDevice,
+  },
   guards: {
     hasActivationToken: ({ context }) => Boolean(context.activationToken),
     isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
@@ -98,6 +107,7 @@ export const faceAuthMachine = setup({
       event.type === 'poll.result' && decided(event.result as FaceAuthFrameResponse),
     isSuccess: ({ context }) => context.result?.success === true,
     isDeviceNotActivated: ({ context }) => context.error?.code === 'deviceNotActivated',
+    isKiosk: stateIn({ auth: 'kiosk' }),
   },
   delays: {
     cooldown: ({ context }) =>
@@ -167,11 +177,37 @@ export const faceAuthMachine = setup({
   }),
   on: { 'mirror.toggle': { actions: 'toggleMirror' } },
   states: {
-    /** The camera: off until 'Habilitar cámara'; a watchdog reopens it when it ends or freezes. */
+    /**
+     * The camera: off until 'Habilitar cámara', except on a kiosk whose browser already allows the
+     * camera (after a reload or a power cut it starts without a tap); a watchdog reopens it when it
+     * ends or freezes.
+     */
     camera: {
       initial: 'off',
       states: {
-        off: { on: { 'camera.enable': 'on' } },
+        off: {
+          initial: 'checking',
+          on: { 'camera.enable': 'on' },
+          states: {
+            checking: {
+              invoke: {
+                id: 'cameraPermission',
+                src: 'cameraPermission',
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output === 'granted',
+                    target: 'allowed',
+                  },
+                  { target: 'idle' },
+                ],
+                onError: 'idle',
+              },
+            },
+            /** Allowed already: a kiosk opens it now (manual mode still waits for the tap). */
+            allowed: { always: { guard: 'isKiosk', target: '#faceAuth.camera.on' } },
+            idle: {},
+          },
+        },
         on: {
           invoke: { id: 'camera', src: 'camera', input: KIOSK_CAMERA },
           initial: 'opening',

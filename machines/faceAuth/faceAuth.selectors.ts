@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
+import { documentTail, greetingName } from '../shared/format';
 import type { FaceAuthMachine } from './faceAuth.machine';
 
 type Snapshot = SnapshotFrom<FaceAuthMachine>;
@@ -71,3 +72,40 @@ export const selectFaceAuthView = (s: Snapshot) => {
   };
 };
 export type FaceAuthView = ReturnType<typeof selectFaceAuthView>;
+
+/** What the kiosk's patient screen says about the moment: none of it is diagnostic. */
+export type KioskMoment = 'preparing' | 'looking' | 'recognised' | 'notRecognised' | 'paused';
+
+/**
+ * The kiosk's patient screen (`/face-login?modo=kiosco`), seen by whoever stands behind the
+ * patient: the given names alone and the document number's last three digits; no session, profile,
+ * interval, confidence or threshold. The result stays for the whole cooldown.
+ */
+export const selectKioskView = (s: Snapshot) => {
+  const ctx = s.context;
+  const user = ctx.result?.success ? ctx.result.user : null;
+  const status = authStatus(s);
+  const moment: KioskMoment = user
+    ? 'recognised'
+    : ctx.result
+      ? 'notRecognised'
+      : status === 'polling'
+        ? 'looking'
+        : status === 'retrying' || status === 'blocked'
+          ? 'paused'
+          : 'preparing';
+  return {
+    moment,
+    /** a failure's detail as the server says it ('No reconocido', time up) */
+    detail: ctx.result && !ctx.result.success ? ctx.result.message : null,
+    greeting: user
+      ? { names: greetingName(user.given_names), documentTail: documentTail(user.document_number) }
+      : null,
+    /** the hints while the patient is looking at the camera (duplicate-frame lines hidden) */
+    hint:
+      moment === 'looking'
+        ? (ctx.feedback.find((f) => !f.toLowerCase().includes(DUPLICATE_FRAME_MARK)) ?? null)
+        : null,
+  };
+};
+export type KioskView = ReturnType<typeof selectKioskView>;

@@ -37,7 +37,7 @@ export function postLiveness(
 
 /**
  * POST /scan-id: the session, the front (frontal.jpg) and the back (dorso.jpg). The phone and the
- * PIN are not sent: the PIN leaves memory only in the register call (decisions.md).
+ * PIN are not sent: the PIN leaves memory only in the register call (docs/decisions.md).
  */
 export function postScanId(
   sessionId: string,
@@ -52,7 +52,7 @@ export function postScanId(
   return request(identityPaths.scanId, { form, schema: scanIdResponse, signal });
 }
 
-/** POST /kyc-reject: the review's 'Reintentar' (decisions.md). */
+/** POST /kyc-reject: the review's 'Reintentar' (docs/decisions.md). */
 export function postKycReject(
   sessionId: string,
   reason: string,

@@ -111,6 +111,7 @@ export const initialKycContext = (
   cities: [],
   form: emptySupplementaryForm,
   fieldErrors: { departamento: null, ciudad_id: null },
+  failures: 0,
 });
 
 const SELFIE_CAMERA: CameraInput = { facing: 'user', width: 640, height: 480 };
@@ -534,6 +535,7 @@ export const kycMachine = setup({
                     departamento: context.form.departamento ? null : 'departmentRequired',
                     ciudad_id: context.form.ciudad_id ? null : 'cityRequired',
                   }),
+                  failures: ({ context }) => context.failures + 1,
                 }),
               },
               {

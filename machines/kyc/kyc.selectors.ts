@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { kycDataFromIdData } from '../../contract/onboarding';
+import { formatCardDate, formatDocumentNumber } from '../shared/format';
 import type { KycMachine } from './kyc.machine';
 
 type Snapshot = SnapshotFrom<KycMachine>;
@@ -124,24 +125,26 @@ export function selectDocumentView(s: Snapshot) {
 }
 export type DocumentView = ReturnType<typeof selectDocumentView>;
 
-/** Review 'Verificá tus datos': kycData (spec 3) with the birth date as dd/mm/aaaa (es-PY). */
-export function formatBirthDate(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (!m) return iso;
-  const date = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return new Intl.DateTimeFormat('es-PY', {
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(date);
-}
+/**
+ * Review 'Verificá tus datos' reads like the card: the number with its dots (2.719.564), dates as
+ * printed (DD/MM/AAAA); sex and nationality stay codes (F, M; PRY) for the copy to name
+ * (FEMENINO, PARAGUAYA).
+ */
+export const formatBirthDate = formatCardDate;
 
 export function selectReviewView(s: Snapshot) {
   const id = s.context.kycResult?.id_data;
   const data = id ? kycDataFromIdData(id) : null;
   return {
-    data: data ? { ...data, fechaNacimiento: formatBirthDate(data.fechaNacimiento) } : null,
+    data: data
+      ? {
+          ...data,
+          numeroDocumento: formatDocumentNumber(data.numeroDocumento),
+          fechaNacimiento: formatCardDate(data.fechaNacimiento),
+          sexo: data.sexo.trim().toUpperCase(),
+          nacionalidad: data.nacionalidad.trim().toUpperCase(),
+        }
+      : null,
     busy: s.hasTag('busy'),
     error: s.matches({ review: 'rejectFailed' }) ? s.context.error : null,
     canConfirm: s.can({ type: 'review.confirm' }),
@@ -164,6 +167,9 @@ export function selectSupplementaryView(s: Snapshot) {
     departments: s.context.departments,
     cities: s.context.cities,
     fieldErrors: s.context.fieldErrors,
+    failures: s.context.failures,
+    /** the first field to fix after a refused submit */
+    focus: s.context.fieldErrors.departamento ? ('departamento' as const) : ('ciudad_id' as const),
     citiesDisabled: s.context.form.departamento === '' || loadingCities || citiesFailed,
     error: s.context.error,
     canRetryPlaces: s.can({ type: 'places.retry' }),

@@ -5,7 +5,7 @@ import type { FlowError } from '../shared/errors';
 import type { PollingEvent } from '../shared/polling';
 
 /**
- * The document verification's answer as the review step sees it (decisions.md, scan-id). The
+ * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
  * server never trusts it at register time: it keeps its own copy of the session's result.
  */
 export type KycResult = {
@@ -79,6 +79,8 @@ export type KycContext = {
   cities: Place[];
   form: SupplementaryForm;
   fieldErrors: SupplementaryFieldErrors;
+  /** refused supplementary submits: each sends the focus to the first field to fix */
+  failures: number;
 };
 
 /** A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC). */

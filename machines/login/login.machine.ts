@@ -43,7 +43,7 @@ export const loginMachine = setup({
   },
 }).createMachine({
   id: 'login',
-  context: { documento: '', pin: '', error: null },
+  context: { documento: '', pin: '', error: null, failures: 0 },
   initial: 'editing',
   states: {
     editing: {
@@ -80,6 +80,7 @@ export const loginMachine = setup({
     },
     failed: {
       tags: ['error'],
+      entry: assign({ failures: ({ context }) => context.failures + 1 }),
       on: {
         'documento.change': { actions: 'assignDocumento' },
         'pin.change': { actions: 'assignPin' },

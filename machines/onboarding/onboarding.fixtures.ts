@@ -43,6 +43,13 @@ const afterKyc: OnboardingContext = {
   },
 };
 
+/** The card of a patient born 12/04/1990 (document 4.567.890) who chose 120490 at step 2. */
+const ownDataPin: OnboardingContext = {
+  ...afterKyc,
+  pinInput: '',
+  pin: null,
+};
+
 const at = (
   value: Parameters<typeof onboardingMachine.resolveState>[0]['value'],
   context: OnboardingContext,
@@ -121,6 +128,16 @@ export const onboardingFixtures = {
   kycLoading: at({ kyc: 'loading' }, withPin),
   kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),
   kycRunning: at({ kyc: 'running' }, withPin),
+  pinRenewalEditing: at({ pinRenewal: 'editing' }, ownDataPin),
+  pinRenewalEditingTyped: at({ pinRenewal: 'editing' }, { ...ownDataPin, pinInput: '735194' }),
+  pinRenewalInvalid: at(
+    { pinRenewal: 'invalid' },
+    { ...ownDataPin, pinInput: '456789', error: { code: 'pinFromOwnData' }, failures: 1 },
+  ),
+  pinRenewalInvalidBanned: at(
+    { pinRenewal: 'invalid' },
+    { ...ownDataPin, pinInput: '123456', error: { code: 'pinInvalid' }, failures: 1 },
+  ),
   registeringSubmitting: at({ registering: 'submitting' }, afterKyc),
   registeringFailed: at(
     { registering: 'failed' },

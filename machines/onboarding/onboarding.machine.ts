@@ -1,6 +1,12 @@
 import { assign, enqueueActions, setup, stopChild } from 'xstate';
 import { PIN_LENGTH } from '../../contract/auth';
-import { EMAIL_PATTERN, isAcceptablePin, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
+import { EMAIL_PATTERN, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
+import {
+  isAcceptablePin,
+  isPinFromOwnData,
+  PIN_FROM_OWN_DATA,
+  pinOwnDataOf,
+} from '../../contract/pin';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
@@ -13,7 +19,7 @@ import {
   validateOnboardingCode,
 } from './onboarding.actors';
 import type { KycMachine } from '../kyc/kyc.machine';
-import type { KycInput } from '../kyc/kyc.types';
+import type { KycInput, KycResult } from '../kyc/kyc.types';
 import type {
   FieldErrors,
   OnboardingContext,
@@ -90,6 +96,14 @@ export function registerErrorFrom(err: unknown): OnboardingError {
 
 const noFieldErrors: FieldErrors = { phone: null, email: null };
 
+/** The card's data the PIN must not come from, once the document is read (null before). */
+export const ownDataOf = (kycResult: KycResult | null) =>
+  kycResult?.id_data ? pinOwnDataOf(kycResult.id_data) : null;
+
+/** True when register refused the PIN as made from the patient's own data. */
+export const isPinRefusedError = (err: unknown): boolean =>
+  toFlowError(err).reason === PIN_FROM_OWN_DATA;
+
 /** A new wizard: nothing typed, nothing kept. */
 export const initialOnboardingContext: OnboardingContext = {
   phoneInput: '',
@@ -105,6 +119,7 @@ export const initialOnboardingContext: OnboardingContext = {
   kycResult: null,
   supplementaryData: null,
   error: null,
+  failures: 0,
 };
 
 /** Edits on the registration form, in every state where it is editable. */
@@ -115,7 +130,8 @@ const registrationEditing = {
   'email.blur': { actions: 'checkEmail' },
   'form.submit': [
     { guard: 'isRegistrationValid', target: 'sending', actions: 'assignContact' },
-    { target: 'invalid', actions: 'assignSubmitErrors' },
+    // reenter: every refused submit counts (the focus goes back to the field to fix)
+    { target: 'invalid', reenter: true, actions: 'assignSubmitErrors' },
   ],
 } as const;
 
@@ -125,8 +141,26 @@ const pinEditing = {
   'terms.change': { target: 'editing', actions: 'assignTerms' },
   'form.submit': [
     { guard: 'isPinChoiceValid', target: '#onboarding.welcome', actions: 'assignPin' },
-    { guard: 'hasPinAndTerms', target: 'invalid', actions: 'assignPinInvalid' },
-    { guard: 'hasPinTyped', target: 'invalid', actions: 'assignTermsRequired' },
+    { guard: 'hasPinAndTerms', target: 'invalid', reenter: true, actions: 'assignPinInvalid' },
+    { guard: 'hasPinTyped', target: 'invalid', reenter: true, actions: 'assignTermsRequired' },
+  ],
+} as const;
+
+/** A new PIN once the card is read: not banned and not made from the card's data. */
+const pinRenewalEditing = {
+  'pin.change': { target: 'editing', actions: 'assignPinInput' },
+  'form.submit': [
+    {
+      guard: 'isRenewedPinValid',
+      target: '#onboarding.registering',
+      actions: 'assignPin',
+    },
+    {
+      guard: 'hasPinTyped',
+      target: 'invalid',
+      reenter: true,
+      actions: 'assignRenewedPinInvalid',
+    },
   ],
 } as const;
 
@@ -163,6 +197,8 @@ export const onboardingMachine = setup({
     hasPinTyped: ({ context }) => context.pinInput.length > 0,
     hasPinAndTerms: ({ context }) => context.pinInput.length > 0 && context.termsAccepted,
     isPinChoiceValid: ({ context }) => context.termsAccepted && isAcceptablePin(context.pinInput),
+    isRenewedPinValid: ({ context }) =>
+      isAcceptablePin(context.pinInput, ownDataOf(context.kycResult) ?? {}),
   },
   actions: {
     assignPhoneInput: assign(({ context, event }) => {
@@ -170,9 +206,11 @@ export const onboardingMachine = setup({
       const phoneInput = cleanPhoneInput(event.value);
       // An error on the field goes away as soon as the number is valid; it never appears while typing.
       const fixed = context.fieldErrors.phone && phoneFromInput(phoneInput) !== null;
+      // The banner says only what is wrong now: the phone's submit message goes with its fix.
       return {
         phoneInput,
         fieldErrors: fixed ? { ...context.fieldErrors, phone: null } : context.fieldErrors,
+        error: fixed && context.error?.code === 'phoneInvalidSubmit' ? null : context.error,
       };
     }),
     checkPhone: assign({
@@ -225,6 +263,21 @@ export const onboardingMachine = setup({
       error: null,
     })),
     assignPinInvalid: assign({ error: { code: 'pinInvalid' } }),
+    assignRenewedPinInvalid: assign({
+      error: ({ context }) => ({
+        code: isAcceptablePin(context.pinInput) ? 'pinFromOwnData' : 'pinInvalid',
+      }),
+    }),
+    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
+    assignKycOutput: assign(({ event }) =>
+      event.type === 'xstate.done.actor.kyc'
+        ? {
+            sessionId: event.output.sessionId,
+            kycResult: event.output.kycResult,
+            supplementaryData: event.output.supplementaryData,
+          }
+        : {},
+    ),
     assignTermsRequired: assign({ error: { code: 'termsRequired' } }),
     assignPin: assign({ pin: ({ context }) => context.pinInput, error: null }),
     clearError: assign({ error: null }),
@@ -248,7 +301,7 @@ export const onboardingMachine = setup({
       on: { 'flow.back': '#onboarding.home' },
       states: {
         editing: { on: registrationEditing },
-        invalid: { tags: ['error'], on: registrationEditing },
+        invalid: { tags: ['error'], entry: 'countFailure', on: registrationEditing },
         // Locked: no edits and no second submit while the code is being sent.
         sending: {
           tags: ['busy'],
@@ -292,7 +345,16 @@ export const onboardingMachine = setup({
             ],
           },
         },
-        failed: { tags: ['error'], on: registrationEditing },
+        // The send's refusal is about the number as it was: an edit takes the banner away.
+        failed: {
+          tags: ['error'],
+          entry: 'countFailure',
+          on: {
+            ...registrationEditing,
+            'phone.change': { target: 'editing', actions: ['assignPhoneInput', 'clearError'] },
+            'email.change': { target: 'editing', actions: ['assignEmailInput', 'clearError'] },
+          },
+        },
       },
     },
     verification: {
@@ -313,7 +375,7 @@ export const onboardingMachine = setup({
       on: { 'flow.back': 'home' },
       states: {
         editing: { on: pinEditing },
-        invalid: { tags: ['error'], on: pinEditing },
+        invalid: { tags: ['error'], entry: 'countFailure', on: pinEditing },
       },
     },
     welcome: {
@@ -351,17 +413,30 @@ export const onboardingMachine = setup({
         running: {
           exit: stopChild('kyc'),
           on: {
-            'xstate.done.actor.kyc': {
-              target: '#onboarding.registering',
-              actions: assign(({ event }) => ({
-                sessionId: event.output.sessionId,
-                kycResult: event.output.kycResult,
-                supplementaryData: event.output.supplementaryData,
-              })),
-            },
+            'xstate.done.actor.kyc': [
+              {
+                // The card is read: a PIN made from its birth date or number is asked again.
+                guard: ({ context, event }) =>
+                  isPinFromOwnData(context.pin ?? '', ownDataOf(event.output.kycResult) ?? {}),
+                target: '#onboarding.pinRenewal',
+                actions: 'assignKycOutput',
+              },
+              { target: '#onboarding.registering', actions: 'assignKycOutput' },
+            ],
             'xstate.error.actor.kyc': '#onboarding.unexpected',
           },
         },
+      },
+    },
+    // The PIN chosen at step 2 is made from the card just read: a step of its own asks for another
+    // before the patient is created (the server refuses it at register too).
+    pinRenewal: {
+      initial: 'editing',
+      on: { 'flow.back': 'home' },
+      entry: assign({ pinInput: '', pin: null }),
+      states: {
+        editing: { on: pinRenewalEditing },
+        invalid: { tags: ['error'], entry: 'countFailure', on: pinRenewalEditing },
       },
     },
     registering: {
@@ -402,6 +477,12 @@ export const onboardingMachine = setup({
               {
                 guard: ({ event }) => isExistsError(event.error),
                 target: '#onboarding.patientExists',
+              },
+              {
+                // The server's copy of the card refused the PIN: ask for another.
+                guard: ({ event }) => isPinRefusedError(event.error),
+                target: '#onboarding.pinRenewal.invalid',
+                actions: assign({ error: { code: 'pinFromOwnData' } }),
               },
               {
                 target: 'failed',

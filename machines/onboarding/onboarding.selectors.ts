@@ -1,7 +1,7 @@
 import type { ActorRefFrom, AnyActorRef, SnapshotFrom } from 'xstate';
 import type { KycMachine } from '../kyc/kyc.machine';
 import type { OnboardingMachine } from './onboarding.machine';
-import type { OnboardingStep } from './onboarding.types';
+import type { OnboardingField, OnboardingStep, PinMissing } from './onboarding.types';
 
 type Snapshot = SnapshotFrom<OnboardingMachine>;
 
@@ -11,6 +11,7 @@ export type OnboardingScreen =
   | 'pinCreation'
   | 'welcome'
   | 'kyc'
+  | 'pinRenewal'
   | 'registering'
   | 'unexpected'
   | 'complete'
@@ -23,6 +24,7 @@ const screens: readonly OnboardingScreen[] = [
   'pinCreation',
   'welcome',
   'kyc',
+  'pinRenewal',
   'registering',
   'unexpected',
   'complete',
@@ -39,20 +41,40 @@ const steps: Partial<Record<OnboardingScreen, OnboardingStep>> = {
   pinCreation: 2,
   welcome: 3,
   kyc: 4,
+  pinRenewal: 4,
   registering: 4,
   complete: 5,
 };
 
+/** Steps the progress counts: 0 to 4 (the completion page ends the wizard). */
+export const ONBOARDING_PROGRESS_STEPS = 5;
+
 /** The spec's step number, or null on the pages outside the numbered steps. */
 export const selectOnboardingStep = (s: Snapshot): OnboardingStep | null =>
   steps[selectOnboardingScreen(s)] ?? null;
+
+/**
+ * 'Paso N de M' for steps 0 to 4 (the KYC sub-steps, a new PIN after the card and the final
+ * register call are all step 4); null on the pages outside them (completion, patient exists).
+ */
+export const selectOnboardingProgress = (s: Snapshot): { step: number; of: number } | null => {
+  const step = selectOnboardingStep(s);
+  return step === null || step >= ONBOARDING_PROGRESS_STEPS
+    ? null
+    : { step: step + 1, of: ONBOARDING_PROGRESS_STEPS };
+};
 
 /** Every back or cancel ended the flow: the view goes home. */
 export const selectGoHome = (s: Snapshot): boolean => s.matches('home');
 
 export const selectRegistrationView = (s: Snapshot) => {
   const sending = s.matches({ registration: 'sending' });
+  const { phone, email } = s.context.fieldErrors;
+  const focus: OnboardingField = phone || !email ? 'phone' : 'email';
   return {
+    /** failed submits, and the first field to fix after one (the phone when the send failed) */
+    failures: s.context.failures,
+    focus,
     phoneInput: s.context.phoneInput,
     emailInput: s.context.emailInput,
     phoneError: s.context.fieldErrors.phone,
@@ -68,15 +90,44 @@ export const selectRegistrationView = (s: Snapshot) => {
 };
 export type RegistrationView = ReturnType<typeof selectRegistrationView>;
 
-export const selectPinCreationView = (s: Snapshot) => ({
-  pinInput: s.context.pinInput,
-  termsAccepted: s.context.termsAccepted,
-  // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
-  canSubmit:
-    s.context.pinInput.length > 0 && s.context.termsAccepted && s.can({ type: 'form.submit' }),
-  error: s.matches({ pinCreation: 'invalid' }) ? s.context.error : null,
-});
+export const selectPinCreationView = (s: Snapshot) => {
+  const { pinInput, termsAccepted } = s.context;
+  const error = s.matches({ pinCreation: 'invalid' }) ? s.context.error : null;
+  const missing: PinMissing | null =
+    !pinInput && !termsAccepted
+      ? 'pinAndTerms'
+      : !pinInput
+        ? 'pin'
+        : !termsAccepted
+          ? 'terms'
+          : null;
+  const focus: OnboardingField = error?.code === 'termsRequired' ? 'terms' : 'pin';
+  return {
+    pinInput,
+    termsAccepted,
+    // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
+    canSubmit: missing === null && s.can({ type: 'form.submit' }),
+    /** what keeps 'Validar' disabled, said beside it */
+    missing,
+    error,
+    /** each field's own message */
+    pinError: error?.code === 'pinInvalid' ? error : null,
+    termsError: error?.code === 'termsRequired' ? error : null,
+    failures: s.context.failures,
+    focus,
+  };
+};
 export type PinCreationView = ReturnType<typeof selectPinCreationView>;
+
+/** After the card: a PIN not made from the patient's birth date or document number. */
+export const selectPinRenewalView = (s: Snapshot) => ({
+  pinInput: s.context.pinInput,
+  canSubmit: s.context.pinInput.length > 0 && s.can({ type: 'form.submit' }),
+  missing: s.context.pinInput.length > 0 ? null : ('pin' as const),
+  pinError: s.matches({ pinRenewal: 'invalid' }) ? s.context.error : null,
+  failures: s.context.failures,
+});
+export type PinRenewalView = ReturnType<typeof selectPinRenewalView>;
 
 export const selectRegisteringView = (s: Snapshot) => ({
   submitting: s.matches({ registering: 'submitting' }),

@@ -14,6 +14,8 @@ export type OnboardingErrorCode =
   | 'sendCodeFailed'
   | 'tooManyAttempts'
   | 'pinInvalid'
+  /** the PIN is made from the card's birth date or number (contract/pin.ts): choose another */
+  | 'pinFromOwnData'
   | 'termsRequired'
   /** POST /register refused (HTTP not OK or success false) */
   | 'registerFailed'
@@ -52,7 +54,12 @@ export type OnboardingContext = {
   kycResult: KycResult | null;
   supplementaryData: SupplementaryData | null;
   error: OnboardingError | null;
+  /** failed submits so far: each sends the focus to the first field to fix */
+  failures: number;
 };
+
+/** What keeps a PIN step's 'Validar' disabled: no PIN typed, the terms not accepted, or both. */
+export type PinMissing = 'pinAndTerms' | 'pin' | 'terms';
 
 export type OnboardingEvent =
   | { type: 'phone.change'; value: string }
@@ -71,6 +78,9 @@ export type OnboardingEvent =
   | ErrorActorEvent<unknown, 'kyc'>
   /** every back arrow and 'Cancelar': the flow ends and the view goes home */
   | { type: 'flow.back' };
+
+/** The fields a failed submit sends the focus to. */
+export type OnboardingField = 'phone' | 'email' | 'pin' | 'terms';
 
 /** The spec's step numbers (section 2): 0 registration ... 5 completion. */
 export type OnboardingStep = 0 | 1 | 2 | 3 | 4 | 5;

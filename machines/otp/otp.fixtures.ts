@@ -11,6 +11,7 @@ const base: OtpContext = {
   secondsLeft: 30,
   notice: null,
   autoValidate: true,
+  failures: 0,
 };
 
 const at = (

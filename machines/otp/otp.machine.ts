@@ -102,6 +102,7 @@ export const otpMachine = setup({
     secondsLeft: input.resendAfterSeconds ?? OTP_RESEND_WAIT_SECONDS,
     notice: null,
     autoValidate: input.autoValidate ?? true,
+    failures: 0,
   }),
   initial: 'active',
   states: {
@@ -139,6 +140,7 @@ export const otpMachine = setup({
             },
             failed: {
               tags: ['error'],
+              entry: assign({ failures: ({ context }) => context.failures + 1 }),
               on: typingEvents,
             },
           },

@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { OtpMachine } from './otp.machine';
-import type { OtpError } from './otp.types';
+import { OTP_LENGTH, type OtpError } from './otp.types';
 
 type Snapshot = SnapshotFrom<OtpMachine>;
 
@@ -34,22 +34,35 @@ export function selectOtpAnnouncement(s: Snapshot): OtpAnnouncement {
   return null;
 }
 
-export const selectOtpView = (s: Snapshot) => ({
-  celular: s.context.recipient.celular,
-  code: s.context.code,
-  validating: s.matches({ active: { entry: 'validating' } }),
-  resending: s.matches({ active: { resend: 'resending' } }),
-  busy: s.hasTag('busy'),
-  canSubmit: s.can({ type: 'code.submit' }),
-  canResend: s.can({ type: 'code.resend' }),
-  waiting: s.matches({ active: { resend: 'waiting' } }),
-  secondsLeft: s.context.secondsLeft,
-  error: (s.matches({ active: { entry: 'failed' } }) ? s.context.error : null) as OtpError | null,
-  resendError: (s.matches({ active: { resend: 'resendFailed' } })
-    ? s.context.resendError
-    : null) as OtpError | null,
-  notice: s.context.notice,
-  announcement: selectOtpAnnouncement(s),
-  verified: s.matches('verified'),
-});
+export const selectOtpView = (s: Snapshot) => {
+  const error = (
+    s.matches({ active: { entry: 'failed' } }) ? s.context.error : null
+  ) as OtpError | null;
+  const validating = s.matches({ active: { entry: 'validating' } });
+  return {
+    celular: s.context.recipient.celular,
+    code: s.context.code,
+    validating: s.matches({ active: { entry: 'validating' } }),
+    resending: s.matches({ active: { resend: 'resending' } }),
+    busy: s.hasTag('busy'),
+    canSubmit: s.can({ type: 'code.submit' }),
+    canResend: s.can({ type: 'code.resend' }),
+    waiting: s.matches({ active: { resend: 'waiting' } }),
+    secondsLeft: s.context.secondsLeft,
+    error,
+    /** a wrong or expired code is the field's own message; other failures are a banner */
+    codeError: error?.code === 'wrongCode' ? error : null,
+    bannerError: error?.code === 'wrongCode' ? null : error,
+    /** why 'Validar código' is disabled: the code is not 6 digits yet */
+    codeMissing:
+      !validating && !s.can({ type: 'code.submit' }) && s.context.code.length < OTP_LENGTH,
+    failures: s.context.failures,
+    resendError: (s.matches({ active: { resend: 'resendFailed' } })
+      ? s.context.resendError
+      : null) as OtpError | null,
+    notice: s.context.notice,
+    announcement: selectOtpAnnouncement(s),
+    verified: s.matches('verified'),
+  };
+};
 export type OtpView = ReturnType<typeof selectOtpView>;

@@ -39,6 +39,8 @@ export type OtpContext = {
   notice: OtpNotice | null;
   /** the 6th digit validates at once (onboarding); PIN recovery waits for 'Validar código' */
   autoValidate: boolean;
+  /** failed validations so far: each sends the focus back to the code field */
+  failures: number;
 };
 
 export type OtpInput = {

@@ -21,11 +21,28 @@ export const recoveryFixtures = {
   requestEditingFilled: at({ request: 'editing' }, typed),
   requestInvalidDocumento: at(
     { request: 'invalid' },
-    { ...empty, documento: '123', celular: '0981123456', error: { code: 'documentoInvalid' } },
+    {
+      ...empty,
+      documento: '123',
+      celular: '0981123456',
+      fieldErrors: { documento: 'documentoInvalid', celular: null },
+      failures: 1,
+    },
   ),
   requestInvalidCelular: at(
     { request: 'invalid' },
-    { ...typed, celular: '0211234', error: { code: 'celularInvalid' } },
+    { ...typed, celular: '0211234', fieldErrors: { documento: null, celular: 'celularInvalid' } },
+  ),
+  /** Both fields wrong: each says so under itself, no banner. */
+  requestInvalidBoth: at(
+    { request: 'invalid' },
+    {
+      ...empty,
+      documento: '123',
+      celular: '0211234',
+      fieldErrors: { documento: 'documentoInvalid', celular: 'celularInvalid' },
+      failures: 1,
+    },
   ),
   requestSending: at({ request: 'sending' }, typed),
   requestFailed: at({ request: 'failed' }, { ...typed, error: { code: 'sendFailed' } }),
@@ -56,8 +73,18 @@ export const recoveryFixtures = {
     { newPin: 'invalid' },
     { ...sent, pin: '123456', error: { code: 'pinInvalid' } },
   ),
+  /** 6 digits in a row of the document number 1234567: refused before any call. */
+  newPinInvalidOwnData: at(
+    { newPin: 'invalid' },
+    { ...sent, pin: '234567', error: { code: 'pinFromOwnData' }, failures: 1 },
+  ),
   newPinSaving: at({ newPin: 'saving' }, withPin),
   newPinFailed: at({ newPin: 'failed' }, { ...withPin, error: { code: 'saveFailed' } }),
+  /** The server knows the birth date: 140387 for someone born 14/03/1987. */
+  newPinFailedOwnData: at(
+    { newPin: 'failed' },
+    { ...withPin, pin: '140387', error: { code: 'pinFromOwnData' }, failures: 1 },
+  ),
   newPinFailedNoGrant: at(
     { newPin: 'failed' },
     {

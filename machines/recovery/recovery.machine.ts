@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
-import { isAcceptablePin } from '../../contract/onboarding';
+import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
 import { toFlowError } from '../shared/errors';
@@ -17,6 +17,7 @@ import type {
   RecoveryError,
   RecoveryErrorCode,
   RecoveryEvent,
+  RecoveryFieldErrors,
 } from './recovery.types';
 
 /** A failed call: 429 keeps the server's wait, any other answer its message, else the fallback. */
@@ -28,6 +29,17 @@ export function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): Re
     : { code };
 }
 
+/** set-new-pin refused the PIN as made from the patient's own data: a message under the field. */
+export function saveErrorFrom(err: unknown): RecoveryError {
+  return toFlowError(err).reason === PIN_FROM_OWN_DATA
+    ? { code: 'pinFromOwnData' }
+    : recoveryErrorFrom(err, 'saveFailed');
+}
+
+const isDocumentoValid = (documento: string) => documento.length >= DOCUMENT_MIN;
+const isCelularValid = (celular: string) => normalizeParaguayPhone(celular) !== null;
+const noFieldErrors: RecoveryFieldErrors = { documento: null, celular: null };
+
 /** A `success: false` answer: its message, else the fallback. */
 const refused = (code: RecoveryErrorCode, message: string | undefined): RecoveryError =>
   message ? { code, serverMessage: message } : { code };
@@ -37,7 +49,9 @@ export const initialRecoveryContext: RecoveryContext = {
   celular: '',
   resendAfterSeconds: null,
   pin: '',
+  fieldErrors: noFieldErrors,
   error: null,
+  failures: 0,
 };
 
 /** Step 0's fields, in every state where they are editable; an edit clears the last error. */
@@ -46,7 +60,8 @@ const requestEditing = {
   'celular.change': { target: 'editing', actions: 'assignCelular' },
   'form.submit': [
     { guard: 'isRequestValid', target: 'sending' },
-    { target: 'invalid', actions: 'assignRequestInvalid' },
+    // reenter: every refused submit counts (the focus goes back to the field to fix)
+    { target: 'invalid', reenter: true, actions: 'assignRequestInvalid' },
   ],
 } as const;
 
@@ -55,7 +70,7 @@ const pinEditing = {
   'pin.change': { target: 'editing', actions: 'assignPin' },
   'form.submit': [
     { guard: 'isPinAcceptable', target: 'saving' },
-    { target: 'invalid', actions: 'assignPinInvalid' },
+    { target: 'invalid', reenter: true, actions: 'assignPinInvalid' },
   ],
 } as const;
 
@@ -86,34 +101,57 @@ export const recoveryMachine = setup({
   },
   guards: {
     isRequestValid: ({ context }) =>
-      context.documento.length >= DOCUMENT_MIN && normalizeParaguayPhone(context.celular) !== null,
-    isPinAcceptable: ({ context }) => isAcceptablePin(context.pin),
+      isDocumentoValid(context.documento) && isCelularValid(context.celular),
+    // The document number is known here; the birth date only to the server, which checks it too.
+    isPinAcceptable: ({ context }) =>
+      pinProblem(context.pin, { documento: context.documento }) === null,
   },
   actions: {
-    assignDocumento: assign(({ context, event }) => ({
-      documento:
+    // A field's message stays until that field is fixed; the send's banner goes with any edit.
+    assignDocumento: assign(({ context, event }) => {
+      const documento =
         event.type === 'documento.change'
           ? onlyDigits(event.value, DOCUMENT_MAX)
-          : context.documento,
-      error: null,
-    })),
-    assignCelular: assign(({ context, event }) => ({
-      celular:
+          : context.documento;
+      const fixed = isDocumentoValid(documento);
+      return {
+        documento,
+        fieldErrors: fixed ? { ...context.fieldErrors, documento: null } : context.fieldErrors,
+        error: null,
+      };
+    }),
+    assignCelular: assign(({ context, event }) => {
+      const celular =
         event.type === 'celular.change'
           ? onlyDigits(event.value, RECOVERY_CELULAR_MAX)
-          : context.celular,
+          : context.celular;
+      const fixed = isCelularValid(celular);
+      return {
+        celular,
+        fieldErrors: fixed ? { ...context.fieldErrors, celular: null } : context.fieldErrors,
+        error: null,
+      };
+    }),
+    assignRequestInvalid: assign(({ context }) => ({
+      fieldErrors: {
+        documento: isDocumentoValid(context.documento) ? null : 'documentoInvalid',
+        celular: isCelularValid(context.celular) ? null : 'celularInvalid',
+      } satisfies RecoveryFieldErrors,
       error: null,
     })),
-    assignRequestInvalid: assign({
-      error: ({ context }) => ({
-        code: context.documento.length < DOCUMENT_MIN ? 'documentoInvalid' : 'celularInvalid',
-      }),
-    }),
+    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
     assignPin: assign(({ context, event }) => ({
       pin: event.type === 'pin.change' ? onlyDigits(event.value, PIN_LENGTH) : context.pin,
       error: null,
     })),
-    assignPinInvalid: assign({ error: { code: 'pinInvalid' } }),
+    assignPinInvalid: assign({
+      error: ({ context }) => ({
+        code:
+          pinProblem(context.pin, { documento: context.documento }) === 'ownData'
+            ? 'pinFromOwnData'
+            : 'pinInvalid',
+      }),
+    }),
     clearError: assign({ error: null }),
   },
 }).createMachine({
@@ -125,7 +163,7 @@ export const recoveryMachine = setup({
       initial: 'editing',
       states: {
         editing: { on: requestEditing },
-        invalid: { tags: ['error'], on: requestEditing },
+        invalid: { tags: ['error'], entry: 'countFailure', on: requestEditing },
         sending: {
           tags: ['busy'],
           entry: 'clearError',
@@ -159,7 +197,7 @@ export const recoveryMachine = setup({
             },
           },
         },
-        failed: { tags: ['error'], on: requestEditing },
+        failed: { tags: ['error'], entry: 'countFailure', on: requestEditing },
       },
     },
     verification: {
@@ -183,7 +221,7 @@ export const recoveryMachine = setup({
       initial: 'editing',
       states: {
         editing: { on: pinEditing },
-        invalid: { tags: ['error'], on: pinEditing },
+        invalid: { tags: ['error'], entry: 'countFailure', on: pinEditing },
         saving: {
           tags: ['busy'],
           entry: 'clearError',
@@ -202,13 +240,11 @@ export const recoveryMachine = setup({
             ],
             onError: {
               target: 'failed',
-              actions: assign({
-                error: ({ event }) => recoveryErrorFrom(event.error, 'saveFailed'),
-              }),
+              actions: assign({ error: ({ event }) => saveErrorFrom(event.error) }),
             },
           },
         },
-        failed: { tags: ['error'], on: pinEditing },
+        failed: { tags: ['error'], entry: 'countFailure', on: pinEditing },
       },
     },
     // The code step failed as a machine (a bug, not a patient's mistake).

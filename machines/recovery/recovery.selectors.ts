@@ -1,6 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import type { RecoveryMachine } from './recovery.machine';
-import type { RecoveryStep } from './recovery.types';
+import type { RecoveryError, RecoveryMissing, RecoveryStep } from './recovery.types';
 
 type Snapshot = SnapshotFrom<RecoveryMachine>;
 
@@ -34,28 +34,52 @@ export const selectOtpActor = (s: Snapshot) => s.children.otp;
 
 export const selectRequestView = (s: Snapshot) => {
   const sending = s.matches({ request: 'sending' });
+  const { documento, celular, fieldErrors } = s.context;
+  const missing: RecoveryMissing | null =
+    !documento && !celular
+      ? 'documentoAndCelular'
+      : !documento
+        ? 'documento'
+        : !celular
+          ? 'celular'
+          : null;
   return {
-    documento: s.context.documento,
-    celular: s.context.celular,
+    documento,
+    celular,
     sending,
     // Both fields are required; the machine says why a filled form is refused.
-    canSubmit: !sending && s.context.documento !== '' && s.context.celular !== '',
-    error:
-      s.matches({ request: 'invalid' }) || s.matches({ request: 'failed' })
-        ? s.context.error
-        : null,
+    canSubmit: !sending && missing === null,
+    missing: sending ? null : missing,
+    /** each field's own message, under it */
+    documentoError: fieldErrors.documento,
+    celularError: fieldErrors.celular,
+    /** the banner: only the send's refusal */
+    error: s.matches({ request: 'failed' }) ? s.context.error : null,
+    failures: s.context.failures,
+    /** the first field to fix after a refused submit (the document when the send failed) */
+    focus:
+      fieldErrors.documento || !fieldErrors.celular ? ('documento' as const) : ('celular' as const),
   };
 };
 export type RequestView = ReturnType<typeof selectRequestView>;
 
+const pinCodes: readonly RecoveryError['code'][] = ['pinInvalid', 'pinFromOwnData'];
+
 export const selectNewPinView = (s: Snapshot) => {
   const saving = s.matches({ newPin: 'saving' });
+  const error =
+    s.matches({ newPin: 'invalid' }) || s.matches({ newPin: 'failed' }) ? s.context.error : null;
+  const aboutPin = error !== null && pinCodes.includes(error.code);
   return {
     pin: s.context.pin,
     saving,
     canSubmit: !saving && s.context.pin !== '',
-    error:
-      s.matches({ newPin: 'invalid' }) || s.matches({ newPin: 'failed' }) ? s.context.error : null,
+    missing: !saving && s.context.pin === '' ? ('pin' as const) : null,
+    /** the PIN's own message, under the field */
+    pinError: aboutPin ? error : null,
+    /** the banner: a refusal that is not about the PIN typed (no grant, no answer, 429) */
+    error: aboutPin ? null : error,
+    failures: s.context.failures,
   };
 };
 export type NewPinView = ReturnType<typeof selectNewPinView>;

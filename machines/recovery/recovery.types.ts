@@ -8,6 +8,8 @@ export type RecoveryErrorCode =
   | 'sendFailed'
   /** step 2: not 6 digits or one of the banned PINs */
   | 'pinInvalid'
+  /** step 2: made from the patient's document number or birth date (contract/pin.ts) */
+  | 'pinFromOwnData'
   /** set-new-pin failed: the spec's 'No se pudo guardar el PIN.' */
   | 'saveFailed'
   | 'tooManyAttempts'
@@ -25,8 +27,21 @@ export type RecoveryContext = {
   resendAfterSeconds: number | null;
   /** the new PIN as typed (digits only, at most 6), kept in memory only until set-new-pin */
   pin: string;
+  /** step 0's own messages, under each field, until the field is fixed */
+  fieldErrors: RecoveryFieldErrors;
+  /** the last refusal that is not a field's: step 0's send, step 2's PIN or save */
   error: RecoveryError | null;
+  /** failed submits so far: each sends the focus to the first field to fix */
+  failures: number;
 };
+
+export type RecoveryFieldErrors = {
+  documento: 'documentoInvalid' | null;
+  celular: 'celularInvalid' | null;
+};
+
+/** What keeps a step's submit disabled: a required field left empty. */
+export type RecoveryMissing = 'documentoAndCelular' | 'documento' | 'celular' | 'pin';
 
 export type RecoveryEvent =
   | { type: 'documento.change'; value: string }

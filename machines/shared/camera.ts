@@ -5,7 +5,7 @@ import { fromCallback } from 'xstate';
  * kiosk. Invoke it in the state that shows the camera: leaving the state stops every track (the
  * camera light goes off). It reports to its parent:
  * - `camera.ready` with the MediaStream once the camera is open;
- * - `camera.error` with a typed code (the view maps it to decisions.md's text);
+ * - `camera.error` with a typed code (the view maps it to docs/decisions.md's text);
  * - `camera.released` when it let the camera go by itself (the tab was hidden); it reopens the
  *   camera when the tab is visible again and reports `camera.ready` anew.
  * After a denied permission it watches the Permissions API and reopens the camera by itself when

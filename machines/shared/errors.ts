@@ -10,6 +10,8 @@ export type FlowError = {
   status?: number;
   serverMessage?: string;
   retryAfterSeconds?: number;
+  /** the error answer's `reason`, for the refusals a flow answers with a step of its own */
+  reason?: string;
 };
 
 /** Thrown by machines/shared/http.ts for anything but a 2xx JSON answer. */
@@ -19,6 +21,7 @@ export class ApiError extends Error {
     readonly status: number | undefined,
     readonly serverMessage: string | undefined,
     readonly retryAfterSeconds?: number,
+    readonly reason?: string,
   ) {
     super(serverMessage ?? code);
     this.name = 'ApiError';
@@ -31,6 +34,7 @@ export function toFlowError(err: unknown): FlowError {
     if (err.status !== undefined) out.status = err.status;
     if (err.serverMessage) out.serverMessage = err.serverMessage;
     if (err.retryAfterSeconds !== undefined) out.retryAfterSeconds = err.retryAfterSeconds;
+    if (err.reason) out.reason = err.reason;
     return out;
   }
   if (err instanceof TypeError) return { code: 'network' };

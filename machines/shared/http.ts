@@ -49,14 +49,12 @@ export async function request<T>(url: string, options: RequestOptions<T>): Promi
     throw new ApiError(response.ok ? 'invalidResponse' : 'server', response.status, undefined);
   }
   if (!response.ok) {
-    const message =
-      json &&
-      typeof json === 'object' &&
-      'message' in json &&
-      typeof json.message === 'string' &&
-      json.message
-        ? json.message
-        : undefined;
+    const field = (name: 'message' | 'reason'): string | undefined => {
+      const value =
+        json && typeof json === 'object' ? (json as Record<string, unknown>)[name] : undefined;
+      return typeof value === 'string' && value ? value : undefined;
+    };
+    const message = field('message');
     if (response.status === 429) {
       const retry = Number(response.headers.get('retry-after'));
       throw new ApiError(
@@ -66,7 +64,7 @@ export async function request<T>(url: string, options: RequestOptions<T>): Promi
         Number.isFinite(retry) ? retry : undefined,
       );
     }
-    throw new ApiError('server', response.status, message);
+    throw new ApiError('server', response.status, message, undefined, field('reason'));
   }
   const parsed = options.schema.safeParse(json);
   if (!parsed.success) throw new ApiError('invalidResponse', response.status, undefined);

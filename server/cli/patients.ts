@@ -13,7 +13,7 @@ import { loadIdentityConfig } from '../identity/config';
 import { createIdentityEngine } from '../identity/engine';
 import { checkGates } from '../identity/gates';
 
-const USAGE = `Usage: npm run patients -- add --documento 1234567 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com] [--foto FOTO.jpg] [--pin-stdin]
+const USAGE = `Usage: npm run patients -- add --documento 1234567 --celular 0981123456 --nombre "NOMBRES" --apellido "APELLIDOS" [--email correo@ejemplo.com] [--nacimiento AAAA-MM-DD] [--foto FOTO.jpg] [--pin-stdin]
 Creates the patient, or updates the one with that document number (and clears a login lock).
 The PIN is never an argument (every local user sees a command's arguments): the command asks for
 it on the terminal (twice, not shown), or reads its first line from standard input with
@@ -87,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       nombre: { type: 'string' },
       apellido: { type: 'string' },
       email: { type: 'string' },
+      nacimiento: { type: 'string' },
       foto: { type: 'string' },
     },
     strict: true,
@@ -112,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
     nombre: values.nombre,
     apellido: values.apellido,
     email: values.email,
+    fecha_nacimiento: values.nacimiento,
   });
   if (!parsed.success || (values.celular && !celular)) {
     const fields = parsed.success ? ['celular'] : parsed.error.issues.map((i) => i.path.join('.'));

@@ -56,6 +56,7 @@ type Row = {
   threshold: number | null;
   message: string | null;
   full_name: string | null;
+  given_names: string | null;
   numero_documento: string | null;
 };
 
@@ -85,7 +86,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
     if (!UUID.test(sessionId)) throw new HttpError(400, faceAuthMessages.sessionInvalid);
     const { rows } = await db.query<Row>(
       `SELECT f.stage, f.client_key, f.patient_id::text AS patient_id, f.confidence, f.threshold, f.message,
-              p.nombre || ' ' || p.apellido AS full_name, p.numero_documento
+              p.nombre || ' ' || p.apellido AS full_name, p.nombre AS given_names, p.numero_documento
          FROM face_auth_sessions f LEFT JOIN patients p ON p.id = f.patient_id
         WHERE f.session_id = $1 AND f.created_at > now() - ($2::bigint * interval '1 millisecond')`,
       [sessionId, cfg.sessionTtlMs],
@@ -105,6 +106,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
         message: row.message ?? faceAuthMessages.recognised,
         user: {
           full_name: row.full_name,
+          given_names: row.given_names ?? '',
           document_number: row.numero_documento,
           face_match_confidence: confidence,
         },

@@ -11,12 +11,16 @@ import { CONTROL_CHARACTER } from '../../contract/common';
 import type { Schema } from '../../machines/shared/http';
 import { messages } from './messages';
 
-/** Thrown by routes and services: answered as JSON `{ success: false, message }` with `status`. */
+/**
+ * Thrown by routes and services: answered as JSON `{ success: false, message }` with `status`, and
+ * `reason` when the browser must tell this refusal from others (contract/common.ts errorResponse).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -154,7 +158,11 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     if (err instanceof HttpError) {
       reply.headers(err.headers);
-      return reply.status(err.status).send({ success: false, message: err.message });
+      return reply.status(err.status).send({
+        success: false,
+        message: err.message,
+        ...(err.reason ? { reason: err.reason } : {}),
+      });
     }
     const known = err.code ? fastifyCodes[err.code] : undefined;
     if (known) return reply.status(known.status).send({ success: false, message: known.message });

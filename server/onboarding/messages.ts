@@ -4,6 +4,8 @@ export const onboardingMessages = {
   badEmail: 'Por favor, ingresá un correo válido o dejá el campo vacío.',
   badOtp: 'Ingresá el código de 6 dígitos que te enviamos por SMS.',
   badPin: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  pinFromOwnData:
+    'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
   badSupplementary: 'Revisá los datos complementarios: elegí un departamento y una ciudad.',
   cityNotInDepartment: 'Elegí una ciudad del departamento seleccionado.',
   codeSent: 'Te enviamos un código por SMS. Vence en 5 minutos.',
@@ -11,7 +13,7 @@ export const onboardingMessages = {
   sendFailed: 'No se pudo enviar el código. Verificá tu número.',
   resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',
   wrongOtp:
-    'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+    'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
   otpOk: 'Código verificado.',
   phoneExists: 'Ya existe un paciente registrado con este celular. Ingresá con tu documento y PIN.',
   documentExists: 'El paciente ya existe. Ingresá con tu documento y PIN.',

@@ -1,4 +1,5 @@
 import { splitFullName, type SupplementaryData } from '../../contract/onboarding';
+import { isPinFromOwnData, PIN_FROM_OWN_DATA, pinOwnDataOf } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
@@ -19,7 +20,7 @@ async function phoneHasPatient(db: Db, celular: string): Promise<boolean> {
 }
 
 /**
- * Start and resend: a phone that already has a complete patient record is told so (decisions.md);
+ * Start and resend: a phone that already has a complete patient record is told so (docs/decisions.md);
  * otherwise a new code is sent. Answers that reveal a registered phone spend the client's budget
  * too, so the per-client cap also bounds probing.
  */
@@ -125,6 +126,9 @@ export async function registerPatient(
   const id = completed.idData;
   const documento = id.DocumentNumber.replace(/\D/g, '');
   if (!documento) throw new HttpError(400, m.kycIncomplete);
+  // The card is read: a PIN made from its birth date or number is refused (contract/pin.ts).
+  if (isPinFromOwnData(input.pin, pinOwnDataOf(id)))
+    throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
 
   const now = new Date(ctx.clock.now());
   const verified = await db.query(

@@ -9,12 +9,13 @@ export async function upsertPatient(
 ): Promise<{ id: string; created: boolean }> {
   const pinHash = await ctx.pins.hash(input.pin);
   const { rows } = await ctx.db.query<{ id: string; created: boolean }>(
-    `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, pin_hash)
-          VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, pin_hash, fecha_nacimiento)
+          VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (numero_documento) DO UPDATE
           SET nombre = EXCLUDED.nombre, apellido = EXCLUDED.apellido,
               celular = COALESCE(EXCLUDED.celular, patients.celular),
               email = COALESCE(EXCLUDED.email, patients.email),
+              fecha_nacimiento = COALESCE(EXCLUDED.fecha_nacimiento, patients.fecha_nacimiento),
               pin_hash = EXCLUDED.pin_hash, updated_at = now()
      RETURNING id::text AS id, (xmax = 0) AS created`,
     [
@@ -24,6 +25,7 @@ export async function upsertPatient(
       input.celular ?? null,
       input.email ?? null,
       pinHash,
+      input.fecha_nacimiento ?? null,
     ],
   );
   await clearLoginGuard(ctx as AppContext, input.numero_documento);

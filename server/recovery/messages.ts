@@ -9,6 +9,8 @@ export const recoveryMessages = {
   wrongOtp: 'Código incorrecto o vencido.',
   otpOk: 'Código verificado. Ya podés elegir tu nuevo PIN.',
   badPin: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  pinFromOwnData:
+    'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
   noGrant:
     'Tu autorización para cambiar el PIN venció o no es válida. Volvé a pedir un código por SMS.',
   pinChanged: 'PIN actualizado correctamente. Ya podés ingresar con tu nuevo PIN.',

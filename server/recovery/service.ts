@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { clearLoginGuard } from '../auth/login';
 import { endPatientSessions } from '../auth/sessions';
+import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -205,12 +206,17 @@ export async function setRecoveredPin(
   const grantHash = hashGrant(input.grant);
   const now = new Date(ctx.clock.now());
   // The grant is checked before the (costly) hash, then consumed atomically in the transaction.
-  const live = await ctx.db.query(
-    `SELECT 1 FROM recovery_grants
-      WHERE token_hash = $1 AND numero_documento = $2 AND consumed_at IS NULL AND expires_at > $3`,
+  const live = await ctx.db.query<{ birth_date: string | null }>(
+    `SELECT to_char(p.fecha_nacimiento, 'YYYY-MM-DD') AS birth_date
+       FROM recovery_grants g JOIN patients p ON p.id = g.patient_id
+      WHERE g.token_hash = $1 AND g.numero_documento = $2 AND g.consumed_at IS NULL AND g.expires_at > $3`,
     [grantHash, input.documento, now],
   );
-  if (!live.rows.length) throw new HttpError(403, m.noGrant);
+  const owner = live.rows[0];
+  if (!owner) throw new HttpError(403, m.noGrant);
+  // Only the grant's holder learns this (the code proved the mobile); the grant stays usable.
+  if (isPinFromOwnData(input.pin, { documento: input.documento, birthDate: owner.birth_date }))
+    throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
   const pinHash = await ctx.pins.hash(input.pin);
 
   const changed = await ctx.db.transaction(async (tx) => {

@@ -4,18 +4,40 @@ export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => v
 
 /**
  * Passed to every flow's Provider (`options={{ inspect }}`). Undefined unless the development build
- * runs with VITE_XSTATE_INSPECT: '1' opens Stately's inspector and keeps the offline log; 'log'
- * keeps only the offline log (console + window.__xstateEventLog). Never in a production bundle.
+ * runs with VITE_XSTATE_INSPECT: '1' opens Stately's inspector (its hosted UI: needs internet
+ * access) and keeps the offline log; 'log' keeps only the offline log (console at the normal level
+ * + window.__xstateEventLog; no internet needed). Never in a production bundle.
  */
 export let inspect: Inspect | undefined;
 
 export type LoggedEvent = {
   at: number;
+  /** the actor by name: its machine's id ('login', 'otp', 'kyc'), else its invoke id ('sendCode') */
   actor: string;
+  /** the actor's session id: tells two actors of one machine apart */
+  session: string;
   kind: 'event' | 'snapshot';
   type?: string;
   value?: unknown;
 };
+
+/**
+ * A readable name for an actor: its machine's id for a state machine ('onboarding', 'otp',
+ * 'kyc'), else the id it was invoked or spawned with ('sendCode', 'camera'), never XState's
+ * generated 'x:4' when something better exists.
+ */
+export function actorName(actorRef: InspectionEvent['actorRef']): string {
+  const ref = actorRef as {
+    id?: string;
+    sessionId: string;
+    src?: unknown;
+    logic?: { id?: unknown; config?: unknown };
+  };
+  const logic = ref.logic;
+  const machineId = logic && logic.config && typeof logic.id === 'string' ? logic.id : null;
+  const id = ref.id ?? ref.sessionId;
+  return machineId ?? (typeof ref.src === 'string' && /^x:\d+$/.test(id) ? ref.src : id);
+}
 
 /** Event payloads may carry a PIN, a code or an image: only event types and state values are kept. */
 export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) {
@@ -26,13 +48,14 @@ export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) 
     sink(entry);
   };
   const observe = (ev: InspectionEvent) => {
-    const actor = ev.actorRef.sessionId;
+    const actor = actorName(ev.actorRef);
+    const session = ev.actorRef.sessionId;
     if (ev.type === '@xstate.event')
-      push({ at: Date.now(), actor, kind: 'event', type: ev.event.type });
+      push({ at: Date.now(), actor, session, kind: 'event', type: ev.event.type });
     else if (ev.type === '@xstate.snapshot') {
       const snap = ev.snapshot as { value?: unknown };
       if (snap.value !== undefined)
-        push({ at: Date.now(), actor, kind: 'snapshot', value: snap.value });
+        push({ at: Date.now(), actor, session, kind: 'snapshot', value: snap.value });
     }
   };
   return { observe, entries };
@@ -42,8 +65,9 @@ export async function initInspector(): Promise<void> {
   if (!import.meta.env.DEV) return;
   const mode = import.meta.env.VITE_XSTATE_INSPECT as string | undefined;
   if (!mode) return;
+  // console.log: Chrome hides console.debug behind its 'Verbose' level.
   const log = createEventLog((e) =>
-    console.debug('[xstate]', e.actor, e.kind === 'event' ? e.type : JSON.stringify(e.value)),
+    console.log('[xstate]', e.actor, e.kind === 'event' ? e.type : JSON.stringify(e.value)),
   );
   (window as unknown as { __xstateEventLog: LoggedEvent[] }).__xstateEventLog = log.entries;
   if (mode === 'log') {

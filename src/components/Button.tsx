@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import styled, { css } from 'styled-components';
 import { theme } from '../theme/theme';
 import { AppLink } from './Navigation';
@@ -31,16 +31,42 @@ export const Button = styled.button<{ $variant?: 'primary' | 'secondary' }>`
   color: ${({ $variant }) => ($variant === 'secondary' ? theme.colors.primaryDark : theme.colors.primaryText)};
 `;
 
+const Reason = styled.p`
+  margin: -8px 0 0;
+  color: ${theme.colors.muted};
+  font-size: 0.9375rem;
+  text-align: center;
+`;
+
 /**
  * A form's submit button, disabled until React has hydrated the page: on a prerendered page a
  * click (or Enter in a field) before then would submit the form natively instead of to the machine.
+ * `reason` says, beside it, what is missing while it is disabled (the button's description too,
+ * so a screen reader says it with the button).
  */
-export function SubmitButton({ disabled, children }: { disabled: boolean; children: ReactNode }) {
+export function SubmitButton({
+  disabled,
+  reason,
+  children,
+}: {
+  disabled: boolean;
+  reason?: string | null | undefined;
+  children: ReactNode;
+}) {
   const hydrated = useHydrated();
+  const id = useId();
+  const shown = disabled && reason ? reason : null;
   return (
-    <Button type="submit" disabled={!hydrated || disabled}>
-      {children}
-    </Button>
+    <>
+      <Button
+        type="submit"
+        disabled={!hydrated || disabled}
+        aria-describedby={shown ? `${id}-reason` : undefined}
+      >
+        {children}
+      </Button>
+      {shown ? <Reason id={`${id}-reason`}>{shown}</Reason> : null}
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type ReactNode, type Ref } from 'react';
 import styled from 'styled-components';
 import { theme } from '../theme/theme';
 
@@ -32,12 +32,14 @@ export function Checkbox({
   label,
   error,
   disabled,
+  ref,
 }: {
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
   label: ReactNode;
   error?: string | null | undefined;
   disabled?: boolean;
+  ref?: Ref<HTMLInputElement>;
 }) {
   const id = useId();
   const errorId = error ? `${id}-error` : undefined;
@@ -45,6 +47,7 @@ export function Checkbox({
     <div>
       <Row>
         <Box
+          ref={ref}
           id={id}
           type="checkbox"
           checked={checked}

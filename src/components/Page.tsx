@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { media, theme } from '../theme/theme';
 
@@ -43,10 +43,21 @@ export const Muted = styled.p`
   margin: 0;
 `;
 
+const InsidePage = createContext(false);
+
+/**
+ * The page frame (main landmark, centred card). Inside another Page it adds nothing: a flow may
+ * frame its steps once, so what it shows above every step (the wizard's progress) stays mounted,
+ * and is read once, while the steps change below it.
+ */
 export function Page({ children }: { children: ReactNode }) {
+  const inside = useContext(InsidePage);
+  if (inside) return <>{children}</>;
   return (
-    <Main>
-      <Card>{children}</Card>
-    </Main>
+    <InsidePage.Provider value>
+      <Main>
+        <Card>{children}</Card>
+      </Main>
+    </InsidePage.Provider>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, type SelectHTMLAttributes } from 'react';
+import { useId, type Ref, type SelectHTMLAttributes } from 'react';
 import styled from 'styled-components';
 import { theme } from '../theme/theme';
 
@@ -46,8 +46,10 @@ export function SelectField({
   placeholder,
   error,
   onValueChange,
+  ref,
   ...select
 }: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'value'> & {
+  ref?: Ref<HTMLSelectElement>;
   label: string;
   value: string;
   options: readonly Option[];
@@ -61,6 +63,7 @@ export function SelectField({
     <Field>
       <Label htmlFor={id}>{label}</Label>
       <Select
+        ref={ref}
         id={id}
         value={value}
         $invalid={Boolean(error)}

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import styled from 'styled-components';
 import { theme } from '../theme/theme';
 
@@ -71,18 +71,32 @@ export type TextFieldProps = Omit<
   onValueChange: (value: string) => void;
   hint?: string | undefined;
   error?: string | null | undefined;
+  /**
+   * Announce the error as it appears (role=alert): for a field that keeps the focus while it is
+   * checked (the SMS code validates at its 6th digit), where moving the focus would say nothing.
+   */
+  errorLive?: boolean;
   prefix?: ReactNode;
+  /** inside the field's border, after the input (the PIN's show/hide button) */
+  suffix?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
 };
 
-/** A labelled input with optional fixed prefix, hint and inline error, wired with aria-describedby. */
+/**
+ * A labelled input with optional fixed prefix, hint and its own error under it, wired with
+ * aria-invalid and aria-describedby (the hint, then the error).
+ */
 export function TextField({
   label,
   value,
   onValueChange,
   hint,
   error,
+  errorLive = false,
   prefix,
+  suffix,
   id,
+  ref,
   ...input
 }: TextFieldProps) {
   const autoId = useId();
@@ -96,6 +110,7 @@ export function TextField({
       <InputRow $invalid={Boolean(error)}>
         {prefix ? <Prefix aria-hidden="true">{prefix}</Prefix> : null}
         <Input
+          ref={ref}
           id={inputId}
           value={value}
           onChange={(e) => onValueChange(e.currentTarget.value)}
@@ -103,9 +118,14 @@ export function TextField({
           aria-describedby={describedBy}
           {...input}
         />
+        {suffix}
       </InputRow>
       {hint ? <Hint id={hintId}>{hint}</Hint> : null}
-      {error ? <FieldError id={errorId}>{error}</FieldError> : null}
+      {error ? (
+        <FieldError id={errorId} role={errorLive ? 'alert' : undefined}>
+          {error}
+        </FieldError>
+      ) : null}
     </Field>
   );
 }

@@ -1,6 +1,6 @@
 import type { CameraErrorCode } from '../../machines/shared/camera';
 
-/** The camera's failures (decisions.md, 'Texts the spec leaves open'), for every capture step and the kiosk. */
+/** The camera's failures (docs/decisions.md, 'Texts the spec leaves open'), for every capture step and the kiosk. */
 export const cameraErrors: Record<CameraErrorCode, string> = {
   insecureContext: 'La cámara solo funciona en una conexión segura (HTTPS o localhost).',
   unsupported: 'Tu navegador no permite usar la cámara. Probá con otro navegador.',

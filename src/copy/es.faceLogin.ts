@@ -1,4 +1,8 @@
-import type { AuthStatus, CameraStatus } from '../../machines/faceAuth/faceAuth.selectors';
+import type {
+  AuthStatus,
+  CameraStatus,
+  KioskMoment,
+} from '../../machines/faceAuth/faceAuth.selectors';
 import type {
   ActivationErrorCode,
   FaceAuthErrorCode,
@@ -14,7 +18,6 @@ export const faceLogin = {
   stop: 'Stop',
   modeLegend: 'Modo',
   modes: { manual: 'Manual', kiosk: 'Kiosco' },
-  kioskNote: 'Modo kiosco: el reconocimiento se repite solo.',
   mirror: 'Imagen espejada',
   statusTitle: 'Estado',
   statusLabels: {
@@ -59,6 +62,19 @@ export const faceLogin = {
   deviceHelpTitle: 'Este dispositivo no está habilitado',
   deviceHelp:
     'Por seguridad, solo los dispositivos de confianza pueden reconocer pacientes. Pedile a la persona a cargo que genere un enlace de activación para este dispositivo (npm run kiosk -- add "Nombre del dispositivo") y abrilo una sola vez en este navegador.',
+  /** The kiosk's patient screen: nothing diagnostic, nobody's full name or number. */
+  kiosk: {
+    statusLabel: 'Reconocimiento',
+    greeting: (names: string) => (names ? `¡Hola, ${names}!` : '¡Hola!'),
+    documentTail: (digits: string) => `Documento terminado en ${digits}`,
+    moments: {
+      preparing: 'Preparando la cámara...',
+      looking: 'Mirá a la cámara y parpadeá.',
+      recognised: '',
+      notRecognised: 'Acercate y mirá a la cámara para intentar de nuevo.',
+      paused: 'Volvemos a intentar en unos segundos.',
+    } satisfies Record<KioskMoment, string>,
+  },
   activating: 'Habilitando este dispositivo...',
   activated: (name: string) => `Dispositivo habilitado: ${name}.`,
 } as const;

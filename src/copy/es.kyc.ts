@@ -72,6 +72,20 @@ export const kyc = {
       estado_civil: 'Estado civil',
     },
     empty: '—',
+    /** As the card prints them (MRZ codes: sex F/M, ICAO nationality codes). */
+    sexes: { F: 'FEMENINO', M: 'MASCULINO' } as Record<string, string>,
+    nationalities: {
+      PRY: 'PARAGUAYA',
+      ARG: 'ARGENTINA',
+      BRA: 'BRASILEÑA',
+      BOL: 'BOLIVIANA',
+      URY: 'URUGUAYA',
+      CHL: 'CHILENA',
+      PER: 'PERUANA',
+      COL: 'COLOMBIANA',
+      VEN: 'VENEZOLANA',
+      ESP: 'ESPAÑOLA',
+    } as Record<string, string>,
     retry: 'Reintentar',
     rejecting: 'Reiniciando...',
     confirm: 'Continuar',
@@ -94,7 +108,7 @@ export const kyc = {
   },
 } as const;
 
-/** Errors of the identity step (spec section 8, Onboarding; decisions.md for the mismatch). */
+/** Errors of the identity step (spec section 8, Onboarding; docs/decisions.md for the mismatch). */
 export const kycErrors: Record<KycErrorCode, string> = {
   startKycFailed: 'Error iniciando KYC',
   network: 'Error iniciando KYC',

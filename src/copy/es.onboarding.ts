@@ -1,18 +1,21 @@
-import type { OnboardingErrorCode } from '../../machines/onboarding/onboarding.types';
+import type { OnboardingErrorCode, PinMissing } from '../../machines/onboarding/onboarding.types';
 import type { OtpErrorCode } from '../../machines/otp/otp.types';
 import { common, sharedErrors } from './es';
 
 export { errorText } from './es';
 
 /**
- * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim,
- * spelling included; the rest are ours, in the same voice.
+ * The onboarding wizard's Spanish (Paraguayan voseo). Texts the spec gives are copied verbatim but
+ * for plain spelling slips (docs/decisions.md); the rest are ours, in the same voice.
  */
 export const onboarding = {
   backHome: common.backHome,
   cancel: 'Cancelar',
   retry: 'Reintentar',
   goToLogin: 'Ir a iniciar sesión',
+  forgotPin: '¿Olvidaste tu PIN?',
+  /** The wizard's progress on steps 0 to 4, read once when it changes. */
+  progress: (step: number, of: number) => `Paso ${step} de ${of}`,
   registration: {
     title: 'Registrate',
     intro: 'Ingresá tu número de celular. Te vamos a enviar un código por SMS para verificarlo.',
@@ -38,9 +41,10 @@ export const onboarding = {
     announceWait: (seconds: number) => `Podés pedir un nuevo código en ${seconds} segundos.`,
     announceAvailable: 'Ya podés pedir un nuevo código.',
     resent: 'Código reenviado. Revisá tu SMS.',
+    codeMissing: 'Escribí los 6 dígitos del código que te enviamos.',
   },
   pinCreation: {
-    title: 'Crea tu propio PIN',
+    title: 'Creá tu propio PIN',
     intro: 'Con este PIN y tu número de documento vas a ingresar a la aplicación.',
     tipsTitle: 'Consejos de seguridad',
     tips: ['Evitá secuencias obvias, como 123456 o 111111.', 'Evitá fechas de cumpleaños.'],
@@ -50,9 +54,24 @@ export const onboarding = {
     termsLink: 'términos y condiciones',
     termsNewTab: ' (se abre en una pestaña nueva)',
     submit: 'Validar',
+    /** Beside the disabled 'Validar': what is missing. */
+    missing: {
+      pinAndTerms: 'Escribí tu PIN y aceptá los términos para continuar.',
+      pin: 'Escribí tu PIN de 6 dígitos para continuar.',
+      terms: 'Aceptá los términos para continuar.',
+    } satisfies Record<PinMissing, string>,
+  },
+  /** After the card is read, when the chosen PIN comes from the patient's own data. */
+  pinRenewal: {
+    title: 'Elegí otro PIN',
+    intro:
+      'El PIN que elegiste sale de tu fecha de nacimiento o de tu número de documento: cualquiera que vea tu cédula lo podría adivinar. Elegí otro PIN de 6 dígitos.',
+    pinLabel: 'Nuevo PIN de 6 dígitos',
+    submit: 'Guardar PIN y finalizar',
+    missing: 'Escribí tu nuevo PIN de 6 dígitos para continuar.',
   },
   welcome: {
-    title: 'Un par de fotos y ya!',
+    title: '¡Un par de fotos y ya!',
     intro:
       'Ahora vamos a verificar tu identidad con una selfie y fotos de tu cédula. Antes, tené en cuenta:',
     tips: [
@@ -93,6 +112,8 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   sendCodeFailed: 'No se pudo enviar el código. Verificá tu número.',
   tooManyAttempts: sharedErrors.tooManyAttempts,
   pinInvalid: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  pinFromOwnData:
+    'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
   termsRequired: 'Debés aceptar los términos y condiciones.',
   registerFailed: 'Error al guardar el registro',
   registerInvalidResponse: 'No se pudo procesar la respuesta del servidor.',
@@ -102,10 +123,10 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   unexpected: sharedErrors.unexpected,
 };
 
-/** Errors of the SMS code step (spec section 8, spelling as the spec has it). */
+/** Errors of the SMS code step (spec section 8; its spelling slips fixed, docs/decisions.md). */
 export const otpErrors: Record<OtpErrorCode, string> = {
   wrongCode:
-    'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+    'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
   network: 'No pudimos validar tu código. Revisá tu conexión e intentá nuevamente.',
   tooManyAttempts: sharedErrors.tooManyAttempts,
   resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',

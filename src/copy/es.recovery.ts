@@ -1,5 +1,5 @@
 import type { OtpErrorCode } from '../../machines/otp/otp.types';
-import type { RecoveryErrorCode } from '../../machines/recovery/recovery.types';
+import type { RecoveryErrorCode, RecoveryMissing } from '../../machines/recovery/recovery.types';
 import { sharedErrors } from './es';
 import { formatCelular, onboarding } from './es.onboarding';
 
@@ -25,6 +25,13 @@ export const recovery = {
     submit: 'Enviar código',
     submitting: 'Enviando...',
   },
+  /** Beside a disabled submit: what is missing. */
+  missing: {
+    documentoAndCelular: 'Ingresá tu número de documento y tu celular registrado para continuar.',
+    documento: 'Ingresá tu número de documento para continuar.',
+    celular: 'Ingresá tu celular registrado para continuar.',
+    pin: 'Escribí tu nuevo PIN de 6 dígitos para continuar.',
+  } satisfies Record<RecoveryMissing, string>,
   verification: {
     ...onboarding.verification,
     title: 'Verificá tu código',
@@ -56,6 +63,8 @@ export const recoveryErrors: Record<RecoveryErrorCode, string> = {
   celularInvalid: 'Ingresá tu celular registrado: solo números, como 0981123456.',
   sendFailed: 'No se pudo enviar el código. Verifique los datos.',
   pinInvalid: 'El PIN debe ser numérico de 6 dígitos y no debe ser una secuencia fácil.',
+  pinFromOwnData:
+    'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
   saveFailed: 'No se pudo guardar el PIN.',
   tooManyAttempts: sharedErrors.tooManyAttempts,
   unexpected: sharedErrors.unexpected,

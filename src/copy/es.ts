@@ -1,4 +1,4 @@
-import type { LoginErrorCode } from '../../machines/login/login.types';
+import type { LoginErrorCode, LoginMissing } from '../../machines/login/login.types';
 import type { DashboardFeature } from '../../machines/dashboard/dashboard.types';
 
 /** THE Spanish catalogue. Texts from the spec are copied verbatim. */
@@ -10,6 +10,13 @@ export const common = {
   backHome: 'Volver al inicio',
   loading: 'Cargando...',
   logoAlt: `${appName}, inicio`,
+} as const;
+
+/** The show/hide button of every masked PIN field (src/components/PinField.tsx). */
+export const pinField = {
+  show: 'Mostrar PIN',
+  hide: 'Ocultar PIN',
+  placeholder: '••••••',
 } as const;
 
 export const landing = {
@@ -31,6 +38,12 @@ export const login = {
   submitting: 'Validando...',
   forgotPin: '¿Olvidaste tu PIN?',
   backToHome: common.backHome,
+  /** Beside the disabled 'Validar': what is missing. */
+  missing: {
+    documentoAndPin: 'Ingresá tu número de documento (al menos 5 dígitos) y tu PIN de 6 dígitos.',
+    documento: 'Ingresá tu número de documento (al menos 5 dígitos).',
+    pin: 'Ingresá tu PIN de 6 dígitos.',
+  } satisfies Record<LoginMissing, string>,
 } as const;
 
 /** Texts several flows share. The 429 fallback is used only when the server sent no message (it says N minutes). */

@@ -8,7 +8,7 @@ export const tyc = {
   title: 'Términos y condiciones y política de privacidad',
   templateNotice:
     'Plantilla sujeta a revisión por la asesoría jurídica del servicio de salud. No constituye todavía el texto legal definitivo.',
-  updated: 'Última actualización: 21 de noviembre de 2026.',
+  updated: 'Última actualización: 24 de noviembre de 2026.',
   back: 'Volver',
   sections: [
     {
@@ -32,8 +32,10 @@ export const tyc = {
         'Datos de identificación: nombres, apellidos, número de documento, fecha de nacimiento, sexo, nacionalidad y estado civil, leídos de tu cédula con tu autorización.',
         'Datos de contacto: número de celular (verificado con un código por SMS) y, si lo das, correo electrónico.',
         'Datos de salud: tipo de sangre, si lo informás, y la información clínica que generen los servicios que uses dentro de la aplicación (autoconsulta, historial, emergencias).',
-        'Datos biométricos: durante la verificación de identidad tomamos una selfie con prueba de vida (parpadeo) y fotos de tu cédula. Con ellas calculamos una plantilla facial (un conjunto de números que no permite reconstruir tu cara). Guardamos la plantilla, no las fotos, salvo que una norma o una orden de autoridad competente nos obligue a conservarlas.',
+        'Datos biométricos: durante la verificación de identidad tomamos una selfie con prueba de vida (parpadeo) y fotos de tu cédula. Con ellas calculamos una descripción facial (un conjunto de números que no permite reconstruir tu cara). Guardamos esa descripción, no las fotos: las imágenes se guardan solamente si la configuración del servicio lo dispone expresamente (por ejemplo, porque una norma o una orden de autoridad competente lo exige), y en ese caso te lo informamos.',
+        'Para detectar fotos o videos reenviados guardamos, de cada imagen de la cámara, una huella numérica que no permite reconstruirla.',
         'Datos técnicos: fecha y hora de acceso, dirección de red y tipo de dispositivo, para seguridad y prevención de fraude.',
+        'Datos de uso sin identificarte: qué pasos del registro, del ingreso y de la recuperación del PIN se completan, cuánto tardan y por qué fallan (por ejemplo, «poca luz»), para mejorar la aplicación. No incluyen tu nombre, documento, celular, PIN, códigos ni imágenes, y no se vinculan con tu cuenta.',
       ],
     },
     {
@@ -46,7 +48,7 @@ export const tyc = {
     {
       title: '5. Base legal y consentimiento',
       paragraphs: [
-        'Tratamos tus datos conforme a la Constitución Nacional (artículos 33 y 135), la Ley N.º 6534/2020 de protección de datos personales crediticios y demás normativa paraguaya aplicable a datos personales y a la historia clínica, y con tu consentimiento expreso, que das al aceptar estos términos. Podés retirar tu consentimiento en cualquier momento; eso puede impedir que sigas usando la aplicación, sin afectar tu atención presencial.',
+        'Tratamos tus datos conforme a la Constitución Nacional (artículos 33 y 135), la Ley N.º 7593/2025 de protección de datos personales, la normativa paraguaya sobre la historia clínica, y con tu consentimiento expreso, que das al aceptar estos términos. Tus datos biométricos y de salud son datos sensibles y los tratamos con las garantías reforzadas que esa ley exige. Podés retirar tu consentimiento en cualquier momento; eso puede impedir que sigas usando la aplicación, sin afectar tu atención presencial.',
       ],
     },
     {
@@ -58,7 +60,8 @@ export const tyc = {
     {
       title: '7. Cuánto tiempo los guardamos y cómo los protegemos',
       paragraphs: [
-        'Guardamos tus datos mientras tengas una cuenta activa y, después, por los plazos que fijen las normas sobre historia clínica. La plantilla facial se elimina cuando cerrás tu cuenta.',
+        'Tus datos de identificación, de contacto y tu descripción facial: mientras tengas una cuenta activa y, después, por los plazos que fijen las normas sobre historia clínica. La descripción facial se elimina cuando cerrás tu cuenta.',
+        'Una verificación de identidad que no terminó, y las huellas de las imágenes de la cámara: 72 horas. Un reconocimiento en un puesto de atención: se olvida al terminar, y a los 5 minutos como máximo. Los códigos por SMS vencen a los 5 minutos. Los datos de uso sin identificarte: 90 días.',
         'Aplicamos cifrado en tránsito, control de acceso, registros de auditoría y almacenamiento de tu PIN de forma irreversible. Ningún registro del sistema guarda tu PIN, tus códigos ni tus imágenes.',
       ],
     },
@@ -66,6 +69,7 @@ export const tyc = {
       title: '8. Tus derechos',
       paragraphs: [
         'Podés pedir acceso, rectificación, actualización, supresión y oposición respecto de tus datos, y una copia de ellos, en la ventanilla de atención al paciente o por los canales oficiales del servicio. Te responderemos en los plazos legales.',
+        'Para pedir que borremos tus datos (por ejemplo, tu descripción facial o tu cuenta entera), acercate con tu cédula a la ventanilla de atención al paciente o escribí por los canales oficiales del servicio indicando tu número de documento y tu celular registrado. Antes de borrar verificamos que seas vos; te confirmamos por SMS cuando esté hecho. Lo que una norma obliga a conservar (por ejemplo, la historia clínica) se guarda solamente por el plazo legal.',
       ],
     },
     {

@@ -57,6 +57,11 @@ export const Kyc: Story = {
   ...at(onboardingFixtures.kycRunning),
   render: () => <KycAt snapshot={kycFixtures.starting} />,
 };
+/** After the card: the PIN chosen at step 2 came from the birth date or the document number. */
+export const PinRenewalEditing = at(onboardingFixtures.pinRenewalEditing);
+export const PinRenewalEditingTyped = at(onboardingFixtures.pinRenewalEditingTyped);
+export const PinRenewalInvalid = at(onboardingFixtures.pinRenewalInvalid);
+export const PinRenewalInvalidBanned = at(onboardingFixtures.pinRenewalInvalidBanned);
 export const RegisteringSubmitting = at(onboardingFixtures.registeringSubmitting);
 export const RegisteringFailed = at(onboardingFixtures.registeringFailed);
 export const RegisteringFailedServerMessage = at(onboardingFixtures.registeringFailedServerMessage);

@@ -7,7 +7,7 @@ import {
   faceAuthMachine,
   SUCCESS_COOLDOWN_MS,
 } from '../../machines/faceAuth/faceAuth.machine';
-import { selectFaceAuthView } from '../../machines/faceAuth/faceAuth.selectors';
+import { selectFaceAuthView, selectKioskView } from '../../machines/faceAuth/faceAuth.selectors';
 import type { FaceAuthInput } from '../../machines/faceAuth/faceAuth.types';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
@@ -36,7 +36,12 @@ const recognised: FaceAuthFrameResponse = {
   result: {
     success: true,
     message: 'Identidad verificada.',
-    user: { full_name: 'EILEEN COLLINS', document_number: '4321987', face_match_confidence: 0.93 },
+    user: {
+      full_name: 'EILEEN COLLINS',
+      given_names: 'EILEEN',
+      document_number: '4321987',
+      face_match_confidence: 0.93,
+    },
     authentication: { confidence: 0.93, threshold_used: 0.7 },
   },
 };
@@ -53,7 +58,7 @@ const notRecognised: FaceAuthFrameResponse = {
 };
 
 /** The machine with every collaborator under the test's hand. */
-function harness(input: FaceAuthInput = {}) {
+function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unknown' = 'prompt') {
   const start = controlled<FaceAuthStartResponse, { prefix: string }>();
   const activate = controlled<
     { success: true; message: string; device: string },
@@ -68,6 +73,7 @@ function harness(input: FaceAuthInput = {}) {
     actors: {
       startSession: start.logic,
       activateDevice: activate.logic,
+      cameraPermission: fromPromise(async () => permission),
       stopSession: fromPromise(
         async ({ input }: { input: { prefix: string; sessionId: string | null } }) => {
           if (input.sessionId) stops.push(input.sessionId);
@@ -114,12 +120,45 @@ const value = (a: AnyActorRef) => a.getSnapshot().value;
 describe('faceAuth machine: camera', () => {
   it('stays off until "Habilitar cámara"; opens the front camera, 640x480', async () => {
     const h = harness();
-    expect(value(h.actor)).toMatchObject({ camera: 'off', auth: { manual: 'idle' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(value(h.actor)).toMatchObject({ camera: { off: 'idle' }, auth: { manual: 'idle' } });
     expect(h.cameras).toHaveLength(0);
     expect(h.view().canStart).toBe(false);
     await h.openCamera();
     expect(value(h.actor)).toMatchObject({ camera: { on: 'live' } });
     expect(h.view()).toMatchObject({ camera: 'live', canStart: true });
+  });
+
+  it('a kiosk whose browser already allows the camera starts by itself (a reload, a power cut)', async () => {
+    const h = harness({ mode: 'kiosk' }, 'granted');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(value(h.actor)).toMatchObject({ camera: { on: 'opening' }, auth: { kiosk: 'waiting' } });
+    expect(h.cameras).toHaveLength(1);
+    h.cameras[0]!.send({ type: 'camera.ready', stream });
+    h.watchdogs.at(-1)!.send({ type: 'video.ready', video });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'starting' } });
+    expect(h.start.calls).toHaveLength(1);
+  });
+
+  it.each([
+    ['manual mode with the camera allowed', {}, 'granted'],
+    ['a kiosk whose browser would ask', { mode: 'kiosk' }, 'prompt'],
+    ['a kiosk whose browser has no Permissions API', { mode: 'kiosk' }, 'unknown'],
+  ] as const)('%s waits for "Habilitar cámara"', async (_l, input, permission) => {
+    const h = harness(input, permission);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.cameras).toHaveLength(0);
+    expect(h.view().camera).toBe('off');
+    expect(h.view().canEnableCamera).toBe(true);
+  });
+
+  it('manual mode with the camera allowed starts it by itself once switched to kiosk', async () => {
+    const h = harness({}, 'granted');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.cameras).toHaveLength(0);
+    h.actor.send({ type: 'mode.kiosk' });
+    expect(h.cameras).toHaveLength(1);
   });
 
   it('a camera error is shown and "Reintentar" opens it again', async () => {
@@ -423,5 +462,27 @@ describe('camera watchdog actor', () => {
     s.end();
     expect(w.events).toEqual(['video.ready', 'camera.stalled']);
     w.actor.stop();
+  });
+});
+
+describe('the kiosk view (selectKioskView)', () => {
+  it('names the patient by the given names, as a greeting says them, and keeps 3 digits of the number', async () => {
+    const { faceAuthFixtures } = await import('../../machines/faceAuth/faceAuth.fixtures');
+    expect(selectKioskView(faceAuthFixtures.kioskCooldownRecognised)).toMatchObject({
+      moment: 'recognised',
+      greeting: { names: 'María José', documentTail: '567' },
+      detail: null,
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskCooldownNotRecognised)).toMatchObject({
+      moment: 'notRecognised',
+      greeting: null,
+      detail: 'No reconocido',
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskPolling)).toMatchObject({
+      moment: 'looking',
+      hint: 'Parpadeá despacio (0 de 1).',
+    });
+    expect(selectKioskView(faceAuthFixtures.kioskRetrying).moment).toBe('paused');
+    expect(selectKioskView(faceAuthFixtures.kioskWaiting).moment).toBe('preparing');
   });
 });

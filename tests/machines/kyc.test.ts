@@ -1,3 +1,4 @@
+import { formatDocumentNumber } from '../../machines/shared/format';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import type { LivenessResponse, ScanIdResponse } from '../../contract/identity';
@@ -458,7 +459,7 @@ describe('kyc machine: document verification', () => {
     expect(selectReviewView(h.actor.getSnapshot()).data).toEqual({
       apellido: 'FRANCO LOPEZ',
       nombre: 'LIZ ANA',
-      numeroDocumento: '6824773',
+      numeroDocumento: '6.824.773',
       fechaNacimiento: '08/10/1955',
       sexo: 'F',
       nacionalidad: 'PRY',
@@ -799,6 +800,11 @@ describe('kyc selectors', () => {
     expect(formatBirthDate('1990-04-12')).toBe('12/04/1990');
     expect(formatBirthDate('2001-12-31')).toBe('31/12/2001');
     expect(formatBirthDate('desconocida')).toBe('desconocida');
+    expect(formatBirthDate('8/3/1987')).toBe('08/03/1987');
+    expect(formatDocumentNumber('2719564')).toBe('2.719.564');
+    expect(formatDocumentNumber('005123478')).toBe('5.123.478');
+    expect(formatDocumentNumber('12345')).toBe('12.345');
+    expect(formatDocumentNumber('4.567.890')).toBe('4.567.890');
   });
 
   it('names a screen for every fixture', () => {

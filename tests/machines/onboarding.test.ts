@@ -19,9 +19,11 @@ import {
   selectGoHome,
   selectKycActor,
   selectKycLoadView,
+  selectOnboardingProgress,
   selectOnboardingScreen,
   selectOnboardingStep,
   selectPinCreationView,
+  selectPinRenewalView,
   selectRegisteringView,
   selectRegistrationView,
 } from '../../machines/onboarding/onboarding.selectors';
@@ -38,7 +40,9 @@ const kycOutput: KycOutput = {
 };
 
 /** The wizard with every call answered by the test. */
-function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } = {}) {
+function harness(
+  options: { snapshot?: SnapshotFrom<typeof onboardingMachine>; kycOutput?: KycOutput } = {},
+) {
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
@@ -50,7 +54,7 @@ function harness(options: { snapshot?: SnapshotFrom<typeof onboardingMachine> } 
     initial: 'capturing',
     entry: ({ event }) => kycInputs.push((event as { input?: KycInput }).input),
     states: { capturing: { on: { 'test.finish': 'done' } }, done: { type: 'final' } },
-    output: () => kycOutput,
+    output: () => options.kycOutput ?? kycOutput,
   });
   const machine = onboardingMachine.provide({
     actors: {
@@ -574,6 +578,164 @@ describe('step 4: loading the KYC chunk', () => {
   });
 });
 
+describe('errors follow the fix (issue 20, item 2)', () => {
+  it('the banner goes with the phone fixed; a bad e-mail then marks its own field and takes the focus', () => {
+    const h = harness();
+    fillPhone(h, '123', 'maria@');
+    let view = selectRegistrationView(h.actor.getSnapshot());
+    expect(view).toMatchObject({
+      error: { code: 'phoneInvalidSubmit' },
+      phoneError: 'phoneInvalid',
+      emailError: 'emailInvalid',
+      focus: 'phone',
+      failures: 1,
+    });
+    h.actor.send({ type: 'phone.change', value: '981 123 456' });
+    view = selectRegistrationView(h.actor.getSnapshot());
+    expect(view).toMatchObject({ error: null, phoneError: null, emailError: 'emailInvalid' });
+    h.actor.send({ type: 'form.submit' });
+    view = selectRegistrationView(h.actor.getSnapshot());
+    expect(view).toMatchObject({ error: null, emailError: 'emailInvalid', focus: 'email' });
+    expect(view.failures).toBe(2);
+  });
+
+  it("a refused send's banner goes with an edit of the number; the focus went to the phone", async () => {
+    const h = harness();
+    fillPhone(h);
+    h.sends[0]!.answer.reject(new TypeError('Failed to fetch'));
+    await waitFor(h.actor, (s) => s.matches({ registration: 'failed' }));
+    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+      error: { code: 'sendCodeFailed' },
+      focus: 'phone',
+      failures: 1,
+    });
+    h.actor.send({ type: 'phone.change', value: '982 123 456' });
+    expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+    expect(selectRegistrationView(h.actor.getSnapshot()).error).toBeNull();
+  });
+
+  it("PIN creation says what keeps 'Validar' disabled, and which field a refusal is about", () => {
+    const h = harness({ snapshot: onboardingFixtures.pinCreationEditing });
+    const view = () => selectPinCreationView(h.actor.getSnapshot());
+    expect(view()).toMatchObject({ canSubmit: false, missing: 'pinAndTerms' });
+    h.actor.send({ type: 'pin.change', value: '4829' });
+    expect(view().missing).toBe('terms');
+    // Enter in the PIN field without the terms: the spec's message under the checkbox, focus there.
+    h.actor.send({ type: 'form.submit' });
+    expect(view()).toMatchObject({
+      termsError: { code: 'termsRequired' },
+      pinError: null,
+      focus: 'terms',
+      failures: 1,
+    });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    expect(view()).toMatchObject({ missing: null, canSubmit: true, termsError: null });
+    h.actor.send({ type: 'form.submit' });
+    expect(view()).toMatchObject({ pinError: { code: 'pinInvalid' }, focus: 'pin', failures: 2 });
+  });
+
+  it("progress: 'Paso N de 5' on steps 0 to 4, none on the completion", () => {
+    const progress = (name: keyof typeof onboardingFixtures) =>
+      selectOnboardingProgress(onboardingFixtures[name]);
+    expect(progress('registrationEditing')).toEqual({ step: 1, of: 5 });
+    expect(progress('verification')).toEqual({ step: 2, of: 5 });
+    expect(progress('pinCreationEditing')).toEqual({ step: 3, of: 5 });
+    expect(progress('welcome')).toEqual({ step: 4, of: 5 });
+    expect(progress('kycRunning')).toEqual({ step: 5, of: 5 });
+    expect(progress('registeringFailed')).toEqual({ step: 5, of: 5 });
+    expect(progress('complete')).toBeNull();
+    expect(progress('patientExists')).toBeNull();
+  });
+});
+
+describe('a new PIN after the card is read (issue 20, item 5)', () => {
+  // The card: born 17/05/1990, document 4.567.890; the PIN chosen at step 2 was 170590 (DDMMYY).
+  const card: KycOutput = {
+    ...kycOutput,
+    kycResult: {
+      success: true,
+      kyc_complete: true,
+      id_data: {
+        FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
+        DocumentNumber: '4.567.890',
+        DateOfBirth: '1990-05-17',
+        Gender: 'F',
+        Nationality: 'PRY',
+        MaritalStatus: 'SOLTERA',
+      },
+    },
+  };
+  async function atRenewal(pin = '170590') {
+    const h = harness({
+      snapshot: onboardingMachine.resolveState({
+        value: 'welcome',
+        context: { ...onboardingFixtures.welcome.context, pin, pinInput: pin },
+      }),
+      kycOutput: card,
+    });
+    await toKyc(h);
+    selectKycActor(h.actor.getSnapshot())!.send({ type: 'test.finish' } as never);
+    return h;
+  }
+
+  it('a PIN made from the birth date is asked again on a step of its own, before any register call', async () => {
+    const h = await atRenewal();
+    expect(h.screen()).toBe('pinRenewal');
+    expect(selectOnboardingProgress(h.actor.getSnapshot())).toEqual({ step: 5, of: 5 });
+    expect(h.registers).toHaveLength(0);
+    expect(h.actor.getSnapshot().context).toMatchObject({ pin: null, pinInput: '' });
+    expect(selectPinRenewalView(h.actor.getSnapshot())).toMatchObject({
+      canSubmit: false,
+      missing: 'pin',
+    });
+  });
+
+  it.each([
+    ['the document number', '456789', 'pinFromOwnData'],
+    ['the birth date as MMDDYY', '051790', 'pinFromOwnData'],
+    ['a banned PIN', '123456', 'pinInvalid'],
+  ])('refuses %s (%s) with its own message and counts the failure', async (_l, pin, code) => {
+    const h = await atRenewal();
+    h.actor.send({ type: 'pin.change', value: pin });
+    h.actor.send({ type: 'form.submit' });
+    const view = selectPinRenewalView(h.actor.getSnapshot());
+    expect(view.pinError).toEqual({ code });
+    expect(view.failures).toBe(1);
+    expect(h.registers).toHaveLength(0);
+    h.actor.send({ type: 'pin.change', value: '7' });
+    expect(selectPinRenewalView(h.actor.getSnapshot()).pinError).toBeNull();
+  });
+
+  it('a good PIN registers with it', async () => {
+    const h = await atRenewal();
+    h.actor.send({ type: 'pin.change', value: '735194' });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.registers[0]!.input.pin).toBe('735194');
+  });
+
+  it("a PIN not made from the card's data registers at once", async () => {
+    const h = await atRenewal('482915');
+    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.registers[0]!.input.pin).toBe('482915');
+  });
+
+  it("the server's refusal (reason pinFromOwnData) asks for another PIN instead of a retry", async () => {
+    const h = await atRenewal('482915');
+    h.registers[0]!.answer.reject(
+      new ApiError('server', 400, 'Tu PIN no puede salir...', undefined, 'pinFromOwnData'),
+    );
+    await waitFor(h.actor, (s) => s.matches({ pinRenewal: 'invalid' }));
+    expect(selectPinRenewalView(h.actor.getSnapshot())).toMatchObject({
+      pinError: { code: 'pinFromOwnData' },
+      failures: 1,
+    });
+    h.actor.send({ type: 'pin.change', value: '735194' });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.registers[1]!.input.pin).toBe('735194');
+  });
+});
+
 describe('step 4: KYC and the final registration', () => {
   async function atKyc() {
     const h = harness({ snapshot: onboardingFixtures.welcome });
@@ -788,6 +950,7 @@ describe('fixtures', () => {
         'kyc',
         'patientExists',
         'pinCreation',
+        'pinRenewal',
         'registering',
         'registration',
         'unexpected',

@@ -118,14 +118,40 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
     expect(selectRequestView(actor.getSnapshot()).canSubmit).toBe(true);
     actor.send({ type: 'form.submit' });
     expect(actor.getSnapshot().value).toEqual({ request: 'invalid' });
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'documentoInvalid' });
+    expect(selectRequestView(actor.getSnapshot())).toMatchObject({
+      documentoError: 'documentoInvalid',
+      celularError: null,
+      error: null,
+      focus: 'documento',
+      failures: 1,
+    });
     fillRequest(actor, DOC, '0211234567');
     actor.send({ type: 'form.submit' });
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'celularInvalid' });
-    // An edit clears the error and returns to editing.
+    expect(selectRequestView(actor.getSnapshot())).toMatchObject({
+      documentoError: null,
+      celularError: 'celularInvalid',
+      focus: 'celular',
+      failures: 2,
+    });
+    // Both wrong: both say so, each under its field; a second refused submit counts again.
+    fillRequest(actor, '12', '0211234567');
+    actor.send({ type: 'form.submit' });
+    actor.send({ type: 'form.submit' });
+    expect(selectRequestView(actor.getSnapshot())).toMatchObject({
+      documentoError: 'documentoInvalid',
+      celularError: 'celularInvalid',
+      focus: 'documento',
+      failures: 4,
+    });
+    // Fixing a field clears its own message only.
     actor.send({ type: 'celular.change', value: CEL });
     expect(actor.getSnapshot().value).toEqual({ request: 'editing' });
-    expect(actor.getSnapshot().context.error).toBeNull();
+    expect(selectRequestView(actor.getSnapshot())).toMatchObject({
+      documentoError: 'documentoInvalid',
+      celularError: null,
+    });
+    actor.send({ type: 'documento.change', value: DOC });
+    expect(selectRequestView(actor.getSnapshot()).documentoError).toBeNull();
     expect(sends).toHaveLength(0);
   });
 
@@ -324,11 +350,36 @@ describe('recovery machine, step 2 (Nuevo PIN) and 3', () => {
     expect(t.actor.getSnapshot().context.pin).toBe('123456');
     t.actor.send({ type: 'form.submit' });
     expect(t.actor.getSnapshot().value).toEqual({ newPin: 'invalid' });
-    expect(selectNewPinView(t.actor.getSnapshot()).error).toEqual({ code: 'pinInvalid' });
+    expect(selectNewPinView(t.actor.getSnapshot())).toMatchObject({
+      pinError: { code: 'pinInvalid' },
+      error: null,
+      failures: 1,
+    });
     t.actor.send({ type: 'pin.change', value: '4829' });
     t.actor.send({ type: 'form.submit' });
     expect(t.actor.getSnapshot().context.error).toEqual({ code: 'pinInvalid' });
     expect(t.saves).toHaveLength(0);
+  });
+
+  it('refuses 6 digits in a row of the document number without a call; the server refuses the birth date', async () => {
+    const t = start();
+    await toNewPin(t);
+    // DOC is the document typed at step 0.
+    t.actor.send({ type: 'pin.change', value: DOC.slice(1, 7) });
+    t.actor.send({ type: 'form.submit' });
+    expect(selectNewPinView(t.actor.getSnapshot()).pinError).toEqual({ code: 'pinFromOwnData' });
+    expect(t.saves).toHaveLength(0);
+    t.actor.send({ type: 'pin.change', value: '140387' });
+    t.actor.send({ type: 'form.submit' });
+    t.saves[0]!.answer.reject(
+      new ApiError('server', 400, 'Tu PIN no puede salir...', undefined, 'pinFromOwnData'),
+    );
+    await waitFor(t.actor, (s) => s.matches({ newPin: 'failed' }));
+    expect(selectNewPinView(t.actor.getSnapshot())).toMatchObject({
+      pinError: { code: 'pinFromOwnData' },
+      error: null,
+      pin: '140387',
+    });
   });
 
   it('saves document and PIN; a failure keeps the PIN; a retry saves; success is step 3 and forgets the PIN', async () => {

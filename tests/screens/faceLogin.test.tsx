@@ -61,11 +61,9 @@ describe('FaceLoginScreen', () => {
   });
 
   it("a failure shows the detail, 'No reconocido'", () => {
-    render(<s.KioskCooldownNotRecognised />);
+    render(<s.ManualNotRecognised />);
     const box = screen.getByRole('region', { name: copy.resultTitle });
     expect(within(box).getByText('No reconocido')).toBeInTheDocument();
-    expect(screen.getByText(copy.kioskNote)).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Start Authentication' })).toBeNull();
   });
 
   it('explains what to do on a device that is not activated', () => {
@@ -93,16 +91,60 @@ describe('FaceLoginScreen', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('enlace de activación');
   });
 
-  it('switching the mode and the mirror sends events', async () => {
+  it('the mirror switch and the kiosk mode send events (kiosk mode is the patient screen)', async () => {
     render(<s.ManualReady />);
     const user = userEvent.setup();
-    await user.click(screen.getByRole('radio', { name: copy.modes.kiosk }));
-    expect(screen.getByRole('radio', { name: copy.modes.kiosk })).toBeChecked();
-    expect(screen.getByText(copy.kioskNote)).toBeInTheDocument();
     const mirror = screen.getByRole('checkbox', { name: copy.mirror });
     expect(mirror).toBeChecked();
     await user.click(mirror);
     expect(mirror).not.toBeChecked();
+    await user.click(screen.getByRole('radio', { name: copy.modes.kiosk }));
+    expect(screen.getByRole('status', { name: copy.kiosk.statusLabel })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: copy.statusTitle })).toBeNull();
+  });
+});
+
+describe("the kiosk's patient screen (/face-login?modo=kiosco)", () => {
+  /** Nothing a passer-by should read: diagnostic labels and values, the full name and number. */
+  const diagnostic = [
+    copy.statusTitle,
+    copy.statusLabels.session,
+    copy.statusLabels.profile,
+    copy.statusLabels.interval,
+    copy.resultLabels.confidence,
+    copy.resultLabels.threshold,
+    '5f1c2a9e-8d3b-4c7a-9e21-0b6d4f3a7c18',
+    '300 ms',
+    '0.91',
+    '0.70',
+    'GONZÁLEZ',
+    '1234567',
+    '1.234.567',
+  ];
+
+  it('greets with the given names only and the last three digits of the document, large and first', () => {
+    const { container } = render(<s.KioskCooldownRecognised />);
+    const moment = screen.getByRole('status', { name: copy.kiosk.statusLabel });
+    expect(moment).toHaveTextContent('¡Hola, María José!');
+    expect(moment).toHaveTextContent('Documento terminado en 567');
+    for (const text of diagnostic) expect(container.textContent).not.toContain(text);
+    expect(screen.queryByText('kiosk')).toBeNull();
+    // The result comes before the camera: above the fold on a phone.
+    const video = screen.getByLabelText(/cámara/i, { selector: 'video' });
+    expect(moment.compareDocumentPosition(video) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.queryByRole('radio')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Start Authentication' })).toBeNull();
+  });
+
+  it.each([
+    [s.KioskCooldownNotRecognised, 'No reconocido'],
+    [s.KioskPolling, 'Parpadeá despacio (0 de 1).'],
+    [s.KioskWaiting, copy.kiosk.moments.preparing],
+    [s.KioskRetrying, copy.kiosk.moments.paused],
+  ])('says what happens in words, without diagnostics (%#)', (Story, text) => {
+    const { container } = render(<Story />);
+    expect(screen.getByRole('status', { name: copy.kiosk.statusLabel })).toHaveTextContent(text);
+    for (const t of diagnostic) expect(container.textContent).not.toContain(t);
   });
 });
 

@@ -28,6 +28,7 @@ describe('offline event log (the inspect hook)', () => {
     );
     expect(JSON.stringify(log.entries)).not.toMatch(/482915|7654321/);
     expect(seen).toEqual(log.entries);
+    expect(log.entries.every((e) => e.actor === 'login' || e.actor === 'submitLogin')).toBe(true);
   });
 
   it('keeps at most the last N entries', () => {
@@ -51,11 +52,16 @@ describe('offline event log (the inspect hook)', () => {
     await waitFor(actor, (s) => s.matches({ kyc: 'running' }));
     const child = selectKycActor(actor.getSnapshot())!;
     child.send({ type: 'kyc.retry' });
-    const ofChild = log.entries.filter((e) => e.actor === child.sessionId);
+    const ofChild = log.entries.filter((e) => e.session === child.sessionId);
+    // Named by the machine's id, not XState's generated 'x:N'.
+    expect(new Set(ofChild.map((e) => e.actor))).toEqual(new Set(['kyc']));
     expect(ofChild.some((e) => e.kind === 'snapshot')).toBe(true);
     expect(ofChild.filter((e) => e.kind === 'event').map((e) => e.type)).toContain('kyc.retry');
     expect(
-      log.entries.filter((e) => e.actor === actor.sessionId).map((e) => e.value),
+      log.entries.filter((e) => e.session === actor.sessionId).map((e) => e.value),
     ).toContainEqual({ kyc: 'loading' });
+    const names = new Set(log.entries.map((e) => e.actor));
+    expect(names).toContain('onboarding');
+    expect([...names].some((n) => /^x:\d+$/.test(n))).toBe(false);
   });
 });

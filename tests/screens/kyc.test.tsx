@@ -95,7 +95,7 @@ describe('KYC screens', () => {
     expect(h.session.calls).toHaveLength(2);
   });
 
-  it("camera errors: decisions.md's texts; 'Reintentar' asks the camera again where it can help", async () => {
+  it("camera errors: docs/decisions.md's texts; 'Reintentar' asks the camera again where it can help", async () => {
     const h = renderKyc();
     await settle(() => h.answerSession());
     await settle(() => h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' }));
@@ -144,7 +144,7 @@ describe('KYC screens', () => {
     expect(heading(copy.document.backTitle)).toHaveFocus();
   });
 
-  it("review: the extracted data read-only with the birth date as dd/mm/aaaa; 'Reintentar' posts the rejection", async () => {
+  it("review: the extracted data read-only, as the card prints it (2.719.564-style number, dd/mm/aaaa, FEMENINO, PARAGUAYA); 'Reintentar' posts the rejection", async () => {
     const h = renderKyc();
     await settle(() => h.toReview());
     expect(heading(copy.review.title)).toHaveFocus();
@@ -152,8 +152,10 @@ describe('KYC screens', () => {
     const labels = copy.review.labels;
     expect(value(labels.apellido)).toHaveTextContent('FRANCO LOPEZ');
     expect(value(labels.nombre)).toHaveTextContent('LIZ ANA');
-    expect(value(labels.numeroDocumento)).toHaveTextContent('6824773');
+    expect(value(labels.numeroDocumento)).toHaveTextContent(/^6\.824\.773$/);
     expect(value(labels.fechaNacimiento)).toHaveTextContent('08/10/1955');
+    expect(value(labels.sexo)).toHaveTextContent(/^FEMENINO$/);
+    expect(value(labels.nacionalidad)).toHaveTextContent(/^PARAGUAYA$/);
     expect(value(labels.estado_civil)).toHaveTextContent('CASADA');
     expect(screen.queryByRole('textbox')).toBeNull();
     fireEvent.click(button(copy.review.retry));
@@ -189,6 +191,8 @@ describe('KYC screens', () => {
     fireEvent.click(button(copy.supplementary.submit));
     expect(screen.getByText(supplementaryFieldErrors.departmentRequired)).toBeInTheDocument();
     expect(screen.getByText(supplementaryFieldErrors.cityRequired)).toBeInTheDocument();
+    // The focus goes to the first field to fix.
+    expect(screen.getByLabelText(copy.supplementary.departmentLabel)).toHaveFocus();
     fireEvent.change(screen.getByLabelText(copy.supplementary.departmentLabel), {
       target: { value: '11' },
     });

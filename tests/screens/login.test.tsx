@@ -37,6 +37,41 @@ function renderLogin() {
   return { calls, user: userEvent.setup() };
 }
 
+describe('LoginScreen: what is missing, and the focus after a wrong PIN (issue 20)', () => {
+  it("says beside the disabled 'Validar' what is missing (its description); a refused login sends the focus back to the PIN", async () => {
+    const machine = loginMachine.provide({
+      actors: {
+        submitLogin: fromPromise<LoginResponse, LoginRequest>(async () => ({
+          success: false,
+          message: 'Número de documento o PIN incorrectos.',
+        })),
+      },
+    });
+    render(
+      <MemoryRouter initialEntries={['/login']}>
+        <LoginActor.Provider logic={machine}>
+          <LoginScreen />
+        </LoginActor.Provider>
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    const button = screen.getByRole('button', { name: 'Validar' });
+    expect(button).toHaveAccessibleDescription(copy.missing.documentoAndPin);
+    await user.type(screen.getByLabelText(copy.documentoLabel), '1234567');
+    expect(button).toHaveAccessibleDescription(copy.missing.pin);
+    await user.type(screen.getByLabelText(copy.pinLabel), '482915');
+    expect(button).toBeEnabled();
+    expect(button).not.toHaveAccessibleDescription();
+    await user.click(button);
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Número de documento o PIN incorrectos.',
+    );
+    expect(screen.getByLabelText(copy.pinLabel)).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Mostrar PIN' }));
+    expect(screen.getByLabelText(copy.pinLabel)).toHaveAttribute('type', 'text');
+  });
+});
+
 describe('LoginScreen', () => {
   it('has the spec texts, a 7-digit placeholder and a masked numeric PIN field', () => {
     renderLogin();

@@ -234,7 +234,25 @@ describe('Verificación (step 1)', () => {
     });
     await settle(() => h.validations[0]!.answer.resolve({ success: false }));
     expect(screen.getByRole('alert')).toHaveTextContent(otpErrors.wrongCode);
-    expect(screen.getByLabelText(copy.verification.codeLabel)).toHaveValue('');
+    const code = screen.getByLabelText(copy.verification.codeLabel);
+    expect(code).toHaveValue('');
+    // The message is the field's own (under it, its description); the focus is back in it.
+    expect(code).toHaveAttribute('aria-invalid', 'true');
+    expect(code).toHaveAccessibleDescription(otpErrors.wrongCode);
+    expect(code).toHaveFocus();
+  });
+
+  it("a wrong code submitted with 'Continuar' sends the focus back to the field, not to <body>", async () => {
+    const h = await toVerification();
+    const continuar = screen.getByRole('button', { name: copy.verification.submit });
+    expect(continuar).toHaveAccessibleDescription(copy.verification.codeMissing);
+    continuar.focus();
+    await settle(() => h.validations.length);
+    fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
+      target: { value: '000001' },
+    });
+    await settle(() => h.validations[0]!.answer.resolve({ success: false }));
+    expect(document.activeElement).toBe(screen.getByLabelText(copy.verification.codeLabel));
   });
 
   it('a network failure keeps the code and says so', async () => {
@@ -252,7 +270,7 @@ describe('Verificación (step 1)', () => {
 
   it('announces the countdown politely at 30 s, 10 s and 0, and offers resend only at 0', async () => {
     const h = await toVerification();
-    const live = document.querySelector('[aria-live="polite"]')!;
+    const live = document.querySelector('[aria-live="polite"]:not([data-testid])')!;
     expect(live).toHaveTextContent('Podés pedir un nuevo código en 30 segundos.');
     expect(screen.queryByRole('button', { name: copy.verification.resend })).toBeNull();
     expect(screen.getByText('Podés pedir un nuevo código en 30 s.')).toBeInTheDocument();
@@ -285,7 +303,7 @@ describe('Verificación (step 1)', () => {
 describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
   it("keeps 'Validar' disabled until a PIN is typed and the terms are checked", async () => {
     await toPin();
-    expect(screen.getByRole('heading', { name: 'Crea tu propio PIN' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Creá tu propio PIN' })).toHaveFocus();
     const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
     expect(pin).toHaveAttribute('type', 'password');
     expect(pin).toHaveAttribute('inputmode', 'numeric');
@@ -314,13 +332,17 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     });
     fireEvent.click(screen.getByRole('checkbox'));
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(onboardingErrors.pinInvalid);
+    // The message sits under the PIN field, which is marked and takes the focus.
+    const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
+    expect(pin).toHaveAttribute('aria-invalid', 'true');
+    expect(pin).toHaveAccessibleDescription(onboardingErrors.pinInvalid);
+    expect(pin).toHaveFocus();
     fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
       target: { value: '482915' },
     });
-    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.queryByText(onboardingErrors.pinInvalid)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
-    expect(screen.getByRole('heading', { name: 'Un par de fotos y ya!' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: '¡Un par de fotos y ya!' })).toHaveFocus();
     expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(4);
     expect(screen.getByRole('button', { name: 'Siguiente' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Cancelar' })).toBeEnabled();
@@ -368,5 +390,83 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     const h = await toWelcome();
     await settle(() => fireEvent.click(screen.getByRole('button', { name: 'Cancelar' })));
     expect(h.location.history?.at(-1)).toBe('/');
+  });
+});
+
+describe('what patients see (issue 20)', () => {
+  it("shows 'Paso N de 5' in one live region that stays while the steps change", async () => {
+    const h = renderWizard();
+    const progress = screen.getByTestId('onboarding-progress');
+    expect(progress).toHaveTextContent('Paso 1 de 5');
+    expect(progress).toHaveAttribute('aria-live', 'polite');
+    fireEvent.change(phoneField(), { target: { value: '0981 123 456' } });
+    fireEvent.submit(phoneField().closest('form')!);
+    await settle(() => h.sends[0]!.answer.resolve({ success: true, message: 'ok' }));
+    expect(screen.getByRole('heading', { name: copy.verification.title })).toHaveFocus();
+    expect(screen.getByTestId('onboarding-progress')).toBe(progress);
+    expect(progress).toHaveTextContent('Paso 2 de 5');
+  });
+
+  it('a refused submit marks each field under it and sends the focus to the first to fix; the banner says only what is wrong now', async () => {
+    renderWizard();
+    const email = screen.getByLabelText(copy.registration.emailLabel);
+    fireEvent.change(phoneField(), { target: { value: '123' } });
+    fireEvent.change(email, { target: { value: 'maria@' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(phoneField()).toHaveFocus();
+    expect(phoneField()).toHaveAttribute('aria-invalid', 'true');
+    expect(email).toHaveAccessibleDescription(onboardingErrors.emailInvalid);
+    expect(screen.getByRole('alert')).toHaveTextContent(onboardingErrors.phoneInvalidSubmit);
+    fireEvent.change(phoneField(), { target: { value: '981 123 456' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(phoneField()).not.toHaveAttribute('aria-invalid');
+    fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+    expect(email).toHaveFocus();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("says beside the disabled 'Validar' what is missing, in its description; Enter without the terms focuses the checkbox", async () => {
+    await toPin();
+    const validar = screen.getByRole('button', { name: 'Validar' });
+    expect(validar).toBeDisabled();
+    expect(validar).toHaveAccessibleDescription(copy.pinCreation.missing.pinAndTerms);
+    const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
+    fireEvent.change(pin, { target: { value: '482915' } });
+    expect(validar).toHaveAccessibleDescription(copy.pinCreation.missing.terms);
+    expect(screen.getByText('Aceptá los términos para continuar.')).toBeVisible();
+    fireEvent.submit(pin.closest('form')!);
+    const terms = screen.getByRole('checkbox');
+    expect(terms).toHaveFocus();
+    expect(terms).toHaveAccessibleDescription(onboardingErrors.termsRequired);
+    fireEvent.click(terms);
+    expect(validar).toBeEnabled();
+    expect(validar).not.toHaveAccessibleDescription();
+  });
+
+  it('the PIN field has a show/hide button', async () => {
+    await toPin();
+    const pin = screen.getByLabelText(copy.pinCreation.pinLabel);
+    expect(pin).toHaveAttribute('type', 'password');
+    fireEvent.click(screen.getByRole('button', { name: 'Mostrar PIN' }));
+    expect(pin).toHaveAttribute('type', 'text');
+    fireEvent.click(screen.getByRole('button', { name: 'Ocultar PIN' }));
+    expect(pin).toHaveAttribute('type', 'password');
+  });
+
+  it("'El paciente ya existe' links to /login and to PIN recovery", async () => {
+    const h = renderWizard();
+    fireEvent.change(phoneField(), { target: { value: '0981 123 456' } });
+    fireEvent.submit(phoneField().closest('form')!);
+    await settle(() =>
+      h.sends[0]!.answer.resolve({ success: false, message: 'x', onboardingComplete: true }),
+    );
+    expect(screen.getByRole('heading', { name: copy.patientExists.title })).toHaveFocus();
+    expect(screen.getByRole('link', { name: copy.goToLogin })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: '¿Olvidaste tu PIN?' })).toHaveAttribute(
+      'href',
+      '/recuperar-pin',
+    );
+    expect(screen.getByTestId('onboarding-progress')).toBeEmptyDOMElement();
   });
 });

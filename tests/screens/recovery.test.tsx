@@ -40,13 +40,37 @@ describe('step 0, Recuperar Pin', () => {
     expect(field(copy.request.documentoLabel).readOnly).toBe(true);
   });
 
-  it('says why a mobile is refused; an edit clears the message and keeps what was typed', async () => {
+  it('says why a mobile is refused under it; fixing it clears the message and keeps what was typed', async () => {
     render(<s.RequestInvalidCelular />);
     await heading(copy.request.title);
-    expect(screen.getByRole('alert').textContent).toBe(recoveryErrors.celularInvalid);
-    fireEvent.change(field(copy.request.celularLabel), { target: { value: '0981123456' } });
+    const celular = field(copy.request.celularLabel);
+    expect(celular).toHaveAttribute('aria-invalid', 'true');
+    expect(celular).toHaveAccessibleDescription(
+      `${copy.request.celularHint} ${recoveryErrors.celularInvalid}`,
+    );
     expect(screen.queryByRole('alert')).toBeNull();
+    fireEvent.change(celular, { target: { value: '0981123456' } });
+    expect(screen.queryByText(recoveryErrors.celularInvalid)).toBeNull();
     expect(field(copy.request.documentoLabel).value).toBe('1234567');
+  });
+
+  it('both fields wrong: each marked under itself; a refused submit sends the focus to the first', async () => {
+    render(<s.RequestEditing />);
+    await heading(copy.request.title);
+    const submit = button(copy.request.submit);
+    expect(submit).toHaveAccessibleDescription(copy.missing.documentoAndCelular);
+    fireEvent.change(field(copy.request.documentoLabel), { target: { value: '12' } });
+    expect(submit).toHaveAccessibleDescription(copy.missing.celular);
+    fireEvent.change(field(copy.request.celularLabel), { target: { value: '0211234' } });
+    fireEvent.click(submit);
+    expect(field(copy.request.documentoLabel)).toHaveFocus();
+    expect(field(copy.request.documentoLabel)).toHaveAccessibleDescription(
+      recoveryErrors.documentoInvalid,
+    );
+    expect(field(copy.request.celularLabel)).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1234567' } });
+    fireEvent.click(submit);
+    expect(field(copy.request.celularLabel)).toHaveFocus();
   });
 
   it.each([
@@ -112,8 +136,16 @@ describe('step 2, Nuevo PIN', () => {
     fireEvent.change(pin, { target: { value: '12a3456' } });
     expect(pin.value).toBe('123456');
     fireEvent.click(button(copy.newPin.submit));
-    expect((await screen.findByRole('alert')).textContent).toBe(recoveryErrors.pinInvalid);
+    expect(pin).toHaveAccessibleDescription(recoveryErrors.pinInvalid);
+    expect(pin).toHaveFocus();
     expect(pin.value).toBe('123456');
+    // 6 digits in a row of the document number (1234567) are refused too.
+    fireEvent.change(pin, { target: { value: '234567' } });
+    fireEvent.click(button(copy.newPin.submit));
+    expect(pin).toHaveAccessibleDescription(recoveryErrors.pinFromOwnData);
+    expect(pin).toHaveAttribute('aria-invalid', 'true');
+    fireEvent.click(button('Mostrar PIN'));
+    expect(pin.type).toBe('text');
     fireEvent.change(pin, { target: { value: '270583' } });
     fireEvent.click(button(copy.newPin.submit));
     expect(await screen.findByRole('button', { name: copy.newPin.submitting })).toBeDisabled();
@@ -125,6 +157,16 @@ describe('step 2, Nuevo PIN', () => {
     expect(screen.getByRole('alert').textContent).toBe(recoveryErrors.saveFailed);
     expect(field(copy.newPin.pinLabel).value).toBe('482915');
     expect(button(copy.newPin.submit)).toBeEnabled();
+  });
+});
+
+describe("step 2, the server's refusal of the birth date", () => {
+  it('shows it under the PIN field, not as a banner', async () => {
+    render(<s.NewPinFailedOwnData />);
+    await heading(copy.newPin.title);
+    const pin = field(copy.newPin.pinLabel);
+    expect(pin).toHaveAccessibleDescription(recoveryErrors.pinFromOwnData);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });
 

@@ -212,7 +212,11 @@ describe('decisions', () => {
       expect(last.stage).toBe('authenticated');
       expect(last.result).toMatchObject({
         success: true,
-        user: { full_name: 'EILEEN MARIE COLLINS', document_number: '4321987' },
+        user: {
+          full_name: 'EILEEN MARIE COLLINS',
+          given_names: 'EILEEN MARIE',
+          document_number: '4321987',
+        },
         authentication: { threshold_used: 0.7 },
       });
       expect(last.result!.authentication!.confidence).toBeGreaterThanOrEqual(0.7);

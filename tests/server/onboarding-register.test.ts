@@ -327,6 +327,26 @@ describe('POST /api/onboarding/register', () => {
     },
   );
 
+  it.each(['170590', '900517', '051790', '170519', '456789'])(
+    "refuses the PIN %s made from the card's birth date (17/05/1990) or number (4.567.890): 400 with its reason, nobody created",
+    async (pin) => {
+      kyc.reset();
+      kyc.complete('kyc-1');
+      await verifyPhone();
+      const res = await post(onboardingPaths.register, body({ pin }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        success: false,
+        message:
+          'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
+        reason: 'pinFromOwnData',
+      });
+      expect(await patients()).toHaveLength(0);
+      // The same session and verified phone register with another PIN.
+      expect((await post(onboardingPaths.register, body({ pin: '482915' }))).statusCode).toBe(200);
+    },
+  );
+
   it('answers 503 without an identity engine wired, never a fake registration', async () => {
     const saved = h.t.ctx.kyc;
     h.t.ctx.kyc = null;

@@ -102,7 +102,7 @@ describe('POST /api/onboarding/validate-otp', () => {
     expect(bad.json()).toEqual({
       success: false,
       message:
-        'El código ingresado es incorrecto o ya venció. Por favor, volve a ingresar el código o solicta el reenvio',
+        'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
     });
     const ok = await post(onboardingPaths.validateOtp, { celular: '0981123456', otp: code });
     expect(ok.json()).toEqual({ success: true, message: 'Código verificado.' });

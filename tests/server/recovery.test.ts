@@ -362,6 +362,24 @@ describe('POST /api/auth/set-new-pin', () => {
     expect((await login(ANA.numero_documento, NEW_PIN)).statusCode).toBe(200);
   });
 
+  it("refuses a PIN made from the patient's birth date or document number (400 with its reason); the grant stays", async () => {
+    await upsertPatient(h.t.ctx, { ...ANA, fecha_nacimiento: '1987-03-14' });
+    const grant = await grantFor(ANA);
+    // DDMMYY, YYMMDD, MMDDYY, DDMMYYYY cut to 6, and 6 digits in a row of 4567890.
+    for (const pin of ['140387', '870314', '031487', '140319', '456789', '567890']) {
+      const res = await setPin(ANA.numero_documento, pin, grant);
+      expect(res.statusCode, pin).toBe(400);
+      expect(res.json()).toEqual({
+        success: false,
+        message:
+          'Tu PIN no puede salir de tu fecha de nacimiento ni de tu número de documento. Elegí otro PIN.',
+        reason: 'pinFromOwnData',
+      });
+    }
+    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(200);
+    expect((await setPin(ANA.numero_documento, NEW_PIN, grant)).statusCode).toBe(200);
+  });
+
   it('without a grant, with a made-up one, or for another document: 403 and nothing changes', async () => {
     await seed();
     const grant = await grantFor(ANA);

@@ -4,14 +4,14 @@ import {
 } from '../../../machines/faceAuth/faceAuth.selectors';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
-import { CameraView } from '../../components/CameraView';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Header, Muted, Page, Stack } from '../../components/Page';
 import { common, errorText } from '../../copy/es';
-import { camera, cameraErrors } from '../../copy/es.camera';
-import { activationErrors, faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
+import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { FaceAuthActor } from './faceLogin.context';
+import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
+import { KioskScreen } from './KioskScreen';
 import {
   Buttons,
   FeedbackList,
@@ -21,15 +21,6 @@ import {
   SectionTitle,
   StatusList,
 } from './FaceLoginScreen.styles';
-
-function DeviceNotice({ view }: { view: FaceAuthView }) {
-  if (view.device === 'activating')
-    return <ErrorBanner tone="info" message={faceLogin.activating} />;
-  if (view.device === 'activated' && view.activatedDevice)
-    return <ErrorBanner tone="info" message={faceLogin.activated(view.activatedDevice)} />;
-  if (view.activationError) return <ErrorBanner message={activationErrors[view.activationError]} />;
-  return null;
-}
 
 function StatusPanel({ view }: { view: FaceAuthView }) {
   const l = faceLogin.statusLabels;
@@ -100,7 +91,14 @@ function Result({ result }: { result: NonNullable<FaceAuthView['result']> }) {
   );
 }
 
+/** The face-authentication page: the kiosk's patient screen, or manual mode's test page. */
 export function FaceLoginScreen() {
+  const kiosk = FaceAuthActor.useSelector((s) => selectFaceAuthView(s).mode === 'kiosk');
+  return kiosk ? <KioskScreen /> : <ManualScreen />;
+}
+
+/** Manual mode, the test page: the spec's status panel, feedback list and full result. */
+function ManualScreen() {
   const view = FaceAuthActor.useSelector(selectFaceAuthView);
   const { send } = FaceAuthActor.useActorRef();
   const error = errorText(view.error, faceLoginErrors);
@@ -141,57 +139,28 @@ export function FaceLoginScreen() {
             {faceLogin.mirror}
           </label>
         </Fieldset>
-        <CameraView
-          stream={view.stream}
-          label={camera.videoLabel}
-          mirrored={view.mirror}
-          width={320}
-          height={320}
-        />
-        {view.camera === 'off' ? (
-          <>
-            <Muted>{faceLogin.instruction}</Muted>
-            <Button type="button" onClick={() => send({ type: 'camera.enable' })}>
-              {faceLogin.enableCamera}
-            </Button>
-          </>
-        ) : null}
-        {view.cameraError ? (
-          <>
-            <ErrorBanner message={cameraErrors[view.cameraError]} />
-            <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
-              {camera.retry}
-            </Button>
-          </>
-        ) : null}
-        {view.mode === 'manual' ? (
-          <Buttons>
-            <Button
-              type="button"
-              disabled={!view.canStart}
-              onClick={() => send({ type: 'auth.start' })}
-            >
-              {faceLogin.start}
-            </Button>
-            <Button
-              type="button"
-              $variant="secondary"
-              disabled={!view.canStop}
-              onClick={() => send({ type: 'auth.stop' })}
-            >
-              {faceLogin.stop}
-            </Button>
-          </Buttons>
-        ) : (
-          <Muted>{faceLogin.kioskNote}</Muted>
-        )}
+        <CameraPanel view={view} />
+        <Buttons>
+          <Button
+            type="button"
+            disabled={!view.canStart}
+            onClick={() => send({ type: 'auth.start' })}
+          >
+            {faceLogin.start}
+          </Button>
+          <Button
+            type="button"
+            $variant="secondary"
+            disabled={!view.canStop}
+            onClick={() => send({ type: 'auth.stop' })}
+          >
+            {faceLogin.stop}
+          </Button>
+        </Buttons>
         {view.result ? <Result result={view.result} /> : null}
         {error ? <ErrorBanner message={error} /> : null}
         {view.error?.code === 'deviceNotActivated' ? (
-          <Section aria-labelledby="face-device">
-            <SectionTitle id="face-device">{faceLogin.deviceHelpTitle}</SectionTitle>
-            <Muted>{faceLogin.deviceHelp}</Muted>
-          </Section>
+          <DeviceHelp />
         ) : view.status === 'retrying' ? (
           <Muted>{faceLogin.retryIn}</Muted>
         ) : null}

@@ -1,15 +1,17 @@
 import { useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { DOCUMENT_MAX, PIN_LENGTH } from '../../../contract/auth';
+import { DOCUMENT_MAX } from '../../../contract/auth';
 import { selectLoginView } from '../../../machines/login/login.selectors';
 import { BackLink } from '../../components/BackLink';
 import { SubmitButton } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Logo } from '../../components/Logo';
+import { PinField } from '../../components/PinField';
 import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
+import { useFocusAfterFailure } from '../../components/useFocusAfterFailure';
 import { useAdoptTypedValues } from '../../components/useHydrated';
 import { common, errorText, login as copy, loginErrors } from '../../copy/es';
 import { LoginActor } from './login.context';
@@ -33,6 +35,9 @@ export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
   const { send } = LoginActor.useActorRef();
   const form = useRef<HTMLFormElement>(null);
+  const pin = useRef<HTMLInputElement>(null);
+  // A wrong PIN (or any failed login): back to the PIN field, not to <body>.
+  useFocusAfterFailure(view.failures, () => pin.current);
   // The page is prerendered: what the patient typed before React took over goes to the machine.
   useAdoptTypedValues(form, {
     numero_documento: (value) => send({ type: 'documento.change', value }),
@@ -68,22 +73,23 @@ export function LoginScreen() {
             disabled={view.busy}
             required
           />
-          <TextField
+          <PinField
+            ref={pin}
             label={copy.pinLabel}
             name="pin"
-            type="password"
-            inputMode="numeric"
             autoComplete="current-password"
             placeholder={copy.pinPlaceholder}
             hint={copy.pinHint}
-            maxLength={PIN_LENGTH}
             value={view.pin}
             onValueChange={(value) => send({ type: 'pin.change', value })}
             disabled={view.busy}
             required
           />
           {error ? <ErrorBanner message={error} /> : null}
-          <SubmitButton disabled={!view.canSubmit}>
+          <SubmitButton
+            disabled={!view.canSubmit}
+            reason={view.missing ? copy.missing[view.missing] : null}
+          >
             {view.busy ? copy.submitting : copy.submit}
           </SubmitButton>
           <Center>

@@ -1,14 +1,21 @@
 import { lazy, Suspense } from 'react';
+import styled from 'styled-components';
 import {
+  ONBOARDING_PROGRESS_STEPS,
   selectKycActor,
+  selectOnboardingProgress,
   selectOnboardingScreen,
   selectOtpActor,
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';
+import { Page } from '../../components/Page';
+import { onboarding } from '../../copy/es.onboarding';
+import { theme } from '../../theme/theme';
 import { OnboardingActor } from './onboarding.context';
 import { KycLoadScreen } from './screens/KycLoadScreen';
 import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
 import { PinCreationScreen } from './screens/PinCreationScreen';
+import { PinRenewalScreen } from './screens/PinRenewalScreen';
 import { RegisteringScreen } from './screens/RegisteringScreen';
 import { RegistrationScreen } from './screens/RegistrationScreen';
 import { UnexpectedScreen } from './screens/UnexpectedScreen';
@@ -19,8 +26,39 @@ import { WelcomeScreen } from './screens/WelcomeScreen';
 // machine the wizard loads (and preloads on step 3): steps 0-3 never download them.
 const KycScreen = lazy(() => import('./screens/KycScreen').then((m) => ({ default: m.KycScreen })));
 
+const ProgressLine = styled.p`
+  margin: 0 0 12px;
+  min-height: 1.25em;
+  color: ${theme.colors.muted};
+  font-weight: 600;
+  font-size: 0.9375rem;
+`;
+
+/**
+ * 'Paso N de 5' above every step. It stays mounted while the steps change below it (the wizard
+ * frames its steps in one Page), so its polite live region is read once each time N changes, not on
+ * every KYC sub-step; empty on the pages outside the numbered steps.
+ */
+function OnboardingProgress() {
+  const step = OnboardingActor.useSelector((s) => selectOnboardingProgress(s)?.step ?? null);
+  return (
+    <ProgressLine aria-live="polite" data-testid="onboarding-progress">
+      {step ? onboarding.progress(step, ONBOARDING_PROGRESS_STEPS) : null}
+    </ProgressLine>
+  );
+}
+
 /** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
 export function OnboardingScreens() {
+  return (
+    <Page>
+      <OnboardingProgress />
+      <OnboardingScreen />
+    </Page>
+  );
+}
+
+function OnboardingScreen() {
   const screen = OnboardingActor.useSelector(selectOnboardingScreen);
   const otp = OnboardingActor.useSelector(selectOtpActor);
   const kyc = OnboardingActor.useSelector(selectKycActor);
@@ -41,6 +79,8 @@ export function OnboardingScreens() {
       ) : (
         <KycLoadScreen />
       );
+    case 'pinRenewal':
+      return <PinRenewalScreen />;
     case 'registering':
       return <RegisteringScreen />;
     case 'unexpected':

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { OTP_LENGTH } from '../../../contract/onboarding';
 import type { OtpMachine } from '../../../machines/otp/otp.machine';
@@ -7,6 +8,7 @@ import type { OtpErrorCode } from '../../../machines/otp/otp.types';
 import { SubmitButton, TextButton } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { OtpInput } from '../../components/OtpInput';
+import { useFocusAfterFailure } from '../../components/useFocusAfterFailure';
 import { VisuallyHidden } from '../../components/VisuallyHidden';
 import { errorText } from '../../copy/es';
 import { Countdown, ResendRow } from './OtpCodeFields.styles';
@@ -22,6 +24,8 @@ export type OtpCopy = {
   announceWait: (seconds: number) => string;
   announceAvailable: string;
   resent: string;
+  /** beside the disabled submit while the code is not complete */
+  codeMissing: string;
 };
 
 const announce = (copy: OtpCopy, a: OtpAnnouncement): string =>
@@ -42,22 +46,29 @@ export function OtpCodeFields({
   errors: Record<OtpErrorCode, string>;
 }) {
   const view = useSelector(otp, selectOtpView);
-  const error = errorText(view.error, errors);
+  const error = errorText(view.bannerError, errors);
   const resendError = errorText(view.resendError, errors);
+  const code = useRef<HTMLInputElement>(null);
+  // A wrong code is cleared: the focus goes back to the field for the next try.
+  useFocusAfterFailure(view.failures, () => code.current);
   return (
     <>
       <OtpInput
+        ref={code}
         length={OTP_LENGTH}
         label={copy.codeLabel}
         name="otp"
         value={view.code}
         onValueChange={(value) => otp.send({ type: 'code.change', value })}
         readOnly={view.busy}
+        error={errorText(view.codeError, errors)}
+        // the 6th digit validates while the focus stays in the field: say the refusal at once
+        errorLive
         required
       />
       {error ? <ErrorBanner message={error} /> : null}
       {view.notice === 'codeResent' ? <ErrorBanner tone="info" message={copy.resent} /> : null}
-      <SubmitButton disabled={!view.canSubmit}>
+      <SubmitButton disabled={!view.canSubmit} reason={view.codeMissing ? copy.codeMissing : null}>
         {view.validating ? copy.submitting : copy.submit}
       </SubmitButton>
       <ResendRow>

@@ -13,7 +13,7 @@ function Checking() {
   );
 }
 
-/** /dashboard needs a live session, else /login (decisions.md). */
+/** /dashboard needs a live session, else /login (docs/decisions.md). */
 export function RequireSession({ children }: { children: ReactNode }) {
   const status = SessionActor.useSelector(selectSessionStatus);
   if (status === 'checking') return <Checking />;

@@ -1,9 +1,9 @@
-import { PIN_LENGTH } from '../../../../contract/auth';
+import { useRef } from 'react';
 import { selectPinCreationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { Checkbox } from '../../../components/Checkbox';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { TextField } from '../../../components/TextField';
+import { NewPinField } from '../../../components/PinField';
+import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
@@ -12,11 +12,16 @@ import { StepForm } from './StepForm';
 
 const copy = onboarding.pinCreation;
 
-/** Step 2 'Crea tu propio PIN': tips, masked numeric PIN, terms (opened in a new tab), 'Validar'. */
+/**
+ * Step 2 'Creá tu propio PIN': tips, masked numeric PIN (with show/hide), terms (opened in a new
+ * tab), 'Validar' with what is missing beside it while disabled. Each error under its field.
+ */
 export function PinCreationScreen() {
   const view = OnboardingActor.useSelector(selectPinCreationView);
   const { send } = OnboardingActor.useActorRef();
-  const error = errorText(view.error, onboardingErrors);
+  const pin = useRef<HTMLInputElement>(null);
+  const terms = useRef<HTMLInputElement>(null);
+  useFocusAfterFailure(view.failures, () => (view.focus === 'terms' ? terms : pin).current);
   return (
     <StepForm
       title={copy.title}
@@ -32,21 +37,19 @@ export function PinCreationScreen() {
           ))}
         </Tips>
       </section>
-      <TextField
+      <NewPinField
+        ref={pin}
         label={copy.pinLabel}
-        name="new-pin"
-        type="password"
-        inputMode="numeric"
-        autoComplete="new-password"
-        placeholder={copy.pinPlaceholder}
-        maxLength={PIN_LENGTH}
         value={view.pinInput}
         onValueChange={(value) => send({ type: 'pin.change', value })}
+        error={errorText(view.pinError, onboardingErrors)}
         required
       />
       <Checkbox
+        ref={terms}
         checked={view.termsAccepted}
         onCheckedChange={(accepted) => send({ type: 'terms.change', accepted })}
+        error={errorText(view.termsError, onboardingErrors)}
         label={
           <>
             {copy.termsBefore}
@@ -57,8 +60,12 @@ export function PinCreationScreen() {
           </>
         }
       />
-      {error ? <ErrorBanner message={error} /> : null}
-      <SubmitButton disabled={!view.canSubmit}>{copy.submit}</SubmitButton>
+      <SubmitButton
+        disabled={!view.canSubmit}
+        reason={view.missing ? copy.missing[view.missing] : null}
+      >
+        {copy.submit}
+      </SubmitButton>
     </StepForm>
   );
 }

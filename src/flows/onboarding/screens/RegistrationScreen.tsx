@@ -1,8 +1,10 @@
+import { useRef } from 'react';
 import { PHONE_INPUT_MAX_LENGTH } from '../../../../contract/onboarding';
 import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { TextField } from '../../../components/TextField';
+import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
 import { StepForm } from './StepForm';
@@ -14,6 +16,10 @@ export function RegistrationScreen() {
   const view = OnboardingActor.useSelector(selectRegistrationView);
   const { send } = OnboardingActor.useActorRef();
   const error = errorText(view.error, onboardingErrors);
+  const phone = useRef<HTMLInputElement>(null);
+  const email = useRef<HTMLInputElement>(null);
+  // After a refused submit: the first field to fix (the phone when the code could not be sent).
+  useFocusAfterFailure(view.failures, () => (view.focus === 'email' ? email : phone).current);
   return (
     <StepForm
       title={copy.title}
@@ -28,6 +34,7 @@ export function RegistrationScreen() {
       }}
     >
       <TextField
+        ref={phone}
         label={copy.phoneLabel}
         name="celular"
         type="tel"
@@ -45,6 +52,7 @@ export function RegistrationScreen() {
         required
       />
       <TextField
+        ref={email}
         label={copy.emailLabel}
         name="email"
         type="email"

@@ -7,7 +7,7 @@ import { Actions, Intro, Tips } from './shared.styles';
 
 const copy = onboarding.welcome;
 
-/** Step 3 'Un par de fotos y ya!' (decisions.md): four tips, 'Siguiente' to KYC, 'Cancelar' home. */
+/** Step 3 '¡Un par de fotos y ya!' (docs/decisions.md): four tips, 'Siguiente' to KYC, 'Cancelar' home. */
 export function WelcomeScreen() {
   const { send } = OnboardingActor.useActorRef();
   return (

@@ -24,3 +24,8 @@ export const Actions = styled.div`
   flex-direction: column;
   gap: 12px;
 `;
+
+export const Center = styled.p`
+  margin: 0;
+  text-align: center;
+`;

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { DOCUMENT_MAX } from '../../../../contract/auth';
 import { RECOVERY_CELULAR_MAX } from '../../../../contract/recovery';
 import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
@@ -6,6 +7,7 @@ import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { StepForm } from '../../../components/StepForm';
 import { TextField } from '../../../components/TextField';
+import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, recovery, recoveryErrors } from '../../../copy/es.recovery';
 import { RecoveryActor } from '../recovery.context';
 
@@ -16,6 +18,12 @@ export function RequestScreen() {
   const view = RecoveryActor.useSelector(selectRequestView);
   const { send } = RecoveryActor.useActorRef();
   const error = errorText(view.error, recoveryErrors);
+  const documento = useRef<HTMLInputElement>(null);
+  const celular = useRef<HTMLInputElement>(null);
+  useFocusAfterFailure(
+    view.failures,
+    () => (view.focus === 'celular' ? celular : documento).current,
+  );
   return (
     <StepForm
       back={<BackLink to="/login" label={recovery.backToLogin} disabled={view.sending} />}
@@ -29,6 +37,7 @@ export function RequestScreen() {
       }}
     >
       <TextField
+        ref={documento}
         label={copy.documentoLabel}
         name="numero_documento"
         inputMode="numeric"
@@ -37,10 +46,12 @@ export function RequestScreen() {
         maxLength={DOCUMENT_MAX}
         value={view.documento}
         onValueChange={(value) => send({ type: 'documento.change', value })}
+        error={view.documentoError ? recoveryErrors[view.documentoError] : null}
         readOnly={view.sending}
         required
       />
       <TextField
+        ref={celular}
         label={copy.celularLabel}
         name="celular"
         type="tel"
@@ -51,11 +62,15 @@ export function RequestScreen() {
         maxLength={RECOVERY_CELULAR_MAX}
         value={view.celular}
         onValueChange={(value) => send({ type: 'celular.change', value })}
+        error={view.celularError ? recoveryErrors[view.celularError] : null}
         readOnly={view.sending}
         required
       />
       {error ? <ErrorBanner message={error} /> : null}
-      <SubmitButton disabled={!view.canSubmit}>
+      <SubmitButton
+        disabled={!view.canSubmit}
+        reason={view.missing ? recovery.missing[view.missing] : null}
+      >
         {view.sending ? copy.submitting : copy.submit}
       </SubmitButton>
     </StepForm>

@@ -4,7 +4,7 @@ import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { camera, cameraErrors, cameraHelp } from '../../../../copy/es.camera';
 
-/** decisions.md's camera text, what to do about it, and 'Reintentar' where trying again can help. */
+/** docs/decisions.md's camera text, what to do about it, and 'Reintentar' where trying again can help. */
 export function CameraProblem({
   code,
   onRetry,

@@ -36,10 +36,19 @@ const List = styled.dl`
   }
 `;
 
-/** 'Verificá tus datos': the extracted data, read-only, with 'Reintentar' and 'Continuar'. */
+/**
+ * 'Verificá tus datos': the extracted data, read-only, as the card prints it (FEMENINO, PARAGUAYA,
+ * 2.719.564, 08/10/1955), with 'Reintentar' and 'Continuar'.
+ */
 export function ReviewScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const view = useSelector(kyc, selectReviewView);
   const error = errorText(view.error, kycErrors);
+  // Codes named as the card prints them; a code the catalogue does not know shows as read.
+  const shown = view.data && {
+    ...view.data,
+    sexo: copy.sexes[view.data.sexo] ?? view.data.sexo,
+    nacionalidad: copy.nationalities[view.data.nacionalidad] ?? view.data.nacionalidad,
+  };
   return (
     <KycLayout title={copy.title} busy={view.busy}>
       <Intro>{copy.intro}</Intro>
@@ -47,7 +56,7 @@ export function ReviewScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
         {fields.map((f) => (
           <div key={f} style={{ display: 'contents' }}>
             <dt>{copy.labels[f]}</dt>
-            <dd>{view.data?.[f] || copy.empty}</dd>
+            <dd>{shown?.[f] || copy.empty}</dd>
           </div>
         ))}
       </List>

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { BLOOD_TYPES } from '../../../../../contract/onboarding';
 import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
@@ -8,6 +9,7 @@ import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { SelectField } from '../../../../components/SelectField';
 import { TextField } from '../../../../components/TextField';
+import { useFocusAfterFailure } from '../../../../components/useFocusAfterFailure';
 import { errorText, kyc, kycErrors, supplementaryFieldErrors } from '../../../../copy/es.kyc';
 import { Intro } from '../shared.styles';
 import { KycLayout } from './KycLayout';
@@ -21,6 +23,12 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
   const error = errorText(view.error, kycErrors);
   const fieldError = (code: keyof typeof supplementaryFieldErrors | null) =>
     code ? supplementaryFieldErrors[code] : null;
+  const department = useRef<HTMLSelectElement>(null);
+  const city = useRef<HTMLSelectElement>(null);
+  useFocusAfterFailure(
+    view.failures,
+    () => (view.focus === 'departamento' ? department : city).current,
+  );
   return (
     <KycLayout title={copy.title} busy={view.loadingDepartments || view.loadingCities}>
       <Intro>{copy.intro}</Intro>
@@ -59,6 +67,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             onValueChange={(value) => kyc.send({ type: 'address.change', value })}
           />
           <SelectField
+            ref={department}
             label={copy.departmentLabel}
             value={view.form.departamento}
             placeholder={copy.departmentPlaceholder}
@@ -68,6 +77,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             onValueChange={(value) => kyc.send({ type: 'department.change', value })}
           />
           <SelectField
+            ref={city}
             label={copy.cityLabel}
             value={view.form.ciudad_id}
             placeholder={copy.cityPlaceholder}

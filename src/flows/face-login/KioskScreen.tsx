@@ -1,0 +1,97 @@
+import styled from 'styled-components';
+import { selectFaceAuthView, selectKioskView } from '../../../machines/faceAuth/faceAuth.selectors';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { Heading } from '../../components/Heading';
+import { Page, Stack } from '../../components/Page';
+import { errorText } from '../../copy/es';
+import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
+import { theme } from '../../theme/theme';
+import { FaceAuthActor } from './faceLogin.context';
+import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
+
+const copy = faceLogin.kiosk;
+
+/** Room for the longest moment, so nothing below jumps when the result comes and goes. */
+const Moment = styled.div<{ $tone: 'neutral' | 'ok' | 'fail' }>`
+  min-height: 132px;
+  display: flex;
+  flex-direction: column;
+  justify-content: center;
+  gap: 6px;
+  padding: 12px 16px;
+  border-radius: ${theme.radius}px;
+  text-align: center;
+  border: 2px solid
+    ${({ $tone }) =>
+      $tone === 'ok'
+        ? theme.colors.primary
+        : $tone === 'fail'
+          ? theme.colors.error
+          : theme.colors.border};
+  background: ${({ $tone }) =>
+    $tone === 'ok'
+      ? theme.colors.infoBg
+      : $tone === 'fail'
+        ? theme.colors.errorBg
+        : theme.colors.surface};
+`;
+
+const Greeting = styled.p`
+  margin: 0;
+  font-size: 2rem;
+  line-height: 1.2;
+  font-weight: 700;
+  color: ${theme.colors.primaryDark};
+  overflow-wrap: anywhere;
+`;
+
+const Big = styled.p`
+  margin: 0;
+  font-size: 1.375rem;
+  font-weight: 600;
+`;
+
+const Small = styled.p`
+  margin: 0;
+  font-size: 1.0625rem;
+`;
+
+/**
+ * `/face-login?modo=kiosco`: the patient screen of a kiosk in a public place. The result comes
+ * first (above the fold at 360 px and on a landscape tablet) and stays for the whole cooldown: a
+ * large greeting with the given names and the document number's last three digits. No session,
+ * profile, interval, confidence or threshold (manual mode keeps that diagnostic panel).
+ */
+export function KioskScreen() {
+  const view = FaceAuthActor.useSelector(selectFaceAuthView);
+  const kiosk = FaceAuthActor.useSelector(selectKioskView);
+  const error = errorText(view.error, faceLoginErrors);
+  const tone =
+    kiosk.moment === 'recognised' ? 'ok' : kiosk.moment === 'notRecognised' ? 'fail' : 'neutral';
+  return (
+    <Page>
+      <Stack>
+        <Heading focusOnMount>{faceLogin.title}</Heading>
+        <DeviceNotice view={view} />
+        <Moment $tone={tone} role="status" aria-label={copy.statusLabel} data-testid="kiosk-moment">
+          {kiosk.greeting ? (
+            <>
+              <Greeting>{copy.greeting(kiosk.greeting.names)}</Greeting>
+              <Small>{copy.documentTail(kiosk.greeting.documentTail)}</Small>
+            </>
+          ) : kiosk.moment === 'notRecognised' ? (
+            <>
+              <Big>{kiosk.detail || faceLogin.notRecognised}</Big>
+              <Small>{copy.moments.notRecognised}</Small>
+            </>
+          ) : (
+            <Big>{kiosk.hint ?? copy.moments[kiosk.moment]}</Big>
+          )}
+        </Moment>
+        <CameraPanel view={view} />
+        {error ? <ErrorBanner message={error} /> : null}
+        {view.error?.code === 'deviceNotActivated' ? <DeviceHelp /> : null}
+      </Stack>
+    </Page>
+  );
+}

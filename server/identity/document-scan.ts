@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { engineInsight, recordDocument } from '../insight/engine-recorder';
 import { faceInArea } from './cedula';
 import type { IdentityConfig } from './config';
 import type { DocumentReader } from './document';
@@ -56,8 +57,15 @@ export function createDocumentScan(deps: {
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
-      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession)))
+      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession))) {
+        engineInsight.record({
+          flow: 'onboarding',
+          step: 'document',
+          outcome: 'failed',
+          error: 'attempts_exhausted',
+        });
         throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
+      }
       // Face first: when no face on the front matches the selfie the attempt ends before the OCR.
       const selfie = session.selfie_embedding.map(Number);
       const threshold = config.documentMatchThreshold;
@@ -65,11 +73,10 @@ export function createDocumentScan(deps: {
         f?.embedding ? cosineSimilarity(f.embedding, selfie) : null;
       const front = await describeMain(pool, limits, images.front);
       const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
-      const refuse = (error: string): ScanAnswer => ({
-        success: false,
-        kyc_complete: false,
-        error,
-      });
+      const refuse = (error: string): ScanAnswer => {
+        recordDocument({ error, durationMs: performance.now() - tStart });
+        return { success: false, kyc_complete: false, error };
+      };
       if (!anyMatch || !images.back) {
         log.info({
           event: 'document_face',
@@ -112,6 +119,7 @@ export function createDocumentScan(deps: {
         checks: reading.checks,
         face: { similarity, threshold },
       });
+      recordDocument({ durationMs: performance.now() - tStart });
       return { success: true, kyc_complete: true, id_data: reading.idData };
     },
 

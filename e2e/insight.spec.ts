@@ -114,7 +114,14 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await expect(heading(page, recoveryCopy.request.title)).toBeFocused();
   await page.getByLabel(recoveryCopy.request.documentoLabel, { exact: true }).fill(CARD.documento);
   await page.getByLabel(recoveryCopy.request.celularLabel, { exact: true }).fill(celular);
-  await button(page, recoveryCopy.request.submit).click();
+  // The registration's code went to the same phone moments ago: the server's resend wait (30 s)
+  // answers 429 until it is over, so 'Enviar código' is tried again until the code step shows.
+  await expect(async () => {
+    const codeStep = heading(page, recoveryCopy.verification.title);
+    if (!(await codeStep.isVisible()))
+      await button(page, recoveryCopy.request.submit).click({ timeout: 3000 });
+    await expect(codeStep).toBeVisible({ timeout: 3000 });
+  }).toPass({ intervals: [5000], timeout: 60_000 });
   await expect(heading(page, recoveryCopy.verification.title)).toBeFocused();
   let recoveryCode: string | undefined;
   await expect

@@ -1,7 +1,7 @@
 import * as echarts from 'echarts';
 import { label, reasonLabels, stepLabels } from './labels';
 import type { DailyRow, FlowReport, Reason, Report, StepTime } from './report';
-import { pct, secs } from './report-text';
+import { KIOSK_HEAD, kioskRow, pct, secs } from './report-text';
 
 /**
  * The report as one self-contained HTML file: inline CSS and SVG charts drawn on the server by
@@ -229,20 +229,7 @@ ${dailyFigure('Recuperación por día', r.recovery.daily, ['Iniciadas', 'PIN gua
 ${figure(
   'Resultados del kiosco',
   kioskBars,
-  table(
-    'Resultados del kiosco',
-    ['Intentos', 'Reconocidos', 'No reconocidos', 'Tasa', 'Mediana', 'p90'],
-    [
-      [
-        String(k.attempts),
-        String(k.recognised),
-        String(k.notRecognised),
-        pct(k.attempts ? k.recognised / k.attempts : null),
-        k.time ? secs(k.time.median) : '—',
-        k.time ? secs(k.time.p90) : '—',
-      ],
-    ],
-  ),
+  table('Resultados del kiosco', KIOSK_HEAD, [kioskRow(k)]),
 )}
 ${reasonsFigure('Motivos de falla del kiosco', k.reasons)}
 ${timesFigure('Tiempo hasta el reconocimiento', k.time ? [k.time] : [])}

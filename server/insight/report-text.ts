@@ -51,23 +51,22 @@ function flowText(title: string, f: FlowReport): string {
   ].join('\n');
 }
 
+/** The kiosk's one-line summary (text and HTML). */
+export const KIOSK_HEAD = ['Intentos', 'Reconocidos', 'No reconocidos', 'Tasa', 'Mediana', 'p90'];
+export const kioskRow = (k: KioskReport): string[] => [
+  String(k.attempts),
+  String(k.recognised),
+  String(k.notRecognised),
+  pct(k.attempts ? k.recognised / k.attempts : null),
+  k.time ? secs(k.time.median) : '—',
+  k.time ? secs(k.time.p90) : '—',
+];
+
 function kioskText(k: KioskReport): string {
   return [
     '## Kiosco (reconocimiento facial)',
     '',
-    table(
-      ['Intentos', 'Reconocidos', 'No reconocidos', 'Tasa', 'Mediana', 'p90'],
-      [
-        [
-          String(k.attempts),
-          String(k.recognised),
-          String(k.notRecognised),
-          pct(k.attempts ? k.recognised / k.attempts : null),
-          k.time ? secs(k.time.median) : '—',
-          k.time ? secs(k.time.p90) : '—',
-        ],
-      ],
-    ),
+    table(KIOSK_HEAD, [kioskRow(k)]),
     '',
     'Motivos de falla más frecuentes',
     reasonsTable(k.reasons),

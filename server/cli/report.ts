@@ -37,6 +37,11 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--desde and --hasta must be days (YYYY-MM-DD), desde <= hasta.\n${USAGE}`);
     return 2;
   }
+  const journeyId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  if (values.recorrido?.some((j) => !journeyId.test(j))) {
+    console.error(`--recorrido takes a journey id (a UUID).\n${USAGE}`);
+    return 2;
+  }
   const db = await openCliDatabase(loadConfig());
   try {
     const t0 = performance.now();

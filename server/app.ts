@@ -20,6 +20,8 @@ import { identityPlugin } from './identity/plugin';
 import { loadFaceAuthConfig } from './face-auth/config';
 import { faceAuthRoutes, kioskRoutes } from './face-auth/routes';
 import { onboardingRoutes } from './onboarding/routes';
+import { loadInsightSettings } from './insight/config';
+import { insightPlugin, insightRoutes } from './insight/routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
@@ -28,7 +30,10 @@ import { devSmsRoutes } from './sms/routes';
 export { REDACT } from './http/logging';
 
 export type AppDeps = Partial<
-  Pick<AppContext, 'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceAuth'>
+  Pick<
+    AppContext,
+    'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceAuth' | 'insight'
+  >
 >;
 
 export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
@@ -60,6 +65,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
     recovery: deps.recovery ?? loadRecoverySettings(process.env),
     kyc: deps.kyc ?? identityKycStore(db),
     faceAuth: deps.faceAuth ?? loadFaceAuthConfig(process.env, config.env),
+    insight: deps.insight ?? loadInsightSettings(process.env),
   };
 }
 
@@ -90,6 +96,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   await app.register(faceAuthRoutes, { prefix: ctx.faceAuth.prefix, ctx, faceAuth: ctx.faceAuth });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceAuth: ctx.faceAuth });
+  await app.register(insightPlugin, { ctx });
+  await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
     await app.register(devKycRoutes, { prefix: '/api/dev', ctx });

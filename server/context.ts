@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FaceAuthConfig } from './face-auth/config';
+import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { KycStore } from './onboarding/kyc-store';
 import type { RecoverySettings } from './recovery/config';
@@ -25,6 +26,8 @@ export type AppContext = {
   kyc: KycStore | null;
   /** Face authentication and kiosk device settings. */
   faceAuth: FaceAuthConfig;
+  /** Journey insight: retention, purge interval, the ingestion's per-address cap. */
+  insight: InsightSettings;
 };
 
 export const systemClock: AppContext['clock'] = {

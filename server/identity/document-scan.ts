@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { Db } from '../db/client';
+import { engineInsight, recordDocument } from '../insight/engine-recorder';
 import { faceInArea } from './cedula';
 import type { IdentityConfig } from './config';
 import type { DocumentReader } from './document';
@@ -63,8 +64,15 @@ export function createDocumentScan(deps: {
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
-      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession)))
+      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession))) {
+        engineInsight.record({
+          flow: 'onboarding',
+          step: 'document',
+          outcome: 'failed',
+          error: 'attempts_exhausted',
+        });
         throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
+      }
       // The card found in the front's photo and straightened; its faces are described there, so that
       // the photo area the OCR locates and the faces share one image. Face first: when no face on
       // the front matches the selfie the attempt ends before the OCR.
@@ -75,11 +83,10 @@ export function createDocumentScan(deps: {
       const frontCard = await reader.straighten(images.front);
       const front = await describeMain(pool, limits, await jpegOf(frontCard.image));
       const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
-      const refuse = (error: string): ScanAnswer => ({
-        success: false,
-        kyc_complete: false,
-        error,
-      });
+      const refuse = (error: string): ScanAnswer => {
+        recordDocument({ error, durationMs: performance.now() - tStart });
+        return { success: false, kyc_complete: false, error };
+      };
       if (!anyMatch || !images.back) {
         log.info({
           event: 'document_face',
@@ -126,6 +133,7 @@ export function createDocumentScan(deps: {
         checks: reading.checks,
         face: { similarity, threshold },
       });
+      recordDocument({ durationMs: performance.now() - tStart });
       return { success: true, kyc_complete: true, id_data: reading.idData };
     },
 

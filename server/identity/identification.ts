@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { engineInsight } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { describeMain } from './faces';
 import { checkGates, type GateResult } from './gates';
@@ -109,6 +110,13 @@ export function createIdentification(deps: {
         threshold,
         matched: Boolean(match),
         ms: ms(tStart),
+      });
+      engineInsight.record({
+        flow: 'faceAuth',
+        step: 'recognition',
+        outcome: match ? 'passed' : 'failed',
+        ...(match ? {} : { error: 'not_recognised' as const }),
+        durationMs: performance.now() - tStart,
       });
       return { match, best, threshold, gates: [], feedback: [] };
     },

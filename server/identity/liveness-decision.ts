@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { recordLiveness } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { findReplays, findSessionDuplicates, type DuplicateCheck } from './duplicates';
 import { checkGates, type GateResult } from './gates';
@@ -164,5 +165,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     },
     anchor: !live && s.frame_seq === input.anchor.afterSeq ? input.anchor.bytes : null,
   });
-  return { feedback, live, timeUp: decider.isTimeUp(state, now()), steps, tChecked };
+  const timeUp = decider.isTimeUp(state, now());
+  recordLiveness({ decider: decider.name, state, now: now(), live, timeUp, steps });
+  return { feedback, live, timeUp, steps, tChecked };
 }

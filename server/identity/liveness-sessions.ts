@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
+import { engineInsight, livenessStep, recordLiveness } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { IdentityError, identityMessages } from './errors';
 import { hints } from './hints';
@@ -139,11 +140,28 @@ export function createLivenessSessions(deps: {
         };
       }
       // The challenge's time is over: no frame can change the answer, so none costs model time.
-      if (decider.isTimeUp(session.liveness_state, now()))
+      if (decider.isTimeUp(session.liveness_state, now())) {
+        const at = now();
+        recordLiveness({
+          decider: decider.name,
+          state: session.liveness_state,
+          now: at,
+          live: false,
+          timeUp: true,
+        });
         return { feedback: [hints.timeUp], liveness_detected: false, time_up: true };
+      }
       // The session's frame cap, counted before any model time (a refused request costs none).
-      if (!(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession)))
+      if (
+        !(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession))
+      ) {
+        engineInsight.record({
+          ...livenessStep(decider.name),
+          outcome: 'failed',
+          error: 'frame_cap',
+        });
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
+      }
       const { frames, anchor } = await analyseFrames(images, session, decider);
       const tAnalysed = performance.now();
       const result = await db.transaction((tx) =>

@@ -1,12 +1,14 @@
 import type { InspectionEvent, Observer } from 'xstate';
+import { startJourneyInsight } from '../../machines/insight/browser';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /**
- * Passed to every flow's Provider (`options={{ inspect }}`). Undefined unless the development build
- * runs with VITE_XSTATE_INSPECT: '1' opens Stately's inspector (its hosted UI: needs internet
- * access) and keeps the offline log; 'log' keeps only the offline log (console at the normal level
- * + window.__xstateEventLog; no internet needed). Never in a production bundle.
+ * Passed to every flow's Provider (`options={{ inspect }}`). In the page it always carries journey
+ * insight (machines/insight: catalogue events derived from the flows' machines, issue 17). The
+ * development build with VITE_XSTATE_INSPECT adds: '1' Stately's inspector (its hosted UI: needs
+ * internet access) and the offline log; 'log' only the offline log (console at the normal level +
+ * window.__xstateEventLog; no internet needed). Neither is in a production bundle.
  */
 export let inspect: Inspect | undefined;
 
@@ -62,6 +64,8 @@ export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) 
 }
 
 export async function initInspector(): Promise<void> {
+  const journey = startJourneyInsight();
+  inspect = journey;
   if (!import.meta.env.DEV) return;
   const mode = import.meta.env.VITE_XSTATE_INSPECT as string | undefined;
   if (!mode) return;
@@ -71,12 +75,16 @@ export async function initInspector(): Promise<void> {
   );
   (window as unknown as { __xstateEventLog: LoggedEvent[] }).__xstateEventLog = log.entries;
   if (mode === 'log') {
-    inspect = log.observe;
+    inspect = (ev) => {
+      journey(ev);
+      log.observe(ev);
+    };
     return;
   }
   const { createBrowserInspector } = await import('@statelyai/inspect');
   const stately = createBrowserInspector();
   inspect = (ev) => {
+    journey(ev);
     log.observe(ev);
     stately.inspect.next?.(ev);
   };

@@ -1,5 +1,5 @@
 import { vi } from 'vitest';
-import { createActor, fromCallback } from 'xstate';
+import { createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
@@ -51,6 +51,7 @@ export const verified: ScanIdResponse = {
 export function harness(
   sessions: Array<string | KycSession> = ['sess-1', 'sess-2', 'sess-3'],
   start = true,
+  options: { inspect?: (event: InspectionEvent) => void } = {},
 ) {
   const camera = probe<CameraInput>();
   const sampling = probe<{ stream: MediaStream; sessionId: string }>();
@@ -74,7 +75,7 @@ export function harness(
       loadCities: cities.logic,
     },
   });
-  const actor = createActor(machine, { input: {} });
+  const actor = createActor(machine, { input: {}, ...options });
   if (start) actor.start();
   let sessionIndex = 0;
   const flush = () => vi.advanceTimersByTimeAsync(0);

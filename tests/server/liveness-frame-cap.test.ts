@@ -16,6 +16,8 @@ import {
 } from '../../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
 import { IdentityError, identityMessages } from '../../server/identity/errors';
+import { engineInsight } from '../../server/insight/engine-recorder';
+import type { EngineDecision } from '../../contract/insight';
 import { selfieFramePolicy } from '../../machines/shared/frame-policy';
 import { identityApp } from '../identity/engine';
 import { multipart, ovalFrame } from '../identity/frames';
@@ -86,12 +88,22 @@ describe('per-session frame cap', () => {
   it(
     'counts every frame; a request that would pass the cap is refused whole, before any analysis',
     async () => {
+      const decisions: EngineDecision[] = [];
+      const detach = engineInsight.attach((d) => decisions.push(d));
       const { sessionId } = await engine.startSession(db);
       await send(sessionId, await frames(8));
       expect(await received(sessionId)).toBe(8);
       const before = tasks();
       const over = send(sessionId, await frames(3));
       await expect(over).rejects.toBeInstanceOf(IdentityError);
+      // Journey insight: the engine recorded the cap as a selfie failure (issue 17).
+      detach();
+      expect(decisions).toContainEqual({
+        flow: 'onboarding',
+        step: 'selfie',
+        outcome: 'failed',
+        error: 'frame_cap',
+      });
       await expect(over).rejects.toMatchObject({
         code: 'frames_exhausted',
         status: 429,

@@ -1,0 +1,683 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
+import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import { insightBatch, type InsightEvent } from '../../contract/insight';
+import type {
+  RegisterRequest,
+  RegisterResponse,
+  StartRequest,
+  StartResponse,
+} from '../../contract/onboarding';
+import type {
+  SendPinOtpRequest,
+  SendPinOtpResponse,
+  SetNewPinRequest,
+  SetNewPinResponse,
+} from '../../contract/recovery';
+import { faceAuthMachine } from '../../machines/faceAuth/faceAuth.machine';
+import { createJourneyObserver } from '../../machines/insight/derive';
+import { coarseContext, createInsightSender } from '../../machines/insight/sender';
+import type { KycMachine } from '../../machines/kyc/kyc.machine';
+import { loginMachine } from '../../machines/login/login.machine';
+import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { selectKycActor } from '../../machines/onboarding/onboarding.selectors';
+import { otpMachine } from '../../machines/otp/otp.machine';
+import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
+import { recoveryMachine } from '../../machines/recovery/recovery.machine';
+import { ApiError } from '../../machines/shared/errors';
+import { controlled } from './controlled';
+import { harness as kycHarness, jpeg, stream, verified } from './kyc.harness';
+
+/**
+ * Journey insight derived from the machines (machines/insight/derive.ts): each flow emits the
+ * catalogue's events in order for its success path and its error paths, every event passes the
+ * ingestion schema, and a failing sender changes nothing in the flow.
+ */
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+/** An observer with a hand clock (each event 1 s after the previous one) and what it emitted. */
+function recorder(options: { failing?: boolean } = {}) {
+  const events: InsightEvent[] = [];
+  let t = 0;
+  const inspect = createJourneyObserver({
+    now: () => (t += 1000),
+    newJourney: () => '0b5c0f7e-9d1a-4c3b-8a2e-5f6d7c8b9a01',
+    emit: (e) => {
+      if (options.failing) throw new Error('sender down');
+      events.push(e);
+    },
+  });
+  /** `step:outcome` or `step:outcome:error`, in order. */
+  const seen = () =>
+    events.map((e) => [e.step, e.outcome, e.error].filter(Boolean).join(':')) as string[];
+  return { inspect, events, seen };
+}
+
+const valid = (events: InsightEvent[]) =>
+  expect(
+    insightBatch.safeParse({ context: { device: 'mobile', browser: 'chrome' }, events }).success,
+  ).toBe(true);
+
+// ---------------------------------------------------------------------------------------------
+// login
+
+function login(inspect: (e: InspectionEvent) => void) {
+  const submit = controlled<
+    { success: boolean; message?: string },
+    { numero_documento: string; pin: string }
+  >();
+  const actor = createActor(loginMachine.provide({ actors: { submitLogin: submit.logic } }), {
+    inspect,
+  }).start();
+  const values: unknown[] = [];
+  actor.subscribe((s) => values.push(s.value));
+  const submitWith = (pin: string) => {
+    actor.send({ type: 'documento.change', value: '1234567' });
+    actor.send({ type: 'pin.change', value: pin });
+    actor.send({ type: 'form.submit' });
+  };
+  return { actor, submit, submitWith, values };
+}
+
+describe('login', () => {
+  it('success: entered, passed with its time', async () => {
+    const r = recorder();
+    const h = login(r.inspect);
+    h.submitWith('482915');
+    h.submit.calls[0]!.answer.resolve({ success: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.seen()).toEqual(['login:entered', 'login:passed']);
+    expect(r.events[1]).toMatchObject({ flow: 'login', attempt: 1, durationMs: 1000 });
+    valid(r.events);
+  });
+
+  it('a wrong PIN, a lost network, then success: each failure with its code and the attempt', async () => {
+    const r = recorder();
+    const h = login(r.inspect);
+    h.submitWith('111112');
+    h.submit.calls[0]!.answer.reject(
+      new ApiError('server', 401, 'Número de documento o PIN incorrectos.'),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    h.submitWith('111113');
+    h.submit.calls[1]!.answer.reject(new TypeError('offline'));
+    await vi.advanceTimersByTimeAsync(0);
+    h.submitWith('482915');
+    h.submit.calls[2]!.answer.resolve({ success: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.seen()).toEqual([
+      'login:entered',
+      'login:failed:loginFailed',
+      'login:retried',
+      'login:failed:network',
+      'login:retried',
+      'login:passed',
+    ]);
+    expect(r.events.map((e) => e.attempt)).toEqual([1, 1, 1, 2, 2, 3]);
+    valid(r.events);
+    // Nothing typed travels: no document number, no PIN, no server message.
+    expect(JSON.stringify(r.events)).not.toMatch(/1234567|482915|11111|incorrectos/);
+  });
+
+  it('a failing sender changes nothing in the flow', async () => {
+    const runs = [recorder(), recorder({ failing: true })].map(async (r) => {
+      const h = login(r.inspect);
+      h.submitWith('111112');
+      h.submit.calls[0]!.answer.reject(new ApiError('server', 401, 'x'));
+      await vi.advanceTimersByTimeAsync(0);
+      h.submitWith('482915');
+      h.submit.calls[1]!.answer.resolve({ success: true });
+      await vi.advanceTimersByTimeAsync(0);
+      return h.values;
+    });
+    const [withInsight, failing] = await Promise.all(runs);
+    expect(failing).toEqual(withInsight);
+    expect(failing!.at(-1)).toBe('done');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// PIN recovery
+
+function recovery(inspect: (e: InspectionEvent) => void) {
+  const send = controlled<SendPinOtpResponse, SendPinOtpRequest>();
+  const save = controlled<SetNewPinResponse, SetNewPinRequest>();
+  const validate = controlled<OtpVerdict, OtpValidateInput>();
+  const resend = controlled<OtpVerdict, OtpResendInput>();
+  const machine = recoveryMachine.provide({
+    actors: {
+      sendRecoveryCode: send.logic,
+      saveNewPin: save.logic,
+      otp: otpMachine.provide({
+        actors: { validateCode: validate.logic, resendCode: resend.logic },
+      }),
+    },
+  });
+  const actor = createActor(machine, { inspect }).start();
+  const values: unknown[] = [];
+  actor.subscribe((s) => values.push(s.value));
+  const otp = () => actor.getSnapshot().children.otp!;
+  const request = () => {
+    actor.send({ type: 'documento.change', value: '1234567' });
+    actor.send({ type: 'celular.change', value: '0981123456' });
+    actor.send({ type: 'form.submit' });
+  };
+  const code = (value: string) => {
+    otp().send({ type: 'code.change', value });
+    otp().send({ type: 'code.submit' });
+  };
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+  return { actor, send, save, validate, resend, otp, request, code, flush, values };
+}
+
+describe('PIN recovery', () => {
+  it('success: request, code, new PIN, each entered and passed in order', async () => {
+    const r = recorder();
+    const h = recovery(r.inspect);
+    h.request();
+    h.send.calls[0]!.answer.resolve({ success: true, message: 'ok' });
+    await h.flush();
+    h.code('123456');
+    h.validate.calls[0]!.answer.resolve({ success: true });
+    await h.flush();
+    h.actor.send({ type: 'pin.change', value: '735194' });
+    h.actor.send({ type: 'form.submit' });
+    h.save.calls[0]!.answer.resolve({ success: true, message: 'ok' });
+    await h.flush();
+    expect(r.seen()).toEqual([
+      'request:entered',
+      'request:passed',
+      'verification:entered',
+      'verification:passed',
+      'newPin:entered',
+      'newPin:passed',
+    ]);
+    expect(new Set(r.events.map((e) => e.flow))).toEqual(new Set(['recovery']));
+    valid(r.events);
+    expect(JSON.stringify(r.events)).not.toMatch(/1234567|0981123456|123456|735194/);
+  });
+
+  it('errors: an invalid mobile, a refused send, a wrong code, a resend, back to step 0, a banned PIN, a failed save', async () => {
+    const r = recorder();
+    const h = recovery(r.inspect);
+    h.actor.send({ type: 'documento.change', value: '1234567' });
+    h.actor.send({ type: 'celular.change', value: '12' });
+    h.actor.send({ type: 'form.submit' });
+    h.request();
+    h.send.calls[0]!.answer.reject(new ApiError('server', 400, 'x'));
+    await h.flush();
+    h.actor.send({ type: 'form.submit' });
+    h.send.calls[1]!.answer.resolve({ success: true, message: 'ok' });
+    await h.flush();
+    h.code('000000');
+    h.validate.calls[0]!.answer.reject(new ApiError('server', 401, 'x'));
+    await h.flush();
+    await vi.advanceTimersByTimeAsync(30_000);
+    h.otp().send({ type: 'code.resend' });
+    h.resend.calls[0]!.answer.reject(new ApiError('server', 500, 'x'));
+    await h.flush();
+    h.actor.send({ type: 'flow.back' });
+    h.actor.send({ type: 'form.submit' });
+    h.send.calls[2]!.answer.resolve({ success: true, message: 'ok' });
+    await h.flush();
+    h.code('123456');
+    h.validate.calls[1]!.answer.resolve({ success: true });
+    await h.flush();
+    h.actor.send({ type: 'pin.change', value: '123456' });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'pin.change', value: '735194' });
+    h.actor.send({ type: 'form.submit' });
+    h.save.calls[0]!.answer.reject(new TypeError('offline'));
+    await h.flush();
+    expect(r.seen()).toEqual([
+      'request:entered',
+      'request:failed:celularInvalid',
+      'request:retried',
+      'request:failed:sendFailed',
+      'request:retried',
+      'request:passed',
+      'verification:entered',
+      'verification:failed:wrongCode',
+      'verification:retried',
+      'verification:failed:resendFailed',
+      'verification:cancelled',
+      'request:entered',
+      'request:passed',
+      'verification:entered',
+      'verification:passed',
+      'newPin:entered',
+      'newPin:failed:pinInvalid',
+      'newPin:retried',
+      'newPin:failed:saveFailed',
+    ]);
+    valid(r.events);
+    expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i));
+  });
+
+  it('a failing sender changes nothing in the flow', async () => {
+    const run = async (r: ReturnType<typeof recorder>) => {
+      const h = recovery(r.inspect);
+      h.request();
+      h.send.calls[0]!.answer.resolve({ success: true, message: 'ok' });
+      await h.flush();
+      h.code('000000');
+      h.validate.calls[0]!.answer.reject(new ApiError('server', 401, 'x'));
+      await h.flush();
+      h.code('123456');
+      h.validate.calls[1]!.answer.resolve({ success: true });
+      await h.flush();
+      return h.values;
+    };
+    const a = await run(recorder());
+    const b = await run(recorder({ failing: true }));
+    expect(b).toEqual(a);
+    expect(b.at(-1)).toEqual({ newPin: 'editing' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// onboarding with its KYC child
+
+function onboarding(inspect: (e: InspectionEvent) => void) {
+  const send = controlled<StartResponse, StartRequest>();
+  const register = controlled<RegisterResponse, RegisterRequest>();
+  const validate = controlled<OtpVerdict, OtpValidateInput>();
+  const load = controlled<KycMachine, unknown>();
+  // The real KYC machine with the KYC tests' hand-driven actors, spawned as the wizard's child.
+  const k = kycHarness(['sess-1', 'sess-2'], false);
+  const machine = onboardingMachine.provide({
+    actors: {
+      sendCode: send.logic,
+      registerPatient: register.logic,
+      otp: otpMachine.provide({
+        actors: {
+          validateCode: validate.logic,
+          resendCode: fromPromise<OtpVerdict, OtpResendInput>(async () => ({ success: true })),
+        },
+      }),
+      loadKyc: load.logic,
+    },
+  });
+  const actor = createActor(machine, { inspect }).start();
+  const values: string[] = [];
+  actor.subscribe((s) => values.push(JSON.stringify(s.value)));
+  const kyc = () => selectKycActor(actor.getSnapshot())!;
+  const flush = () => vi.advanceTimersByTimeAsync(0);
+  const answerSession = async (id: string) => {
+    k.session.calls.at(-1)!.answer.resolve({ sessionId: id });
+    await flush();
+  };
+  return {
+    actor,
+    values,
+    kyc,
+    flush,
+    answerSession,
+    async toKyc() {
+      actor.send({ type: 'phone.change', value: '981 123 456' });
+      actor.send({ type: 'form.submit' });
+      send.calls.at(-1)!.answer.resolve({ success: true, message: 'ok' });
+      await flush();
+      actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '123456' });
+      validate.calls.at(-1)!.answer.resolve({ success: true });
+      await flush();
+      actor.send({ type: 'pin.change', value: '735194' });
+      actor.send({ type: 'terms.change', accepted: true });
+      actor.send({ type: 'form.submit' });
+      actor.send({ type: 'welcome.next' });
+      for (const call of load.calls) call.answer.resolve(k.machine as unknown as KycMachine);
+      await flush();
+    },
+    async passSelfie() {
+      k.camera.last().send({ type: 'camera.ready', stream });
+      kyc().send({ type: 'liveness.start' });
+      k.sampling.last().send({
+        type: 'poll.result',
+        result: { liveness_detected: true, feedback: [], time_up: false },
+      });
+      await vi.advanceTimersByTimeAsync(1200);
+    },
+    async sendDocuments() {
+      kyc().send({ type: 'document.upload', file: jpeg('front-file') });
+      k.scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
+      await flush();
+      kyc().send({ type: 'document.accept' });
+      kyc().send({ type: 'document.upload', file: jpeg('back-file') });
+      k.scaling.calls.at(-1)!.answer.resolve(jpeg('back'));
+      await flush();
+      kyc().send({ type: 'document.accept' });
+    },
+    async finish() {
+      k.verify.calls.at(-1)!.answer.resolve(verified);
+      await flush();
+      kyc().send({ type: 'review.confirm' });
+      k.departments.calls.at(-1)!.answer.resolve([{ id: '11', nombre: 'Central' }]);
+      await flush();
+      kyc().send({ type: 'department.change', value: '11' });
+      k.cities.calls.at(-1)!.answer.resolve([{ id: '11-3', nombre: 'Luque' }]);
+      await flush();
+      kyc().send({ type: 'city.change', value: '11-3' });
+      kyc().send({ type: 'supplementary.submit' });
+      await flush();
+      register.calls.at(-1)!.answer.resolve({ success: true, message: 'ok' });
+      await flush();
+    },
+    k,
+    register,
+  };
+}
+
+const HAPPY = [
+  'registration:entered',
+  'registration:passed',
+  'verification:entered',
+  'verification:passed',
+  'pin:entered',
+  'pin:passed',
+  'welcome:entered',
+  'welcome:passed',
+  'kycLoad:entered',
+];
+
+describe('onboarding with KYC', () => {
+  it('success: every step entered and passed in order, the camera granted, registered', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    await h.passSelfie();
+    await h.sendDocuments();
+    await h.finish();
+    expect(h.actor.getSnapshot().value).toBe('complete');
+    const seen = r.seen();
+    expect(seen.slice(0, HAPPY.length)).toEqual(HAPPY);
+    // The child's first snapshot and the wizard's own step may arrive in either order.
+    expect(seen.slice(HAPPY.length, HAPPY.length + 2).sort()).toEqual([
+      'kycLoad:passed',
+      'selfie:entered',
+    ]);
+    expect(seen.slice(HAPPY.length + 2)).toEqual([
+      'camera:entered',
+      'camera:passed',
+      'selfie:passed',
+      // The documents go by 'Subir imagen' here: the rear camera never opened.
+      'document:entered',
+      'document:passed',
+      'review:entered',
+      'review:passed',
+      'supplementary:entered',
+      'supplementary:passed',
+      'register:entered',
+      'register:passed',
+    ]);
+    expect(new Set(r.events.map((e) => e.flow))).toEqual(new Set(['onboarding']));
+    valid(r.events);
+    expect(JSON.stringify(r.events)).not.toMatch(/981123456|735194|123456|6824773|FRANCO|sess-/);
+  });
+
+  it('a failed selfie, a retry with a new session, a rejected document, a retry, a refused register', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.k.camera.last().send({ type: 'camera.ready', stream });
+    h.kyc().send({ type: 'liveness.start' });
+    h.k.sampling.last().send({
+      type: 'poll.result',
+      result: { liveness_detected: false, feedback: [], time_up: true },
+    });
+    h.kyc().send({ type: 'liveness.start' }); // 'Intentar nuevamente'
+    await h.answerSession('sess-2');
+    await h.passSelfie();
+    await h.sendDocuments();
+    h.k.verify.calls.at(-1)!.answer.resolve({
+      success: false,
+      kyc_complete: false,
+      error: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+    });
+    await h.flush();
+    const failures = r.events.filter((e) => e.outcome === 'failed');
+    expect(failures.map((e) => `${e.step}:${e.error}`)).toEqual([
+      'selfie:livenessNotDetected',
+      'document:faceMismatch',
+    ]);
+    const selfie = r.seen().filter((s) => s.startsWith('selfie'));
+    expect(selfie).toEqual([
+      'selfie:entered',
+      'selfie:failed:livenessNotDetected',
+      'selfie:retried',
+      'selfie:passed',
+    ]);
+    expect(r.events.find((e) => e.step === 'selfie' && e.outcome === 'passed')!.attempt).toBe(2);
+    // 'Reintentar' from the rejection: the document attempt ends, the selfie starts again.
+    h.kyc().send({ type: 'kyc.retry' });
+    await h.flush();
+    expect(r.seen().slice(-2)).toEqual(['document:retried', 'selfie:entered']);
+    expect(r.events.at(-1)!.attempt).toBe(3);
+    valid(r.events);
+  });
+
+  it('camera refused: the camera step fails with the browser code; back cancels the step', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.k.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
+    await h.flush();
+    h.actor.send({ type: 'flow.back' });
+    await h.flush();
+    expect(r.seen().slice(-3)).toEqual([
+      'camera:entered',
+      'camera:failed:permissionDenied',
+      'selfie:cancelled',
+    ]);
+    valid(r.events);
+  });
+
+  it('registration errors: an invalid phone, a failed send, a patient who exists', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    h.actor.send({ type: 'phone.change', value: '12' });
+    h.actor.send({ type: 'form.submit' });
+    h.actor.send({ type: 'phone.change', value: '981 123 456' });
+    h.actor.send({ type: 'form.submit' });
+    await h.flush();
+    expect(r.seen()).toEqual([
+      'registration:entered',
+      'registration:failed:phoneInvalidSubmit',
+      'registration:retried',
+    ]);
+  });
+
+  it('a failing sender changes nothing in the flow', async () => {
+    const run = async (r: ReturnType<typeof recorder>) => {
+      const h = onboarding(r.inspect);
+      await h.toKyc();
+      await h.answerSession('sess-1');
+      await h.passSelfie();
+      await h.sendDocuments();
+      await h.finish();
+      return h.values;
+    };
+    const a = await run(recorder());
+    const b = await run(recorder({ failing: true }));
+    expect(b).toEqual(a);
+    expect(b.at(-1)).toBe('"complete"');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// face authentication
+
+const started: FaceAuthStartResponse = {
+  success: true,
+  session_id: 's-1',
+  recommended_interval_ms: 300,
+  profile: 'kiosk',
+};
+const decided = (success: boolean): FaceAuthFrameResponse => ({
+  stage: success ? 'authenticated' : 'failed',
+  feedback: [],
+  recommended_interval_ms: 300,
+  result: {
+    success,
+    message: success ? 'Identidad verificada.' : 'No reconocido',
+    user: success
+      ? {
+          full_name: 'EILEEN COLLINS',
+          given_names: 'EILEEN',
+          document_number: '4321987',
+          face_match_confidence: 0.93,
+        }
+      : null,
+    authentication: { confidence: success ? 0.93 : null, threshold_used: 0.7 },
+  },
+});
+
+function faceAuth(inspect: (e: InspectionEvent) => void) {
+  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+  const polls: Array<(e: unknown) => void> = [];
+  const cameras: Array<(e: unknown) => void> = [];
+  const watchdogs: Array<(e: unknown) => void> = [];
+  const machine = faceAuthMachine.provide({
+    actors: {
+      startSession: start.logic,
+      stopSession: fromPromise(async () => {}),
+      camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
+      cameraWatchdog: fromCallback(
+        ({ sendBack }) => void watchdogs.push(sendBack as (e: unknown) => void),
+      ),
+      framePolling: fromCallback(
+        ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
+      ),
+    },
+  });
+  const actor = createActor(machine, { input: {}, inspect }).start();
+  const values: string[] = [];
+  actor.subscribe((s) => values.push(JSON.stringify(s.value)));
+  return { actor, start, polls, cameras, watchdogs, values };
+}
+
+describe('face authentication', () => {
+  it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
+    const r = recorder();
+    const h = faceAuth(r.inspect);
+    h.actor.send({ type: 'camera.enable' });
+    h.cameras.at(-1)!({ type: 'camera.ready', stream });
+    h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
+    await vi.advanceTimersByTimeAsync(0);
+    for (const success of [true, false]) {
+      h.actor.send({ type: 'auth.start' });
+      h.start.calls.at(-1)!.answer.resolve(started);
+      await vi.advanceTimersByTimeAsync(0);
+      h.polls.at(-1)!({ type: 'poll.result', result: decided(success) });
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    h.actor.send({ type: 'auth.start' });
+    h.start.calls.at(-1)!.answer.reject(new TypeError('offline'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.seen()).toEqual([
+      'camera:entered',
+      'camera:passed',
+      'recognition:entered',
+      'recognition:passed',
+      'recognition:entered',
+      'recognition:failed:notRecognised',
+      'recognition:entered',
+      'recognition:failed:network',
+    ]);
+    expect(r.events.map((e) => e.attempt).slice(2)).toEqual([1, 1, 2, 2, 3, 3]);
+    expect(JSON.stringify(r.events)).not.toMatch(/EILEEN|4321987/);
+    valid(r.events);
+  });
+
+  it('camera refused: failed with its code; a failing sender changes nothing', async () => {
+    const r = recorder();
+    const quiet = recorder({ failing: true });
+    const runs = [r, quiet].map((rec) => {
+      const h = faceAuth(rec.inspect);
+      h.actor.send({ type: 'camera.enable' });
+      h.cameras.at(-1)!({ type: 'camera.error', code: 'permissionDenied' });
+      return h.values;
+    });
+    expect(r.seen()).toEqual(['camera:entered', 'camera:failed:permissionDenied']);
+    expect(runs[1]).toEqual(runs[0]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// the sender
+
+describe('sender', () => {
+  const event = (seq: number): InsightEvent => ({
+    journey: '0b5c0f7e-9d1a-4c3b-8a2e-5f6d7c8b9a01',
+    seq,
+    flow: 'login',
+    step: 'login',
+    outcome: 'entered',
+    attempt: 1,
+  });
+  const context = () => ({ device: 'mobile' as const, browser: 'chrome' as const });
+
+  it('batches by size and by time; on page hide it uses the beacon', async () => {
+    const posts: Array<{ events: InsightEvent[] }> = [];
+    const beacons: string[] = [];
+    const s = createInsightSender({
+      transport: {
+        post: async (_url, batch) => void posts.push(batch as { events: InsightEvent[] }),
+        beacon: (_url, body) => (beacons.push(body), true),
+      },
+      context,
+      maxBatch: 3,
+      flushMs: 5000,
+    });
+    for (let i = 0; i < 4; i++) s.add(event(i));
+    expect(posts.map((p) => p.events.length)).toEqual([3]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(posts.map((p) => p.events.length)).toEqual([3, 1]);
+    s.add(event(4));
+    s.flush('beacon');
+    expect(beacons).toHaveLength(1);
+    expect(insightBatch.safeParse(JSON.parse(beacons[0]!)).success).toBe(true);
+    expect(s.pending).toBe(0);
+  });
+
+  it('a rejected or throwing transport is swallowed; the batch is dropped', async () => {
+    const s = createInsightSender({
+      transport: {
+        post: () => Promise.reject(new Error('offline')),
+        beacon: () => {
+          throw new Error('no beacon');
+        },
+      },
+      context,
+      maxBatch: 2,
+    });
+    expect(() => {
+      s.add(event(0));
+      s.add(event(1));
+      s.add(event(2));
+      s.flush('beacon');
+    }).not.toThrow();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(s.pending).toBe(0);
+  });
+
+  it('coarse context: device, browser family, effective type; nothing else', () => {
+    expect(
+      coarseContext({
+        userAgent:
+          'Mozilla/5.0 (Linux; Android 14; SM-A145M) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 Chrome/121.0 Mobile Safari/537.36',
+        connection: { effectiveType: '3g' },
+      }),
+    ).toEqual({ device: 'mobile', browser: 'samsung', network: '3g' });
+    expect(
+      coarseContext({
+        userAgent:
+          'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',
+      }),
+    ).toEqual({ device: 'desktop', browser: 'safari' });
+  });
+});

@@ -1,0 +1,435 @@
+import { describe, expect, it } from 'vitest';
+import {
+  INSIGHT_MAX_BATCH,
+  insightPaths,
+  type InsightBatch,
+  type InsightEvent,
+} from '../../contract/insight';
+import { identityMessages } from '../../server/identity/errors';
+import { loadInsightSettings } from '../../server/insight/config';
+import {
+  engineInsight,
+  recordDocument,
+  recordLiveness,
+} from '../../server/insight/engine-recorder';
+import { buildReport, reportRange } from '../../server/insight/report';
+import { reportHtml } from '../../server/insight/report-html';
+import { reportText } from '../../server/insight/report-text';
+import { FakeClock, useTestApp } from './helpers';
+
+/**
+ * Journey insight on the server (issue 17): POST /api/insight/events against the catalogue, its
+ * caps, the retention delete, the engine's decisions, and the report's numbers on a seeded set.
+ * On PGlite, and on PostgreSQL in the test command's PostgreSQL tier.
+ */
+const h = useTestApp({
+  deps: { insight: { ...loadInsightSettings({}), postsPerAddressPerMinute: 5 } },
+});
+
+const J = (n: number) => `0b5c0f7e-9d1a-4c3b-8a2e-${String(n).padStart(12, '0')}`;
+const context = { device: 'mobile', browser: 'chrome', network: '4g' } as const;
+let seq = 0;
+const ev = (
+  journey: number,
+  flow: InsightEvent['flow'],
+  step: string,
+  outcome: InsightEvent['outcome'],
+  extra: Partial<InsightEvent> = {},
+): InsightEvent => ({
+  journey: J(journey),
+  seq: seq++,
+  flow,
+  step,
+  outcome,
+  attempt: 1,
+  ...extra,
+});
+
+async function post(body: unknown, options: { ip?: string; contentType?: string } = {}) {
+  const res = await h.t.app.inject({
+    method: 'POST',
+    url: insightPaths.events,
+    headers: {
+      'content-type': options.contentType ?? 'application/json',
+      'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/121.0 Mobile Safari/537.36',
+    },
+    remoteAddress: options.ip ?? '203.0.113.7',
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return {
+    status: res.statusCode,
+    body: res.json() as { success: boolean; message?: string },
+    res,
+  };
+}
+
+const rows = async () =>
+  (await h.t.ctx.db.query<Record<string, unknown>>('SELECT * FROM insight_events ORDER BY id'))
+    .rows;
+
+describe('POST /api/insight/events', () => {
+  it('stores a valid batch with the server time and the coarse context only', async () => {
+    const batch: InsightBatch = {
+      context,
+      events: [
+        ev(1, 'login', 'login', 'entered'),
+        ev(1, 'login', 'login', 'failed', { error: 'loginFailed', durationMs: 4200 }),
+      ],
+    };
+    const r = await post(batch);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ success: true });
+    const stored = await rows();
+    expect(stored).toHaveLength(2);
+    expect(stored[1]).toMatchObject({
+      source: 'browser',
+      journey: J(1),
+      flow: 'login',
+      step: 'login',
+      outcome: 'failed',
+      error: 'loginFailed',
+      duration_ms: 4200,
+      attempt: 1,
+      device: 'mobile',
+      browser: 'chrome',
+      network: '4g',
+    });
+    expect(new Date(stored[0]!.at as string).getTime()).toBe(FakeClock.START);
+    // Neither the address nor the user agent is kept anywhere in the row.
+    expect(Object.keys(stored[0]!).sort()).toEqual(
+      [
+        'id',
+        'at',
+        'source',
+        'journey',
+        'seq',
+        'flow',
+        'step',
+        'outcome',
+        'error',
+        'duration_ms',
+        'attempt',
+        'device',
+        'browser',
+        'network',
+      ].sort(),
+    );
+    expect(JSON.stringify(stored)).not.toMatch(/203\.0\.113|Android|Mozilla/);
+  });
+
+  it('takes the text/plain body navigator.sendBeacon sends', async () => {
+    const r = await post(
+      { context, events: [ev(2, 'recovery', 'request', 'entered')] },
+      { contentType: 'text/plain;charset=UTF-8', ip: '10.3.0.1' },
+    );
+    expect(r.status).toBe(200);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  const refused: Array<[string, unknown]> = [
+    [
+      'an unknown field (a phone)',
+      { context, events: [{ ...ev(3, 'login', 'login', 'entered'), phone: '0981123456' }] },
+    ],
+    [
+      'an unknown context field (the user agent)',
+      {
+        context: { ...context, userAgent: 'Mozilla' },
+        events: [ev(3, 'login', 'login', 'entered')],
+      },
+    ],
+    [
+      'an unknown flow',
+      { context, events: [{ ...ev(3, 'login', 'login', 'entered'), flow: 'payments' }] },
+    ],
+    ['a step of another flow', { context, events: [ev(3, 'login', 'selfie', 'entered')] }],
+    [
+      'an unknown outcome',
+      { context, events: [ev(3, 'login', 'login', 'abandoned' as 'entered')] },
+    ],
+    [
+      'an unknown error code',
+      {
+        context,
+        events: [ev(3, 'login', 'login', 'failed', { error: 'pin 482915' as 'network' })],
+      },
+    ],
+    [
+      'an engine reason from a browser',
+      {
+        context,
+        events: [
+          ev(3, 'onboarding', 'document', 'failed', { error: 'mrz_unreadable' as 'network' }),
+        ],
+      },
+    ],
+    ['a failure without its code', { context, events: [ev(3, 'login', 'login', 'failed')] }],
+    [
+      'a code without a failure',
+      { context, events: [ev(3, 'login', 'login', 'passed', { error: 'network' })] },
+    ],
+    [
+      'a journey that is not a random UUID',
+      { context, events: [{ ...ev(3, 'login', 'login', 'entered'), journey: '1234567' }] },
+    ],
+    [
+      'a negative duration',
+      { context, events: [ev(3, 'login', 'login', 'passed', { durationMs: -1 })] },
+    ],
+    ['no events', { context, events: [] }],
+    [
+      'more events than a batch holds',
+      {
+        context,
+        events: Array.from({ length: INSIGHT_MAX_BATCH + 1 }, () =>
+          ev(3, 'login', 'login', 'entered'),
+        ),
+      },
+    ],
+    ['no context', { events: [ev(3, 'login', 'login', 'entered')] }],
+  ];
+  it.each(refused)('refuses %s: 400 in Spanish, nothing stored', async (name, body) => {
+    // Its own address: the per-address cap counts in memory across tests.
+    const r = await post(body, { ip: `10.1.${refused.findIndex(([n]) => n === name)}.1` });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ success: false, message: 'Los eventos enviados no son válidos.' });
+    expect(await rows()).toHaveLength(0);
+  });
+
+  it('refuses a body that is not JSON, as text/plain too', async () => {
+    for (const contentType of ['application/json', 'text/plain']) {
+      const r = await post('{"context":', { contentType, ip: '10.2.0.1' });
+      expect(r.status).toBe(400);
+      expect(r.body.success).toBe(false);
+      expect(r.body.message).toMatch(/JSON/);
+    }
+  });
+
+  it('caps requests per client address per minute: 429 with Retry-After, other addresses unaffected', async () => {
+    const batch = { context, events: [ev(4, 'login', 'login', 'entered')] };
+    const ip = '10.9.9.9';
+    for (let i = 0; i < 5; i++) expect((await post(batch, { ip })).status).toBe(200);
+    const over = await post(batch, { ip });
+    expect(over.status).toBe(429);
+    expect(over.body.message).toMatch(/^Demasiados intentos\. Esperá /);
+    expect(Number(over.res.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await post(batch, { ip: '198.51.100.9' })).status).toBe(200);
+    h.t.clock.advance(60_001);
+    expect((await post(batch, { ip })).status).toBe(200);
+  });
+});
+
+describe('retention and the engine', () => {
+  it('deletes events older than the retention (90 days by default), keeps the rest', async () => {
+    expect(loadInsightSettings({}).retentionMs).toBe(90 * 86_400_000);
+    expect(loadInsightSettings({ INSIGHT_RETENTION_DAYS: '7' }).retentionMs).toBe(7 * 86_400_000);
+    const day = 86_400_000;
+    for (const age of [91, 90.5, 89, 1])
+      await h.t.ctx.db.query(
+        `INSERT INTO insight_events (at, source, flow, step, outcome) VALUES ($1, 'engine', 'onboarding', 'selfie', 'passed')`,
+        [new Date(FakeClock.START - age * day)],
+      );
+    expect(await h.t.app.insight.purge()).toBe(2);
+    expect(
+      (await rows()).map((r) =>
+        Math.round((FakeClock.START - new Date(r.at as string).getTime()) / day),
+      ),
+    ).toEqual([89, 1]);
+  });
+
+  it("records the engine's decisions with reason codes and timings, no journey", async () => {
+    recordLiveness({
+      decider: 'blink',
+      state: { startedAt: 1000, blinks: 0 },
+      now: 31_000,
+      live: false,
+      timeUp: true,
+    });
+    recordLiveness({
+      decider: 'kiosk',
+      state: { startedAt: 0, blinks: 1 },
+      now: 2500,
+      live: true,
+      timeUp: false,
+    });
+    recordLiveness({
+      decider: 'blink',
+      state: null,
+      now: 0,
+      live: false,
+      timeUp: false,
+      steps: [
+        { gates: ['too_dark', 'no_face'] },
+        { gates: ['too_dark'] },
+        { replay: true, gates: [] },
+      ],
+    });
+    recordDocument({ error: identityMessages.mrzUnreadable, durationMs: 812.4 });
+    recordDocument({ error: 'Algo nuevo', durationMs: 10 });
+    recordDocument({ durationMs: 1500 });
+    engineInsight.record({
+      flow: 'faceAuth',
+      step: 'recognition',
+      outcome: 'failed',
+      error: 'not_recognised',
+      durationMs: 22,
+    });
+    await h.t.app.insight.flush();
+    const stored = await rows();
+    expect(stored.map((r) => [r.flow, r.step, r.outcome, r.error, r.duration_ms])).toEqual([
+      ['onboarding', 'selfie', 'failed', 'eyes_never_closed', 30000],
+      ['faceAuth', 'recognition', 'passed', null, 2500],
+      ['onboarding', 'selfie', 'failed', 'too_dark', null],
+      ['onboarding', 'selfie', 'failed', 'no_face', null],
+      ['onboarding', 'selfie', 'failed', 'replay', null],
+      ['onboarding', 'document', 'failed', 'mrz_unreadable', 812],
+      ['onboarding', 'document', 'failed', 'document_refused', 10],
+      ['onboarding', 'document', 'passed', null, 1500],
+      ['faceAuth', 'recognition', 'failed', 'not_recognised', 22],
+    ]);
+    expect(stored.every((r) => r.source === 'engine' && r.journey === null)).toBe(true);
+  });
+});
+
+describe('the report on a seeded set', () => {
+  /** Posts one journey's events at the clock's time. */
+  const journey = async (events: InsightEvent[]) =>
+    expect((await post({ context, events }, { ip: `192.0.2.${seq % 200}` })).status).toBe(200);
+
+  async function seed() {
+    const o = (
+      n: number,
+      step: string,
+      outcome: InsightEvent['outcome'],
+      extra: Partial<InsightEvent> = {},
+    ) => ev(n, 'onboarding', step, outcome, extra);
+    // 2025-03-03 (Paraguay): three registrations.
+    await journey([
+      o(1, 'registration', 'entered'),
+      o(1, 'registration', 'passed', { durationMs: 10_000 }),
+      o(1, 'verification', 'passed', { durationMs: 20_000 }),
+      o(1, 'pin', 'passed', { durationMs: 5000 }),
+      o(1, 'selfie', 'passed', { durationMs: 30_000 }),
+      o(1, 'document', 'passed', { durationMs: 40_000 }),
+      o(1, 'register', 'passed', { durationMs: 2000 }),
+    ]);
+    await journey([
+      o(2, 'registration', 'entered'),
+      o(2, 'registration', 'passed', { durationMs: 20_000 }),
+      o(2, 'verification', 'passed', { durationMs: 40_000 }),
+      o(2, 'pin', 'passed', { durationMs: 7000 }),
+      o(2, 'selfie', 'failed', { error: 'livenessNotDetected', durationMs: 120_000 }),
+      o(2, 'selfie', 'retried'),
+      o(2, 'selfie', 'passed', { durationMs: 60_000, attempt: 2 }),
+    ]);
+    await journey([
+      o(3, 'registration', 'entered'),
+      o(3, 'registration', 'passed', { durationMs: 30_000 }),
+      o(3, 'verification', 'failed', { error: 'wrongCode' }),
+      o(3, 'verification', 'failed', { error: 'wrongCode' }),
+    ]);
+    const r = (
+      n: number,
+      step: string,
+      outcome: InsightEvent['outcome'],
+      extra: Partial<InsightEvent> = {},
+    ) => ev(n, 'recovery', step, outcome, extra);
+    await journey([
+      r(10, 'request', 'entered'),
+      r(10, 'request', 'passed', { durationMs: 8000 }),
+      r(10, 'verification', 'passed', { durationMs: 15_000 }),
+      r(10, 'newPin', 'passed', { durationMs: 4000 }),
+    ]);
+    await journey([
+      r(11, 'request', 'entered'),
+      r(11, 'request', 'failed', { error: 'sendFailed' }),
+    ]);
+    const k = (outcome: InsightEvent['outcome'], extra: Partial<InsightEvent>) =>
+      ev(20, 'faceAuth', 'recognition', outcome, extra);
+    await journey([
+      k('passed', { durationMs: 3000 }),
+      k('passed', { durationMs: 5000 }),
+      k('failed', { error: 'notRecognised', durationMs: 4000 }),
+    ]);
+    engineInsight.record({
+      flow: 'onboarding',
+      step: 'selfie',
+      outcome: 'failed',
+      error: 'eyes_never_closed',
+    });
+    await h.t.app.insight.flush();
+    // 2025-03-04: one more registration started; 2025-03-05: outside the range.
+    h.t.clock.advance(86_400_000);
+    await journey([o(4, 'registration', 'entered')]);
+    h.t.clock.advance(86_400_000);
+    await journey([o(5, 'registration', 'entered')]);
+  }
+
+  it('funnels, conversions, exact medians and p90, top reasons, kiosk and daily series', async () => {
+    await seed();
+    const report = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-04')!);
+    expect(report.onboarding.funnel.map((s) => [s.key, s.count, s.conversion])).toEqual([
+      ['started', 4, null],
+      ['phoneVerified', 2, 0.5],
+      ['pinCreated', 2, 1],
+      ['selfiePassed', 2, 1],
+      ['documentPassed', 1, 0.5],
+      ['registered', 1, 1],
+    ]);
+    expect(report.onboarding.funnel.at(-1)!.overall).toBe(0.25);
+    const time = (step: string) => report.onboarding.times.find((t) => t.step === step)!;
+    expect(time('registration')).toMatchObject({ n: 3, median: 20_000, p90: 28_000 });
+    expect(time('verification')).toMatchObject({ n: 2, median: 30_000, p90: 38_000 });
+    expect(time('selfie')).toMatchObject({ n: 2, median: 45_000, p90: 57_000 });
+    expect(time('register')).toMatchObject({ n: 1, median: 2000, p90: 2000 });
+    expect(report.onboarding.times.map((t) => t.step)).toEqual([
+      'registration',
+      'verification',
+      'pin',
+      'selfie',
+      'document',
+      'register',
+    ]);
+    expect(report.onboarding.reasons).toEqual([
+      { step: 'verification', error: 'wrongCode', source: 'browser', count: 2 },
+      { step: 'selfie', error: 'eyes_never_closed', source: 'engine', count: 1 },
+      { step: 'selfie', error: 'livenessNotDetected', source: 'browser', count: 1 },
+    ]);
+    expect(report.onboarding.daily).toEqual([
+      { day: '2025-03-03', started: 3, completed: 1 },
+      { day: '2025-03-04', started: 1, completed: 0 },
+    ]);
+    expect(report.recovery.funnel.map((s) => s.count)).toEqual([2, 1, 1, 1]);
+    expect(report.recovery.reasons).toEqual([
+      { step: 'request', error: 'sendFailed', source: 'browser', count: 1 },
+    ]);
+    expect(report.kiosk).toMatchObject({ attempts: 3, recognised: 2, notRecognised: 1 });
+    expect(report.kiosk.time).toMatchObject({ median: 4000, p90: 4800 });
+
+    // Only some journeys (support, the e2e spec).
+    const one = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-05')!, {
+      journeys: [J(2), J(5)],
+    });
+    expect(one.onboarding.funnel.map((s) => s.count)).toEqual([2, 1, 1, 1, 0, 0]);
+    expect(one.onboarding.reasons).toEqual([
+      { step: 'selfie', error: 'livenessNotDetected', source: 'browser', count: 1 },
+    ]);
+
+    const text = reportText(report);
+    expect(text).toContain('Registro iniciado');
+    expect(text).toMatch(/Código SMS\s+2\s+30\.0 s\s+38\.0 s/);
+    const html = reportHtml(report, new Date(FakeClock.START));
+    expect(html.match(/<svg role="img" aria-label="[^"]+"/g)!.length).toBeGreaterThanOrEqual(12);
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+  });
+
+  it('refuses a range that is not days or is backwards', () => {
+    expect(reportRange('2025-03-04', '2025-03-03')).toBeNull();
+    expect(reportRange('2025-02-30', '2025-03-03')).toBeNull();
+    expect(reportRange('03/03/2025', '2025-03-03')).toBeNull();
+    expect(reportRange('2025-03-03', '2025-03-03')).toMatchObject({
+      from: new Date('2025-03-03T03:00:00Z'),
+      to: new Date('2025-03-04T03:00:00Z'),
+    });
+  });
+});

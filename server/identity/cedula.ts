@@ -69,24 +69,55 @@ export function findMaritalStatus(text: string, sex?: string): string | null {
 
 /**
  * Cross-checks MRZ names with the front's printed words: each MRZ token should appear on the front
- * (edit distance <= 1, or <= 2 for six letters or more: the front's OCR slips too). The MRZ's
- * spelling is the one kept: a front read with a letter lost or changed never replaces it. null when
- * the front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name was read (small
+ * (edit distance <= 1, or <= 2 for six letters or more: either OCR slips). `front` is the word that
+ * matched each token (null: none). The spelling is settled by voteNames, not here. null when the
+ * front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name was read (small
  * labels are the first to blur).
  */
 export function crossCheckNames(
   tokens: string[],
   frontText: string,
-): { ok: boolean | null; tokens: string[]; found: number } {
+): { ok: boolean | null; tokens: string[]; found: number; front: (string | null)[] } {
   const ws = words(frontText).filter((w) => w.length >= 2 && !/\d/.test(w));
   const labels = ws.some(
     (w) => editDistance(w, 'APELLIDOS') <= 2 || editDistance(w, 'NOMBRES') <= 2,
   );
-  const found = tokens.filter(
-    (t) => ws.includes(t) || ws.some((w) => editDistance(w, t) <= (t.length >= 6 ? 2 : 1)),
-  ).length;
-  if (found === tokens.length) return { ok: true, tokens, found };
-  return { ok: labels ? false : null, tokens, found };
+  const front = tokens.map((t) => {
+    if (ws.includes(t)) return t;
+    let best: { w: string; d: number } | null = null;
+    for (const w of ws) {
+      const d = editDistance(w, t);
+      if (!best || d < best.d) best = { w, d };
+    }
+    return best && best.d <= (t.length >= 6 ? 2 : 1) ? best.w : null;
+  });
+  const found = front.filter((w) => w !== null).length;
+  if (found === tokens.length) return { ok: true, tokens, found, front };
+  return { ok: labels ? false : null, tokens, found, front };
+}
+
+/**
+ * The spelling of each name, by vote: the MRZ's read, the other MRZ reads of the same card (their
+ * check digits valid too) and the word the front printed. Names carry no check digit, so one
+ * read's slip ('HARIA', 'CARLOSK': a '<' read as K) is outvoted by two that agree; a tie keeps
+ * the first MRZ read.
+ */
+export function voteNames(
+  tokens: string[],
+  others: string[][],
+  front: (string | null)[],
+): string[] {
+  return tokens.map((t, i) => {
+    const votes = new Map<string, number>([[t, 1]]);
+    const add = (w: string | null | undefined) => {
+      if (w && w.length >= 2) votes.set(w, (votes.get(w) ?? 0) + 1);
+    };
+    for (const o of others) if (o.length === tokens.length) add(o[i]);
+    add(front[i]);
+    let best = t;
+    for (const [w, n] of votes) if (n > votes.get(best)!) best = w;
+    return best;
+  });
 }
 
 const isLabel = (w: string, label: string) => editDistance(w, label) <= (label.length >= 7 ? 2 : 1);

@@ -187,13 +187,15 @@ export function createDocumentOcr(): DocumentOcr {
   const grey = (img: RgbImage): Sharp =>
     sharp(img.data, { raw: { width: img.width, height: img.height, channels: 3 } }).greyscale();
 
+  /** The MRZ cascade from pass `from`: the first read whose check digits validate. */
   async function readBack(
     back: RgbImage,
     e: Engines,
     within: Clock,
+    from = 0,
   ): Promise<{ mrz: MrzRead | null; passes: number; pass?: string }> {
-    let passes = 0;
-    for (const pass of PASSES) {
+    let passes = from;
+    for (const pass of PASSES.slice(from)) {
       passes++;
       let img = grey(back);
       if (pass.crop === 'bottom') {
@@ -294,6 +296,20 @@ export function createDocumentOcr(): DocumentOcr {
           const f = await readFront(front.image, pass, e, within);
           text.front.push(f);
           judged.push(judgeFront(f, mrz.fields));
+        }
+        // A name the front printed otherwise (one letter): one more read of the MRZ settles it by
+        // vote (voteNames); names carry no check digit.
+        const agreed = judged.find((j) => j.agrees);
+        if (agreed && agreed.names.front.some((w, i) => w !== agreed.names.tokens[i])) {
+          try {
+            const other = await readBack(back.image, e, within, text.back.passes);
+            text.back.passes = other.passes;
+            if (other.mrz) text.back.others = [other.mrz];
+          } catch (err) {
+            // Out of time for the vote only: the read stands with the first MRZ's spelling.
+            if (!(err instanceof OutOfTime)) throw err;
+            await stop();
+          }
         }
         return text;
       } catch (err) {

@@ -7,6 +7,7 @@ import {
   matchNumber,
   normaliseDocumentNumber,
   photoAreaOf,
+  voteNames,
   type Area,
   type OcrWord,
 } from './cedula';
@@ -77,7 +78,13 @@ export type SideQuality = CardQuality & { found: boolean };
 
 /** What the OCR read of one document: the back's MRZ (null: no read validated) and printed text. */
 export type DocumentText = {
-  back: { mrz: MrzRead | null; passes: number; pass?: string | undefined };
+  back: {
+    mrz: MrzRead | null;
+    passes: number;
+    pass?: string | undefined;
+    /** Further reads of the MRZ (check digits valid), made when a name was not read alike. */
+    others?: MrzRead[];
+  };
   /** The front's passes, in the cascade's order (at least one unless the back was unreadable). */
   front: FrontRead[];
   /** The back's printed text above the MRZ; '' when it was not read (the front has 'ESTADO CIVIL'). */
@@ -91,7 +98,7 @@ export type DocumentText = {
 export type FrontJudgement = {
   read: FrontRead;
   isCard: boolean;
-  names: { ok: boolean | null; tokens: string[]; found: number };
+  names: ReturnType<typeof crossCheckNames>;
   number: boolean | null;
   /** Numbers printed on the front two digits or more off the MRZ's. */
   otherNumbers: string[];
@@ -215,7 +222,14 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     ok: true,
     ...base,
     idData: {
-      FullName: best.names.tokens.join(' '),
+      FullName: voteNames(
+        best.names.tokens,
+        (read.back.others ?? [])
+          .map((o) => o.fields)
+          .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
+          .map((o) => [...o.surnames, ...o.names]),
+        best.names.front,
+      ).join(' '),
       DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,
       Gender: f.sex,

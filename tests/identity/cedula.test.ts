@@ -13,6 +13,7 @@ import {
   normaliseDocumentNumber,
   photoAreaOf,
   type OcrWord,
+  voteNames,
 } from '../../server/identity/cedula';
 import {
   documentVerdict,
@@ -72,12 +73,14 @@ describe('cédula rules', () => {
       ok: true,
       tokens: ['GONZALEZ', 'NUNEZ', 'JOSE'],
       found: 3,
+      front: ['GONZALEZ', 'NUNEZ', 'JOSE'],
     });
-    // A letter lost on the front (an OCR slip) confirms the name, and never replaces it.
+    // A letter lost on the front (an OCR slip) confirms the name, and does not replace it.
     expect(crossCheckNames(['BENITEZ'], 'APELLIDOS\nENITEZ')).toEqual({
       ok: true,
       tokens: ['BENITEZ'],
       found: 1,
+      front: ['ENITEZ'],
     });
     expect(crossCheckNames(['BENITEZ', 'ROJAS', 'ANA'], front)).toMatchObject({
       ok: false,
@@ -87,6 +90,20 @@ describe('cédula rules', () => {
     // Small labels blurred away: every name read still confirms; fewer is unreadable, not different.
     expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], 'GONZALEZ NUNEZ\nJOSE').ok).toBe(true);
     expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], 'GONZALEZ NUNEZ').ok).toBeNull();
+  });
+
+  it("a name's spelling is voted by the MRZ reads and the front; a tie keeps the first MRZ read", () => {
+    // The first MRZ read slipped ('HARIA', a '<' read as K); the front and a second read agree.
+    expect(voteNames(['ANA', 'HARIA'], [['ANA', 'MARIA']], ['ANA', 'MARIA'])).toEqual([
+      'ANA',
+      'MARIA',
+    ]);
+    expect(voteNames(['CARLOSK'], [['CARLOS']], ['CARLOS'])).toEqual(['CARLOS']);
+    // The front alone slipped ('ENITEZ'): the two MRZ reads outvote it.
+    expect(voteNames(['BENITEZ'], [['BENITEZ']], ['ENITEZ'])).toEqual(['BENITEZ']);
+    // No second read, or one of another length: the first MRZ read stands.
+    expect(voteNames(['HARIA'], [], ['MARIA'])).toEqual(['HARIA']);
+    expect(voteNames(['ANA', 'HARIA'], [['ANA']], ['ANA', 'MARIA'])).toEqual(['ANA', 'HARIA']);
   });
 
   it('the photo area is left of the field labels, and only a face centred there counts', () => {

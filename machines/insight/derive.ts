@@ -102,9 +102,16 @@ type Deriver = (journey: Journey, change: Change) => void;
 const is = (s: Snap | null, path: string) => Boolean(s?.matches?.(path));
 const into = (c: Change, path: string) => is(c.next, path) && !is(c.prev, path);
 const tagged = (s: Snap | null) => Boolean(s?.hasTag?.('error'));
+/**
+ * The error code a state shows: its banner's (`error`), else the first field's own message
+ * (`fieldErrors`: each field's message sits under it, with no banner, since issue 20).
+ */
 const errorOf = (s: Snap | null, key = 'error'): BrowserError | null => {
   const e = s?.context?.[key] as { code?: string } | string | null | undefined;
-  return ((typeof e === 'string' ? e : e?.code) as BrowserError | undefined) ?? null;
+  const code = (typeof e === 'string' ? e : e?.code) as BrowserError | undefined;
+  if (code || key !== 'error') return code ?? null;
+  const fields = s?.context?.fieldErrors as Record<string, string | null> | undefined;
+  return (Object.values(fields ?? {}).find(Boolean) as BrowserError | undefined) ?? null;
 };
 /** The state entered an error state (or a new error code shows): the code, else null. */
 const newFailure = (c: Change, key = 'error'): BrowserError | null => {
@@ -138,14 +145,15 @@ function wizard(
       else if (finals.cancelled.some((p) => is(c.next, p))) j.cancel(last);
       return;
     }
-    const failedBefore = tagged(c.prev) && errorOf(c.prev) !== null;
+    // An error shown before; it is gone (fixed, or the state left) when the step is retried.
+    const failedBefore = errorOf(c.prev) !== null;
     if (to && to !== from) {
       if (from && failedBefore) j.retry(from);
       else if (from && c.event.type === 'flow.back') j.cancel(from);
       else if (from && order.indexOf(to) > order.indexOf(from)) j.pass(from);
       else if (from) j.retry(from);
       j.enter(to);
-    } else if (to && failedBefore && !tagged(c.next)) j.retry(to);
+    } else if (to && failedBefore && errorOf(c.next) === null) j.retry(to);
     const code = newFailure(c);
     if (code && (to ?? current)) j.fail((to ?? current)!, code);
   };

@@ -113,6 +113,14 @@ export const kycFixtures = {
   ),
   frontPreparing: at({ document: 'preparing' }, front),
   frontPreview: at({ document: 'preview' }, { ...front, front: photo('FRENTE') }),
+  frontPreviewDark: at(
+    { document: 'preview' },
+    { ...front, front: photo('FRENTE'), photoHint: 'dark' },
+  ),
+  backPreviewSmall: at(
+    { document: 'preview' },
+    { ...back, back: photo('DORSO'), photoHint: 'small' },
+  ),
   backPlaying: at({ document: { live: 'playing' } }, back),
   backPreview: at({ document: 'preview' }, { ...back, back: photo('DORSO') }),
   backPreviewNetwork: at(

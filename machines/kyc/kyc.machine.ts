@@ -9,6 +9,7 @@ import {
 import { cameraActor, type CameraInput } from '../shared/camera';
 import { toFlowError, type FlowError } from '../shared/errors';
 import { frameCaptureActor, imageScalingActor } from '../shared/frame-capture';
+import { photoHintActor } from '../shared/photo-hint';
 import {
   DOCUMENT_CAPTURE,
   ensureSession,
@@ -106,6 +107,7 @@ export const initialKycContext = (
   feedback: [],
   front: null,
   back: null,
+  photoHint: null,
   kycResult: null,
   departments: [],
   cities: [],
@@ -138,6 +140,7 @@ export const kycMachine = setup({
       livenessSampling: 'livenessSampling';
       frameCapture: 'frameCapture';
       imageScaling: 'imageScaling';
+      photoHint: 'photoHint';
       verifyDocuments: 'verifyDocuments';
       rejectKyc: 'rejectKyc';
       loadDepartments: 'loadDepartments';
@@ -150,6 +153,7 @@ export const kycMachine = setup({
     livenessSampling,
     frameCapture: frameCaptureActor,
     imageScaling: imageScalingActor,
+    photoHint: photoHintActor,
     verifyDocuments,
     rejectKyc,
     loadDepartments,
@@ -355,6 +359,18 @@ export const kycMachine = setup({
           },
         },
         preview: {
+          // A hint before sending (too dark, the card too far): advisory, it never blocks.
+          invoke: {
+            id: 'photoHint',
+            src: 'photoHint',
+            input: ({ context }) => ({
+              photo: (context.side === 'front' ? context.front : context.back) ?? new Blob(),
+            }),
+            onDone: { actions: assign({ photoHint: ({ event }) => event.output }) },
+            // A photo the browser cannot decode for the hint is still sent: no hint, no error.
+            onError: {},
+          },
+          exit: assign({ photoHint: null }),
           on: {
             'document.retake': {
               target: 'live',

@@ -120,6 +120,8 @@ export function selectDocumentView(s: Snapshot) {
     canUpload: s.can({ type: 'document.upload', file: new Blob() }),
     busy: s.hasTag('busy'),
     image: phase === 'preview' ? (side === 'front' ? s.context.front : s.context.back) : null,
+    /** 'dark' or 'small' on the preview: what to fix before sending (the copy says it) */
+    photoHint: phase === 'preview' ? s.context.photoHint : null,
     error: s.context.error,
   };
 }

@@ -1,3 +1,4 @@
+import type { PhotoHint } from '../shared/photo-hint';
 import type { BloodType, IdData, Place, SupplementaryData } from '../../contract/onboarding';
 import type { LivenessResponse } from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
@@ -74,6 +75,8 @@ export type KycContext = {
   feedback: string[];
   front: Blob | null;
   back: Blob | null;
+  /** the preview's hint before sending (photo-hint.ts): too dark, the card too far; null: none */
+  photoHint: PhotoHint | null;
   kycResult: KycResult | null;
   departments: Place[];
   cities: Place[];

@@ -42,6 +42,11 @@ export const kyc = {
     frontPreviewAlt: 'Foto del frente de tu cédula',
     backPreviewAlt: 'Foto del dorso de tu cédula',
     previewTitle: 'Revisá que la foto se vea nítida y completa.',
+    /** what to fix before sending (the machine's photo hint) */
+    photoHint: {
+      dark: 'La foto salió oscura: buscá un lugar con más luz y volvé a capturar.',
+      small: 'La cédula se ve chica: acercá la cámara hasta que ocupe casi toda la foto.',
+    },
   },
   verifying: {
     title: 'Verificando tu identidad',

@@ -49,8 +49,12 @@ export const FrontCaptureFailed = at(kycFixtures.frontCaptureFailed);
 export const FrontCameraDenied = at(kycFixtures.frontCameraDenied);
 export const FrontPreparing = at(kycFixtures.frontPreparing);
 export const FrontPreview = at(kycFixtures.frontPreview);
+/** The preview's hint before sending: the photo came out dark. */
+export const FrontPreviewDark = at(kycFixtures.frontPreviewDark);
 export const BackPlaying = at(kycFixtures.backPlaying);
 export const BackPreview = at(kycFixtures.backPreview);
+/** The preview's hint before sending: the card is too far. */
+export const BackPreviewSmall = at(kycFixtures.backPreviewSmall);
 export const BackPreviewNetwork = at(kycFixtures.backPreviewNetwork);
 export const Verifying = at(kycFixtures.verifying);
 export const RejectedMismatch = at(kycFixtures.rejectedMismatch);

@@ -2,6 +2,7 @@ import { useActorRef } from '@xstate/react';
 import type { ReactNode } from 'react';
 import { Route, Routes } from 'react-router-dom';
 import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
+import type { PhotoHint } from '../../machines/shared/photo-hint';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place, RegisterResponse, StartResponse } from '../../contract/onboarding';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
@@ -30,6 +31,7 @@ export const storyKycMachine = kycMachine.provide({
     livenessSampling: fromCallback(() => () => {}),
     frameCapture: fromPromise(() => pending<Blob>()),
     imageScaling: fromPromise(() => pending<Blob>()),
+    photoHint: fromPromise(() => pending<PhotoHint | null>()),
     verifyDocuments: fromPromise(() => pending<ScanIdResponse>()),
     rejectKyc: fromPromise(() => pending<void>()),
     loadDepartments: fromPromise(() => pending<Place[]>()),

@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { PhotoHint } from '../../machines/shared/photo-hint';
 import { createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
@@ -57,6 +58,7 @@ export function harness(
   const sampling = probe<{ stream: MediaStream; sessionId: string }>();
   const capture = controlled<Blob, FrameCaptureInput>();
   const scaling = controlled<Blob, { file: Blob }>();
+  const hint = controlled<PhotoHint | null, { photo: Blob }>();
   const verify = controlled<ScanIdResponse, { sessionId: string; front: Blob; back: Blob }>();
   const reject = controlled<void, { sessionId: string }>();
   const departments = controlled<Place[], void>();
@@ -69,6 +71,7 @@ export function harness(
       livenessSampling: sampling.logic as never,
       frameCapture: capture.logic,
       imageScaling: scaling.logic,
+      photoHint: hint.logic,
       verifyDocuments: verify.logic,
       rejectKyc: reject.logic,
       loadDepartments: departments.logic as never,
@@ -93,6 +96,7 @@ export function harness(
     sampling,
     capture,
     scaling,
+    hint,
     verify,
     reject,
     departments,

@@ -410,6 +410,35 @@ describe('kyc machine: documents', () => {
     expect(await h.actor.getSnapshot().context.front!.text()).toBe('front2');
   });
 
+  it('the preview says what to fix before sending (dark, too far), and never blocks', async () => {
+    const h = await atFront();
+    h.actor.send({ type: 'document.upload', file: jpeg('f') });
+    h.scaling.calls[0]!.answer.resolve(jpeg('front'));
+    await h.flush();
+    expect(await h.hint.calls[0]!.input.photo.text()).toBe('front');
+    expect(selectDocumentView(h.actor.getSnapshot()).photoHint).toBeNull();
+    h.hint.calls[0]!.answer.resolve('dark');
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'preview',
+      photoHint: 'dark',
+    });
+    // A retake forgets it; a hint that cannot be computed is no hint and the photo still goes on.
+    h.actor.send({ type: 'document.retake' });
+    expect(h.actor.getSnapshot().context.photoHint).toBeNull();
+    h.actor.send({ type: 'document.upload', file: jpeg('f2') });
+    h.scaling.calls[1]!.answer.resolve(jpeg('front2'));
+    await h.flush();
+    h.hint.calls[1]!.answer.reject(new Error('no decoder'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot())).toMatchObject({
+      phase: 'preview',
+      photoHint: null,
+    });
+    h.actor.send({ type: 'document.accept' });
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('dorso');
+  });
+
   it("'Subir imagen' scales the chosen file (also when the camera failed) and shows it", async () => {
     const h = await atFront();
     h.camera.last().send({ type: 'camera.error', code: 'notFound' });

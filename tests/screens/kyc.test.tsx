@@ -132,6 +132,9 @@ describe('KYC screens', () => {
     expect(h.capture.calls).toHaveLength(1);
     await settle(() => h.capture.calls[0]!.answer.resolve(new Blob(['f'], { type: 'image/jpeg' })));
     expect(screen.getByRole('img', { name: copy.document.frontPreviewAlt })).toBeInTheDocument();
+    expect(screen.queryByText(copy.document.photoHint.dark)).toBeNull();
+    await settle(() => h.hint.calls.at(-1)!.answer.resolve('dark'));
+    expect(screen.getByRole('status')).toHaveTextContent(copy.document.photoHint.dark);
     fireEvent.click(button(copy.document.retake));
     expect(heading(copy.document.frontTitle)).toBeInTheDocument();
     const file = new File(['x'], 'cedula.png', { type: 'image/png' });

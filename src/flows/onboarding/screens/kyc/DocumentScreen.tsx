@@ -27,6 +27,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
         <>
           <Intro>{copy.previewTitle}</Intro>
           <BlobImage blob={view.image} alt={front ? copy.frontPreviewAlt : copy.backPreviewAlt} />
+          {view.photoHint ? <Muted role="status">{copy.photoHint[view.photoHint]}</Muted> : null}
           {error ? <ErrorBanner message={error} /> : null}
           <Actions>
             <Button type="button" onClick={() => kyc.send({ type: 'document.accept' })}>

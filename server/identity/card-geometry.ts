@@ -299,7 +299,7 @@ export const textLines = (cv: Cv, grey: Mat): number =>
  * The region of an image that its text lines span, widened to hold a whole card (the front's photo
  * stands left of its fields); null when the text covers most of the image already or is too little.
  */
-export function textCrop(
+function textCrop(
   blobs: LineBlob[],
   width: number,
   height: number,

@@ -87,10 +87,14 @@ const DOCUMENT_REASONS: Array<[string, EngineReason]> = [
   [identityMessages.documentMismatch, 'document_mismatch'],
 ];
 
-/** A document scan's decision: passed, or the check that failed, with its time. */
+/**
+ * A document scan's decision: passed, or the check that failed, with its time. An unreadable side's
+ * message may carry a retake hint after it (document-verdict.ts): the message is matched as a prefix.
+ */
 export function recordDocument(o: { error?: string | undefined; durationMs: number }): void {
   const error = o.error
-    ? (DOCUMENT_REASONS.find(([message]) => message === o.error)?.[1] ?? 'document_refused')
+    ? (DOCUMENT_REASONS.find(([message]) => o.error!.startsWith(message))?.[1] ??
+      'document_refused')
     : undefined;
   engineInsight.record({
     flow: 'onboarding',

@@ -265,6 +265,10 @@ describe('retention and the engine', () => {
       ],
     });
     recordDocument({ error: identityMessages.mrzUnreadable, durationMs: 812.4 });
+    recordDocument({
+      error: `${identityMessages.frontUnreadable} ${identityMessages.hintGlare}`,
+      durationMs: 905,
+    });
     recordDocument({ error: 'Algo nuevo', durationMs: 10 });
     recordDocument({ durationMs: 1500 });
     engineInsight.record({
@@ -283,6 +287,7 @@ describe('retention and the engine', () => {
       ['onboarding', 'selfie', 'failed', 'no_face', null],
       ['onboarding', 'selfie', 'failed', 'replay', null],
       ['onboarding', 'document', 'failed', 'mrz_unreadable', 812],
+      ['onboarding', 'document', 'failed', 'front_unreadable', 905],
       ['onboarding', 'document', 'failed', 'document_refused', 10],
       ['onboarding', 'document', 'passed', null, 1500],
       ['faceAuth', 'recognition', 'failed', 'not_recognised', 22],

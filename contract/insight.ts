@@ -62,6 +62,12 @@ export const BROWSER_ERRORS = [
   'kycLoadFailed',
   'unexpected',
   'patientExists',
+  // fields' own messages (issue 20: under each field, no banner)
+  'phoneInvalid',
+  'emailInvalid',
+  'pinFromOwnData',
+  'departmentRequired',
+  'cityRequired',
   // KYC
   'startKycFailed',
   'network',

@@ -138,6 +138,11 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await page.getByLabel(recoveryCopy.newPin.pinLabel, { exact: true }).fill(NEW_PIN);
   await button(page, recoveryCopy.newPin.submit).click();
   await expect(heading(page, recoveryCopy.done.title)).toBeFocused();
+  // The recovery's journey id, from a batch its page sent (the 5 s timer): a beacon sent while the
+  // page unloads is not always seen by page.on('request'), and a quick recovery sends no other.
+  await expect
+    .poll(() => watched.bodies.some((b) => b.includes('"flow":"recovery"')), { timeout: 15_000 })
+    .toBe(true);
   await page.goto('/'); // page hide: the recovery's last batch goes by sendBeacon
 
   // The report, for this test's journeys, once every batch has arrived.
@@ -182,8 +187,10 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await page.context().setOffline(true);
   await page.goto(`file://${path.resolve(html)}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Informe de recorridos');
+  // A section with no data shows its table without a chart: with this test's journeys alone (a
+  // recovery with no failure) 8 charts are drawn; other specs' journeys of the day add more.
   const charts = page.locator('svg[role="img"]');
-  expect(await charts.count()).toBeGreaterThanOrEqual(9);
+  expect(await charts.count()).toBeGreaterThanOrEqual(8);
   await expect(charts.first()).toBeVisible();
   expect((await charts.first().boundingBox())!.height).toBeGreaterThan(100);
   await expect(page.getByRole('img', { name: /Embudo del registro/ })).toBeVisible();

@@ -81,7 +81,7 @@ test("the rear camera shows the cédula: 'Capturar' (enabled only once the video
   await button(page, kyc.document.accept).click();
   expect((await scan).ok()).toBe(true);
   await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 30_000 });
-  await expect(page.getByText('6824773', { exact: true })).toBeVisible();
+  await expect(page.getByText('6.824.773', { exact: true })).toBeVisible();
 
   const counts = await page.evaluate(() => {
     const w = window as unknown as { captureEnabled: number; captureBeforePlaying: number };

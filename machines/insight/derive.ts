@@ -1,3 +1,4 @@
+import { BROWSER_ERRORS } from '../../contract/insight';
 import type { InspectionEvent } from 'xstate';
 import type {
   BrowserError,
@@ -67,7 +68,9 @@ class Journey {
       flow: this.flow,
       step,
       outcome,
-      ...(error ? { error } : {}),
+      // A code the catalogue does not know yet (a machine's new one) is sent as 'unexpected': the
+      // server refuses a batch with an unknown code, and the other events would be lost with it.
+      ...(error ? { error: BROWSER_ERRORS.includes(error) ? error : 'unexpected' } : {}),
       ...(durationMs !== undefined ? { durationMs } : {}),
       attempt: Math.min(1000, this.attempts.get(step) ?? 1),
     });

@@ -8,8 +8,7 @@ import {
 } from '../../contract/identity';
 import { cameraActor, type CameraInput } from '../shared/camera';
 import { toFlowError, type FlowError } from '../shared/errors';
-import { frameCaptureActor, imageScalingActor } from '../shared/frame-capture';
-import { photoHintActor } from '../shared/photo-hint';
+import { frameCaptureActor, imageScalingActor, photoHintActor } from '../shared/frame-capture';
 import {
   DOCUMENT_CAPTURE,
   ensureSession,

@@ -1,5 +1,3 @@
-import { fromPromise } from 'xstate';
-
 /**
  * A hint on a document photo before it is sent (issue 22): too dark, or the card too small in the
  * frame. Cheap and advisory: a 160 px greyscale copy, its light, and the region its strong
@@ -56,27 +54,3 @@ export function photoHint(img: GreyImage): PhotoHint | null {
   const span = ((q(xs, 0.95) - q(xs, 0.05)) * (q(ys, 0.95) - q(ys, 0.05))) / (w * h);
   return span < SMALL_BELOW ? 'small' : null;
 }
-
-/** The hint of a photo Blob, decoded by the browser to a 160 px greyscale copy. */
-export const photoHintActor = fromPromise<PhotoHint | null, { photo: Blob }>(async ({ input }) => {
-  const bitmap = await createImageBitmap(input.photo);
-  try {
-    const width = 160;
-    const height = Math.max(1, Math.round((bitmap.height * width) / bitmap.width));
-    const canvas = document.createElement('canvas');
-    canvas.width = width;
-    canvas.height = height;
-    const ctx = canvas.getContext('2d');
-    if (!ctx) return null;
-    ctx.drawImage(bitmap, 0, 0, width, height);
-    const rgba = ctx.getImageData(0, 0, width, height).data;
-    const grey = new Uint8Array(width * height);
-    for (let i = 0; i < grey.length; i++)
-      grey[i] = Math.round(
-        0.299 * rgba[i * 4]! + 0.587 * rgba[i * 4 + 1]! + 0.114 * rgba[i * 4 + 2]!,
-      );
-    return photoHint({ data: grey, width, height });
-  } finally {
-    bitmap.close();
-  }
-});

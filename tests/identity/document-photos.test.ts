@@ -6,15 +6,14 @@
  * outlives its budget.
  */
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadIdentityConfig } from '../../server/identity/config';
 import { createDocumentReader } from '../../server/identity/document';
-import { getCompletedKyc } from '../../server/identity/engine';
 import { identityMessages } from '../../server/identity/errors';
 import { rng } from '../fixtures/cedula';
 import { photographCard, type Capture } from '../fixtures/capture';
 import { fixture } from './frames';
-import { liveSession, startEngine, type Harness } from './engine';
+import { useScanEngine } from './engine';
 
 const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
   string,
@@ -44,22 +43,7 @@ const onCloth: Capture = {
 };
 
 describe('photos of the cédula on the engine', () => {
-  let h: Harness;
-  let seed = 700;
-  beforeAll(async () => {
-    h = await startEngine({}, { ocr: true });
-  }, T);
-  afterAll(async () => {
-    await h?.engine.close();
-    await h?.db.close();
-  });
-
-  async function scan(front: Buffer, back: Buffer) {
-    const sid = await liveSession(h, seed++);
-    const r = await h.engine.scanDocument(h.db, sid, { front, back });
-    if (!r.success) expect(await getCompletedKyc(h.db, sid)).toBeNull();
-    return r;
-  }
+  const { scan } = useScanEngine(700, T);
 
   it(
     'a card tilted on a table, both sides, completes with every field',

@@ -3,11 +3,10 @@
  * substitution). Each attack below completed KYC as the back's person before the fix.
  */
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCompletedKyc } from '../../server/identity/engine';
+import { describe, expect, it } from 'vitest';
 import { identityMessages } from '../../server/identity/errors';
 import { fixture } from './frames';
-import { liveSession, startEngine, type Harness } from './engine';
+import { useScanEngine } from './engine';
 
 const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
   string,
@@ -17,22 +16,7 @@ const card = (name: string) => fixture('cedulas', `${name}.jpg`);
 const T = 180_000;
 
 describe('front proof on the engine', () => {
-  let h: Harness;
-  let seed = 300;
-  beforeAll(async () => {
-    h = await startEngine({}, { ocr: true });
-  }, T);
-  afterAll(async () => {
-    await h?.engine.close();
-    await h?.db.close();
-  });
-
-  async function scan(front: Buffer, back: Buffer) {
-    const sid = await liveSession(h, seed++);
-    const r = await h.engine.scanDocument(h.db, sid, { front, back });
-    if (!r.success) expect(await getCompletedKyc(h.db, sid)).toBeNull();
-    return r;
-  }
+  const { scan, harness } = useScanEngine(300, T);
 
   it(
     'a selfie as the front, with any back, is refused: no document on it',
@@ -105,7 +89,7 @@ describe('front proof on the engine', () => {
     "a back whose MRZ carries the number zero-padded ('005123478') matches the printed '5.123.478'",
     { timeout: T },
     async () => {
-      const read = await h.engine.readDocument(card('card-5-front'), card('card-5-back'));
+      const read = await harness().engine.readDocument(card('card-5-front'), card('card-5-back'));
       expect(read.mrz?.lines[0].slice(5, 14)).toBe('005123478');
       expect(read.checks.numberMatchesFront).toBe(true);
       const r = await scan(card('card-5-front'), card('card-5-back'));

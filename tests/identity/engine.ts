@@ -1,10 +1,13 @@
 /** One engine and one in-memory database per test file (the models load once per worker). */
 import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { openDb, type Db } from '../../server/db/client';
 import { loadIdentityConfig, type IdentityConfig } from '../../server/identity/config';
 import {
   createIdentityEngine,
+  getCompletedKyc,
   type IdentityEngine,
+  type ScanAnswer,
   type IdentityLog,
 } from '../../server/identity/engine';
 import { installErrorHandling } from '../../server/http/errors';
@@ -62,4 +65,30 @@ export async function identityApp(h: Harness): Promise<FastifyInstance> {
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db: h.db } });
   await app.ready();
   return app;
+}
+
+/**
+ * A document-scan suite's engine (with the OCR, `harness()`) and its `scan`: each scan in a session of its own
+ * that passed the blink challenge (blink seeds from `firstSeed` on); a refused scan must leave no
+ * completed KYC behind.
+ */
+export function useScanEngine(firstSeed: number, timeoutMs: number) {
+  let h: Harness;
+  let seed = firstSeed;
+  beforeAll(async () => {
+    h = await startEngine({}, { ocr: true });
+  }, timeoutMs);
+  afterAll(async () => {
+    await h?.engine.close();
+    await h?.db.close();
+  });
+  return {
+    harness: () => h,
+    async scan(front: Buffer, back: Buffer): Promise<ScanAnswer> {
+      const sid = await liveSession(h, seed++);
+      const r = await h.engine.scanDocument(h.db, sid, { front, back });
+      if (!r.success) expect(await getCompletedKyc(h.db, sid)).toBeNull();
+      return r;
+    },
+  };
 }

@@ -26,6 +26,31 @@ function recordSsrModules(): Plugin {
 }
 
 /**
+ * react-router marks neither its `React.forwardRef(...)` components pure nor skips their
+ * `X.displayName = 'X'` lines, so the bundle kept every component it exports (NavLink, Form,
+ * ScrollRestoration and their data-router helpers) although the app uses a handful: about 1.8 KB
+ * gzip of /login's first load. This marks those calls pure and drops the dev-only names, in
+ * react-router's own files only, so tree-shaking removes what nothing imports.
+ */
+function treeShakeReactRouter(): Plugin {
+  return {
+    name: 'tree-shake-react-router',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]node_modules[\\/]react-router[\\/]dist[\\/].*\.m?js$/ },
+      handler(code) {
+        return {
+          code: code
+            .replace(/(?<![\w$.])(React\d*\.forwardRef\()/g, '/* @__PURE__ */ $1')
+            .replace(/^[A-Za-z_$][\w$]*\.displayName = "[\w$]+";$/gm, ''),
+          map: null,
+        };
+      },
+    },
+  };
+}
+
+/**
  * Step 4's own modules: the KYC machine, its screens (not KycLayout, which step 4's loading screen
  * uses) and its texts.
  */
@@ -38,7 +63,7 @@ const KYC_MODULE =
  * src/entry-server.tsx` the prerenderer (dist-ssr/), which scripts/prerender.ts runs.
  */
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), recordSsrModules()],
+  plugins: [react(), recordSsrModules(), treeShakeReactRouter()],
   // styled-components: a componentId derived from the file path and position, in the client and
   // the SSR build alike, so server and client class names match by construction.
   oxc: {

@@ -1,11 +1,13 @@
 import type { InspectionEvent, Observer } from 'xstate';
-import { startJourneyInsight } from '../../machines/insight/browser';
+import { startJourneyInsightWhenIdle } from '../../machines/insight/deferred';
 
 export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /**
  * Passed to every flow's Provider (`options={{ inspect }}`). In the page it always carries journey
- * insight (machines/insight: catalogue events derived from the flows' machines, issue 17). The
+ * insight (machines/insight: catalogue events derived from the flows' machines, issue 17), loaded
+ * once the page is idle (machines/insight/deferred.ts: none of it on the first load's critical
+ * path). The
  * development build with VITE_XSTATE_INSPECT adds: '1' Stately's inspector (its hosted UI: needs
  * internet access) and the offline log; 'log' only the offline log (console at the normal level +
  * window.__xstateEventLog; no internet needed). Neither is in a production bundle.
@@ -64,7 +66,9 @@ export function createEventLog(sink: (entry: LoggedEvent) => void, limit = 500) 
 }
 
 export async function initInspector(): Promise<void> {
-  const journey = startJourneyInsight();
+  // Hydration first: journey insight (its derivation, catalogue and sender) loads when the page is
+  // idle and catches up on the flows' events from the start.
+  const journey = startJourneyInsightWhenIdle();
   inspect = journey;
   if (!import.meta.env.DEV) return;
   const mode = import.meta.env.VITE_XSTATE_INSPECT as string | undefined;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { InspectionEvent } from 'xstate';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import { createEventLog, type LoggedEvent } from '../../src/app/inspector';
+import { deferredObserver } from '../../machines/insight/deferred';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { loginMachine } from '../../machines/login/login.machine';
@@ -63,5 +65,42 @@ describe('offline event log (the inspect hook)', () => {
     const names = new Set(log.entries.map((e) => e.actor));
     expect(names).toContain('onboarding');
     expect([...names].some((n) => /^x:\d+$/.test(n))).toBe(false);
+  });
+});
+
+describe('journey insight loaded after hydration (deferredObserver)', () => {
+  const typesOf = (events: InspectionEvent[]) =>
+    events
+      .filter((e) => e.type === '@xstate.event')
+      .map((e) => (e as { event: { type: string } }).event.type);
+
+  it('replays the events that came before it loaded, in order, then passes each one on', async () => {
+    const received: InspectionEvent[] = [];
+    let loads = 0;
+    const deferred = deferredObserver(async () => {
+      loads++;
+      return (e) => received.push(e);
+    });
+    const actor = createActor(loginMachine, { inspect: deferred.observe }).start();
+    actor.send({ type: 'documento.change', value: '1234567' });
+    expect(received).toEqual([]);
+    expect(deferred.waiting).toBeGreaterThan(0);
+    await Promise.all([deferred.start(), deferred.start()]);
+    expect(loads).toBe(1);
+    expect(deferred.waiting).toBe(0);
+    expect(typesOf(received)).toEqual(['xstate.init', 'documento.change']);
+    actor.send({ type: 'pin.change', value: '4' });
+    expect(typesOf(received)).toEqual(['xstate.init', 'documento.change', 'pin.change']);
+  });
+
+  it('keeps at most `max` waiting events, and drops them when the target fails to load', async () => {
+    const deferred = deferredObserver(() => Promise.reject(new Error('offline')), 3);
+    const actor = createActor(loginMachine, { inspect: deferred.observe }).start();
+    for (let i = 0; i < 10; i++) actor.send({ type: 'pin.change', value: String(i) });
+    expect(deferred.waiting).toBe(3);
+    await deferred.start();
+    expect(deferred.waiting).toBe(0);
+    actor.send({ type: 'pin.change', value: '1' });
+    expect(deferred.waiting).toBe(0);
   });
 });

@@ -318,8 +318,9 @@ const FLOW_OF: Record<string, InsightFlow> = {
 };
 
 /**
- * The `inspect` observer for one or more flow systems: a journey per root actor (the flow's
- * machine), events from the root and its machine children. Unknown machines are ignored.
+ * The `inspect` observer for one or more flow systems: a journey per flow machine (the root, or a
+ * flow invoked by a machine that is none, such as login under the session), events from it and its
+ * machine children. Unknown machines are ignored.
  */
 export function createJourneyObserver(options: Options): (event: InspectionEvent) => void {
   const opts: Required<Options> = {
@@ -337,13 +338,16 @@ export function createJourneyObserver(options: Options): (event: InspectionEvent
       const derive = id ? derivers[id] : undefined;
       if (!derive) return;
       const key = ev.actorRef.sessionId;
-      const root = ev.rootId;
-      let journey = journeys.get(root);
+      // A flow's machine has its own journey, whether it is the root (onboarding, recovery) or the
+      // child of a machine that is no flow (login, invoked by the session); the other machines
+      // (otp, kyc) are steps of the flow at their root.
+      const flow = id ? FLOW_OF[id] : undefined;
+      const journeyKey = flow ? key : ev.rootId;
+      let journey = journeys.get(journeyKey);
       if (!journey) {
-        const flow = key === root && id ? FLOW_OF[id] : undefined;
         if (!flow) return;
         journey = new Journey(flow, opts);
-        journeys.set(root, journey);
+        journeys.set(journeyKey, journey);
       }
       const prev = last.get(key) ?? null;
       if (prev && prev.value === next.value && prev.context === next.context) return;
@@ -351,7 +355,7 @@ export function createJourneyObserver(options: Options): (event: InspectionEvent
       derive(journey, { prev, next, event: ev.event });
       if (next.status === 'done' || next.status === 'error' || next.status === 'stopped') {
         last.delete(key);
-        if (key === root) journeys.delete(root);
+        if (key === journeyKey) journeys.delete(key);
       }
     } catch {
       // Insight never breaks a flow.

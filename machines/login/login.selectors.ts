@@ -26,4 +26,3 @@ export const selectLoginView = (s: Snapshot) => ({
 });
 export type LoginView = ReturnType<typeof selectLoginView>;
 
-export const selectLoginDone = (s: Snapshot) => s.matches('done');

@@ -9,9 +9,12 @@ export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
 export const selectSessionStatus = (s: Snapshot): SessionStatus =>
   s.matches('authenticated') || s.matches('loggingOut')
     ? 'authenticated'
-    : s.matches('anonymous')
+    : s.matches({ guest: 'anonymous' })
       ? 'anonymous'
       : 'checking';
 
 export const selectPatient = (s: Snapshot) => s.context.patient;
 export const selectLoggingOut = (s: Snapshot) => s.matches('loggingOut');
+
+/** The login machine the session invokes while no patient is known (undefined once one is). */
+export const selectLoginActor = (s: Snapshot) => s.children.login;

@@ -6,5 +6,4 @@ export type SessionContext = {
   expiresAt: number | null;
 };
 
-export type SessionEvent =
-  { type: 'session.loggedIn' } | { type: 'session.logout' } | { type: 'session.refresh' };
+export type SessionEvent = { type: 'session.logout' } | { type: 'session.refresh' };

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
+import type { SessionResponse } from '../../contract/auth';
 import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
@@ -24,6 +25,8 @@ import { selectKycActor } from '../../machines/onboarding/onboarding.selectors';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 import { recoveryMachine } from '../../machines/recovery/recovery.machine';
+import { sessionMachine } from '../../machines/session/session.machine';
+import { selectLoginActor } from '../../machines/session/session.selectors';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 import { harness as kycHarness, jpeg, stream, verified } from './kyc.harness';
@@ -90,6 +93,33 @@ describe('login', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(r.seen()).toEqual(['login:entered', 'login:passed']);
     expect(r.events[1]).toMatchObject({ flow: 'login', attempt: 1, durationMs: 1000 });
+    valid(r.events);
+  });
+
+  it('the login the session machine invokes is a journey of its own (the session is no flow)', async () => {
+    const r = recorder();
+    const submit = controlled<
+      { success: boolean; message?: string },
+      { numero_documento: string; pin: string }
+    >();
+    const session = createActor(
+      sessionMachine.provide({
+        actors: {
+          fetchSession: fromPromise<SessionResponse>(async () => ({ authenticated: false })),
+          login: loginMachine.provide({ actors: { submitLogin: submit.logic } }),
+        },
+      }),
+      { inspect: r.inspect },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    const child = selectLoginActor(session.getSnapshot())!;
+    child.send({ type: 'documento.change', value: '1234567' });
+    child.send({ type: 'pin.change', value: '482915' });
+    child.send({ type: 'form.submit' });
+    submit.calls[0]!.answer.resolve({ success: true });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(r.seen()).toEqual(['login:entered', 'login:passed']);
+    expect(r.events.every((e) => e.flow === 'login')).toBe(true);
     valid(r.events);
   });
 

@@ -1,25 +1,20 @@
-import { useEffect } from 'react';
-import { selectLoginDone } from '../../../machines/login/login.selectors';
-import { inspect } from '../../app/inspector';
+import { selectLoginActor } from '../../../machines/session/session.selectors';
 import { SessionActor } from '../session/session.context';
 import { LoginActor } from './login.context';
 import { LoginScreen } from './LoginScreen';
 
-/** When the login machine is done, the session machine learns it; the route guard then moves on. */
-function NotifySession() {
-  const done = LoginActor.useSelector(selectLoginDone);
-  const session = SessionActor.useActorRef();
-  useEffect(() => {
-    if (done) session.send({ type: 'session.loggedIn' });
-  }, [done, session]);
-  return null;
-}
-
+/**
+ * /login: the form of the login machine the session machine invokes while no patient is known.
+ * The session machine learns from that child's final state that the login is done; the route guard
+ * then moves on to /dashboard.
+ */
 export default function LoginFlow() {
+  const login = SessionActor.useSelector(selectLoginActor);
+  // No login child: a patient is known, and RedirectIfSession is on its way to /dashboard.
+  if (!login) return null;
   return (
-    <LoginActor.Provider options={{ inspect }}>
-      <NotifySession />
+    <LoginActor.RefProvider actorRef={login}>
       <LoginScreen />
-    </LoginActor.Provider>
+    </LoginActor.RefProvider>
   );
 }

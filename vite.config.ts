@@ -58,6 +58,30 @@ const KYC_MODULE =
   /[\\/](?:machines[\\/]kyc[\\/][^\\/]+|src[\\/]flows[\\/]onboarding[\\/]screens[\\/](?:KycScreen|kyc[\\/](?!KycLayout)[^\\/]+)|src[\\/]copy[\\/]es\.kyc)\.tsx?$/;
 
 /**
+ * What every page with JavaScript runs: React, styled-components, the router, the app's shell and
+ * the components every screen shows (including /tyc and 404). One chunk instead of a dozen small
+ * ones: gzip compresses a whole better than its parts, and each file costs a request.
+ */
+const SHELL_MODULE =
+  /[\\/]node_modules[\\/](?:react|react-dom|scheduler|styled-components|stylis|react-router|react-router-dom)[\\/]|preload-helper|[\\/]src[\\/](?:app[\\/]|theme[\\/]|copy[\\/]es\.ts$|components[\\/](?:Page|Heading|Navigation|BackLink|Button|Logo|ErrorBanner|VisuallyHidden|useHydrated)\.tsx?$)|[\\/]machines[\\/]insight[\\/]deferred\.ts$/;
+
+/**
+ * What every flow runs on top of the shell: XState, the HTTP client, the form fields. Not zod (the
+ * next group), nor the camera (src/components/CameraView), nor a flow's own machine.
+ */
+const FLOW_RUNTIME_MODULE =
+  /[\\/]node_modules[\\/](?:xstate|@xstate[\\/]react|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|[\\/]machines[\\/]shared[\\/](?:http|errors|input)\.ts$|[\\/]contract[\\/]auth\.constants\.ts$|[\\/]src[\\/]components[\\/](?:TextField|PinField|useFocusAfterFailure)\.tsx?$/;
+
+/**
+ * zod and the contract's shared and auth schemas: the other flows import them statically; /login
+ * loads them beside its first request (machines/session/session.api.ts), after hydration.
+ */
+const SCHEMA_MODULE = /[\\/]node_modules[\\/]zod[\\/]|[\\/]contract[\\/](?:common|auth)\.ts$/;
+
+/** /login and /dashboard's session, login machine and their views: one chunk. */
+const AUTH_MODULE = /[\\/](?:machines|src[\\/]flows)[\\/](?:session|login)[\\/][^\\/]+\.tsx?$/;
+
+/**
  * One runtime everywhere: dev, the build, Storybook and the jsdom tests all run react-dom.
  * `vite build` makes the client (dist/, with .vite/manifest.json); `vite build --ssr
  * src/entry-server.tsx` the prerenderer (dist-ssr/), which scripts/prerender.ts runs.
@@ -87,6 +111,34 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: {
               groups: [
+                // /login's first load (issue 19, <= 120 KB gzip): the shell, the flow runtime and
+                // the auth chunk beside the entry; the schemas come with its first request. Only
+                // the listed modules (their dependencies stay where rolldown puts them), so no page
+                // gets another route's code.
+                {
+                  name: 'shell',
+                  test: SHELL_MODULE,
+                  priority: 30,
+                  includeDependenciesRecursively: false,
+                },
+                {
+                  name: 'flow-runtime',
+                  test: FLOW_RUNTIME_MODULE,
+                  priority: 20,
+                  includeDependenciesRecursively: false,
+                },
+                {
+                  name: 'schemas',
+                  test: SCHEMA_MODULE,
+                  priority: 15,
+                  includeDependenciesRecursively: false,
+                },
+                {
+                  name: 'auth',
+                  test: AUTH_MODULE,
+                  priority: 10,
+                  includeDependenciesRecursively: false,
+                },
                 {
                   // Step 4 (KYC): its machine and its screens in one chunk, so the wizard's
                   // (pre)load of the machine brings the screens too. Only these modules: what

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from './auth.constants';
 import { digits, resultResponse } from './common';
 
-export const DOCUMENT_MIN = 5;
-export const DOCUMENT_MAX = 12;
-export const PIN_LENGTH = 6;
+export { authPaths, DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from './auth.constants';
 
 export const loginRequest = z.object({
   numero_documento: digits(DOCUMENT_MIN, DOCUMENT_MAX),
@@ -25,9 +24,3 @@ export const sessionResponse = z.discriminatedUnion('authenticated', [
   z.object({ authenticated: z.literal(false) }),
 ]);
 export type SessionResponse = z.infer<typeof sessionResponse>;
-
-export const authPaths = {
-  login: '/api/auth/login',
-  logout: '/api/auth/logout',
-  session: '/api/auth/session',
-} as const;

@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth.constants';
 import type { LoginMachine } from './login.machine';
 import type { LoginMissing } from './login.types';
 
@@ -25,4 +25,3 @@ export const selectLoginView = (s: Snapshot) => ({
   done: s.matches('done'),
 });
 export type LoginView = ReturnType<typeof selectLoginView>;
-

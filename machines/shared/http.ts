@@ -10,7 +10,8 @@ export type RequestOptions<T> = {
   body?: unknown;
   /** multipart bodies (camera frames, document photos) */
   form?: FormData;
-  schema: Schema<T>;
+  /** or the promise of one: a schema loaded beside the request (contract/auth off /login's first load) */
+  schema: Schema<T> | PromiseLike<Schema<T>>;
   signal?: AbortSignal | undefined;
 };
 
@@ -24,6 +25,9 @@ export type RequestOptions<T> = {
  * A `success: false` body is not an error here: each flow decides what it means.
  */
 export async function request<T>(url: string, options: RequestOptions<T>): Promise<T> {
+  const schema = Promise.resolve(options.schema);
+  // Awaited only after a 2xx answer: a schema that failed to load must not go unhandled before.
+  schema.catch(() => {});
   const init: RequestInit = {
     method: options.method ?? (options.body !== undefined || options.form ? 'POST' : 'GET'),
     credentials: 'same-origin',
@@ -66,7 +70,7 @@ export async function request<T>(url: string, options: RequestOptions<T>): Promi
     }
     throw new ApiError('server', response.status, message, undefined, field('reason'));
   }
-  const parsed = options.schema.safeParse(json);
+  const parsed = (await schema).safeParse(json);
   if (!parsed.success) throw new ApiError('invalidResponse', response.status, undefined);
   return parsed.data;
 }

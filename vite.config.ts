@@ -58,19 +58,20 @@ const KYC_MODULE =
   /[\\/](?:machines[\\/]kyc[\\/][^\\/]+|src[\\/]flows[\\/]onboarding[\\/]screens[\\/](?:KycScreen|kyc[\\/](?!KycLayout)[^\\/]+)|src[\\/]copy[\\/]es\.kyc)\.tsx?$/;
 
 /**
- * What every page with JavaScript runs: React, styled-components, the router, the app's shell and
- * the components every screen shows (including /tyc and 404). One chunk instead of a dozen small
+ * What every page with JavaScript runs: React, styled-components, the router, the app's shell, the
+ * components every screen shows (including /tyc and 404) and the HTTP client (journey insight sends
+ * with it from every page). One chunk instead of a dozen small
  * ones: gzip compresses a whole better than its parts, and each file costs a request.
  */
 const SHELL_MODULE =
-  /[\\/]node_modules[\\/](?:react|react-dom|scheduler|styled-components|stylis|react-router|react-router-dom)[\\/]|preload-helper|[\\/]src[\\/](?:app[\\/]|theme[\\/]|copy[\\/]es\.ts$|components[\\/](?:Page|Heading|Navigation|BackLink|Button|Logo|ErrorBanner|VisuallyHidden|useHydrated)\.tsx?$)|[\\/]machines[\\/]insight[\\/]deferred\.ts$/;
+  /[\\/]node_modules[\\/](?:react|react-dom|scheduler|styled-components|stylis|react-router|react-router-dom)[\\/]|preload-helper|[\\/]src[\\/](?:app[\\/]|theme[\\/]|copy[\\/]es\.ts$|components[\\/](?:Page|Heading|Navigation|BackLink|Button|Logo|ErrorBanner|VisuallyHidden|useHydrated)\.tsx?$)|[\\/]machines[\\/](?:insight[\\/]deferred|shared[\\/](?:http|errors))\.ts$/;
 
 /**
- * What every flow runs on top of the shell: XState, the HTTP client, the form fields. Not zod (the
+ * What every flow runs on top of the shell: XState and the form fields. Not zod (the
  * next group), nor the camera (src/components/CameraView), nor a flow's own machine.
  */
 const FLOW_RUNTIME_MODULE =
-  /[\\/]node_modules[\\/](?:xstate|@xstate[\\/]react|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|[\\/]machines[\\/]shared[\\/](?:http|errors|input)\.ts$|[\\/]contract[\\/]auth\.constants\.ts$|[\\/]src[\\/]components[\\/](?:TextField|PinField|useFocusAfterFailure)\.tsx?$/;
+  /[\\/]node_modules[\\/](?:xstate|@xstate[\\/]react|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|[\\/]machines[\\/]shared[\\/]input\.ts$|[\\/]contract[\\/]auth\.constants\.ts$|[\\/]src[\\/]components[\\/](?:TextField|PinField|useFocusAfterFailure)\.tsx?$/;
 
 /**
  * zod and the contract's shared and auth schemas: the other flows import them statically; /login
@@ -78,7 +79,11 @@ const FLOW_RUNTIME_MODULE =
  */
 const SCHEMA_MODULE = /[\\/]node_modules[\\/]zod[\\/]|[\\/]contract[\\/](?:common|auth)\.ts$/;
 
-/** /login and /dashboard's session, login machine and their views: one chunk. */
+/** Journey insight, loaded when the page is idle (machines/insight/deferred.ts): one chunk. */
+const INSIGHT_MODULE =
+  /[\\/]machines[\\/]insight[\\/](?:browser|derive|sender)\.ts$|[\\/]contract[\\/]insight\.ts$/;
+
+/** /login and /dashboard's session, login machine and their views: one chunk ('session'). */
 const AUTH_MODULE = /[\\/](?:machines|src[\\/]flows)[\\/](?:session|login)[\\/][^\\/]+\.tsx?$/;
 
 /**
@@ -128,13 +133,19 @@ export default defineConfig(({ isSsrBuild }) => ({
                   includeDependenciesRecursively: false,
                 },
                 {
+                  name: 'insight',
+                  test: INSIGHT_MODULE,
+                  priority: 15,
+                  includeDependenciesRecursively: false,
+                },
+                {
                   name: 'schemas',
                   test: SCHEMA_MODULE,
                   priority: 15,
                   includeDependenciesRecursively: false,
                 },
                 {
-                  name: 'auth',
+                  name: 'session',
                   test: AUTH_MODULE,
                   priority: 10,
                   includeDependenciesRecursively: false,

@@ -69,6 +69,12 @@ function collectProblems(page: Page): string[] {
   return problems;
 }
 
+/**
+ * Chunks fetched after hydration by design (vite.config.ts: the insight and schemas groups, and the
+ * facades of their dynamically imported modules, machines/insight/browser.ts and contract/auth.ts).
+ */
+const AFTER_HYDRATION = /^\/assets\/(?:insight|browser|schemas|auth)-[\w-]+\.js$/;
+
 const h1Of = (html: string) =>
   /<h1[^>]*>([\s\S]*?)<\/h1>/.exec(html)?.[1]?.replace(/<!--[\s\S]*?-->/g, '');
 
@@ -120,9 +126,15 @@ test.describe('prerendered routes', () => {
       ).toBe(0);
       expect(await attributeMismatches(page)).toEqual([]);
       expect(problems).toEqual([]);
-      // No waterfall: every script the page loaded is named in its HTML (entry or modulepreload).
+      // No waterfall: every script the page loaded is named in its HTML (entry or modulepreload),
+      // except what is deliberately left out of the first load and fetched after hydration:
+      // journey insight (when the page is idle) and the contract's schemas with contract/auth's
+      // facade (beside the first request: /login's session check).
       expect(scripts.length).toBeGreaterThan(0);
-      for (const src of scripts) expect(html, `${src} is preloaded`).toContain(`"${src}"`);
+      for (const src of scripts)
+        if (!html.includes(`"${src}"`)) expect(src, `${src} is preloaded`).toMatch(AFTER_HYDRATION);
+      // /login's first load carries no zod (issue 19): its schemas come with its first request.
+      if (route === '/login') expect(html).not.toMatch(/\/assets\/schemas-/);
     });
   }
 

@@ -1,4 +1,4 @@
-import { BROWSER_ERRORS } from '../../contract/insight';
+import { BROWSER_ERRORS } from '../../contract/insight.constants';
 import type { InspectionEvent } from 'xstate';
 import type {
   BrowserError,

@@ -1,5 +1,5 @@
 import type { InsightContext, InsightEvent } from '../../contract/insight';
-import { insightPaths } from '../../contract/insight';
+import { insightPaths } from '../../contract/insight.constants';
 
 /**
  * Sends journey insight in batches: every `flushMs`, when `maxBatch` events wait, and with

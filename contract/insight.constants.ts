@@ -1,0 +1,145 @@
+/**
+ * Journey insight's catalogue lists and limits, without zod (./insight.ts builds the schemas from
+ * them): the browser's derivation and sender (machines/insight) import these, so the chunk a page
+ * loads when idle evaluates no schema.
+ */
+export const insightPaths = { events: '/api/insight/events' } as const;
+
+/** Events one request may carry; the browser sends smaller batches. */
+export const INSIGHT_MAX_BATCH = 50;
+/** A step's duration is capped at a day (longer means the page was left open). */
+export const INSIGHT_MAX_DURATION_MS = 86_400_000;
+
+export const INSIGHT_STEPS = {
+  onboarding: [
+    'registration',
+    'verification',
+    'pin',
+    'welcome',
+    'kycLoad',
+    'session',
+    'camera',
+    'selfie',
+    'document',
+    'review',
+    'supplementary',
+    'register',
+  ],
+  login: ['login'],
+  recovery: ['request', 'verification', 'newPin'],
+  faceAuth: ['camera', 'activation', 'recognition'],
+} as const;
+
+export type InsightFlow = keyof typeof INSIGHT_STEPS;
+export type InsightStep = (typeof INSIGHT_STEPS)[InsightFlow][number];
+export const INSIGHT_FLOWS = Object.keys(INSIGHT_STEPS) as InsightFlow[];
+
+/**
+ * entered: the step shows; passed: left forward; failed: an error code shows; retried: the patient
+ * tries the step again after a failure (or asks for a new code); cancelled: back or cancel left it.
+ */
+export const INSIGHT_OUTCOMES = ['entered', 'passed', 'failed', 'retried', 'cancelled'] as const;
+export type InsightOutcome = (typeof INSIGHT_OUTCOMES)[number];
+
+/** The error codes the flows show (their machines' codes), as the browser reports them. */
+export const BROWSER_ERRORS = [
+  // onboarding
+  'phoneInvalidSubmit',
+  'startFailed',
+  'sendCodeFailed',
+  'tooManyAttempts',
+  'pinInvalid',
+  'termsRequired',
+  'registerFailed',
+  'registerInvalidResponse',
+  'registerNetwork',
+  'kycLoadFailed',
+  'unexpected',
+  'patientExists',
+  // fields' own messages (issue 20: under each field, no banner)
+  'phoneInvalid',
+  'emailInvalid',
+  'pinFromOwnData',
+  'departmentRequired',
+  'cityRequired',
+  // KYC
+  'startKycFailed',
+  'network',
+  'livenessFailed',
+  'livenessNotDetected',
+  'sessionExpired',
+  'imageFailed',
+  'faceMismatch',
+  'documentRejected',
+  'documentNetwork',
+  'rejectFailed',
+  'departmentsFailed',
+  'citiesFailed',
+  'documentMissing',
+  // the SMS code
+  'wrongCode',
+  'resendFailed',
+  // login
+  'loginFailed',
+  'rejected',
+  // PIN recovery
+  'documentoInvalid',
+  'celularInvalid',
+  'sendFailed',
+  'saveFailed',
+  // face authentication
+  'deviceNotActivated',
+  'frameFailed',
+  'notRecognised',
+  'invalidLink',
+  // the camera
+  'insecureContext',
+  'unsupported',
+  'permissionDenied',
+  'notFound',
+  'openFailed',
+] as const;
+export type BrowserError = (typeof BROWSER_ERRORS)[number];
+
+/** The identity engine's reason codes (server side only: never accepted from a browser). */
+export const ENGINE_REASONS = [
+  // liveness gates, by kind
+  'no_face',
+  'several_faces',
+  'too_far',
+  'too_dark',
+  'not_centred',
+  // liveness decisions
+  'eyes_never_closed',
+  'time_up',
+  'frame_cap',
+  'replay',
+  // document checks
+  'attempts_exhausted',
+  'face_mismatch',
+  'no_face_on_document',
+  'back_missing',
+  'mrz_unreadable',
+  'not_paraguayan',
+  'document_expired',
+  'not_a_document',
+  'front_unreadable',
+  'document_mismatch',
+  'document_refused',
+  // identification (kiosk)
+  'not_recognised',
+] as const;
+export type EngineReason = (typeof ENGINE_REASONS)[number];
+
+export const DEVICES = ['mobile', 'desktop'] as const;
+export const BROWSER_FAMILIES = [
+  'chrome',
+  'firefox',
+  'safari',
+  'edge',
+  'samsung',
+  'opera',
+  'other',
+] as const;
+/** The Network Information API's effectiveType, when the browser gives it. */
+export const NETWORKS = ['slow-2g', '2g', '3g', '4g'] as const;

@@ -108,7 +108,7 @@ describe('POST /api/onboarding/validate-otp', () => {
     expect(ok.json()).toMatchObject({ success: true, message: 'Código verificado.' });
     expect(ok.json().registration).toMatchObject({ resumeAt: 'pin', phone: '0981123456' });
     const verified = await h.t.ctx.db.query(
-      'SELECT 1 FROM phone_verifications WHERE celular = $1',
+      'SELECT 1 FROM registration_drafts WHERE celular = $1',
       ['0981123456'],
     );
     expect(verified.rows).toHaveLength(1);

@@ -63,7 +63,10 @@ export function harness(
   const reject = controlled<void, { sessionId: string }>();
   const departments = controlled<Place[], void>();
   const cities = controlled<Place[], { departmentId: string }>();
-  const session = controlled<KycSession, { sessionId: string | null }>();
+  const session = controlled<
+    KycSession,
+    { sessionId: string | null; registrationToken: string | null }
+  >();
   const machine = kycMachine.provide({
     actors: {
       ensureSession: session.logic,

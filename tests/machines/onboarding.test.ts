@@ -15,6 +15,7 @@ import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import type { OnboardingInput } from '../../machines/onboarding/onboarding.types';
 import {
   selectGoHome,
   selectKycActor,
@@ -41,7 +42,11 @@ const kycOutput: KycOutput = {
 
 /** The wizard with every call answered by the test. */
 function harness(
-  options: { snapshot?: SnapshotFrom<typeof onboardingMachine>; kycOutput?: KycOutput } = {},
+  options: {
+    snapshot?: SnapshotFrom<typeof onboardingMachine>;
+    kycOutput?: KycOutput;
+    input?: OnboardingInput;
+  } = {},
 ) {
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
@@ -71,7 +76,10 @@ function harness(
   });
   // The KYC capture steps have their own tests: a stand-in that finishes when told, with the real output type.
   const kycLogic = fakeKyc as unknown as KycMachine;
-  const actor = createActor(machine, options.snapshot ? { snapshot: options.snapshot } : {});
+  const actor = createActor(machine, {
+    input: options.input ?? {},
+    ...(options.snapshot ? { snapshot: options.snapshot } : {}),
+  });
   actor.start();
   const screen = () => selectOnboardingScreen(actor.getSnapshot());
   return {
@@ -888,6 +896,7 @@ describe('a child step that breaks', () => {
         },
       });
       const actor = createActor(machine, {
+        input: {},
         snapshot: child === 'kyc' ? onboardingFixtures.welcome : undefined,
       }).start();
       if (child === 'kyc') actor.send({ type: 'welcome.next' });
@@ -919,7 +928,7 @@ describe('wiring to the onboarding endpoints', () => {
     });
     vi.stubGlobal('fetch', fetchMock);
     try {
-      const actor = createActor(onboardingMachine).start();
+      const actor = createActor(onboardingMachine, { input: {} }).start();
       actor.send({ type: 'phone.change', value: '981 123 456' });
       actor.send({ type: 'form.submit' });
       await waitFor(actor, (s) => s.matches('verification'));

@@ -5,7 +5,7 @@ import { OnboardingScreens } from './OnboardingScreens';
 /** /onboarding: the wizard's actor lives as long as the page; a reload starts over (docs/decisions.md). */
 export default function OnboardingFlow() {
   return (
-    <OnboardingActor.Provider options={{ inspect }}>
+    <OnboardingActor.Provider options={{ inspect, input: {} }}>
       <OnboardingScreens />
     </OnboardingActor.Provider>
   );

@@ -3,6 +3,7 @@ import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { ensureSession } from '../../machines/kyc/kyc.actors';
 import { selectKycView } from '../../machines/kyc/kyc.selectors';
+import type { KycSession } from '../../machines/kyc/kyc.types';
 import { harness, verified } from './kyc.harness';
 
 /** Step 4 of a resumed registration, and the hand-off to the phone (issue 18). */
@@ -63,7 +64,7 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
       invoke: {
         id: 'kyc',
         src: kycMachine.provide({
-          actors: { ensureSession: fromPromise(() => new Promise<never>(() => {})) },
+          actors: { ensureSession: fromPromise(() => new Promise<KycSession>(() => {})) },
         }),
         input: { canHandOff },
       },

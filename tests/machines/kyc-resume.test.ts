@@ -90,11 +90,11 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
   it('the selfie offers it when the camera fails, and also by choice', async () => {
     const h = harness(['sess-1'], true, { input: { canHandOff: true } });
     await h.answerSession();
-    h.camera.last().send({ type: 'camera.error', code: 'notAllowed' });
+    h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
     expect(selectKycView(h.actor.getSnapshot()).canHandOff).toBe(true);
     const off = harness(['sess-1'], true, { input: { canHandOff: false } });
     await off.answerSession();
-    off.camera.last().send({ type: 'camera.error', code: 'notAllowed' });
+    off.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
     expect(selectKycView(off.actor.getSnapshot()).canHandOff).toBe(false);
   });
 });

@@ -14,12 +14,14 @@ import {
   type RegisterRequest,
   type RegisterResponse,
   type RegistrationResume,
+  type RegistrationStatusResponse,
   type SavePinRequest,
   type SendLinkResponse,
   type StartRequest,
   type StartResponse,
 } from '../../contract/onboarding';
 import { ApiError } from '../../machines/shared/errors';
+import type { PollingEvent } from '../../machines/shared/polling';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycInput, KycOutput } from '../../machines/kyc/kyc.types';
 import { otpMachine } from '../../machines/otp/otp.machine';
@@ -101,7 +103,8 @@ function harness(
       openLink: openLink.logic,
       registrationStatus: fromCallback<
         { type: 'noop' },
-        { registrationToken: string; delayFirst?: boolean }
+        { registrationToken: string; delayFirst?: boolean },
+        PollingEvent<RegistrationStatusResponse>
       >(({ input }) => {
         statusPolls.push(input);
         return () => {};

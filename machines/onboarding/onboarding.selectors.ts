@@ -116,8 +116,9 @@ export const selectPinCreationView = (s: Snapshot) => {
   return {
     pinInput,
     termsAccepted,
-    /** the PIN is being kept with the registration */
+    /** the PIN is being kept with the registration, or could not be (the banner) */
     saving: s.matches({ pinCreation: 'saving' }),
+    saveError: s.matches({ pinCreation: 'saveFailed' }) ? s.context.error : null,
     // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
     canSubmit: missing === null && s.can({ type: 'form.submit' }),
     /** what keeps 'Validar' disabled, said beside it */

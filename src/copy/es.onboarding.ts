@@ -54,6 +54,7 @@ export const onboarding = {
     termsLink: 'términos y condiciones',
     termsNewTab: ' (se abre en una pestaña nueva)',
     submit: 'Validar',
+    saving: 'Guardando...',
     /** Beside the disabled 'Validar': what is missing. */
     missing: {
       pinAndTerms: 'Escribí tu PIN y aceptá los términos para continuar.',

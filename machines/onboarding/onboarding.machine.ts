@@ -368,15 +368,8 @@ export const onboardingMachine = setup({
 }).createMachine({
   id: 'onboarding',
   context: ({ input }) => ({ ...initialOnboardingContext, linkToken: input?.linkToken || null }),
-  initial: 'entry',
+  initial: 'registration',
   states: {
-    // The phone that opened the SMS link continues its registration; anyone else starts at step 0.
-    entry: {
-      always: [
-        { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
-        { target: 'registration' },
-      ],
-    },
     linkOpening: {
       tags: ['busy'],
       invoke: {
@@ -403,6 +396,8 @@ export const onboardingMachine = setup({
     },
     registration: {
       initial: 'editing',
+      // The phone that opened the SMS link continues its registration; anyone else starts here.
+      always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
       on: { 'flow.back': '#onboarding.home' },
       states: {
         editing: { on: registrationEditing },

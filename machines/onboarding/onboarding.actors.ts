@@ -9,6 +9,7 @@ import type {
   StartRequest,
   StartResponse,
 } from '../../contract/onboarding';
+import type { ResultResponse } from '../../contract/common';
 import { startPolling, type PollingEvent } from '../shared/polling';
 import type { KycMachine } from '../kyc/kyc.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../otp/otp.types';
@@ -52,7 +53,7 @@ export const loadKyc = fromPromise<KycMachine>(() =>
 );
 
 /** Step 2 kept server-side: the PIN's hash, the terms, the e-mail (a lost page keeps them). */
-export const savePin = fromPromise<unknown, SavePinRequest>(({ input, signal }) =>
+export const savePin = fromPromise<ResultResponse, SavePinRequest>(({ input, signal }) =>
   postSavePin(input, signal),
 );
 

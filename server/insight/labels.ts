@@ -9,11 +9,14 @@ export const flowLabels: Record<InsightFlow, string> = {
 };
 
 export const stepLabels: Record<string, string> = {
+  link: 'Enlace en el celular',
   registration: 'Celular',
   verification: 'Código SMS',
+  resume: 'Registro retomado',
   pin: 'PIN',
   welcome: 'Bienvenida',
   kycLoad: 'Carga de la verificación',
+  handoff: 'Sigue en el celular',
   session: 'Sesión de verificación',
   camera: 'Cámara',
   selfie: 'Selfie',
@@ -38,6 +41,10 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   registerFailed: 'Alta rechazada',
   registerInvalidResponse: 'Respuesta inválida del alta',
   registerNetwork: 'Sin conexión en el alta',
+  savePinFailed: 'No se guardó el PIN',
+  handoffFailed: 'No se envió el enlace',
+  handoffStopped: 'El registro siguió en otro dispositivo',
+  linkRefused: 'Enlace rechazado',
   kycLoadFailed: 'No cargó la verificación',
   unexpected: 'Error inesperado',
   patientExists: 'El paciente ya existe',

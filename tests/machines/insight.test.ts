@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
 import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import type { ResultResponse } from '../../contract/common';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -306,7 +307,7 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
         },
       }),
       loadKyc: load.logic,
-      savePin: fromPromise(async () => ({ success: true })),
+      savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })),
       sendLink: fromPromise(async () => ({
         success: true,
         message: 'ok',

@@ -7,6 +7,7 @@ import {
   waitFor,
   type SnapshotFrom,
 } from 'xstate';
+import type { ResultResponse } from '../../contract/common';
 import { controlled, type Deferred } from './controlled';
 import {
   BANNED_PINS,
@@ -89,7 +90,7 @@ function harness(
     states: { capturing: { on: { 'test.finish': 'done' } }, done: { type: 'final' } },
     output: () => options.kycOutput ?? kycOutput,
   });
-  const savePin = controlled<unknown, SavePinRequest>();
+  const savePin = controlled<ResultResponse, SavePinRequest>();
   const sendLink = controlled<SendLinkResponse, { registrationToken: string }>();
   const openLink = controlled<OpenLinkResponse, { linkToken: string }>();
   // The first device's status polling: started and stopped here; its answers are sent by the test.

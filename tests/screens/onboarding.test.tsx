@@ -20,6 +20,7 @@ import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/
 import { kyc } from '../../src/copy/es.kyc';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens';
+import type { ResultResponse } from '../../contract/common';
 import { controlled } from '../machines/controlled';
 
 function renderWizard() {
@@ -32,7 +33,7 @@ function renderWizard() {
     { sessionId: string | null; registrationToken: string | null }
   >();
   const load = controlled<KycMachine, unknown>();
-  const savePin = controlled<unknown, SavePinRequest>();
+  const savePin = controlled<ResultResponse, SavePinRequest>();
   const machine = onboardingMachine.provide({
     actors: {
       sendCode: send.logic,

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
 import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
 import type { ResultResponse } from '../../contract/common';
+import type { SendLinkResponse } from '../../contract/onboarding';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -308,7 +309,7 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
       }),
       loadKyc: load.logic,
       savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })),
-      sendLink: fromPromise(async () => ({
+      sendLink: fromPromise(async (): Promise<SendLinkResponse> => ({
         success: true,
         message: 'ok',
         link: `http://localhost/onboarding/celular#${'L'.repeat(43)}`,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
 import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
 import type { ResultResponse } from '../../contract/common';
-import type { SendLinkResponse } from '../../contract/onboarding';
+import type { RegistrationResume, SendLinkResponse } from '../../contract/onboarding';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -282,9 +282,9 @@ describe('PIN recovery', () => {
 // ---------------------------------------------------------------------------------------------
 // onboarding with its KYC child
 
-const REGISTRATION = {
+const REGISTRATION: RegistrationResume = {
   token: 'R'.repeat(43),
-  resumeAt: 'pin' as const,
+  resumeAt: 'pin',
   phone: '0981123456',
   email: null,
   sessionId: null,

@@ -24,7 +24,8 @@ const Stage = styled.p`
 
 /**
  * 'Seguí en tu celular' on the first device: the SMS with the link is on its way or sent, how far
- * the phone got (read out as it changes), a new link, this device's camera after all, or cancel.
+ * the phone got (read out as it changes), a new link, or this device's camera after all (and
+ * KycLayout's 'Cancelar').
  */
 export function HandoffScreen() {
   const view = OnboardingActor.useSelector(selectHandoffView);
@@ -62,9 +63,6 @@ export function HandoffScreen() {
             {copy.useThisDevice}
           </Button>
         ) : null}
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'flow.back' })}>
-          {onboarding.cancel}
-        </Button>
       </Actions>
     </KycLayout>
   );

@@ -30,9 +30,6 @@ export function LinkRefusedScreen() {
         <Button type="button" onClick={() => send({ type: 'link.restart' })}>
           {copy.restart}
         </Button>
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'flow.back' })}>
-          {onboarding.backHome}
-        </Button>
       </Actions>
     </KycLayout>
   );

@@ -274,7 +274,7 @@ test.describe('typing across hydration', () => {
     },
     {
       route: '/recuperar-pin',
-      chunk: 'RecoverPinFlow',
+      chunk: 'RecoveryFlow',
       api: recoveryPaths.sendPinOtp,
       // Enabled once both fields are in the machine: the document only through adoption.
       mounted: 'submit enabled',

@@ -274,7 +274,7 @@ const recoveryWizard = wizard(
  * Face authentication (parallel regions): the camera's outcome, the device's activation link, and
  * each recognition attempt (manual or kiosk) from its start to its decision, timed.
  */
-const faceAuth: Deriver = (j, c) => {
+const faceLogin: Deriver = (j, c) => {
   if (into(c, 'camera.on.live')) {
     j.enter('camera');
     j.pass('camera');
@@ -309,12 +309,12 @@ const faceAuth: Deriver = (j, c) => {
   if (failedAt(c.next) && !failedAt(c.prev) && code) j.fail('recognition', code);
 };
 
-const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceAuth };
+const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceLogin };
 const FLOW_OF: Record<string, InsightFlow> = {
   onboarding: 'onboarding',
   login: 'login',
   recovery: 'recovery',
-  faceAuth: 'faceAuth',
+  faceLogin: 'faceLogin',
 };
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
-import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -14,7 +14,7 @@ import type {
   SetNewPinRequest,
   SetNewPinResponse,
 } from '../../contract/recovery';
-import { faceAuthMachine } from '../../machines/faceAuth/faceAuth.machine';
+import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
@@ -511,13 +511,13 @@ describe('onboarding with KYC', () => {
 // ---------------------------------------------------------------------------------------------
 // face authentication
 
-const started: FaceAuthStartResponse = {
+const started: FaceLoginStartResponse = {
   success: true,
   session_id: 's-1',
   recommended_interval_ms: 300,
   profile: 'kiosk',
 };
-const decided = (success: boolean): FaceAuthFrameResponse => ({
+const decided = (success: boolean): FaceLoginFrameResponse => ({
   stage: success ? 'authenticated' : 'failed',
   feedback: [],
   recommended_interval_ms: 300,
@@ -536,12 +536,12 @@ const decided = (success: boolean): FaceAuthFrameResponse => ({
   },
 });
 
-function faceAuth(inspect: (e: InspectionEvent) => void) {
-  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+function faceLogin(inspect: (e: InspectionEvent) => void) {
+  const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const polls: Array<(e: unknown) => void> = [];
   const cameras: Array<(e: unknown) => void> = [];
   const watchdogs: Array<(e: unknown) => void> = [];
-  const machine = faceAuthMachine.provide({
+  const machine = faceLoginMachine.provide({
     actors: {
       startSession: start.logic,
       stopSession: fromPromise(async () => {}),
@@ -563,7 +563,7 @@ function faceAuth(inspect: (e: InspectionEvent) => void) {
 describe('face authentication', () => {
   it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
     const r = recorder();
-    const h = faceAuth(r.inspect);
+    const h = faceLogin(r.inspect);
     h.actor.send({ type: 'camera.enable' });
     h.cameras.at(-1)!({ type: 'camera.ready', stream });
     h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
@@ -597,7 +597,7 @@ describe('face authentication', () => {
     const r = recorder();
     const quiet = recorder({ failing: true });
     const runs = [r, quiet].map((rec) => {
-      const h = faceAuth(rec.inspect);
+      const h = faceLogin(rec.inspect);
       h.actor.send({ type: 'camera.enable' });
       h.cameras.at(-1)!({ type: 'camera.error', code: 'permissionDenied' });
       return h.values;

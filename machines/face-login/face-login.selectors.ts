@@ -1,9 +1,9 @@
 import type { SnapshotFrom } from 'xstate';
 import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { documentTail, greetingName } from '../shared/format';
-import type { FaceAuthMachine } from './faceAuth.machine';
+import type { FaceLoginMachine } from './face-login.machine';
 
-type Snapshot = SnapshotFrom<FaceAuthMachine>;
+type Snapshot = SnapshotFrom<FaceLoginMachine>;
 
 export type CameraStatus = 'off' | 'opening' | 'live' | 'failed';
 export type AuthStatus =
@@ -40,7 +40,7 @@ const deviceStatus = (s: Snapshot): DeviceStatus => {
 };
 
 /** Everything the face-login page shows. Hints about duplicate frames are hidden (spec 5). */
-export const selectFaceAuthView = (s: Snapshot) => {
+export const selectFaceLoginView = (s: Snapshot) => {
   const ctx = s.context;
   return {
     mode: s.matches({ auth: 'kiosk' }) ? ('kiosk' as const) : ('manual' as const),
@@ -71,7 +71,7 @@ export const selectFaceAuthView = (s: Snapshot) => {
     cameraRestarts: ctx.cameraRestarts,
   };
 };
-export type FaceAuthView = ReturnType<typeof selectFaceAuthView>;
+export type FaceLoginView = ReturnType<typeof selectFaceLoginView>;
 
 /** What the kiosk's patient screen says about the moment: none of it is diagnostic. */
 export type KioskMoment = 'preparing' | 'looking' | 'recognised' | 'notRecognised' | 'paused';

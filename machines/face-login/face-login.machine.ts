@@ -1,12 +1,12 @@
 import { assign, setup, stateIn } from 'xstate';
 import {
   DEVICE_NOT_ACTIVATED_STATUS,
-  FACE_AUTH_INTERVAL_MS,
-  FACE_AUTH_MIN_INTERVAL_MS,
-  FACE_AUTH_PREFIX,
-  type FaceAuthFrameResponse,
-  type FaceAuthStartResponse,
-} from '../../contract/face-auth';
+  FACE_LOGIN_INTERVAL_MS,
+  FACE_LOGIN_MIN_INTERVAL_MS,
+  FACE_LOGIN_PREFIX,
+  type FaceLoginFrameResponse,
+  type FaceLoginStartResponse,
+} from '../../contract/face-login';
 import { toFlowError, type FlowError } from '../shared/errors';
 import {
   activateDevice,
@@ -17,14 +17,14 @@ import {
   KIOSK_CAMERA,
   startSession,
   stopSession,
-} from './faceAuth.actors';
+} from './face-login.actors';
 import type {
   ActivationErrorCode,
-  FaceAuthContext,
-  FaceAuthError,
-  FaceAuthEvent,
-  FaceAuthInput,
-} from './faceAuth.types';
+  FaceLoginContext,
+  FaceLoginError,
+  FaceLoginEvent,
+  FaceLoginInput,
+} from './face-login.types';
 
 /** Spec 9: cooldowns of the kiosk loop after a result. */
 export const SUCCESS_COOLDOWN_MS = 1500;
@@ -33,11 +33,11 @@ export const FAILURE_COOLDOWN_MS = 700;
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 30_000;
 
-export const faceAuthErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceAuthError =>
-  faceAuthErrorOf(toFlowError(err), during);
+export const faceLoginErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceLoginError =>
+  faceLoginErrorOf(toFlowError(err), during);
 
-export function faceAuthErrorOf(e: FlowError, during: 'start' | 'frame'): FaceAuthError {
-  const withMessage = (code: FaceAuthError['code']): FaceAuthError =>
+export function faceLoginErrorOf(e: FlowError, during: 'start' | 'frame'): FaceLoginError {
+  const withMessage = (code: FaceLoginError['code']): FaceLoginError =>
     e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };
   if (e.code === 'network') return { code: 'network' };
   if (e.code === 'tooManyAttempts')
@@ -52,7 +52,7 @@ export function faceAuthErrorOf(e: FlowError, during: 'start' | 'frame'): FaceAu
 const activationErrorFrom = (err: unknown): ActivationErrorCode =>
   toFlowError(err).code === 'network' ? 'network' : 'invalidLink';
 
-const decided = (r: FaceAuthFrameResponse) => r.stage !== 'liveness' && r.result !== null;
+const decided = (r: FaceLoginFrameResponse) => r.stage !== 'liveness' && r.result !== null;
 
 /** What an attempt leaves behind, cleared before the next one (nothing of a patient stays). */
 const cleared = {
@@ -64,30 +64,30 @@ const cleared = {
 };
 
 /** The attempt POST stop ends (its errors are ignored, spec 7). */
-const attempt = ({ context }: { context: FaceAuthContext }) => ({
+const attempt = ({ context }: { context: FaceLoginContext }) => ({
   prefix: context.prefix,
   sessionId: context.sessionId,
 });
-const pollingInput = ({ context }: { context: FaceAuthContext }) => ({
+const pollingInput = ({ context }: { context: FaceLoginContext }) => ({
   prefix: context.prefix,
   sessionId: context.sessionId!,
   video: context.video!,
   mirror: context.mirror,
   intervalMs: context.intervalMs,
 });
-type Started = { event: { output: FaceAuthStartResponse } };
+type Started = { event: { output: FaceLoginStartResponse } };
 const startedSession = {
   sessionId: ({ event }: Started) => event.output.session_id,
   profile: ({ event }: Started) => event.output.profile,
   intervalMs: ({ event }: Started) =>
-    Math.max(FACE_AUTH_MIN_INTERVAL_MS, event.output.recommended_interval_ms),
+    Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.output.recommended_interval_ms),
 };
 
-export const faceAuthMachine = setup({
+export const faceLoginMachine = setup({
   types: {
-    context: {} as FaceAuthContext,
-    events: {} as FaceAuthEvent,
-    input: {} as FaceAuthInput,
+    context: {} as FaceLoginContext,
+    events: {} as FaceLoginEvent,
+    input: {} as FaceLoginInput,
     tags: {} as 'busy' | 'error',
   },
   actors: {
@@ -104,7 +104,7 @@ export const faceAuthMachine = setup({
     isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
     hasVideo: ({ context }) => context.video !== null,
     isDecided: ({ event }) =>
-      event.type === 'poll.result' && decided(event.result as FaceAuthFrameResponse),
+      event.type === 'poll.result' && decided(event.result as FaceLoginFrameResponse),
     isSuccess: ({ context }) => context.result?.success === true,
     isDeviceNotActivated: ({ context }) => context.error?.code === 'deviceNotActivated',
     isKiosk: stateIn({ auth: 'kiosk' }),
@@ -136,40 +136,40 @@ export const faceAuthMachine = setup({
     clearAttempt: assign(cleared),
     assignFeedback: assign({
       feedback: ({ event }) =>
-        event.type === 'poll.result' ? (event.result as FaceAuthFrameResponse).feedback : [],
+        event.type === 'poll.result' ? (event.result as FaceLoginFrameResponse).feedback : [],
       intervalMs: ({ context, event }) =>
         event.type === 'poll.result'
           ? Math.max(
-              FACE_AUTH_MIN_INTERVAL_MS,
-              (event.result as FaceAuthFrameResponse).recommended_interval_ms,
+              FACE_LOGIN_MIN_INTERVAL_MS,
+              (event.result as FaceLoginFrameResponse).recommended_interval_ms,
             )
           : context.intervalMs,
     }),
     assignResult: assign({
       result: ({ event }) =>
-        event.type === 'poll.result' ? (event.result as FaceAuthFrameResponse).result : null,
+        event.type === 'poll.result' ? (event.result as FaceLoginFrameResponse).result : null,
       failures: 0,
     }),
     assignFrameError: assign({
       error: ({ event }) =>
-        event.type === 'poll.error' ? faceAuthErrorOf(event.error, 'frame') : null,
+        event.type === 'poll.error' ? faceLoginErrorOf(event.error, 'frame') : null,
       failures: ({ context }) => context.failures + 1,
     }),
     clearActivationToken: assign({ activationToken: null }),
   },
 }).createMachine({
-  id: 'faceAuth',
+  id: 'faceLogin',
   type: 'parallel',
   context: ({ input }) => ({
     bootMode: input.mode ?? 'manual',
-    prefix: input.prefix ?? FACE_AUTH_PREFIX,
+    prefix: input.prefix ?? FACE_LOGIN_PREFIX,
     mirror: true,
     stream: null,
     video: null,
     cameraError: null,
     cameraRestarts: 0,
     ...cleared,
-    intervalMs: FACE_AUTH_INTERVAL_MS,
+    intervalMs: FACE_LOGIN_INTERVAL_MS,
     failures: 0,
     activationToken: input.activationToken ?? null,
     activationError: null,
@@ -204,7 +204,7 @@ export const faceAuthMachine = setup({
               },
             },
             /** Allowed already: a kiosk opens it now (manual mode still waits for the tap). */
-            allowed: { always: { guard: 'isKiosk', target: '#faceAuth.camera.on' } },
+            allowed: { always: { guard: 'isKiosk', target: '#faceLogin.camera.on' } },
             idle: {},
           },
         },
@@ -308,7 +308,7 @@ export const faceAuthMachine = setup({
                 onError: {
                   target: 'failed',
                   actions: assign({
-                    error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
+                    error: ({ event }) => faceLoginErrorFrom(event.error, 'start'),
                   }),
                 },
               },
@@ -388,15 +388,15 @@ export const faceAuthMachine = setup({
                   {
                     target: 'blocked',
                     guard: ({ event }) =>
-                      faceAuthErrorFrom(event.error, 'start').code === 'deviceNotActivated',
+                      faceLoginErrorFrom(event.error, 'start').code === 'deviceNotActivated',
                     actions: assign({
-                      error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
+                      error: ({ event }) => faceLoginErrorFrom(event.error, 'start'),
                     }),
                   },
                   {
                     target: 'retrying',
                     actions: assign({
-                      error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
+                      error: ({ event }) => faceLoginErrorFrom(event.error, 'start'),
                       failures: ({ context }) => context.failures + 1,
                     }),
                   },
@@ -446,4 +446,4 @@ export const faceAuthMachine = setup({
   },
 });
 
-export type FaceAuthMachine = typeof faceAuthMachine;
+export type FaceLoginMachine = typeof faceLoginMachine;

@@ -1,11 +1,11 @@
-import type { FaceAuthResult } from '../../contract/face-auth';
-import { FACE_AUTH_INTERVAL_MS, FACE_AUTH_PREFIX } from '../../contract/face-auth';
-import { faceAuthMachine } from './faceAuth.machine';
-import type { FaceAuthContext } from './faceAuth.types';
+import type { FaceLoginResult } from '../../contract/face-login';
+import { FACE_LOGIN_INTERVAL_MS, FACE_LOGIN_PREFIX } from '../../contract/face-login';
+import { faceLoginMachine } from './face-login.machine';
+import type { FaceLoginContext } from './face-login.types';
 
-const base: FaceAuthContext = {
+const base: FaceLoginContext = {
   bootMode: 'manual',
-  prefix: FACE_AUTH_PREFIX,
+  prefix: FACE_LOGIN_PREFIX,
   mirror: true,
   stream: null,
   video: null,
@@ -13,7 +13,7 @@ const base: FaceAuthContext = {
   cameraRestarts: 0,
   sessionId: null,
   profile: null,
-  intervalMs: FACE_AUTH_INTERVAL_MS,
+  intervalMs: FACE_LOGIN_INTERVAL_MS,
   feedback: [],
   result: null,
   error: null,
@@ -27,7 +27,7 @@ const session = {
   profile: 'kiosk',
   intervalMs: 300,
 };
-const recognised: FaceAuthResult = {
+const recognised: FaceLoginResult = {
   success: true,
   message: 'Identidad verificada.',
   user: {
@@ -38,7 +38,7 @@ const recognised: FaceAuthResult = {
   },
   authentication: { confidence: 0.91, threshold_used: 0.7 },
 };
-const notRecognised: FaceAuthResult = {
+const notRecognised: FaceLoginResult = {
   success: false,
   message: 'No reconocido',
   user: null,
@@ -52,8 +52,8 @@ type Value = {
 };
 /** Stands for the watchdog's video element once the camera plays (fixtures run outside a page). */
 const playing = { video: {} as HTMLVideoElement };
-const at = (value: Value, context: Partial<FaceAuthContext> = {}) =>
-  faceAuthMachine.resolveState({
+const at = (value: Value, context: Partial<FaceLoginContext> = {}) =>
+  faceLoginMachine.resolveState({
     value,
     context: {
       ...base,
@@ -67,7 +67,7 @@ const live = { on: 'live' } as const;
 const off = { off: 'idle' } as const;
 
 /** One named snapshot per leaf state of each region (camera, device, auth), for stories and tests. */
-export const faceAuthFixtures = {
+export const faceLoginFixtures = {
   cameraOff: at({ camera: off, device: 'idle', auth: { manual: 'idle' } }),
   /** The Permissions API is being asked whether the camera is allowed already. */
   cameraOffChecking: at({ camera: { off: 'checking' }, device: 'idle', auth: { manual: 'idle' } }),

@@ -1,14 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
-import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
-import { createWatchdog, type FramePollingInput } from '../../machines/faceAuth/faceAuth.actors';
+import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
+import {
+  createWatchdog,
+  type FramePollingInput,
+} from '../../machines/face-login/face-login.actors';
 import {
   FAILURE_COOLDOWN_MS,
-  faceAuthMachine,
+  faceLoginMachine,
   SUCCESS_COOLDOWN_MS,
-} from '../../machines/faceAuth/faceAuth.machine';
-import { selectFaceAuthView, selectKioskView } from '../../machines/faceAuth/faceAuth.selectors';
-import type { FaceAuthInput } from '../../machines/faceAuth/faceAuth.types';
+} from '../../machines/face-login/face-login.machine';
+import {
+  selectFaceLoginView,
+  selectKioskView,
+} from '../../machines/face-login/face-login.selectors';
+import type { FaceLoginInput } from '../../machines/face-login/face-login.types';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 
@@ -17,19 +23,19 @@ afterEach(() => vi.useRealTimers());
 
 const stream = { id: 'stream' } as unknown as MediaStream;
 const video = { id: 'video' } as unknown as HTMLVideoElement;
-const started = (id: string, interval = 300): FaceAuthStartResponse => ({
+const started = (id: string, interval = 300): FaceLoginStartResponse => ({
   success: true,
   session_id: id,
   recommended_interval_ms: interval,
   profile: 'kiosk',
 });
-const liveness = (feedback: string[], interval = 300): FaceAuthFrameResponse => ({
+const liveness = (feedback: string[], interval = 300): FaceLoginFrameResponse => ({
   stage: 'liveness',
   feedback,
   recommended_interval_ms: interval,
   result: null,
 });
-const recognised: FaceAuthFrameResponse = {
+const recognised: FaceLoginFrameResponse = {
   stage: 'authenticated',
   feedback: ['¡Listo!'],
   recommended_interval_ms: 300,
@@ -45,7 +51,7 @@ const recognised: FaceAuthFrameResponse = {
     authentication: { confidence: 0.93, threshold_used: 0.7 },
   },
 };
-const notRecognised: FaceAuthFrameResponse = {
+const notRecognised: FaceLoginFrameResponse = {
   stage: 'failed',
   feedback: [],
   recommended_interval_ms: 300,
@@ -58,8 +64,8 @@ const notRecognised: FaceAuthFrameResponse = {
 };
 
 /** The machine with every collaborator under the test's hand. */
-function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unknown' = 'prompt') {
-  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+function harness(input: FaceLoginInput = {}, permission: PermissionState | 'unknown' = 'prompt') {
+  const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const activate = controlled<
     { success: true; message: string; device: string },
     { token: string }
@@ -69,7 +75,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
     [];
   const cameras: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
   const watchdogs: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
-  const machine = faceAuthMachine.provide({
+  const machine = faceLoginMachine.provide({
     actors: {
       startSession: start.logic,
       activateDevice: activate.logic,
@@ -101,7 +107,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
     },
   });
   const actor = createActor(machine, { input }).start();
-  const view = () => selectFaceAuthView(actor.getSnapshot());
+  const view = () => selectFaceLoginView(actor.getSnapshot());
   /** 'Habilitar cámara', the camera opens, the watchdog's video plays. */
   const openCamera = async () => {
     actor.send({ type: 'camera.enable' });
@@ -109,7 +115,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
     watchdogs.at(-1)!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
   };
-  const answer = async (r: FaceAuthFrameResponse) => {
+  const answer = async (r: FaceLoginFrameResponse) => {
     polls.at(-1)!.send({ type: 'poll.result', result: r });
     await vi.advanceTimersByTimeAsync(0);
   };
@@ -117,7 +123,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
 }
 const value = (a: AnyActorRef) => a.getSnapshot().value;
 
-describe('faceAuth machine: camera', () => {
+describe('faceLogin machine: camera', () => {
   it('stays off until "Habilitar cámara"; opens the front camera, 640x480', async () => {
     const h = harness();
     await vi.advanceTimersByTimeAsync(0);
@@ -194,7 +200,7 @@ describe('faceAuth machine: camera', () => {
   });
 });
 
-describe('faceAuth machine: manual mode', () => {
+describe('faceLogin machine: manual mode', () => {
   it('start, frames, a result with name and number; the session is stopped', async () => {
     const h = harness();
     await h.openCamera();
@@ -281,7 +287,7 @@ describe('faceAuth machine: manual mode', () => {
   });
 });
 
-describe('faceAuth machine: kiosk mode', () => {
+describe('faceLogin machine: kiosk mode', () => {
   it('loops by itself: result, stop, 1500 ms after success, 700 ms after failure, cleared', async () => {
     const h = harness({ mode: 'kiosk' });
     expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'waiting' } });
@@ -385,7 +391,7 @@ describe('faceAuth machine: kiosk mode', () => {
   });
 });
 
-describe('faceAuth machine: device activation', () => {
+describe('faceLogin machine: device activation', () => {
   it('an activation link activates the device and forgets the token', async () => {
     const h = harness({ activationToken: 'tok', mode: 'kiosk' });
     expect(value(h.actor)).toMatchObject({ device: 'activating' });
@@ -467,22 +473,22 @@ describe('camera watchdog actor', () => {
 
 describe('the kiosk view (selectKioskView)', () => {
   it('names the patient by the given names, as a greeting says them, and keeps 3 digits of the number', async () => {
-    const { faceAuthFixtures } = await import('../../machines/faceAuth/faceAuth.fixtures');
-    expect(selectKioskView(faceAuthFixtures.kioskCooldownRecognised)).toMatchObject({
+    const { faceLoginFixtures } = await import('../../machines/face-login/face-login.fixtures');
+    expect(selectKioskView(faceLoginFixtures.kioskCooldownRecognised)).toMatchObject({
       moment: 'recognised',
       greeting: { names: 'María José', documentTail: '567' },
       detail: null,
     });
-    expect(selectKioskView(faceAuthFixtures.kioskCooldownNotRecognised)).toMatchObject({
+    expect(selectKioskView(faceLoginFixtures.kioskCooldownNotRecognised)).toMatchObject({
       moment: 'notRecognised',
       greeting: null,
       detail: 'No reconocido',
     });
-    expect(selectKioskView(faceAuthFixtures.kioskPolling)).toMatchObject({
+    expect(selectKioskView(faceLoginFixtures.kioskPolling)).toMatchObject({
       moment: 'looking',
       hint: 'Parpadeá despacio (0 de 1).',
     });
-    expect(selectKioskView(faceAuthFixtures.kioskRetrying).moment).toBe('paused');
-    expect(selectKioskView(faceAuthFixtures.kioskWaiting).moment).toBe('preparing');
+    expect(selectKioskView(faceLoginFixtures.kioskRetrying).moment).toBe('paused');
+    expect(selectKioskView(faceLoginFixtures.kioskWaiting).moment).toBe('preparing');
   });
 });

@@ -1,4 +1,4 @@
-import type { FaceAuthResult } from '../../contract/face-auth';
+import type { FaceLoginResult } from '../../contract/face-login';
 import type { CameraErrorCode } from '../shared/camera';
 import type { FlowError } from '../shared/errors';
 
@@ -8,30 +8,30 @@ import type { FlowError } from '../shared/errors';
  * - startFailed: 'No se pudo iniciar sesión' / frameFailed: 'Error en liveness' (server answers)
  * - network: no answer; tooManyAttempts: 429
  */
-export type FaceAuthErrorCode =
+export type FaceLoginErrorCode =
   'deviceNotActivated' | 'startFailed' | 'frameFailed' | 'network' | 'tooManyAttempts';
-export type FaceAuthError = {
-  code: FaceAuthErrorCode;
+export type FaceLoginError = {
+  code: FaceLoginErrorCode;
   serverMessage?: string;
   retryAfterSeconds?: number;
 };
 
 export type ActivationErrorCode = 'invalidLink' | 'network';
 
-export type FaceAuthMode = 'manual' | 'kiosk';
+export type FaceLoginMode = 'manual' | 'kiosk';
 
-export type FaceAuthInput = {
+export type FaceLoginInput = {
   /** `/face-login?modo=kiosco` boots into kiosk mode */
-  mode?: FaceAuthMode;
+  mode?: FaceLoginMode;
   /** the one-time token of an activation link (`#activar=...`) */
   activationToken?: string | null;
   /** API prefix (VITE_FACE_AUTH_PREFIX), default /api/liveness */
   prefix?: string;
 };
 
-export type FaceAuthContext = {
+export type FaceLoginContext = {
   /** The mode asked for at boot (read once, to choose the first state; then the mode is the state). */
-  bootMode: FaceAuthMode;
+  bootMode: FaceLoginMode;
   prefix: string;
   /** Flip the frame horizontally, as a mirror shows it (spec 9: mirrored by default). */
   mirror: boolean;
@@ -45,8 +45,8 @@ export type FaceAuthContext = {
   profile: string | null;
   intervalMs: number;
   feedback: string[];
-  result: FaceAuthResult | null;
-  error: FaceAuthError | null;
+  result: FaceLoginResult | null;
+  error: FaceLoginError | null;
   /** Consecutive failed attempts in kiosk mode (the backoff grows with them). */
   failures: number;
   activationToken: string | null;
@@ -54,7 +54,7 @@ export type FaceAuthContext = {
   activatedDevice: string | null;
 };
 
-export type FaceAuthEvent =
+export type FaceLoginEvent =
   | { type: 'camera.enable' }
   | { type: 'camera.retry' }
   | { type: 'camera.ready'; stream: MediaStream }

@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { fromCallback, fromPromise } from 'xstate';
+import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
 import type { FaceLoginStartResponse, KioskActivateResponse } from '../contract/face-login';
-import { faceLoginFixtures } from '../machines/face-login/face-login.fixtures';
+import { attemptMachine } from '../machines/face-login/attempt.machine';
+import { attemptFixtures, faceLoginFixtures } from '../machines/face-login/face-login.fixtures';
 import { faceLoginMachine } from '../machines/face-login/face-login.machine';
 import { FaceLoginActor } from '../src/flows/face-login/face-login.context';
 import { FaceLoginScreen } from '../src/flows/face-login/FaceLoginScreen';
@@ -10,15 +11,22 @@ import { AtSnapshot, pending, type StoryParameters } from './support';
 /** No camera, no API: every collaborator waits forever, so a story stays in the state it shows. */
 const faceLoginStoryMachine = faceLoginMachine.provide({
   actors: {
-    startSession: fromPromise(() => pending<FaceLoginStartResponse>()),
     stopSession: fromPromise(() => pending<void>()),
     activateDevice: fromPromise(() => pending<KioskActivateResponse>()),
     camera: fromCallback(() => () => {}),
     cameraPermission: fromPromise(() => pending<PermissionState | 'unknown'>()),
     cameraWatchdog: fromCallback(() => () => {}),
-    framePolling: fromCallback(() => () => {}),
+    attempt: attemptMachine.provide({
+      actors: {
+        startSession: fromPromise(() => pending<FaceLoginStartResponse>()),
+        framePolling: fromCallback(() => () => {}),
+      },
+    }),
   },
 });
+
+/** A story's snapshot, and the page's when the snapshot is the attempt child's. */
+type FaceLoginStoryParameters = StoryParameters & { page?: SnapshotFrom<typeof faceLoginMachine> };
 
 const meta = {
   title: 'FaceLogin/FaceLoginScreen',
@@ -28,7 +36,9 @@ const meta = {
       <AtSnapshot
         Provider={FaceLoginActor.Provider}
         logic={faceLoginStoryMachine}
-        snapshot={(parameters as StoryParameters).snapshot}
+        snapshot={
+          (parameters as FaceLoginStoryParameters).page ?? (parameters as StoryParameters).snapshot
+        }
       >
         <Story />
       </AtSnapshot>
@@ -65,3 +75,20 @@ export const KioskBlocked = at(faceLoginFixtures.kioskBlocked);
 export const DeviceActivating = at(faceLoginFixtures.deviceActivating);
 export const DeviceActivated = at(faceLoginFixtures.deviceActivated);
 export const DeviceActivationFailed = at(faceLoginFixtures.deviceActivationFailed);
+
+/** The attempt child's steps, as the page shows them (manual mode). */
+const attemptAt = (
+  attempt: StoryParameters['snapshot'],
+  page: SnapshotFrom<typeof faceLoginMachine>,
+): Story => ({ parameters: { snapshot: attempt, page, path: '/face-login' } });
+
+export const AttemptStarting = attemptAt(
+  attemptFixtures.starting,
+  faceLoginFixtures.manualStarting,
+);
+export const AttemptPolling = attemptAt(attemptFixtures.polling, faceLoginFixtures.manualPolling);
+export const AttemptDecided = attemptAt(
+  attemptFixtures.decided,
+  faceLoginFixtures.manualRecognised,
+);
+export const AttemptFailed = attemptAt(attemptFixtures.failed, faceLoginFixtures.manualFailed);

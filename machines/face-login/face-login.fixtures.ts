@@ -1,7 +1,8 @@
 import type { FaceLoginResult } from '../../contract/face-login';
 import { FACE_LOGIN_INTERVAL_MS, FACE_LOGIN_PREFIX } from '../../contract/face-login';
+import { attemptMachine } from './attempt.machine';
 import { faceLoginMachine } from './face-login.machine';
-import type { FaceLoginContext } from './face-login.types';
+import type { AttemptContext, FaceLoginContext } from './face-login.types';
 
 const base: FaceLoginContext = {
   bootMode: 'manual',
@@ -48,7 +49,12 @@ const notRecognised: FaceLoginResult = {
 type Value = {
   camera: { off: 'checking' | 'allowed' | 'idle' } | 'failed' | { on: 'opening' | 'live' };
   device: 'idle' | 'activating' | 'activated' | 'activationFailed';
-  auth: { manual: string } | { kiosk: string };
+  auth:
+    | { manual: 'idle' | 'decided' | 'stopped' | 'failed' | { attempt: 'starting' | 'polling' } }
+    | {
+        kiosk:
+          'waiting' | 'cooldown' | 'retrying' | 'blocked' | { attempt: 'starting' | 'polling' };
+      };
 };
 /** Stands for the watchdog's video element once the camera plays (fixtures run outside a page). */
 const playing = { video: {} as HTMLVideoElement };
@@ -79,9 +85,9 @@ export const faceLoginFixtures = {
     { cameraError: 'permissionDenied' },
   ),
   manualReady: at({ camera: live, device: 'idle', auth: { manual: 'idle' } }),
-  manualStarting: at({ camera: live, device: 'idle', auth: { manual: 'starting' } }),
+  manualStarting: at({ camera: live, device: 'idle', auth: { manual: { attempt: 'starting' } } }),
   manualPolling: at(
-    { camera: live, device: 'idle', auth: { manual: 'polling' } },
+    { camera: live, device: 'idle', auth: { manual: { attempt: 'polling' } } },
     {
       ...session,
       feedback: ['Parpadeá despacio (0 de 1).', 'frame duplicado: la imagen se repite, no cuenta.'],
@@ -105,9 +111,9 @@ export const faceLoginFixtures = {
     { error: { code: 'deviceNotActivated' } },
   ),
   kioskWaiting: at({ camera: { on: 'opening' }, device: 'idle', auth: { kiosk: 'waiting' } }),
-  kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: 'starting' } }),
+  kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: { attempt: 'starting' } } }),
   kioskPolling: at(
-    { camera: live, device: 'idle', auth: { kiosk: 'polling' } },
+    { camera: live, device: 'idle', auth: { kiosk: { attempt: 'polling' } } },
     { ...session, feedback: ['Parpadeá despacio (0 de 1).'] },
   ),
   kioskCooldownRecognised: at(
@@ -141,4 +147,25 @@ export const faceLoginFixtures = {
     { camera: off, device: 'activationFailed', auth: { kiosk: 'waiting' } },
     { activationError: 'invalidLink' },
   ),
+};
+
+const attemptAt = (value: 'starting' | 'polling' | 'decided' | 'failed', started: boolean) =>
+  attemptMachine.resolveState({
+    value,
+    context: {
+      prefix: FACE_LOGIN_PREFIX,
+      ...playing,
+      mirror: true,
+      ...(started
+        ? { sessionId: session.sessionId, intervalMs: session.intervalMs }
+        : { sessionId: null, intervalMs: FACE_LOGIN_INTERVAL_MS }),
+    } satisfies AttemptContext,
+  });
+
+/** The attempt child's leaves (the page keeps what it reports: its stories render the page). */
+export const attemptFixtures = {
+  starting: attemptAt('starting', false),
+  polling: attemptAt('polling', true),
+  decided: attemptAt('decided', true),
+  failed: attemptAt('failed', true),
 };

@@ -1,4 +1,4 @@
-import type { SnapshotFrom } from 'xstate';
+import type { SnapshotFrom, StateValue } from 'xstate';
 import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { documentTail, greetingName } from '../shared/format';
 import type { FaceLoginMachine } from './face-login.machine';
@@ -28,10 +28,13 @@ const cameraStatus = (s: Snapshot): CameraStatus =>
         ? 'live'
         : 'opening';
 
+/** The auth region's leaf: an attempt shows as its step (`starting`, `polling`). */
 const authStatus = (s: Snapshot): AuthStatus => {
-  const auth = (s.value as { auth: unknown }).auth;
-  if (typeof auth === 'object' && auth) return Object.values(auth)[0] as AuthStatus;
-  return 'idle';
+  let value: StateValue = s.value;
+  for (const key of ['auth', 'manual', 'kiosk', 'attempt']) {
+    if (typeof value === 'object' && value[key] !== undefined) value = value[key];
+  }
+  return typeof value === 'string' ? (value as AuthStatus) : 'idle';
 };
 
 const deviceStatus = (s: Snapshot): DeviceStatus => {

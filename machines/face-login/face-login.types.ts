@@ -1,6 +1,10 @@
-import type { FaceLoginResult } from '../../contract/face-login';
+import type {
+  FaceLoginFrameResponse,
+  FaceLoginResult,
+  FaceLoginStartResponse,
+} from '../../contract/face-login';
 import type { CameraErrorCode } from '../shared/camera';
-import type { FlowError } from '../shared/errors';
+import type { PollingEvent } from '../shared/polling';
 
 /**
  * Why an attempt stopped; each code has its Spanish text in src/copy/es.faceLogin.ts.
@@ -67,5 +71,29 @@ export type FaceLoginEvent =
   | { type: 'mode.manual' }
   | { type: 'mode.kiosk' }
   | { type: 'mirror.toggle' }
-  | { type: 'poll.result'; result: unknown }
-  | { type: 'poll.error'; error: FlowError };
+  | AttemptReport;
+
+/** One attempt (machines/face-login/attempt.machine.ts): a session, its frames, its decision. */
+export type AttemptInput = {
+  prefix: string;
+  /** the element frames are captured from */
+  video: HTMLVideoElement;
+  /** as the mirror switch stood when the attempt began */
+  mirror: boolean;
+};
+export type AttemptContext = AttemptInput & {
+  sessionId: string | null;
+  intervalMs: number;
+};
+/** What the frame polling reports: each answer typed by the contract, or the first error. */
+export type AttemptEvent = PollingEvent<FaceLoginFrameResponse>;
+/**
+ * What an attempt tells the page, in order: its session started, each frame's answer, then its
+ * decision (the deciding frame: authenticated or failed, with its result) or why it failed (while
+ * starting or while sending frames).
+ */
+export type AttemptReport =
+  | { type: 'attempt.started'; session: FaceLoginStartResponse }
+  | { type: 'attempt.frame'; frame: FaceLoginFrameResponse }
+  | { type: 'attempt.decided'; frame: FaceLoginFrameResponse }
+  | { type: 'attempt.failed'; error: FaceLoginError; during: 'start' | 'frame' };

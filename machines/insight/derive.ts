@@ -293,9 +293,9 @@ const faceLogin: Deriver = (j, c) => {
     j.enter('activation');
     j.fail('activation', activation);
   }
-  const starting = (s: Snap | null) =>
-    is(s, 'auth.manual.starting') || is(s, 'auth.kiosk.starting');
-  if (starting(c.next) && !starting(c.prev)) j.enter('recognition');
+  const attempting = (s: Snap | null) =>
+    is(s, 'auth.manual.attempt') || is(s, 'auth.kiosk.attempt');
+  if (attempting(c.next) && !attempting(c.prev)) j.enter('recognition');
   const decidedAt = (s: Snap | null) =>
     is(s, 'auth.manual.decided') || is(s, 'auth.kiosk.cooldown');
   if (decidedAt(c.next) && !decidedAt(c.prev)) {

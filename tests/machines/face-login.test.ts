@@ -5,6 +5,7 @@ import {
   createWatchdog,
   type FramePollingInput,
 } from '../../machines/face-login/face-login.actors';
+import { attemptMachine } from '../../machines/face-login/attempt.machine';
 import {
   FAILURE_COOLDOWN_MS,
   faceLoginMachine,
@@ -14,7 +15,7 @@ import {
   selectFaceLoginView,
   selectKioskView,
 } from '../../machines/face-login/face-login.selectors';
-import type { FaceLoginInput } from '../../machines/face-login/face-login.types';
+import type { AttemptReport, FaceLoginInput } from '../../machines/face-login/face-login.types';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 
@@ -75,9 +76,23 @@ function harness(input: FaceLoginInput = {}, permission: PermissionState | 'unkn
     [];
   const cameras: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
   const watchdogs: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
-  const machine = faceLoginMachine.provide({
+  const attempt = attemptMachine.provide({
     actors: {
       startSession: start.logic,
+      framePolling: fromCallback(({ input, sendBack }) => {
+        const p = {
+          input: input as FramePollingInput,
+          send: sendBack as (e: unknown) => void,
+          stopped: false,
+        };
+        polls.push(p);
+        return () => (p.stopped = true);
+      }),
+    },
+  });
+  const machine = faceLoginMachine.provide({
+    actors: {
+      attempt,
       activateDevice: activate.logic,
       cameraPermission: fromPromise(async () => permission),
       stopSession: fromPromise(
@@ -94,15 +109,6 @@ function harness(input: FaceLoginInput = {}, permission: PermissionState | 'unkn
         const w = { send: sendBack as (e: unknown) => void, stopped: false };
         watchdogs.push(w);
         return () => (w.stopped = true);
-      }),
-      framePolling: fromCallback(({ input, sendBack }) => {
-        const p = {
-          input: input as FramePollingInput,
-          send: sendBack as (e: unknown) => void,
-          stopped: false,
-        };
-        polls.push(p);
-        return () => (p.stopped = true);
       }),
     },
   });
@@ -143,7 +149,7 @@ describe('faceLogin machine: camera', () => {
     h.cameras[0]!.send({ type: 'camera.ready', stream });
     h.watchdogs.at(-1)!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'starting' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'starting' } } });
     expect(h.start.calls).toHaveLength(1);
   });
 
@@ -182,7 +188,7 @@ describe('faceLogin machine: camera', () => {
     await h.openCamera();
     h.start.calls[0]!.answer.resolve(started('s1'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'polling' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'polling' } } });
     h.watchdogs[0]!.send({ type: 'camera.stalled' });
     await vi.advanceTimersByTimeAsync(0);
     // The old camera is let go, a new one opens; the attempt ended (stop sent) and waits for it.
@@ -195,7 +201,7 @@ describe('faceLogin machine: camera', () => {
     h.cameras[1]!.send({ type: 'camera.ready', stream });
     h.watchdogs[1]!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'starting' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'starting' } } });
     expect(h.start.calls).toHaveLength(2);
   });
 });
@@ -365,6 +371,18 @@ describe('faceLogin machine: kiosk mode', () => {
     expect(h.view().error?.code).toBe('deviceNotActivated');
   });
 
+  it('a frame refused as from a device not activated backs off like other errors (only a start blocks)', async () => {
+    const h = harness({ mode: 'kiosk' });
+    await h.openCamera();
+    h.start.calls[0]!.answer.resolve(started('k1'));
+    await vi.advanceTimersByTimeAsync(0);
+    h.polls[0]!.send({ type: 'poll.error', error: { code: 'server', status: 403 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.view()).toMatchObject({ status: 'retrying', error: { code: 'deviceNotActivated' } });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.start.calls).toHaveLength(2);
+  });
+
   it('switching modes ends the attempt; manual does not loop', async () => {
     const h = harness({ mode: 'kiosk' });
     await h.openCamera();
@@ -388,6 +406,90 @@ describe('faceLogin machine: kiosk mode', () => {
     expect(h.cameras[0]!.stopped).toBe(true);
     expect(h.watchdogs[0]!.stopped).toBe(true);
     expect(h.polls[0]!.stopped).toBe(true);
+  });
+});
+
+describe('attempt machine (both modes invoke it)', () => {
+  /** The attempt under a parent that records its reports, with controlled session and frames. */
+  function attemptUnderParent() {
+    const start = controlled<FaceLoginStartResponse, { prefix: string }>();
+    const polls: Array<{ input: FramePollingInput; send: (e: unknown) => void; stopped: boolean }> =
+      [];
+    const reports: AttemptReport[] = [];
+    const logic = attemptMachine.provide({
+      actors: {
+        startSession: start.logic,
+        framePolling: fromCallback(({ input, sendBack }) => {
+          const p = { input, send: sendBack as (e: unknown) => void, stopped: false };
+          polls.push(p);
+          return () => (p.stopped = true);
+        }),
+      },
+    });
+    const parent = setup({
+      types: { events: {} as AttemptReport },
+      actors: { logic },
+    }).createMachine({
+      invoke: {
+        id: 'attempt',
+        src: 'logic',
+        input: { prefix: '/api/liveness', video, mirror: false },
+      },
+      on: { 'attempt.*': { actions: ({ event }) => reports.push(event) } },
+    });
+    const actor = createActor(parent).start();
+    const child = () => actor.getSnapshot().children.attempt;
+    return { start, polls, reports, child };
+  }
+
+  it('reports its session, each frame, then the deciding frame, and ends', async () => {
+    const a = attemptUnderParent();
+    a.start.calls[0]!.answer.resolve(started('a1', 50));
+    await vi.advanceTimersByTimeAsync(0);
+    // The server's interval is kept, never below 100 ms; the mirror as the attempt began.
+    expect(a.polls[0]!.input).toMatchObject({ sessionId: 'a1', intervalMs: 100, mirror: false });
+    a.polls[0]!.send({ type: 'poll.result', result: liveness(['Parpadeá despacio (0 de 1).']) });
+    // A result during the liveness stage is not a decision, nor a decided stage without a result.
+    a.polls[0]!.send({
+      type: 'poll.result',
+      result: { ...liveness([]), result: recognised.result },
+    });
+    a.polls[0]!.send({ type: 'poll.result', result: { ...notRecognised, result: null } });
+    expect(a.child()?.getSnapshot().value).toBe('polling');
+    a.polls[0]!.send({ type: 'poll.result', result: notRecognised });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.reports.map((r) => r.type)).toEqual([
+      'attempt.started',
+      'attempt.frame',
+      'attempt.frame',
+      'attempt.frame',
+      'attempt.decided',
+    ]);
+    expect(a.reports.at(-1)).toEqual({ type: 'attempt.decided', frame: notRecognised });
+    expect(a.polls[0]!.stopped).toBe(true);
+    expect(a.child()?.getSnapshot().status).toBe('done');
+  });
+
+  it('reports a failure while starting or while sending frames, as a typed code', async () => {
+    const a = attemptUnderParent();
+    a.start.calls[0]!.answer.reject(new ApiError('server', 403, 'no está habilitado'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.reports).toEqual([
+      {
+        type: 'attempt.failed',
+        error: { code: 'deviceNotActivated', serverMessage: 'no está habilitado' },
+        during: 'start',
+      },
+    ]);
+    const b = attemptUnderParent();
+    b.start.calls[0]!.answer.resolve(started('b1'));
+    await vi.advanceTimersByTimeAsync(0);
+    b.polls[0]!.send({ type: 'poll.error', error: { code: 'server', status: 500 } });
+    expect(b.reports.at(-1)).toEqual({
+      type: 'attempt.failed',
+      error: { code: 'frameFailed' },
+      during: 'frame',
+    });
   });
 });
 

@@ -14,6 +14,7 @@ import type {
   SetNewPinRequest,
   SetNewPinResponse,
 } from '../../contract/recovery';
+import { attemptMachine } from '../../machines/face-login/attempt.machine';
 import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
@@ -543,15 +544,19 @@ function faceLogin(inspect: (e: InspectionEvent) => void) {
   const watchdogs: Array<(e: unknown) => void> = [];
   const machine = faceLoginMachine.provide({
     actors: {
-      startSession: start.logic,
       stopSession: fromPromise(async () => {}),
       camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
       cameraWatchdog: fromCallback(
         ({ sendBack }) => void watchdogs.push(sendBack as (e: unknown) => void),
       ),
-      framePolling: fromCallback(
-        ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
-      ),
+      attempt: attemptMachine.provide({
+        actors: {
+          startSession: start.logic,
+          framePolling: fromCallback(
+            ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
+          ),
+        },
+      }),
     },
   });
   const actor = createActor(machine, { input: {}, inspect }).start();

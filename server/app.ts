@@ -11,12 +11,13 @@ import { OneLinePerRequest, loggerOptions } from './http/logging';
 import { checkPepper, PEPPER_MISMATCH_MESSAGE } from './security/pepper-check';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
-import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
 import { identityPlugin } from './identity/plugin';
+import { loginRoutes } from './login/routes';
+import { sessionRoutes } from './session/routes';
 import { loadFaceLoginConfig } from './face-login/config';
 import { faceLoginRoutes, kioskRoutes } from './face-login/routes';
 import { onboardingRoutes } from './onboarding/routes';
@@ -88,7 +89,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
 
-  await app.register(authRoutes, { prefix: '/api/auth', ctx });
+  await app.register(loginRoutes, { prefix: '/api/auth', ctx });
+  await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   INSIGHT_MAX_BATCH,
@@ -293,6 +294,24 @@ describe('retention and the engine', () => {
       ['faceLogin', 'recognition', 'failed', 'not_recognised', 22],
     ]);
     expect(stored.every((r) => r.source === 'engine' && r.journey === null)).toBe(true);
+  });
+});
+
+describe('migration 021', () => {
+  it("renames face authentication's stored events to the flow's one name, 'faceLogin'", async () => {
+    const insert = (flow: string) =>
+      h.t.ctx.db.query(
+        `INSERT INTO insight_events (at, source, flow, step, outcome) VALUES ($1, 'engine', $2, 'recognition', 'passed')`,
+        [new Date(FakeClock.START), flow],
+      );
+    await insert('faceAuth');
+    await insert('onboarding');
+    const sql = await readFile(
+      new URL('../../server/db/migrations/021_face_login_insight.sql', import.meta.url),
+      'utf8',
+    );
+    await h.t.ctx.db.query(sql);
+    expect((await rows()).map((r) => r.flow)).toEqual(['faceLogin', 'onboarding']);
   });
 });
 

@@ -32,17 +32,18 @@ const meta = {
   title: 'FaceLogin/FaceLoginScreen',
   component: FaceLoginScreen,
   decorators: [
-    (Story, { parameters }) => (
-      <AtSnapshot
-        Provider={FaceLoginActor.Provider}
-        logic={faceLoginStoryMachine}
-        snapshot={
-          (parameters as FaceLoginStoryParameters).page ?? (parameters as StoryParameters).snapshot
-        }
-      >
-        <Story />
-      </AtSnapshot>
-    ),
+    (Story, { parameters }) => {
+      const { page, snapshot } = parameters as FaceLoginStoryParameters;
+      return (
+        <AtSnapshot
+          Provider={FaceLoginActor.Provider}
+          logic={faceLoginStoryMachine}
+          snapshot={page ?? snapshot}
+        >
+          <Story />
+        </AtSnapshot>
+      );
+    },
   ],
 } satisfies Meta<typeof FaceLoginScreen>;
 export default meta;

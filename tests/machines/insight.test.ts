@@ -301,7 +301,7 @@ function onboarding(inspect: (e: InspectionEvent) => void) {
       loadKyc: load.logic,
     },
   });
-  const actor = createActor(machine, { inspect }).start();
+  const actor = createActor(machine, { inspect, input: {} }).start();
   const values: string[] = [];
   actor.subscribe((s) => values.push(JSON.stringify(s.value)));
   const kyc = () => selectKycActor(actor.getSnapshot())!;

@@ -25,7 +25,10 @@ function renderWizard() {
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
-  const session = controlled<KycSession, { sessionId: string | null }>();
+  const session = controlled<
+    KycSession,
+    { sessionId: string | null; registrationToken: string | null }
+  >();
   const load = controlled<KycMachine, unknown>();
   const machine = onboardingMachine.provide({
     actors: {

@@ -5,7 +5,7 @@ export const flowLabels: Record<InsightFlow, string> = {
   onboarding: 'Registro',
   login: 'Ingreso',
   recovery: 'Recuperación de PIN',
-  faceAuth: 'Kiosco (reconocimiento facial)',
+  faceLogin: 'Kiosco (reconocimiento facial)',
 };
 
 export const stepLabels: Record<string, string> = {

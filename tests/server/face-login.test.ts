@@ -2,22 +2,22 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  faceAuthFrameResponse,
-  faceAuthPaths,
-  faceAuthStartResponse,
-  faceAuthStopResponse,
+  faceLoginFrameResponse,
+  faceLoginPaths,
+  faceLoginStartResponse,
+  faceLoginStopResponse,
   KIOSK_DEVICE_COOKIE,
   kioskActivateResponse,
   kioskPaths,
   NOT_RECOGNISED,
-  type FaceAuthFrameResponse,
-} from '../../contract/face-auth';
+  type FaceLoginFrameResponse,
+} from '../../contract/face-login';
 import { createContext } from '../../server/app';
 import type { AppContext } from '../../server/context';
-import { loadFaceAuthConfig, type FaceAuthConfig } from '../../server/face-auth/config';
-import { createDevice, revokeDevice } from '../../server/face-auth/devices';
-import { enrollFromPhoto } from '../../server/face-auth/enroll';
-import { faceAuthRoutes, kioskRoutes } from '../../server/face-auth/routes';
+import { loadFaceLoginConfig, type FaceLoginConfig } from '../../server/face-login/config';
+import { createDevice, revokeDevice } from '../../server/face-login/devices';
+import { enrollFromPhoto } from '../../server/face-login/enroll';
+import { faceLoginRoutes, kioskRoutes } from '../../server/face-login/routes';
 import { installErrorHandling } from '../../server/http/errors';
 import { identityPlugin } from '../../server/identity/plugin';
 import { upsertPatient } from '../../server/patients/service';
@@ -31,17 +31,17 @@ let h: Harness;
 let ctx: AppContext;
 const clock = new FakeClock();
 const apps: FastifyInstance[] = [];
-const paths = faceAuthPaths();
+const paths = faceLoginPaths();
 
 async function appWith(env: Record<string, string> = {}): Promise<FastifyInstance> {
-  const faceAuth: FaceAuthConfig = loadFaceAuthConfig(env, 'test');
+  const faceLogin: FaceLoginConfig = loadFaceLoginConfig(env, 'test');
   const app = Fastify({ logger: false });
   installErrorHandling(app);
   await app.register(cookie);
-  const c = { ...ctx, faceAuth };
+  const c = { ...ctx, faceLogin };
   await app.register(identityPlugin, { env: 'test', identity: h.engine });
-  await app.register(faceAuthRoutes, { prefix: faceAuth.prefix, ctx: c, faceAuth });
-  await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx: c, faceAuth });
+  await app.register(faceLoginRoutes, { prefix: faceLogin.prefix, ctx: c, faceLogin });
+  await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx: c, faceLogin });
   await app.ready();
   apps.push(app);
   return app;
@@ -54,7 +54,7 @@ beforeAll(async () => {
     db: h.db,
     clock,
     onboarding: testOnboardingSettings(),
-    faceAuth: loadFaceAuthConfig({}, 'test'),
+    faceLogin: loadFaceLoginConfig({}, 'test'),
   });
   app = await appWith();
 }, T);
@@ -91,15 +91,15 @@ const sendFrame = (sid: string, frame: Buffer, a = app, device?: Cookie) =>
 const startSession = async (a = app, device?: Cookie) => {
   const res = await start(a, device);
   expect(res.statusCode).toBe(200);
-  return faceAuthStartResponse.parse(res.json());
+  return faceLoginStartResponse.parse(res.json());
 };
 /** Sends frames until a decision (or the frames run out); every answer must match the contract. */
 async function run(sid: string, frames: Buffer[], a = app, device?: Cookie) {
-  const answers: FaceAuthFrameResponse[] = [];
+  const answers: FaceLoginFrameResponse[] = [];
   for (const f of frames) {
     const res = await sendFrame(sid, f, a, device);
     expect(res.statusCode).toBe(200);
-    const body = faceAuthFrameResponse.parse(res.json());
+    const body = faceLoginFrameResponse.parse(res.json());
     answers.push(body);
     if (body.stage !== 'liveness') break;
   }
@@ -145,7 +145,7 @@ describe('contract', () => {
       url: paths.stop,
       payload: { session_id: body.session_id },
     });
-    expect(faceAuthStopResponse.parse(stop.json())).toEqual({ success: true });
+    expect(faceLoginStopResponse.parse(stop.json())).toEqual({ success: true });
     // The stopped session takes no more frames.
     const res = await sendFrame(body.session_id, await cameraFrame('blink-open.jpg', { seed: 3 }));
     expect(res.statusCode).toBe(400);
@@ -161,7 +161,7 @@ describe('contract', () => {
       url: '/api/kiosco/rostro/start',
       payload: {},
     });
-    expect(faceAuthStartResponse.parse(res.json()).recommended_interval_ms).toBe(450);
+    expect(faceLoginStartResponse.parse(res.json()).recommended_interval_ms).toBe(450);
     expect((await other.inject({ method: 'POST', url: paths.start, payload: {} })).statusCode).toBe(
       404,
     );

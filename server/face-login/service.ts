@@ -1,16 +1,16 @@
 import type { Db } from '../db/client';
 import type {
-  FaceAuthFrameResponse,
-  FaceAuthResult,
-  FaceAuthStage,
-} from '../../contract/face-auth';
+  FaceLoginFrameResponse,
+  FaceLoginResult,
+  FaceLoginStage,
+} from '../../contract/face-login';
 import { HttpError } from '../http/errors';
 import type { IdentityEngine, IdentityLog } from '../identity/engine';
 import { hints } from '../identity/hints';
 import { blinkDecider, type LivenessDecider } from '../identity/liveness';
 import { rejectSession, sessionSelfie } from '../identity/store';
-import type { FaceAuthConfig } from './config';
-import { faceAuthMessages } from './messages';
+import type { FaceLoginConfig } from './config';
+import { faceLoginMessages } from './messages';
 
 /**
  * Face authentication: a liveness session with the kiosk profile (attended, so one blink by
@@ -18,10 +18,10 @@ import { faceAuthMessages } from './messages';
  * identified (1:N over enrolled faces, the configured threshold). A still photo never blinks and
  * its repeated frames are duplicates, so it never reaches identification.
  */
-export type FaceAuthDeps = {
+export type FaceLoginDeps = {
   db: Db;
   engine: () => Promise<IdentityEngine>;
-  config: FaceAuthConfig;
+  config: FaceLoginConfig;
   log: IdentityLog;
 };
 
@@ -33,7 +33,7 @@ export const KIOSK_PROFILE = 'kiosk';
 /** The kiosk's liveness decider: the blink decider with the kiosk's blink count and time limit. */
 export function kioskDecider(
   engine: IdentityEngine,
-  cfg: FaceAuthConfig,
+  cfg: FaceLoginConfig,
 ): LivenessDecider<unknown> {
   const base = blinkDecider({
     ...engine.config.liveness,
@@ -49,7 +49,7 @@ const ms = (t0: number) => Math.round(performance.now() - t0);
 const short = (id: string) => id.slice(0, 8);
 
 type Row = {
-  stage: FaceAuthStage | 'identifying';
+  stage: FaceLoginStage | 'identifying';
   client_key: string;
   patient_id: string | null;
   confidence: number | null;
@@ -60,7 +60,7 @@ type Row = {
   numero_documento: string | null;
 };
 
-export function createFaceAuth(deps: FaceAuthDeps) {
+export function createFaceLogin(deps: FaceLoginDeps) {
   const { db, config: cfg, log } = deps;
   const deciders = new WeakMap<IdentityEngine, LivenessDecider<unknown>>();
   const profileOf = (e: IdentityEngine) => {
@@ -71,7 +71,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
 
   /** Drops a session's face description (it was only needed for the decision). */
   const forgetFace = (sessionId: string) =>
-    rejectSession(db, sessionId, 'face-auth', { decider: KIOSK_PROFILE });
+    rejectSession(db, sessionId, 'face-login', { decider: KIOSK_PROFILE });
 
   async function purge() {
     const { rows } = await db.query<{ session_id: string }>(
@@ -83,7 +83,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
   }
 
   async function load(sessionId: string, caller: Caller): Promise<Row> {
-    if (!UUID.test(sessionId)) throw new HttpError(400, faceAuthMessages.sessionInvalid);
+    if (!UUID.test(sessionId)) throw new HttpError(400, faceLoginMessages.sessionInvalid);
     const { rows } = await db.query<Row>(
       `SELECT f.stage, f.client_key, f.patient_id::text AS patient_id, f.confidence, f.threshold, f.message,
               p.nombre || ' ' || p.apellido AS full_name, p.nombre AS given_names, p.numero_documento
@@ -94,16 +94,16 @@ export function createFaceAuth(deps: FaceAuthDeps) {
     const row = rows[0];
     // Another device's session is answered as unknown: a session id is no bearer credential.
     if (!row || row.client_key !== caller.key)
-      throw new HttpError(400, faceAuthMessages.sessionInvalid);
+      throw new HttpError(400, faceLoginMessages.sessionInvalid);
     return row;
   }
 
-  const resultOf = (row: Row): FaceAuthResult | null => {
+  const resultOf = (row: Row): FaceLoginResult | null => {
     if (row.stage === 'authenticated' && row.full_name && row.numero_documento) {
       const confidence = Number(Number(row.confidence).toFixed(4));
       return {
         success: true,
-        message: row.message ?? faceAuthMessages.recognised,
+        message: row.message ?? faceLoginMessages.recognised,
         user: {
           full_name: row.full_name,
           given_names: row.given_names ?? '',
@@ -116,7 +116,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
     if (row.stage === 'failed' || row.stage === 'authenticated')
       return {
         success: false,
-        message: row.message ?? faceAuthMessages.notRecognised,
+        message: row.message ?? faceLoginMessages.notRecognised,
         user: null,
         // The best score of a failed search is not shown: it would help tune a forgery.
         authentication:
@@ -127,7 +127,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
     return null;
   };
 
-  const answerOf = (row: Row, feedback: string[]): FaceAuthFrameResponse => {
+  const answerOf = (row: Row, feedback: string[]): FaceLoginFrameResponse => {
     const result = resultOf(row);
     return {
       stage: result ? (result.success ? 'authenticated' : 'failed') : 'liveness',
@@ -165,7 +165,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
       caller: Caller,
       sessionId: string,
       image: Uint8Array,
-    ): Promise<FaceAuthFrameResponse> {
+    ): Promise<FaceLoginFrameResponse> {
       const t0 = performance.now();
       const row = await load(sessionId, caller);
       // Decided (or being decided by a concurrent request): the decision, not another one.
@@ -187,7 +187,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
       let confidence: number | null = null;
       let threshold: number | null = null;
       let best: number | null = null;
-      let message: string = timeUp ? hints.timeUp : faceAuthMessages.notRecognised;
+      let message: string = timeUp ? hints.timeUp : faceLoginMessages.notRecognised;
       try {
         if (!timeUp) {
           const embedding = await sessionSelfie(db, sessionId);
@@ -199,7 +199,7 @@ export function createFaceAuth(deps: FaceAuthDeps) {
               stage = 'authenticated';
               patientId = found.match.patientId;
               confidence = found.match.similarity;
-              message = faceAuthMessages.recognised;
+              message = faceLoginMessages.recognised;
             }
           }
         }
@@ -252,4 +252,4 @@ export function createFaceAuth(deps: FaceAuthDeps) {
     },
   };
 }
-export type FaceAuth = ReturnType<typeof createFaceAuth>;
+export type FaceLogin = ReturnType<typeof createFaceLogin>;

@@ -1,9 +1,9 @@
 import { fromCallback, fromPromise } from 'xstate';
-import { FACE_AUTH_MIN_INTERVAL_MS, type FaceAuthFrameResponse } from '../../contract/face-auth';
+import { FACE_LOGIN_MIN_INTERVAL_MS, type FaceLoginFrameResponse } from '../../contract/face-login';
 import { browserCameraEnv, cameraActor } from '../shared/camera';
 import { captureFrame, releaseVideo, videoOf, type CaptureOptions } from '../shared/frame-capture';
 import { startPolling, type PollingEvent } from '../shared/polling';
-import { postActivate, postFrame, postStart, postStop } from './faceAuth.api';
+import { postActivate, postFrame, postStart, postStop } from './face-login.api';
 
 /** Frames for face authentication (spec 9): JPEG 0.92, square crop, mirrored unless switched off. */
 export const frameOptions = (mirror: boolean): CaptureOptions => ({
@@ -57,12 +57,12 @@ export type FramePollingInput = {
 export const framePolling = fromCallback<
   { type: 'noop' },
   FramePollingInput,
-  PollingEvent<FaceAuthFrameResponse>
+  PollingEvent<FaceLoginFrameResponse>
 >(({ input, sendBack }) =>
-  startPolling<FaceAuthFrameResponse>(
+  startPolling<FaceLoginFrameResponse>(
     {
       intervalMs: input.intervalMs,
-      minIntervalMs: FACE_AUTH_MIN_INTERVAL_MS,
+      minIntervalMs: FACE_LOGIN_MIN_INTERVAL_MS,
       intervalFrom: (r) => r.recommended_interval_ms,
       request: async (signal) =>
         postFrame(

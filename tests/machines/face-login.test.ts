@@ -1,14 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, setup, type AnyActorRef } from 'xstate';
-import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
-import { createWatchdog, type FramePollingInput } from '../../machines/faceAuth/faceAuth.actors';
+import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
+import {
+  createWatchdog,
+  type FramePollingInput,
+} from '../../machines/face-login/face-login.actors';
+import { attemptMachine } from '../../machines/face-login/attempt.machine';
 import {
   FAILURE_COOLDOWN_MS,
-  faceAuthMachine,
+  faceLoginMachine,
   SUCCESS_COOLDOWN_MS,
-} from '../../machines/faceAuth/faceAuth.machine';
-import { selectFaceAuthView, selectKioskView } from '../../machines/faceAuth/faceAuth.selectors';
-import type { FaceAuthInput } from '../../machines/faceAuth/faceAuth.types';
+} from '../../machines/face-login/face-login.machine';
+import {
+  selectFaceLoginView,
+  selectKioskView,
+} from '../../machines/face-login/face-login.selectors';
+import type { AttemptReport, FaceLoginInput } from '../../machines/face-login/face-login.types';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 
@@ -17,19 +24,19 @@ afterEach(() => vi.useRealTimers());
 
 const stream = { id: 'stream' } as unknown as MediaStream;
 const video = { id: 'video' } as unknown as HTMLVideoElement;
-const started = (id: string, interval = 300): FaceAuthStartResponse => ({
+const started = (id: string, interval = 300): FaceLoginStartResponse => ({
   success: true,
   session_id: id,
   recommended_interval_ms: interval,
   profile: 'kiosk',
 });
-const liveness = (feedback: string[], interval = 300): FaceAuthFrameResponse => ({
+const liveness = (feedback: string[], interval = 300): FaceLoginFrameResponse => ({
   stage: 'liveness',
   feedback,
   recommended_interval_ms: interval,
   result: null,
 });
-const recognised: FaceAuthFrameResponse = {
+const recognised: FaceLoginFrameResponse = {
   stage: 'authenticated',
   feedback: ['¡Listo!'],
   recommended_interval_ms: 300,
@@ -45,7 +52,7 @@ const recognised: FaceAuthFrameResponse = {
     authentication: { confidence: 0.93, threshold_used: 0.7 },
   },
 };
-const notRecognised: FaceAuthFrameResponse = {
+const notRecognised: FaceLoginFrameResponse = {
   stage: 'failed',
   feedback: [],
   recommended_interval_ms: 300,
@@ -58,8 +65,8 @@ const notRecognised: FaceAuthFrameResponse = {
 };
 
 /** The machine with every collaborator under the test's hand. */
-function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unknown' = 'prompt') {
-  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+function harness(input: FaceLoginInput = {}, permission: PermissionState | 'unknown' = 'prompt') {
+  const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const activate = controlled<
     { success: true; message: string; device: string },
     { token: string }
@@ -69,9 +76,23 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
     [];
   const cameras: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
   const watchdogs: Array<{ send: (e: unknown) => void; stopped: boolean }> = [];
-  const machine = faceAuthMachine.provide({
+  const attempt = attemptMachine.provide({
     actors: {
       startSession: start.logic,
+      framePolling: fromCallback(({ input, sendBack }) => {
+        const p = {
+          input: input as FramePollingInput,
+          send: sendBack as (e: unknown) => void,
+          stopped: false,
+        };
+        polls.push(p);
+        return () => (p.stopped = true);
+      }),
+    },
+  });
+  const machine = faceLoginMachine.provide({
+    actors: {
+      attempt,
       activateDevice: activate.logic,
       cameraPermission: fromPromise(async () => permission),
       stopSession: fromPromise(
@@ -89,19 +110,10 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
         watchdogs.push(w);
         return () => (w.stopped = true);
       }),
-      framePolling: fromCallback(({ input, sendBack }) => {
-        const p = {
-          input: input as FramePollingInput,
-          send: sendBack as (e: unknown) => void,
-          stopped: false,
-        };
-        polls.push(p);
-        return () => (p.stopped = true);
-      }),
     },
   });
   const actor = createActor(machine, { input }).start();
-  const view = () => selectFaceAuthView(actor.getSnapshot());
+  const view = () => selectFaceLoginView(actor.getSnapshot());
   /** 'Habilitar cámara', the camera opens, the watchdog's video plays. */
   const openCamera = async () => {
     actor.send({ type: 'camera.enable' });
@@ -109,7 +121,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
     watchdogs.at(-1)!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
   };
-  const answer = async (r: FaceAuthFrameResponse) => {
+  const answer = async (r: FaceLoginFrameResponse) => {
     polls.at(-1)!.send({ type: 'poll.result', result: r });
     await vi.advanceTimersByTimeAsync(0);
   };
@@ -117,7 +129,7 @@ function harness(input: FaceAuthInput = {}, permission: PermissionState | 'unkno
 }
 const value = (a: AnyActorRef) => a.getSnapshot().value;
 
-describe('faceAuth machine: camera', () => {
+describe('faceLogin machine: camera', () => {
   it('stays off until "Habilitar cámara"; opens the front camera, 640x480', async () => {
     const h = harness();
     await vi.advanceTimersByTimeAsync(0);
@@ -137,7 +149,7 @@ describe('faceAuth machine: camera', () => {
     h.cameras[0]!.send({ type: 'camera.ready', stream });
     h.watchdogs.at(-1)!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'starting' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'starting' } } });
     expect(h.start.calls).toHaveLength(1);
   });
 
@@ -176,7 +188,7 @@ describe('faceAuth machine: camera', () => {
     await h.openCamera();
     h.start.calls[0]!.answer.resolve(started('s1'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'polling' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'polling' } } });
     h.watchdogs[0]!.send({ type: 'camera.stalled' });
     await vi.advanceTimersByTimeAsync(0);
     // The old camera is let go, a new one opens; the attempt ended (stop sent) and waits for it.
@@ -189,12 +201,12 @@ describe('faceAuth machine: camera', () => {
     h.cameras[1]!.send({ type: 'camera.ready', stream });
     h.watchdogs[1]!.send({ type: 'video.ready', video });
     await vi.advanceTimersByTimeAsync(0);
-    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'starting' } });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: { attempt: 'starting' } } });
     expect(h.start.calls).toHaveLength(2);
   });
 });
 
-describe('faceAuth machine: manual mode', () => {
+describe('faceLogin machine: manual mode', () => {
   it('start, frames, a result with name and number; the session is stopped', async () => {
     const h = harness();
     await h.openCamera();
@@ -281,7 +293,7 @@ describe('faceAuth machine: manual mode', () => {
   });
 });
 
-describe('faceAuth machine: kiosk mode', () => {
+describe('faceLogin machine: kiosk mode', () => {
   it('loops by itself: result, stop, 1500 ms after success, 700 ms after failure, cleared', async () => {
     const h = harness({ mode: 'kiosk' });
     expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'waiting' } });
@@ -359,6 +371,18 @@ describe('faceAuth machine: kiosk mode', () => {
     expect(h.view().error?.code).toBe('deviceNotActivated');
   });
 
+  it('a frame refused as from a device not activated backs off like other errors (only a start blocks)', async () => {
+    const h = harness({ mode: 'kiosk' });
+    await h.openCamera();
+    h.start.calls[0]!.answer.resolve(started('k1'));
+    await vi.advanceTimersByTimeAsync(0);
+    h.polls[0]!.send({ type: 'poll.error', error: { code: 'server', status: 403 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(h.view()).toMatchObject({ status: 'retrying', error: { code: 'deviceNotActivated' } });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.start.calls).toHaveLength(2);
+  });
+
   it('switching modes ends the attempt; manual does not loop', async () => {
     const h = harness({ mode: 'kiosk' });
     await h.openCamera();
@@ -385,7 +409,91 @@ describe('faceAuth machine: kiosk mode', () => {
   });
 });
 
-describe('faceAuth machine: device activation', () => {
+describe('attempt machine (both modes invoke it)', () => {
+  /** The attempt under a parent that records its reports, with controlled session and frames. */
+  function attemptUnderParent() {
+    const start = controlled<FaceLoginStartResponse, { prefix: string }>();
+    const polls: Array<{ input: FramePollingInput; send: (e: unknown) => void; stopped: boolean }> =
+      [];
+    const reports: AttemptReport[] = [];
+    const logic = attemptMachine.provide({
+      actors: {
+        startSession: start.logic,
+        framePolling: fromCallback(({ input, sendBack }) => {
+          const p = { input, send: sendBack as (e: unknown) => void, stopped: false };
+          polls.push(p);
+          return () => (p.stopped = true);
+        }),
+      },
+    });
+    const parent = setup({
+      types: { events: {} as AttemptReport },
+      actors: { logic },
+    }).createMachine({
+      invoke: {
+        id: 'attempt',
+        src: 'logic',
+        input: { prefix: '/api/liveness', video, mirror: false },
+      },
+      on: { 'attempt.*': { actions: ({ event }) => reports.push(event) } },
+    });
+    const actor = createActor(parent).start();
+    const child = () => actor.getSnapshot().children.attempt;
+    return { start, polls, reports, child };
+  }
+
+  it('reports its session, each frame, then the deciding frame, and ends', async () => {
+    const a = attemptUnderParent();
+    a.start.calls[0]!.answer.resolve(started('a1', 50));
+    await vi.advanceTimersByTimeAsync(0);
+    // The server's interval is kept, never below 100 ms; the mirror as the attempt began.
+    expect(a.polls[0]!.input).toMatchObject({ sessionId: 'a1', intervalMs: 100, mirror: false });
+    a.polls[0]!.send({ type: 'poll.result', result: liveness(['Parpadeá despacio (0 de 1).']) });
+    // A result during the liveness stage is not a decision, nor a decided stage without a result.
+    a.polls[0]!.send({
+      type: 'poll.result',
+      result: { ...liveness([]), result: recognised.result },
+    });
+    a.polls[0]!.send({ type: 'poll.result', result: { ...notRecognised, result: null } });
+    expect(a.child()?.getSnapshot().value).toBe('polling');
+    a.polls[0]!.send({ type: 'poll.result', result: notRecognised });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.reports.map((r) => r.type)).toEqual([
+      'attempt.started',
+      'attempt.frame',
+      'attempt.frame',
+      'attempt.frame',
+      'attempt.decided',
+    ]);
+    expect(a.reports.at(-1)).toEqual({ type: 'attempt.decided', frame: notRecognised });
+    expect(a.polls[0]!.stopped).toBe(true);
+    expect(a.child()?.getSnapshot().status).toBe('done');
+  });
+
+  it('reports a failure while starting or while sending frames, as a typed code', async () => {
+    const a = attemptUnderParent();
+    a.start.calls[0]!.answer.reject(new ApiError('server', 403, 'no está habilitado'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(a.reports).toEqual([
+      {
+        type: 'attempt.failed',
+        error: { code: 'deviceNotActivated', serverMessage: 'no está habilitado' },
+        during: 'start',
+      },
+    ]);
+    const b = attemptUnderParent();
+    b.start.calls[0]!.answer.resolve(started('b1'));
+    await vi.advanceTimersByTimeAsync(0);
+    b.polls[0]!.send({ type: 'poll.error', error: { code: 'server', status: 500 } });
+    expect(b.reports.at(-1)).toEqual({
+      type: 'attempt.failed',
+      error: { code: 'frameFailed' },
+      during: 'frame',
+    });
+  });
+});
+
+describe('faceLogin machine: device activation', () => {
   it('an activation link activates the device and forgets the token', async () => {
     const h = harness({ activationToken: 'tok', mode: 'kiosk' });
     expect(value(h.actor)).toMatchObject({ device: 'activating' });
@@ -467,22 +575,22 @@ describe('camera watchdog actor', () => {
 
 describe('the kiosk view (selectKioskView)', () => {
   it('names the patient by the given names, as a greeting says them, and keeps 3 digits of the number', async () => {
-    const { faceAuthFixtures } = await import('../../machines/faceAuth/faceAuth.fixtures');
-    expect(selectKioskView(faceAuthFixtures.kioskCooldownRecognised)).toMatchObject({
+    const { faceLoginFixtures } = await import('../../machines/face-login/face-login.fixtures');
+    expect(selectKioskView(faceLoginFixtures.kioskCooldownRecognised)).toMatchObject({
       moment: 'recognised',
       greeting: { names: 'María José', documentTail: '567' },
       detail: null,
     });
-    expect(selectKioskView(faceAuthFixtures.kioskCooldownNotRecognised)).toMatchObject({
+    expect(selectKioskView(faceLoginFixtures.kioskCooldownNotRecognised)).toMatchObject({
       moment: 'notRecognised',
       greeting: null,
       detail: 'No reconocido',
     });
-    expect(selectKioskView(faceAuthFixtures.kioskPolling)).toMatchObject({
+    expect(selectKioskView(faceLoginFixtures.kioskPolling)).toMatchObject({
       moment: 'looking',
       hint: 'Parpadeá despacio (0 de 1).',
     });
-    expect(selectKioskView(faceAuthFixtures.kioskRetrying).moment).toBe('paused');
-    expect(selectKioskView(faceAuthFixtures.kioskWaiting).moment).toBe('preparing');
+    expect(selectKioskView(faceLoginFixtures.kioskRetrying).moment).toBe('paused');
+    expect(selectKioskView(faceLoginFixtures.kioskWaiting).moment).toBe('preparing');
   });
 });

@@ -1,18 +1,4 @@
 import * as z from 'zod/mini';
-import { digits, resultResponse } from './common';
-
-export const DOCUMENT_MIN = 5;
-export const DOCUMENT_MAX = 12;
-export const PIN_LENGTH = 6;
-
-export const loginRequest = z.object({
-  numero_documento: digits(DOCUMENT_MIN, DOCUMENT_MAX),
-  pin: digits(PIN_LENGTH, PIN_LENGTH),
-});
-export type LoginRequest = z.infer<typeof loginRequest>;
-
-export const loginResponse = resultResponse;
-export type LoginResponse = z.infer<typeof loginResponse>;
 
 export const logoutResponse = z.looseObject({ success: z.literal(true) });
 
@@ -26,8 +12,7 @@ export const sessionResponse = z.discriminatedUnion('authenticated', [
 ]);
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
-export const authPaths = {
-  login: '/api/auth/login',
+export const sessionPaths = {
   logout: '/api/auth/logout',
   session: '/api/auth/session',
 } as const;

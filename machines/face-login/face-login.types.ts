@@ -1,6 +1,10 @@
-import type { FaceAuthResult } from '../../contract/face-auth';
+import type {
+  FaceLoginFrameResponse,
+  FaceLoginResult,
+  FaceLoginStartResponse,
+} from '../../contract/face-login';
 import type { CameraErrorCode } from '../shared/camera';
-import type { FlowError } from '../shared/errors';
+import type { PollingEvent } from '../shared/polling';
 
 /**
  * Why an attempt stopped; each code has its Spanish text in src/copy/es.faceLogin.ts.
@@ -8,30 +12,30 @@ import type { FlowError } from '../shared/errors';
  * - startFailed: 'No se pudo iniciar sesión' / frameFailed: 'Error en liveness' (server answers)
  * - network: no answer; tooManyAttempts: 429
  */
-export type FaceAuthErrorCode =
+export type FaceLoginErrorCode =
   'deviceNotActivated' | 'startFailed' | 'frameFailed' | 'network' | 'tooManyAttempts';
-export type FaceAuthError = {
-  code: FaceAuthErrorCode;
+export type FaceLoginError = {
+  code: FaceLoginErrorCode;
   serverMessage?: string;
   retryAfterSeconds?: number;
 };
 
 export type ActivationErrorCode = 'invalidLink' | 'network';
 
-export type FaceAuthMode = 'manual' | 'kiosk';
+export type FaceLoginMode = 'manual' | 'kiosk';
 
-export type FaceAuthInput = {
+export type FaceLoginInput = {
   /** `/face-login?modo=kiosco` boots into kiosk mode */
-  mode?: FaceAuthMode;
+  mode?: FaceLoginMode;
   /** the one-time token of an activation link (`#activar=...`) */
   activationToken?: string | null;
   /** API prefix (VITE_FACE_AUTH_PREFIX), default /api/liveness */
   prefix?: string;
 };
 
-export type FaceAuthContext = {
+export type FaceLoginContext = {
   /** The mode asked for at boot (read once, to choose the first state; then the mode is the state). */
-  bootMode: FaceAuthMode;
+  bootMode: FaceLoginMode;
   prefix: string;
   /** Flip the frame horizontally, as a mirror shows it (spec 9: mirrored by default). */
   mirror: boolean;
@@ -45,8 +49,8 @@ export type FaceAuthContext = {
   profile: string | null;
   intervalMs: number;
   feedback: string[];
-  result: FaceAuthResult | null;
-  error: FaceAuthError | null;
+  result: FaceLoginResult | null;
+  error: FaceLoginError | null;
   /** Consecutive failed attempts in kiosk mode (the backoff grows with them). */
   failures: number;
   activationToken: string | null;
@@ -54,7 +58,7 @@ export type FaceAuthContext = {
   activatedDevice: string | null;
 };
 
-export type FaceAuthEvent =
+export type FaceLoginEvent =
   | { type: 'camera.enable' }
   | { type: 'camera.retry' }
   | { type: 'camera.ready'; stream: MediaStream }
@@ -67,5 +71,29 @@ export type FaceAuthEvent =
   | { type: 'mode.manual' }
   | { type: 'mode.kiosk' }
   | { type: 'mirror.toggle' }
-  | { type: 'poll.result'; result: unknown }
-  | { type: 'poll.error'; error: FlowError };
+  | AttemptReport;
+
+/** One attempt (machines/face-login/attempt.machine.ts): a session, its frames, its decision. */
+export type AttemptInput = {
+  prefix: string;
+  /** the element frames are captured from */
+  video: HTMLVideoElement;
+  /** as the mirror switch stood when the attempt began */
+  mirror: boolean;
+};
+export type AttemptContext = AttemptInput & {
+  sessionId: string | null;
+  intervalMs: number;
+};
+/** What the frame polling reports: each answer typed by the contract, or the first error. */
+export type AttemptEvent = PollingEvent<FaceLoginFrameResponse>;
+/**
+ * What an attempt tells the page, in order: its session started, each frame's answer, then its
+ * decision (the deciding frame: authenticated or failed, with its result) or why it failed (while
+ * starting or while sending frames).
+ */
+export type AttemptReport =
+  | { type: 'attempt.started'; session: FaceLoginStartResponse }
+  | { type: 'attempt.frame'; frame: FaceLoginFrameResponse }
+  | { type: 'attempt.decided'; frame: FaceLoginFrameResponse }
+  | { type: 'attempt.failed'; error: FaceLoginError; during: 'start' | 'frame' };

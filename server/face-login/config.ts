@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import {
-  FACE_AUTH_INTERVAL_MS,
-  FACE_AUTH_MIN_INTERVAL_MS,
-  FACE_AUTH_PREFIX,
-} from '../../contract/face-auth';
+  FACE_LOGIN_INTERVAL_MS,
+  FACE_LOGIN_MIN_INTERVAL_MS,
+  FACE_LOGIN_PREFIX,
+} from '../../contract/face-login';
 
 /** Settings of face authentication and kiosk devices, from the environment with safe defaults. */
 const bool = z
@@ -16,9 +16,9 @@ const schema = z.object({
   FACE_AUTH_PREFIX: z
     .string()
     .regex(/^\/[a-z0-9/_-]*[a-z0-9]$/i)
-    .default(FACE_AUTH_PREFIX),
+    .default(FACE_LOGIN_PREFIX),
   FACE_AUTH_REQUIRE_DEVICE: bool.optional(),
-  FACE_AUTH_INTERVAL_MS: int(FACE_AUTH_INTERVAL_MS, FACE_AUTH_MIN_INTERVAL_MS, 10_000),
+  FACE_AUTH_INTERVAL_MS: int(FACE_LOGIN_INTERVAL_MS, FACE_LOGIN_MIN_INTERVAL_MS, 10_000),
   FACE_AUTH_BLINKS_REQUIRED: int(1, 1, 10),
   FACE_AUTH_LIVENESS_SECONDS: int(30, 5, 600),
   FACE_AUTH_FRAMES_PER_MINUTE: int(400, 1),
@@ -29,7 +29,7 @@ const schema = z.object({
   PUBLIC_URL: z.string().url().optional(),
 });
 
-export type FaceAuthConfig = {
+export type FaceLoginConfig = {
   /** Where POST start/frame/stop live (spec 7: 'prefix configurable'). */
   prefix: string;
   /** Only activated kiosk devices may call the endpoints (default: in production). */
@@ -50,10 +50,10 @@ export type FaceAuthConfig = {
   publicUrl: string | undefined;
 };
 
-export function loadFaceAuthConfig(
+export function loadFaceLoginConfig(
   env: Record<string, string | undefined>,
   appEnv: 'development' | 'production' | 'test',
-): FaceAuthConfig {
+): FaceLoginConfig {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);

@@ -10,7 +10,7 @@ import { UnexpectedScreen } from './screens/UnexpectedScreen';
 import { VerificationScreen } from './screens/VerificationScreen';
 
 /** The recovery machine's state to its screen; step 1 renders the OTP child's state. */
-export function RecoverPinScreens() {
+export function RecoveryScreens() {
   const screen = RecoveryActor.useSelector(selectRecoveryScreen);
   const otp = RecoveryActor.useSelector(selectOtpActor);
   switch (screen) {

@@ -1,11 +1,12 @@
-import type { FaceAuthResult } from '../../contract/face-auth';
-import { FACE_AUTH_INTERVAL_MS, FACE_AUTH_PREFIX } from '../../contract/face-auth';
-import { faceAuthMachine } from './faceAuth.machine';
-import type { FaceAuthContext } from './faceAuth.types';
+import type { FaceLoginResult } from '../../contract/face-login';
+import { FACE_LOGIN_INTERVAL_MS, FACE_LOGIN_PREFIX } from '../../contract/face-login';
+import { attemptMachine } from './attempt.machine';
+import { faceLoginMachine } from './face-login.machine';
+import type { AttemptContext, FaceLoginContext } from './face-login.types';
 
-const base: FaceAuthContext = {
+const base: FaceLoginContext = {
   bootMode: 'manual',
-  prefix: FACE_AUTH_PREFIX,
+  prefix: FACE_LOGIN_PREFIX,
   mirror: true,
   stream: null,
   video: null,
@@ -13,7 +14,7 @@ const base: FaceAuthContext = {
   cameraRestarts: 0,
   sessionId: null,
   profile: null,
-  intervalMs: FACE_AUTH_INTERVAL_MS,
+  intervalMs: FACE_LOGIN_INTERVAL_MS,
   feedback: [],
   result: null,
   error: null,
@@ -27,7 +28,7 @@ const session = {
   profile: 'kiosk',
   intervalMs: 300,
 };
-const recognised: FaceAuthResult = {
+const recognised: FaceLoginResult = {
   success: true,
   message: 'Identidad verificada.',
   user: {
@@ -38,7 +39,7 @@ const recognised: FaceAuthResult = {
   },
   authentication: { confidence: 0.91, threshold_used: 0.7 },
 };
-const notRecognised: FaceAuthResult = {
+const notRecognised: FaceLoginResult = {
   success: false,
   message: 'No reconocido',
   user: null,
@@ -48,12 +49,17 @@ const notRecognised: FaceAuthResult = {
 type Value = {
   camera: { off: 'checking' | 'allowed' | 'idle' } | 'failed' | { on: 'opening' | 'live' };
   device: 'idle' | 'activating' | 'activated' | 'activationFailed';
-  auth: { manual: string } | { kiosk: string };
+  auth:
+    | { manual: 'idle' | 'decided' | 'stopped' | 'failed' | { attempt: 'starting' | 'polling' } }
+    | {
+        kiosk:
+          'waiting' | 'cooldown' | 'retrying' | 'blocked' | { attempt: 'starting' | 'polling' };
+      };
 };
 /** Stands for the watchdog's video element once the camera plays (fixtures run outside a page). */
 const playing = { video: {} as HTMLVideoElement };
-const at = (value: Value, context: Partial<FaceAuthContext> = {}) =>
-  faceAuthMachine.resolveState({
+const at = (value: Value, context: Partial<FaceLoginContext> = {}) =>
+  faceLoginMachine.resolveState({
     value,
     context: {
       ...base,
@@ -67,7 +73,7 @@ const live = { on: 'live' } as const;
 const off = { off: 'idle' } as const;
 
 /** One named snapshot per leaf state of each region (camera, device, auth), for stories and tests. */
-export const faceAuthFixtures = {
+export const faceLoginFixtures = {
   cameraOff: at({ camera: off, device: 'idle', auth: { manual: 'idle' } }),
   /** The Permissions API is being asked whether the camera is allowed already. */
   cameraOffChecking: at({ camera: { off: 'checking' }, device: 'idle', auth: { manual: 'idle' } }),
@@ -79,9 +85,9 @@ export const faceAuthFixtures = {
     { cameraError: 'permissionDenied' },
   ),
   manualReady: at({ camera: live, device: 'idle', auth: { manual: 'idle' } }),
-  manualStarting: at({ camera: live, device: 'idle', auth: { manual: 'starting' } }),
+  manualStarting: at({ camera: live, device: 'idle', auth: { manual: { attempt: 'starting' } } }),
   manualPolling: at(
-    { camera: live, device: 'idle', auth: { manual: 'polling' } },
+    { camera: live, device: 'idle', auth: { manual: { attempt: 'polling' } } },
     {
       ...session,
       feedback: ['Parpadeá despacio (0 de 1).', 'frame duplicado: la imagen se repite, no cuenta.'],
@@ -105,9 +111,9 @@ export const faceAuthFixtures = {
     { error: { code: 'deviceNotActivated' } },
   ),
   kioskWaiting: at({ camera: { on: 'opening' }, device: 'idle', auth: { kiosk: 'waiting' } }),
-  kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: 'starting' } }),
+  kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: { attempt: 'starting' } } }),
   kioskPolling: at(
-    { camera: live, device: 'idle', auth: { kiosk: 'polling' } },
+    { camera: live, device: 'idle', auth: { kiosk: { attempt: 'polling' } } },
     { ...session, feedback: ['Parpadeá despacio (0 de 1).'] },
   ),
   kioskCooldownRecognised: at(
@@ -141,4 +147,25 @@ export const faceAuthFixtures = {
     { camera: off, device: 'activationFailed', auth: { kiosk: 'waiting' } },
     { activationError: 'invalidLink' },
   ),
+};
+
+const attemptAt = (value: 'starting' | 'polling' | 'decided' | 'failed', started: boolean) =>
+  attemptMachine.resolveState({
+    value,
+    context: {
+      prefix: FACE_LOGIN_PREFIX,
+      ...playing,
+      mirror: true,
+      ...(started
+        ? { sessionId: session.sessionId, intervalMs: session.intervalMs }
+        : { sessionId: null, intervalMs: FACE_LOGIN_INTERVAL_MS }),
+    } satisfies AttemptContext,
+  });
+
+/** The attempt child's leaves (the page keeps what it reports: its stories render the page). */
+export const attemptFixtures = {
+  starting: attemptAt('starting', false),
+  polling: attemptAt('polling', true),
+  decided: attemptAt('decided', true),
+  failed: attemptAt('failed', true),
 };

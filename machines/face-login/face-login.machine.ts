@@ -1,30 +1,25 @@
 import { assign, setup, stateIn } from 'xstate';
 import {
-  DEVICE_NOT_ACTIVATED_STATUS,
-  FACE_AUTH_INTERVAL_MS,
-  FACE_AUTH_MIN_INTERVAL_MS,
-  FACE_AUTH_PREFIX,
-  type FaceAuthFrameResponse,
-  type FaceAuthStartResponse,
-} from '../../contract/face-auth';
-import { toFlowError, type FlowError } from '../shared/errors';
+  FACE_LOGIN_INTERVAL_MS,
+  FACE_LOGIN_MIN_INTERVAL_MS,
+  FACE_LOGIN_PREFIX,
+} from '../../contract/face-login';
+import { toFlowError } from '../shared/errors';
+import { attemptMachine } from './attempt.machine';
 import {
   activateDevice,
   camera,
   cameraPermission,
   cameraWatchdog,
-  framePolling,
   KIOSK_CAMERA,
-  startSession,
   stopSession,
-} from './faceAuth.actors';
+} from './face-login.actors';
 import type {
   ActivationErrorCode,
-  FaceAuthContext,
-  FaceAuthError,
-  FaceAuthEvent,
-  FaceAuthInput,
-} from './faceAuth.types';
+  FaceLoginContext,
+  FaceLoginEvent,
+  FaceLoginInput,
+} from './face-login.types';
 
 /** Spec 9: cooldowns of the kiosk loop after a result. */
 export const SUCCESS_COOLDOWN_MS = 1500;
@@ -33,26 +28,8 @@ export const FAILURE_COOLDOWN_MS = 700;
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 30_000;
 
-export const faceAuthErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceAuthError =>
-  faceAuthErrorOf(toFlowError(err), during);
-
-export function faceAuthErrorOf(e: FlowError, during: 'start' | 'frame'): FaceAuthError {
-  const withMessage = (code: FaceAuthError['code']): FaceAuthError =>
-    e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };
-  if (e.code === 'network') return { code: 'network' };
-  if (e.code === 'tooManyAttempts')
-    return {
-      ...withMessage('tooManyAttempts'),
-      ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
-    };
-  if (e.status === DEVICE_NOT_ACTIVATED_STATUS) return withMessage('deviceNotActivated');
-  return withMessage(during === 'start' ? 'startFailed' : 'frameFailed');
-}
-
 const activationErrorFrom = (err: unknown): ActivationErrorCode =>
   toFlowError(err).code === 'network' ? 'network' : 'invalidLink';
-
-const decided = (r: FaceAuthFrameResponse) => r.stage !== 'liveness' && r.result !== null;
 
 /** What an attempt leaves behind, cleared before the next one (nothing of a patient stays). */
 const cleared = {
@@ -63,50 +40,60 @@ const cleared = {
   error: null,
 };
 
-/** The attempt POST stop ends (its errors are ignored, spec 7). */
-const attempt = ({ context }: { context: FaceAuthContext }) => ({
+/** The session POST stop ends (its errors are ignored, spec 7). */
+const session = ({ context }: { context: FaceLoginContext }) => ({
   prefix: context.prefix,
   sessionId: context.sessionId,
 });
-const pollingInput = ({ context }: { context: FaceAuthContext }) => ({
-  prefix: context.prefix,
-  sessionId: context.sessionId!,
-  video: context.video!,
-  mirror: context.mirror,
-  intervalMs: context.intervalMs,
-});
-type Started = { event: { output: FaceAuthStartResponse } };
-const startedSession = {
-  sessionId: ({ event }: Started) => event.output.session_id,
-  profile: ({ event }: Started) => event.output.profile,
-  intervalMs: ({ event }: Started) =>
-    Math.max(FACE_AUTH_MIN_INTERVAL_MS, event.output.recommended_interval_ms),
-};
 
-export const faceAuthMachine = setup({
+/**
+ * One attempt, as both modes run it: the `attempt` child starts a session and sends frames; its
+ * reports move this state from `starting` to `polling` and keep the page's copy of the session and
+ * the latest feedback (what the page shows). Each mode adds where a decision or a failure leads.
+ */
+const attempt = {
+  tags: ['busy'],
+  entry: 'clearAttempt',
+  invoke: {
+    id: 'attempt',
+    src: 'attempt',
+    input: ({ context }: { context: FaceLoginContext }) => ({
+      prefix: context.prefix,
+      video: context.video!,
+      mirror: context.mirror,
+    }),
+  },
+  initial: 'starting',
+  on: {
+    'attempt.started': { target: '.polling', actions: 'assignSession' },
+    'attempt.frame': { actions: 'assignFeedback' },
+  },
+} as const;
+
+export const faceLoginMachine = setup({
   types: {
-    context: {} as FaceAuthContext,
-    events: {} as FaceAuthEvent,
-    input: {} as FaceAuthInput,
+    context: {} as FaceLoginContext,
+    events: {} as FaceLoginEvent,
+    input: {} as FaceLoginInput,
     tags: {} as 'busy' | 'error',
   },
   actors: {
     camera,
     cameraPermission,
     cameraWatchdog,
-    startSession,
     stopSession,
-    framePolling,
     activateDevice,
+    attempt: attemptMachine,
   },
   guards: {
     hasActivationToken: ({ context }) => Boolean(context.activationToken),
     isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
     hasVideo: ({ context }) => context.video !== null,
-    isDecided: ({ event }) =>
-      event.type === 'poll.result' && decided(event.result as FaceAuthFrameResponse),
-    isSuccess: ({ context }) => context.result?.success === true,
-    isDeviceNotActivated: ({ context }) => context.error?.code === 'deviceNotActivated',
+    /** The server refused this device as the attempt began: a kiosk stops and explains. */
+    isDeviceRefused: ({ event }) =>
+      event.type === 'attempt.failed' &&
+      event.during === 'start' &&
+      event.error.code === 'deviceNotActivated',
     isKiosk: stateIn({ auth: 'kiosk' }),
   },
   delays: {
@@ -134,42 +121,50 @@ export const faceAuthMachine = setup({
     countRestart: assign({ cameraRestarts: ({ context }) => context.cameraRestarts + 1 }),
     toggleMirror: assign({ mirror: ({ context }) => !context.mirror }),
     clearAttempt: assign(cleared),
-    assignFeedback: assign({
-      feedback: ({ event }) =>
-        event.type === 'poll.result' ? (event.result as FaceAuthFrameResponse).feedback : [],
+    assignSession: assign({
+      sessionId: ({ context, event }) =>
+        event.type === 'attempt.started' ? event.session.session_id : context.sessionId,
+      profile: ({ context, event }) =>
+        event.type === 'attempt.started' ? event.session.profile : context.profile,
       intervalMs: ({ context, event }) =>
-        event.type === 'poll.result'
-          ? Math.max(
-              FACE_AUTH_MIN_INTERVAL_MS,
-              (event.result as FaceAuthFrameResponse).recommended_interval_ms,
-            )
+        event.type === 'attempt.started'
+          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.session.recommended_interval_ms)
+          : context.intervalMs,
+      failures: 0,
+    }),
+    assignFeedback: assign({
+      feedback: ({ context, event }) =>
+        event.type === 'attempt.frame' || event.type === 'attempt.decided'
+          ? event.frame.feedback
+          : context.feedback,
+      intervalMs: ({ context, event }) =>
+        event.type === 'attempt.frame' || event.type === 'attempt.decided'
+          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.frame.recommended_interval_ms)
           : context.intervalMs,
     }),
     assignResult: assign({
-      result: ({ event }) =>
-        event.type === 'poll.result' ? (event.result as FaceAuthFrameResponse).result : null,
+      result: ({ event }) => (event.type === 'attempt.decided' ? event.frame.result : null),
       failures: 0,
     }),
-    assignFrameError: assign({
-      error: ({ event }) =>
-        event.type === 'poll.error' ? faceAuthErrorOf(event.error, 'frame') : null,
-      failures: ({ context }) => context.failures + 1,
+    assignError: assign({
+      error: ({ event }) => (event.type === 'attempt.failed' ? event.error : null),
     }),
+    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
     clearActivationToken: assign({ activationToken: null }),
   },
 }).createMachine({
-  id: 'faceAuth',
+  id: 'faceLogin',
   type: 'parallel',
   context: ({ input }) => ({
     bootMode: input.mode ?? 'manual',
-    prefix: input.prefix ?? FACE_AUTH_PREFIX,
+    prefix: input.prefix ?? FACE_LOGIN_PREFIX,
     mirror: true,
     stream: null,
     video: null,
     cameraError: null,
     cameraRestarts: 0,
     ...cleared,
-    intervalMs: FACE_AUTH_INTERVAL_MS,
+    intervalMs: FACE_LOGIN_INTERVAL_MS,
     failures: 0,
     activationToken: input.activationToken ?? null,
     activationError: null,
@@ -204,7 +199,7 @@ export const faceAuthMachine = setup({
               },
             },
             /** Allowed already: a kiosk opens it now (manual mode still waits for the tap). */
-            allowed: { always: { guard: 'isKiosk', target: '#faceAuth.camera.on' } },
+            allowed: { always: { guard: 'isKiosk', target: '#faceLogin.camera.on' } },
             idle: {},
           },
         },
@@ -274,7 +269,10 @@ export const faceAuthMachine = setup({
       },
     },
 
-    /** Authentication, in one of two modes. */
+    /**
+     * Authentication, in one of two modes. Both run the same attempt (the `attempt` child: a
+     * session, its frames, its decision); they differ in what follows it.
+     */
     auth: {
       initial: 'manual',
       on: {
@@ -291,66 +289,43 @@ export const faceAuthMachine = setup({
           },
           initial: 'idle',
           states: {
-            idle: { on: { 'auth.start': { guard: 'hasVideo', target: 'starting' } } },
-            starting: {
-              tags: ['busy'],
-              entry: 'clearAttempt',
-              invoke: {
-                id: 'startSession',
-                src: 'startSession',
-                input: ({ context }) => ({ prefix: context.prefix }),
-                onDone: {
-                  target: 'polling',
-                  actions: assign({
-                    ...startedSession,
-                  }),
-                },
-                onError: {
-                  target: 'failed',
-                  actions: assign({
-                    error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
-                  }),
-                },
-              },
-              on: { 'auth.stop': 'idle' },
-            },
-            polling: {
-              tags: ['busy'],
-              invoke: {
-                id: 'framePolling',
-                src: 'framePolling',
-                input: pollingInput,
-              },
+            idle: { on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } } },
+            attempt: {
+              ...attempt,
               on: {
-                'poll.result': [
-                  {
-                    guard: 'isDecided',
-                    target: 'decided',
-                    actions: ['assignFeedback', 'assignResult'],
+                ...attempt.on,
+                'attempt.decided': {
+                  target: 'decided',
+                  actions: ['assignFeedback', 'assignResult'],
+                },
+                'attempt.failed': { target: 'failed', actions: 'assignError' },
+              },
+              states: {
+                starting: { on: { 'auth.stop': '#faceLogin.auth.manual.idle' } },
+                polling: {
+                  on: {
+                    'auth.stop': '#faceLogin.auth.manual.stopped',
+                    'camera.stalled': '#faceLogin.auth.manual.stopped',
+                    'camera.released': '#faceLogin.auth.manual.stopped',
+                    'camera.error': '#faceLogin.auth.manual.stopped',
                   },
-                  { actions: 'assignFeedback' },
-                ],
-                'poll.error': { target: 'failed', actions: 'assignFrameError' },
-                'auth.stop': 'stopped',
-                'camera.stalled': 'stopped',
-                'camera.released': 'stopped',
-                'camera.error': 'stopped',
+                },
               },
             },
             /** The result stays on screen until the next start; the server forgets it now. */
             decided: {
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
-              on: { 'auth.start': { guard: 'hasVideo', target: 'starting' } },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
             stopped: {
               entry: assign({ feedback: [] }),
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
-              on: { 'auth.start': { guard: 'hasVideo', target: 'starting' } },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
             failed: {
               tags: ['error'],
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
-              on: { 'auth.start': { guard: 'hasVideo', target: 'starting' } },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
           },
         },
@@ -365,79 +340,42 @@ export const faceAuthMachine = setup({
           states: {
             /** Until the camera plays: then the loop runs by itself. */
             waiting: {
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
               exit: 'clearAttempt',
-              always: { guard: 'hasVideo', target: 'starting' },
-              on: { 'video.ready': 'starting' },
+              always: { guard: 'hasVideo', target: 'attempt' },
+              on: { 'video.ready': 'attempt' },
             },
-            starting: {
-              tags: ['busy'],
-              entry: 'clearAttempt',
-              invoke: {
-                id: 'startSession',
-                src: 'startSession',
-                input: ({ context }) => ({ prefix: context.prefix }),
-                onDone: {
-                  target: 'polling',
-                  actions: assign({
-                    ...startedSession,
-                    failures: 0,
-                  }),
-                },
-                onError: [
-                  {
-                    target: 'blocked',
-                    guard: ({ event }) =>
-                      faceAuthErrorFrom(event.error, 'start').code === 'deviceNotActivated',
-                    actions: assign({
-                      error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
-                    }),
-                  },
-                  {
-                    target: 'retrying',
-                    actions: assign({
-                      error: ({ event }) => faceAuthErrorFrom(event.error, 'start'),
-                      failures: ({ context }) => context.failures + 1,
-                    }),
-                  },
-                ],
-              },
-            },
-            polling: {
-              tags: ['busy'],
-              invoke: {
-                id: 'framePolling',
-                src: 'framePolling',
-                input: pollingInput,
-              },
+            attempt: {
+              ...attempt,
               on: {
-                'poll.result': [
-                  {
-                    guard: 'isDecided',
-                    target: 'cooldown',
-                    actions: ['assignFeedback', 'assignResult'],
-                  },
-                  { actions: 'assignFeedback' },
+                ...attempt.on,
+                'attempt.decided': {
+                  target: 'cooldown',
+                  actions: ['assignFeedback', 'assignResult'],
+                },
+                'attempt.failed': [
+                  { guard: 'isDeviceRefused', target: 'blocked', actions: 'assignError' },
+                  { target: 'retrying', actions: ['assignError', 'countFailure'] },
                 ],
-                'poll.error': { target: 'retrying', actions: 'assignFrameError' },
               },
+              states: { starting: {}, polling: {} },
             },
             /** The result shows for the cooldown while the session ends; then it is cleared. */
             cooldown: {
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
-              after: { cooldown: { target: 'starting' } },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              after: { cooldown: { target: 'attempt' } },
               exit: 'clearAttempt',
             },
             /** Network or server errors: back off, then a new session. */
             retrying: {
               tags: ['error'],
-              invoke: { id: 'stopSession', src: 'stopSession', input: attempt },
-              after: { backoff: { target: 'starting' } },
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              after: { backoff: { target: 'attempt' } },
             },
             /** Not an activated device: the page explains; nothing retries by itself. */
             blocked: {
               tags: ['error'],
-              on: { 'auth.start': 'starting' },
+              on: { 'auth.start': 'attempt' },
             },
           },
         },
@@ -446,4 +384,4 @@ export const faceAuthMachine = setup({
   },
 });
 
-export type FaceAuthMachine = typeof faceAuthMachine;
+export type FaceLoginMachine = typeof faceLoginMachine;

@@ -5,8 +5,8 @@ import * as z from 'zod/mini';
  * multipart (session_id + frame.jpg), then 1:N identification of the live face. The prefix is
  * configurable on the server (FACE_AUTH_PREFIX) and in the browser (VITE_FACE_AUTH_PREFIX).
  */
-export const FACE_AUTH_PREFIX = '/api/liveness';
-export const faceAuthPaths = (prefix: string = FACE_AUTH_PREFIX) =>
+export const FACE_LOGIN_PREFIX = '/api/liveness';
+export const faceLoginPaths = (prefix: string = FACE_LOGIN_PREFIX) =>
   ({
     start: `${prefix}/start`,
     frame: `${prefix}/frame`,
@@ -14,7 +14,7 @@ export const faceAuthPaths = (prefix: string = FACE_AUTH_PREFIX) =>
   }) as const;
 
 /** Multipart part names of POST /frame. */
-export const faceAuthParts = {
+export const faceLoginParts = {
   sessionId: 'session_id',
   frame: 'frame',
   filename: 'frame.jpg',
@@ -25,32 +25,32 @@ export const kioskPaths = { activate: '/api/kiosk/activate' } as const;
 export const KIOSK_DEVICE_COOKIE = 'kiosk_device';
 
 /** Frame pacing (spec 9): 300 ms unless the server recommends another interval, never below 100 ms. */
-export const FACE_AUTH_INTERVAL_MS = 300;
-export const FACE_AUTH_MIN_INTERVAL_MS = 100;
+export const FACE_LOGIN_INTERVAL_MS = 300;
+export const FACE_LOGIN_MIN_INTERVAL_MS = 100;
 
 const sessionId = z.string().check(z.minLength(1), z.maxLength(64));
-const interval = z.int().check(z.gte(FACE_AUTH_MIN_INTERVAL_MS), z.lte(10_000));
+const interval = z.int().check(z.gte(FACE_LOGIN_MIN_INTERVAL_MS), z.lte(10_000));
 
 // POST /start, JSON {}
-export const faceAuthStartRequest = z.strictObject({});
-export const faceAuthStartResponse = z.object({
+export const faceLoginStartRequest = z.strictObject({});
+export const faceLoginStartResponse = z.object({
   success: z.literal(true),
   session_id: z.string(),
   recommended_interval_ms: interval,
   /** The liveness profile the server applies (the kiosk's: attended, one blink). */
   profile: z.string(),
 });
-export type FaceAuthStartResponse = z.infer<typeof faceAuthStartResponse>;
+export type FaceLoginStartResponse = z.infer<typeof faceLoginStartResponse>;
 
 // POST /frame, multipart: session_id + frame
-export const faceAuthFrameFields = z.object({ session_id: sessionId });
+export const faceLoginFrameFields = z.object({ session_id: sessionId });
 
 /** liveness: the challenge runs; authenticated / failed: the decision (result is set). */
-export const faceAuthStages = ['liveness', 'authenticated', 'failed'] as const;
-export const faceAuthStage = z.enum(faceAuthStages);
-export type FaceAuthStage = z.infer<typeof faceAuthStage>;
+export const faceLoginStages = ['liveness', 'authenticated', 'failed'] as const;
+export const faceLoginStage = z.enum(faceLoginStages);
+export type FaceLoginStage = z.infer<typeof faceLoginStage>;
 
-export const faceAuthResult = z.object({
+export const faceLoginResult = z.object({
   success: z.boolean(),
   message: z.string(),
   user: z.nullable(
@@ -70,20 +70,20 @@ export const faceAuthResult = z.object({
     }),
   ),
 });
-export type FaceAuthResult = z.infer<typeof faceAuthResult>;
+export type FaceLoginResult = z.infer<typeof faceLoginResult>;
 
-export const faceAuthFrameResponse = z.object({
-  stage: faceAuthStage,
+export const faceLoginFrameResponse = z.object({
+  stage: faceLoginStage,
   feedback: z.array(z.string()),
   recommended_interval_ms: interval,
-  result: z.nullable(faceAuthResult),
+  result: z.nullable(faceLoginResult),
 });
-export type FaceAuthFrameResponse = z.infer<typeof faceAuthFrameResponse>;
+export type FaceLoginFrameResponse = z.infer<typeof faceLoginFrameResponse>;
 
 // POST /stop, JSON { session_id }
-export const faceAuthStopRequest = z.object({ session_id: sessionId });
-export const faceAuthStopResponse = z.object({ success: z.boolean() });
-export type FaceAuthStopResponse = z.infer<typeof faceAuthStopResponse>;
+export const faceLoginStopRequest = z.object({ session_id: sessionId });
+export const faceLoginStopResponse = z.object({ success: z.boolean() });
+export type FaceLoginStopResponse = z.infer<typeof faceLoginStopResponse>;
 
 // POST /api/kiosk/activate, JSON { token } (the token comes from the link's #fragment, never a URL the server logs)
 export const kioskActivateRequest = z.object({

@@ -1,9 +1,9 @@
-import type { SnapshotFrom } from 'xstate';
+import type { SnapshotFrom, StateValue } from 'xstate';
 import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { documentTail, greetingName } from '../shared/format';
-import type { FaceAuthMachine } from './faceAuth.machine';
+import type { FaceLoginMachine } from './face-login.machine';
 
-type Snapshot = SnapshotFrom<FaceAuthMachine>;
+type Snapshot = SnapshotFrom<FaceLoginMachine>;
 
 export type CameraStatus = 'off' | 'opening' | 'live' | 'failed';
 export type AuthStatus =
@@ -28,10 +28,13 @@ const cameraStatus = (s: Snapshot): CameraStatus =>
         ? 'live'
         : 'opening';
 
+/** The auth region's leaf: an attempt shows as its step (`starting`, `polling`). */
 const authStatus = (s: Snapshot): AuthStatus => {
-  const auth = (s.value as { auth: unknown }).auth;
-  if (typeof auth === 'object' && auth) return Object.values(auth)[0] as AuthStatus;
-  return 'idle';
+  let value: StateValue = s.value;
+  for (const key of ['auth', 'manual', 'kiosk', 'attempt']) {
+    if (typeof value === 'object' && value[key] !== undefined) value = value[key];
+  }
+  return typeof value === 'string' ? (value as AuthStatus) : 'idle';
 };
 
 const deviceStatus = (s: Snapshot): DeviceStatus => {
@@ -40,7 +43,7 @@ const deviceStatus = (s: Snapshot): DeviceStatus => {
 };
 
 /** Everything the face-login page shows. Hints about duplicate frames are hidden (spec 5). */
-export const selectFaceAuthView = (s: Snapshot) => {
+export const selectFaceLoginView = (s: Snapshot) => {
   const ctx = s.context;
   return {
     mode: s.matches({ auth: 'kiosk' }) ? ('kiosk' as const) : ('manual' as const),
@@ -71,7 +74,7 @@ export const selectFaceAuthView = (s: Snapshot) => {
     cameraRestarts: ctx.cameraRestarts,
   };
 };
-export type FaceAuthView = ReturnType<typeof selectFaceAuthView>;
+export type FaceLoginView = ReturnType<typeof selectFaceLoginView>;
 
 /** What the kiosk's patient screen says about the moment: none of it is diagnostic. */
 export type KioskMoment = 'preparing' | 'looking' | 'recognised' | 'notRecognised' | 'paused';

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { DOCUMENT_MAX } from '../../../../contract/auth';
+import { DOCUMENT_MAX } from '../../../../contract/login';
 import { RECOVERY_CELULAR_MAX } from '../../../../contract/recovery';
 import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
 import { BackLink } from '../../../components/BackLink';

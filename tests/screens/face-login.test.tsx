@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import preview from '../../.storybook/preview';
 import { faceLogin as copy, faceLoginErrors } from '../../src/copy/es.faceLogin';
 import { faceLoginInput } from '../../src/flows/face-login/FaceLoginFlow';
-import * as stories from '../../stories/faceLogin.stories';
+import * as stories from '../../stories/face-login.stories';
 
 setProjectAnnotations(preview);
 const s = composeStories(stories);

@@ -1,5 +1,5 @@
 /** Spanish texts of face authentication and kiosk devices (voseo, as in the app). */
-export const faceAuthMessages = {
+export const faceLoginMessages = {
   recognised: 'Identidad verificada.',
   // spec 8: the default failure detail.
   notRecognised: 'No reconocido',

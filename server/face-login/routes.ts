@@ -1,17 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  faceAuthFrameFields,
-  faceAuthParts,
-  faceAuthStartRequest,
-  faceAuthStopRequest,
+  faceLoginFrameFields,
+  faceLoginParts,
+  faceLoginStartRequest,
+  faceLoginStopRequest,
   KIOSK_DEVICE_COOKIE,
   kioskActivateRequest,
-  type FaceAuthFrameResponse,
-  type FaceAuthStartResponse,
-  type FaceAuthStopResponse,
+  type FaceLoginFrameResponse,
+  type FaceLoginStartResponse,
+  type FaceLoginStopResponse,
   type KioskActivateResponse,
-} from '../../contract/face-auth';
+} from '../../contract/face-login';
 import type { AppContext } from '../context';
 import { HttpError, parseOr400 } from '../http/errors';
 import { messages } from '../http/messages';
@@ -20,12 +20,12 @@ import { identityOf } from '../identity/plugin';
 import { answer } from '../identity/routes';
 import { readUpload } from '../identity/upload';
 import { consumeLimits } from '../security/rate-limits';
-import type { FaceAuthConfig } from './config';
+import type { FaceLoginConfig } from './config';
 import { activateDevice, deviceOf } from './devices';
-import { faceAuthMessages } from './messages';
-import { createFaceAuth, type Caller } from './service';
+import { faceLoginMessages } from './messages';
+import { createFaceLogin, type Caller } from './service';
 
-export type FaceAuthRoutesOptions = { ctx: AppContext; faceAuth: FaceAuthConfig };
+export type FaceLoginRoutesOptions = { ctx: AppContext; faceLogin: FaceLoginConfig };
 
 const MINUTE = 60_000;
 
@@ -34,17 +34,18 @@ const MINUTE = 60_000;
  * credential is required (production), only activated kiosk devices get in; limits are per device
  * (per client address without one).
  */
-export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesOptions) {
-  const { ctx, faceAuth: cfg } = opts;
+export async function faceLoginRoutes(app: FastifyInstance, opts: FaceLoginRoutesOptions) {
+  const { ctx, faceLogin: cfg } = opts;
   // The app's identity engine (app.identity, decorated by identityPlugin): one model load per process.
-  const engineOf = identityOf(app, 'faceAuthRoutes');
+  const engineOf = identityOf(app, 'faceLoginRoutes');
   await app.register(multipart, { limits: { fileSize: 32 * 1024 * 1024 } });
-  const service = createFaceAuth({ db: ctx.db, engine: engineOf, config: cfg, log: app.log });
+  const service = createFaceLogin({ db: ctx.db, engine: engineOf, config: cfg, log: app.log });
 
   const callers = new WeakMap<FastifyRequest, Caller>();
   app.addHook('preHandler', async (request) => {
     const device = await deviceOf(ctx.db, request.cookies[KIOSK_DEVICE_COOKIE]);
-    if (!device && cfg.requireDevice) throw new HttpError(403, faceAuthMessages.deviceNotActivated);
+    if (!device && cfg.requireDevice)
+      throw new HttpError(403, faceLoginMessages.deviceNotActivated);
     callers.set(
       request,
       device
@@ -56,14 +57,14 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
   const limit = (bucket: string, key: string, max: number) =>
     consumeLimits(ctx.db, [{ bucket, key, limits: [{ max, windowMs: MINUTE }] }], ctx.clock.now());
 
-  app.post('/start', async (request): Promise<FaceAuthStartResponse> => {
-    parseOr400(faceAuthStartRequest, request.body ?? {});
+  app.post('/start', async (request): Promise<FaceLoginStartResponse> => {
+    parseOr400(faceLoginStartRequest, request.body ?? {});
     const caller = callerOf(request);
     await limit('face_auth_start', caller.key, cfg.sessionsPerMinute);
     return answer(() => service.start(caller));
   });
 
-  app.post('/frame', async (request): Promise<FaceAuthFrameResponse> => {
+  app.post('/frame', async (request): Promise<FaceLoginFrameResponse> => {
     const caller = callerOf(request);
     await limit('face_auth_frame', caller.key, cfg.framesPerMinute);
     const engine = await engineOf();
@@ -71,7 +72,7 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
     const upload = await readUpload(
       request,
       {
-        [faceAuthParts.frame]: {
+        [faceLoginParts.frame]: {
           max: 1,
           maxBytes,
           tooLarge: identityMessages.tooLarge.replace(
@@ -82,9 +83,9 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
       },
       messages.badRequest,
     );
-    const fields = faceAuthFrameFields.safeParse(upload.fields);
+    const fields = faceLoginFrameFields.safeParse(upload.fields);
     if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
-    const frame = upload.files[faceAuthParts.frame]?.[0];
+    const frame = upload.files[faceLoginParts.frame]?.[0];
     if (!frame?.length) throw new HttpError(400, identityMessages.missingFile);
     // The shared bounded queue of face work (server/identity/queue.ts): one device holds a bounded share.
     return answer(() =>
@@ -95,8 +96,8 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
     );
   });
 
-  app.post('/stop', async (request): Promise<FaceAuthStopResponse> => {
-    const body = parseOr400(faceAuthStopRequest, request.body);
+  app.post('/stop', async (request): Promise<FaceLoginStopResponse> => {
+    const body = parseOr400(faceLoginStopRequest, request.body);
     return service.stop(callerOf(request), body.session_id);
   });
 }
@@ -104,14 +105,14 @@ export async function faceAuthRoutes(app: FastifyInstance, opts: FaceAuthRoutesO
 /** POST /api/kiosk/activate { token }: spends a one-time activation link, sets the device cookie. */
 export async function kioskRoutes(
   app: FastifyInstance,
-  opts: { ctx: AppContext; faceAuth: FaceAuthConfig },
+  opts: { ctx: AppContext; faceLogin: FaceLoginConfig },
 ) {
-  const { ctx, faceAuth: cfg } = opts;
+  const { ctx, faceLogin: cfg } = opts;
   app.post('/activate', async (request, reply: FastifyReply): Promise<KioskActivateResponse> => {
     const { token } = parseOr400(
       kioskActivateRequest,
       request.body,
-      faceAuthMessages.activationInvalid,
+      faceLoginMessages.activationInvalid,
     );
     await consumeLimits(
       ctx.db,
@@ -119,7 +120,7 @@ export async function kioskRoutes(
       ctx.clock.now(),
     );
     const done = await activateDevice(ctx.db, token);
-    if (!done) throw new HttpError(400, faceAuthMessages.activationInvalid);
+    if (!done) throw new HttpError(400, faceLoginMessages.activationInvalid);
     reply.setCookie(KIOSK_DEVICE_COOKIE, done.deviceToken, {
       httpOnly: true,
       sameSite: 'strict',
@@ -128,6 +129,6 @@ export async function kioskRoutes(
       maxAge: cfg.deviceCookieMaxAgeS,
     });
     request.log.info({ event: 'kiosk_activated', device: done.device.id });
-    return { success: true, message: faceAuthMessages.activated, device: done.device.name };
+    return { success: true, message: faceLoginMessages.activated, device: done.device.name };
   });
 }

@@ -31,6 +31,8 @@ export type RegistrationSettings = {
   linksPerRegistrationHour: number;
   /** PIN saves per registration and hour (each costs an Argon2id hash). */
   pinSavesPerRegistrationHour: number;
+  /** Checks of a kept PIN hash against the card's data per registration and hour (~50 hashes each). */
+  pinChecksPerRegistrationHour: number;
   opensPerAddressHour: number;
   /** Status polls per registration and minute (the first device polls every 3 s). */
   statusPerRegistrationMinute: number;
@@ -49,6 +51,7 @@ const schema = z.object({
   ONBOARDING_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   ONBOARDING_LINKS_PER_REGISTRATION_HOUR: int(5),
   ONBOARDING_PIN_SAVES_PER_REGISTRATION_HOUR: int(10),
+  ONBOARDING_PIN_CHECKS_PER_REGISTRATION_HOUR: int(5),
   ONBOARDING_LINK_OPENS_PER_ADDRESS_HOUR: int(30),
   ONBOARDING_STATUS_PER_REGISTRATION_MINUTE: int(40),
 });
@@ -85,6 +88,7 @@ export function loadOnboardingSettings(
       publicUrl: c.ONBOARDING_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
       linksPerRegistrationHour: c.ONBOARDING_LINKS_PER_REGISTRATION_HOUR,
       pinSavesPerRegistrationHour: c.ONBOARDING_PIN_SAVES_PER_REGISTRATION_HOUR,
+      pinChecksPerRegistrationHour: c.ONBOARDING_PIN_CHECKS_PER_REGISTRATION_HOUR,
       opensPerAddressHour: c.ONBOARDING_LINK_OPENS_PER_ADDRESS_HOUR,
       statusPerRegistrationMinute: c.ONBOARDING_STATUS_PER_REGISTRATION_MINUTE,
     },

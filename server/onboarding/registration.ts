@@ -82,38 +82,37 @@ async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<Regist
 export async function proveMobile(deps: Deps, celular: string): Promise<RegistrationResume> {
   const now = new Date(deps.clock.now());
   const expiresAt = new Date(now.getTime() + deps.onboarding.registration.resumeMs);
+  const insert = (tx: Db, id: string) =>
+    tx.query(
+      `INSERT INTO registration_drafts (id, celular, created_at, updated_at, expires_at)
+       VALUES ($1, $2, $3, $3, $4) ON CONFLICT (celular) DO NOTHING`,
+      [id, celular, now, expiresAt],
+    );
   const { draft, token } = await deps.db.transaction(async (tx) => {
+    // One registration per mobile, even when two proofs race: insert or find it, then lock it.
+    await insert(tx, randomUUID());
     const { rows } = await tx.query<Draft & { expires_at: Date }>(
       `SELECT ${DRAFT_COLUMNS}, d.expires_at FROM registration_drafts d WHERE d.celular = $1 FOR UPDATE`,
       [celular],
     );
-    let draft: Draft | undefined = rows[0];
-    if (rows[0] && (rows[0].completed_at || new Date(rows[0].expires_at) <= now)) {
-      await tx.query('DELETE FROM registration_drafts WHERE id = $1', [rows[0].id]);
-      draft = undefined;
-    }
-    if (!draft) {
+    let draft = rows[0]!;
+    if (draft.completed_at || new Date(draft.expires_at) <= now) {
+      // Finished or past its window: a new registration in its place.
+      await tx.query('DELETE FROM registration_drafts WHERE id = $1', [draft.id]);
       const id = randomUUID();
-      await tx.query(
-        `INSERT INTO registration_drafts (id, celular, created_at, updated_at, expires_at)
-         VALUES ($1, $2, $3, $3, $4)`,
-        [id, celular, now, expiresAt],
-      );
+      await insert(tx, id);
       draft = {
+        ...draft,
         id,
-        celular,
         email: null,
         pin_hash: null,
         kyc_session_id: null,
         completed_at: null,
+        expires_at: expiresAt,
       };
     }
     await tx.query('DELETE FROM registration_tokens WHERE draft_id = $1', [draft.id]);
-    const drafted = await tx.query<{ expires_at: Date }>(
-      'SELECT expires_at FROM registration_drafts WHERE id = $1',
-      [draft.id],
-    );
-    const token = await insertToken(tx, draft.id, 'device', now, drafted.rows[0]!.expires_at);
+    const token = await insertToken(tx, draft.id, 'device', now, new Date(draft.expires_at));
     return { draft, token };
   });
   // Housekeeping: registrations past their window are forgotten (their tokens go with them).

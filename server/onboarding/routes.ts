@@ -145,7 +145,9 @@ export async function onboardingRoutes(
     const sent = await sendLink(ctx, {
       token: body.registrationToken,
       clientIp: request.ip,
-      origin: `${request.protocol}://${request.host}`,
+      // Without ONBOARDING_PUBLIC_URL: the address called, over HTTPS in production (a phone's
+      // camera needs a secure context, and TLS may end at a proxy that does not say so).
+      origin: `${ctx.config.env === 'production' ? 'https' : request.protocol}://${request.host}`,
     });
     request.log.info({ event: 'onboarding.link', outcome: 'sent' }, 'onboarding');
     return {

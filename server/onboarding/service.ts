@@ -15,12 +15,13 @@ import type { Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
-import { assertWithinLimits, recordEvent } from '../security/rate-limits';
+import { assertWithinLimits, consumeLimits, recordEvent } from '../security/rate-limits';
 import type { KycStore } from './kyc-store';
-import { draftOf, proveMobile } from './registration';
+import { draftOf, proveMobile, type Draft } from './registration';
 import { onboardingMessages as m } from './messages';
 
 const PURPOSE = 'onboarding';
+const HOUR = 3_600_000;
 
 export type SendOutcome =
   { kind: 'sent'; resendAfterMs: number } | { kind: 'exists' } | { kind: 'failed' };
@@ -128,26 +129,43 @@ export function isoDate(value: string): string | null {
 
 /**
  * The PIN's hash for the new patient, once the card is read: a PIN made from its birth date or
- * number is refused (contract/pin.ts). The PIN sent with register is checked directly; a kept hash
- * (the registration resumed on another page) is checked against every PIN the card's data gives.
+ * number is refused (contract/pin.ts). The PIN sent with register is checked directly. A kept hash
+ * (the registration resumed on another page) is checked against every PIN the card's data gives,
+ * about 50 Argon2id verifications: at most `pinChecksPerRegistrationHour` a registration, and a hash
+ * found to be made from the card is forgotten, so the next register needs a new PIN.
  */
 async function pinHashFor(
   ctx: AppContext,
+  draft: Draft,
   pin: string | null,
-  keptHash: string | null,
   id: IdData,
 ): Promise<string> {
   const own = pinOwnDataOf(id);
+  const refused = () => new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
   if (pin !== null) {
-    if (isPinFromOwnData(pin, own))
-      throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
+    if (isPinFromOwnData(pin, own)) throw refused();
     return ctx.pins.hash(pin);
   }
-  if (!keptHash) throw new HttpError(400, m.pinFirst);
+  if (!draft.pin_hash) throw new HttpError(400, m.pinFirst, {}, PIN_FROM_OWN_DATA);
+  await consumeLimits(
+    ctx.db,
+    [
+      {
+        bucket: 'registration_pin_check',
+        key: draft.id,
+        limits: [{ max: ctx.onboarding.registration.pinChecksPerRegistrationHour, windowMs: HOUR }],
+      },
+    ],
+    ctx.clock.now(),
+  );
   for (const candidate of pinsFromOwnData(own))
-    if (await ctx.pins.verify(keptHash, candidate))
-      throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
-  return keptHash;
+    if (await ctx.pins.verify(draft.pin_hash, candidate)) {
+      await ctx.db.query('UPDATE registration_drafts SET pin_hash = NULL WHERE id = $1', [
+        draft.id,
+      ]);
+      throw refused();
+    }
+  return draft.pin_hash;
 }
 
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
@@ -180,10 +198,6 @@ export async function registerPatient(
   const id = completed.idData;
   const documento = id.DocumentNumber.replace(/\D/g, '');
   if (!documento) throw new HttpError(400, m.kycIncomplete);
-  const pinHash = await pinHashFor(ctx, input.pin, draft.pin_hash, id);
-
-  const now = new Date(ctx.clock.now());
-
   const taken = await db.query(
     'SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2',
     [documento, input.celular],
@@ -193,6 +207,10 @@ export async function registerPatient(
   const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
   if (!(await cityBelongsTo(db, ciudad_id, departamento)))
     throw new HttpError(400, m.cityNotInDepartment);
+
+  // Last of the checks: the costly one (a kept hash against the card's data).
+  const pinHash = await pinHashFor(ctx, draft, input.pin, id);
+  const now = new Date(ctx.clock.now());
 
   const { nombre, apellido } = splitFullName(id.FullName);
   try {

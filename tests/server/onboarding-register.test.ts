@@ -404,6 +404,30 @@ describe('POST /api/onboarding/register', () => {
     expect((await post(onboardingPaths.register, body({ pin: '482915' }))).statusCode).toBe(200);
   });
 
+  it('checks a kept hash at most 5 times an hour, and forgets one made from the card', async () => {
+    kyc.reset();
+    kyc.complete('kyc-1');
+    await verifyPhone(PHONE, 'kyc-1', '170590');
+    const { pin: _pin, ...resumed } = body();
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Refused once, the hash is gone: a second call without a PIN is refused without a check.
+      expect((await post(onboardingPaths.register, resumed)).json().reason).toBe('pinFromOwnData');
+      expect((await post(onboardingPaths.register, resumed)).json().reason).toBe('pinFromOwnData');
+      const saved = await post(onboardingPaths.savePin, {
+        registrationToken: token,
+        pin: '170590',
+        termsAccepted: true,
+      });
+      codes.push(saved.statusCode);
+    }
+    expect(codes).toEqual([200, 200, 200, 200, 200]);
+    // A sixth check within the hour: refused before any hashing.
+    const capped = await post(onboardingPaths.register, resumed);
+    expect(capped.statusCode).toBe(429);
+    expect(await patients()).toHaveLength(0);
+  });
+
   it('answers 503 without an identity engine wired, never a fake registration', async () => {
     const saved = h.t.ctx.kyc;
     h.t.ctx.kyc = null;

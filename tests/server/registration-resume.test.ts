@@ -6,6 +6,7 @@ import {
   type IdData,
 } from '../../contract/onboarding';
 import type { KycProgress, KycStore } from '../../server/onboarding/kyc-store';
+import { proveMobile } from '../../server/onboarding/registration';
 import { MemorySms, useTestApp } from './helpers';
 
 /**
@@ -169,6 +170,14 @@ describe('resuming a registration', () => {
     expect(stolen.json().message).toBe(
       'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
     );
+  });
+
+  it('two proofs of one mobile at once: one registration, the newest token holds it', async () => {
+    const results = await Promise.all([proveMobile(h.t.ctx, PHONE), proveMobile(h.t.ctx, PHONE)]);
+    const { rows } = await h.t.ctx.db.query('SELECT 1 FROM registration_drafts');
+    expect(rows).toHaveLength(1);
+    const live = await Promise.all(results.map((r) => status(r.token)));
+    expect(live.map((r) => r.statusCode).sort()).toEqual([200, 401]);
   });
 
   it('caps PIN saves per registration (each costs an Argon2id hash)', async () => {

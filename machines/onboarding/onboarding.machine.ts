@@ -210,7 +210,9 @@ const pinRenewalEditing = {
  * The onboarding wizard, steps 0 to 5 as the spec numbers them: registration (0), verification
  * (1, the OTP child), pinCreation (2), welcome (3), kyc (4, the KYC child) and registering, then
  * complete (5). `patientExists` when send-code or register says so; every back or cancel ends in
- * `home`. The wizard's data lives only in this context, in memory.
+ * `home`. Once the mobile is verified the server keeps the registration too (the PIN as its hash):
+ * verifying it again continues at the first unfinished step, and step 4 can be handed to the phone
+ * (`handoff`, the first device following it) through an SMS link the phone opens (`linkOpening`).
  */
 export const onboardingMachine = setup({
   types: {

@@ -29,7 +29,8 @@ import {
 test.describe.configure({ timeout: 300_000 });
 test.use({ blinkSeed: 10 });
 
-const CARD = { documento: '3164017', names: ['ACOSTA', 'CARLOS OSCAR'] };
+// The names as the MRZ writes them and as the card prints them (kept when the OCR reads the accent).
+const CARD = { documento: '3164017', names: ['ACOSTA', 'CARLOS OSCAR', 'CARLOS ÓSCAR'] };
 const PIN = '735194';
 const NEW_PIN = '951846';
 

@@ -7,6 +7,7 @@ import {
   matchNumber,
   normaliseDocumentNumber,
   photoAreaOf,
+  printedSpelling,
   voteNames,
   type Area,
   type OcrWord,
@@ -222,13 +223,17 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     ok: true,
     ...base,
     idData: {
-      FullName: voteNames(
-        best.names.tokens,
-        (read.back.others ?? [])
-          .map((o) => o.fields)
-          .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
-          .map((o) => [...o.surnames, ...o.names]),
-        best.names.front,
+      // The MRZ's letters (by vote), written as the front prints them where it agrees.
+      FullName: printedSpelling(
+        voteNames(
+          best.names.tokens,
+          (read.back.others ?? [])
+            .map((o) => o.fields)
+            .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
+            .map((o) => [...o.surnames, ...o.names]),
+          best.names.front,
+        ),
+        best.read.text,
       ).join(' '),
       DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,

@@ -6,7 +6,7 @@ import { liveSession as liveSessionOf, startEngine, type Harness } from './engin
 
 const manifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
   string,
-  { expected: Record<string, string> }
+  { expected: Record<string, string>; printedName: string }
 >;
 const card = (name: string, side: string) => fixture('cedulas', `${name}-${side}.jpg`);
 const T = 180_000;
@@ -46,6 +46,25 @@ describe('document scan', () => {
       expect((await consume())?.idData).toEqual(manifest['card-1']!.expected);
       expect(await consume()).toBeNull();
       expect(await getCompletedKyc(h.db, sid)).toBeNull();
+    },
+  );
+
+  it(
+    "keeps the card's printed spelling of a name ('ÓSCAR') where the MRZ writes 'OSCAR'",
+    { timeout: T },
+    async () => {
+      const sid = await liveSession();
+      const r = await h.engine.scanDocument(h.db, sid, {
+        front: card('card-2', 'front'),
+        back: card('card-2', 'back'),
+      });
+      // The front prints 'ACOSTA ACOSTA' / 'CARLOS ÓSCAR'; the MRZ 'ACOSTA<ACOSTA<<CARLOS<OSCAR'.
+      const { expected, printedName } = manifest['card-2']!;
+      expect(printedName).toBe('ACOSTA ACOSTA CARLOS ÓSCAR');
+      const printed = { ...expected, FullName: printedName };
+      expect(r).toEqual({ success: true, kyc_complete: true, id_data: printed });
+      // What registration reads (and splits into apellido 'ACOSTA ACOSTA', nombre 'CARLOS ÓSCAR').
+      expect((await getCompletedKyc(h.db, sid))?.idData).toEqual(printed);
     },
   );
 

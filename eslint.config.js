@@ -61,11 +61,10 @@ export default tseslint.config(
               message: 'The browser never imports server code.',
             },
             { target: './server', from: './src' },
-            // frame-policy.ts: pure; the server derives its per-session frame cap from it.
             {
               target: './server',
               from: './machines',
-              except: ['./shared/http.ts', './shared/frame-policy.ts'],
+              message: 'The server takes what it shares with the browser from contract/.',
             },
           ],
         },

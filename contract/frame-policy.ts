@@ -1,7 +1,8 @@
 /**
  * Which camera frames a selfie liveness request carries (issue 7, 'A liveness that a real camera
  * passes'). Pure: no DOM, no timers, so the capture actor (machines/kyc) and the sampling bench
- * (bench/liveness-sampling.ts) run exactly the same policy.
+ * (bench/liveness-sampling.ts) run exactly the same policy, and the server sizes its per-session
+ * frame cap from it (server/identity/config.ts).
  *
  * The capture actor grabs a frame every `captureEveryMs` (cropped to the oval, scaled to at most
  * `maxWidth` px wide, JPEG `quality`) into a buffer; each poll (every `pollEveryMs`, one request in

@@ -1,9 +1,5 @@
+import type { Schema } from '../../contract/common';
 import { ApiError } from './errors';
-
-/** Any contract schema (zod classic or mini): only safeParse is needed. */
-export type Schema<T> = {
-  safeParse(data: unknown): { success: true; data: T } | { success: false };
-};
 
 export type RequestOptions<T> = {
   method?: 'GET' | 'POST';

@@ -99,7 +99,7 @@ export default tseslint.config(
           paths: ['react-router', 'react-router-dom', 'wouter'].map((name) => ({
             name,
             message:
-              'Navigate with src/components/Navigation.tsx (AppLink, AppLinkButton, BackLink, Redirect, useGoTo) or a plain <a href>.',
+              'Navigate with src/components/Navigation.tsx (AppLink, AppLinkButton, BackLink, Redirect) or a plain <a href>.',
           })),
           patterns: srcImportPatterns,
         },

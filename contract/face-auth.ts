@@ -46,11 +46,11 @@ export type FaceAuthStartResponse = z.infer<typeof faceAuthStartResponse>;
 export const faceAuthFrameFields = z.object({ session_id: sessionId });
 
 /** liveness: the challenge runs; authenticated / failed: the decision (result is set). */
-export const faceAuthStages = ['liveness', 'authenticated', 'failed'] as const;
-export const faceAuthStage = z.enum(faceAuthStages);
+const faceAuthStages = ['liveness', 'authenticated', 'failed'] as const;
+const faceAuthStage = z.enum(faceAuthStages);
 export type FaceAuthStage = z.infer<typeof faceAuthStage>;
 
-export const faceAuthResult = z.object({
+const faceAuthResult = z.object({
   success: z.boolean(),
   message: z.string(),
   user: z.nullable(

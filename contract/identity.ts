@@ -82,7 +82,6 @@ export const kycRejectRequest = z.object({
   session_id: sessionId,
   reason: plainText(1, 500),
 });
-export type KycRejectRequest = z.infer<typeof kycRejectRequest>;
 export const kycRejectResponse = z.object({
   success: z.boolean(),
   message: z.optional(z.string()),

@@ -30,13 +30,13 @@ import type {
 export const SUCCESS_COOLDOWN_MS = 1500;
 export const FAILURE_COOLDOWN_MS = 700;
 /** Kiosk retries after an error: 1 s, 2 s, 4 s ... up to 30 s (or the server's Retry-After). */
-export const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_MAX_MS = 30_000;
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
 
-export const faceAuthErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceAuthError =>
+const faceAuthErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceAuthError =>
   faceAuthErrorOf(toFlowError(err), during);
 
-export function faceAuthErrorOf(e: FlowError, during: 'start' | 'frame'): FaceAuthError {
+function faceAuthErrorOf(e: FlowError, during: 'start' | 'frame'): FaceAuthError {
   const withMessage = (code: FaceAuthError['code']): FaceAuthError =>
     e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };
   if (e.code === 'network') return { code: 'network' };
@@ -106,7 +106,6 @@ export const faceAuthMachine = setup({
     isDecided: ({ event }) =>
       event.type === 'poll.result' && decided(event.result as FaceAuthFrameResponse),
     isSuccess: ({ context }) => context.result?.success === true,
-    isDeviceNotActivated: ({ context }) => context.error?.code === 'deviceNotActivated',
     isKiosk: stateIn({ auth: 'kiosk' }),
   },
   delays: {

@@ -18,7 +18,7 @@ export type FaceAuthError = {
 
 export type ActivationErrorCode = 'invalidLink' | 'network';
 
-export type FaceAuthMode = 'manual' | 'kiosk';
+type FaceAuthMode = 'manual' | 'kiosk';
 
 export type FaceAuthInput = {
   /** `/face-login?modo=kiosco` boots into kiosk mode */

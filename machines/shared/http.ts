@@ -1,7 +1,7 @@
 import type { Schema } from '../../contract/common';
 import { ApiError } from './errors';
 
-export type RequestOptions<T> = {
+type RequestOptions<T> = {
   method?: 'GET' | 'POST';
   body?: unknown;
   /** multipart bodies (camera frames, document photos) */

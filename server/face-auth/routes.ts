@@ -25,7 +25,7 @@ import { activateDevice, deviceOf } from './devices';
 import { faceAuthMessages } from './messages';
 import { createFaceAuth, type Caller } from './service';
 
-export type FaceAuthRoutesOptions = { ctx: AppContext; faceAuth: FaceAuthConfig };
+type FaceAuthRoutesOptions = { ctx: AppContext; faceAuth: FaceAuthConfig };
 
 const MINUTE = 60_000;
 

@@ -12,7 +12,7 @@ export type OcrWord = { text: string; x0: number; y0: number; x1: number; y1: nu
 /** A region as fractions (0-1) of the oriented image's width and height. */
 export type Area = { x0: number; y0: number; x1: number; y1: number };
 
-export const MARITAL_STATUSES = [
+const MARITAL_STATUSES = [
   'SOLTERO',
   'SOLTERA',
   'CASADO',
@@ -25,7 +25,7 @@ export const MARITAL_STATUSES = [
   'SEPARADA',
 ] as const;
 
-export const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
 export function editDistance(a: string, b: string): number {
   const d = Array.from({ length: b.length + 1 }, (_, i) => i);

@@ -39,7 +39,7 @@ export type IdData = {
   MaritalStatus: string;
 };
 
-export type DocumentChecks = {
+type DocumentChecks = {
   mrzCheckDigits: boolean;
   issuingStatePry: boolean;
   notExpired: boolean | null;
@@ -75,7 +75,7 @@ export type DocumentReading = {
 export type FrontRead = { text: string; words: OcrWord[]; pass?: string };
 
 /** What the photo of each side showed (card-geometry.ts), for the hint of a retake. */
-export type SideQuality = CardQuality & { found: boolean };
+type SideQuality = CardQuality & { found: boolean };
 
 /** What the OCR read of one document: the back's MRZ (null: no read validated) and printed text. */
 export type DocumentText = {

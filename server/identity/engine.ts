@@ -36,7 +36,7 @@ export interface IdentityEngine extends LivenessSessions, DocumentScan, Identifi
   close(): Promise<void>;
 }
 
-export type EngineOptions = {
+type EngineOptions = {
   log?: IdentityLog;
   now?: () => number;
   decider?: LivenessDecider<unknown>;

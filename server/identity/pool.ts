@@ -25,7 +25,7 @@ type Slot = {
   backend?: InferenceBackend;
 };
 
-export type PoolOptions = {
+type PoolOptions = {
   size: number;
   limits: ImageLimits;
   taskTimeoutMs: number;

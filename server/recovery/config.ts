@@ -47,5 +47,3 @@ export function loadRecoverySettings(env: Record<string, string | undefined>): R
     },
   };
 }
-
-export const DEFAULT_RECOVERY_SETTINGS: RecoverySettings = loadRecoverySettings({});

@@ -6,9 +6,9 @@ import { otpSmsText, SmsDeliveryError, type SmsPurpose } from '../sms/sender';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
 /** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
-export type OtpPurpose = SmsPurpose;
+type OtpPurpose = SmsPurpose;
 
-export type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
+type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -39,7 +39,7 @@ export class OtpDeliveryError extends Error {
 }
 
 /** The per-phone SMS limits: the resend wait, per hour, per day. */
-export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
   return {
     bucket: 'sms_phone',
     key: celular,
@@ -77,7 +77,7 @@ function wrongCodeCheck(
  * Whom a code is for: a mobile and a purpose, and for PIN recovery also the document number, so a
  * recovery code is found, counted wrong and superseded only under its own document and mobile.
  */
-export type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
+type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
 
 /**
  * Stores a new code (as an HMAC) and sends it by SMS; once sent it supersedes any earlier code of

@@ -32,7 +32,7 @@ const schema = z.object({
  * Ports fetch refuses to connect to (the Fetch standard's "bad port" list): a gateway URL on one of
  * them could never send a message, so it is refused at start.
  */
-export const FETCH_BAD_PORTS = new Set([
+const FETCH_BAD_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
   103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
   512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
@@ -41,7 +41,7 @@ export const FETCH_BAD_PORTS = new Set([
 ]);
 
 /** Why the gateway URL cannot work (fetch would refuse it before any connection), or null. */
-export function gatewayUrlProblem(raw: string): string | null {
+function gatewayUrlProblem(raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw);

@@ -182,7 +182,7 @@ function collectGarbage(): void {
   }
 }
 
-export type NativeModels = {
+type NativeModels = {
   /** Milliseconds spent converting, loading and checking per model. */
   ms: Record<string, number>;
 };

@@ -13,7 +13,7 @@ import type { Converted } from './convert';
  * internal of the package, so the version is pinned (package.json) and checked here: another
  * version is refused with a clear reason (and IDENTITY_BACKEND=auto falls back to tfjs-wasm).
  */
-export const ORT_VERSION = '1.30.0';
+const ORT_VERSION = '1.30.0';
 
 /** The package's internal native session (onnxruntime-node 1.30.0, lib/binding.ts). */
 type BindingSession = {

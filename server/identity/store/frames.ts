@@ -6,7 +6,7 @@ import { hamming64 } from '../image';
  * dHash in four 16-bit bands), searched for duplicates within a session and replays across sessions.
  */
 
-export type StoredFrame = { seq: number; thumb: Uint8Array };
+type StoredFrame = { seq: number; thumb: Uint8Array };
 
 const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
 /**
@@ -18,27 +18,15 @@ const thumbText = (column: string) => `encode(${column}, 'base64')`;
 const fromThumbText = (text: string): Uint8Array => Buffer.from(text, 'base64');
 
 /**
- * This session's earlier frames whose dHash is within `maxHamming` bits of the new one, the nearest
- * first (then the newest), at most `limit`: the only ones that can be near-duplicates (a re-encode
- * moves a few bits), so only they travel for the fine distance. Nearest first, so that a frame sent
- * again is found however many other frames the session stored since (the primary key's session_id
- * prefix bounds the scan to the session's own frames).
- */
-export async function sessionFrames(
-  db: Db,
-  id: string,
-  dhash: bigint,
-  opts: { maxHamming: number; limit: number },
-): Promise<StoredFrame[]> {
-  return (await sessionFramesMany(db, id, [dhash], opts))[0]!;
-}
-
-/**
- * sessionFrames for the frames of one request, in ONE query whatever their number: the database
- * picks each frame's nearest `limit` (a LATERAL per frame over the session's own frames) and hands
- * over their union, each frame's thumbnail once (a request's frames, one face a few bits apart,
- * share most of them); each frame's own list is then rebuilt here from the dHashes, in the same
- * order (distance, then the newest). Exact: every row of a frame's own nearest `limit` is in the
+ * For each frame of one request, this session's earlier frames whose dHash is within `maxHamming`
+ * bits of it, the nearest first (then the newest), at most `limit`: the only ones that can be
+ * near-duplicates (a re-encode moves a few bits), so only they travel for the fine distance. Nearest
+ * first, so that a frame sent again is found however many other frames the session stored since
+ * (the primary key's session_id prefix bounds the scan to the session's own frames). In ONE query
+ * whatever their number: the database picks each frame's nearest `limit` (a LATERAL per frame over
+ * the session's own frames) and hands over their union, each frame's thumbnail once (a request's
+ * frames, one face a few bits apart, share most of them); each frame's own list is then rebuilt
+ * here from the dHashes, in the same order (distance, then the newest). Exact: every row of a frame's own nearest `limit` is in the
  * union, and any other row of the union within its radius ranks after them.
  */
 export async function sessionFramesMany(

@@ -48,7 +48,7 @@ function detectConfig(describe: boolean, fresh: boolean) {
 }
 
 /** The detections of one task: whether the next may reuse the previous one's box, and counts. */
-export type TaskTracking = {
+type TaskTracking = {
   lastFoundOne: boolean;
   fresh: number;
   tracked: number;
@@ -61,7 +61,7 @@ export const newTask = (): TaskTracking => ({
   redone: 0,
 });
 
-export type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
+type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
 
 /**
  * Faces of one image within a task: tracked (the previous detection's box, see above) when the

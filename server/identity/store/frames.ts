@@ -69,28 +69,6 @@ export type ReplayCandidate = {
 };
 
 /**
- * Replay candidates: counted frames of OTHER sessions in the replay window whose dHash shares a
- * 16-bit band with this one (the four band indexes) and lies within `maxHamming` bits, the NEAREST
- * first (then the oldest), at most `limit`, with their thumbnails for the fine distance.
- *
- * Ordered before the limit, so a replay's source (0-3 bits away) cannot be crowded out by farther
- * band-matching frames, nor, for an exact replay, by later frames with its very dHash. And bounded:
- * per band, only the `scanPerBand` oldest and `scanPerBand` newest frames of the window are scored
- * (index (bN, created_at)), so a frame costs at most 8 x scanPerBand index rows however many frames
- * share its bands. To hide a source, frames of other sessions must outnumber it on both sides in
- * every band it shares with the replayed frame.
- */
-export async function replayCandidates(
-  db: Db,
-  sessionId: string,
-  dhash: bigint,
-  windowMs: number,
-  opts: { maxHamming: number; limit: number; scanPerBand: number },
-): Promise<ReplayCandidate[]> {
-  return (await replayCandidatesMany(db, sessionId, [dhash], windowMs, opts))[0]!;
-}
-
-/**
  * One band's scan: for each distinct value of band `b` among the request's frames, the `scanPerBand`
  * oldest and the `scanPerBand` newest counted frames of other sessions in the window carrying it
  * (index (bN, created_at), walked in both directions, stopping at the limit).
@@ -136,12 +114,24 @@ const REPLAY_SEARCH = `
     FROM chosen c JOIN liveness_frames f ON f.session_id = c.session_id AND f.seq = c.seq`;
 
 /**
- * replayCandidates for the frames of one request at once, in ONE query whatever their number (they
- * were 4 statements per frame, then a generated query and a second one for the thumbnails): each
- * distinct (band, value) of the frames is scanned once (consecutive captures of one face share most
- * band values), every frame takes its own nearest `limit` among the scanned rows sharing a band with
- * it (a superset of what it would scan alone, so nothing it would have found is lost), and each
- * candidate's thumbnail travels once, as base64.
+ * Replay candidates, for each frame of one request: counted frames of OTHER sessions in the replay
+ * window whose dHash shares a 16-bit band with the frame's (the four band indexes) and lies within
+ * `maxHamming` bits, the NEAREST first (then the oldest), at most `limit`, with their thumbnails for
+ * the fine distance.
+ *
+ * Ordered before the limit, so a replay's source (0-3 bits away) cannot be crowded out by farther
+ * band-matching frames, nor, for an exact replay, by later frames with its very dHash. And bounded:
+ * per band, only the `scanPerBand` oldest and `scanPerBand` newest frames of the window are scored
+ * (index (bN, created_at)), so a frame costs at most 8 x scanPerBand index rows however many frames
+ * share its bands. To hide a source, frames of other sessions must outnumber it on both sides in
+ * every band it shares with the replayed frame.
+ *
+ * All the request's frames at once, in ONE query whatever their number (they were 4 statements per
+ * frame, then a generated query and a second one for the thumbnails): each distinct (band, value)
+ * of the frames is scanned once (consecutive captures of one face share most band values), every
+ * frame takes its own nearest `limit` among the scanned rows sharing a band with it (a superset of
+ * what it would scan alone, so nothing it would have found is lost), and each candidate's thumbnail
+ * travels once, as base64.
  *
  * Each band's scan must walk its (band, created_at) index and stop at the limit: with statistics
  * that do not know how many frames share a band (PGlite never analyses; PostgreSQL after a flood),

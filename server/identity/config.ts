@@ -7,12 +7,10 @@ import type { BackendSetting } from './worker/models';
 
 /**
  * Settings of the identity engine, read from the environment with safe defaults.
- * Similarity thresholds (cosine of Human's 1024-d descriptions) were calibrated on the fixtures by
- * bench/identity-accuracy.ts: 231 impostor pairs of 22 people reached at most 0.635, genuine pairs
- * (captures of one person: camera frames, closed eyes, printed card, degraded copies) at least 0.787.
- * 1:N uses 0.70 (a false accept logs someone in as another patient), document vs selfie 0.66,
- * continuity within one liveness session 0.65. The genuine pairs all come from one source photo, so
- * operators should re-calibrate on their own images with `npm run identity -- compare A B`.
+ * Similarity thresholds (cosine of Human's 1024-d descriptions) lie between the impostor and the
+ * genuine pairs of the fixtures (bench/identity-accuracy.ts; figures in docs/measurements.md), the
+ * strictest for 1:N identification, where a false accept logs someone in as another patient.
+ * Operators should re-calibrate on their own images with `npm run identity -- compare A B`.
  */
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
 const UNCHANGED_BELOW = 16;

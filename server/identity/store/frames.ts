@@ -11,8 +11,8 @@ type StoredFrame = { seq: number; thumb: Uint8Array };
 const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
 /**
  * Thumbnails travel as base64 text, decoded natively by Buffer: PGlite decodes a bytea result in
- * JavaScript, byte by byte, and 200 thumbnails of 1728 bytes cost about 4x the rest of the replay
- * search (bench/liveness-replay-cost.ts); base64 is also a third shorter than PostgreSQL's hex.
+ * JavaScript, byte by byte, which cost more than the rest of the replay search; base64 is also
+ * shorter than PostgreSQL's hex (bench/liveness-replay-cost.ts; figures in docs/measurements.md).
  */
 const thumbText = (column: string) => `encode(${column}, 'base64')`;
 const fromThumbText = (text: string): Uint8Array => Buffer.from(text, 'base64');

@@ -99,6 +99,12 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await expect(button(page, kyc.document.capture)).toBeEnabled({ timeout: 20_000 });
   await uploadDocuments(page, 'card-2');
   await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 90_000 });
+  // The names as the card prints them ('ÓSCAR'; the MRZ writes 'OSCAR'), as the patient is registered.
+  await expect(
+    page
+      .locator('dt', { hasText: kyc.review.labels.nombre })
+      .locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText('CARLOS ÓSCAR');
   await button(page, kyc.review.confirm).click();
   await expect(heading(page, kyc.supplementary.title)).toBeFocused();
   const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });

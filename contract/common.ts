@@ -21,6 +21,7 @@ export type Schema<T> = {
 
 /** The success/message pair most calls answer with. */
 export const resultResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });
+export type ResultResponse = z.infer<typeof resultResponse>;
 
 export const digits = (min: number, max: number) =>
   z.string().check(z.regex(new RegExp(`^\\d{${min},${max}}$`)));

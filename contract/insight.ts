@@ -18,11 +18,17 @@ const INSIGHT_MAX_DURATION_MS = 86_400_000;
 
 const INSIGHT_STEPS = {
   onboarding: [
+    // the phone opening the SMS link (issue 18)
+    'link',
     'registration',
     'verification',
+    // the mobile proved again continued a kept registration (after the PIN)
+    'resume',
     'pin',
     'welcome',
     'kycLoad',
+    // 'Seguí en tu celular': the first device follows the phone
+    'handoff',
     'session',
     'camera',
     'selfie',
@@ -62,6 +68,11 @@ export const BROWSER_ERRORS = [
   'kycLoadFailed',
   'unexpected',
   'patientExists',
+  // a registration that survives real life (issue 18)
+  'savePinFailed',
+  'handoffFailed',
+  'handoffStopped',
+  'linkRefused',
   // fields' own messages (issue 20: under each field, no banner)
   'phoneInvalid',
   'emailInvalid',

@@ -94,6 +94,16 @@ function isPinFromDocument(pin: string, documento: string | null | undefined): b
   return digits.length >= PIN_LENGTH && digits.includes(pin);
 }
 
+/**
+ * Every PIN the patient's data gives (birth date arrangements and 6-digit runs of the document
+ * number): what the server checks a kept PIN hash against, when it no longer has the PIN itself.
+ */
+export function pinsFromOwnData(data: PinOwnData): Set<string> {
+  const out = data.birthDate ? pinsFromBirthDate(data.birthDate) : new Set<string>();
+  runsOf((data.documento ?? '').replace(/\D/g, '')).forEach((p) => out.add(p));
+  return out;
+}
+
 /** True when the PIN is made from the patient's birth date or document number. */
 export function isPinFromOwnData(pin: string, data: PinOwnData): boolean {
   if (!PIN_PATTERN.test(pin)) return false;

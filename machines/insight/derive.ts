@@ -171,6 +171,9 @@ const onboardingStep = (s: Snap): InsightStep | null => {
   if (top.startsWith('pin')) return 'pin';
   if (is(s, 'kyc.loading') || is(s, 'kyc.loadFailed')) return 'kycLoad';
   const steps: Record<string, InsightStep> = {
+    linkOpening: 'link',
+    linkRefused: 'link',
+    handoff: 'handoff',
     registration: 'registration',
     verification: 'verification',
     welcome: 'welcome',
@@ -185,11 +188,14 @@ const stepBy =
 
 const onboardingWizard = wizard(
   [
+    'link',
     'registration',
     'verification',
+    'resume',
     'pin',
     'welcome',
     'kycLoad',
+    'handoff',
     'selfie',
     'document',
     'review',
@@ -205,6 +211,16 @@ const onboarding: Deriver = (j, c) => {
   if (into(c, 'patientExists') && j.current) return j.fail(j.current, 'patientExists');
   if (into(c, 'unexpected') && j.current) return j.fail(j.current, 'unexpected');
   if (into(c, 'kyc.running')) return j.pass('kycLoad'); // the KYC child enters its own steps
+  // A kept registration continued (past the PIN): counted once, before the step it continues at.
+  const proved = is(c.prev, 'verification') || is(c.prev, 'linkOpening');
+  if (proved && c.next.context?.resumed === true && !is(c.next, 'pinCreation')) {
+    onboardingWizard(j, c);
+    const continuesAt = j.current;
+    j.enter('resume');
+    j.pass('resume');
+    j.current = continuesAt;
+    return;
+  }
   // The KYC child's end: its last step passed (the parent moves on before the child's final snapshot).
   if (is(c.prev, 'kyc.running') && into(c, 'registering') && j.current) j.pass(j.current);
   onboardingWizard(j, c);

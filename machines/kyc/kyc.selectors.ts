@@ -30,12 +30,20 @@ export function selectKycScreen(s: Snapshot): KycScreen {
   return 'loading';
 }
 
+/**
+ * 'Seguir en mi celular' is offered on the capture steps (the selfie, the document's live camera,
+ * and their camera failures) where the wizard can hand the registration to the phone.
+ */
+export const selectCanHandOff = (s: Snapshot): boolean =>
+  s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
+
 /** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
   screen: selectKycScreen(s),
   busy: s.hasTag('busy'),
   error: s.hasTag('error') ? s.context.error : null,
   canRetry: s.can({ type: 'kyc.retry' }),
+  canHandOff: selectCanHandOff(s),
 });
 export type KycView = ReturnType<typeof selectKycView>;
 

@@ -13,18 +13,24 @@ import { onlyDigits } from '../shared/input';
 import { otpMachine } from '../otp/otp.machine';
 import {
   loadKyc,
+  openLink,
   registerPatient,
+  registrationStatus,
   resendOnboardingCode,
+  savePin,
   sendCode,
+  sendLink,
   validateOnboardingCode,
 } from './onboarding.actors';
+import type { RegistrationResume, ResumeStep } from '../../contract/onboarding';
 import type { KycMachine } from '../kyc/kyc.machine';
-import type { KycInput, KycResult } from '../kyc/kyc.types';
+import type { KycInput, KycResult, KycResume } from '../kyc/kyc.types';
 import type {
   FieldErrors,
   OnboardingContext,
   OnboardingError,
   OnboardingEvent,
+  OnboardingInput,
 } from './onboarding.types';
 
 const EMAIL_MAX_LENGTH = 254;
@@ -104,6 +110,18 @@ export const ownDataOf = (kycResult: KycResult | null) =>
 export const isPinRefusedError = (err: unknown): boolean =>
   toFlowError(err).reason === PIN_FROM_OWN_DATA;
 
+/** Where step 4 continues for a resumed registration (its passed selfie, its read document). */
+export function kycResumeOf(r: RegistrationResume): KycResume | null {
+  if (r.resumeAt === 'document') return { at: 'document' };
+  if (r.resumeAt === 'review' && r.idData)
+    return { at: 'review', kycResult: { success: true, kyc_complete: true, id_data: r.idData } };
+  return null;
+}
+
+/** A failed call's code with the server's own words, when it sent some. */
+const failureOf = (code: OnboardingError['code'], err: unknown): OnboardingError =>
+  withMessage(code, toFlowError(err).serverMessage);
+
 /** A new wizard: nothing typed, nothing kept. */
 export const initialOnboardingContext: OnboardingContext = {
   phoneInput: '',
@@ -120,7 +138,31 @@ export const initialOnboardingContext: OnboardingContext = {
   supplementaryData: null,
   error: null,
   failures: 0,
+  registrationToken: null,
+  resumed: false,
+  kycResume: null,
+  linkToken: null,
+  handoff: null,
 };
+
+/**
+ * The mobile is proved (validate-otp, or the SMS link on the phone): the registration continues at
+ * the first step it has not finished. Both answers carry `registration`.
+ */
+const resumeAt = (step: ResumeStep | ResumeStep[]) => ({
+  guard: ({ event }: { event: { output?: { registration?: RegistrationResume | null } } }) => {
+    const at = event.output?.registration?.resumeAt;
+    return at !== undefined && ([] as ResumeStep[]).concat(step).includes(at);
+  },
+  actions: 'assignRegistration' as const,
+});
+const resumeTransitions = [
+  { ...resumeAt('pin'), target: '#onboarding.pinCreation' },
+  { ...resumeAt('welcome'), target: '#onboarding.welcome' },
+  { ...resumeAt(['document', 'review']), target: '#onboarding.kyc' },
+  // A server that kept no registration: nothing to continue with.
+  { target: '#onboarding.unexpected' },
+];
 
 /** Edits on the registration form, in every state where it is editable. */
 const registrationEditing = {
@@ -140,7 +182,7 @@ const pinEditing = {
   'pin.change': { target: 'editing', actions: 'assignPinInput' },
   'terms.change': { target: 'editing', actions: 'assignTerms' },
   'form.submit': [
-    { guard: 'isPinChoiceValid', target: '#onboarding.welcome', actions: 'assignPin' },
+    { guard: 'isPinChoiceValid', target: '#onboarding.pinCreation.saving', actions: 'assignPin' },
     { guard: 'hasPinAndTerms', target: 'invalid', reenter: true, actions: 'assignPinInvalid' },
     { guard: 'hasPinTyped', target: 'invalid', reenter: true, actions: 'assignTermsRequired' },
   ],
@@ -174,6 +216,7 @@ export const onboardingMachine = setup({
   types: {
     context: {} as OnboardingContext,
     events: {} as OnboardingEvent,
+    input: {} as OnboardingInput,
     tags: {} as 'busy' | 'error',
     children: {} as {
       sendCode: 'sendCode';
@@ -181,11 +224,19 @@ export const onboardingMachine = setup({
       preloadKyc: 'loadKyc';
       loadKyc: 'loadKyc';
       registerPatient: 'registerPatient';
+      savePin: 'savePin';
+      sendLink: 'sendLink';
+      openLink: 'openLink';
+      registrationStatus: 'registrationStatus';
     },
   },
   actors: {
     sendCode,
     registerPatient,
+    savePin,
+    sendLink,
+    openLink,
+    registrationStatus,
     otp: otpMachine.provide({
       actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode },
     }),
@@ -287,17 +338,66 @@ export const onboardingMachine = setup({
      * registered in setup(), and this one arrives at run time: hence the narrowed options type.
      */
     spawnKyc: enqueueActions(({ enqueue, context }, logic: KycMachine) => {
-      const options = { id: 'kyc', input: { sessionId: context.sessionId } };
-      enqueue.spawnChild(logic, options as { input: KycInput });
+      const input: KycInput = {
+        sessionId: context.sessionId,
+        registrationToken: context.registrationToken,
+        resume: context.kycResume,
+        // The phone the link opened is where the registration continues: no second hand-off.
+        canHandOff: context.linkToken === null,
+      };
+      enqueue.spawnChild(logic, { id: 'kyc', input } as { input: KycInput });
+      enqueue.assign({ kycResume: null });
+    }),
+    assignRegistration: assign(({ context, event }) => {
+      const r =
+        'output' in event
+          ? (event.output as { registration?: RegistrationResume | null }).registration
+          : null;
+      if (!r) return {};
+      return {
+        registrationToken: r.token,
+        phone: r.phone,
+        // What the patient typed this time wins over what step 0 kept.
+        email: context.email ?? r.email,
+        sessionId: r.sessionId,
+        resumed: r.resumeAt !== 'pin',
+        kycResume: kycResumeOf(r),
+      };
     }),
   },
 }).createMachine({
   id: 'onboarding',
-  context: initialOnboardingContext,
+  context: ({ input }) => ({ ...initialOnboardingContext, linkToken: input?.linkToken || null }),
   initial: 'registration',
   states: {
+    linkOpening: {
+      tags: ['busy'],
+      invoke: {
+        id: 'openLink',
+        src: 'openLink',
+        input: ({ context }) => ({ linkToken: context.linkToken ?? '' }),
+        onDone: resumeTransitions,
+        onError: {
+          target: 'linkRefused',
+          actions: assign({ error: ({ event }) => failureOf('linkRefused', event.error) }),
+        },
+      },
+    },
+    // Used, expired or not valid: proving the mobile by SMS continues the registration as well.
+    linkRefused: {
+      tags: ['error'],
+      on: {
+        'link.restart': {
+          target: 'registration',
+          actions: assign({ linkToken: null, error: null }),
+        },
+        'flow.back': 'home',
+      },
+    },
     registration: {
       initial: 'editing',
+      // The phone that opened the SMS link continues its registration; anyone else starts here.
+      always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
       on: { 'flow.back': '#onboarding.home' },
       states: {
         editing: { on: registrationEditing },
@@ -366,7 +466,7 @@ export const onboardingMachine = setup({
           recipient: { celular: context.phone ?? '' },
           resendAfterSeconds: context.resendAfterSeconds ?? undefined,
         }),
-        onDone: 'pinCreation',
+        onDone: resumeTransitions,
         onError: 'unexpected',
       },
     },
@@ -376,6 +476,27 @@ export const onboardingMachine = setup({
       states: {
         editing: { on: pinEditing },
         invalid: { tags: ['error'], entry: 'countFailure', on: pinEditing },
+        // The PIN's hash is kept with the registration: a lost page does not ask for it again.
+        saving: {
+          tags: ['busy'],
+          on: { 'flow.back': {} },
+          invoke: {
+            id: 'savePin',
+            src: 'savePin',
+            input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
+              pin: context.pin ?? '',
+              email: context.email,
+              termsAccepted: true as const,
+            }),
+            onDone: '#onboarding.welcome',
+            onError: {
+              target: 'saveFailed',
+              actions: assign({ error: ({ event }) => failureOf('savePinFailed', event.error) }),
+            },
+          },
+        },
+        saveFailed: { tags: ['error'], entry: 'countFailure', on: pinEditing },
       },
     },
     welcome: {
@@ -413,6 +534,7 @@ export const onboardingMachine = setup({
         running: {
           exit: stopChild('kyc'),
           on: {
+            'handoff.start': '#onboarding.handoff',
             'xstate.done.actor.kyc': [
               {
                 // The card is read: a PIN made from its birth date or number is asked again.
@@ -426,6 +548,81 @@ export const onboardingMachine = setup({
             'xstate.error.actor.kyc': '#onboarding.unexpected',
           },
         },
+      },
+    },
+    // 'Seguí en tu celular': the phone continues the registration from the SMS link; this device
+    // follows it and shows the completion when the phone finishes.
+    handoff: {
+      initial: 'sending',
+      on: {
+        'flow.back': 'home',
+        'handoff.cancel': { target: 'kyc', actions: assign({ handoff: null, error: null }) },
+      },
+      states: {
+        sending: {
+          tags: ['busy'],
+          entry: 'clearError',
+          invoke: {
+            id: 'sendLink',
+            src: 'sendLink',
+            input: ({ context }) => ({ registrationToken: context.registrationToken ?? '' }),
+            onDone: {
+              target: 'waiting',
+              actions: assign({
+                handoff: ({ context, event }) => ({
+                  link: event.output.link,
+                  stage: context.handoff?.stage ?? 'waiting',
+                  expiresInSeconds: event.output.expiresInSeconds,
+                }),
+              }),
+            },
+            onError: {
+              target: 'failed',
+              actions: assign({ error: ({ event }) => failureOf('handoffFailed', event.error) }),
+            },
+          },
+        },
+        failed: { tags: ['error'], on: { 'handoff.resend': 'sending' } },
+        waiting: {
+          invoke: {
+            id: 'registrationStatus',
+            src: 'registrationStatus',
+            input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
+              delayFirst: true,
+            }),
+          },
+          on: {
+            'handoff.resend': 'sending',
+            'poll.result': [
+              {
+                guard: ({ event }) => event.result.stage === 'completed',
+                target: '#onboarding.complete',
+              },
+              {
+                actions: assign({
+                  handoff: ({ context, event }) =>
+                    context.handoff && { ...context.handoff, stage: event.result.stage },
+                }),
+              },
+            ],
+            'poll.error': [
+              {
+                // The server answered: the registration is gone from this device.
+                guard: ({ event }) =>
+                  event.error.code === 'server' || event.error.code === 'rejected',
+                target: 'stopped',
+                actions: assign({
+                  error: ({ event }) => withMessage('handoffStopped', event.error.serverMessage),
+                }),
+              },
+              // No answer (the network): keep following, one interval later.
+              { target: 'waiting', reenter: true },
+            ],
+          },
+        },
+        // The registration is no longer this device's (verified again elsewhere, or expired).
+        stopped: { tags: ['error'] },
       },
     },
     // The PIN chosen at step 2 is made from the card just read: a step of its own asks for another
@@ -452,9 +649,11 @@ export const onboardingMachine = setup({
             id: 'registerPatient',
             src: 'registerPatient',
             input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
               phone: context.phone ?? '',
               email: context.email,
-              pin: context.pin ?? '',
+              // Absent when the registration resumed on this page: the server has its hash.
+              ...(context.pin ? { pin: context.pin } : {}),
               sessionId: context.sessionId ?? '',
               supplementaryData: context.supplementaryData ?? { departamento: '', ciudad_id: '' },
               kycResult: context.kycResult,

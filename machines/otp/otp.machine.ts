@@ -103,6 +103,7 @@ export const otpMachine = setup({
     notice: null,
     autoValidate: input.autoValidate ?? true,
     failures: 0,
+    registration: null,
   }),
   initial: 'active',
   states: {
@@ -123,7 +124,13 @@ export const otpMachine = setup({
                 src: 'validateCode',
                 input: ({ context }) => ({ recipient: context.recipient, code: context.code }),
                 onDone: [
-                  { guard: ({ event }) => event.output.success, target: '#otp.verified' },
+                  {
+                    guard: ({ event }) => event.output.success,
+                    target: '#otp.verified',
+                    actions: assign({
+                      registration: ({ event }) => event.output.registration ?? null,
+                    }),
+                  },
                   {
                     target: 'failed',
                     actions: ['clearCode', assign({ error: { code: 'wrongCode' } })],
@@ -209,7 +216,7 @@ export const otpMachine = setup({
     },
     verified: { type: 'final' },
   },
-  output: ({ context }) => ({ recipient: context.recipient }),
+  output: ({ context }) => ({ recipient: context.recipient, registration: context.registration }),
 });
 
 export type OtpMachine = typeof otpMachine;

@@ -1,3 +1,4 @@
+import type { RegistrationResume } from '../../contract/onboarding';
 /** 6 digits; 30 s before a new code may be asked for unless the server says otherwise (spec 9). */
 export { OTP_LENGTH, OTP_RESEND_WAIT_SECONDS } from '../../contract/onboarding';
 
@@ -18,6 +19,8 @@ export type OtpVerdict = {
   message?: string | undefined;
   /** the server's own resend wait, when it sends one */
   resendAfterSeconds?: number | undefined;
+  /** onboarding: the registration the verified mobile opened or resumes (contract/onboarding.ts) */
+  registration?: RegistrationResume | undefined;
 };
 
 export type OtpValidateInput = { recipient: OtpRecipient; code: string };
@@ -41,6 +44,8 @@ export type OtpContext = {
   autoValidate: boolean;
   /** failed validations so far: each sends the focus back to the code field */
   failures: number;
+  /** what the right code's answer said of the registration (onboarding), null before it */
+  registration: RegistrationResume | null;
 };
 
 export type OtpInput = {
@@ -51,7 +56,7 @@ export type OtpInput = {
   autoValidate?: boolean | undefined;
 };
 
-export type OtpOutput = { recipient: OtpRecipient };
+export type OtpOutput = { recipient: OtpRecipient; registration: RegistrationResume | null };
 
 export type OtpEvent =
   { type: 'code.change'; value: string } | { type: 'code.submit' } | { type: 'code.resend' };

@@ -1,5 +1,15 @@
-import { splitFullName, type SupplementaryData } from '../../contract/onboarding';
-import { isPinFromOwnData, PIN_FROM_OWN_DATA, pinOwnDataOf } from '../../contract/pin';
+import {
+  splitFullName,
+  type IdData,
+  type RegistrationResume,
+  type SupplementaryData,
+} from '../../contract/onboarding';
+import {
+  isPinFromOwnData,
+  PIN_FROM_OWN_DATA,
+  pinOwnDataOf,
+  pinsFromOwnData,
+} from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
@@ -7,6 +17,7 @@ import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
 import { assertWithinLimits, recordEvent } from '../security/rate-limits';
 import type { KycStore } from './kyc-store';
+import { draftOf, proveMobile } from './registration';
 import { onboardingMessages as m } from './messages';
 
 const PURPOSE = 'onboarding';
@@ -44,25 +55,26 @@ export async function sendOnboardingCode(
   }
 }
 
-/** Checks the code; a right one records the phone as verified for registration (server side). */
+/**
+ * Checks the code; a right one proves the mobile: its registration continues where it was, or a
+ * new one starts (registration.ts). Null for a wrong code.
+ */
 export async function validateOnboardingCode(
   ctx: AppContext,
   input: { celular: string; otp: string },
-): Promise<boolean> {
+): Promise<RegistrationResume | null> {
   const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
-  if (!ok) return false;
-  await ctx.db.query(
-    `INSERT INTO phone_verifications (celular, purpose, verified_at) VALUES ($1, $2, $3)
-     ON CONFLICT (celular, purpose) DO UPDATE SET verified_at = EXCLUDED.verified_at, consumed_at = NULL`,
-    [input.celular, PURPOSE, new Date(ctx.clock.now())],
-  );
-  return true;
+  if (!ok) return null;
+  return proveMobile(ctx, input.celular);
 }
 
 export type RegisterInput = {
+  /** the registration's device token (validate-otp or the SMS link) */
+  token: string;
   celular: string;
   email: string | null;
-  pin: string;
+  /** absent when the registration resumed on another page: the kept hash is used */
+  pin: string | null;
   sessionId: string;
   supplementary: Required<SupplementaryData>;
 };
@@ -87,6 +99,20 @@ async function registrationOf(
   return row.celular === celular ? row.patient_id : 'other';
 }
 
+/**
+ * The same success when this session already registered this phone (a double submit answered
+ * after the first one won), else the given outcome.
+ */
+async function repeatedOr(
+  db: Db,
+  input: Pick<RegisterInput, 'sessionId' | 'celular'>,
+  otherwise: RegisterOutcome,
+): Promise<RegisterOutcome> {
+  const winner = await registrationOf(db, input.sessionId, input.celular);
+  if (winner === 'other') return { kind: 'exists' };
+  return winner ? { kind: 'registered', patientId: winner, repeated: true } : otherwise;
+}
+
 /** DD/MM/YYYY, DD-MM-YYYY or YYYY-MM-DD to an ISO date; anything else is unknown (null). */
 export function isoDate(value: string): string | null {
   const s = value.trim();
@@ -98,6 +124,30 @@ export function isoDate(value: string): string | null {
   return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`
     ? null
     : `${y}-${mo}-${d}`;
+}
+
+/**
+ * The PIN's hash for the new patient, once the card is read: a PIN made from its birth date or
+ * number is refused (contract/pin.ts). The PIN sent with register is checked directly; a kept hash
+ * (the registration resumed on another page) is checked against every PIN the card's data gives.
+ */
+async function pinHashFor(
+  ctx: AppContext,
+  pin: string | null,
+  keptHash: string | null,
+  id: IdData,
+): Promise<string> {
+  const own = pinOwnDataOf(id);
+  if (pin !== null) {
+    if (isPinFromOwnData(pin, own))
+      throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
+    return ctx.pins.hash(pin);
+  }
+  if (!keptHash) throw new HttpError(400, m.pinFirst);
+  for (const candidate of pinsFromOwnData(own))
+    if (await ctx.pins.verify(keptHash, candidate))
+      throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
+  return keptHash;
 }
 
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
@@ -120,35 +170,33 @@ export async function registerPatient(
   if (prior === 'other') return { kind: 'exists' };
   if (prior) return { kind: 'registered', patientId: prior, repeated: true };
 
+  // The registration the mobile's proof opened: this phone, and the KYC session it started.
+  const draft = await draftOf(ctx, input.token, { finished: true });
+  // Finished by another call of this session (a double submit that lost the race) or not.
+  if (draft.completed_at) return repeatedOr(db, input, { kind: 'exists' });
+  if (draft.celular !== input.celular) throw new HttpError(403, m.phoneOfAnother);
+  if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
+
   if (!kyc) throw new HttpError(503, m.kycUnavailable);
   const completed = await kyc.getCompletedKyc(input.sessionId);
   if (!completed) throw new HttpError(400, m.kycIncomplete);
   const id = completed.idData;
   const documento = id.DocumentNumber.replace(/\D/g, '');
   if (!documento) throw new HttpError(400, m.kycIncomplete);
-  // The card is read: a PIN made from its birth date or number is refused (contract/pin.ts).
-  if (isPinFromOwnData(input.pin, pinOwnDataOf(id)))
-    throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
+  const pinHash = await pinHashFor(ctx, input.pin, draft.pin_hash, id);
 
   const now = new Date(ctx.clock.now());
-  const verified = await db.query(
-    `SELECT 1 FROM phone_verifications
-      WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND verified_at > $3`,
-    [input.celular, PURPOSE, new Date(now.getTime() - ctx.onboarding.verifiedPhoneTtlMs)],
-  );
-  if (!verified.rows.length) throw new HttpError(403, m.phoneNotVerified);
 
   const taken = await db.query(
     'SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2',
     [documento, input.celular],
   );
-  if (taken.rows.length) return { kind: 'exists' };
+  if (taken.rows.length) return repeatedOr(db, input, { kind: 'exists' });
 
   const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
   if (!(await cityBelongsTo(db, ciudad_id, departamento)))
     throw new HttpError(400, m.cityNotInDepartment);
 
-  const pinHash = await ctx.pins.hash(input.pin);
   const { nombre, apellido } = splitFullName(id.FullName);
   try {
     const patientId = await db.transaction(async (tx) => {
@@ -164,7 +212,7 @@ export async function registerPatient(
           nombre,
           apellido,
           input.celular,
-          input.email,
+          input.email ?? draft.email,
           isoDate(id.DateOfBirth),
           id.Gender || null,
           id.Nationality || null,
@@ -183,10 +231,14 @@ export async function registerPatient(
         'INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)',
         [input.sessionId, created, now],
       );
+      // The registration is over: its links die; its devices may still read that it finished.
       await tx.query(
-        'UPDATE phone_verifications SET consumed_at = $3 WHERE celular = $1 AND purpose = $2',
-        [input.celular, PURPOSE, now],
+        'UPDATE registration_drafts SET completed_at = $2, updated_at = $2 WHERE id = $1',
+        [draft.id, now],
       );
+      await tx.query(`DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link'`, [
+        draft.id,
+      ]);
       await tx.query('DELETE FROM login_guards WHERE numero_documento = $1', [documento]);
       await kyc.enrollFace(created, completed.embedding, tx);
       return created;
@@ -196,9 +248,10 @@ export async function registerPatient(
     if (!isUniqueViolation(err) && !(err instanceof KycTaken)) throw err;
   }
   // Lost a race: either a double submit of this session (same success) or another registration.
-  const winner = await registrationOf(db, input.sessionId, input.celular);
-  if (winner === 'other') return { kind: 'exists' };
-  if (winner) return { kind: 'registered', patientId: winner, repeated: true };
-  if (!(await kyc.getCompletedKyc(input.sessionId))) throw new HttpError(400, m.kycIncomplete);
-  return { kind: 'exists' };
+  if (
+    !(await registrationOf(db, input.sessionId, input.celular)) &&
+    !(await kyc.getCompletedKyc(input.sessionId))
+  )
+    throw new HttpError(400, m.kycIncomplete);
+  return repeatedOr(db, input, { kind: 'exists' });
 }

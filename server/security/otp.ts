@@ -2,11 +2,11 @@ import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import type { OtpSettings } from '../onboarding/config';
-import { otpSmsText, SmsDeliveryError, type SmsPurpose } from '../sms/sender';
+import { otpSmsText, SmsDeliveryError, type OtpPurpose } from '../sms/sender';
+import { logSmsSend } from '../sms/send-log';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
-/** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
-type OtpPurpose = SmsPurpose;
+export type { OtpPurpose };
 
 type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
 
@@ -39,7 +39,7 @@ export class OtpDeliveryError extends Error {
 }
 
 /** The per-phone SMS limits: the resend wait, per hour, per day. */
-function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
   return {
     bucket: 'sms_phone',
     key: celular,
@@ -118,18 +118,7 @@ export async function deliverOtp(
   const now = clock.now();
   const code = generateOtp();
   const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
-    db.query(
-      'INSERT INTO sms_send_log (celular, purpose, provider, client_ip, status, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        input.celular,
-        input.purpose,
-        deps.sms.provider,
-        input.clientIp,
-        status,
-        error,
-        new Date(clock.now()),
-      ],
-    );
+    logSmsSend(deps, { ...input, status, error });
   const sentAt = new Date(now);
   const codeId = (
     await db.query<{ id: string }>(

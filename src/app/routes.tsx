@@ -15,6 +15,9 @@ const DashboardRoute = lazy(() =>
   import('../flows/session/AuthArea').then((m) => ({ default: m.DashboardRoute })),
 );
 const OnboardingFlow = lazy(() => import('../flows/onboarding/OnboardingFlow'));
+const ContinueOnPhoneFlow = lazy(() =>
+  import('../flows/onboarding/OnboardingFlow').then((m) => ({ default: m.ContinueOnPhoneFlow })),
+);
 const RecoverPinFlow = lazy(() => import('../flows/recover-pin/RecoverPinFlow'));
 const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
 const TycPage = lazy(() => import('../pages/TycPage'));
@@ -40,6 +43,7 @@ export function AppRoutes() {
         <Route path="/dashboard" element={lazyRoute(<DashboardRoute />)} />
       </Route>
       <Route path="/onboarding" element={lazyRoute(<OnboardingFlow />)} />
+      <Route path="/onboarding/celular" element={lazyRoute(<ContinueOnPhoneFlow />)} />
       <Route path="/recuperar-pin" element={lazyRoute(<RecoverPinFlow />)} />
       <Route path="/face-login" element={lazyRoute(<FaceLoginFlow />)} />
       <Route path="/tyc" element={lazyRoute(<TycPage />)} />

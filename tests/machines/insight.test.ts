@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
 import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import type { ResultResponse } from '../../contract/common';
+import type { RegistrationResume, SendLinkResponse } from '../../contract/onboarding';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -280,7 +282,15 @@ describe('PIN recovery', () => {
 // ---------------------------------------------------------------------------------------------
 // onboarding with its KYC child
 
-function onboarding(inspect: (e: InspectionEvent) => void) {
+const REGISTRATION: RegistrationResume = {
+  token: 'R'.repeat(43),
+  resumeAt: 'pin',
+  phone: '0981123456',
+  email: null,
+  sessionId: null,
+};
+
+function onboarding(inspect: (e: InspectionEvent) => void, registration = REGISTRATION) {
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
@@ -298,9 +308,18 @@ function onboarding(inspect: (e: InspectionEvent) => void) {
         },
       }),
       loadKyc: load.logic,
+      savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })),
+      sendLink: fromPromise(async (): Promise<SendLinkResponse> => ({
+        success: true,
+        message: 'ok',
+        link: `http://localhost/onboarding/celular#${'L'.repeat(43)}`,
+        expiresInSeconds: 1200,
+        resendAfterSeconds: 30,
+      })),
+      registrationStatus: fromCallback(() => () => {}),
     },
   });
-  const actor = createActor(machine, { inspect }).start();
+  const actor = createActor(machine, { inspect, input: {} }).start();
   const values: string[] = [];
   actor.subscribe((s) => values.push(JSON.stringify(s.value)));
   const kyc = () => selectKycActor(actor.getSnapshot())!;
@@ -321,11 +340,12 @@ function onboarding(inspect: (e: InspectionEvent) => void) {
       send.calls.at(-1)!.answer.resolve({ success: true, message: 'ok' });
       await flush();
       actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '123456' });
-      validate.calls.at(-1)!.answer.resolve({ success: true });
+      validate.calls.at(-1)!.answer.resolve({ success: true, registration });
       await flush();
       actor.send({ type: 'pin.change', value: '735194' });
       actor.send({ type: 'terms.change', accepted: true });
       actor.send({ type: 'form.submit' });
+      await flush();
       actor.send({ type: 'welcome.next' });
       for (const call of load.calls) call.answer.resolve(k.machine as unknown as KycMachine);
       await flush();
@@ -380,6 +400,41 @@ const HAPPY = [
   'welcome:passed',
   'kycLoad:entered',
 ];
+
+describe('onboarding: a registration that survives real life (issue 18)', () => {
+  it('a kept registration continued: the resume counted, the PIN step never entered', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect, { ...REGISTRATION, resumeAt: 'welcome' });
+    await h.toKyc();
+    expect(r.seen().slice(0, 9)).toEqual([
+      'registration:entered',
+      'registration:passed',
+      'verification:entered',
+      'verification:passed',
+      'welcome:entered',
+      'resume:entered',
+      'resume:passed',
+      'welcome:passed',
+      'kycLoad:entered',
+    ]);
+    expect(r.seen()).not.toContain('pin:entered');
+    valid(r.events);
+  });
+
+  it("'Seguir en mi celular': the hand-off entered, passed when the phone finishes", async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.kyc().send({ type: 'handoff.start' });
+    await h.flush();
+    expect(r.seen().slice(-1)).toEqual(['handoff:entered']);
+    h.actor.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
+    expect(h.actor.getSnapshot().value).toBe('complete');
+    expect(r.seen().slice(-1)).toEqual(['handoff:passed']);
+    valid(r.events);
+  });
+});
 
 describe('onboarding with KYC', () => {
   it('success: every step entered and passed in order, the camera granted, registered', async () => {

@@ -211,6 +211,32 @@ export async function getCompletedKyc(
   };
 }
 
+/**
+ * A valid session's status for resuming a registration: 'live' (selfie passed) while not idle or
+ * expired, 'completed' (document read) while unused and not expired; null otherwise.
+ */
+export async function sessionStage(
+  db: Db,
+  sessionId: string,
+): Promise<{ status: 'live' } | { status: 'completed'; idData: Record<string, unknown> } | null> {
+  if (!isSessionId(sessionId)) return null;
+  const { rows } = await db.query<{
+    status: KycStatus;
+    result: { id_data?: Record<string, unknown> } | null;
+  }>(
+    `SELECT status, result FROM kyc_sessions
+      WHERE id = $1 AND expires_at > now() AND consumed_at IS NULL
+        AND (status = 'completed'
+             OR (status = 'live' AND updated_at >= now() - (idle_ms * interval '1 millisecond')))`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.status === 'completed' && row.result?.id_data)
+    return { status: 'completed', idData: row.result.id_data };
+  return row.status === 'live' ? { status: 'live' } : null;
+}
+
 /** Deletes sessions past their retention (`replayWindowMs` after they expired). */
 export async function purgeExpiredSessions(db: Db, replayWindowMs: number): Promise<void> {
   // An expired session's eye anchor (eye pixels) goes at once; the row stays for the replay window.

@@ -39,7 +39,7 @@ const INSIGHT_STEPS = {
   ],
   login: ['login'],
   recovery: ['request', 'verification', 'newPin'],
-  faceAuth: ['camera', 'activation', 'recognition'],
+  faceLogin: ['camera', 'activation', 'recognition'],
 } as const;
 
 export type InsightFlow = keyof typeof INSIGHT_STEPS;
@@ -200,7 +200,7 @@ export type InsightBatch = z.infer<typeof insightBatch>;
 
 /** The engine's decisions, recorded by the server into the same table (journey null). */
 export type EngineDecision = {
-  flow: 'onboarding' | 'faceAuth';
+  flow: 'onboarding' | 'faceLogin';
   step: 'selfie' | 'document' | 'recognition';
   outcome: 'passed' | 'failed';
   error?: EngineReason;

@@ -1,4 +1,4 @@
-import { PIN_LENGTH } from './auth';
+import { PIN_LENGTH } from './login';
 
 /**
  * The PIN rules, in one place for the browser and the server (issue 20, item 5): 6 digits, not one

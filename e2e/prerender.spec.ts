@@ -1,5 +1,6 @@
 import type { Page, Route } from '@playwright/test';
-import { authPaths } from '../contract/auth';
+import { loginPaths } from '../contract/login';
+import { sessionPaths } from '../contract/session';
 import { onboardingPaths } from '../contract/onboarding';
 import { recoveryPaths } from '../contract/recovery';
 import { PRERENDERED } from '../scripts/prerender';
@@ -176,7 +177,7 @@ test.describe('/login before hydration', () => {
     await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
     await expect(documento).toHaveValue(DEMO.documento);
     await expect(pin).toHaveValue(DEMO.pin);
-    const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+    const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
     await submit.click();
     expect((await answer).request().method()).toBe('POST');
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -185,7 +186,7 @@ test.describe('/login before hydration', () => {
   test('the form shows while the session check is in flight', async ({ page }) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(authPaths.session, async (route) => {
+    await page.route(sessionPaths.session, async (route) => {
       await released;
       await route.continue();
     });
@@ -274,7 +275,7 @@ test.describe('typing across hydration', () => {
     },
     {
       route: '/recuperar-pin',
-      chunk: 'RecoverPinFlow',
+      chunk: 'RecoveryFlow',
       api: recoveryPaths.sendPinOtp,
       // Enabled once both fields are in the machine: the document only through adoption.
       mounted: 'submit enabled',
@@ -287,7 +288,7 @@ test.describe('typing across hydration', () => {
     {
       route: '/login',
       chunk: 'LoginFlow',
-      api: authPaths.login,
+      api: loginPaths.login,
       // 'Validar' waits for a valid PIN: React's props on every element is the sign here.
       mounted: 'props attached',
       fields: () => [

@@ -290,7 +290,7 @@ const recoveryWizard = wizard(
  * Face authentication (parallel regions): the camera's outcome, the device's activation link, and
  * each recognition attempt (manual or kiosk) from its start to its decision, timed.
  */
-const faceAuth: Deriver = (j, c) => {
+const faceLogin: Deriver = (j, c) => {
   if (into(c, 'camera.on.live')) {
     j.enter('camera');
     j.pass('camera');
@@ -309,9 +309,9 @@ const faceAuth: Deriver = (j, c) => {
     j.enter('activation');
     j.fail('activation', activation);
   }
-  const starting = (s: Snap | null) =>
-    is(s, 'auth.manual.starting') || is(s, 'auth.kiosk.starting');
-  if (starting(c.next) && !starting(c.prev)) j.enter('recognition');
+  const attempting = (s: Snap | null) =>
+    is(s, 'auth.manual.attempt') || is(s, 'auth.kiosk.attempt');
+  if (attempting(c.next) && !attempting(c.prev)) j.enter('recognition');
   const decidedAt = (s: Snap | null) =>
     is(s, 'auth.manual.decided') || is(s, 'auth.kiosk.cooldown');
   if (decidedAt(c.next) && !decidedAt(c.prev)) {
@@ -325,12 +325,12 @@ const faceAuth: Deriver = (j, c) => {
   if (failedAt(c.next) && !failedAt(c.prev) && code) j.fail('recognition', code);
 };
 
-const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceAuth };
+const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceLogin };
 const FLOW_OF: Record<string, InsightFlow> = {
   onboarding: 'onboarding',
   login: 'login',
   recovery: 'recovery',
-  faceAuth: 'faceAuth',
+  faceLogin: 'faceLogin',
 };
 
 /**

@@ -1,11 +1,11 @@
 import {
-  authPaths,
+  loginPaths,
   loginResponse,
   type LoginRequest,
   type LoginResponse,
-} from '../../contract/auth';
+} from '../../contract/login';
 import { request } from '../shared/http';
 
 export function postLogin(body: LoginRequest, signal?: AbortSignal): Promise<LoginResponse> {
-  return request(authPaths.login, { body, schema: loginResponse, signal });
+  return request(loginPaths.login, { body, schema: loginResponse, signal });
 }

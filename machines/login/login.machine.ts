@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
 import { submitLogin } from './login.actors';

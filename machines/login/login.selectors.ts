@@ -1,5 +1,5 @@
 import type { SnapshotFrom } from 'xstate';
-import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import type { LoginMachine } from './login.machine';
 import type { LoginMissing } from './login.types';
 

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, setup, stopChild } from 'xstate';
-import { PIN_LENGTH } from '../../contract/auth';
+import { PIN_LENGTH } from '../../contract/login';
 import { EMAIL_PATTERN, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
 import {
   isAcceptablePin,

@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { RECOVERY_CELULAR_MAX } from '../../contract/recovery';

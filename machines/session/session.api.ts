@@ -1,15 +1,15 @@
 import {
-  authPaths,
   logoutResponse,
+  sessionPaths,
   sessionResponse,
   type SessionResponse,
-} from '../../contract/auth';
+} from '../../contract/session';
 import { request } from '../shared/http';
 
 export function getSession(signal?: AbortSignal): Promise<SessionResponse> {
-  return request(authPaths.session, { schema: sessionResponse, signal });
+  return request(sessionPaths.session, { schema: sessionResponse, signal });
 }
 
 export async function postLogout(signal?: AbortSignal): Promise<void> {
-  await request(authPaths.logout, { body: {}, schema: logoutResponse, signal });
+  await request(sessionPaths.logout, { body: {}, schema: logoutResponse, signal });
 }

@@ -196,7 +196,7 @@ async function flowReport(
 }
 
 async function kioskReport(db: Db, range: ReportRange, journeys?: string[]): Promise<KioskReport> {
-  const f = filter(range, 'faceAuth', journeys);
+  const f = filter(range, 'faceLogin', journeys);
   const recognition = { where: `${f.where} AND step = 'recognition'`, params: f.params };
   const [{ rows }, t, r, d] = await Promise.all([
     db.query<{ recognised: number; not_recognised: number }>(

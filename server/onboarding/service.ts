@@ -157,8 +157,9 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.c
 
 /**
  * Creates the patient from the KYC session the server completed (its stored identity, never the
- * browser's copy), the phone verified by code, the PIN hashed as for login, the supplementary
- * data and the enrolled face. The same session registered twice answers the same success.
+ * browser's copy), for the registration the mobile's SMS proof opened (registration.ts), with the
+ * PIN hashed as for login (or the hash kept at step 2), the supplementary data and the enrolled
+ * face. The same session registered twice answers the same success.
  */
 export async function registerPatient(
   ctx: AppContext,
@@ -166,13 +167,9 @@ export async function registerPatient(
   input: RegisterInput,
 ): Promise<RegisterOutcome> {
   const { db } = ctx;
-  const prior = await registrationOf(db, input.sessionId, input.celular);
-  if (prior === 'other') return { kind: 'exists' };
-  if (prior) return { kind: 'registered', patientId: prior, repeated: true };
-
   // The registration the mobile's proof opened: this phone, and the KYC session it started.
   const draft = await draftOf(ctx, input.token, { finished: true });
-  // Finished by another call of this session (a double submit that lost the race) or not.
+  // Finished: by this session (a double submit answers the same success) or not.
   if (draft.completed_at) return repeatedOr(db, input, { kind: 'exists' });
   if (draft.celular !== input.celular) throw new HttpError(403, m.phoneOfAnother);
   if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);

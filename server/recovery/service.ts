@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { clearLoginGuard } from '../auth/login';
-import { endPatientSessions } from '../auth/sessions';
+import { clearLoginGuard } from '../login/service';
+import { endPatientSessions } from '../session/service';
 import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';

@@ -18,7 +18,7 @@ const OnboardingFlow = lazy(() => import('../flows/onboarding/OnboardingFlow'));
 const ContinueOnPhoneFlow = lazy(() =>
   import('../flows/onboarding/OnboardingFlow').then((m) => ({ default: m.ContinueOnPhoneFlow })),
 );
-const RecoverPinFlow = lazy(() => import('../flows/recover-pin/RecoverPinFlow'));
+const RecoveryFlow = lazy(() => import('../flows/recovery/RecoveryFlow'));
 const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
 const TycPage = lazy(() => import('../pages/TycPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
@@ -44,7 +44,7 @@ export function AppRoutes() {
       </Route>
       <Route path="/onboarding" element={lazyRoute(<OnboardingFlow />)} />
       <Route path="/onboarding/celular" element={lazyRoute(<ContinueOnPhoneFlow />)} />
-      <Route path="/recuperar-pin" element={lazyRoute(<RecoverPinFlow />)} />
+      <Route path="/recuperar-pin" element={lazyRoute(<RecoveryFlow />)} />
       <Route path="/face-login" element={lazyRoute(<FaceLoginFlow />)} />
       <Route path="/tyc" element={lazyRoute(<TycPage />)} />
       <Route path="*" element={lazyRoute(<NotFoundPage />)} />

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
-import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
 import type { ResultResponse } from '../../contract/common';
 import type { RegistrationResume, SendLinkResponse } from '../../contract/onboarding';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
@@ -16,7 +16,8 @@ import type {
   SetNewPinRequest,
   SetNewPinResponse,
 } from '../../contract/recovery';
-import { faceAuthMachine } from '../../machines/faceAuth/faceAuth.machine';
+import { attemptMachine } from '../../machines/face-login/attempt.machine';
+import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
@@ -566,13 +567,13 @@ describe('onboarding with KYC', () => {
 // ---------------------------------------------------------------------------------------------
 // face authentication
 
-const started: FaceAuthStartResponse = {
+const started: FaceLoginStartResponse = {
   success: true,
   session_id: 's-1',
   recommended_interval_ms: 300,
   profile: 'kiosk',
 };
-const decided = (success: boolean): FaceAuthFrameResponse => ({
+const decided = (success: boolean): FaceLoginFrameResponse => ({
   stage: success ? 'authenticated' : 'failed',
   feedback: [],
   recommended_interval_ms: 300,
@@ -591,22 +592,26 @@ const decided = (success: boolean): FaceAuthFrameResponse => ({
   },
 });
 
-function faceAuth(inspect: (e: InspectionEvent) => void) {
-  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+function faceLogin(inspect: (e: InspectionEvent) => void) {
+  const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const polls: Array<(e: unknown) => void> = [];
   const cameras: Array<(e: unknown) => void> = [];
   const watchdogs: Array<(e: unknown) => void> = [];
-  const machine = faceAuthMachine.provide({
+  const machine = faceLoginMachine.provide({
     actors: {
-      startSession: start.logic,
       stopSession: fromPromise(async () => {}),
       camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
       cameraWatchdog: fromCallback(
         ({ sendBack }) => void watchdogs.push(sendBack as (e: unknown) => void),
       ),
-      framePolling: fromCallback(
-        ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
-      ),
+      attempt: attemptMachine.provide({
+        actors: {
+          startSession: start.logic,
+          framePolling: fromCallback(
+            ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
+          ),
+        },
+      }),
     },
   });
   const actor = createActor(machine, { input: {}, inspect }).start();
@@ -618,7 +623,7 @@ function faceAuth(inspect: (e: InspectionEvent) => void) {
 describe('face authentication', () => {
   it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
     const r = recorder();
-    const h = faceAuth(r.inspect);
+    const h = faceLogin(r.inspect);
     h.actor.send({ type: 'camera.enable' });
     h.cameras.at(-1)!({ type: 'camera.ready', stream });
     h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
@@ -652,7 +657,7 @@ describe('face authentication', () => {
     const r = recorder();
     const quiet = recorder({ failing: true });
     const runs = [r, quiet].map((rec) => {
-      const h = faceAuth(rec.inspect);
+      const h = faceLogin(rec.inspect);
       h.actor.send({ type: 'camera.enable' });
       h.cameras.at(-1)!({ type: 'camera.error', code: 'permissionDenied' });
       return h.values;

@@ -1172,16 +1172,17 @@ describe('a registration that survives real life (issue 18)', () => {
       return h;
     }
     const LINK = `http://localhost:3000/onboarding/celular#${'L'.repeat(43)}`;
+    const LINK_SENT: SendLinkResponse = {
+      success: true,
+      message: 'ok',
+      link: LINK,
+      expiresInSeconds: 1200,
+      resendAfterSeconds: 30,
+    };
 
     it('sends the link, follows the phone and shows the completion when the phone finishes', async () => {
       const h = await handingOff();
-      h.links[0]!.answer.resolve({
-        success: true,
-        message: 'ok',
-        link: LINK,
-        expiresInSeconds: 1200,
-        resendAfterSeconds: 30,
-      });
+      h.links[0]!.answer.resolve(LINK_SENT);
       await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
       expect(h.statusPolls).toEqual([
         { registrationToken: FIXTURE_REGISTRATION_TOKEN, delayFirst: true },
@@ -1221,13 +1222,7 @@ describe('a registration that survives real life (issue 18)', () => {
 
     it('no answer keeps following; a refusal (the registration moved on) stops it', async () => {
       const h = await handingOff();
-      h.links[0]!.answer.resolve({
-        success: true,
-        message: 'ok',
-        link: LINK,
-        expiresInSeconds: 1200,
-        resendAfterSeconds: 30,
-      });
+      h.links[0]!.answer.resolve(LINK_SENT);
       await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
       h.actor.send({ type: 'poll.error', error: { code: 'network' } });
       expect(h.actor.getSnapshot().matches({ handoff: 'waiting' })).toBe(true);

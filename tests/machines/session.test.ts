@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { SessionResponse } from '../../contract/auth';
+import type { SessionResponse } from '../../contract/session';
 import { sessionMachine } from '../../machines/session/session.machine';
 import { selectPatient, selectSessionStatus } from '../../machines/session/session.selectors';
 

@@ -207,8 +207,10 @@ describe('POST /api/onboarding/register', () => {
     const bound = await verifyPhone('0991000111');
     expect(bound.statusCode).toBe(409);
     const other = await post(onboardingPaths.register, body({ phone: '0991000111' }));
-    expect(other.statusCode).toBe(409);
-    expect(other.json().message).toContain('existe');
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe(
+      'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
+    );
     expect(await patients()).toHaveLength(1);
   });
 

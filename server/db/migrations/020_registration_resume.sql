@@ -30,3 +30,6 @@ CREATE TABLE registration_tokens (
   used_at timestamptz
 );
 CREATE INDEX registration_tokens_draft_idx ON registration_tokens (draft_id, kind);
+
+-- The registration replaces the verified-phone record registration used to check.
+DROP TABLE phone_verifications;

@@ -9,7 +9,7 @@ import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
 import { Tips, TipsTitle } from './shared.styles';
-import { StepForm } from './StepForm';
+import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.pinCreation;
 

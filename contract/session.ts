@@ -1,0 +1,18 @@
+import * as z from 'zod/mini';
+
+export const logoutResponse = z.looseObject({ success: z.literal(true) });
+
+export const sessionResponse = z.discriminatedUnion('authenticated', [
+  z.object({
+    authenticated: z.literal(true),
+    patient: z.object({ nombre: z.string(), apellido: z.string() }),
+    expiresAt: z.string(),
+  }),
+  z.object({ authenticated: z.literal(false) }),
+]);
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const sessionPaths = {
+  logout: '/api/auth/logout',
+  session: '/api/auth/session',
+} as const;

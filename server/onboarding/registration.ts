@@ -8,7 +8,7 @@ import { isAcceptablePin } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { clientSmsCheck, phoneSmsCheck } from '../security/otp';
+import { clientSmsCheck, phoneSmsBudget } from '../security/otp';
 import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
 import { linkSmsText, SmsDeliveryError } from '../sms/sender';
 import { logSmsSend } from '../sms/send-log';
@@ -197,8 +197,8 @@ const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PAT
 
 /**
  * 'Seguir en mi celular': an SMS to the registration's verified mobile with a one-time link. The
- * onboarding SMS budget applies (resend wait, per mobile per hour and day, per address), plus a
- * cap per registration. A newer link kills the older ones; a delivery the gateway refused kills
+ * onboarding SMS budget applies (per mobile per hour and day, per address), plus the resend wait
+ * between links and a cap per registration. A newer link kills the older ones; a delivery the gateway refused kills
  * this one and spends no budget.
  */
 export async function sendLink(
@@ -208,12 +208,21 @@ export async function sendLink(
   const draft = await draftOf(ctx, input.token);
   if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
   const { otp, registration: settings, sms: smsSettings } = ctx.onboarding;
+  // The mobile's SMS budget counts it with the codes; the resend wait is between links only (a
+  // patient who taps 'Seguir en mi celular' right after the code is not made to wait).
   const events = await consumeLimits(
     ctx.db,
     [
-      phoneSmsCheck(otp, draft.celular),
+      phoneSmsBudget(otp, draft.celular),
       clientSmsCheck(otp, input.clientIp),
-      perRegistration('registration_link', draft, settings.linksPerRegistrationHour, HOUR),
+      {
+        bucket: 'registration_link',
+        key: draft.id,
+        limits: [
+          { max: 1, windowMs: otp.resendWaitMs },
+          { max: settings.linksPerRegistrationHour, windowMs: HOUR },
+        ],
+      },
     ],
     ctx.clock.now(),
   );

@@ -38,17 +38,22 @@ export class OtpDeliveryError extends Error {
   }
 }
 
-/** The per-phone SMS limits: the resend wait, per hour, per day. */
-export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+/** The per-phone SMS budget, every kind of SMS alike: per hour, per day. */
+export function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
   return {
     bucket: 'sms_phone',
     key: celular,
     limits: [
-      { max: 1, windowMs: otp.resendWaitMs },
       { max: otp.smsPerPhonePerHour, windowMs: HOUR },
       { max: otp.smsPerPhonePerDay, windowMs: DAY },
     ],
   };
+}
+
+/** The per-phone SMS limits of a code: the resend wait, then the budget. */
+export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+  const budget = phoneSmsBudget(otp, celular);
+  return { ...budget, limits: [{ max: 1, windowMs: otp.resendWaitMs }, ...budget.limits] };
 }
 
 /** The per-client-address SMS cap (many phones from one address). */

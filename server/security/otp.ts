@@ -51,7 +51,7 @@ export function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
 }
 
 /** The per-phone SMS limits of a code: the resend wait, then the budget. */
-export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
   const budget = phoneSmsBudget(otp, celular);
   return { ...budget, limits: [{ max: 1, windowMs: otp.resendWaitMs }, ...budget.limits] };
 }

@@ -5,7 +5,7 @@
  * with its worker threads, and its child processes) before and after each block:
  *   - selfie liveness: start-kyc, then a simulated patient blinking in front of a 30 fps camera
  *     (bench/_patient.ts), captured and grouped by the browser's own frame policy
- *     (machines/shared/frame-policy.ts: a frame every 125 ms, 6 per 700 ms poll), sent as multipart
+ *     (contract/frame-policy.ts: a frame every 125 ms, 6 per 700 ms poll), sent as multipart
  *     requests of repeated `frame` parts until the answer says live (or the 15 s of captures run
  *     out). CPU per request and per frame. Every session is a new patient (frames already seen in
  *     another session would be replays);
@@ -30,7 +30,7 @@ import os from 'node:os';
 import sharp from 'sharp';
 import { faceLoginFrameResponse, faceLoginParts, faceLoginPaths } from '../contract/face-login';
 import { identityParts, identityPaths } from '../contract/identity';
-import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../contract/frame-policy';
 import { openDb } from '../server/db/client';
 import { loadIdentityConfig } from '../server/identity/config';
 import { createIdentityEngine } from '../server/identity/engine';

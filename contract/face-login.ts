@@ -46,11 +46,11 @@ export type FaceLoginStartResponse = z.infer<typeof faceLoginStartResponse>;
 export const faceLoginFrameFields = z.object({ session_id: sessionId });
 
 /** liveness: the challenge runs; authenticated / failed: the decision (result is set). */
-export const faceLoginStages = ['liveness', 'authenticated', 'failed'] as const;
-export const faceLoginStage = z.enum(faceLoginStages);
+const faceLoginStages = ['liveness', 'authenticated', 'failed'] as const;
+const faceLoginStage = z.enum(faceLoginStages);
 export type FaceLoginStage = z.infer<typeof faceLoginStage>;
 
-export const faceLoginResult = z.object({
+const faceLoginResult = z.object({
   success: z.boolean(),
   message: z.string(),
   user: z.nullable(

@@ -14,9 +14,9 @@ export const insightPaths = { events: '/api/insight/events' } as const;
 /** Events one request may carry; the browser sends smaller batches. */
 export const INSIGHT_MAX_BATCH = 50;
 /** A step's duration is capped at a day (longer means the page was left open). */
-export const INSIGHT_MAX_DURATION_MS = 86_400_000;
+const INSIGHT_MAX_DURATION_MS = 86_400_000;
 
-export const INSIGHT_STEPS = {
+const INSIGHT_STEPS = {
   onboarding: [
     // the phone opening the SMS link (issue 18)
     'link',
@@ -44,13 +44,13 @@ export const INSIGHT_STEPS = {
 
 export type InsightFlow = keyof typeof INSIGHT_STEPS;
 export type InsightStep = (typeof INSIGHT_STEPS)[InsightFlow][number];
-export const INSIGHT_FLOWS = Object.keys(INSIGHT_STEPS) as InsightFlow[];
+const INSIGHT_FLOWS = Object.keys(INSIGHT_STEPS) as InsightFlow[];
 
 /**
  * entered: the step shows; passed: left forward; failed: an error code shows; retried: the patient
  * tries the step again after a failure (or asks for a new code); cancelled: back or cancel left it.
  */
-export const INSIGHT_OUTCOMES = ['entered', 'passed', 'failed', 'retried', 'cancelled'] as const;
+const INSIGHT_OUTCOMES = ['entered', 'passed', 'failed', 'retried', 'cancelled'] as const;
 export type InsightOutcome = (typeof INSIGHT_OUTCOMES)[number];
 
 /** The error codes the flows show (their machines' codes), as the browser reports them. */
@@ -148,8 +148,8 @@ export const ENGINE_REASONS = [
 ] as const;
 export type EngineReason = (typeof ENGINE_REASONS)[number];
 
-export const DEVICES = ['mobile', 'desktop'] as const;
-export const BROWSER_FAMILIES = [
+const DEVICES = ['mobile', 'desktop'] as const;
+const BROWSER_FAMILIES = [
   'chrome',
   'firefox',
   'safari',
@@ -159,10 +159,10 @@ export const BROWSER_FAMILIES = [
   'other',
 ] as const;
 /** The Network Information API's effectiveType, when the browser gives it. */
-export const NETWORKS = ['slow-2g', '2g', '3g', '4g'] as const;
+const NETWORKS = ['slow-2g', '2g', '3g', '4g'] as const;
 
 /** Coarse context, the same for every event of a batch. */
-export const insightContext = z.strictObject({
+const insightContext = z.strictObject({
   device: z.enum(DEVICES),
   browser: z.enum(BROWSER_FAMILIES),
   network: z.optional(z.enum(NETWORKS)),
@@ -171,7 +171,7 @@ export type InsightContext = z.infer<typeof insightContext>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-export const insightEvent = z
+const insightEvent = z
   .strictObject({
     /** the journey: a random UUID v4 made for one flow instance */
     journey: z.string().check(z.regex(UUID)),

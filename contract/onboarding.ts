@@ -21,13 +21,13 @@ export type BloodType = (typeof BLOOD_TYPES)[number];
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Any way of writing a Paraguayan mobile that the normaliser (contract/phone.ts) accepts. */
-export const paraguayPhone = z.string().check(
+const paraguayPhone = z.string().check(
   z.maxLength(32),
   z.refine((v) => normalizeParaguayPhone(v) !== null),
 );
 
 /** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
-export const optionalEmail = z.optional(
+const optionalEmail = z.optional(
   z.nullable(
     z.union([
       z.literal(''),
@@ -110,7 +110,7 @@ export const kycData = z.object({
   nacionalidad: z.string(),
   estado_civil: z.string(),
 });
-export type KycData = z.infer<typeof kycData>;
+type KycData = z.infer<typeof kycData>;
 
 /** Identity fields as the document verification returns them (id_data). */
 export type IdData = {

@@ -22,7 +22,8 @@ import { finishIdentity } from './support/registration';
 test.describe.configure({ timeout: 300_000 });
 test.use({ blinkSeed: 10 });
 
-const CARD = { documento: '3164017', names: ['ACOSTA', 'CARLOS OSCAR'] };
+// The names as the MRZ writes them and as the card prints them (kept when the OCR reads the accent).
+const CARD = { documento: '3164017', names: ['ACOSTA', 'CARLOS OSCAR', 'CARLOS ÓSCAR'] };
 const PIN = '735194';
 const NEW_PIN = '951846';
 
@@ -86,7 +87,8 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await button(page, kyc.selfie.retry).click();
   const sessions = [first, await second];
   // The selfie, the cédula, the review, the supplementary form: registered.
-  await finishIdentity(page, 'card-2');
+  // The review shows the names as the card prints them ('ÓSCAR'; the MRZ writes 'OSCAR').
+  await finishIdentity(page, 'card-2', 'CARLOS ÓSCAR');
 
   // PIN recovery for the new patient (leaving the page sends the registration's last events).
   await page.goto('/recuperar-pin');

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { ConfigError, fastifyTrustProxy, type Config } from './config';
+import { fastifyTrustProxy, type Config } from './config';
+import { ConfigError } from './env';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';

@@ -68,12 +68,21 @@ export async function phone(browser: Browser): Promise<BrowserContext> {
   });
 }
 
-/** From the selfie to the completion: the blink challenge, the card, the review, the form. */
-export async function finishIdentity(page: Page, card: string): Promise<void> {
+/**
+ * From the selfie to the completion: the blink challenge, the card, the review (showing the given
+ * names `nombre` when given), the form.
+ */
+export async function finishIdentity(page: Page, card: string, nombre?: string): Promise<void> {
   await passSelfie(page);
   await expect(button(page, kyc.document.capture)).toBeEnabled({ timeout: 20_000 });
   await uploadDocuments(page, card);
   await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 90_000 });
+  if (nombre)
+    await expect(
+      page
+        .locator('dt', { hasText: kyc.review.labels.nombre })
+        .locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText(nombre);
   await button(page, kyc.review.confirm).click();
   await expect(heading(page, kyc.supplementary.title)).toBeFocused();
   const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });

@@ -15,10 +15,10 @@ import type {
   FaceLoginError,
 } from './face-login.types';
 
-export const faceLoginErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceLoginError =>
+const faceLoginErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceLoginError =>
   faceLoginErrorOf(toFlowError(err), during);
 
-export function faceLoginErrorOf(e: FlowError, during: 'start' | 'frame'): FaceLoginError {
+function faceLoginErrorOf(e: FlowError, during: 'start' | 'frame'): FaceLoginError {
   const withMessage = (code: FaceLoginError['code']): FaceLoginError =>
     e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };
   if (e.code === 'network') return { code: 'network' };
@@ -125,5 +125,3 @@ export const attemptMachine = setup({
     failed: { type: 'final' },
   },
 });
-
-export type AttemptMachine = typeof attemptMachine;

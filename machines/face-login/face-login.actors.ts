@@ -6,7 +6,7 @@ import { startPolling, type PollingEvent } from '../shared/polling';
 import { postActivate, postFrame, postStart, postStop } from './face-login.api';
 
 /** Frames for face authentication (spec 9): JPEG 0.92, square crop, mirrored unless switched off. */
-export const frameOptions = (mirror: boolean): CaptureOptions => ({
+const frameOptions = (mirror: boolean): CaptureOptions => ({
   cropAspect: 1,
   mirror,
   quality: 0.92,
@@ -78,23 +78,22 @@ export const framePolling = fromCallback<
 );
 
 /** A video element's progress, as the watchdog reads it (tests pass fakes). */
-export type WatchedVideo = { currentTime: number; readyState: number };
-export type WatchdogEnv = {
+type WatchedVideo = { currentTime: number; readyState: number };
+type WatchdogEnv = {
   videoOf: (stream: MediaStream, signal: AbortSignal) => Promise<HTMLVideoElement>;
   release: (video: HTMLVideoElement) => void;
   /** how often progress is checked, and how long without a new frame counts as frozen */
   everyMs: number;
   stallMs: number;
 };
-export const browserWatchdogEnv: WatchdogEnv = {
+const browserWatchdogEnv: WatchdogEnv = {
   videoOf,
   release: releaseVideo,
   everyMs: 1000,
   stallMs: 4000,
 };
 
-export type WatchdogEvent =
-  { type: 'video.ready'; video: HTMLVideoElement } | { type: 'camera.stalled' };
+type WatchdogEvent = { type: 'video.ready'; video: HTMLVideoElement } | { type: 'camera.stalled' };
 
 /**
  * Watches a camera stream for hours: plays it in a video element of its own (frames are captured

@@ -25,8 +25,8 @@ import type {
 export const SUCCESS_COOLDOWN_MS = 1500;
 export const FAILURE_COOLDOWN_MS = 700;
 /** Kiosk retries after an error: 1 s, 2 s, 4 s ... up to 30 s (or the server's Retry-After). */
-export const BACKOFF_BASE_MS = 1000;
-export const BACKOFF_MAX_MS = 30_000;
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
 
 const activationErrorFrom = (err: unknown): ActivationErrorCode =>
   toFlowError(err).code === 'network' ? 'network' : 'invalidLink';

@@ -17,7 +17,7 @@ export type AuthStatus =
   | 'cooldown'
   | 'retrying'
   | 'blocked';
-export type DeviceStatus = 'idle' | 'activating' | 'activated' | 'activationFailed';
+type DeviceStatus = 'idle' | 'activating' | 'activated' | 'activationFailed';
 
 const cameraStatus = (s: Snapshot): CameraStatus =>
   s.matches({ camera: 'off' })
@@ -111,4 +111,3 @@ export const selectKioskView = (s: Snapshot) => {
         : null,
   };
 };
-export type KioskView = ReturnType<typeof selectKioskView>;

@@ -22,7 +22,7 @@ export type FaceLoginError = {
 
 export type ActivationErrorCode = 'invalidLink' | 'network';
 
-export type FaceLoginMode = 'manual' | 'kiosk';
+type FaceLoginMode = 'manual' | 'kiosk';
 
 export type FaceLoginInput = {
   /** `/face-login?modo=kiosco` boots into kiosk mode */

@@ -35,7 +35,7 @@ type Options = {
 };
 
 /** A random UUID v4 from getRandomValues (randomUUID needs a secure context; this does not). */
-export function randomJourneyId(): string {
+function randomJourneyId(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;

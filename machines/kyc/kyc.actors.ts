@@ -6,7 +6,7 @@ import {
   selfieFramePolicy,
   type FramePolicy,
   type SampledFrame,
-} from '../shared/frame-policy';
+} from '../../contract/frame-policy';
 import {
   DOCUMENT_IMAGE,
   releaseVideo,

@@ -5,7 +5,7 @@ import { onlyDigits } from '../shared/input';
 import { submitLogin } from './login.actors';
 import type { LoginContext, LoginError, LoginEvent } from './login.types';
 
-export function loginErrorFrom(err: unknown): LoginError {
+function loginErrorFrom(err: unknown): LoginError {
   const e = toFlowError(err);
   const withMessage = (code: LoginError['code']): LoginError =>
     e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };

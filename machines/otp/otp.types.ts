@@ -6,7 +6,7 @@ export { OTP_LENGTH, OTP_RESEND_WAIT_SECONDS } from '../../contract/onboarding';
  * Who the code was sent to. Onboarding knows only the mobile; PIN recovery adds the document
  * number. The parent's validate and resend actors turn it into their endpoint's body.
  */
-export type OtpRecipient = { celular: string; numeroDocumento?: string };
+type OtpRecipient = { celular: string; numeroDocumento?: string };
 
 /** Why a code step failed; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OtpErrorCode = 'wrongCode' | 'network' | 'tooManyAttempts' | 'resendFailed';
@@ -26,7 +26,7 @@ export type OtpVerdict = {
 export type OtpValidateInput = { recipient: OtpRecipient; code: string };
 export type OtpResendInput = { recipient: OtpRecipient };
 
-export type OtpNotice = 'codeResent';
+type OtpNotice = 'codeResent';
 
 export type OtpContext = {
   recipient: OtpRecipient;

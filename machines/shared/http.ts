@@ -1,11 +1,7 @@
+import type { Schema } from '../../contract/common';
 import { ApiError } from './errors';
 
-/** Any contract schema (zod classic or mini): only safeParse is needed. */
-export type Schema<T> = {
-  safeParse(data: unknown): { success: true; data: T } | { success: false };
-};
-
-export type RequestOptions<T> = {
+type RequestOptions<T> = {
   method?: 'GET' | 'POST';
   body?: unknown;
   /** multipart bodies (camera frames, document photos) */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bool, int, parseEnv } from '../env';
 import {
   FACE_LOGIN_INTERVAL_MS,
   FACE_LOGIN_MIN_INTERVAL_MS,
@@ -6,11 +7,6 @@ import {
 } from '../../contract/face-login';
 
 /** Settings of face authentication and kiosk devices, from the environment with safe defaults. */
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
-const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max).default(def);
 
 const schema = z.object({
   FACE_AUTH_PREFIX: z
@@ -54,12 +50,7 @@ export function loadFaceLoginConfig(
   env: Record<string, string | undefined>,
   appEnv: 'development' | 'production' | 'test',
 ): FaceLoginConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid face-authentication configuration:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
+  const c = parseEnv(schema, env);
   return {
     prefix: c.FACE_AUTH_PREFIX,
     requireDevice: c.FACE_AUTH_REQUIRE_DEVICE ?? appEnv === 'production',

@@ -7,7 +7,7 @@ import type { Db } from '../db/client';
  * SHA-256 hashes of both tokens are stored (they are 256-bit random, so a plain hash suffices).
  */
 export type Device = { id: string; name: string };
-export type DeviceRow = Device & {
+type DeviceRow = Device & {
   created_at: string;
   activated_at: string | null;
   last_seen_at: string | null;

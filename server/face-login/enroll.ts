@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { enrollFace, type IdentityEngine } from '../identity/engine';
 import { checkGates, type GateName } from '../identity/gates';
 
-export type EnrollOutcome =
+type EnrollOutcome =
   { ok: true; faceWidth: number } | { ok: false; failed: GateName[]; hints: string[] };
 
 /**

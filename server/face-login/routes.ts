@@ -25,7 +25,7 @@ import { activateDevice, deviceOf } from './devices';
 import { faceLoginMessages } from './messages';
 import { createFaceLogin, type Caller } from './service';
 
-export type FaceLoginRoutesOptions = { ctx: AppContext; faceLogin: FaceLoginConfig };
+type FaceLoginRoutesOptions = { ctx: AppContext; faceLogin: FaceLoginConfig };
 
 const MINUTE = 60_000;
 

@@ -18,7 +18,7 @@ import { faceLoginMessages } from './messages';
  * identified (1:N over enrolled faces, the configured threshold). A still photo never blinks and
  * its repeated frames are duplicates, so it never reaches identification.
  */
-export type FaceLoginDeps = {
+type FaceLoginDeps = {
   db: Db;
   engine: () => Promise<IdentityEngine>;
   config: FaceLoginConfig;
@@ -28,13 +28,10 @@ export type FaceLoginDeps = {
 /** Who calls: an activated device, or (where no credential is required) a client address. */
 export type Caller = { deviceId: string | null; key: string };
 
-export const KIOSK_PROFILE = 'kiosk';
+const KIOSK_PROFILE = 'kiosk';
 
 /** The kiosk's liveness decider: the blink decider with the kiosk's blink count and time limit. */
-export function kioskDecider(
-  engine: IdentityEngine,
-  cfg: FaceLoginConfig,
-): LivenessDecider<unknown> {
+function kioskDecider(engine: IdentityEngine, cfg: FaceLoginConfig): LivenessDecider<unknown> {
   const base = blinkDecider({
     ...engine.config.liveness,
     blinksRequired: cfg.blinksRequired,

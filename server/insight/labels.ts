@@ -1,13 +1,6 @@
-import type { BrowserError, EngineReason, InsightFlow } from '../../contract/insight';
+import type { BrowserError, EngineReason } from '../../contract/insight';
 
 /** The operator report's Spanish labels (server/cli/report.ts, server/insight/report-html.ts). */
-export const flowLabels: Record<InsightFlow, string> = {
-  onboarding: 'Registro',
-  login: 'Ingreso',
-  recovery: 'Recuperación de PIN',
-  faceLogin: 'Kiosco (reconocimiento facial)',
-};
-
 export const stepLabels: Record<string, string> = {
   link: 'Enlace en el celular',
   registration: 'Celular',

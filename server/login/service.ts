@@ -131,7 +131,7 @@ async function countGuess(
 }
 
 /** The ledger after counting one more guess (a failure until the PIN proves otherwise). */
-export function applyGuess(
+function applyGuess(
   rules: Pick<LoginRules, 'lockAfter' | 'lockBaseMs' | 'lockMaxMs' | 'hardLockAfter'>,
   guard: Pick<Guard, 'consecutive_failures' | 'failures_since_success' | 'lock_count'>,
   lockEnded: boolean,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OTP_RESEND_WAIT_SECONDS, OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
-import { loadSmsConfig, parseEnv, type SmsConfig } from '../sms/config';
+import { int, parseEnv } from '../env';
+import { loadSmsConfig, type SmsConfig } from '../sms/config';
 
 /** OTP and SMS limits (issue 4); every one is enforced by the server, in the database. */
 export type OtpSettings = {
@@ -38,7 +39,6 @@ export type RegistrationSettings = {
   statusPerRegistrationMinute: number;
 };
 
-const int = (def: number) => z.coerce.number().int().positive().default(def);
 const schema = z.object({
   OTP_MAX_WRONG_PER_CODE: int(5),
   OTP_MAX_WRONG_PER_PHONE_HOUR: int(10),

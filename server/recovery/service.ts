@@ -21,7 +21,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** Logs what happened to work done after the answer (never a code, a PIN or a grant). */
-export type RecoveryLog = { warn(obj: object, msg: string): void };
+type RecoveryLog = { warn(obj: object, msg: string): void };
 
 /**
  * Work a recovery answer does not wait for: the SMS with the code (so an existing patient answers

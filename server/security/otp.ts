@@ -8,7 +8,7 @@ import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './ra
 
 export type { OtpPurpose };
 
-export type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
+type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -51,7 +51,7 @@ export function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
 }
 
 /** The per-phone SMS limits of a code: the resend wait, then the budget. */
-export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
   const budget = phoneSmsBudget(otp, celular);
   return { ...budget, limits: [{ max: 1, windowMs: otp.resendWaitMs }, ...budget.limits] };
 }
@@ -82,7 +82,7 @@ function wrongCodeCheck(
  * Whom a code is for: a mobile and a purpose, and for PIN recovery also the document number, so a
  * recovery code is found, counted wrong and superseded only under its own document and mobile.
  */
-export type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
+type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
 
 /**
  * Stores a new code (as an HMAC) and sends it by SMS; once sent it supersedes any earlier code of

@@ -19,7 +19,7 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-export type LiveSession = { patientId: string; nombre: string; apellido: string; expiresAt: Date };
+type LiveSession = { patientId: string; nombre: string; apellido: string; expiresAt: Date };
 
 /** Finds a live session (not ended, within idle and absolute expiry) and refreshes its idle timer. */
 export async function touchSession(

@@ -9,7 +9,7 @@ import { type TypedValueHandlers, useAdoptTypedValues } from './useHydrated';
  * The back arrow of a step: any arrow (`back`: a BackLink or a BackButton of its own), or the
  * wizard's (`onBack`: a BackButton 'Volver al inicio', or `backLabel`, disabled by `backDisabled`).
  */
-export type StepBack =
+type StepBack =
   | { back: ReactNode; onBack?: never; backLabel?: never; backDisabled?: never }
   | { back?: never; onBack: () => void; backLabel?: string; backDisabled?: boolean };
 

@@ -92,6 +92,14 @@ describe('register with the identity engine store', () => {
     );
   });
 
+  it("registers the names as the engine read them, accents included ('PÁEZ')", async () => {
+    const sessionId = await completedSession({ ...ID, FullName: 'RECALDE PÁEZ JOSÉ ÑANDÚ' });
+    await verifyPhone('0981123456', sessionId);
+    expect((await post(onboardingPaths.register, registration(sessionId))).statusCode).toBe(200);
+    const p = await h.t.ctx.db.query('SELECT nombre, apellido FROM patients');
+    expect(p.rows).toEqual([{ nombre: 'JOSÉ ÑANDÚ', apellido: 'RECALDE PÁEZ' }]);
+  });
+
   it('refuses a session the engine did not complete', async () => {
     const sessionId = await completedSession(ID, 'live');
     await verifyPhone('0981123456', sessionId);

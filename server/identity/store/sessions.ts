@@ -6,7 +6,7 @@ import { IdentityError, identityMessages } from '../errors';
  * authentication services and the dev routes call these functions; none writes it itself).
  */
 
-export type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
+type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
 export type SessionRow = {
   id: string;
   status: KycStatus;
@@ -82,7 +82,7 @@ export async function countFrames(db: Db, id: string, n: number, max: number): P
 }
 
 /** What one liveness request leaves in its session. */
-export type LivenessProgress = {
+type LivenessProgress = {
   /** The decider's state after the request's frames. */
   state: unknown;
   /** The last stored frame's sequence number. */

@@ -1,7 +1,8 @@
 /**
  * Which camera frames a selfie liveness request carries (issue 7, 'A liveness that a real camera
  * passes'). Pure: no DOM, no timers, so the capture actor (machines/kyc) and the sampling bench
- * (bench/liveness-sampling.ts) run exactly the same policy.
+ * (bench/liveness-sampling.ts) run exactly the same policy, and the server sizes its per-session
+ * frame cap from it (server/identity/config.ts).
  *
  * The capture actor grabs a frame every `captureEveryMs` (cropped to the oval, scaled to at most
  * `maxWidth` px wide, JPEG `quality`) into a buffer; each poll (every `pollEveryMs`, one request in
@@ -43,18 +44,18 @@ function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): Sampl
 }
 
 /**
- * The selfie policy, sized by the blink and the uplink (issue 7; bench/liveness-sampling.ts measures it):
+ * The selfie policy, sized by the blink and the uplink (issue 7; bench/liveness-sampling.ts measures
+ * it, figures in docs/measurements.md):
  * - A blink's closed phase lasts 100-250 ms, so a frame every 125 ms lands on nearly every blink
- *   (about 98% of them; one every 700 ms: 15-35%).
- * - Each request carries every frame captured since the last one (5-6 in steady state), so nothing
- *   is thinned while the server keeps up; after a slow answer the buffer may hold more, and the
- *   request takes at most `maxFramesPerRequest` of them, evenly spaced (the server's bound is 8:
- *   LIVENESS_MAX_FRAMES in contract/identity.ts).
+ *   (one every 700 ms misses most).
+ * - Each request carries every frame captured since the last one, so nothing is thinned while the
+ *   server keeps up; after a slow answer the buffer may hold more, and the request takes at most
+ *   `maxFramesPerRequest` of them, evenly spaced (the server's bound is 8: LIVENESS_MAX_FRAMES in
+ *   contract/identity.ts).
  * - Frames are the oval's region only (the part of the video the 320x360 oval shows with
- *   object-fit: cover), 160 px wide (180 high): the face is about 100-150 px, enough for the eye
- *   mesh, and a frame is about 4 KB at quality 0.6, so the average uplink is 8 frames/s x 4 KB, under
- *   300 kbps. (Spec section 9's 0.7 was for one 640x480 frame per 700 ms; the issue's uplink budget
- *   wins.)
+ *   object-fit: cover), 160 px wide: the face in it is large enough for the eye mesh, and at
+ *   quality 0.6 the uplink stays within the issue's budget. (Spec section 9's 0.7 was for one
+ *   640x480 frame per 700 ms; the issue's uplink budget wins.)
  */
 export const selfieFramePolicy: FramePolicy = {
   pollEveryMs: 700,

@@ -60,7 +60,7 @@ export const REGISTRATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
 
 /** Where a registration continues: the first step not finished (a passed selfie -> document). */
-export const RESUME_STEPS = ['pin', 'welcome', 'document', 'review'] as const;
+const RESUME_STEPS = ['pin', 'welcome', 'document', 'review'] as const;
 export type ResumeStep = (typeof RESUME_STEPS)[number];
 
 /**
@@ -68,7 +68,7 @@ export type ResumeStep = (typeof RESUME_STEPS)[number];
  * the SMS link on the phone): the token for the next calls, the step to continue at, the e-mail of
  * step 0, and the KYC session with its read document when the selfie or the document is done.
  */
-export const registrationResume = z.object({
+const registrationResume = z.object({
   token: registrationToken,
   resumeAt: z.enum(RESUME_STEPS),
   /** 09XXXXXXXX */
@@ -172,12 +172,10 @@ export const savePinResponse = resultResponse;
 
 // POST /api/onboarding/registration/kyc: the KYC session step 4 started belongs to this registration
 export const bindKycRequest = z.object({ registrationToken, sessionId: plainText(1, 128) });
-export type BindKycRequest = z.input<typeof bindKycRequest>;
 export const bindKycResponse = resultResponse;
 
 // POST /api/onboarding/registration/link: an SMS to the verified mobile with a one-time link
 export const sendLinkRequest = z.object({ registrationToken });
-export type SendLinkRequest = z.input<typeof sendLinkRequest>;
 export const sendLinkResponse = z.object({
   success: z.boolean(),
   message: z.string(),
@@ -195,7 +193,6 @@ export const CONTINUE_ON_PHONE_PATH = '/onboarding/celular';
 
 // POST /api/onboarding/registration/open: the phone opened the link (one use)
 export const openLinkRequest = z.object({ linkToken: registrationToken });
-export type OpenLinkRequest = z.input<typeof openLinkRequest>;
 export const openLinkResponse = z.object({
   success: z.literal(true),
   registration: registrationResume,
@@ -203,18 +200,11 @@ export const openLinkResponse = z.object({
 export type OpenLinkResponse = z.infer<typeof openLinkResponse>;
 
 /** How far the registration got, as the first device follows the phone. */
-export const REGISTRATION_STAGES = [
-  'waiting',
-  'opened',
-  'selfie',
-  'document',
-  'completed',
-] as const;
+const REGISTRATION_STAGES = ['waiting', 'opened', 'selfie', 'document', 'completed'] as const;
 export type RegistrationStage = (typeof REGISTRATION_STAGES)[number];
 
 // POST /api/onboarding/registration/status
 export const registrationStatusRequest = z.object({ registrationToken });
-export type RegistrationStatusRequest = z.input<typeof registrationStatusRequest>;
 export const registrationStatusResponse = z.object({
   success: z.literal(true),
   stage: z.enum(REGISTRATION_STAGES),

@@ -27,7 +27,7 @@ import {
 import type { KycSession } from './kyc.types';
 
 /** The selfie oval (spec 9: 320x360). */
-export const SELFIE_VIEW = { width: 320, height: 360 } as const;
+const SELFIE_VIEW = { width: 320, height: 360 } as const;
 
 /** Document 'Capturar': the whole frame of the rear camera, at most 2000 px, JPEG 0.92. */
 export const DOCUMENT_CAPTURE: CaptureOptions = { ...DOCUMENT_IMAGE };
@@ -48,7 +48,7 @@ export const ensureSession = fromPromise<
   return { sessionId: res.session_id, livenessMs: res.liveness_seconds * 1000 };
 });
 
-export type LivenessSamplingInput = {
+type LivenessSamplingInput = {
   stream: MediaStream;
   sessionId: string;
   policy?: FramePolicy;

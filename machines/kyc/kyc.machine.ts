@@ -32,7 +32,7 @@ const withMessage = (code: KycError['code'], serverMessage: string | undefined):
   serverMessage ? { code, serverMessage } : { code };
 
 /** POST /start-kyc failures. */
-export function kycErrorFrom(err: unknown): KycError {
+function kycErrorFrom(err: unknown): KycError {
   const e = toFlowError(err);
   switch (e.code) {
     case 'tooManyAttempts':
@@ -59,7 +59,7 @@ export function livenessErrorFrom(error: FlowError): KycError {
 }
 
 /** scan-id answered `success: false` (or not complete): which failure screen (spec 8, Document). */
-export function scanIdRefusal(answer: ScanIdResponse): KycError {
+function scanIdRefusal(answer: ScanIdResponse): KycError {
   const message = answer.error;
   if (isSessionProblem(message)) return { code: 'sessionExpired' };
   if (message?.includes(FACE_MISMATCH_MARK)) return { code: 'faceMismatch' };
@@ -67,7 +67,7 @@ export function scanIdRefusal(answer: ScanIdResponse): KycError {
 }
 
 /** scan-id did not answer 2xx JSON. */
-export function scanIdErrorFrom(err: unknown): KycError {
+function scanIdErrorFrom(err: unknown): KycError {
   const e = toFlowError(err);
   if (isSessionProblem(e.serverMessage)) return { code: 'sessionExpired' };
   if (e.serverMessage?.includes(FACE_MISMATCH_MARK)) return { code: 'faceMismatch' };
@@ -81,7 +81,7 @@ export function scanIdErrorFrom(err: unknown): KycError {
 const isTransient = (e: KycError): boolean =>
   e.code === 'documentNetwork' || e.code === 'tooManyAttempts';
 
-export const emptySupplementaryForm: SupplementaryForm = {
+const emptySupplementaryForm: SupplementaryForm = {
   tipoSangre: 'No sé',
   direccion: '',
   departamento: '',
@@ -91,7 +91,7 @@ export const emptySupplementaryForm: SupplementaryForm = {
 const DIRECCION_MAX_LENGTH = 200;
 
 /** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
-export const DEFAULT_LIVENESS_MS = 120_000;
+const DEFAULT_LIVENESS_MS = 120_000;
 
 /** A fresh identity step (after the wizard's input, a retry or a rejection). */
 export const initialKycContext = (

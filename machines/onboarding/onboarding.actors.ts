@@ -68,7 +68,7 @@ export const openLink = fromPromise<OpenLinkResponse, { linkToken: string }>(({ 
 );
 
 /** How often the first device asks how far the phone got. */
-export const HANDOFF_POLL_MS = 3_000;
+const HANDOFF_POLL_MS = 3_000;
 
 /**
  * The first device follows the phone: the registration's stage every 3 s (one request in flight),

@@ -36,11 +36,11 @@ import type {
 const EMAIL_MAX_LENGTH = 254;
 
 /** What the phone field keeps as the patient types or pastes: digits and the usual separators. */
-export const cleanPhoneInput = (value: string): string =>
+const cleanPhoneInput = (value: string): string =>
   value.replace(/[^\d\s()+-]/g, '').slice(0, PHONE_INPUT_MAX_LENGTH);
 
 /** The national part typed after the fixed +595, in the local format 09XXXXXXXX; null if not a PY mobile. */
-export function phoneFromInput(phoneInput: string): string | null {
+function phoneFromInput(phoneInput: string): string | null {
   const digits = phoneInput.replace(/\D/g, '');
   if (!digits) return null;
   // libphonenumber-js validation happens in the contract's normaliser (Paraguayan mobiles only).
@@ -49,7 +49,7 @@ export function phoneFromInput(phoneInput: string): string | null {
   );
 }
 
-export const isEmailAcceptable = (emailInput: string): boolean => {
+const isEmailAcceptable = (emailInput: string): boolean => {
   const email = emailInput.trim();
   return email === '' || EMAIL_PATTERN.test(email);
 };
@@ -58,14 +58,14 @@ const mentionsExists = (message: string | undefined): boolean =>
   Boolean(message && /existe/i.test(message));
 
 /** Send-code and register say the patient already exists with success false + 'existe' or the flag. */
-export const isExistsAnswer = (answer: {
+const isExistsAnswer = (answer: {
   success: boolean;
   message?: string | undefined;
   onboardingComplete?: boolean | undefined;
 }) => !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
 
 /** The same answer arriving as an HTTP error (the API uses 409 Conflict). */
-export function isExistsError(err: unknown): boolean {
+function isExistsError(err: unknown): boolean {
   const e = toFlowError(err);
   return e.code === 'server' && (e.status === 409 || mentionsExists(e.serverMessage));
 }
@@ -76,7 +76,7 @@ const withMessage = (
 ): OnboardingError => (serverMessage ? { code, serverMessage } : { code });
 
 /** POST /start failures: the server's message when it sent one, else the spec's fallbacks. */
-export function sendCodeErrorFrom(err: unknown): OnboardingError {
+function sendCodeErrorFrom(err: unknown): OnboardingError {
   const e = toFlowError(err);
   if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage);
   if (e.code === 'server' || e.code === 'rejected')
@@ -85,7 +85,7 @@ export function sendCodeErrorFrom(err: unknown): OnboardingError {
 }
 
 /** POST /register failures (spec 8, Register). */
-export function registerErrorFrom(err: unknown): OnboardingError {
+function registerErrorFrom(err: unknown): OnboardingError {
   const e = toFlowError(err);
   switch (e.code) {
     case 'tooManyAttempts':
@@ -103,15 +103,14 @@ export function registerErrorFrom(err: unknown): OnboardingError {
 const noFieldErrors: FieldErrors = { phone: null, email: null };
 
 /** The card's data the PIN must not come from, once the document is read (null before). */
-export const ownDataOf = (kycResult: KycResult | null) =>
+const ownDataOf = (kycResult: KycResult | null) =>
   kycResult?.id_data ? pinOwnDataOf(kycResult.id_data) : null;
 
 /** True when register refused the PIN as made from the patient's own data. */
-export const isPinRefusedError = (err: unknown): boolean =>
-  toFlowError(err).reason === PIN_FROM_OWN_DATA;
+const isPinRefusedError = (err: unknown): boolean => toFlowError(err).reason === PIN_FROM_OWN_DATA;
 
 /** Where step 4 continues for a resumed registration (its passed selfie, its read document). */
-export function kycResumeOf(r: RegistrationResume): KycResume | null {
+function kycResumeOf(r: RegistrationResume): KycResume | null {
   if (r.resumeAt === 'document') return { at: 'document' };
   if (r.resumeAt === 'review' && r.idData)
     return { at: 'review', kycResult: { success: true, kyc_complete: true, id_data: r.idData } };

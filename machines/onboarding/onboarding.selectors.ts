@@ -96,7 +96,6 @@ export const selectRegistrationView = (s: Snapshot) => {
     canGoBack: s.can({ type: 'flow.back' }),
   };
 };
-export type RegistrationView = ReturnType<typeof selectRegistrationView>;
 
 export const selectPinCreationView = (s: Snapshot) => {
   const { pinInput, termsAccepted } = s.context;
@@ -131,7 +130,6 @@ export const selectPinCreationView = (s: Snapshot) => {
     focus,
   };
 };
-export type PinCreationView = ReturnType<typeof selectPinCreationView>;
 
 /** After the card: a PIN not made from the patient's birth date or document number. */
 export const selectPinRenewalView = (s: Snapshot) => ({
@@ -141,7 +139,6 @@ export const selectPinRenewalView = (s: Snapshot) => ({
   pinError: s.matches({ pinRenewal: 'invalid' }) ? s.context.error : null,
   failures: s.context.failures,
 });
-export type PinRenewalView = ReturnType<typeof selectPinRenewalView>;
 
 export const selectRegisteringView = (s: Snapshot) => ({
   submitting: s.matches({ registering: 'submitting' }),
@@ -149,7 +146,6 @@ export const selectRegisteringView = (s: Snapshot) => ({
   canRetry: s.can({ type: 'register.retry' }),
   canCancel: s.can({ type: 'flow.back' }),
 });
-export type RegisteringView = ReturnType<typeof selectRegisteringView>;
 
 /** 'Retomamos tu registro': the registration continued where it was left (not at the PIN). */
 export const selectResumed = (s: Snapshot): boolean =>
@@ -174,14 +170,12 @@ export const selectHandoffView = (s: Snapshot) => ({
   canResend: s.can({ type: 'handoff.resend' }),
   canUseThisDevice: s.can({ type: 'handoff.cancel' }) && !s.matches({ handoff: 'stopped' }),
 });
-export type HandoffView = ReturnType<typeof selectHandoffView>;
 
 /** The phone opening the SMS link, or the link refused (with the reason and the SMS way back). */
 export const selectLinkView = (s: Snapshot) => ({
   opening: s.matches('linkOpening'),
   error: s.matches('linkRefused') ? s.context.error : null,
 });
-export type LinkView = ReturnType<typeof selectLinkView>;
 
 export const selectUnexpectedView = (s: Snapshot) => ({
   error: s.matches('unexpected') ? s.context.error : null,
@@ -206,4 +200,3 @@ export const selectKycLoadView = (s: Snapshot) => ({
   error: s.matches({ kyc: 'loadFailed' }) ? s.context.error : null,
   canRetry: s.can({ type: 'kycLoad.retry' }),
 });
-export type KycLoadView = ReturnType<typeof selectKycLoadView>;

@@ -22,7 +22,7 @@ export type OnboardingSettings = {
 };
 
 /** Resuming a registration and continuing on the phone (issue 18). */
-export type RegistrationSettings = {
+type RegistrationSettings = {
   /** A registration is resumable this long after the mobile was first verified, then forgotten. */
   resumeMs: number;
   /** The SMS link's validity. */

@@ -35,7 +35,7 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 const newToken = () => randomBytes(32).toString('base64url');
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 async function insertToken(
   db: Db,

@@ -69,7 +69,7 @@ export async function validateOnboardingCode(
   return proveMobile(ctx, input.celular);
 }
 
-export type RegisterInput = {
+type RegisterInput = {
   /** the registration's device token (validate-otp or the SMS link) */
   token: string;
   celular: string;
@@ -80,7 +80,7 @@ export type RegisterInput = {
   supplementary: Required<SupplementaryData>;
 };
 
-export type RegisterOutcome =
+type RegisterOutcome =
   { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
 
 /** The patient a KYC session registered, when it registered this phone (a double submit). */

@@ -61,11 +61,10 @@ export default tseslint.config(
               message: 'The browser never imports server code.',
             },
             { target: './server', from: './src' },
-            // frame-policy.ts: pure; the server derives its per-session frame cap from it.
             {
               target: './server',
               from: './machines',
-              except: ['./shared/http.ts', './shared/frame-policy.ts'],
+              message: 'The server takes what it shares with the browser from contract/.',
             },
           ],
         },
@@ -100,7 +99,7 @@ export default tseslint.config(
           paths: ['react-router', 'react-router-dom', 'wouter'].map((name) => ({
             name,
             message:
-              'Navigate with src/components/Navigation.tsx (AppLink, AppLinkButton, BackLink, Redirect, useGoTo) or a plain <a href>.',
+              'Navigate with src/components/Navigation.tsx (AppLink, AppLinkButton, BackLink, Redirect) or a plain <a href>.',
           })),
           patterns: srcImportPatterns,
         },

@@ -71,13 +71,14 @@ const SHELL_MODULE =
  * next group), nor the camera (src/components/CameraView), nor a flow's own machine.
  */
 const FLOW_RUNTIME_MODULE =
-  /[\\/]node_modules[\\/](?:xstate|@xstate[\\/]react|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|[\\/]machines[\\/]shared[\\/]input\.ts$|[\\/]contract[\\/]auth\.constants\.ts$|[\\/]src[\\/]components[\\/](?:TextField|PinField|useFocusAfterFailure)\.tsx?$/;
+  /[\\/]node_modules[\\/](?:xstate|@xstate[\\/]react|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|[\\/]machines[\\/]shared[\\/]input\.ts$|[\\/]contract[\\/](?:login|session)\.constants\.ts$|[\\/]src[\\/]components[\\/](?:TextField|PinField|useFocusAfterFailure)\.tsx?$/;
 
 /**
- * zod and the contract's shared and auth schemas: the other flows import them statically; /login
+ * zod and the contract's shared, login and session schemas: the other flows import them statically; /login
  * loads them beside its first request (machines/session/session.api.ts), after hydration.
  */
-const SCHEMA_MODULE = /[\\/]node_modules[\\/]zod[\\/]|[\\/]contract[\\/](?:common|auth)\.ts$/;
+const SCHEMA_MODULE =
+  /[\\/]node_modules[\\/]zod[\\/]|[\\/]contract[\\/](?:common|login|session)\.ts$/;
 
 /** Journey insight, loaded when the page is idle (machines/insight/deferred.ts): one chunk. */
 const INSIGHT_MODULE =

@@ -113,7 +113,7 @@ export function runIfMain(url: string, main: () => Promise<unknown>) {
   }
 }
 
-/** What the kiosk sends (machines/faceAuth/faceAuth.actors.ts): a square crop of the camera frame, JPEG at 0.92. */
+/** What the kiosk sends (machines/face-login/face-login.actors.ts): a square crop of the camera frame, JPEG at 0.92. */
 export async function kioskFrame(frame: Buffer): Promise<Buffer> {
   const meta = await sharp(frame).metadata();
   const side = Math.min(meta.width!, meta.height!);

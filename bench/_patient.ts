@@ -3,9 +3,9 @@
  * a patient who blinks (closed phase 100-250 ms, blinks 1.5-4 s apart, random), frames made from the
  * engine's blink fixtures (tests/identity/frames.ts: the oval's region, hand-held jitter, sensor
  * noise, JPEG), captured and grouped into requests by the browser's own frame policy
- * (machines/shared/frame-policy.ts), exactly as the capture actor does.
+ * (contract/frame-policy.ts), exactly as the capture actor does.
  */
-import { bufferFrame, type FramePolicy, type SampledFrame } from '../machines/shared/frame-policy';
+import { bufferFrame, type FramePolicy, type SampledFrame } from '../contract/frame-policy';
 import { rng } from '../tests/fixtures/cedula';
 import { ovalFrame } from '../tests/identity/frames';
 

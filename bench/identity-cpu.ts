@@ -5,12 +5,12 @@
  * with its worker threads, and its child processes) before and after each block:
  *   - selfie liveness: start-kyc, then a simulated patient blinking in front of a 30 fps camera
  *     (bench/_patient.ts), captured and grouped by the browser's own frame policy
- *     (machines/shared/frame-policy.ts: a frame every 125 ms, 6 per 700 ms poll), sent as multipart
+ *     (contract/frame-policy.ts: a frame every 125 ms, 6 per 700 ms poll), sent as multipart
  *     requests of repeated `frame` parts until the answer says live (or the 15 s of captures run
  *     out). CPU per request and per frame. Every session is a new patient (frames already seen in
  *     another session would be replays);
  *   - kiosk: POST /api/liveness/start, then the kiosk's frames (a 480x480 square crop of the 640x480
- *     camera, JPEG 0.92, one per request: machines/faceAuth/faceAuth.actors.ts) of one blink until the
+ *     camera, JPEG 0.92, one per request: machines/face-login/face-login.actors.ts) of one blink until the
  *     decision (liveness + 1:N among KIOSK_GALLERY enrolled faces, the kiosk's face among them), then
  *     stop. CPU per frame and per recognition (from start to the deciding frame's answer); the first
  *     recognition after start-up (it loads the gallery) is printed apart.
@@ -28,9 +28,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
-import { faceAuthFrameResponse, faceAuthParts, faceAuthPaths } from '../contract/face-auth';
+import { faceLoginFrameResponse, faceLoginParts, faceLoginPaths } from '../contract/face-login';
 import { identityParts, identityPaths } from '../contract/identity';
-import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../contract/frame-policy';
 import { openDb } from '../server/db/client';
 import { loadIdentityConfig } from '../server/identity/config';
 import { createIdentityEngine } from '../server/identity/engine';
@@ -284,7 +284,7 @@ const kioskRecord = (): KioskRecord => ({
   recognised: 0,
 });
 async function kioskSession(server: ApiProcess, frames: Buffer[], rec: KioskRecord) {
-  const paths = faceAuthPaths();
+  const paths = faceLoginPaths();
   const headers = { ...nextAddress(), 'content-type': 'application/json' };
   const c0 = treeCpu(server.pid);
   const start = await fetch(`${server.url}${paths.start}`, { method: 'POST', headers, body: '{}' });
@@ -293,11 +293,11 @@ async function kioskSession(server: ApiProcess, frames: Buffer[], rec: KioskReco
   let decided = false;
   for (const [i, f] of frames.entries()) {
     const form = new FormData();
-    form.append(faceAuthParts.sessionId, sid);
+    form.append(faceLoginParts.sessionId, sid);
     form.append(
-      faceAuthParts.frame,
+      faceLoginParts.frame,
       new Blob([new Uint8Array(f)], { type: 'image/jpeg' }),
-      faceAuthParts.filename,
+      faceLoginParts.filename,
     );
     const f0 = treeCpu(server.pid);
     const res = await fetch(`${server.url}${paths.frame}`, {
@@ -306,7 +306,7 @@ async function kioskSession(server: ApiProcess, frames: Buffer[], rec: KioskReco
       body: form,
     });
     if (res.status !== 200) throw new Error(`kiosk frame answered ${res.status}`);
-    const body = faceAuthFrameResponse.parse(await res.json());
+    const body = faceLoginFrameResponse.parse(await res.json());
     const cpu = cpuSince(server.pid, f0).tree;
     rec.frameCpu.push(cpu);
     (rec.byPosition[i] ??= []).push(cpu);

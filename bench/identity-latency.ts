@@ -16,7 +16,7 @@ import {
   renderFront,
 } from '../tests/fixtures/cedula';
 import { blinkSequence, cameraFrame, fixture } from '../tests/identity/frames';
-import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../contract/frame-policy';
 import { runIfMain, startBench, summary, timed } from './_identity';
 import { capture, makePatient, runClient } from './_patient';
 

@@ -1,6 +1,6 @@
 /**
  * How many concurrent selfie liveness sessions this machine sustains with the browser's frame policy
- * (machines/shared/frame-policy.ts): each session captures a frame every `captureEveryMs` from a
+ * (contract/frame-policy.ts): each session captures a frame every `captureEveryMs` from a
  * simulated patient (bench/_patient.ts: blinks, jitter, noise) and polls every 700 ms with
  * `select(buffer)`, one request in flight (the next poll waits for the answer). A session that
  * passes, or runs 15 s, is replaced by a new one, as the next patient would start.
@@ -29,7 +29,7 @@ import {
   bufferFrame,
   selfieFramePolicy as policy,
   type SampledFrame,
-} from '../machines/shared/frame-policy';
+} from '../contract/frame-policy';
 import { percentile, runIfMain, startBench } from './_identity';
 import { capture, makePatient, type Patient } from './_patient';
 import { benchPostgres } from './_process';

@@ -104,7 +104,7 @@ function* journeys(count: number): Generator<Row> {
         const ok = rand() < 0.8;
         rows.push(
           row(
-            'faceAuth',
+            'faceLogin',
             'recognition',
             ok ? 'passed' : 'failed',
             ok ? null : 'notRecognised',

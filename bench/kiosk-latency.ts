@@ -12,9 +12,13 @@
 import os from 'node:os';
 import cookie from '@fastify/cookie';
 import Fastify from 'fastify';
-import { faceAuthFrameResponse, faceAuthPaths, faceAuthStartResponse } from '../contract/face-auth';
-import { loadFaceAuthConfig } from '../server/face-auth/config';
-import { faceAuthRoutes } from '../server/face-auth/routes';
+import {
+  faceLoginFrameResponse,
+  faceLoginPaths,
+  faceLoginStartResponse,
+} from '../contract/face-login';
+import { loadFaceLoginConfig } from '../server/face-login/config';
+import { faceLoginRoutes } from '../server/face-login/routes';
 import { installErrorHandling } from '../server/http/errors';
 import { identityPlugin } from '../server/identity/plugin';
 import { EMBEDDING_MODEL } from '../server/identity/store';
@@ -58,7 +62,7 @@ export async function main() {
     db: b.db,
     clock: systemClock,
   } as unknown as AppContext;
-  const faceAuth = loadFaceAuthConfig(
+  const faceLogin = loadFaceLoginConfig(
     { FACE_AUTH_FRAMES_PER_MINUTE: '1000000', FACE_AUTH_SESSIONS_PER_MINUTE: '1000000' },
     'test',
   );
@@ -66,9 +70,9 @@ export async function main() {
   installErrorHandling(app);
   await app.register(cookie);
   await app.register(identityPlugin, { env: 'test', identity: b.engine });
-  await app.register(faceAuthRoutes, { prefix: faceAuth.prefix, ctx, faceAuth });
+  await app.register(faceLoginRoutes, { prefix: faceLogin.prefix, ctx, faceLogin });
   await app.ready();
-  const paths = faceAuthPaths(faceAuth.prefix);
+  const paths = faceLoginPaths(faceLogin.prefix);
 
   try {
     // The gallery: the fixture set's real faces (but one) among synthetic descriptions that look
@@ -147,7 +151,7 @@ export async function main() {
     // Kiosk frames: sessions of one blink, one request in flight.
     let seed = 1;
     async function cycle(record?: { frames: number[]; deciding: number[]; cpu: number[] }) {
-      const s = faceAuthStartResponse.parse(
+      const s = faceLoginStartResponse.parse(
         (await app.inject({ method: 'POST', url: paths.start, payload: {} })).json(),
       );
       const frames = await Promise.all((await blinkSequence(1, 7000 + seed++)).map(kioskFrame));
@@ -165,7 +169,7 @@ export async function main() {
             ]),
           }),
         );
-        const body = faceAuthFrameResponse.parse(value.json());
+        const body = faceLoginFrameResponse.parse(value.json());
         record?.frames.push(ms);
         // CPU time of the whole process (main thread and face workers) for this one request: what
         // the frame costs on an idle machine, whatever the other processes on it are doing.

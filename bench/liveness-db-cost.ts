@@ -41,7 +41,7 @@ import { silentLog } from '../server/identity/log';
 import type { FacePool } from '../server/identity/pool';
 import * as store from '../server/identity/store';
 import type { FrameAnalysis } from '../server/identity/types';
-import { selfieFramePolicy as policy, bufferFrame } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy, bufferFrame } from '../contract/frame-policy';
 import { rng } from '../tests/fixtures/cedula';
 import { fixture } from '../tests/identity/frames';
 import { benchDb, percentile, runIfMain } from './_identity';

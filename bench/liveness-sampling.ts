@@ -14,7 +14,7 @@
  *   npx tsx bench/liveness-sampling.ts [patients=50] [concurrent=2] [latency ms=400]
  */
 import sharp from 'sharp';
-import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../contract/frame-policy';
 import { percentile, runIfMain, startBench, summary } from './_identity';
 import { capture, makePatient, requestBytes, runClient, type ClientResult } from './_patient';
 

@@ -7,7 +7,7 @@
  *     session served), sampled for BENCH_MEMORY_IDLE_SECONDS;
  *   - load: BENCH_MEMORY_LOGIN_CLIENTS clients logging in back to back (Argon2id, 19 MiB each) and
  *     BENCH_MEMORY_LIVENESS_CLIENTS patients doing the selfie liveness check at the browser's pace
- *     (machines/shared/frame-policy.ts: a poll every 700 ms, one request in flight; a new patient
+ *     (contract/frame-policy.ts: a poll every 700 ms, one request in flight; a new patient
  *     from a new address when one passes), for BENCH_MEMORY_SECONDS; mean and peak of the samples;
  *   - idle again after the load, and the process's own peak (VmHWM).
  * The API's child processes (tsx's esbuild service) are printed apart. Figures, not a test.
@@ -20,7 +20,7 @@
  */
 import os from 'node:os';
 import { identityParts } from '../contract/identity';
-import { selfieFramePolicy as policy } from '../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../contract/frame-policy';
 import { capture, makePatient, runClient } from './_patient';
 import {
   benchLogin,

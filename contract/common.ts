@@ -14,6 +14,11 @@ export const errorResponse = z.object({
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
+/** Any contract schema (zod classic or mini): what the browser's fetch and the server check with. */
+export type Schema<T> = {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+};
+
 /** The success/message pair most calls answer with. */
 export const resultResponse = z.object({ success: z.boolean(), message: z.optional(z.string()) });
 export type ResultResponse = z.infer<typeof resultResponse>;

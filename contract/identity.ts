@@ -34,7 +34,7 @@ export type StartKycResponse = z.infer<typeof startKycResponse>;
 
 // POST /liveness, multipart: session_id + one or more `frame` parts (oldest first, at most
 // LIVENESS_MAX_FRAMES, each at most LIVENESS_MAX_FRAME_BYTES): the frames captured since the last
-// request (machines/shared/frame-policy.ts chooses them). The server analyses them in order.
+// request (contract/frame-policy.ts chooses them). The server analyses them in order.
 export const LIVENESS_MAX_FRAMES = 8;
 export const LIVENESS_MAX_FRAME_BYTES = 256 * 1024;
 export const livenessFields = z.object({ session_id: sessionId });
@@ -82,7 +82,6 @@ export const kycRejectRequest = z.object({
   session_id: sessionId,
   reason: plainText(1, 500),
 });
-export type KycRejectRequest = z.infer<typeof kycRejectRequest>;
 export const kycRejectResponse = z.object({
   success: z.boolean(),
   message: z.optional(z.string()),

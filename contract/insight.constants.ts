@@ -12,11 +12,17 @@ export const INSIGHT_MAX_DURATION_MS = 86_400_000;
 
 export const INSIGHT_STEPS = {
   onboarding: [
+    // the phone opening the SMS link (issue 18)
+    'link',
     'registration',
     'verification',
+    // the mobile proved again continued a kept registration (after the PIN)
+    'resume',
     'pin',
     'welcome',
     'kycLoad',
+    // 'Seguí en tu celular': the first device follows the phone
+    'handoff',
     'session',
     'camera',
     'selfie',
@@ -27,7 +33,7 @@ export const INSIGHT_STEPS = {
   ],
   login: ['login'],
   recovery: ['request', 'verification', 'newPin'],
-  faceAuth: ['camera', 'activation', 'recognition'],
+  faceLogin: ['camera', 'activation', 'recognition'],
 } as const;
 
 export type InsightFlow = keyof typeof INSIGHT_STEPS;
@@ -56,6 +62,11 @@ export const BROWSER_ERRORS = [
   'kycLoadFailed',
   'unexpected',
   'patientExists',
+  // a registration that survives real life (issue 18)
+  'savePinFailed',
+  'handoffFailed',
+  'handoffStopped',
+  'linkRefused',
   // fields' own messages (issue 20: under each field, no banner)
   'phoneInvalid',
   'emailInvalid',

@@ -25,7 +25,7 @@ import {
 export * from './insight.constants';
 
 /** Coarse context, the same for every event of a batch. */
-export const insightContext = z.strictObject({
+const insightContext = z.strictObject({
   device: z.enum(DEVICES),
   browser: z.enum(BROWSER_FAMILIES),
   network: z.optional(z.enum(NETWORKS)),
@@ -34,7 +34,7 @@ export type InsightContext = z.infer<typeof insightContext>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-export const insightEvent = z
+const insightEvent = z
   .strictObject({
     /** the journey: a random UUID v4 made for one flow instance */
     journey: z.string().check(z.regex(UUID)),
@@ -63,7 +63,7 @@ export type InsightBatch = z.infer<typeof insightBatch>;
 
 /** The engine's decisions, recorded by the server into the same table (journey null). */
 export type EngineDecision = {
-  flow: 'onboarding' | 'faceAuth';
+  flow: 'onboarding' | 'faceLogin';
   step: 'selfie' | 'document' | 'recognition';
   outcome: 'passed' | 'failed';
   error?: EngineReason;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { digits, noControlCharacters, plainText, resultResponse } from './common';
+import { idData } from './identity';
 import { isAcceptablePin } from './pin';
 import { normalizeParaguayPhone } from './phone';
 
@@ -20,13 +21,13 @@ export type BloodType = (typeof BLOOD_TYPES)[number];
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Any way of writing a Paraguayan mobile that the normaliser (contract/phone.ts) accepts. */
-export const paraguayPhone = z.string().check(
+const paraguayPhone = z.string().check(
   z.maxLength(32),
   z.refine((v) => normalizeParaguayPhone(v) !== null),
 );
 
 /** Optional e-mail: absent, null or empty means none; otherwise it must look like an address. */
-export const optionalEmail = z.optional(
+const optionalEmail = z.optional(
   z.nullable(
     z.union([
       z.literal(''),
@@ -50,10 +51,43 @@ export const startResponse = z.object({
 });
 export type StartResponse = z.infer<typeof startResponse>;
 
+/**
+ * A registration's bearer token (issue 18): 32 random bytes, base64url. validate-otp gives one to
+ * the browser that proved the mobile; opening the SMS link gives one to the phone. Kept in memory
+ * only; the server stores its SHA-256.
+ */
+export const REGISTRATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+export const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
+
+/** Where a registration continues: the first step not finished (a passed selfie -> document). */
+const RESUME_STEPS = ['pin', 'welcome', 'document', 'review'] as const;
+export type ResumeStep = (typeof RESUME_STEPS)[number];
+
+/**
+ * What the server kept of a registration, given once the mobile is proved again (validate-otp, or
+ * the SMS link on the phone): the token for the next calls, the step to continue at, the e-mail of
+ * step 0, and the KYC session with its read document when the selfie or the document is done.
+ */
+const registrationResume = z.object({
+  token: registrationToken,
+  resumeAt: z.enum(RESUME_STEPS),
+  /** 09XXXXXXXX */
+  phone: z.string(),
+  email: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  /** the document the KYC session read, when resumeAt is 'review' */
+  idData: z.optional(idData),
+});
+export type RegistrationResume = z.infer<typeof registrationResume>;
+
 // POST /api/onboarding/validate-otp
 export const validateOtpRequest = z.object({ celular: paraguayPhone, otp: otpCode });
 export type ValidateOtpRequest = z.input<typeof validateOtpRequest>;
-export const validateOtpResponse = resultResponse;
+export const validateOtpResponse = z.object({
+  success: z.boolean(),
+  message: z.optional(z.string()),
+  registration: z.optional(registrationResume),
+});
 export type ValidateOtpResponse = z.infer<typeof validateOtpResponse>;
 
 // POST /api/onboarding/resend-otp
@@ -76,7 +110,7 @@ export const kycData = z.object({
   nacionalidad: z.string(),
   estado_civil: z.string(),
 });
-export type KycData = z.infer<typeof kycData>;
+type KycData = z.infer<typeof kycData>;
 
 /** Identity fields as the document verification returns them (id_data). */
 export type IdData = {
@@ -124,11 +158,67 @@ export const supplementaryData = z.object({
 });
 export type SupplementaryData = z.input<typeof supplementaryData>;
 
+const acceptablePin = z.string().check(z.refine((pin) => isAcceptablePin(pin)));
+
+// POST /api/onboarding/registration/pin: step 2 kept server-side (its hash) with the e-mail of step 0
+export const savePinRequest = z.object({
+  registrationToken,
+  pin: acceptablePin,
+  email: optionalEmail,
+  termsAccepted: z.literal(true),
+});
+export type SavePinRequest = z.input<typeof savePinRequest>;
+export const savePinResponse = resultResponse;
+
+// POST /api/onboarding/registration/kyc: the KYC session step 4 started belongs to this registration
+export const bindKycRequest = z.object({ registrationToken, sessionId: plainText(1, 128) });
+export const bindKycResponse = resultResponse;
+
+// POST /api/onboarding/registration/link: an SMS to the verified mobile with a one-time link
+export const sendLinkRequest = z.object({ registrationToken });
+export const sendLinkResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** the link's validity */
+  expiresInSeconds: z.int().check(z.positive()),
+  /** seconds until another link may be sent (the SMS resend wait) */
+  resendAfterSeconds: z.int().check(z.gte(0)),
+  /** the link itself, for the QR code shown beside 'Seguí en tu celular' */
+  link: z.string(),
+});
+export type SendLinkResponse = z.infer<typeof sendLinkResponse>;
+
+/** Where the SMS link opens; its token travels in the fragment (#...), never in a logged URL. */
+export const CONTINUE_ON_PHONE_PATH = '/onboarding/celular';
+
+// POST /api/onboarding/registration/open: the phone opened the link (one use)
+export const openLinkRequest = z.object({ linkToken: registrationToken });
+export const openLinkResponse = z.object({
+  success: z.literal(true),
+  registration: registrationResume,
+});
+export type OpenLinkResponse = z.infer<typeof openLinkResponse>;
+
+/** How far the registration got, as the first device follows the phone. */
+const REGISTRATION_STAGES = ['waiting', 'opened', 'selfie', 'document', 'completed'] as const;
+export type RegistrationStage = (typeof REGISTRATION_STAGES)[number];
+
+// POST /api/onboarding/registration/status
+export const registrationStatusRequest = z.object({ registrationToken });
+export const registrationStatusResponse = z.object({
+  success: z.literal(true),
+  stage: z.enum(REGISTRATION_STAGES),
+});
+export type RegistrationStatusResponse = z.infer<typeof registrationStatusResponse>;
+
 // POST /api/onboarding/register
 export const registerRequest = z.object({
+  /** the registration this completes (validate-otp or the SMS link gave it) */
+  registrationToken,
   phone: paraguayPhone,
   email: optionalEmail,
-  pin: z.string().check(z.refine((pin) => isAcceptablePin(pin))),
+  /** absent when the registration resumed on another page: the server uses the hash it kept */
+  pin: z.optional(acceptablePin),
   sessionId: plainText(1, 128),
   supplementaryData,
   /**
@@ -166,4 +256,11 @@ export const onboardingPaths = {
   departments: '/api/onboarding/departments',
   cities: (departmentId: string) => `/api/onboarding/cities/${encodeURIComponent(departmentId)}`,
   devSmsOutbox: '/api/dev/sms-outbox',
+  savePin: '/api/onboarding/registration/pin',
+  bindKyc: '/api/onboarding/registration/kyc',
+  sendLink: '/api/onboarding/registration/link',
+  openLink: '/api/onboarding/registration/open',
+  status: '/api/onboarding/registration/status',
+  /** development only: ends this mobile's links now (the e2e's expired link) */
+  devExpireLinks: '/api/dev/registration/expire-links',
 } as const;

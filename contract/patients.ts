@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { digits } from './common';
-import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from './auth';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from './login';
 
 /** A patient as the operator command creates or updates it. */
 export const patientInput = z.object({

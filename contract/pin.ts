@@ -1,4 +1,4 @@
-import { PIN_LENGTH } from './auth';
+import { PIN_LENGTH } from './login';
 
 /**
  * The PIN rules, in one place for the browser and the server (issue 20, item 5): 6 digits, not one
@@ -22,7 +22,7 @@ export const BANNED_PINS = [
 const PIN_PATTERN = new RegExp(`^\\d{${PIN_LENGTH}}$`);
 
 /** What the product knows about the patient when the PIN is chosen (either may be unknown). */
-export type PinOwnData = {
+type PinOwnData = {
   /** the document number (separators are ignored) */
   documento?: string | null | undefined;
   /** the birth date, YYYY-MM-DD or DD/MM/YYYY (also with '-' or '.') */
@@ -30,7 +30,7 @@ export type PinOwnData = {
 };
 
 /** Why a PIN is refused: not 6 digits, a banned sequence, or made from the patient's own data. */
-export type PinProblem = 'format' | 'banned' | 'ownData';
+type PinProblem = 'format' | 'banned' | 'ownData';
 
 /** A date as written on a cédula or in ISO form, to its day, month and year; null if unreadable. */
 export function birthDateParts(value: string): { d: string; m: string; y: string } | null {
@@ -89,9 +89,19 @@ export function pinsFromBirthDate(value: string): Set<string> {
 }
 
 /** True when the PIN is 6 digits in a row of the document number. */
-export function isPinFromDocument(pin: string, documento: string | null | undefined): boolean {
+function isPinFromDocument(pin: string, documento: string | null | undefined): boolean {
   const digits = (documento ?? '').replace(/\D/g, '');
   return digits.length >= PIN_LENGTH && digits.includes(pin);
+}
+
+/**
+ * Every PIN the patient's data gives (birth date arrangements and 6-digit runs of the document
+ * number): what the server checks a kept PIN hash against, when it no longer has the PIN itself.
+ */
+export function pinsFromOwnData(data: PinOwnData): Set<string> {
+  const out = data.birthDate ? pinsFromBirthDate(data.birthDate) : new Set<string>();
+  runsOf((data.documento ?? '').replace(/\D/g, '')).forEach((p) => out.add(p));
+  return out;
 }
 
 /** True when the PIN is made from the patient's birth date or document number. */

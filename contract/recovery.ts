@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { DOCUMENT_MAX, DOCUMENT_MIN } from './auth';
+import { DOCUMENT_MAX, DOCUMENT_MIN } from './login';
 import { digits, resultResponse } from './common';
 import { OTP_LENGTH, resendOtpResponse } from './onboarding';
 import { isAcceptablePin } from './pin';

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
-import { authPaths } from '../contract/auth';
+import { loginPaths } from '../contract/login';
 import { onboardingPaths, smsOutboxResponse, type SmsOutboxResponse } from '../contract/onboarding';
 import { DEMO, SEED_PATIENTS, type PatientSeed, type SeedName } from './patients';
 
@@ -83,7 +83,7 @@ export async function loginViaApi(
   page: Page,
   patient: { documento: string; pin: string } = DEMO,
 ): Promise<void> {
-  const res = await page.request.post(authPaths.login, {
+  const res = await page.request.post(loginPaths.login, {
     data: { numero_documento: patient.documento, pin: patient.pin },
   });
   expect(res.status(), `login of ${patient.documento}`).toBe(200);

@@ -1,5 +1,6 @@
 import type { Locator, Page, Route } from '@playwright/test';
-import { authPaths } from '../contract/auth';
+import { loginPaths } from '../contract/login';
+import { sessionPaths } from '../contract/session';
 import { messages } from '../server/http/messages';
 import { appName, dashboard, landing, login as copy, loginErrors, notFound } from '../src/copy/es';
 import { recovery } from '../src/copy/es.recovery';
@@ -42,7 +43,7 @@ async function tryLogin(page: Page, documento: string = DEMO.documento, pin: str
 
 /** tryLogin and the server's answer to it. */
 async function submitLogin(page: Page, documento: string, pin: string) {
-  const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+  const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
   const f = await tryLogin(page, documento, pin);
   return { f, response: await answer };
 }
@@ -50,7 +51,7 @@ async function submitLogin(page: Page, documento: string, pin: string) {
 /** The demo patient's login with the request held at the network until `release()`. */
 async function heldLogin(page: Page) {
   const hold = holdRoute();
-  await page.route(authPaths.login, hold.handler);
+  await page.route(loginPaths.login, hold.handler);
   const f = await tryLogin(page);
   await hold.arrived;
   return { f, release: hold.release };
@@ -140,7 +141,7 @@ test.describe('login errors', () => {
   });
 
   test('server unreachable: the connection message', async ({ page }) => {
-    await page.route(authPaths.login, (route) => route.abort('connectionrefused'));
+    await page.route(loginPaths.login, (route) => route.abort('connectionrefused'));
     const f = await tryLogin(page);
     await expect(f.alert).toHaveText(loginErrors.network);
     expect(loginErrors.network).toBe(
@@ -150,7 +151,7 @@ test.describe('login errors', () => {
   });
 
   test('a 500 that is not JSON: "Error de login"', async ({ page }) => {
-    await page.route(authPaths.login, (route) =>
+    await page.route(loginPaths.login, (route) =>
       route.fulfill({
         status: 500,
         contentType: 'text/html',
@@ -163,7 +164,7 @@ test.describe('login errors', () => {
   });
 
   test('a 200 with success false and no message: "Error de autenticación."', async ({ page }) => {
-    await page.route(authPaths.login, (route) =>
+    await page.route(loginPaths.login, (route) =>
       route.fulfill({ status: 200, json: { success: false } }),
     );
     const f = await tryLogin(page);
@@ -178,7 +179,7 @@ test.describe('login errors', () => {
     // 30 failures (LOGIN_IP_MAX_FAILURES) from this test's own address, each on a different unknown
     // document so no per-account delay applies; the next attempt is refused by the cap.
     for (let i = 0; i < 30; i += 1) {
-      const res = await page.request.post(authPaths.login, {
+      const res = await page.request.post(loginPaths.login, {
         data: { numero_documento: uniqueDocumento(), pin: '000000' },
       });
       expect(res.status()).toBe(401);
@@ -204,19 +205,19 @@ test.describe('login errors', () => {
     await f.documento.fill(patient.documento);
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       await f.pin.fill(`00000${attempt % 10}`);
-      const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+      const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
       await f.submit.click();
       expect((await answer).status(), `attempt ${attempt}`).toBe(401);
       await expect(f.alert).toHaveText(messages.loginBadCredentials);
       await expect(f.submit).toBeEnabled();
     }
     await f.pin.fill(patient.pin);
-    const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+    const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
     await f.submit.click();
     expect((await answer).status()).toBe(401);
     await expect(f.alert).toHaveText(messages.loginBadCredentials);
     await expect(page).toHaveURL(/\/login$/);
-    const session = await page.request.get(authPaths.session);
+    const session = await page.request.get(sessionPaths.session);
     expect(await session.json()).toEqual({ authenticated: false });
   });
 });
@@ -227,7 +228,7 @@ test.describe('login form rules', () => {
   }) => {
     const logins: string[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith(authPaths.login)) logins.push(r.url());
+      if (r.url().endsWith(loginPaths.login)) logins.push(r.url());
     });
     const f = await openLogin(page);
     await expect(f.documento).toHaveAttribute('placeholder', /^\d{7}$/);
@@ -323,14 +324,14 @@ test.describe('session guards and logout', () => {
     await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
     const logout = page.getByRole('menuitem', { name: dashboard.logout });
     await expect(logout).toBeFocused();
-    const ended = page.waitForResponse((r) => r.url().endsWith(authPaths.logout));
+    const ended = page.waitForResponse((r) => r.url().endsWith(sessionPaths.logout));
     await logout.click();
     expect((await ended).status()).toBe(200);
 
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeVisible();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
-    const session = await page.request.get(authPaths.session);
+    const session = await page.request.get(sessionPaths.session);
     expect(await session.json()).toEqual({ authenticated: false });
 
     await page.goto('/dashboard');
@@ -418,7 +419,7 @@ test.describe('app shell', () => {
     expect(headers['permissions-policy']).toMatch(/(^|,\s*)camera=\(self\)/);
     expect(headers['x-content-type-options']).toBe('nosniff');
 
-    const api = await page.request.get(authPaths.session);
+    const api = await page.request.get(sessionPaths.session);
     expect(api.headers()['cache-control']).toContain('no-store');
     expect(api.headers()['content-security-policy']).toBeTruthy();
 

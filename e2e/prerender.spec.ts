@@ -1,5 +1,6 @@
 import type { Page, Route } from '@playwright/test';
-import { authPaths } from '../contract/auth';
+import { loginPaths } from '../contract/login';
+import { sessionPaths } from '../contract/session';
 import { onboardingPaths } from '../contract/onboarding';
 import { recoveryPaths } from '../contract/recovery';
 import { PRERENDERED } from '../scripts/prerender';
@@ -71,7 +72,7 @@ function collectProblems(page: Page): string[] {
 
 /**
  * Chunks fetched after hydration by design (vite.config.ts: the insight and schemas groups, and the
- * facades of their dynamically imported modules, machines/insight/browser.ts and contract/auth.ts).
+ * facades of their dynamically imported modules, machines/insight/browser.ts, contract/login.ts and contract/session.ts).
  */
 const AFTER_HYDRATION = /^\/assets\/(?:insight|browser|schemas|auth)-[\w-]+\.js$/;
 
@@ -128,7 +129,7 @@ test.describe('prerendered routes', () => {
       expect(problems).toEqual([]);
       // No waterfall: every script the page loaded is named in its HTML (entry or modulepreload),
       // except what is deliberately left out of the first load and fetched after hydration:
-      // journey insight (when the page is idle) and the contract's schemas with contract/auth's
+      // journey insight (when the page is idle) and the contract's schemas with contract/login's and contract/session's
       // facade (beside the first request: /login's session check).
       expect(scripts.length).toBeGreaterThan(0);
       for (const src of scripts)
@@ -188,7 +189,7 @@ test.describe('/login before hydration', () => {
     await expect.poll(() => unhydrated(page), { timeout: 20_000 }).toBe(0);
     await expect(documento).toHaveValue(DEMO.documento);
     await expect(pin).toHaveValue(DEMO.pin);
-    const answer = page.waitForResponse((r) => r.url().endsWith(authPaths.login));
+    const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
     await submit.click();
     expect((await answer).request().method()).toBe('POST');
     await expect(page).toHaveURL(/\/dashboard$/);
@@ -197,7 +198,7 @@ test.describe('/login before hydration', () => {
   test('the form shows while the session check is in flight', async ({ page }) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route(authPaths.session, async (route) => {
+    await page.route(sessionPaths.session, async (route) => {
       await released;
       await route.continue();
     });
@@ -286,7 +287,7 @@ test.describe('typing across hydration', () => {
     },
     {
       route: '/recuperar-pin',
-      chunk: 'RecoverPinFlow',
+      chunk: 'RecoveryFlow',
       api: recoveryPaths.sendPinOtp,
       // Enabled once both fields are in the machine: the document only through adoption.
       mounted: 'submit enabled',
@@ -299,7 +300,7 @@ test.describe('typing across hydration', () => {
     {
       route: '/login',
       chunk: 'LoginFlow',
-      api: authPaths.login,
+      api: loginPaths.login,
       // 'Validar' waits for a valid PIN: React's props on every element is the sign here.
       mounted: 'props attached',
       fields: () => [

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { authPaths } from '../contract/auth';
+import { loginPaths } from '../contract/login';
 import { login as loginCopy } from '../src/copy/es';
 import { recovery as copy, recoveryErrors, recoveryOtpErrors } from '../src/copy/es.recovery';
 import {
@@ -190,12 +190,12 @@ test('step 0 marks each wrong field under it, no banner, and the focus goes to t
 test('a locked account is opened by recovery', async ({ page, seeded }) => {
   const patient = seeded('recoveryLocked');
   for (let i = 0; i < 10; i++) {
-    const res = await page.request.post(authPaths.login, {
+    const res = await page.request.post(loginPaths.login, {
       data: { numero_documento: patient.documento, pin: '000111' },
     });
     expect(res.status()).toBe(401);
   }
-  const locked = await page.request.post(authPaths.login, {
+  const locked = await page.request.post(loginPaths.login, {
     data: { numero_documento: patient.documento, pin: patient.pin },
   });
   expect(locked.status()).toBe(401);

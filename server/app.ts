@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import { ConfigError, fastifyTrustProxy, type Config } from './config';
+import { fastifyTrustProxy, type Config } from './config';
+import { ConfigError } from './env';
 import { systemClock, type AppContext } from './context';
 import { openDb, type Db } from './db/client';
 import { frameworkErrorOptions, installErrorHandling } from './http/errors';
@@ -11,14 +12,15 @@ import { OneLinePerRequest, loggerOptions } from './http/logging';
 import { checkPepper, PEPPER_MISMATCH_MESSAGE } from './security/pepper-check';
 import { createPinHasher } from './security/pin';
 import { resolveSecrets } from './security/secrets';
-import { authRoutes } from './auth/routes';
 import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
 import { identityPlugin } from './identity/plugin';
-import { loadFaceAuthConfig } from './face-auth/config';
-import { faceAuthRoutes, kioskRoutes } from './face-auth/routes';
+import { loginRoutes } from './login/routes';
+import { sessionRoutes } from './session/routes';
+import { loadFaceLoginConfig } from './face-login/config';
+import { faceLoginRoutes, kioskRoutes } from './face-login/routes';
 import { onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
 import { insightPlugin, insightRoutes } from './insight/routes';
@@ -32,7 +34,7 @@ export { REDACT } from './http/logging';
 export type AppDeps = Partial<
   Pick<
     AppContext,
-    'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceAuth' | 'insight'
+    'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceLogin' | 'insight'
   >
 >;
 
@@ -64,7 +66,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
     onboarding,
     recovery: deps.recovery ?? loadRecoverySettings(process.env),
     kyc: deps.kyc ?? identityKycStore(db),
-    faceAuth: deps.faceAuth ?? loadFaceAuthConfig(process.env, config.env),
+    faceLogin: deps.faceLogin ?? loadFaceLoginConfig(process.env, config.env),
     insight: deps.insight ?? loadInsightSettings(process.env),
   };
 }
@@ -88,14 +90,19 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   await app.register(cookie);
 
-  await app.register(authRoutes, { prefix: '/api/auth', ctx });
+  await app.register(loginRoutes, { prefix: '/api/auth', ctx });
+  await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.
   await app.register(identityPlugin, { env: config.env });
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
-  await app.register(faceAuthRoutes, { prefix: ctx.faceAuth.prefix, ctx, faceAuth: ctx.faceAuth });
-  await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceAuth: ctx.faceAuth });
+  await app.register(faceLoginRoutes, {
+    prefix: ctx.faceLogin.prefix,
+    ctx,
+    faceLogin: ctx.faceLogin,
+  });
+  await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceLogin: ctx.faceLogin });
   await app.register(insightPlugin, { ctx });
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   if (config.env !== 'production') {

@@ -1,13 +1,10 @@
 import { z } from 'zod';
-
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+import { bool, ConfigError, int, parseEnv } from './env';
 
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().default('127.0.0.1'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: int(3000, 0, 65535),
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().url().optional(),
   PIN_PEPPER: z.string().min(32).optional(),
@@ -17,29 +14,25 @@ const schema = z.object({
   COOKIE_SECURE: bool.optional(),
   HSTS_INCLUDE_SUBDOMAINS: bool.default(false),
   TRUST_PROXY: z.string().default('false'),
-  LOGIN_DELAY_AFTER: z.coerce.number().int().positive().default(5),
-  LOGIN_LOCK_AFTER: z.coerce.number().int().positive().default(10),
-  LOGIN_DELAY_BASE_MS: z.coerce.number().int().min(0).default(1000),
-  LOGIN_DELAY_MAX_MS: z.coerce.number().int().min(0).default(8000),
+  LOGIN_DELAY_AFTER: int(5),
+  LOGIN_LOCK_AFTER: int(10),
+  LOGIN_DELAY_BASE_MS: int(1000, 0),
+  LOGIN_DELAY_MAX_MS: int(8000, 0),
   LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
   LOGIN_LOCK_MAX_MINUTES: z.coerce
     .number()
     .positive()
     .default(24 * 60),
-  LOGIN_HARD_LOCK_AFTER: z.coerce.number().int().positive().default(100),
-  LOGIN_IP_MAX_FAILURES: z.coerce.number().int().positive().default(30),
-  LOGIN_IP_WINDOW_MINUTES: z.coerce.number().int().positive().default(15),
-  BODY_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(16 * 1024),
+  LOGIN_HARD_LOCK_AFTER: int(100),
+  LOGIN_IP_MAX_FAILURES: int(30),
+  LOGIN_IP_WINDOW_MINUTES: int(15),
+  BODY_LIMIT_BYTES: int(16 * 1024),
   STATIC_DIR: z.string().default('dist'),
   DEMO_PATIENT: bool.optional(),
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
-  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_GRACE_MS: int(10_000, 0),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).optional(),
-  PGLITE_SOCKET_TRANSACTION_MS: z.coerce.number().int().min(100).default(2_000),
+  PGLITE_SOCKET_TRANSACTION_MS: int(2_000, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -84,8 +77,6 @@ export type Config = {
   pgliteSocketTransactionMs: number;
 };
 
-export class ConfigError extends Error {}
-
 /**
  * What the start-up log must say about a configuration that weakens a default (logged as warnings
  * by server/main.ts): production cookies without `Secure` (COOKIE_SECURE=false, a closed test
@@ -102,7 +93,7 @@ export function startupWarnings(config: Config): { event: string; message: strin
   return warnings;
 }
 
-export type TrustProxy = false | number | string[];
+type TrustProxy = false | number | string[];
 
 const IPV4_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/;
 const IPV6_CIDR = /^[0-9a-f:.]*:[0-9a-f:.]*(\/\d{1,3})?$/i;
@@ -141,12 +132,7 @@ export function fastifyTrustProxy(
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
+  const c = parseEnv(schema, env);
   if (c.NODE_ENV === 'production' && (!c.PIN_PEPPER || !c.OTP_SECRET)) {
     throw new ConfigError(
       'Invalid configuration: PIN_PEPPER and OTP_SECRET are required in production',

@@ -1,6 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
-import type { FaceAuthConfig } from './face-auth/config';
+import type { FaceLoginConfig } from './face-login/config';
 import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { KycStore } from './onboarding/kyc-store';
@@ -25,7 +25,7 @@ export type AppContext = {
   /** The identity engine's completed KYC sessions, for registration (null: not wired yet). */
   kyc: KycStore | null;
   /** Face authentication and kiosk device settings. */
-  faceAuth: FaceAuthConfig;
+  faceLogin: FaceLoginConfig;
   /** Journey insight: retention, purge interval, the ingestion's per-address cap. */
   insight: InsightSettings;
 };

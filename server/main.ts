@@ -1,5 +1,6 @@
 import { buildApp, createContext } from './app';
-import { loadConfig, ConfigError, startupWarnings, type Config } from './config';
+import { loadConfig, startupWarnings, type Config } from './config';
+import { ConfigError } from './env';
 import type { AppContext } from './context';
 import { DatabaseInUseError } from './db/pglite-lock';
 import { installGracefulShutdown } from './lifecycle/shutdown';

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fromPromise } from 'xstate';
-import type { LoginResponse } from '../contract/auth';
+import type { LoginResponse } from '../contract/login';
 import { loginFixtures } from '../machines/login/login.fixtures';
 import { loginMachine } from '../machines/login/login.machine';
 import { LoginActor } from '../src/flows/login/login.context';

@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { fromPromise, type AnyStateMachine, type SnapshotFrom } from 'xstate';
-import type { SessionResponse } from '../contract/auth';
+import type { SessionResponse } from '../contract/session';
 import { sessionMachine } from '../machines/session/session.machine';
 
 /**

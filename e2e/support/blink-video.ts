@@ -13,7 +13,8 @@
  * not as a mysterious timeout at the selfie. Raw RGB frames are piped to Debian's ffmpeg (.y4m).
  *
  * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
- * e2e/kyc.spec.ts 1-4 and 9-12, e2e/face-login.spec.ts 5-8 (on its own face, `blink-b`).
+ * the KYC specs 1-4 and 9-10, the registration specs 11, 12 and 5 (this face), and
+ * e2e/face-login.spec.ts 5-8 on its own face (`blink-b`): a seed's video differs per face.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -16,8 +16,9 @@ import { makeBlinkVideo } from './blink-video';
  * Playwright allows worker options (`test.use({ blinkSeed, cameraImage, ... })`) only at the top
  * of a file, so each camera or browser set-up is its own e2e/kyc-*.spec.ts.
  *
- * Blink seeds (the KYC specs own 1-4 and 9-12): kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3,
- * kyc-capture 4, kyc-session-expiry 9; 10-12 are free. The other KYC specs show a still image.
+ * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
+ * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
+ * onboarding-phone 5 (face-login's 5-8 play another face). The other KYC specs show a still image.
  */
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');

@@ -35,7 +35,7 @@ type Options = {
 };
 
 /** A random UUID v4 from getRandomValues (randomUUID needs a secure context; this does not). */
-export function randomJourneyId(): string {
+function randomJourneyId(): string {
   const b = crypto.getRandomValues(new Uint8Array(16));
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
@@ -171,6 +171,9 @@ const onboardingStep = (s: Snap): InsightStep | null => {
   if (top.startsWith('pin')) return 'pin';
   if (is(s, 'kyc.loading') || is(s, 'kyc.loadFailed')) return 'kycLoad';
   const steps: Record<string, InsightStep> = {
+    linkOpening: 'link',
+    linkRefused: 'link',
+    handoff: 'handoff',
     registration: 'registration',
     verification: 'verification',
     welcome: 'welcome',
@@ -185,11 +188,14 @@ const stepBy =
 
 const onboardingWizard = wizard(
   [
+    'link',
     'registration',
     'verification',
+    'resume',
     'pin',
     'welcome',
     'kycLoad',
+    'handoff',
     'selfie',
     'document',
     'review',
@@ -205,6 +211,16 @@ const onboarding: Deriver = (j, c) => {
   if (into(c, 'patientExists') && j.current) return j.fail(j.current, 'patientExists');
   if (into(c, 'unexpected') && j.current) return j.fail(j.current, 'unexpected');
   if (into(c, 'kyc.running')) return j.pass('kycLoad'); // the KYC child enters its own steps
+  // A kept registration continued (past the PIN): counted once, before the step it continues at.
+  const proved = is(c.prev, 'verification') || is(c.prev, 'linkOpening');
+  if (proved && c.next.context?.resumed === true && !is(c.next, 'pinCreation')) {
+    onboardingWizard(j, c);
+    const continuesAt = j.current;
+    j.enter('resume');
+    j.pass('resume');
+    j.current = continuesAt;
+    return;
+  }
   // The KYC child's end: its last step passed (the parent moves on before the child's final snapshot).
   if (is(c.prev, 'kyc.running') && into(c, 'registering') && j.current) j.pass(j.current);
   onboardingWizard(j, c);
@@ -274,7 +290,7 @@ const recoveryWizard = wizard(
  * Face authentication (parallel regions): the camera's outcome, the device's activation link, and
  * each recognition attempt (manual or kiosk) from its start to its decision, timed.
  */
-const faceAuth: Deriver = (j, c) => {
+const faceLogin: Deriver = (j, c) => {
   if (into(c, 'camera.on.live')) {
     j.enter('camera');
     j.pass('camera');
@@ -293,9 +309,9 @@ const faceAuth: Deriver = (j, c) => {
     j.enter('activation');
     j.fail('activation', activation);
   }
-  const starting = (s: Snap | null) =>
-    is(s, 'auth.manual.starting') || is(s, 'auth.kiosk.starting');
-  if (starting(c.next) && !starting(c.prev)) j.enter('recognition');
+  const attempting = (s: Snap | null) =>
+    is(s, 'auth.manual.attempt') || is(s, 'auth.kiosk.attempt');
+  if (attempting(c.next) && !attempting(c.prev)) j.enter('recognition');
   const decidedAt = (s: Snap | null) =>
     is(s, 'auth.manual.decided') || is(s, 'auth.kiosk.cooldown');
   if (decidedAt(c.next) && !decidedAt(c.prev)) {
@@ -309,12 +325,12 @@ const faceAuth: Deriver = (j, c) => {
   if (failedAt(c.next) && !failedAt(c.prev) && code) j.fail('recognition', code);
 };
 
-const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceAuth };
+const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceLogin };
 const FLOW_OF: Record<string, InsightFlow> = {
   onboarding: 'onboarding',
   login: 'login',
   recovery: 'recovery',
-  faceAuth: 'faceAuth',
+  faceLogin: 'faceLogin',
 };
 
 /**

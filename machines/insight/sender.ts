@@ -6,14 +6,14 @@ import { insightPaths } from '../../contract/insight.constants';
  * `navigator.sendBeacon` when the page is hidden or left. Fire and forget: a failed send drops its
  * batch, and nothing here ever throws or waits on the flow's behalf.
  */
-export type InsightTransport = {
+type InsightTransport = {
   /** POST the batch as JSON; may reject. */
   post(url: string, batch: object): Promise<unknown>;
   /** navigator.sendBeacon; false when the browser refused to queue it. */
   beacon?(url: string, body: string): boolean;
 };
 
-export type InsightSender = {
+type InsightSender = {
   add(event: InsightEvent): void;
   /** Sends what waits (beacon: on page hide). */
   flush(mode?: 'fetch' | 'beacon'): void;

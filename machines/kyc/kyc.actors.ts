@@ -6,7 +6,7 @@ import {
   selfieFramePolicy,
   type FramePolicy,
   type SampledFrame,
-} from '../shared/frame-policy';
+} from '../../contract/frame-policy';
 import {
   DOCUMENT_IMAGE,
   releaseVideo,
@@ -17,6 +17,7 @@ import {
 import { startPolling, type PollingEvent } from '../shared/polling';
 import {
   getCities,
+  postBindKyc,
   getDepartments,
   postKycReject,
   postLiveness,
@@ -26,24 +27,28 @@ import {
 import type { KycSession } from './kyc.types';
 
 /** The selfie oval (spec 9: 320x360). */
-export const SELFIE_VIEW = { width: 320, height: 360 } as const;
+const SELFIE_VIEW = { width: 320, height: 360 } as const;
 
 /** Document 'Capturar': the whole frame of the rear camera, at most 2000 px, JPEG 0.92. */
 export const DOCUMENT_CAPTURE: CaptureOptions = { ...DOCUMENT_IMAGE };
 
 /**
  * The KYC session: the one the wizard already holds, else a new one from the server, with the
- * server's selfie time limit (a held session keeps the limit the machine already knows).
+ * server's selfie time limit (a held session keeps the limit the machine already knows), bound to
+ * the patient's registration.
  */
-export const ensureSession = fromPromise<KycSession, { sessionId: string | null }>(
-  async ({ input, signal }) => {
-    if (input.sessionId) return { sessionId: input.sessionId };
-    const res = await postStartKyc(signal);
-    return { sessionId: res.session_id, livenessMs: res.liveness_seconds * 1000 };
-  },
-);
+export const ensureSession = fromPromise<
+  KycSession,
+  { sessionId: string | null; registrationToken: string | null }
+>(async ({ input, signal }) => {
+  if (input.sessionId) return { sessionId: input.sessionId };
+  const res = await postStartKyc(signal);
+  // A new session belongs to the registration: a lost page resumes after its passed steps.
+  if (input.registrationToken) await postBindKyc(input.registrationToken, res.session_id, signal);
+  return { sessionId: res.session_id, livenessMs: res.liveness_seconds * 1000 };
+});
 
-export type LivenessSamplingInput = {
+type LivenessSamplingInput = {
   stream: MediaStream;
   sessionId: string;
   policy?: FramePolicy;

@@ -11,6 +11,7 @@ import {
   type StartKycResponse,
 } from '../../contract/identity';
 import {
+  bindKycResponse,
   citiesResponse,
   departmentsResponse,
   onboardingPaths,
@@ -21,6 +22,15 @@ import { request } from '../shared/http';
 /** POST /api/onboarding/start-kyc: `{ success: true, session_id }`; any refusal is an HTTP error. */
 export function postStartKyc(signal?: AbortSignal): Promise<StartKycResponse> {
   return request(identityPaths.startKyc, { body: {}, schema: startKycResponse, signal });
+}
+
+/** The new KYC session belongs to the patient's registration (resumable, bound to it only). */
+export function postBindKyc(registrationToken: string, sessionId: string, signal?: AbortSignal) {
+  return request(onboardingPaths.bindKyc, {
+    body: { registrationToken, sessionId },
+    schema: bindKycResponse,
+    signal,
+  });
 }
 
 /** POST /liveness: the session and the chosen frames as repeated `frame` parts (oldest first). */

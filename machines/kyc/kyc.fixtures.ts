@@ -99,6 +99,13 @@ export const kycFixtures = {
     { ...selfie, cameraError: 'unsupported' },
   ),
   selfieCameraNotFound: at({ selfie: 'cameraFailed' }, { ...selfie, cameraError: 'notFound' }),
+  /** A computer with no camera, in the wizard: 'Seguir en mi celular' is offered (issue 18). */
+  selfieCameraNotFoundHandOff: at(
+    { selfie: 'cameraFailed' },
+    { ...selfie, cameraError: 'notFound', canHandOff: true },
+  ),
+  /** The camera works, and the phone is offered by choice. */
+  selfieIdleHandOff: at({ selfie: 'idle' }, { ...selfie, canHandOff: true }),
   frontOpening: at({ document: { live: 'opening' } }, front),
   frontWaiting: at({ document: { live: 'waiting' } }, front),
   frontPlaying: at({ document: { live: 'playing' } }, front),

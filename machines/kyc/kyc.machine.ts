@@ -1,4 +1,4 @@
-import { assign, not, sendTo, setup } from 'xstate';
+import { assign, not, sendParent, sendTo, setup } from 'xstate';
 import { BLOOD_TYPES, type BloodType } from '../../contract/onboarding';
 import {
   FACE_MISMATCH_MARK,
@@ -24,6 +24,7 @@ import type {
   KycEvent,
   KycInput,
   KycOutput,
+  KycSession,
   SupplementaryForm,
 } from './kyc.types';
 
@@ -31,7 +32,7 @@ const withMessage = (code: KycError['code'], serverMessage: string | undefined):
   serverMessage ? { code, serverMessage } : { code };
 
 /** POST /start-kyc failures. */
-export function kycErrorFrom(err: unknown): KycError {
+function kycErrorFrom(err: unknown): KycError {
   const e = toFlowError(err);
   switch (e.code) {
     case 'tooManyAttempts':
@@ -58,7 +59,7 @@ export function livenessErrorFrom(error: FlowError): KycError {
 }
 
 /** scan-id answered `success: false` (or not complete): which failure screen (spec 8, Document). */
-export function scanIdRefusal(answer: ScanIdResponse): KycError {
+function scanIdRefusal(answer: ScanIdResponse): KycError {
   const message = answer.error;
   if (isSessionProblem(message)) return { code: 'sessionExpired' };
   if (message?.includes(FACE_MISMATCH_MARK)) return { code: 'faceMismatch' };
@@ -66,7 +67,7 @@ export function scanIdRefusal(answer: ScanIdResponse): KycError {
 }
 
 /** scan-id did not answer 2xx JSON. */
-export function scanIdErrorFrom(err: unknown): KycError {
+function scanIdErrorFrom(err: unknown): KycError {
   const e = toFlowError(err);
   if (isSessionProblem(e.serverMessage)) return { code: 'sessionExpired' };
   if (e.serverMessage?.includes(FACE_MISMATCH_MARK)) return { code: 'faceMismatch' };
@@ -80,7 +81,7 @@ export function scanIdErrorFrom(err: unknown): KycError {
 const isTransient = (e: KycError): boolean =>
   e.code === 'documentNetwork' || e.code === 'tooManyAttempts';
 
-export const emptySupplementaryForm: SupplementaryForm = {
+const emptySupplementaryForm: SupplementaryForm = {
   tipoSangre: 'No sé',
   direccion: '',
   departamento: '',
@@ -90,14 +91,18 @@ export const emptySupplementaryForm: SupplementaryForm = {
 const DIRECCION_MAX_LENGTH = 200;
 
 /** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
-export const DEFAULT_LIVENESS_MS = 120_000;
+const DEFAULT_LIVENESS_MS = 120_000;
 
 /** A fresh identity step (after the wizard's input, a retry or a rejection). */
 export const initialKycContext = (
   sessionId: string | null,
   livenessMs = DEFAULT_LIVENESS_MS,
+  input: NonNullable<KycInput> = {},
 ): KycContext => ({
   sessionId,
+  registrationToken: input.registrationToken ?? null,
+  resume: input.resume ?? null,
+  canHandOff: input.canHandOff ?? false,
   livenessMs,
   error: null,
   side: 'front',
@@ -178,6 +183,10 @@ export const kycMachine = setup({
   },
   actions: {
     clearError: assign({ error: null }),
+    assignSession: assign(({ context }, session: KycSession) => ({
+      sessionId: session.sessionId,
+      livenessMs: session.livenessMs ?? context.livenessMs,
+    })),
     assignNotDetected: assign({ error: { code: 'livenessNotDetected' } }),
     assignStream: assign({
       stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
@@ -192,15 +201,26 @@ export const kycMachine = setup({
     assignImageFailed: assign({ error: { code: 'imageFailed' } }),
     /** a new attempt: nothing captured or verified is kept, and a new session will be asked for */
     resetAttempt: assign(({ context }) => ({
-      ...initialKycContext(null, context.livenessMs),
+      ...initialKycContext(null, context.livenessMs, {
+        registrationToken: context.registrationToken,
+        canHandOff: context.canHandOff,
+      }),
       // The patient's supplementary answers are theirs: a retry does not erase them.
       form: context.form,
     })),
   },
 }).createMachine({
   id: 'kyc',
-  context: ({ input }) => initialKycContext(input?.sessionId ?? null),
+  context: ({ input }) =>
+    initialKycContext(input?.sessionId ?? null, DEFAULT_LIVENESS_MS, input ?? {}),
   initial: 'starting',
+  on: {
+    // The wizard leaves the identity step for the phone (the view offers it where canHandOff).
+    'handoff.start': {
+      guard: ({ context }) => context.canHandOff,
+      actions: sendParent({ type: 'handoff.start' }),
+    },
+  },
   states: {
     starting: {
       tags: ['busy'],
@@ -208,14 +228,37 @@ export const kycMachine = setup({
       invoke: {
         id: 'ensureSession',
         src: 'ensureSession',
-        input: ({ context }) => ({ sessionId: context.sessionId }),
-        onDone: {
-          target: 'selfie',
-          actions: assign({
-            sessionId: ({ event }) => event.output.sessionId,
-            livenessMs: ({ context, event }) => event.output.livenessMs ?? context.livenessMs,
-          }),
-        },
+        input: ({ context }) => ({
+          sessionId: context.sessionId,
+          registrationToken: context.registrationToken,
+        }),
+        onDone: [
+          {
+            // A resumed registration whose selfie passed: on to the document.
+            guard: ({ context }) => context.resume?.at === 'document',
+            target: 'document',
+            actions: [
+              { type: 'assignSession', params: ({ event }) => event.output },
+              assign({ resume: null }),
+            ],
+          },
+          {
+            // Its document was read: the review of what the session read.
+            guard: ({ context }) => context.resume?.at === 'review',
+            target: 'review',
+            actions: [
+              { type: 'assignSession', params: ({ event }) => event.output },
+              assign(({ context }) => ({
+                kycResult: context.resume?.at === 'review' ? context.resume.kycResult : null,
+                resume: null,
+              })),
+            ],
+          },
+          {
+            target: 'selfie',
+            actions: { type: 'assignSession', params: ({ event }) => event.output },
+          },
+        ],
         onError: {
           target: 'failed',
           actions: assign({ error: ({ event }) => kycErrorFrom(event.error) }),

@@ -30,20 +30,27 @@ export function selectKycScreen(s: Snapshot): KycScreen {
   return 'loading';
 }
 
+/**
+ * 'Seguir en mi celular' is offered on the capture steps (the selfie, the document's live camera,
+ * and their camera failures) where the wizard can hand the registration to the phone.
+ */
+export const selectCanHandOff = (s: Snapshot): boolean =>
+  s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
+
 /** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
   screen: selectKycScreen(s),
   busy: s.hasTag('busy'),
   error: s.hasTag('error') ? s.context.error : null,
   canRetry: s.can({ type: 'kyc.retry' }),
+  canHandOff: selectCanHandOff(s),
 });
-export type KycView = ReturnType<typeof selectKycView>;
 
 /** Hints the patient sees: lines about duplicate frames are hidden (spec 5). */
 export const visibleFeedback = (feedback: readonly string[]): string[] =>
   feedback.filter((line) => !line.includes(DUPLICATE_FRAME_MARK));
 
-export type SelfiePhase = 'opening' | 'idle' | 'running' | 'passed' | 'failed' | 'cameraFailed';
+type SelfiePhase = 'opening' | 'idle' | 'running' | 'passed' | 'failed' | 'cameraFailed';
 /** The one button of the selfie: 'Iniciar validación', 'Detener', 'Intentar nuevamente', 'Redirigiendo...'. */
 export type SelfieButton = 'start' | 'stop' | 'retry' | 'redirecting';
 
@@ -82,9 +89,8 @@ export function selectSelfieView(s: Snapshot) {
     canRetryCamera: s.can({ type: 'camera.retry' }),
   };
 }
-export type SelfieView = ReturnType<typeof selectSelfieView>;
 
-export type DocumentPhase =
+type DocumentPhase =
   | 'opening'
   | 'waiting'
   | 'playing'
@@ -125,7 +131,6 @@ export function selectDocumentView(s: Snapshot) {
     error: s.context.error,
   };
 }
-export type DocumentView = ReturnType<typeof selectDocumentView>;
 
 /**
  * Review 'Verificá tus datos' reads like the card: the number with its dots (2.719.564), dates as
@@ -153,7 +158,6 @@ export function selectReviewView(s: Snapshot) {
     canRetry: s.can({ type: 'review.retry' }),
   };
 }
-export type ReviewView = ReturnType<typeof selectReviewView>;
 
 export function selectSupplementaryView(s: Snapshot) {
   const loadingDepartments = s.matches({ supplementary: 'loadingDepartments' });
@@ -178,4 +182,3 @@ export function selectSupplementaryView(s: Snapshot) {
     canSubmit: s.can({ type: 'supplementary.submit' }),
   };
 }
-export type SupplementaryView = ReturnType<typeof selectSupplementaryView>;

@@ -63,6 +63,12 @@ export type KycSession = { sessionId: string; livenessMs?: number };
 
 export type KycContext = {
   sessionId: string | null;
+  /** the registration new sessions are bound to (null: none, as in the stories) */
+  registrationToken: string | null;
+  /** where to continue once the session is there; used once */
+  resume: KycResume | null;
+  /** 'Seguir en mi celular' is offered (not on the phone the link opened) */
+  canHandOff: boolean;
   /** the selfie challenge's time limit (the server's, from start-kyc) */
   livenessMs: number;
   error: KycError | null;
@@ -86,8 +92,25 @@ export type KycContext = {
   failures: number;
 };
 
-/** A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC). */
-export type KycInput = { sessionId?: string | null | undefined } | undefined;
+/** Where a resumed registration continues inside the identity step (issue 18). */
+export type KycResume =
+  | { at: 'document' }
+  /** the document the session read, shown again for review */
+  | { at: 'review'; kycResult: KycResult };
+
+/**
+ * A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC)
+ * and bound to the registration. A resumed registration continues after its passed steps; a device
+ * that can hand the registration to the phone offers 'Seguir en mi celular'.
+ */
+export type KycInput =
+  | {
+      sessionId?: string | null | undefined;
+      registrationToken?: string | null | undefined;
+      resume?: KycResume | null | undefined;
+      canHandOff?: boolean | undefined;
+    }
+  | undefined;
 
 /** What the wizard's final register call needs from the identity step. */
 export type KycOutput = {
@@ -116,6 +139,8 @@ export type KycEvent =
   | { type: 'department.change'; value: string }
   | { type: 'city.change'; value: string }
   | { type: 'places.retry' }
-  | { type: 'supplementary.submit' };
+  | { type: 'supplementary.submit' }
+  /** 'Seguir en mi celular': the wizard hands the registration to the phone */
+  | { type: 'handoff.start' };
 
 export type { FlowError, SupplementaryData };

@@ -1,11 +1,11 @@
 import { assign, setup } from 'xstate';
-import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth.constants';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login.constants';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
 import { submitLogin } from './login.actors';
 import type { LoginContext, LoginError, LoginEvent } from './login.types';
 
-export function loginErrorFrom(err: unknown): LoginError {
+function loginErrorFrom(err: unknown): LoginError {
   const e = toFlowError(err);
   const withMessage = (code: LoginError['code']): LoginError =>
     e.serverMessage ? { code, serverMessage: e.serverMessage } : { code };

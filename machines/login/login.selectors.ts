@@ -1,12 +1,12 @@
 import type { SnapshotFrom } from 'xstate';
-import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth.constants';
+import { DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login.constants';
 import type { LoginMachine } from './login.machine';
 import type { LoginMissing } from './login.types';
 
 type Snapshot = SnapshotFrom<LoginMachine>;
 
 /** Why 'Validar' is disabled while nothing is in flight, or null when it may be pressed. */
-export function selectLoginMissing(s: Snapshot): LoginMissing | null {
+function selectLoginMissing(s: Snapshot): LoginMissing | null {
   if (s.hasTag('busy') || s.can({ type: 'form.submit' })) return null;
   const documento = s.context.documento.length < DOCUMENT_MIN;
   const pin = s.context.pin.length !== PIN_LENGTH;
@@ -24,4 +24,3 @@ export const selectLoginView = (s: Snapshot) => ({
   error: s.hasTag('error') ? s.context.error : null,
   done: s.matches('done'),
 });
-export type LoginView = ReturnType<typeof selectLoginView>;

@@ -1,13 +1,28 @@
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type {
+  OpenLinkResponse,
   RegisterRequest,
   RegisterResponse,
+  RegistrationStatusResponse,
+  SavePinRequest,
+  SendLinkResponse,
   StartRequest,
   StartResponse,
 } from '../../contract/onboarding';
+import type { ResultResponse } from '../../contract/common';
+import { startPolling, type PollingEvent } from '../shared/polling';
 import type { KycMachine } from '../kyc/kyc.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../otp/otp.types';
-import { postRegister, postResendOtp, postStart, postValidateOtp } from './onboarding.api';
+import {
+  postOpenLink,
+  postRegister,
+  postRegistrationStatus,
+  postResendOtp,
+  postSavePin,
+  postSendLink,
+  postStart,
+  postValidateOtp,
+} from './onboarding.api';
 
 /** POST /start: sends the SMS code (step 0 to 1). */
 export const sendCode = fromPromise<StartResponse, StartRequest>(({ input, signal }) =>
@@ -35,4 +50,42 @@ export const registerPatient = fromPromise<RegisterResponse, RegisterRequest>(({
  */
 export const loadKyc = fromPromise<KycMachine>(() =>
   import('../kyc/kyc.machine').then((m) => m.kycMachine),
+);
+
+/** Step 2 kept server-side: the PIN's hash, the terms, the e-mail (a lost page keeps them). */
+export const savePin = fromPromise<ResultResponse, SavePinRequest>(({ input, signal }) =>
+  postSavePin(input, signal),
+);
+
+/** 'Seguir en mi celular': the SMS with the one-time link. */
+export const sendLink = fromPromise<SendLinkResponse, { registrationToken: string }>(
+  ({ input, signal }) => postSendLink(input.registrationToken, signal),
+);
+
+/** The phone opened the link: the registration it continues. */
+export const openLink = fromPromise<OpenLinkResponse, { linkToken: string }>(({ input, signal }) =>
+  postOpenLink(input.linkToken, signal),
+);
+
+/** How often the first device asks how far the phone got. */
+const HANDOFF_POLL_MS = 3_000;
+
+/**
+ * The first device follows the phone: the registration's stage every 3 s (one request in flight),
+ * each answer as `poll.result`, the first failure as `poll.error`.
+ */
+export const registrationStatus = fromCallback<
+  { type: 'noop' },
+  { registrationToken: string; delayFirst?: boolean },
+  PollingEvent<RegistrationStatusResponse>
+>(({ input, sendBack }) =>
+  startPolling(
+    {
+      intervalMs: HANDOFF_POLL_MS,
+      delayFirst: input.delayFirst ?? false,
+      request: (signal) => postRegistrationStatus(input.registrationToken, signal),
+    },
+    (result) => sendBack({ type: 'poll.result', result }),
+    (error) => sendBack({ type: 'poll.error', error }),
+  ),
 );

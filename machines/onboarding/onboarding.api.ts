@@ -1,6 +1,14 @@
 import {
   onboardingPaths,
+  openLinkResponse,
   registerResponse,
+  registrationStatusResponse,
+  savePinResponse,
+  sendLinkResponse,
+  type OpenLinkResponse,
+  type RegistrationStatusResponse,
+  type SavePinRequest,
+  type SendLinkResponse,
   resendOtpResponse,
   startResponse,
   validateOtpResponse,
@@ -38,4 +46,42 @@ export function postRegister(
   signal?: AbortSignal,
 ): Promise<RegisterResponse> {
   return request(onboardingPaths.register, { body, schema: registerResponse, signal });
+}
+
+/** Step 2 kept server-side (its hash), so a lost page does not lose it. */
+export function postSavePin(body: SavePinRequest, signal?: AbortSignal) {
+  return request(onboardingPaths.savePin, { body, schema: savePinResponse, signal });
+}
+
+/** 'Seguir en mi celular': the SMS with the one-time link. */
+export function postSendLink(
+  registrationToken: string,
+  signal?: AbortSignal,
+): Promise<SendLinkResponse> {
+  return request(onboardingPaths.sendLink, {
+    body: { registrationToken },
+    schema: sendLinkResponse,
+    signal,
+  });
+}
+
+/** The phone opened the link: its registration and where it continues. */
+export function postOpenLink(linkToken: string, signal?: AbortSignal): Promise<OpenLinkResponse> {
+  return request(onboardingPaths.openLink, {
+    body: { linkToken },
+    schema: openLinkResponse,
+    signal,
+  });
+}
+
+/** How far the phone got (the first device follows it). */
+export function postRegistrationStatus(
+  registrationToken: string,
+  signal?: AbortSignal,
+): Promise<RegistrationStatusResponse> {
+  return request(onboardingPaths.status, {
+    body: { registrationToken },
+    schema: registrationStatusResponse,
+    signal,
+  });
 }

@@ -1,4 +1,5 @@
 import { initialOnboardingContext, onboardingMachine } from './onboarding.machine';
+import type { RegistrationStage } from '../../contract/onboarding';
 import type { OnboardingContext } from './onboarding.types';
 
 const empty: OnboardingContext = initialOnboardingContext;
@@ -14,8 +15,14 @@ const contact: OnboardingContext = {
   email: 'maria.gonzalez@example.com.py',
   resendAfterSeconds: 30,
 };
-const withPin: OnboardingContext = {
+/** The registration validate-otp opened (a bearer token of 43 base64url characters). */
+export const FIXTURE_REGISTRATION_TOKEN = 'Rk9SLVNUT1JJRVMtT05MWS0wMTIzNDU2Nzg5QUJDREV';
+const registered: OnboardingContext = {
   ...contact,
+  registrationToken: FIXTURE_REGISTRATION_TOKEN,
+};
+const withPin: OnboardingContext = {
+  ...registered,
   pinInput: '482915',
   termsAccepted: true,
   pin: '482915',
@@ -49,6 +56,15 @@ const ownDataPin: OnboardingContext = {
   pinInput: '',
   pin: null,
 };
+
+const FIXTURE_LINK_TOKEN = 'TElOSy1TVE9SSUVTLU9OTFktMDEyMzQ1Njc4OUFCQ0R';
+
+/** 'Seguí en tu celular' with the link sent and the phone at a stage. */
+const handoffAt = (stage: RegistrationStage): OnboardingContext['handoff'] => ({
+  link: `http://localhost:3000/onboarding/celular#${FIXTURE_LINK_TOKEN}`,
+  stage,
+  expiresInSeconds: 1200,
+});
 
 const at = (
   value: Parameters<typeof onboardingMachine.resolveState>[0]['value'],
@@ -111,20 +127,60 @@ export const onboardingFixtures = {
     },
   ),
   verification: at('verification', contact),
-  pinCreationEditing: at({ pinCreation: 'editing' }, contact),
+  pinCreationEditing: at({ pinCreation: 'editing' }, registered),
   pinCreationEditingReady: at(
     { pinCreation: 'editing' },
-    { ...contact, pinInput: '482915', termsAccepted: true },
+    { ...registered, pinInput: '482915', termsAccepted: true },
   ),
   pinCreationInvalid: at(
     { pinCreation: 'invalid' },
-    { ...contact, pinInput: '123456', termsAccepted: true, error: { code: 'pinInvalid' } },
+    { ...registered, pinInput: '123456', termsAccepted: true, error: { code: 'pinInvalid' } },
   ),
   pinCreationInvalidTerms: at(
     { pinCreation: 'invalid' },
-    { ...contact, pinInput: '482915', error: { code: 'termsRequired' } },
+    { ...registered, pinInput: '482915', error: { code: 'termsRequired' } },
+  ),
+  pinCreationSaving: at({ pinCreation: 'saving' }, withPin),
+  pinCreationSaveFailed: at(
+    { pinCreation: 'saveFailed' },
+    { ...withPin, error: { code: 'savePinFailed' }, failures: 1 },
   ),
   welcome: at('welcome', withPin),
+  /** The mobile proved again after a lost page: the registration continues at the welcome. */
+  welcomeResumed: at('welcome', { ...withPin, pin: null, pinInput: '', resumed: true }),
+  handoffSending: at({ handoff: 'sending' }, withPin),
+  handoffWaiting: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('waiting') }),
+  handoffWaitingOpened: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('opened') }),
+  handoffWaitingSelfie: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('selfie') }),
+  handoffWaitingDocument: at(
+    { handoff: 'waiting' },
+    { ...withPin, handoff: handoffAt('document') },
+  ),
+  handoffFailed: at(
+    { handoff: 'failed' },
+    {
+      ...withPin,
+      error: {
+        code: 'handoffFailed',
+        serverMessage: 'Demasiados intentos. Esperá 25 segundos e intentá de nuevo.',
+      },
+    },
+  ),
+  handoffStopped: at(
+    { handoff: 'stopped' },
+    { ...withPin, handoff: handoffAt('waiting'), error: { code: 'handoffStopped' } },
+  ),
+  /** The phone that opened the SMS link, while its registration loads. */
+  linkOpening: at('linkOpening', { ...empty, linkToken: FIXTURE_LINK_TOKEN }),
+  linkRefused: at('linkRefused', {
+    ...empty,
+    linkToken: FIXTURE_LINK_TOKEN,
+    error: {
+      code: 'linkRefused',
+      serverMessage:
+        'Este enlace ya se usó. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
+    },
+  }),
   kycLoading: at({ kyc: 'loading' }, withPin),
   kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),
   kycRunning: at({ kyc: 'running' }, withPin),

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, setup, stopChild } from 'xstate';
-import { PIN_LENGTH } from '../../contract/auth';
+import { PIN_LENGTH } from '../../contract/login';
 import { EMAIL_PATTERN, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
 import {
   isAcceptablePin,
@@ -13,28 +13,34 @@ import { onlyDigits } from '../shared/input';
 import { otpMachine } from '../otp/otp.machine';
 import {
   loadKyc,
+  openLink,
   registerPatient,
+  registrationStatus,
   resendOnboardingCode,
+  savePin,
   sendCode,
+  sendLink,
   validateOnboardingCode,
 } from './onboarding.actors';
+import type { RegistrationResume, ResumeStep } from '../../contract/onboarding';
 import type { KycMachine } from '../kyc/kyc.machine';
-import type { KycInput, KycResult } from '../kyc/kyc.types';
+import type { KycInput, KycResult, KycResume } from '../kyc/kyc.types';
 import type {
   FieldErrors,
   OnboardingContext,
   OnboardingError,
   OnboardingEvent,
+  OnboardingInput,
 } from './onboarding.types';
 
 const EMAIL_MAX_LENGTH = 254;
 
 /** What the phone field keeps as the patient types or pastes: digits and the usual separators. */
-export const cleanPhoneInput = (value: string): string =>
+const cleanPhoneInput = (value: string): string =>
   value.replace(/[^\d\s()+-]/g, '').slice(0, PHONE_INPUT_MAX_LENGTH);
 
 /** The national part typed after the fixed +595, in the local format 09XXXXXXXX; null if not a PY mobile. */
-export function phoneFromInput(phoneInput: string): string | null {
+function phoneFromInput(phoneInput: string): string | null {
   const digits = phoneInput.replace(/\D/g, '');
   if (!digits) return null;
   // libphonenumber-js validation happens in the contract's normaliser (Paraguayan mobiles only).
@@ -43,7 +49,7 @@ export function phoneFromInput(phoneInput: string): string | null {
   );
 }
 
-export const isEmailAcceptable = (emailInput: string): boolean => {
+const isEmailAcceptable = (emailInput: string): boolean => {
   const email = emailInput.trim();
   return email === '' || EMAIL_PATTERN.test(email);
 };
@@ -52,14 +58,14 @@ const mentionsExists = (message: string | undefined): boolean =>
   Boolean(message && /existe/i.test(message));
 
 /** Send-code and register say the patient already exists with success false + 'existe' or the flag. */
-export const isExistsAnswer = (answer: {
+const isExistsAnswer = (answer: {
   success: boolean;
   message?: string | undefined;
   onboardingComplete?: boolean | undefined;
 }) => !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
 
 /** The same answer arriving as an HTTP error (the API uses 409 Conflict). */
-export function isExistsError(err: unknown): boolean {
+function isExistsError(err: unknown): boolean {
   const e = toFlowError(err);
   return e.code === 'server' && (e.status === 409 || mentionsExists(e.serverMessage));
 }
@@ -70,7 +76,7 @@ const withMessage = (
 ): OnboardingError => (serverMessage ? { code, serverMessage } : { code });
 
 /** POST /start failures: the server's message when it sent one, else the spec's fallbacks. */
-export function sendCodeErrorFrom(err: unknown): OnboardingError {
+function sendCodeErrorFrom(err: unknown): OnboardingError {
   const e = toFlowError(err);
   if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage);
   if (e.code === 'server' || e.code === 'rejected')
@@ -79,7 +85,7 @@ export function sendCodeErrorFrom(err: unknown): OnboardingError {
 }
 
 /** POST /register failures (spec 8, Register). */
-export function registerErrorFrom(err: unknown): OnboardingError {
+function registerErrorFrom(err: unknown): OnboardingError {
   const e = toFlowError(err);
   switch (e.code) {
     case 'tooManyAttempts':
@@ -97,12 +103,23 @@ export function registerErrorFrom(err: unknown): OnboardingError {
 const noFieldErrors: FieldErrors = { phone: null, email: null };
 
 /** The card's data the PIN must not come from, once the document is read (null before). */
-export const ownDataOf = (kycResult: KycResult | null) =>
+const ownDataOf = (kycResult: KycResult | null) =>
   kycResult?.id_data ? pinOwnDataOf(kycResult.id_data) : null;
 
 /** True when register refused the PIN as made from the patient's own data. */
-export const isPinRefusedError = (err: unknown): boolean =>
-  toFlowError(err).reason === PIN_FROM_OWN_DATA;
+const isPinRefusedError = (err: unknown): boolean => toFlowError(err).reason === PIN_FROM_OWN_DATA;
+
+/** Where step 4 continues for a resumed registration (its passed selfie, its read document). */
+function kycResumeOf(r: RegistrationResume): KycResume | null {
+  if (r.resumeAt === 'document') return { at: 'document' };
+  if (r.resumeAt === 'review' && r.idData)
+    return { at: 'review', kycResult: { success: true, kyc_complete: true, id_data: r.idData } };
+  return null;
+}
+
+/** A failed call's code with the server's own words, when it sent some. */
+const failureOf = (code: OnboardingError['code'], err: unknown): OnboardingError =>
+  withMessage(code, toFlowError(err).serverMessage);
 
 /** A new wizard: nothing typed, nothing kept. */
 export const initialOnboardingContext: OnboardingContext = {
@@ -120,7 +137,31 @@ export const initialOnboardingContext: OnboardingContext = {
   supplementaryData: null,
   error: null,
   failures: 0,
+  registrationToken: null,
+  resumed: false,
+  kycResume: null,
+  linkToken: null,
+  handoff: null,
 };
+
+/**
+ * The mobile is proved (validate-otp, or the SMS link on the phone): the registration continues at
+ * the first step it has not finished. Both answers carry `registration`.
+ */
+const resumeAt = (step: ResumeStep | ResumeStep[]) => ({
+  guard: ({ event }: { event: { output?: { registration?: RegistrationResume | null } } }) => {
+    const at = event.output?.registration?.resumeAt;
+    return at !== undefined && ([] as ResumeStep[]).concat(step).includes(at);
+  },
+  actions: 'assignRegistration' as const,
+});
+const resumeTransitions = [
+  { ...resumeAt('pin'), target: '#onboarding.pinCreation' },
+  { ...resumeAt('welcome'), target: '#onboarding.welcome' },
+  { ...resumeAt(['document', 'review']), target: '#onboarding.kyc' },
+  // A server that kept no registration: nothing to continue with.
+  { target: '#onboarding.unexpected' },
+];
 
 /** Edits on the registration form, in every state where it is editable. */
 const registrationEditing = {
@@ -140,7 +181,7 @@ const pinEditing = {
   'pin.change': { target: 'editing', actions: 'assignPinInput' },
   'terms.change': { target: 'editing', actions: 'assignTerms' },
   'form.submit': [
-    { guard: 'isPinChoiceValid', target: '#onboarding.welcome', actions: 'assignPin' },
+    { guard: 'isPinChoiceValid', target: '#onboarding.pinCreation.saving', actions: 'assignPin' },
     { guard: 'hasPinAndTerms', target: 'invalid', reenter: true, actions: 'assignPinInvalid' },
     { guard: 'hasPinTyped', target: 'invalid', reenter: true, actions: 'assignTermsRequired' },
   ],
@@ -168,12 +209,15 @@ const pinRenewalEditing = {
  * The onboarding wizard, steps 0 to 5 as the spec numbers them: registration (0), verification
  * (1, the OTP child), pinCreation (2), welcome (3), kyc (4, the KYC child) and registering, then
  * complete (5). `patientExists` when send-code or register says so; every back or cancel ends in
- * `home`. The wizard's data lives only in this context, in memory.
+ * `home`. Once the mobile is verified the server keeps the registration too (the PIN as its hash):
+ * verifying it again continues at the first unfinished step, and step 4 can be handed to the phone
+ * (`handoff`, the first device following it) through an SMS link the phone opens (`linkOpening`).
  */
 export const onboardingMachine = setup({
   types: {
     context: {} as OnboardingContext,
     events: {} as OnboardingEvent,
+    input: {} as OnboardingInput,
     tags: {} as 'busy' | 'error',
     children: {} as {
       sendCode: 'sendCode';
@@ -181,11 +225,19 @@ export const onboardingMachine = setup({
       preloadKyc: 'loadKyc';
       loadKyc: 'loadKyc';
       registerPatient: 'registerPatient';
+      savePin: 'savePin';
+      sendLink: 'sendLink';
+      openLink: 'openLink';
+      registrationStatus: 'registrationStatus';
     },
   },
   actors: {
     sendCode,
     registerPatient,
+    savePin,
+    sendLink,
+    openLink,
+    registrationStatus,
     otp: otpMachine.provide({
       actors: { validateCode: validateOnboardingCode, resendCode: resendOnboardingCode },
     }),
@@ -287,17 +339,66 @@ export const onboardingMachine = setup({
      * registered in setup(), and this one arrives at run time: hence the narrowed options type.
      */
     spawnKyc: enqueueActions(({ enqueue, context }, logic: KycMachine) => {
-      const options = { id: 'kyc', input: { sessionId: context.sessionId } };
-      enqueue.spawnChild(logic, options as { input: KycInput });
+      const input: KycInput = {
+        sessionId: context.sessionId,
+        registrationToken: context.registrationToken,
+        resume: context.kycResume,
+        // The phone the link opened is where the registration continues: no second hand-off.
+        canHandOff: context.linkToken === null,
+      };
+      enqueue.spawnChild(logic, { id: 'kyc', input } as { input: KycInput });
+      enqueue.assign({ kycResume: null });
+    }),
+    assignRegistration: assign(({ context, event }) => {
+      const r =
+        'output' in event
+          ? (event.output as { registration?: RegistrationResume | null }).registration
+          : null;
+      if (!r) return {};
+      return {
+        registrationToken: r.token,
+        phone: r.phone,
+        // What the patient typed this time wins over what step 0 kept.
+        email: context.email ?? r.email,
+        sessionId: r.sessionId,
+        resumed: r.resumeAt !== 'pin',
+        kycResume: kycResumeOf(r),
+      };
     }),
   },
 }).createMachine({
   id: 'onboarding',
-  context: initialOnboardingContext,
+  context: ({ input }) => ({ ...initialOnboardingContext, linkToken: input?.linkToken || null }),
   initial: 'registration',
   states: {
+    linkOpening: {
+      tags: ['busy'],
+      invoke: {
+        id: 'openLink',
+        src: 'openLink',
+        input: ({ context }) => ({ linkToken: context.linkToken ?? '' }),
+        onDone: resumeTransitions,
+        onError: {
+          target: 'linkRefused',
+          actions: assign({ error: ({ event }) => failureOf('linkRefused', event.error) }),
+        },
+      },
+    },
+    // Used, expired or not valid: proving the mobile by SMS continues the registration as well.
+    linkRefused: {
+      tags: ['error'],
+      on: {
+        'link.restart': {
+          target: 'registration',
+          actions: assign({ linkToken: null, error: null }),
+        },
+        'flow.back': 'home',
+      },
+    },
     registration: {
       initial: 'editing',
+      // The phone that opened the SMS link continues its registration; anyone else starts here.
+      always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
       on: { 'flow.back': '#onboarding.home' },
       states: {
         editing: { on: registrationEditing },
@@ -366,7 +467,7 @@ export const onboardingMachine = setup({
           recipient: { celular: context.phone ?? '' },
           resendAfterSeconds: context.resendAfterSeconds ?? undefined,
         }),
-        onDone: 'pinCreation',
+        onDone: resumeTransitions,
         onError: 'unexpected',
       },
     },
@@ -376,6 +477,27 @@ export const onboardingMachine = setup({
       states: {
         editing: { on: pinEditing },
         invalid: { tags: ['error'], entry: 'countFailure', on: pinEditing },
+        // The PIN's hash is kept with the registration: a lost page does not ask for it again.
+        saving: {
+          tags: ['busy'],
+          on: { 'flow.back': {} },
+          invoke: {
+            id: 'savePin',
+            src: 'savePin',
+            input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
+              pin: context.pin ?? '',
+              email: context.email,
+              termsAccepted: true as const,
+            }),
+            onDone: '#onboarding.welcome',
+            onError: {
+              target: 'saveFailed',
+              actions: assign({ error: ({ event }) => failureOf('savePinFailed', event.error) }),
+            },
+          },
+        },
+        saveFailed: { tags: ['error'], entry: 'countFailure', on: pinEditing },
       },
     },
     welcome: {
@@ -413,6 +535,7 @@ export const onboardingMachine = setup({
         running: {
           exit: stopChild('kyc'),
           on: {
+            'handoff.start': '#onboarding.handoff',
             'xstate.done.actor.kyc': [
               {
                 // The card is read: a PIN made from its birth date or number is asked again.
@@ -426,6 +549,81 @@ export const onboardingMachine = setup({
             'xstate.error.actor.kyc': '#onboarding.unexpected',
           },
         },
+      },
+    },
+    // 'Seguí en tu celular': the phone continues the registration from the SMS link; this device
+    // follows it and shows the completion when the phone finishes.
+    handoff: {
+      initial: 'sending',
+      on: {
+        'flow.back': 'home',
+        'handoff.cancel': { target: 'kyc', actions: assign({ handoff: null, error: null }) },
+      },
+      states: {
+        sending: {
+          tags: ['busy'],
+          entry: 'clearError',
+          invoke: {
+            id: 'sendLink',
+            src: 'sendLink',
+            input: ({ context }) => ({ registrationToken: context.registrationToken ?? '' }),
+            onDone: {
+              target: 'waiting',
+              actions: assign({
+                handoff: ({ context, event }) => ({
+                  link: event.output.link,
+                  stage: context.handoff?.stage ?? 'waiting',
+                  expiresInSeconds: event.output.expiresInSeconds,
+                }),
+              }),
+            },
+            onError: {
+              target: 'failed',
+              actions: assign({ error: ({ event }) => failureOf('handoffFailed', event.error) }),
+            },
+          },
+        },
+        failed: { tags: ['error'], on: { 'handoff.resend': 'sending' } },
+        waiting: {
+          invoke: {
+            id: 'registrationStatus',
+            src: 'registrationStatus',
+            input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
+              delayFirst: true,
+            }),
+          },
+          on: {
+            'handoff.resend': 'sending',
+            'poll.result': [
+              {
+                guard: ({ event }) => event.result.stage === 'completed',
+                target: '#onboarding.complete',
+              },
+              {
+                actions: assign({
+                  handoff: ({ context, event }) =>
+                    context.handoff && { ...context.handoff, stage: event.result.stage },
+                }),
+              },
+            ],
+            'poll.error': [
+              {
+                // The server answered: the registration is gone from this device.
+                guard: ({ event }) =>
+                  event.error.code === 'server' || event.error.code === 'rejected',
+                target: 'stopped',
+                actions: assign({
+                  error: ({ event }) => withMessage('handoffStopped', event.error.serverMessage),
+                }),
+              },
+              // No answer (the network): keep following, one interval later.
+              { target: 'waiting', reenter: true },
+            ],
+          },
+        },
+        // The registration is no longer this device's (verified again elsewhere, or expired).
+        stopped: { tags: ['error'] },
       },
     },
     // The PIN chosen at step 2 is made from the card just read: a step of its own asks for another
@@ -452,9 +650,11 @@ export const onboardingMachine = setup({
             id: 'registerPatient',
             src: 'registerPatient',
             input: ({ context }) => ({
+              registrationToken: context.registrationToken ?? '',
               phone: context.phone ?? '',
               email: context.email,
-              pin: context.pin ?? '',
+              // Absent when the registration resumed on this page: the server has its hash.
+              ...(context.pin ? { pin: context.pin } : {}),
               sessionId: context.sessionId ?? '',
               supplementaryData: context.supplementaryData ?? { departamento: '', ciudad_id: '' },
               kycResult: context.kycResult,

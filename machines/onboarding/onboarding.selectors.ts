@@ -6,6 +6,9 @@ import type { OnboardingField, OnboardingStep, PinMissing } from './onboarding.t
 type Snapshot = SnapshotFrom<OnboardingMachine>;
 
 export type OnboardingScreen =
+  | 'linkOpening'
+  | 'linkRefused'
+  | 'handoff'
   | 'registration'
   | 'verification'
   | 'pinCreation'
@@ -19,6 +22,9 @@ export type OnboardingScreen =
   | 'home';
 
 const screens: readonly OnboardingScreen[] = [
+  'linkOpening',
+  'linkRefused',
+  'handoff',
   'registration',
   'verification',
   'pinCreation',
@@ -41,6 +47,8 @@ const steps: Partial<Record<OnboardingScreen, OnboardingStep>> = {
   pinCreation: 2,
   welcome: 3,
   kyc: 4,
+  handoff: 4,
+  linkOpening: 4,
   pinRenewal: 4,
   registering: 4,
   complete: 5,
@@ -88,11 +96,13 @@ export const selectRegistrationView = (s: Snapshot) => {
     canGoBack: s.can({ type: 'flow.back' }),
   };
 };
-export type RegistrationView = ReturnType<typeof selectRegistrationView>;
 
 export const selectPinCreationView = (s: Snapshot) => {
   const { pinInput, termsAccepted } = s.context;
-  const error = s.matches({ pinCreation: 'invalid' }) ? s.context.error : null;
+  const error =
+    s.matches({ pinCreation: 'invalid' }) || s.matches({ pinCreation: 'saveFailed' })
+      ? s.context.error
+      : null;
   const missing: PinMissing | null =
     !pinInput && !termsAccepted
       ? 'pinAndTerms'
@@ -105,6 +115,9 @@ export const selectPinCreationView = (s: Snapshot) => {
   return {
     pinInput,
     termsAccepted,
+    /** the PIN is being kept with the registration, or could not be (the banner) */
+    saving: s.matches({ pinCreation: 'saving' }),
+    saveError: s.matches({ pinCreation: 'saveFailed' }) ? s.context.error : null,
     // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
     canSubmit: missing === null && s.can({ type: 'form.submit' }),
     /** what keeps 'Validar' disabled, said beside it */
@@ -117,7 +130,6 @@ export const selectPinCreationView = (s: Snapshot) => {
     focus,
   };
 };
-export type PinCreationView = ReturnType<typeof selectPinCreationView>;
 
 /** After the card: a PIN not made from the patient's birth date or document number. */
 export const selectPinRenewalView = (s: Snapshot) => ({
@@ -127,7 +139,6 @@ export const selectPinRenewalView = (s: Snapshot) => ({
   pinError: s.matches({ pinRenewal: 'invalid' }) ? s.context.error : null,
   failures: s.context.failures,
 });
-export type PinRenewalView = ReturnType<typeof selectPinRenewalView>;
 
 export const selectRegisteringView = (s: Snapshot) => ({
   submitting: s.matches({ registering: 'submitting' }),
@@ -135,7 +146,36 @@ export const selectRegisteringView = (s: Snapshot) => ({
   canRetry: s.can({ type: 'register.retry' }),
   canCancel: s.can({ type: 'flow.back' }),
 });
-export type RegisteringView = ReturnType<typeof selectRegisteringView>;
+
+/** 'Retomamos tu registro': the registration continued where it was left (not at the PIN). */
+export const selectResumed = (s: Snapshot): boolean =>
+  s.context.resumed && !s.matches('complete') && !s.matches('patientExists');
+
+/**
+ * 'Seguí en tu celular' on the first device: the link being sent, sent (with how far the phone
+ * got), not sent (with the reason and a new try), or no longer this device's registration.
+ */
+export const selectHandoffView = (s: Snapshot) => ({
+  sending: s.matches({ handoff: 'sending' }),
+  waiting: s.matches({ handoff: 'waiting' }),
+  /** the link, for the QR code a computer shows beside the SMS */
+  link: s.context.handoff?.link ?? null,
+  stage: s.context.handoff?.stage ?? null,
+  /** the link's validity, in whole minutes */
+  expiresInMinutes: s.context.handoff ? Math.round(s.context.handoff.expiresInSeconds / 60) : null,
+  /** the verified mobile the SMS went to */
+  phone: s.context.phone,
+  error:
+    s.matches({ handoff: 'failed' }) || s.matches({ handoff: 'stopped' }) ? s.context.error : null,
+  canResend: s.can({ type: 'handoff.resend' }),
+  canUseThisDevice: s.can({ type: 'handoff.cancel' }) && !s.matches({ handoff: 'stopped' }),
+});
+
+/** The phone opening the SMS link, or the link refused (with the reason and the SMS way back). */
+export const selectLinkView = (s: Snapshot) => ({
+  opening: s.matches('linkOpening'),
+  error: s.matches('linkRefused') ? s.context.error : null,
+});
 
 export const selectUnexpectedView = (s: Snapshot) => ({
   error: s.matches('unexpected') ? s.context.error : null,
@@ -160,4 +200,3 @@ export const selectKycLoadView = (s: Snapshot) => ({
   error: s.matches({ kyc: 'loadFailed' }) ? s.context.error : null,
   canRetry: s.can({ type: 'kycLoad.retry' }),
 });
-export type KycLoadView = ReturnType<typeof selectKycLoadView>;

@@ -1,5 +1,7 @@
 import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
-import type { KycOutput, KycResult, SupplementaryData } from '../kyc/kyc.types';
+import type { RegistrationStage, RegistrationStatusResponse } from '../../contract/onboarding';
+import type { KycOutput, KycResult, KycResume, SupplementaryData } from '../kyc/kyc.types';
+import type { PollingEvent } from '../shared/polling';
 
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OnboardingErrorCode =
@@ -26,7 +28,15 @@ export type OnboardingErrorCode =
   /** step 4's code could not be downloaded (offline, a deploy replaced it): retry in place */
   | 'kycLoadFailed'
   /** a child step (OTP, KYC) stopped with an error of its own: nothing to retry in place */
-  | 'unexpected';
+  | 'unexpected'
+  /** step 2 could not be kept server-side (no answer, or the server's refusal) */
+  | 'savePinFailed'
+  /** the SMS with the link could not be sent (or not yet: the resend wait) */
+  | 'handoffFailed'
+  /** the first device lost the registration while following the phone (re-verified elsewhere) */
+  | 'handoffStopped'
+  /** the phone's link was refused: used, expired, or not valid */
+  | 'linkRefused';
 
 export type OnboardingError = { code: OnboardingErrorCode; serverMessage?: string };
 
@@ -56,7 +66,20 @@ export type OnboardingContext = {
   error: OnboardingError | null;
   /** failed submits so far: each sends the focus to the first field to fix */
   failures: number;
+  /** the registration the verified mobile opened or resumed (validate-otp, or the SMS link) */
+  registrationToken: string | null;
+  /** the registration continued where it was left (a notice says so) */
+  resumed: boolean;
+  /** where step 4 continues (a passed selfie, a read document); used once */
+  kycResume: KycResume | null;
+  /** the SMS link's token, on the phone that opened it (null on the first device) */
+  linkToken: string | null;
+  /** 'Seguí en tu celular': the link sent and how far the phone got */
+  handoff: { link: string; stage: RegistrationStage; expiresInSeconds: number } | null;
 };
+
+/** The phone that opened the SMS link starts from its token (src/flows/onboarding). */
+export type OnboardingInput = { linkToken?: string | null | undefined };
 
 /** What keeps a PIN step's 'Validar' disabled: no PIN typed, the terms not accepted, or both. */
 export type PinMissing = 'pinAndTerms' | 'pin' | 'terms';
@@ -77,7 +100,17 @@ export type OnboardingEvent =
   | DoneActorEvent<KycOutput, 'kyc'>
   | ErrorActorEvent<unknown, 'kyc'>
   /** every back arrow and 'Cancelar': the flow ends and the view goes home */
-  | { type: 'flow.back' };
+  | { type: 'flow.back' }
+  /** step 4: 'Seguir en mi celular' (the KYC child forwards its view's choice) */
+  | { type: 'handoff.start' }
+  /** 'Reenviar el enlace' */
+  | { type: 'handoff.resend' }
+  /** 'Usar la cámara de este dispositivo': back to step 4 here */
+  | { type: 'handoff.cancel' }
+  /** the first device follows the phone */
+  | PollingEvent<RegistrationStatusResponse>
+  /** the phone's link was refused: verify the mobile by SMS instead */
+  | { type: 'link.restart' };
 
 /** The fields a failed submit sends the focus to. */
 export type OnboardingField = 'phone' | 'email' | 'pin' | 'terms';

@@ -12,6 +12,7 @@ const base: OtpContext = {
   notice: null,
   autoValidate: true,
   failures: 0,
+  registration: null,
 };
 
 const at = (

@@ -26,7 +26,7 @@ function tooManyAttempts(e: FlowError): OtpError {
  * 429 keeps the server's wait; no answer, a 5xx or an unreadable answer is a network failure
  * (the code is kept so 'Continuar' can try again).
  */
-export function otpErrorFrom(err: unknown): OtpError {
+function otpErrorFrom(err: unknown): OtpError {
   const e = toFlowError(err);
   if (e.code === 'tooManyAttempts') return tooManyAttempts(e);
   if (e.code === 'server' && e.status !== undefined && e.status >= 400 && e.status < 500)
@@ -35,7 +35,7 @@ export function otpErrorFrom(err: unknown): OtpError {
 }
 
 /** Resend failure: 429 keeps the server's message (its wait), anything else is the spec's resend error. */
-export function resendErrorFrom(err: unknown): OtpError {
+function resendErrorFrom(err: unknown): OtpError {
   const e = toFlowError(err);
   return e.code === 'tooManyAttempts' ? tooManyAttempts(e) : { code: 'resendFailed' };
 }
@@ -103,6 +103,7 @@ export const otpMachine = setup({
     notice: null,
     autoValidate: input.autoValidate ?? true,
     failures: 0,
+    registration: null,
   }),
   initial: 'active',
   states: {
@@ -123,7 +124,13 @@ export const otpMachine = setup({
                 src: 'validateCode',
                 input: ({ context }) => ({ recipient: context.recipient, code: context.code }),
                 onDone: [
-                  { guard: ({ event }) => event.output.success, target: '#otp.verified' },
+                  {
+                    guard: ({ event }) => event.output.success,
+                    target: '#otp.verified',
+                    actions: assign({
+                      registration: ({ event }) => event.output.registration ?? null,
+                    }),
+                  },
                   {
                     target: 'failed',
                     actions: ['clearCode', assign({ error: { code: 'wrongCode' } })],
@@ -209,7 +216,7 @@ export const otpMachine = setup({
     },
     verified: { type: 'final' },
   },
-  output: ({ context }) => ({ recipient: context.recipient }),
+  output: ({ context }) => ({ recipient: context.recipient, registration: context.registration }),
 });
 
 export type OtpMachine = typeof otpMachine;

@@ -5,7 +5,7 @@ import { OTP_LENGTH, type OtpError } from './otp.types';
 type Snapshot = SnapshotFrom<OtpMachine>;
 
 /** Besides the start of the wait, the one moment the countdown is announced again before 0. */
-export const OTP_ANNOUNCE_AT_SECONDS = 10;
+const OTP_ANNOUNCE_AT_SECONDS = 10;
 
 /**
  * What the polite live region says: the wait when it starts (30 s), again at 10 s, and that a new
@@ -65,4 +65,3 @@ export const selectOtpView = (s: Snapshot) => {
     verified: s.matches('verified'),
   };
 };
-export type OtpView = ReturnType<typeof selectOtpView>;

@@ -1,3 +1,4 @@
+import type { RegistrationResume } from '../../contract/onboarding';
 /** 6 digits; 30 s before a new code may be asked for unless the server says otherwise (spec 9). */
 export { OTP_LENGTH, OTP_RESEND_WAIT_SECONDS } from '../../contract/onboarding';
 
@@ -5,7 +6,7 @@ export { OTP_LENGTH, OTP_RESEND_WAIT_SECONDS } from '../../contract/onboarding';
  * Who the code was sent to. Onboarding knows only the mobile; PIN recovery adds the document
  * number. The parent's validate and resend actors turn it into their endpoint's body.
  */
-export type OtpRecipient = { celular: string; numeroDocumento?: string };
+type OtpRecipient = { celular: string; numeroDocumento?: string };
 
 /** Why a code step failed; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OtpErrorCode = 'wrongCode' | 'network' | 'tooManyAttempts' | 'resendFailed';
@@ -18,12 +19,14 @@ export type OtpVerdict = {
   message?: string | undefined;
   /** the server's own resend wait, when it sends one */
   resendAfterSeconds?: number | undefined;
+  /** onboarding: the registration the verified mobile opened or resumes (contract/onboarding.ts) */
+  registration?: RegistrationResume | undefined;
 };
 
 export type OtpValidateInput = { recipient: OtpRecipient; code: string };
 export type OtpResendInput = { recipient: OtpRecipient };
 
-export type OtpNotice = 'codeResent';
+type OtpNotice = 'codeResent';
 
 export type OtpContext = {
   recipient: OtpRecipient;
@@ -41,6 +44,8 @@ export type OtpContext = {
   autoValidate: boolean;
   /** failed validations so far: each sends the focus back to the code field */
   failures: number;
+  /** what the right code's answer said of the registration (onboarding), null before it */
+  registration: RegistrationResume | null;
 };
 
 export type OtpInput = {
@@ -51,7 +56,7 @@ export type OtpInput = {
   autoValidate?: boolean | undefined;
 };
 
-export type OtpOutput = { recipient: OtpRecipient };
+export type OtpOutput = { recipient: OtpRecipient; registration: RegistrationResume | null };
 
 export type OtpEvent =
   { type: 'code.change'; value: string } | { type: 'code.submit' } | { type: 'code.resend' };

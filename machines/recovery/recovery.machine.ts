@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/auth';
+import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
@@ -21,7 +21,7 @@ import type {
 } from './recovery.types';
 
 /** A failed call: 429 keeps the server's wait, any other answer its message, else the fallback. */
-export function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): RecoveryError {
+function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): RecoveryError {
   const e = toFlowError(err);
   const code = e.code === 'tooManyAttempts' ? 'tooManyAttempts' : fallback;
   return e.serverMessage && (e.code === 'tooManyAttempts' || e.code === 'server')
@@ -30,7 +30,7 @@ export function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): Re
 }
 
 /** set-new-pin refused the PIN as made from the patient's own data: a message under the field. */
-export function saveErrorFrom(err: unknown): RecoveryError {
+function saveErrorFrom(err: unknown): RecoveryError {
   return toFlowError(err).reason === PIN_FROM_OWN_DATA
     ? { code: 'pinFromOwnData' }
     : recoveryErrorFrom(err, 'saveFailed');

@@ -4,7 +4,7 @@ import type { RecoveryError, RecoveryMissing, RecoveryStep } from './recovery.ty
 
 type Snapshot = SnapshotFrom<RecoveryMachine>;
 
-export type RecoveryScreen = 'request' | 'verification' | 'newPin' | 'unexpected' | 'done';
+type RecoveryScreen = 'request' | 'verification' | 'newPin' | 'unexpected' | 'done';
 
 const screens: readonly RecoveryScreen[] = [
   'request',
@@ -61,7 +61,6 @@ export const selectRequestView = (s: Snapshot) => {
       fieldErrors.documento || !fieldErrors.celular ? ('documento' as const) : ('celular' as const),
   };
 };
-export type RequestView = ReturnType<typeof selectRequestView>;
 
 const pinCodes: readonly RecoveryError['code'][] = ['pinInvalid', 'pinFromOwnData'];
 
@@ -82,7 +81,6 @@ export const selectNewPinView = (s: Snapshot) => {
     failures: s.context.failures,
   };
 };
-export type NewPinView = ReturnType<typeof selectNewPinView>;
 
 export const selectUnexpectedError = (s: Snapshot) =>
   s.matches('unexpected') ? s.context.error : null;

@@ -1,5 +1,5 @@
 import { fromPromise } from 'xstate';
-import type { SessionResponse } from '../../contract/auth';
+import type { SessionResponse } from '../../contract/session';
 import { getSession, postLogout } from './session.api';
 
 export const fetchSession = fromPromise<SessionResponse>(({ signal }) => getSession(signal));

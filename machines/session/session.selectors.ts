@@ -3,7 +3,7 @@ import type { SessionMachine } from './session.machine';
 
 type Snapshot = SnapshotFrom<SessionMachine>;
 
-export type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
+type SessionStatus = 'checking' | 'authenticated' | 'anonymous';
 
 /** While logging out the patient stays on the page (the menu says 'Cerrando sesión...'). */
 export const selectSessionStatus = (s: Snapshot): SessionStatus =>

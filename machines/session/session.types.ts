@@ -1,4 +1,4 @@
-export type SessionPatient = { nombre: string; apellido: string };
+type SessionPatient = { nombre: string; apellido: string };
 
 export type SessionContext = {
   patient: SessionPatient | null;

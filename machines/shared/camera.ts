@@ -21,7 +21,7 @@ export type CameraErrorCode =
   /** the device exists but could not be opened (busy, hardware error, aborted) */
   | 'openFailed';
 
-export type CameraFacing = 'user' | 'environment';
+type CameraFacing = 'user' | 'environment';
 
 export type CameraInput = {
   facing: CameraFacing;
@@ -35,7 +35,7 @@ export type CameraEvent =
   | { type: 'camera.error'; code: CameraErrorCode }
   | { type: 'camera.released' };
 
-export type CameraCommand = { type: 'camera.retry' };
+type CameraCommand = { type: 'camera.retry' };
 
 type Listenable = {
   addEventListener(type: string, listener: () => void): void;
@@ -88,7 +88,7 @@ export function cameraErrorFrom(err: unknown): CameraErrorCode {
   }
 }
 
-export const stopStream = (stream: MediaStream | null | undefined): void =>
+const stopStream = (stream: MediaStream | null | undefined): void =>
   stream?.getTracks().forEach((track) => track.stop());
 
 export function cameraConstraints(input: CameraInput): MediaStreamConstraints {

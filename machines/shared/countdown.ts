@@ -1,8 +1,8 @@
 import { assign, setup } from 'xstate';
 
-export type CountdownInput = { seconds: number };
-export type CountdownContext = { secondsLeft: number };
-export type CountdownOutput = { secondsLeft: 0 };
+type CountdownInput = { seconds: number };
+type CountdownContext = { secondsLeft: number };
+type CountdownOutput = { secondsLeft: 0 };
 
 /**
  * Counts whole seconds down to 0 with a delayed transition, so the actor system's clock drives it
@@ -33,5 +33,3 @@ export const countdownMachine = setup({
   },
   output: () => ({ secondsLeft: 0 as const }),
 });
-
-export type CountdownMachine = typeof countdownMachine;

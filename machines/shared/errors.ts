@@ -2,7 +2,7 @@
  * Error codes every flow stores in context (never sentences: the Spanish lives in src/copy/es.ts).
  * `server` means the server answered with a message of its own, kept beside the code.
  */
-export type FlowErrorCode =
+type FlowErrorCode =
   'network' | 'server' | 'rejected' | 'tooManyAttempts' | 'invalidResponse' | 'unknown';
 
 export type FlowError = {

@@ -56,7 +56,7 @@ export function fitWithin(size: Size, limits: { maxWidth?: number; maxSide?: num
 }
 
 type Canvas2D = Pick<CanvasRenderingContext2D, 'drawImage' | 'translate' | 'scale'>;
-export type DrawableCanvas = {
+type DrawableCanvas = {
   getContext(kind: '2d'): Canvas2D | null;
   toBlob(type: string, quality: number): Promise<Blob>;
 };
@@ -68,7 +68,7 @@ export type ImageEnv = {
   decode: (blob: Blob) => Promise<{ source: CanvasImageSource; size: Size; close(): void }>;
 };
 
-export const browserImageEnv: ImageEnv = {
+const browserImageEnv: ImageEnv = {
   canvas: ({ width, height }) => {
     const el = document.createElement('canvas');
     el.width = width;

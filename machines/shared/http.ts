@@ -1,16 +1,12 @@
+import type { Schema } from '../../contract/common';
 import { ApiError } from './errors';
 
-/** Any contract schema (zod classic or mini): only safeParse is needed. */
-export type Schema<T> = {
-  safeParse(data: unknown): { success: true; data: T } | { success: false };
-};
-
-export type RequestOptions<T> = {
+type RequestOptions<T> = {
   method?: 'GET' | 'POST';
   body?: unknown;
   /** multipart bodies (camera frames, document photos) */
   form?: FormData;
-  /** or the promise of one: a schema loaded beside the request (contract/auth off /login's first load) */
+  /** or the promise of one: a schema loaded beside the request (contract/login and contract/session off /login's first load) */
   schema: Schema<T> | PromiseLike<Schema<T>>;
   signal?: AbortSignal | undefined;
 };

@@ -5,10 +5,10 @@ import { DatabaseInUseError } from '../db/pglite-lock';
 import { socketAnswers, socketPathOf, WIRE_PORT } from '../db/pglite-socket';
 
 /** How an operator command reached the database. */
-export type CliDbRoute = 'postgres' | 'pglite-files' | 'pglite-server';
-export type CliDatabase = Db & { readonly via: CliDbRoute };
+type CliDbRoute = 'postgres' | 'pglite-files' | 'pglite-server';
+type CliDatabase = Db & { readonly via: CliDbRoute };
 
-export class CliDatabaseError extends Error {}
+class CliDatabaseError extends Error {}
 
 /**
  * The database for an operator command (`patients`, `kiosk`, ...), safe while the server runs:

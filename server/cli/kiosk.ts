@@ -9,10 +9,10 @@
  * kiosk mode. Only hashes of the link's token and of the cookie are stored. The link's base is
  * PUBLIC_URL (default http://HOST:PORT). Safe while the server runs (like `patients`).
  */
-import { KIOSK_ACTIVATION_FRAGMENT } from '../../contract/face-auth';
+import { KIOSK_ACTIVATION_FRAGMENT } from '../../contract/face-login';
 import { loadConfig } from '../config';
-import { loadFaceAuthConfig } from '../face-auth/config';
-import { createDevice, listDevices, revokeDevice } from '../face-auth/devices';
+import { loadFaceLoginConfig } from '../face-login/config';
+import { createDevice, listDevices, revokeDevice } from '../face-login/devices';
 import { openCliDatabase } from './db';
 
 const USAGE = `Usage:
@@ -32,18 +32,18 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  const faceAuth = loadFaceAuthConfig(process.env, config.env);
+  const faceLogin = loadFaceLoginConfig(process.env, config.env);
   // Safe while the server runs: through its socket when it holds the PGlite folder (server/cli/db.ts).
   const db = await openCliDatabase(config);
   try {
     if (command === 'add') {
-      const { id, activationToken } = await createDevice(db, name, faceAuth.activationTtlMs);
-      const base = (faceAuth.publicUrl ?? `http://${config.host}:${config.port}`).replace(
+      const { id, activationToken } = await createDevice(db, name, faceLogin.activationTtlMs);
+      const base = (faceLogin.publicUrl ?? `http://${config.host}:${config.port}`).replace(
         /\/$/,
         '',
       );
       const link = `${base}/face-login?modo=kiosco#${KIOSK_ACTIVATION_FRAGMENT}=${activationToken}`;
-      const hours = Math.round(faceAuth.activationTtlMs / 3_600_000);
+      const hours = Math.round(faceLogin.activationTtlMs / 3_600_000);
       console.log(JSON.stringify({ ok: true, id, name, link, expiresInHours: hours, via: db.via }));
       console.error(
         `Abrí este enlace una sola vez en el navegador del dispositivo "${name}" (vence en ${hours} h):\n${link}`,

@@ -8,7 +8,7 @@ import { checkPepper, PEPPER_MISMATCH_MESSAGE } from '../security/pepper-check';
 import { createPinHasher } from '../security/pin';
 import { resolveSecrets } from '../security/secrets';
 import { upsertPatient } from '../patients/service';
-import { enrollFromPhoto } from '../face-auth/enroll';
+import { enrollFromPhoto } from '../face-login/enroll';
 import { loadIdentityConfig } from '../identity/config';
 import { createIdentityEngine } from '../identity/engine';
 import { checkGates } from '../identity/gates';

@@ -26,7 +26,7 @@ export type Db = {
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-export type DbOptions = {
+type DbOptions = {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   memory?: boolean;
@@ -147,7 +147,7 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
 }
 
 /** Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction. */
-export async function migrate(db: Db): Promise<string[]> {
+async function migrate(db: Db): Promise<string[]> {
   await db.query(
     'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
   );

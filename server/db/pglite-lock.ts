@@ -62,7 +62,7 @@ export async function lockHolder(dataDir: string): Promise<number | null> {
 }
 
 /** The data folder with mode 0700, created when missing. */
-export async function ensurePrivateDir(dir: string): Promise<void> {
+async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
   await chmod(dir, 0o700);
 }

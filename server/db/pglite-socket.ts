@@ -42,7 +42,7 @@ export type WireOptions = {
 
 /** PostgreSQL's MAX_STARTUP_PACKET_LENGTH. */
 const MAX_STARTUP_BYTES = 10_000;
-export const DEFAULT_WIRE_TRANSACTION_MS = 2_000;
+const DEFAULT_WIRE_TRANSACTION_MS = 2_000;
 
 const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;
@@ -76,7 +76,7 @@ export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boo
 }
 
 /** The transaction status of the last ReadyForQuery in a backend reply ('I', 'T', 'E'), or null. */
-export function readyStatus(out: Uint8Array): string | null {
+function readyStatus(out: Uint8Array): string | null {
   const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
   let status: string | null = null;
   for (let i = 0; i + 5 <= view.length;) {

@@ -5,19 +5,19 @@ import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { seedGeo } from './seed';
 
-export const geoMessages = {
+const geoMessages = {
   unknownDepartment: 'No encontramos ese departamento. Elegí uno de la lista.',
 } as const;
 
 const byName = (a: Place, b: Place) => a.nombre.localeCompare(b.nombre, 'es');
 
-export async function listDepartments(db: Db): Promise<Place[]> {
+async function listDepartments(db: Db): Promise<Place[]> {
   const { rows } = await db.query<Place>('SELECT id, nombre FROM departments ORDER BY id');
   return rows;
 }
 
 /** The department's cities in alphabetical order, or null for an unknown department. */
-export async function listCities(db: Db, departmentId: string): Promise<Place[] | null> {
+async function listCities(db: Db, departmentId: string): Promise<Place[] | null> {
   const dep = await db.query('SELECT 1 FROM departments WHERE id = $1', [departmentId]);
   if (!dep.rows.length) return null;
   const { rows } = await db.query<Place>('SELECT id, nombre FROM cities WHERE department_id = $1', [

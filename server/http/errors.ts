@@ -7,8 +7,7 @@ import type {
   FastifyRequest,
   FastifyServerOptions,
 } from 'fastify';
-import { CONTROL_CHARACTER } from '../../contract/common';
-import type { Schema } from '../../machines/shared/http';
+import { CONTROL_CHARACTER, type Schema } from '../../contract/common';
 import { messages } from './messages';
 
 /**

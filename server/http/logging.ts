@@ -17,7 +17,7 @@ export const REDACT = [
   '*.image',
 ];
 
-export type LogSettings = { level: string; format: 'pretty' | 'json' };
+type LogSettings = { level: string; format: 'pretty' | 'json' };
 
 /**
  * Fastify's logger: JSON lines (production, tests, log collectors) or, for a person at a terminal

@@ -22,7 +22,7 @@ function readPages(root: string): PagesIndex {
 }
 
 /** '/login/' and '/login?x' are '/login'. */
-export function routeOf(url: string): string {
+function routeOf(url: string): string {
   const pathname = url.split(/[?#]/, 1)[0] ?? '/';
   return pathname.replace(/\/+$/, '') || '/';
 }

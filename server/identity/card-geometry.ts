@@ -16,7 +16,7 @@ import { withMats, type Cv, type Mat } from './opencv';
  *    the card takes.
  */
 export type Point = { x: number; y: number };
-export type Quad = [Point, Point, Point, Point];
+type Quad = [Point, Point, Point, Point];
 
 export const CARD_ASPECT = 85.6 / 54;
 
@@ -137,7 +137,7 @@ function contourQuad(cv: Cv, contour: Mat): { quad: Quad; fill: number } {
  * from edges (thresholds from the photo's own median), from the colour distance to the background
  * (the photo's border), and from the card being lighter or darker than the rest.
  */
-export function findCardQuad(cv: Cv, rgb: Mat): Quad | null {
+function findCardQuad(cv: Cv, rgb: Mat): Quad | null {
   return withMats((keep) => {
     const imageArea = rgb.rows * rgb.cols;
     const grey = keep(new cv.Mat());

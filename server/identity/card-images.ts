@@ -12,7 +12,7 @@ import { spawnTsWorker } from './worker/spawn';
  * ended and the next photo starts a new one), rejects with a plain Error and the reader goes on with
  * the photo as it is.
  */
-export interface CardImages {
+interface CardImages {
   straighten(bytes: Uint8Array): Promise<StraightenedCard>;
   close(): Promise<void>;
 }

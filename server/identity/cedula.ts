@@ -12,7 +12,7 @@ export type OcrWord = { text: string; x0: number; y0: number; x1: number; y1: nu
 /** A region as fractions (0-1) of the oriented image's width and height. */
 export type Area = { x0: number; y0: number; x1: number; y1: number };
 
-export const MARITAL_STATUSES = [
+const MARITAL_STATUSES = [
   'SOLTERO',
   'SOLTERA',
   'CASADO',
@@ -25,7 +25,7 @@ export const MARITAL_STATUSES = [
   'SEPARADA',
 ] as const;
 
-export const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
 export function editDistance(a: string, b: string): number {
   const d = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -70,9 +70,9 @@ export function findMaritalStatus(text: string, sex?: string): string | null {
 /**
  * Cross-checks MRZ names with the front's printed words: each MRZ token should appear on the front
  * (edit distance <= 1, or <= 2 for six letters or more: either OCR slips). `front` is the word that
- * matched each token (null: none). The spelling is settled by voteNames, not here. null when the
- * front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name was read (small
- * labels are the first to blur).
+ * matched each token (null: none). The spelling is settled by voteNames and printedSpelling, not
+ * here. null when the front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name
+ * was read (small labels are the first to blur).
  */
 export function crossCheckNames(
   tokens: string[],
@@ -118,6 +118,23 @@ export function voteNames(
     for (const [w, n] of votes) if (n > votes.get(best)!) best = w;
     return best;
   });
+}
+
+/** The capitals a printed Paraguayan name may carry beyond the MRZ's A-Z. */
+const PRINTED_NAME = /^[A-ZÁÉÍÓÚÜÑ]+$/;
+
+/**
+ * Each name as the card prints it (accents, Ñ): the front's word whose letters without accents
+ * (Ñ -> N, as the MRZ writes it) equal the name letter for letter; the name as given (the MRZ's
+ * spelling) otherwise. A word with marks no Spanish name carries ('PÀEZ', 'LÔPEZ') is an OCR slip.
+ */
+export function printedSpelling(tokens: string[], frontText: string): string[] {
+  const printed = frontText
+    .normalize('NFC')
+    .toUpperCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => PRINTED_NAME.test(w));
+  return tokens.map((t) => printed.find((w) => stripAccents(w) === t) ?? t);
 }
 
 const isLabel = (w: string, label: string) => editDistance(w, label) <= (label.length >= 7 ? 2 : 1);

@@ -1,24 +1,23 @@
 import os from 'node:os';
 import { z } from 'zod';
+import { bool, int, num, parseEnv } from '../env';
 import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
-import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import { selfieFramePolicy } from '../../contract/frame-policy';
 import type { BackendSetting } from './worker/models';
 
 /**
  * Settings of the identity engine, read from the environment with safe defaults.
- * Similarity thresholds (cosine of Human's 1024-d descriptions) were calibrated on the fixtures by
- * bench/identity-accuracy.ts: 231 impostor pairs of 22 people reached at most 0.635, genuine pairs
- * (captures of one person: camera frames, closed eyes, printed card, degraded copies) at least 0.787.
- * 1:N uses 0.70 (a false accept logs someone in as another patient), document vs selfie 0.66,
- * continuity within one liveness session 0.65. The genuine pairs all come from one source photo, so
- * operators should re-calibrate on their own images with `npm run identity -- compare A B`.
+ * Similarity thresholds (cosine of Human's 1024-d descriptions) lie between the impostor and the
+ * genuine pairs of the fixtures (bench/identity-accuracy.ts; figures in docs/measurements.md), the
+ * strictest for 1:N identification, where a false accept logs someone in as another patient.
+ * Operators should re-calibrate on their own images with `npm run identity -- compare A B`.
  */
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
 const UNCHANGED_BELOW = 16;
 
 /**
  * The default cap on liveness frames per session: more than a genuine patient can send. The browser
- * (machines/shared/frame-policy.ts) starts a request at most every `pollEveryMs` (one in flight) with
+ * (contract/frame-policy.ts) starts a request at most every `pollEveryMs` (one in flight) with
  * at most `maxFramesPerRequest` frames, and stops at the server's `time_up`, `timeLimitMs` after the
  * session's first frame: 8 x ceil(120 s / 0.7 s) = 1376 frames. Twice that as margin (a request in
  * flight at the limit, a slow clock, a stop and restart): 2752 by default.
@@ -27,15 +26,6 @@ export function defaultFramesPerSession(timeLimitMs: number): number {
   const p = selfieFramePolicy;
   return 2 * p.maxFramesPerRequest * Math.ceil(timeLimitMs / p.pollEveryMs);
 }
-
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
-
-const num = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().min(min).max(max).default(def);
-const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max).default(def);
 
 const schema = z.object({
   IDENTITY_POOL_SIZE: int(0, 0, 64),
@@ -173,12 +163,7 @@ export type IdentityConfig = {
 export function loadIdentityConfig(
   env: Record<string, string | undefined> = process.env,
 ): IdentityConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid identity configuration:\n${lines.join('\n')}`);
-  }
-  const c = parsed.data;
+  const c = parseEnv(schema, env);
   const cores =
     typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   const poolSize = c.IDENTITY_POOL_SIZE || Math.max(1, cores);

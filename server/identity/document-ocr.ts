@@ -28,7 +28,7 @@ import { readTd1, type MrzRead } from './mrz';
  * refused before any OCR (a noise image would otherwise run the whole cascade for minutes).
  * Tesseract runs in its own worker threads; image preparation runs in libuv's pool (sharp).
  */
-export interface DocumentOcr {
+interface DocumentOcr {
   warm(): Promise<void>;
   read(front: StraightenedCard, back: StraightenedCard, budgetMs: number): Promise<DocumentText>;
   close(): Promise<void>;

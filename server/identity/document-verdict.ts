@@ -7,6 +7,7 @@ import {
   matchNumber,
   normaliseDocumentNumber,
   photoAreaOf,
+  printedSpelling,
   voteNames,
   type Area,
   type OcrWord,
@@ -38,7 +39,7 @@ export type IdData = {
   MaritalStatus: string;
 };
 
-export type DocumentChecks = {
+type DocumentChecks = {
   mrzCheckDigits: boolean;
   issuingStatePry: boolean;
   notExpired: boolean | null;
@@ -74,7 +75,7 @@ export type DocumentReading = {
 export type FrontRead = { text: string; words: OcrWord[]; pass?: string };
 
 /** What the photo of each side showed (card-geometry.ts), for the hint of a retake. */
-export type SideQuality = CardQuality & { found: boolean };
+type SideQuality = CardQuality & { found: boolean };
 
 /** What the OCR read of one document: the back's MRZ (null: no read validated) and printed text. */
 export type DocumentText = {
@@ -222,13 +223,17 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     ok: true,
     ...base,
     idData: {
-      FullName: voteNames(
-        best.names.tokens,
-        (read.back.others ?? [])
-          .map((o) => o.fields)
-          .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
-          .map((o) => [...o.surnames, ...o.names]),
-        best.names.front,
+      // The MRZ's letters (by vote), written as the front prints them where it agrees.
+      FullName: printedSpelling(
+        voteNames(
+          best.names.tokens,
+          (read.back.others ?? [])
+            .map((o) => o.fields)
+            .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
+            .map((o) => [...o.surnames, ...o.names]),
+          best.names.front,
+        ),
+        best.read.text,
       ).join(' '),
       DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,

@@ -17,7 +17,7 @@ import * as store from './store';
  */
 
 /** Hamming radius of a replay candidate's dHash: a re-encode moves a few bits, 8 is generous. */
-export const REPLAY_MAX_HAMMING = 8;
+const REPLAY_MAX_HAMMING = 8;
 /** Hamming radius of a same-session candidate (the session's own frames: few, a wider net). */
 export const SESSION_MAX_HAMMING = 12;
 /** Thumbnails compared per frame at most (per search): bounds the fine comparison's cost. */

@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import type { IdentityConfig } from './config';
 import { createDocumentReader } from './document';
 import { createDocumentScan, type DocumentScan } from './document-scan';
@@ -7,6 +8,7 @@ import { createLivenessSessions, type LivenessSessions } from './liveness-sessio
 import { ms, silentLog, type IdentityLog } from './log';
 import { FacePool } from './pool';
 import { createWorkQueue, type WorkQueue } from './queue';
+import type { WorkerData } from './worker/face-worker';
 
 /**
  * The identity engine: three services on one worker pool and one document reader.
@@ -31,8 +33,6 @@ export interface IdentityEngine extends LivenessSessions, DocumentScan, Identifi
    */
   readonly queues: { face: WorkQueue; document: WorkQueue };
   stats(): { pool: ReturnType<FacePool['stats']> };
-  /** For the recovery test: ends a worker as a crash would. */
-  crashWorkerForTest(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +42,8 @@ export type EngineOptions = {
   decider?: LivenessDecider<unknown>;
   /** Skip the OCR warm-up (CLI commands that read no document). */
   ocr?: boolean;
+  /** Starts each face worker (FacePool's `spawn`). */
+  spawnFaceWorker?: (workerData: WorkerData) => Worker;
 };
 
 export async function createIdentityEngine(
@@ -61,6 +63,7 @@ export async function createIdentityEngine(
     limits,
     taskTimeoutMs: config.taskTimeoutMs,
     maxQueue: config.poolSize * 16,
+    ...(options.spawnFaceWorker ? { spawn: options.spawnFaceWorker } : {}),
     onEvent: (event, data) =>
       event === 'worker_ready' ? log.info({ event, ...data }) : log.warn({ event, ...data }),
   });
@@ -93,7 +96,6 @@ export async function createIdentityEngine(
     ...createDocumentScan({ config, pool, reader, limits, log, decider: decider.name }),
     ...createIdentification({ config, pool, limits, log }),
     stats: () => ({ pool: pool.stats() }),
-    crashWorkerForTest: () => pool.terminateOneForTest(),
     async close() {
       await Promise.allSettled([pool.close(), reader.close()]);
     },

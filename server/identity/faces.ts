@@ -3,7 +3,7 @@ import type { FacePool } from './pool';
 import type { FaceObservation, FrameAnalysis } from './types';
 
 /** Main face of an image for 1:1 work: the largest one. */
-export function mainFace(frame: FrameAnalysis): FaceObservation | null {
+function mainFace(frame: FrameAnalysis): FaceObservation | null {
   return [...frame.faces].sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0] ?? null;
 }
 

@@ -112,7 +112,7 @@ export function createIdentification(deps: {
         ms: ms(tStart),
       });
       engineInsight.record({
-        flow: 'faceAuth',
+        flow: 'faceLogin',
         step: 'recognition',
         outcome: match ? 'passed' : 'failed',
         ...(match ? {} : { error: 'not_recognised' as const }),

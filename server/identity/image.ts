@@ -2,7 +2,7 @@ import sharp, { type Metadata } from 'sharp';
 import { IdentityError, identityMessages } from './errors';
 
 export type ImageLimits = { maxUploadBytes: number; maxPixels: number; minImageSide: number };
-export type ImageKind = 'jpeg' | 'png';
+type ImageKind = 'jpeg' | 'png';
 
 /** The type by magic bytes, never by the name or the declared content type. */
 export function sniffImage(bytes: Uint8Array): ImageKind | null {

@@ -11,7 +11,7 @@ export type EngineHolder = {
 };
 
 /** Seconds a client is asked to wait while the engine starts. */
-export const STARTING_RETRY_AFTER_SECONDS = 5;
+const STARTING_RETRY_AFTER_SECONDS = 5;
 const RETRY_START_MS = 10_000;
 
 /**

@@ -13,7 +13,7 @@ import type { FrameAnalysis } from './types';
  * row: two concurrent requests of one session apply their frames one after the other, and each sees
  * the other's frames in the duplicate check. The frames were analysed (in order) by the worker pool.
  */
-export type DecisionInput = {
+type DecisionInput = {
   sessionId: string;
   /** The request's uploads, oldest first (the best frame's photo may be kept). */
   images: Uint8Array[];
@@ -33,9 +33,9 @@ export type DecisionInput = {
 };
 
 /** What the log keeps of one frame: gates, duplicate distance, decider scores (never the image). */
-export type FrameLog = Record<string, unknown>;
+type FrameLog = Record<string, unknown>;
 
-export type Decision = {
+type Decision = {
   feedback: string[];
   live: boolean;
   timeUp: boolean;

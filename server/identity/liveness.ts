@@ -11,7 +11,7 @@ import { cosineSimilarity, type FaceObservation } from './types';
  * mid-challenge (embedding continuity). What it does not stop: a video of the person blinking played
  * to the camera, or a good mask. A stronger detector can implement LivenessDecider.
  */
-export type LivenessPhase = 'baseline' | 'open' | 'closed' | 'done' | 'expired';
+type LivenessPhase = 'baseline' | 'open' | 'closed' | 'done' | 'expired';
 
 export type BlinkState = {
   kind: 'blink';
@@ -34,9 +34,9 @@ export type BlinkState = {
   similarities: number[];
 };
 
-export type LivenessFrame = { face: FaceObservation; now: number };
+type LivenessFrame = { face: FaceObservation; now: number };
 
-export type LivenessStep<S> = {
+type LivenessStep<S> = {
   state: S;
   feedback: string[];
   live: boolean;

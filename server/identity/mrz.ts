@@ -21,7 +21,7 @@ const MRZ_CHARS = /^[A-Z0-9<]+$/;
  * with digits a letter or two between fillers is filler too. Inside the names line only the trailing
  * run is touched (a name may start with C or E right after '<<').
  */
-export function mrzCandidates(text: string): string[] {
+function mrzCandidates(text: string): string[] {
   return text
     .split('\n')
     .map((raw) => {

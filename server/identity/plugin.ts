@@ -15,7 +15,7 @@ declare module 'fastify' {
   }
 }
 
-export type IdentityPluginOptions = {
+type IdentityPluginOptions = {
   /** The app's environment: under 'test' the engine starts on the first identity call. */
   env: string;
   /**

@@ -25,7 +25,7 @@ type Slot = {
   backend?: InferenceBackend;
 };
 
-export type PoolOptions = {
+type PoolOptions = {
   size: number;
   limits: ImageLimits;
   taskTimeoutMs: number;
@@ -40,10 +40,14 @@ export type PoolOptions = {
    * per pool, with the reason) when `auto` runs tfjs-wasm because onnxruntime cannot run.
    */
   onEvent?: (event: string, data: Record<string, unknown>) => void;
+  /** Starts a face worker (default spawnFaceWorker); a wrapper may watch the workers it starts. */
+  spawn?: (workerData: WorkerData) => Worker;
 };
 
 const workerUrl = new URL('./worker/face-worker.ts', import.meta.url);
-const spawn = (workerData: WorkerData): Worker => spawnTsWorker(workerUrl, workerData);
+/** A face-analysis worker thread (worker/face-worker.ts). */
+export const spawnFaceWorker = (workerData: WorkerData): Worker =>
+  spawnTsWorker(workerUrl, workerData);
 
 /**
  * A fixed pool of face-analysis workers (one model load each, warmed before ready), a FIFO queue,
@@ -125,11 +129,6 @@ export class FacePool {
     });
   }
 
-  /** For tests of the recovery path: ends one worker as a crash would. */
-  async terminateOneForTest(): Promise<void> {
-    await this.slots[0]?.worker.terminate();
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.queue.splice(0))
@@ -139,7 +138,7 @@ export class FacePool {
   }
 
   private start(index: number): Slot {
-    const { limits, backend = 'auto', onnxRuntime } = this.options;
+    const { limits, backend = 'auto', onnxRuntime, spawn = spawnFaceWorker } = this.options;
     const worker = spawn({ limits, backend, onnxRuntime });
     const slot: Slot = { worker, ready: false, task: null, index };
     slot.worker.on('message', (msg: WorkerResponse | WorkerReady) => {

@@ -11,9 +11,9 @@ import { KeyBudget } from './key-budget';
  *   const q = createWorkQueue({ name: 'document', concurrency: 1, maxWaiting: 4, maxPerKey: 1 });
  *   const answer = await q.run(() => engine.scanDocument(...), { key: request.ip });
  */
-export type Priority = 'high' | 'normal';
+type Priority = 'high' | 'normal';
 
-export type WorkQueueOptions = {
+type WorkQueueOptions = {
   name: string;
   concurrency: number;
   maxWaiting: number;
@@ -31,7 +31,7 @@ export type WorkQueueOptions = {
   now?: () => number;
 };
 
-export type QueueStats = {
+type QueueStats = {
   running: number;
   waiting: number;
   rejected: number;

@@ -19,7 +19,7 @@ import { QueueFullError } from './queue';
 import { readUpload } from './upload';
 import { consumeLimits } from '../security/rate-limits';
 
-export type IdentityRoutesOptions = { ctx: { db: Db } };
+type IdentityRoutesOptions = { ctx: { db: Db } };
 
 /**
  * IdentityError -> HttpError (status + Spanish message); a full work queue -> 503 with Retry-After;

@@ -5,7 +5,7 @@ import { identityMessages } from './errors';
 
 export type Upload = { fields: Record<string, string>; files: Record<string, Buffer[]> };
 /** The file parts a route accepts: how many of each name, each one's byte limit and its 413 text. */
-export type FileSpec = Record<string, { max: number; maxBytes: number; tooLarge: string }>;
+type FileSpec = Record<string, { max: number; maxBytes: number; tooLarge: string }>;
 
 /** Limit errors of @fastify/multipart that the app's error handler answers (413). */
 const LIMIT_CODES = new Set(['FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '../sms/config';
+import { int, parseEnv } from '../env';
 
 /** Journey insight's settings (issue 17). */
 export type InsightSettings = {
@@ -11,11 +11,10 @@ export type InsightSettings = {
   postsPerAddressPerMinute: number;
 };
 
-const positive = (def: number) => z.coerce.number().int().positive().default(def);
 const schema = z.object({
-  INSIGHT_RETENTION_DAYS: positive(90),
-  INSIGHT_PURGE_MINUTES: positive(60),
-  INSIGHT_POSTS_PER_ADDRESS_MINUTE: positive(30),
+  INSIGHT_RETENTION_DAYS: int(90),
+  INSIGHT_PURGE_MINUTES: int(60),
+  INSIGHT_POSTS_PER_ADDRESS_MINUTE: int(30),
 });
 
 export function loadInsightSettings(env: Record<string, string | undefined>): InsightSettings {

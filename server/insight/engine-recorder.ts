@@ -31,7 +31,7 @@ export const engineInsight = {
 /** The KYC selfie's or the kiosk's liveness: which flow and step a decider's decisions belong to. */
 export const livenessStep = (deciderName: string): Pick<EngineDecision, 'flow' | 'step'> =>
   deciderName === 'kiosk'
-    ? { flow: 'faceAuth', step: 'recognition' }
+    ? { flow: 'faceLogin', step: 'recognition' }
     : { flow: 'onboarding', step: 'selfie' };
 
 type LivenessOutcome = {

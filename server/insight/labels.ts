@@ -1,19 +1,15 @@
-import type { BrowserError, EngineReason, InsightFlow } from '../../contract/insight';
+import type { BrowserError, EngineReason } from '../../contract/insight';
 
 /** The operator report's Spanish labels (server/cli/report.ts, server/insight/report-html.ts). */
-export const flowLabels: Record<InsightFlow, string> = {
-  onboarding: 'Registro',
-  login: 'Ingreso',
-  recovery: 'Recuperación de PIN',
-  faceAuth: 'Kiosco (reconocimiento facial)',
-};
-
 export const stepLabels: Record<string, string> = {
+  link: 'Enlace en el celular',
   registration: 'Celular',
   verification: 'Código SMS',
+  resume: 'Registro retomado',
   pin: 'PIN',
   welcome: 'Bienvenida',
   kycLoad: 'Carga de la verificación',
+  handoff: 'Sigue en el celular',
   session: 'Sesión de verificación',
   camera: 'Cámara',
   selfie: 'Selfie',
@@ -38,6 +34,10 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   registerFailed: 'Alta rechazada',
   registerInvalidResponse: 'Respuesta inválida del alta',
   registerNetwork: 'Sin conexión en el alta',
+  savePinFailed: 'No se guardó el PIN',
+  handoffFailed: 'No se envió el enlace',
+  handoffStopped: 'El registro siguió en otro dispositivo',
+  linkRefused: 'Enlace rechazado',
   kycLoadFailed: 'No cargó la verificación',
   unexpected: 'Error inesperado',
   patientExists: 'El paciente ya existe',

@@ -9,10 +9,10 @@ import type { Db } from '../db/client';
  * Paraguay's (UTC-3 all year since October 2024).
  */
 
-export const REPORT_UTC_OFFSET = '-03:00';
+const REPORT_UTC_OFFSET = '-03:00';
 const OFFSET_SQL = "interval '3 hours'";
 
-export type ReportRange = { desde: string; hasta: string; from: Date; to: Date };
+type ReportRange = { desde: string; hasta: string; from: Date; to: Date };
 
 /** `--desde`/`--hasta` (YYYY-MM-DD, both included, Paraguay's days) as a half-open range. */
 export function reportRange(desde: string, hasta: string): ReportRange | null {
@@ -32,7 +32,7 @@ export function reportRange(desde: string, hasta: string): ReportRange | null {
 
 type Stage = { key: string; label: string; step: string; outcome: 'entered' | 'passed' };
 
-export const ONBOARDING_FUNNEL: Stage[] = [
+const ONBOARDING_FUNNEL: Stage[] = [
   { key: 'started', label: 'Registro iniciado', step: 'registration', outcome: 'entered' },
   { key: 'phoneVerified', label: 'Celular verificado', step: 'verification', outcome: 'passed' },
   { key: 'pinCreated', label: 'PIN creado', step: 'pin', outcome: 'passed' },
@@ -41,14 +41,14 @@ export const ONBOARDING_FUNNEL: Stage[] = [
   { key: 'registered', label: 'Registrado', step: 'register', outcome: 'passed' },
 ];
 
-export const RECOVERY_FUNNEL: Stage[] = [
+const RECOVERY_FUNNEL: Stage[] = [
   { key: 'started', label: 'Recuperación iniciada', step: 'request', outcome: 'entered' },
   { key: 'codeSent', label: 'Código enviado', step: 'request', outcome: 'passed' },
   { key: 'codeVerified', label: 'Código verificado', step: 'verification', outcome: 'passed' },
   { key: 'pinSaved', label: 'PIN guardado', step: 'newPin', outcome: 'passed' },
 ];
 
-export type FunnelRow = {
+type FunnelRow = {
   key: string;
   label: string;
   count: number;
@@ -196,7 +196,7 @@ async function flowReport(
 }
 
 async function kioskReport(db: Db, range: ReportRange, journeys?: string[]): Promise<KioskReport> {
-  const f = filter(range, 'faceAuth', journeys);
+  const f = filter(range, 'faceLogin', journeys);
   const recognition = { where: `${f.where} AND step = 'recognition'`, params: f.params };
   const [{ rows }, t, r, d] = await Promise.all([
     db.query<{ recognised: number; not_recognised: number }>(

@@ -90,7 +90,7 @@ export async function insightRoutes(app: FastifyInstance, opts: { ctx: AppContex
 }
 
 /** A sliding window per key in memory: ms to wait, or 0 (and the request counted). */
-export function addressLimiter(max: number, windowMs: number) {
+function addressLimiter(max: number, windowMs: number) {
   const seen = new Map<string, number[]>();
   let sweptAt = 0;
   return (key: string, now: number): number => {

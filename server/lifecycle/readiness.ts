@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pendingMigrations, type Db } from '../db/client';
 
-export type CheckResult = {
+type CheckResult = {
   ok: boolean;
   state: string;
   /** Which implementation serves the component (identity: what runs the face models). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export type ShutdownOptions = {
+type ShutdownOptions = {
   /** In-flight requests get this long to finish; then their connections are cut. */
   graceMs: number;
   /**

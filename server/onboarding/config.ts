@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { OTP_RESEND_WAIT_SECONDS, OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
-import { loadSmsConfig, parseEnv, type SmsConfig } from '../sms/config';
+import { int, parseEnv } from '../env';
+import { loadSmsConfig, type SmsConfig } from '../sms/config';
 
 /** OTP and SMS limits (issue 4); every one is enforced by the server, in the database. */
 export type OtpSettings = {
@@ -17,11 +18,27 @@ export type OtpSettings = {
 export type OnboardingSettings = {
   sms: SmsConfig;
   otp: OtpSettings;
-  /** How long a validated phone may be used to register (the KYC steps take a while). */
-  verifiedPhoneTtlMs: number;
+  registration: RegistrationSettings;
 };
 
-const int = (def: number) => z.coerce.number().int().positive().default(def);
+/** Resuming a registration and continuing on the phone (issue 18). */
+type RegistrationSettings = {
+  /** A registration is resumable this long after the mobile was first verified, then forgotten. */
+  resumeMs: number;
+  /** The SMS link's validity. */
+  linkMs: number;
+  /** The address the SMS link points at; absent: the address the browser called. */
+  publicUrl: string | null;
+  linksPerRegistrationHour: number;
+  /** PIN saves per registration and hour (each costs an Argon2id hash). */
+  pinSavesPerRegistrationHour: number;
+  /** Checks of a kept PIN hash against the card's data per registration and hour (~50 hashes each). */
+  pinChecksPerRegistrationHour: number;
+  opensPerAddressHour: number;
+  /** Status polls per registration and minute (the first device polls every 3 s). */
+  statusPerRegistrationMinute: number;
+};
+
 const schema = z.object({
   OTP_MAX_WRONG_PER_CODE: int(5),
   OTP_MAX_WRONG_PER_PHONE_HOUR: int(10),
@@ -29,7 +46,14 @@ const schema = z.object({
   SMS_MAX_PER_PHONE_HOUR: int(5),
   SMS_MAX_PER_PHONE_DAY: int(10),
   SMS_MAX_PER_CLIENT_HOUR: int(20),
-  ONBOARDING_PHONE_VERIFIED_MINUTES: int(60),
+  ONBOARDING_RESUME_HOURS: int(24),
+  ONBOARDING_LINK_MINUTES: int(20),
+  ONBOARDING_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ONBOARDING_LINKS_PER_REGISTRATION_HOUR: int(5),
+  ONBOARDING_PIN_SAVES_PER_REGISTRATION_HOUR: int(10),
+  ONBOARDING_PIN_CHECKS_PER_REGISTRATION_HOUR: int(5),
+  ONBOARDING_LINK_OPENS_PER_ADDRESS_HOUR: int(30),
+  ONBOARDING_STATUS_PER_REGISTRATION_MINUTE: int(40),
 });
 
 export const DEFAULT_OTP_SETTINGS: OtpSettings = {
@@ -58,6 +82,15 @@ export function loadOnboardingSettings(
       smsPerPhonePerDay: c.SMS_MAX_PER_PHONE_DAY,
       smsPerClientPerHour: c.SMS_MAX_PER_CLIENT_HOUR,
     },
-    verifiedPhoneTtlMs: c.ONBOARDING_PHONE_VERIFIED_MINUTES * 60_000,
+    registration: {
+      resumeMs: c.ONBOARDING_RESUME_HOURS * 3_600_000,
+      linkMs: c.ONBOARDING_LINK_MINUTES * 60_000,
+      publicUrl: c.ONBOARDING_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+      linksPerRegistrationHour: c.ONBOARDING_LINKS_PER_REGISTRATION_HOUR,
+      pinSavesPerRegistrationHour: c.ONBOARDING_PIN_SAVES_PER_REGISTRATION_HOUR,
+      pinChecksPerRegistrationHour: c.ONBOARDING_PIN_CHECKS_PER_REGISTRATION_HOUR,
+      opensPerAddressHour: c.ONBOARDING_LINK_OPENS_PER_ADDRESS_HOUR,
+      statusPerRegistrationMinute: c.ONBOARDING_STATUS_PER_REGISTRATION_MINUTE,
+    },
   };
 }

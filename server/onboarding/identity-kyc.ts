@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { enrollFace, getCompletedKyc } from '../identity/store';
+import { enrollFace, getCompletedKyc, sessionStage } from '../identity/store';
 import { toIdData, type KycStore } from './kyc-store';
 
 /** Registration's view of the identity engine's KYC sessions (server/identity/store.ts). */
@@ -11,6 +11,12 @@ export function identityKycStore(db: Db): KycStore {
     },
     async consumeKyc(sessionId, tx) {
       return (await getCompletedKyc(tx, sessionId, { consume: true })) !== null;
+    },
+    async progressOf(sessionId) {
+      const stage = await sessionStage(db, sessionId);
+      if (stage?.status === 'completed')
+        return { stage: 'documentRead', idData: toIdData(stage.idData) };
+      return stage?.status === 'live' ? { stage: 'selfiePassed' } : { stage: 'started' };
     },
     enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
   };

@@ -5,6 +5,14 @@ import type { Db } from '../db/client';
 export type CompletedKyc = { idData: IdData; embedding: ArrayLike<number> };
 
 /**
+ * How far a KYC session got, for resuming a registration: a passed selfie and a read document
+ * count only while the session is valid (its own expiry, IDENTITY_SESSION_MINUTES, and idle time,
+ * IDENTITY_SESSION_IDLE_MINUTES) and unused; anything else starts the identity step again.
+ */
+export type KycProgress =
+  { stage: 'started' } | { stage: 'selfiePassed' } | { stage: 'documentRead'; idData: IdData };
+
+/**
  * What registration needs from the identity engine (server/identity). The register service
  * receives it as a parameter; the app wires the identity engine's implementation.
  */
@@ -16,6 +24,8 @@ export interface KycStore {
    * patient; false when it is no longer completed and unused (a concurrent registration took it).
    */
   consumeKyc(sessionId: string, tx: Db): Promise<boolean>;
+  /** How far the session got (a lost page resumes after its last valid step). */
+  progressOf(sessionId: string): Promise<KycProgress>;
   /** Stores the patient's face embedding inside the registration transaction. */
   enrollFace(patientId: string, embedding: ArrayLike<number>, tx: Db): Promise<void>;
 }

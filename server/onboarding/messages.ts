@@ -23,4 +23,19 @@ export const onboardingMessages = {
     'No encontramos una verificación de identidad completa. Volvé a empezar el proceso.',
   kycUnavailable: 'El registro no está disponible en este momento. Intentá de nuevo más tarde.',
   registered: 'Registro completado. Ya podés ingresar con tu número de documento y tu PIN.',
+  registrationGone:
+    'Tu registro venció o lo retomaste en otro dispositivo. Verificá tu celular de nuevo para continuar.',
+  pinFirst: 'Elegí tu PIN antes de seguir.',
+  sessionOfAnother:
+    'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
+  phoneOfAnother: 'Este celular no es el de tu registro. Volvé a empezar el registro.',
+  linkSent: 'Te enviamos un enlace por SMS. Abrilo en tu celular para seguir.',
+  linkFailed: 'No pudimos enviar el SMS con el enlace. Intentá de nuevo.',
+  linkUsed:
+    'Este enlace ya se usó. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
+  linkExpired:
+    'Este enlace venció. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
+  linkInvalid:
+    'Este enlace no es válido. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
+  badLink: 'El enlace está incompleto. Abrilo tal como llegó en el SMS.',
 } as const;

@@ -1,20 +1,30 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
+  bindKycRequest,
+  openLinkRequest,
   registerRequest,
+  registrationStatusRequest,
   resendOtpRequest,
+  savePinRequest,
+  sendLinkRequest,
   startRequest,
   validateOtpRequest,
+  type OpenLinkResponse,
   type RegisterResponse,
+  type RegistrationStatusResponse,
   type ResendOtpResponse,
+  type SendLinkResponse,
   type StartResponse,
   type ValidateOtpResponse,
 } from '../../contract/onboarding';
+import type { ResultResponse } from '../../contract/common';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import type { AppContext } from '../context';
 import { geoRoutes } from '../geo/routes';
 import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
 import { onboardingMessages as m } from './messages';
+import { bindKycSession, openLink, registrationStage, savePin, sendLink } from './registration';
 import {
   registerPatient,
   sendOnboardingCode,
@@ -45,7 +55,10 @@ export function parseBody<T>(
 const local = (phone: string) => normalizeParaguayPhone(phone) as string;
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
-/** POST /start, /validate-otp, /resend-otp, /register; GET /departments, /cities/:departmentId. */
+/**
+ * POST /start, /validate-otp, /resend-otp, /register, /registration/{pin,kyc,link,open,status};
+ * GET /departments, /cities/:departmentId.
+ */
 export async function onboardingRoutes(
   app: FastifyInstance,
   opts: { ctx: AppContext },
@@ -95,10 +108,75 @@ export async function onboardingRoutes(
       { celular: m.badPhone, otp: m.badOtp },
       m.badOtp,
     );
-    const ok = await validateOnboardingCode(ctx, { celular: local(body.celular), otp: body.otp });
-    request.log.info({ event: 'onboarding.otp', ok }, 'onboarding');
-    if (!ok) throw new HttpError(401, m.wrongOtp);
-    return { success: true, message: m.otpOk };
+    const registration = await validateOnboardingCode(ctx, {
+      celular: local(body.celular),
+      otp: body.otp,
+    });
+    request.log.info(
+      { event: 'onboarding.otp', ok: registration !== null, resumeAt: registration?.resumeAt },
+      'onboarding',
+    );
+    if (!registration) throw new HttpError(401, m.wrongOtp);
+    return { success: true, message: m.otpOk, registration };
+  });
+
+  // Resuming and continuing on the phone (issue 18): every call names its registration by token.
+  const tokenFields = { registrationToken: m.registrationGone };
+
+  app.post('/registration/pin', async (request): Promise<ResultResponse> => {
+    const body = parseBody(
+      savePinRequest,
+      request.body,
+      { ...tokenFields, pin: m.badPin, email: m.badEmail },
+      messages.badRequest,
+    );
+    await savePin(ctx, { token: body.registrationToken, pin: body.pin, email: body.email || null });
+    return { success: true };
+  });
+
+  app.post('/registration/kyc', async (request): Promise<ResultResponse> => {
+    const body = parseBody(bindKycRequest, request.body, tokenFields, messages.badRequest);
+    await bindKycSession(ctx, { token: body.registrationToken, sessionId: body.sessionId });
+    return { success: true };
+  });
+
+  app.post('/registration/link', async (request): Promise<SendLinkResponse> => {
+    const body = parseBody(sendLinkRequest, request.body, tokenFields, messages.badRequest);
+    const sent = await sendLink(ctx, {
+      token: body.registrationToken,
+      clientIp: request.ip,
+      // Without ONBOARDING_PUBLIC_URL: the address called, over HTTPS in production (a phone's
+      // camera needs a secure context, and TLS may end at a proxy that does not say so).
+      origin: `${ctx.config.env === 'production' ? 'https' : request.protocol}://${request.host}`,
+    });
+    request.log.info({ event: 'onboarding.link', outcome: 'sent' }, 'onboarding');
+    return {
+      success: true,
+      message: m.linkSent,
+      link: sent.link,
+      expiresInSeconds: seconds(sent.expiresInMs),
+      resendAfterSeconds: seconds(sent.resendAfterMs),
+    };
+  });
+
+  app.post('/registration/open', async (request): Promise<OpenLinkResponse> => {
+    const body = parseBody(openLinkRequest, request.body, {}, m.badLink);
+    const registration = await openLink(ctx, { linkToken: body.linkToken, clientIp: request.ip });
+    request.log.info(
+      { event: 'onboarding.link-open', resumeAt: registration.resumeAt },
+      'onboarding',
+    );
+    return { success: true, registration };
+  });
+
+  app.post('/registration/status', async (request): Promise<RegistrationStatusResponse> => {
+    const body = parseBody(
+      registrationStatusRequest,
+      request.body,
+      tokenFields,
+      m.registrationGone,
+    );
+    return { success: true, stage: await registrationStage(ctx, body.registrationToken) };
   });
 
   app.post('/register', async (request, reply): Promise<RegisterResponse> => {
@@ -110,13 +188,15 @@ export async function onboardingRoutes(
         email: m.badEmail,
         pin: m.badPin,
         supplementaryData: m.badSupplementary,
+        registrationToken: m.registrationGone,
       },
       messages.badRequest,
     );
     const outcome = await registerPatient(ctx, ctx.kyc, {
+      token: body.registrationToken,
       celular: local(body.phone),
       email: body.email || null,
-      pin: body.pin,
+      pin: body.pin ?? null,
       sessionId: body.sessionId,
       supplementary: body.supplementaryData,
     });

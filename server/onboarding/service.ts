@@ -1,15 +1,27 @@
-import { splitFullName, type SupplementaryData } from '../../contract/onboarding';
-import { isPinFromOwnData, PIN_FROM_OWN_DATA, pinOwnDataOf } from '../../contract/pin';
+import {
+  splitFullName,
+  type IdData,
+  type RegistrationResume,
+  type SupplementaryData,
+} from '../../contract/onboarding';
+import {
+  isPinFromOwnData,
+  PIN_FROM_OWN_DATA,
+  pinOwnDataOf,
+  pinsFromOwnData,
+} from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
-import { assertWithinLimits, recordEvent } from '../security/rate-limits';
+import { assertWithinLimits, consumeLimits, recordEvent } from '../security/rate-limits';
 import type { KycStore } from './kyc-store';
+import { draftOf, proveMobile, type Draft } from './registration';
 import { onboardingMessages as m } from './messages';
 
 const PURPOSE = 'onboarding';
+const HOUR = 3_600_000;
 
 export type SendOutcome =
   { kind: 'sent'; resendAfterMs: number } | { kind: 'exists' } | { kind: 'failed' };
@@ -44,30 +56,31 @@ export async function sendOnboardingCode(
   }
 }
 
-/** Checks the code; a right one records the phone as verified for registration (server side). */
+/**
+ * Checks the code; a right one proves the mobile: its registration continues where it was, or a
+ * new one starts (registration.ts). Null for a wrong code.
+ */
 export async function validateOnboardingCode(
   ctx: AppContext,
   input: { celular: string; otp: string },
-): Promise<boolean> {
+): Promise<RegistrationResume | null> {
   const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
-  if (!ok) return false;
-  await ctx.db.query(
-    `INSERT INTO phone_verifications (celular, purpose, verified_at) VALUES ($1, $2, $3)
-     ON CONFLICT (celular, purpose) DO UPDATE SET verified_at = EXCLUDED.verified_at, consumed_at = NULL`,
-    [input.celular, PURPOSE, new Date(ctx.clock.now())],
-  );
-  return true;
+  if (!ok) return null;
+  return proveMobile(ctx, input.celular);
 }
 
-export type RegisterInput = {
+type RegisterInput = {
+  /** the registration's device token (validate-otp or the SMS link) */
+  token: string;
   celular: string;
   email: string | null;
-  pin: string;
+  /** absent when the registration resumed on another page: the kept hash is used */
+  pin: string | null;
   sessionId: string;
   supplementary: Required<SupplementaryData>;
 };
 
-export type RegisterOutcome =
+type RegisterOutcome =
   { kind: 'registered'; patientId: string; repeated: boolean } | { kind: 'exists' };
 
 /** The patient a KYC session registered, when it registered this phone (a double submit). */
@@ -87,6 +100,20 @@ async function registrationOf(
   return row.celular === celular ? row.patient_id : 'other';
 }
 
+/**
+ * The same success when this session already registered this phone (a double submit answered
+ * after the first one won), else the given outcome.
+ */
+async function repeatedOr(
+  db: Db,
+  input: Pick<RegisterInput, 'sessionId' | 'celular'>,
+  otherwise: RegisterOutcome,
+): Promise<RegisterOutcome> {
+  const winner = await registrationOf(db, input.sessionId, input.celular);
+  if (winner === 'other') return { kind: 'exists' };
+  return winner ? { kind: 'registered', patientId: winner, repeated: true } : otherwise;
+}
+
 /** DD/MM/YYYY, DD-MM-YYYY or YYYY-MM-DD to an ISO date; anything else is unknown (null). */
 export function isoDate(value: string): string | null {
   const s = value.trim();
@@ -100,6 +127,47 @@ export function isoDate(value: string): string | null {
     : `${y}-${mo}-${d}`;
 }
 
+/**
+ * The PIN's hash for the new patient, once the card is read: a PIN made from its birth date or
+ * number is refused (contract/pin.ts). The PIN sent with register is checked directly. A kept hash
+ * (the registration resumed on another page) is checked against every PIN the card's data gives,
+ * about 50 Argon2id verifications: at most `pinChecksPerRegistrationHour` a registration, and a hash
+ * found to be made from the card is forgotten, so the next register needs a new PIN.
+ */
+async function pinHashFor(
+  ctx: AppContext,
+  draft: Draft,
+  pin: string | null,
+  id: IdData,
+): Promise<string> {
+  const own = pinOwnDataOf(id);
+  const refused = () => new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
+  if (pin !== null) {
+    if (isPinFromOwnData(pin, own)) throw refused();
+    return ctx.pins.hash(pin);
+  }
+  if (!draft.pin_hash) throw new HttpError(400, m.pinFirst, {}, PIN_FROM_OWN_DATA);
+  await consumeLimits(
+    ctx.db,
+    [
+      {
+        bucket: 'registration_pin_check',
+        key: draft.id,
+        limits: [{ max: ctx.onboarding.registration.pinChecksPerRegistrationHour, windowMs: HOUR }],
+      },
+    ],
+    ctx.clock.now(),
+  );
+  for (const candidate of pinsFromOwnData(own))
+    if (await ctx.pins.verify(draft.pin_hash, candidate)) {
+      await ctx.db.query('UPDATE registration_drafts SET pin_hash = NULL WHERE id = $1', [
+        draft.id,
+      ]);
+      throw refused();
+    }
+  return draft.pin_hash;
+}
+
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
 class KycTaken extends Error {}
 
@@ -107,8 +175,9 @@ const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.c
 
 /**
  * Creates the patient from the KYC session the server completed (its stored identity, never the
- * browser's copy), the phone verified by code, the PIN hashed as for login, the supplementary
- * data and the enrolled face. The same session registered twice answers the same success.
+ * browser's copy), for the registration the mobile's SMS proof opened (registration.ts), with the
+ * PIN hashed as for login (or the hash kept at step 2), the supplementary data and the enrolled
+ * face. The same session registered twice answers the same success.
  */
 export async function registerPatient(
   ctx: AppContext,
@@ -116,9 +185,12 @@ export async function registerPatient(
   input: RegisterInput,
 ): Promise<RegisterOutcome> {
   const { db } = ctx;
-  const prior = await registrationOf(db, input.sessionId, input.celular);
-  if (prior === 'other') return { kind: 'exists' };
-  if (prior) return { kind: 'registered', patientId: prior, repeated: true };
+  // The registration the mobile's proof opened: this phone, and the KYC session it started.
+  const draft = await draftOf(ctx, input.token, { finished: true });
+  // Finished: by this session (a double submit answers the same success) or not.
+  if (draft.completed_at) return repeatedOr(db, input, { kind: 'exists' });
+  if (draft.celular !== input.celular) throw new HttpError(403, m.phoneOfAnother);
+  if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
 
   if (!kyc) throw new HttpError(503, m.kycUnavailable);
   const completed = await kyc.getCompletedKyc(input.sessionId);
@@ -126,29 +198,20 @@ export async function registerPatient(
   const id = completed.idData;
   const documento = id.DocumentNumber.replace(/\D/g, '');
   if (!documento) throw new HttpError(400, m.kycIncomplete);
-  // The card is read: a PIN made from its birth date or number is refused (contract/pin.ts).
-  if (isPinFromOwnData(input.pin, pinOwnDataOf(id)))
-    throw new HttpError(400, m.pinFromOwnData, {}, PIN_FROM_OWN_DATA);
-
-  const now = new Date(ctx.clock.now());
-  const verified = await db.query(
-    `SELECT 1 FROM phone_verifications
-      WHERE celular = $1 AND purpose = $2 AND consumed_at IS NULL AND verified_at > $3`,
-    [input.celular, PURPOSE, new Date(now.getTime() - ctx.onboarding.verifiedPhoneTtlMs)],
-  );
-  if (!verified.rows.length) throw new HttpError(403, m.phoneNotVerified);
-
   const taken = await db.query(
     'SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2',
     [documento, input.celular],
   );
-  if (taken.rows.length) return { kind: 'exists' };
+  if (taken.rows.length) return repeatedOr(db, input, { kind: 'exists' });
 
   const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
   if (!(await cityBelongsTo(db, ciudad_id, departamento)))
     throw new HttpError(400, m.cityNotInDepartment);
 
-  const pinHash = await ctx.pins.hash(input.pin);
+  // Last of the checks: the costly one (a kept hash against the card's data).
+  const pinHash = await pinHashFor(ctx, draft, input.pin, id);
+  const now = new Date(ctx.clock.now());
+
   const { nombre, apellido } = splitFullName(id.FullName);
   try {
     const patientId = await db.transaction(async (tx) => {
@@ -164,7 +227,7 @@ export async function registerPatient(
           nombre,
           apellido,
           input.celular,
-          input.email,
+          input.email ?? draft.email,
           isoDate(id.DateOfBirth),
           id.Gender || null,
           id.Nationality || null,
@@ -183,10 +246,14 @@ export async function registerPatient(
         'INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)',
         [input.sessionId, created, now],
       );
+      // The registration is over: its links die; its devices may still read that it finished.
       await tx.query(
-        'UPDATE phone_verifications SET consumed_at = $3 WHERE celular = $1 AND purpose = $2',
-        [input.celular, PURPOSE, now],
+        'UPDATE registration_drafts SET completed_at = $2, updated_at = $2 WHERE id = $1',
+        [draft.id, now],
       );
+      await tx.query(`DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link'`, [
+        draft.id,
+      ]);
       await tx.query('DELETE FROM login_guards WHERE numero_documento = $1', [documento]);
       await kyc.enrollFace(created, completed.embedding, tx);
       return created;
@@ -196,9 +263,10 @@ export async function registerPatient(
     if (!isUniqueViolation(err) && !(err instanceof KycTaken)) throw err;
   }
   // Lost a race: either a double submit of this session (same success) or another registration.
-  const winner = await registrationOf(db, input.sessionId, input.celular);
-  if (winner === 'other') return { kind: 'exists' };
-  if (winner) return { kind: 'registered', patientId: winner, repeated: true };
-  if (!(await kyc.getCompletedKyc(input.sessionId))) throw new HttpError(400, m.kycIncomplete);
-  return { kind: 'exists' };
+  if (
+    !(await registrationOf(db, input.sessionId, input.celular)) &&
+    !(await kyc.getCompletedKyc(input.sessionId))
+  )
+    throw new HttpError(400, m.kycIncomplete);
+  return repeatedOr(db, input, { kind: 'exists' });
 }

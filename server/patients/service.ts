@@ -1,5 +1,5 @@
 import type { PatientInput } from '../../contract/patients';
-import { clearLoginGuard } from '../auth/login';
+import { clearLoginGuard } from '../login/service';
 import type { AppContext } from '../context';
 
 /** Creates a patient or updates the one with that document number; clears any login lock. */

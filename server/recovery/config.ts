@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseEnv } from '../sms/config';
+import { int, parseEnv } from '../env';
 
 /**
  * PIN recovery's own limits (issue 8). The code itself follows the onboarding code's settings
@@ -24,8 +24,7 @@ export type RecoverySettings = {
   deliveryDelayMs: { min: number; max: number };
 };
 
-const int = (def: number) => z.coerce.number().int().positive().default(def);
-const ms = (def: number) => z.coerce.number().int().min(0).max(60_000).default(def);
+const ms = (def: number) => int(def, 0, 60_000);
 const schema = z.object({
   RECOVERY_MAX_PER_DOCUMENT_HOUR: int(5),
   RECOVERY_MAX_PER_DOCUMENT_DAY: int(10),
@@ -48,5 +47,3 @@ export function loadRecoverySettings(env: Record<string, string | undefined>): R
     },
   };
 }
-
-export const DEFAULT_RECOVERY_SETTINGS: RecoverySettings = loadRecoverySettings({});

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { clearLoginGuard } from '../auth/login';
-import { endPatientSessions } from '../auth/sessions';
+import { clearLoginGuard } from '../login/service';
+import { endPatientSessions } from '../session/service';
 import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
@@ -21,7 +21,7 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** Logs what happened to work done after the answer (never a code, a PIN or a grant). */
-export type RecoveryLog = { warn(obj: object, msg: string): void };
+type RecoveryLog = { warn(obj: object, msg: string): void };
 
 /**
  * Work a recovery answer does not wait for: the SMS with the code (so an existing patient answers

@@ -2,13 +2,13 @@ import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import type { OtpSettings } from '../onboarding/config';
-import { otpSmsText, SmsDeliveryError, type SmsPurpose } from '../sms/sender';
+import { otpSmsText, SmsDeliveryError, type OtpPurpose } from '../sms/sender';
+import { logSmsSend } from '../sms/send-log';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
-/** What a code is for: onboarding now, PIN recovery later (same table, same limits). */
-export type OtpPurpose = SmsPurpose;
+export type { OtpPurpose };
 
-export type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
+type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -38,17 +38,22 @@ export class OtpDeliveryError extends Error {
   }
 }
 
-/** The per-phone SMS limits: the resend wait, per hour, per day. */
-export function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+/** The per-phone SMS budget, every kind of SMS alike: per hour, per day. */
+export function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
   return {
     bucket: 'sms_phone',
     key: celular,
     limits: [
-      { max: 1, windowMs: otp.resendWaitMs },
       { max: otp.smsPerPhonePerHour, windowMs: HOUR },
       { max: otp.smsPerPhonePerDay, windowMs: DAY },
     ],
   };
+}
+
+/** The per-phone SMS limits of a code: the resend wait, then the budget. */
+function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
+  const budget = phoneSmsBudget(otp, celular);
+  return { ...budget, limits: [{ max: 1, windowMs: otp.resendWaitMs }, ...budget.limits] };
 }
 
 /** The per-client-address SMS cap (many phones from one address). */
@@ -77,7 +82,7 @@ function wrongCodeCheck(
  * Whom a code is for: a mobile and a purpose, and for PIN recovery also the document number, so a
  * recovery code is found, counted wrong and superseded only under its own document and mobile.
  */
-export type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
+type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | null };
 
 /**
  * Stores a new code (as an HMAC) and sends it by SMS; once sent it supersedes any earlier code of
@@ -118,18 +123,7 @@ export async function deliverOtp(
   const now = clock.now();
   const code = generateOtp();
   const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
-    db.query(
-      'INSERT INTO sms_send_log (celular, purpose, provider, client_ip, status, error, at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [
-        input.celular,
-        input.purpose,
-        deps.sms.provider,
-        input.clientIp,
-        status,
-        error,
-        new Date(clock.now()),
-      ],
-    );
+    logSmsSend(deps, { ...input, status, error });
   const sentAt = new Date(now);
   const codeId = (
     await db.query<{ id: string }>(

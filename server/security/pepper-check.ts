@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
  */
 const NAME = 'pin_pepper_check';
 
-export function pepperCheckValue(pepper: string): string {
+function pepperCheckValue(pepper: string): string {
   return createHmac('sha256', pepper)
     .update('pacientes-py PIN_PEPPER check v1')
     .digest('base64url');

@@ -4,7 +4,7 @@ import { hash, verify } from '@node-rs/argon2';
 const ARGON2ID = 2;
 
 /** OWASP minimum for Argon2id: 19 MiB, t=2, p=1. */
-export const ARGON2_OPTIONS = {
+const ARGON2_OPTIONS = {
   algorithm: ARGON2ID,
   memoryCost: 19_456,
   timeCost: 2,

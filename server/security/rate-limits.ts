@@ -11,7 +11,7 @@ export type LimitCheck = { bucket: string; key: string; limits: Limit[] };
  * Milliseconds until one more event fits every limit of the check, or 0 when it fits now.
  * For a limit of `max` per window, the max-th newest event in the window must leave it first.
  */
-export async function retryAfterMs(db: Db, check: LimitCheck, now: number): Promise<number> {
+async function retryAfterMs(db: Db, check: LimitCheck, now: number): Promise<number> {
   let wait = 0;
   for (const limit of check.limits) {
     const { rows } = await db.query<{ at: Date }>(

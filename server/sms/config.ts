@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError } from '../config';
+import { ConfigError, int, parseEnv } from '../env';
 
 export type SmsGatewaySettings = {
   url: string;
@@ -16,14 +16,6 @@ export type SmsConfig =
   | { provider: 'outbox'; serviceName: string }
   | { provider: 'http'; serviceName: string; gateway: SmsGatewaySettings };
 
-/** Parses environment variables with a zod schema; a bad value stops the start with ConfigError. */
-export function parseEnv<T>(schema: z.ZodType<T>, env: Record<string, string | undefined>): T {
-  const parsed = schema.safeParse(env);
-  if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-}
-
 const schema = z.object({
   SMS_PROVIDER: z.enum(['outbox', 'http']).optional(),
   SMS_SERVICE_NAME: z.string().trim().min(1).max(40).default('Portal del Paciente'),
@@ -31,16 +23,16 @@ const schema = z.object({
   SMS_GATEWAY_USER: z.string().optional(),
   SMS_GATEWAY_PASSWORD: z.string().optional(),
   SMS_GATEWAY_SENDER: z.string().trim().min(1).max(20).optional(),
-  SMS_GATEWAY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
-  SMS_GATEWAY_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
-  SMS_GATEWAY_RETRY_BASE_MS: z.coerce.number().int().min(0).default(300),
+  SMS_GATEWAY_TIMEOUT_MS: int(5000),
+  SMS_GATEWAY_RETRIES: int(2, 0, 5),
+  SMS_GATEWAY_RETRY_BASE_MS: int(300, 0),
 });
 
 /**
  * Ports fetch refuses to connect to (the Fetch standard's "bad port" list): a gateway URL on one of
  * them could never send a message, so it is refused at start.
  */
-export const FETCH_BAD_PORTS = new Set([
+const FETCH_BAD_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102,
   103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465,
   512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993,
@@ -49,7 +41,7 @@ export const FETCH_BAD_PORTS = new Set([
 ]);
 
 /** Why the gateway URL cannot work (fetch would refuse it before any connection), or null. */
-export function gatewayUrlProblem(raw: string): string | null {
+function gatewayUrlProblem(raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,7 +1,7 @@
 import type { SmsGatewaySettings } from './config';
 import { SmsDeliveryError, toE164, type SmsMessage, type SmsSender } from './sender';
 
-export type GatewayOptions = SmsGatewaySettings & {
+type GatewayOptions = SmsGatewaySettings & {
   /** Waits between retries (the app's injectable clock in tests). */
   sleep: (ms: number) => Promise<void>;
 };
@@ -24,7 +24,7 @@ const NOT_CONNECTED = new Set([
 ]);
 
 /** Whether fetch failed before any connection to the gateway (then the SMS surely did not leave). */
-export function beforeConnection(err: unknown): boolean {
+function beforeConnection(err: unknown): boolean {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   if (cause?.code && NOT_CONNECTED.has(cause.code)) return true;
   // fetch's own refusals carry no code: a port on its bad-port list, a URL it cannot request.

@@ -17,7 +17,7 @@ export function createOutboxSender(db: Db, now: () => number): SmsSender {
   };
 }
 
-export type OutboxEntry = { celular: string; purpose: string; body: string; createdAt: string };
+type OutboxEntry = { celular: string; purpose: string; body: string; createdAt: string };
 
 /** Newest first. */
 export async function readOutbox(db: Db, celular: string, limit = 20): Promise<OutboxEntry[]> {

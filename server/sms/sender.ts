@@ -1,6 +1,8 @@
 import { OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
 
-export type SmsPurpose = 'onboarding' | 'pin_recovery';
+export type SmsPurpose = 'onboarding' | 'pin_recovery' | 'onboarding_link';
+/** What an SMS code is for (the other purposes carry no code). */
+export type OtpPurpose = Exclude<SmsPurpose, 'onboarding_link'>;
 
 export type SmsMessage = {
   /** Paraguayan mobile in local format 09XXXXXXXX. */
@@ -34,9 +36,14 @@ export class SmsDeliveryError extends Error {
 }
 
 /** The Spanish SMS text: the code, its validity and the service name. */
-export function otpSmsText(serviceName: string, code: string, purpose: SmsPurpose): string {
+export function otpSmsText(serviceName: string, code: string, purpose: OtpPurpose): string {
   const what = purpose === 'pin_recovery' ? 'para recuperar tu PIN' : 'de verificación';
   return `${serviceName}: tu código ${what} es ${code}. Vence en ${OTP_VALIDITY_MINUTES} minutos. No lo compartas con nadie.`;
+}
+
+/** 'Seguir en mi celular': the one-time link that continues the registration on the phone. */
+export function linkSmsText(serviceName: string, link: string, minutes: number): string {
+  return `${serviceName}: seguí tu registro en este celular con este enlace: ${link} Vence en ${minutes} minutos. No lo compartas con nadie.`;
 }
 
 /** The notice after a PIN change (PIN recovery): no PIN, no code, a way out if it was not the patient. */

@@ -1,7 +1,7 @@
 import type { InspectionEvent, Observer } from 'xstate';
 import { startJourneyInsightWhenIdle } from '../../machines/insight/deferred';
 
-export type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+type Inspect = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 /**
  * Passed to every flow's Provider (`options={{ inspect }}`). In the page it always carries journey
@@ -30,7 +30,7 @@ export type LoggedEvent = {
  * 'kyc'), else the id it was invoked or spawned with ('sendCode', 'camera'), never XState's
  * generated 'x:4' when something better exists.
  */
-export function actorName(actorRef: InspectionEvent['actorRef']): string {
+function actorName(actorRef: InspectionEvent['actorRef']): string {
   const ref = actorRef as {
     id?: string;
     sessionId: string;

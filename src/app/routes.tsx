@@ -15,7 +15,10 @@ const DashboardRoute = lazy(() =>
   import('../flows/session/AuthArea').then((m) => ({ default: m.DashboardRoute })),
 );
 const OnboardingFlow = lazy(() => import('../flows/onboarding/OnboardingFlow'));
-const RecoverPinFlow = lazy(() => import('../flows/recover-pin/RecoverPinFlow'));
+const ContinueOnPhoneFlow = lazy(() =>
+  import('../flows/onboarding/OnboardingFlow').then((m) => ({ default: m.ContinueOnPhoneFlow })),
+);
+const RecoveryFlow = lazy(() => import('../flows/recovery/RecoveryFlow'));
 const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
 const TycPage = lazy(() => import('../pages/TycPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
@@ -40,7 +43,8 @@ export function AppRoutes() {
         <Route path="/dashboard" element={lazyRoute(<DashboardRoute />)} />
       </Route>
       <Route path="/onboarding" element={lazyRoute(<OnboardingFlow />)} />
-      <Route path="/recuperar-pin" element={lazyRoute(<RecoverPinFlow />)} />
+      <Route path="/onboarding/celular" element={lazyRoute(<ContinueOnPhoneFlow />)} />
+      <Route path="/recuperar-pin" element={lazyRoute(<RecoveryFlow />)} />
       <Route path="/face-login" element={lazyRoute(<FaceLoginFlow />)} />
       <Route path="/tyc" element={lazyRoute(<TycPage />)} />
       <Route path="*" element={lazyRoute(<NotFoundPage />)} />

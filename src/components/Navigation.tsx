@@ -1,6 +1,5 @@
 import type { ComponentProps, MouseEvent } from 'react';
-import { useCallback } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate } from 'react-router-dom';
 
 /**
  * The app's only doors to the router (react-router-dom 7). Screens navigate through these (or a
@@ -8,7 +7,7 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
  * in this file and src/app/.
  */
 
-export type AppLinkProps = Omit<ComponentProps<'a'>, 'href'> & {
+type AppLinkProps = Omit<ComponentProps<'a'>, 'href'> & {
   /** An app path such as '/login'. */
   to: string;
   /** Replace the current history entry instead of pushing one. */
@@ -40,20 +39,4 @@ export function AppLink({ to, replace, disabled = false, onClick, ...rest }: App
 /** Rendering this moves to `to` (replacing the current entry unless `push`). */
 export function Redirect({ to, push = false }: { to: string; push?: boolean }) {
   return <Navigate to={to} replace={!push} />;
-}
-
-/** A function that navigates, for effects (e.g. when a flow ends). */
-export function useGoTo(): (to: string, options?: { replace?: boolean }) => void {
-  const navigate = useNavigate();
-  return useCallback(
-    (to: string, options?: { replace?: boolean }) => {
-      void navigate(to, { replace: options?.replace ?? false });
-    },
-    [navigate],
-  );
-}
-
-/** The current path ('/login'), for views that show where the patient is. */
-export function useCurrentPath(): string {
-  return useLocation().pathname;
 }

@@ -36,7 +36,7 @@ const FieldError = styled.span`
   font-size: 0.875rem;
 `;
 
-export type Option = { value: string; label: string };
+type Option = { value: string; label: string };
 
 /** A labelled select with an optional empty first choice and an inline error. */
 export function SelectField({

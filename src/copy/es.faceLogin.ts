@@ -2,11 +2,11 @@ import type {
   AuthStatus,
   CameraStatus,
   KioskMoment,
-} from '../../machines/faceAuth/faceAuth.selectors';
+} from '../../machines/face-login/face-login.selectors';
 import type {
   ActivationErrorCode,
-  FaceAuthErrorCode,
-} from '../../machines/faceAuth/faceAuth.types';
+  FaceLoginErrorCode,
+} from '../../machines/face-login/face-login.types';
 import { sharedErrors } from './es';
 
 /** The face-authentication page (spec 2 'Face-authentication page', 8, 9). */
@@ -80,7 +80,7 @@ export const faceLogin = {
 } as const;
 
 /** Failures of an attempt, when the server sent no message of its own (spec 8). */
-export const faceLoginErrors: Record<FaceAuthErrorCode, string> = {
+export const faceLoginErrors: Record<FaceLoginErrorCode, string> = {
   deviceNotActivated: 'Este dispositivo no está habilitado para el reconocimiento facial.',
   startFailed: 'No se pudo iniciar sesión',
   frameFailed: 'Error en liveness',

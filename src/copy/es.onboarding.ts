@@ -54,6 +54,7 @@ export const onboarding = {
     termsLink: 'términos y condiciones',
     termsNewTab: ' (se abre en una pestaña nueva)',
     submit: 'Validar',
+    saving: 'Guardando...',
     /** Beside the disabled 'Validar': what is missing. */
     missing: {
       pinAndTerms: 'Escribí tu PIN y aceptá los términos para continuar.',
@@ -81,6 +82,33 @@ export const onboarding = {
       'Evitá los reflejos sobre la cara y la cédula.',
     ],
     next: 'Siguiente',
+  },
+  /** A registration continued after a lost page (issue 18). */
+  resumed: 'Retomamos tu registro donde lo dejaste.',
+  /** The first device while the phone continues the registration. */
+  handoff: {
+    title: 'Seguí en tu celular',
+    sending: 'Enviando el enlace por SMS...',
+    intro: (celular: string) =>
+      `Te enviamos un SMS al ${celular} con un enlace. Abrilo en tu celular para sacarte la selfie y fotografiar tu cédula.`,
+    expiry: (minutes: number) =>
+      `El enlace vence en ${minutes} minutos y sirve una sola vez. Esta pantalla se actualiza sola.`,
+    qr: 'O escaneá este código con la cámara de tu celular:',
+    stages: {
+      waiting: 'Esperando que abras el enlace en tu celular...',
+      opened: 'Abriste el enlace en tu celular.',
+      selfie: 'Tu selfie está lista. Ahora fotografiá tu cédula.',
+      document: 'Leímos tu cédula. Confirmá tus datos en el celular para terminar.',
+      completed: 'Tu registro terminó.',
+    },
+    resend: 'Reenviar el enlace',
+    useThisDevice: 'Usar la cámara de este dispositivo',
+  },
+  /** The phone that opened the SMS link. */
+  link: {
+    title: 'Seguí tu registro',
+    opening: 'Abriendo tu registro...',
+    restart: 'Ingresar mi celular',
   },
   /** Step 4 while its chunk loads (screens/KycLoadScreen); the KYC sub-steps' texts are es.kyc.ts. */
   identity: {
@@ -121,6 +149,12 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
   kycLoadFailed:
     'No se pudo cargar la verificación de identidad. Revisá tu conexión e intentá de nuevo.',
   unexpected: sharedErrors.unexpected,
+  savePinFailed: 'No pudimos guardar tu PIN. Revisá tu conexión e intentá de nuevo.',
+  handoffFailed: 'No pudimos enviar el SMS con el enlace. Intentá de nuevo.',
+  handoffStopped:
+    'Este registro ya no sigue en este dispositivo. Verificá tu celular de nuevo para continuar.',
+  linkRefused:
+    'Este enlace no es válido. Ingresá tu celular para continuar tu registro con un código por SMS.',
 };
 
 /** Errors of the SMS code step (spec section 8; its spelling slips fixed, docs/decisions.md). */

@@ -22,8 +22,6 @@ export const theme = {
   font: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif",
 } as const;
 
-export type Theme = typeof theme;
-
 export const media = {
   sm: `@media (min-width: ${theme.breakpoints.sm}px)`,
   md: `@media (min-width: ${theme.breakpoints.md}px)`,

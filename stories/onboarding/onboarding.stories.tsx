@@ -47,7 +47,28 @@ export const PinCreationEditing = at(onboardingFixtures.pinCreationEditing);
 export const PinCreationEditingReady = at(onboardingFixtures.pinCreationEditingReady);
 export const PinCreationInvalid = at(onboardingFixtures.pinCreationInvalid);
 export const PinCreationInvalidTerms = at(onboardingFixtures.pinCreationInvalidTerms);
+/** Step 2 kept with the registration: 'Guardando...'. */
+export const PinCreationSaving = at(onboardingFixtures.pinCreationSaving);
+/** Step 2 could not be kept: the reason, and the PIN and terms as they were. */
+export const PinCreationSaveFailed = at(onboardingFixtures.pinCreationSaveFailed);
 export const Welcome = at(onboardingFixtures.welcome);
+/** A lost page, the mobile verified again: the registration continues at the welcome. */
+export const WelcomeResumed = at(onboardingFixtures.welcomeResumed);
+/** 'Seguí en tu celular': the SMS with the link on its way. */
+export const HandoffSending = at(onboardingFixtures.handoffSending);
+/** The link sent; the phone has not opened it yet. */
+export const HandoffWaiting = at(onboardingFixtures.handoffWaiting);
+export const HandoffWaitingOpened = at(onboardingFixtures.handoffWaitingOpened);
+export const HandoffWaitingSelfie = at(onboardingFixtures.handoffWaitingSelfie);
+export const HandoffWaitingDocument = at(onboardingFixtures.handoffWaitingDocument);
+/** The link could not be sent (here: the SMS resend wait). */
+export const HandoffFailed = at(onboardingFixtures.handoffFailed);
+/** The registration moved on elsewhere (the mobile verified again on another device). */
+export const HandoffStopped = at(onboardingFixtures.handoffStopped);
+/** The phone that opened the SMS link, while its registration loads. */
+export const LinkOpening = at(onboardingFixtures.linkOpening);
+/** The link was used already: the reason, and verifying the mobile by SMS instead. */
+export const LinkRefused = at(onboardingFixtures.linkRefused);
 /** Step 4 while its code (its own chunk) downloads: 'Cargando...'. */
 export const KycLoading = at(onboardingFixtures.kycLoading);
 /** Step 4's code could not be downloaded (offline): the reason and 'Reintentar'. */

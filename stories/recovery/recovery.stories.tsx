@@ -3,13 +3,13 @@ import type { SnapshotFrom } from 'xstate';
 import { otpFixtures } from '../../machines/otp/otp.fixtures';
 import type { OtpMachine } from '../../machines/otp/otp.machine';
 import { recoveryFixtures } from '../../machines/recovery/recovery.fixtures';
-import { RecoverPinScreens } from '../../src/flows/recover-pin/RecoverPinScreens';
+import { RecoveryScreens } from '../../src/flows/recovery/RecoveryScreens';
 import type { StoryParameters } from '../support';
 import { AtRecovery, RecoveryOtpAt } from './support';
 
 const meta = {
   title: 'Recuperar PIN/Pasos',
-  component: RecoverPinScreens,
+  component: RecoveryScreens,
   decorators: [
     (Story, { parameters }) => (
       <AtRecovery snapshot={(parameters as StoryParameters).snapshot}>
@@ -17,7 +17,7 @@ const meta = {
       </AtRecovery>
     ),
   ],
-} satisfies Meta<typeof RecoverPinScreens>;
+} satisfies Meta<typeof RecoveryScreens>;
 export default meta;
 type Story = StoryObj<typeof meta>;
 

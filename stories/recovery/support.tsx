@@ -5,8 +5,8 @@ import type { SendPinOtpResponse, SetNewPinResponse } from '../../contract/recov
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpVerdict } from '../../machines/otp/otp.types';
 import { recoveryMachine } from '../../machines/recovery/recovery.machine';
-import { RecoveryActor } from '../../src/flows/recover-pin/recovery.context';
-import { VerificationScreen } from '../../src/flows/recover-pin/screens/VerificationScreen';
+import { RecoveryActor } from '../../src/flows/recovery/recovery.context';
+import { VerificationScreen } from '../../src/flows/recovery/screens/VerificationScreen';
 import { AtSnapshot, pending } from '../support';
 
 /** Step 1's OTP child with calls that never settle, as recovery wires it (no auto-validation). */

@@ -78,6 +78,7 @@ describe('request schemas', () => {
   });
   it('register defaults the optional supplementary fields', () => {
     const r = registerRequest.safeParse({
+      registrationToken: 'T'.repeat(43),
       phone: '0981123456',
       pin: '482915',
       sessionId: 's1',

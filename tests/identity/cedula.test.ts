@@ -12,6 +12,7 @@ import {
   matchNumber,
   normaliseDocumentNumber,
   photoAreaOf,
+  printedSpelling,
   type OcrWord,
   voteNames,
 } from '../../server/identity/cedula';
@@ -106,6 +107,25 @@ describe('cédula rules', () => {
     expect(voteNames(['ANA', 'HARIA'], [['ANA']], ['ANA', 'MARIA'])).toEqual(['ANA', 'HARIA']);
   });
 
+  it("names as the card prints them when its letters equal the MRZ's without accents", () => {
+    const front = 'APELLIDOS\nRECALDE PÁEZ\nNOMBRES\nJOSÉ ÑANDÚ\nLUGAR ASUNCIÓN';
+    expect(printedSpelling(['RECALDE', 'PAEZ', 'JOSE', 'NANDU'], front)).toEqual([
+      'RECALDE',
+      'PÁEZ',
+      'JOSÉ',
+      'ÑANDÚ',
+    ]);
+    // Lower case and decomposed accents (NFD) are read as printed, in capitals.
+    expect(printedSpelling(['PAEZ'], 'Pa\u0301ez')).toEqual(['PÁEZ']);
+    // One letter off (an OCR slip), not on the front, or marks no Spanish name carries: the MRZ's.
+    expect(printedSpelling(['PAEZ', 'JOSE', 'LOPEZ'], 'PÁES JOSÈ LÔPEZ')).toEqual([
+      'PAEZ',
+      'JOSE',
+      'LOPEZ',
+    ]);
+    expect(printedSpelling(['RECALDE'], '')).toEqual(['RECALDE']);
+  });
+
   it('the photo area is left of the field labels, and only a face centred there counts', () => {
     const area = photoAreaOf(LABELS)!;
     expect(area.x1).toBeCloseTo(0.34);
@@ -191,7 +211,8 @@ describe('document verdict', () => {
     expect(v.ok).toBe(true);
     expect(v.error).toBeUndefined();
     expect(v.idData).toEqual({
-      FullName: 'FRANCO LOPEZ LIZ ANA',
+      // The MRZ writes LOPEZ; the front prints LÓPEZ, the same letters once accents are removed.
+      FullName: 'FRANCO LÓPEZ LIZ ANA',
       DocumentNumber: '6824773',
       DateOfBirth: '1955-10-08',
       Gender: 'F',
@@ -350,6 +371,14 @@ describe('document verdict', () => {
       DAY,
     );
     expect(v.ok).toBe(true);
+    expect(v.idData?.FullName).toBe('FRANCO LOPEZ LIZ ANA');
+  });
+
+  it("a front printed without accents, or read without them, gives the MRZ's spelling", () => {
+    const v = documentVerdict(
+      reading({ front: [{ text: frontText({ names: 'FRANCO LOPEZ' }), words: LABELS }] }),
+      DAY,
+    );
     expect(v.idData?.FullName).toBe('FRANCO LOPEZ LIZ ANA');
   });
 

@@ -8,6 +8,7 @@ import {
   getCompletedKyc,
   type IdentityEngine,
   type ScanAnswer,
+  type EngineOptions,
   type IdentityLog,
 } from '../../server/identity/engine';
 import { installErrorHandling } from '../../server/http/errors';
@@ -24,7 +25,11 @@ export type Harness = {
 
 export async function startEngine(
   env: Record<string, string> = {},
-  opts: { ocr?: boolean; log?: IdentityLog } = {},
+  opts: {
+    ocr?: boolean;
+    log?: IdentityLog;
+    spawnFaceWorker?: EngineOptions['spawnFaceWorker'];
+  } = {},
 ): Promise<Harness> {
   const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
   const clock = { now: Date.now() };
@@ -34,6 +39,7 @@ export async function startEngine(
       ocr: opts.ocr ?? false,
       now: () => clock.now,
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.spawnFaceWorker ? { spawnFaceWorker: opts.spawnFaceWorker } : {}),
     }),
   ]);
   return { engine, db, config, clock };

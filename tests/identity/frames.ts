@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { rng } from '../fixtures/cedula';
+import { nameReadRight, rng } from '../fixtures/cedula';
 
 export const fixtures = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -15,6 +15,24 @@ export const fixtures = path.resolve(
   'fixtures',
 );
 export const fixture = (...p: string[]) => readFileSync(path.join(fixtures, ...p));
+
+/** The committed cédulas' manifest: each card's expected fields and its printed names. */
+export const cardManifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
+  string,
+  { expected: Record<string, string>; printedName: string }
+>;
+
+/**
+ * What the engine must answer for a committed card, given what it answered: the manifest's fields,
+ * the names word by word as the card prints them or as the MRZ writes them (the OCR reads an accent
+ * on a capital in some photos and not in others); any other spelling fails the comparison.
+ */
+export function cardIdData(name: string, got?: { FullName?: string } | null) {
+  const { expected, printedName } = cardManifest[name]!;
+  return got?.FullName && nameReadRight(got.FullName, printedName)
+    ? { ...expected, FullName: got.FullName }
+    : expected;
+}
 
 const decoded = new Map<string, Promise<{ data: Buffer; width: number; height: number }>>();
 function raw(name: string) {

@@ -5,7 +5,7 @@
  * session leaves liveness. A real engine and an in-memory database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { selfieFramePolicy as policy } from '../../machines/shared/frame-policy';
+import { selfieFramePolicy as policy } from '../../contract/frame-policy';
 import { hints } from '../../server/identity/hints';
 import { startEngine, type Harness } from './engine';
 import { ovalFrame } from './frames';

@@ -13,7 +13,7 @@ import {
   livenessResponse,
   startKycResponse,
 } from '../../contract/identity';
-import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import { selfieFramePolicy } from '../../contract/frame-policy';
 import { CANDIDATE_LIMIT } from '../../server/identity/duplicates';
 import { hints } from '../../server/identity/hints';
 import { decodeRgb, fingerprint, FINGERPRINT_H, FINGERPRINT_W } from '../../server/identity/image';

@@ -8,7 +8,7 @@ const answer = (body: unknown, status = 200) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('request with a schema loaded beside it (contract/auth on /login)', () => {
+describe('request with a schema loaded beside it (contract/session on /login)', () => {
   it('sends at once, then validates the answer with the schema once it has loaded', async () => {
     const fetch = answer({ ok: true });
     vi.stubGlobal('fetch', fetch);

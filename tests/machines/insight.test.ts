@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
-import type { SessionResponse } from '../../contract/auth';
-import type { FaceAuthFrameResponse, FaceAuthStartResponse } from '../../contract/face-auth';
+import type { SessionResponse } from '../../contract/session';
+import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
+import type { ResultResponse } from '../../contract/common';
+import type { RegistrationResume, SendLinkResponse } from '../../contract/onboarding';
 import { insightBatch, type InsightEvent } from '../../contract/insight';
 import type {
   RegisterRequest,
@@ -15,7 +17,8 @@ import type {
   SetNewPinRequest,
   SetNewPinResponse,
 } from '../../contract/recovery';
-import { faceAuthMachine } from '../../machines/faceAuth/faceAuth.machine';
+import { attemptMachine } from '../../machines/face-login/attempt.machine';
+import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
@@ -310,7 +313,15 @@ describe('PIN recovery', () => {
 // ---------------------------------------------------------------------------------------------
 // onboarding with its KYC child
 
-function onboarding(inspect: (e: InspectionEvent) => void) {
+const REGISTRATION: RegistrationResume = {
+  token: 'R'.repeat(43),
+  resumeAt: 'pin',
+  phone: '0981123456',
+  email: null,
+  sessionId: null,
+};
+
+function onboarding(inspect: (e: InspectionEvent) => void, registration = REGISTRATION) {
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
@@ -328,9 +339,18 @@ function onboarding(inspect: (e: InspectionEvent) => void) {
         },
       }),
       loadKyc: load.logic,
+      savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })),
+      sendLink: fromPromise(async (): Promise<SendLinkResponse> => ({
+        success: true,
+        message: 'ok',
+        link: `http://localhost/onboarding/celular#${'L'.repeat(43)}`,
+        expiresInSeconds: 1200,
+        resendAfterSeconds: 30,
+      })),
+      registrationStatus: fromCallback(() => () => {}),
     },
   });
-  const actor = createActor(machine, { inspect }).start();
+  const actor = createActor(machine, { inspect, input: {} }).start();
   const values: string[] = [];
   actor.subscribe((s) => values.push(JSON.stringify(s.value)));
   const kyc = () => selectKycActor(actor.getSnapshot())!;
@@ -351,11 +371,12 @@ function onboarding(inspect: (e: InspectionEvent) => void) {
       send.calls.at(-1)!.answer.resolve({ success: true, message: 'ok' });
       await flush();
       actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '123456' });
-      validate.calls.at(-1)!.answer.resolve({ success: true });
+      validate.calls.at(-1)!.answer.resolve({ success: true, registration });
       await flush();
       actor.send({ type: 'pin.change', value: '735194' });
       actor.send({ type: 'terms.change', accepted: true });
       actor.send({ type: 'form.submit' });
+      await flush();
       actor.send({ type: 'welcome.next' });
       for (const call of load.calls) call.answer.resolve(k.machine as unknown as KycMachine);
       await flush();
@@ -410,6 +431,41 @@ const HAPPY = [
   'welcome:passed',
   'kycLoad:entered',
 ];
+
+describe('onboarding: a registration that survives real life (issue 18)', () => {
+  it('a kept registration continued: the resume counted, the PIN step never entered', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect, { ...REGISTRATION, resumeAt: 'welcome' });
+    await h.toKyc();
+    expect(r.seen().slice(0, 9)).toEqual([
+      'registration:entered',
+      'registration:passed',
+      'verification:entered',
+      'verification:passed',
+      'welcome:entered',
+      'resume:entered',
+      'resume:passed',
+      'welcome:passed',
+      'kycLoad:entered',
+    ]);
+    expect(r.seen()).not.toContain('pin:entered');
+    valid(r.events);
+  });
+
+  it("'Seguir en mi celular': the hand-off entered, passed when the phone finishes", async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.kyc().send({ type: 'handoff.start' });
+    await h.flush();
+    expect(r.seen().slice(-1)).toEqual(['handoff:entered']);
+    h.actor.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
+    expect(h.actor.getSnapshot().value).toBe('complete');
+    expect(r.seen().slice(-1)).toEqual(['handoff:passed']);
+    valid(r.events);
+  });
+});
 
 describe('onboarding with KYC', () => {
   it('success: every step entered and passed in order, the camera granted, registered', async () => {
@@ -541,13 +597,13 @@ describe('onboarding with KYC', () => {
 // ---------------------------------------------------------------------------------------------
 // face authentication
 
-const started: FaceAuthStartResponse = {
+const started: FaceLoginStartResponse = {
   success: true,
   session_id: 's-1',
   recommended_interval_ms: 300,
   profile: 'kiosk',
 };
-const decided = (success: boolean): FaceAuthFrameResponse => ({
+const decided = (success: boolean): FaceLoginFrameResponse => ({
   stage: success ? 'authenticated' : 'failed',
   feedback: [],
   recommended_interval_ms: 300,
@@ -566,22 +622,26 @@ const decided = (success: boolean): FaceAuthFrameResponse => ({
   },
 });
 
-function faceAuth(inspect: (e: InspectionEvent) => void) {
-  const start = controlled<FaceAuthStartResponse, { prefix: string }>();
+function faceLogin(inspect: (e: InspectionEvent) => void) {
+  const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const polls: Array<(e: unknown) => void> = [];
   const cameras: Array<(e: unknown) => void> = [];
   const watchdogs: Array<(e: unknown) => void> = [];
-  const machine = faceAuthMachine.provide({
+  const machine = faceLoginMachine.provide({
     actors: {
-      startSession: start.logic,
       stopSession: fromPromise(async () => {}),
       camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
       cameraWatchdog: fromCallback(
         ({ sendBack }) => void watchdogs.push(sendBack as (e: unknown) => void),
       ),
-      framePolling: fromCallback(
-        ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
-      ),
+      attempt: attemptMachine.provide({
+        actors: {
+          startSession: start.logic,
+          framePolling: fromCallback(
+            ({ sendBack }) => void polls.push(sendBack as (e: unknown) => void),
+          ),
+        },
+      }),
     },
   });
   const actor = createActor(machine, { input: {}, inspect }).start();
@@ -593,7 +653,7 @@ function faceAuth(inspect: (e: InspectionEvent) => void) {
 describe('face authentication', () => {
   it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
     const r = recorder();
-    const h = faceAuth(r.inspect);
+    const h = faceLogin(r.inspect);
     h.actor.send({ type: 'camera.enable' });
     h.cameras.at(-1)!({ type: 'camera.ready', stream });
     h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
@@ -627,7 +687,7 @@ describe('face authentication', () => {
     const r = recorder();
     const quiet = recorder({ failing: true });
     const runs = [r, quiet].map((rec) => {
-      const h = faceAuth(rec.inspect);
+      const h = faceLogin(rec.inspect);
       h.actor.send({ type: 'camera.enable' });
       h.cameras.at(-1)!({ type: 'camera.error', code: 'permissionDenied' });
       return h.values;

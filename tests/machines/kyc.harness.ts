@@ -4,7 +4,7 @@ import { createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
-import type { KycEvent, KycSession } from '../../machines/kyc/kyc.types';
+import type { KycEvent, KycInput, KycSession } from '../../machines/kyc/kyc.types';
 import type { CameraInput } from '../../machines/shared/camera';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
 import { controlled } from './controlled';
@@ -52,7 +52,7 @@ export const verified: ScanIdResponse = {
 export function harness(
   sessions: Array<string | KycSession> = ['sess-1', 'sess-2', 'sess-3'],
   start = true,
-  options: { inspect?: (event: InspectionEvent) => void } = {},
+  options: { inspect?: (event: InspectionEvent) => void; input?: KycInput } = {},
 ) {
   const camera = probe<CameraInput>();
   const sampling = probe<{ stream: MediaStream; sessionId: string }>();
@@ -63,7 +63,10 @@ export function harness(
   const reject = controlled<void, { sessionId: string }>();
   const departments = controlled<Place[], void>();
   const cities = controlled<Place[], { departmentId: string }>();
-  const session = controlled<KycSession, { sessionId: string | null }>();
+  const session = controlled<
+    KycSession,
+    { sessionId: string | null; registrationToken: string | null }
+  >();
   const machine = kycMachine.provide({
     actors: {
       ensureSession: session.logic,
@@ -78,7 +81,8 @@ export function harness(
       loadCities: cities.logic,
     },
   });
-  const actor = createActor(machine, { input: {}, ...options });
+  const { input = {}, ...rest } = options;
+  const actor = createActor(machine, { input, ...rest });
   if (start) actor.start();
   let sessionIndex = 0;
   const flush = () => vi.advanceTimersByTimeAsync(0);

@@ -239,7 +239,7 @@ describe('kyc machine: selfie', () => {
       });
       h.actor.send({ type: 'liveness.start' });
       expect(h.value()).toBe('starting');
-      expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
+      expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null, registrationToken: null });
       expect(h.camera.runs[0]!.running).toBe(false);
       await h.answerSession();
       expect(h.actor.getSnapshot().context.sessionId).toBe('sess-2');
@@ -296,7 +296,7 @@ describe('kyc machine: selfie', () => {
     // 'Intentar nuevamente' asks for a new session: only a new one can pass.
     h.actor.send({ type: 'liveness.start' });
     expect(h.value()).toBe('starting');
-    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
+    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null, registrationToken: null });
   });
 
   it('shows a denied camera as a code and resumes by itself when the camera opens later', async () => {
@@ -640,7 +640,7 @@ describe('kyc machine: document verification', () => {
     await h.flush();
     h.actor.send({ type: 'kyc.retry' });
     expect(h.value()).toBe('starting');
-    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null });
+    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null, registrationToken: null });
     const c = h.actor.getSnapshot().context;
     expect([c.front, c.back, c.kycResult, c.error, c.side]).toEqual([
       null,

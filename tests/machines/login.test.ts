@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { LoginRequest, LoginResponse } from '../../contract/auth';
+import type { LoginRequest, LoginResponse } from '../../contract/login';
 import { loginMachine } from '../../machines/login/login.machine';
 import { selectLoginView } from '../../machines/login/login.selectors';
 import { ApiError } from '../../machines/shared/errors';

@@ -1,23 +1,44 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, createMachine, fromPromise, waitFor, type SnapshotFrom } from 'xstate';
+import {
+  createActor,
+  createMachine,
+  fromCallback,
+  fromPromise,
+  waitFor,
+  type SnapshotFrom,
+} from 'xstate';
+import type { ResultResponse } from '../../contract/common';
 import { controlled, type Deferred } from './controlled';
 import {
   BANNED_PINS,
+  type OpenLinkResponse,
   type RegisterRequest,
   type RegisterResponse,
+  type RegistrationResume,
+  type RegistrationStatusResponse,
+  type SavePinRequest,
+  type SendLinkResponse,
   type StartRequest,
   type StartResponse,
 } from '../../contract/onboarding';
 import { ApiError } from '../../machines/shared/errors';
+import type { PollingEvent } from '../../machines/shared/polling';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycInput, KycOutput } from '../../machines/kyc/kyc.types';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
-import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
+import {
+  FIXTURE_REGISTRATION_TOKEN,
+  onboardingFixtures,
+} from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import type { OnboardingInput } from '../../machines/onboarding/onboarding.types';
 import {
   selectGoHome,
+  selectHandoffView,
   selectKycActor,
+  selectLinkView,
+  selectResumed,
   selectKycLoadView,
   selectOnboardingProgress,
   selectOnboardingScreen,
@@ -27,6 +48,15 @@ import {
   selectRegisteringView,
   selectRegistrationView,
 } from '../../machines/onboarding/onboarding.selectors';
+
+/** What validate-otp answers for a new mobile: a registration that starts at the PIN. */
+const REGISTRATION: RegistrationResume = {
+  token: FIXTURE_REGISTRATION_TOKEN,
+  resumeAt: 'pin',
+  phone: '0981123456',
+  email: null,
+  sessionId: null,
+};
 
 const kycOutput: KycOutput = {
   sessionId: 'kyc-session-1',
@@ -41,7 +71,11 @@ const kycOutput: KycOutput = {
 
 /** The wizard with every call answered by the test. */
 function harness(
-  options: { snapshot?: SnapshotFrom<typeof onboardingMachine>; kycOutput?: KycOutput } = {},
+  options: {
+    snapshot?: SnapshotFrom<typeof onboardingMachine>;
+    kycOutput?: KycOutput;
+    input?: OnboardingInput;
+  } = {},
 ) {
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
@@ -56,10 +90,26 @@ function harness(
     states: { capturing: { on: { 'test.finish': 'done' } }, done: { type: 'final' } },
     output: () => options.kycOutput ?? kycOutput,
   });
+  const savePin = controlled<ResultResponse, SavePinRequest>();
+  const sendLink = controlled<SendLinkResponse, { registrationToken: string }>();
+  const openLink = controlled<OpenLinkResponse, { linkToken: string }>();
+  // The first device's status polling: started and stopped here; its answers are sent by the test.
+  const statusPolls: Array<{ registrationToken: string }> = [];
   const machine = onboardingMachine.provide({
     actors: {
       sendCode: send.logic,
       registerPatient: register.logic,
+      savePin: savePin.logic,
+      sendLink: sendLink.logic,
+      openLink: openLink.logic,
+      registrationStatus: fromCallback<
+        { type: 'noop' },
+        { registrationToken: string; delayFirst?: boolean },
+        PollingEvent<RegistrationStatusResponse>
+      >(({ input }) => {
+        statusPolls.push(input);
+        return () => {};
+      }),
       otp: otpMachine.provide({
         actors: {
           validateCode: validate.logic,
@@ -71,7 +121,10 @@ function harness(
   });
   // The KYC capture steps have their own tests: a stand-in that finishes when told, with the real output type.
   const kycLogic = fakeKyc as unknown as KycMachine;
-  const actor = createActor(machine, options.snapshot ? { snapshot: options.snapshot } : {});
+  const actor = createActor(machine, {
+    input: options.input ?? {},
+    ...(options.snapshot ? { snapshot: options.snapshot } : {}),
+  });
   actor.start();
   const screen = () => selectOnboardingScreen(actor.getSnapshot());
   return {
@@ -79,6 +132,10 @@ function harness(
     sends: send.calls,
     registers: register.calls,
     validations: validate.calls,
+    savePins: savePin.calls,
+    links: sendLink.calls,
+    opens: openLink.calls,
+    statusPolls,
     loads: load.calls,
     kycLogic,
     kycInputs,
@@ -87,6 +144,13 @@ function harness(
 }
 
 type Harness = ReturnType<typeof harness>;
+
+/** 'Validar' on a ready PIN step, and the server keeps it: the welcome. */
+async function pinSaved(h: Harness) {
+  h.actor.send({ type: 'form.submit' });
+  h.savePins.at(-1)!.answer.resolve({ success: true });
+  await waitFor(h.actor, (s) => s.matches('welcome'));
+}
 
 /** 'Siguiente' on the welcome, and step 4's code arrives: the KYC child runs. */
 async function toKyc(h: Harness) {
@@ -339,9 +403,13 @@ describe('step 1: verification', () => {
       recipient: { celular: '0981123456' },
       code: '482915',
     });
-    h.validations[0]!.answer.resolve({ success: true });
+    h.validations[0]!.answer.resolve({ success: true, registration: REGISTRATION });
     await waitFor(h.actor, (s) => s.matches('pinCreation'));
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(2);
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      registrationToken: REGISTRATION.token,
+      resumed: false,
+    });
     expect(h.actor.getSnapshot().children.otp).toBeUndefined();
   });
 
@@ -412,14 +480,45 @@ describe('step 2: PIN creation', () => {
     expect(selectPinCreationView(h.actor.getSnapshot()).error).toBeNull();
   });
 
-  it('keeps the chosen PIN and goes to step 3', () => {
+  it('keeps the chosen PIN with the registration (server side), then goes to step 3', async () => {
     const h = atPin();
     h.actor.send({ type: 'pin.change', value: '482915' });
     h.actor.send({ type: 'terms.change', accepted: true });
     h.actor.send({ type: 'form.submit' });
-    expect(h.screen()).toBe('welcome');
+    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'saving' });
+    expect(selectPinCreationView(h.actor.getSnapshot())).toMatchObject({
+      saving: true,
+      canSubmit: false,
+    });
+    expect(h.savePins.map((c) => c.input)).toEqual([
+      {
+        registrationToken: FIXTURE_REGISTRATION_TOKEN,
+        pin: '482915',
+        email: 'maria.gonzalez@example.com.py',
+        termsAccepted: true,
+      },
+    ]);
+    h.savePins[0]!.answer.resolve({ success: true });
+    await waitFor(h.actor, (s) => s.matches('welcome'));
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(3);
     expect(h.actor.getSnapshot().context.pin).toBe('482915');
+  });
+
+  it("a PIN that could not be kept shows the server's words and keeps what was typed", async () => {
+    const h = atPin();
+    h.actor.send({ type: 'pin.change', value: '482915' });
+    h.actor.send({ type: 'terms.change', accepted: true });
+    h.actor.send({ type: 'form.submit' });
+    h.savePins[0]!.answer.reject(new ApiError('server', 401, 'Tu registro venció.'));
+    await waitFor(h.actor, (s) => s.matches({ pinCreation: 'saveFailed' }));
+    expect(selectPinCreationView(h.actor.getSnapshot())).toMatchObject({
+      error: { code: 'savePinFailed', serverMessage: 'Tu registro venció.' },
+      pinInput: '482915',
+      termsAccepted: true,
+      canSubmit: true,
+    });
+    h.actor.send({ type: 'form.submit' });
+    expect(h.savePins).toHaveLength(2);
   });
 
   it('back goes home and forgets the PIN', () => {
@@ -437,7 +536,14 @@ describe('step 3: welcome', () => {
     await toKyc(h);
     expect(h.screen()).toBe('kyc');
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(4);
-    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+    expect(h.kycInputs).toEqual([
+      {
+        sessionId: null,
+        registrationToken: FIXTURE_REGISTRATION_TOKEN,
+        resume: null,
+        canHandOff: true,
+      },
+    ]);
     expect(selectKycActor(h.actor.getSnapshot())).toBe(
       (h.actor.getSnapshot().children as Record<string, unknown>).kyc,
     );
@@ -446,7 +552,7 @@ describe('step 3: welcome', () => {
 
   it("preloads step 4's code while the patient reads the welcome", async () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
-    h.actor.send({ type: 'form.submit' });
+    await pinSaved(h);
     expect(h.screen()).toBe('welcome');
     expect(h.loads).toHaveLength(1);
     h.loads[0]!.answer.resolve(h.kycLogic);
@@ -458,7 +564,7 @@ describe('step 3: welcome', () => {
 
   it('a failed preload stays silent on the welcome; step 4 loads again and shows its own failure', async () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
-    h.actor.send({ type: 'form.submit' });
+    await pinSaved(h);
     h.loads[0]!.answer.reject(new TypeError('Failed to fetch dynamically imported module'));
     await Promise.resolve();
     expect(h.actor.getSnapshot().value).toBe('welcome');
@@ -469,9 +575,9 @@ describe('step 3: welcome', () => {
     expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
   });
 
-  it('leaving the welcome before the preload ends cancels it', () => {
+  it('leaving the welcome before the preload ends cancels it', async () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
-    h.actor.send({ type: 'form.submit' });
+    await pinSaved(h);
     h.actor.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
     expect(h.actor.getSnapshot().children).toEqual({});
@@ -509,7 +615,14 @@ describe('step 4: loading the KYC chunk', () => {
     h.loads[0]!.answer.resolve(h.kycLogic);
     await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
     expect(h.actor.getSnapshot().hasTag('busy')).toBe(false);
-    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+    expect(h.kycInputs).toEqual([
+      {
+        sessionId: null,
+        registrationToken: FIXTURE_REGISTRATION_TOKEN,
+        resume: null,
+        canHandOff: true,
+      },
+    ]);
     expect(selectKycActor(h.actor.getSnapshot())?.getSnapshot().value).toBe('capturing');
   });
 
@@ -534,7 +647,14 @@ describe('step 4: loading the KYC chunk', () => {
     expect(h.loads).toHaveLength(2);
     h.loads[1]!.answer.resolve(h.kycLogic);
     await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
-    expect(h.kycInputs).toEqual([{ sessionId: null }]);
+    expect(h.kycInputs).toEqual([
+      {
+        sessionId: null,
+        registrationToken: FIXTURE_REGISTRATION_TOKEN,
+        resume: null,
+        canHandOff: true,
+      },
+    ]);
   });
 
   it('ignores a retry while loading and events of other steps', () => {
@@ -750,6 +870,7 @@ describe('step 4: KYC and the final registration', () => {
     expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
     expect(h.registers.map((r) => r.input)).toEqual([
       {
+        registrationToken: FIXTURE_REGISTRATION_TOKEN,
         phone: '0981123456',
         email: 'maria.gonzalez@example.com.py',
         pin: '482915',
@@ -888,6 +1009,7 @@ describe('a child step that breaks', () => {
         },
       });
       const actor = createActor(machine, {
+        input: {},
         snapshot: child === 'kyc' ? onboardingFixtures.welcome : undefined,
       }).start();
       if (child === 'kyc') actor.send({ type: 'welcome.next' });
@@ -911,7 +1033,9 @@ describe('wiring to the onboarding endpoints', () => {
       calls.push({ url, body: JSON.parse(String(init.body)) });
       const body = url.endsWith('/start')
         ? { success: true, message: 'ok', resendAfterSeconds: 30 }
-        : { success: true };
+        : url.endsWith('/validate-otp')
+          ? { success: true, registration: REGISTRATION }
+          : { success: true };
       return new Response(JSON.stringify(body), {
         status: 200,
         headers: { 'content-type': 'application/json' },
@@ -919,7 +1043,7 @@ describe('wiring to the onboarding endpoints', () => {
     });
     vi.stubGlobal('fetch', fetchMock);
     try {
-      const actor = createActor(onboardingMachine).start();
+      const actor = createActor(onboardingMachine, { input: {} }).start();
       actor.send({ type: 'phone.change', value: '981 123 456' });
       actor.send({ type: 'form.submit' });
       await waitFor(actor, (s) => s.matches('verification'));
@@ -946,8 +1070,11 @@ describe('fixtures', () => {
     expect([...seen].sort()).toEqual(
       [
         'complete',
+        'handoff',
         'home',
         'kyc',
+        'linkOpening',
+        'linkRefused',
         'patientExists',
         'pinCreation',
         'pinRenewal',
@@ -958,5 +1085,201 @@ describe('fixtures', () => {
         'welcome',
       ].sort(),
     );
+  });
+});
+
+describe('a registration that survives real life (issue 18)', () => {
+  /** Step 1 answered with where the registration continues. */
+  async function verified(registration: RegistrationResume, input: OnboardingInput = {}) {
+    const h = harness({ input });
+    fillPhone(h, '981 123 456', 'nuevo@example.com');
+    h.sends[0]!.answer.resolve({ success: true, message: 'ok' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    h.actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '482915' });
+    h.validations[0]!.answer.resolve({ success: true, registration });
+    return h;
+  }
+
+  it('a registration whose PIN is kept continues at the welcome, saying so', async () => {
+    const h = await verified({ ...REGISTRATION, resumeAt: 'welcome', email: 'viejo@example.com' });
+    await waitFor(h.actor, (s) => s.matches('welcome'));
+    expect(selectResumed(h.actor.getSnapshot())).toBe(true);
+    // What the patient typed this time wins over what step 0 kept; no PIN is in memory.
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      email: 'nuevo@example.com',
+      pin: null,
+      registrationToken: REGISTRATION.token,
+    });
+    expect(h.savePins).toHaveLength(0);
+  });
+
+  it('a passed selfie continues at the document, in the same KYC session', async () => {
+    const h = await verified({ ...REGISTRATION, resumeAt: 'document', sessionId: 'kyc-9' });
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
+    h.loads.at(-1)!.answer.resolve(h.kycLogic);
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+    expect(h.kycInputs).toEqual([
+      {
+        sessionId: 'kyc-9',
+        registrationToken: REGISTRATION.token,
+        resume: { at: 'document' },
+        canHandOff: true,
+      },
+    ]);
+    // Used once: a later step 4 (back from the phone) starts from the session as it is then.
+    expect(h.actor.getSnapshot().context.kycResume).toBeNull();
+  });
+
+  it('a read document continues at its review; register goes without a PIN (the server has its hash)', async () => {
+    const idData = {
+      FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
+      DocumentNumber: '4567890',
+      DateOfBirth: '17/05/1990',
+      Gender: 'F',
+      Nationality: 'PRY',
+      MaritalStatus: 'SOLTERA',
+    };
+    const h = await verified({ ...REGISTRATION, resumeAt: 'review', sessionId: 'kyc-9', idData });
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
+    h.loads.at(-1)!.answer.resolve(h.kycLogic);
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+    expect(h.kycInputs[0]!.resume).toEqual({
+      at: 'review',
+      kycResult: { success: true, kyc_complete: true, id_data: idData },
+    });
+    selectKycActor(h.actor.getSnapshot())!.send({ type: 'test.finish' } as never);
+    await waitFor(h.actor, (s) => s.matches('registering'));
+    expect(h.registers[0]!.input).not.toHaveProperty('pin');
+    expect(h.registers[0]!.input.registrationToken).toBe(REGISTRATION.token);
+  });
+
+  it('an answer without a registration is not continued', async () => {
+    const h = await verified(undefined as unknown as RegistrationResume);
+    await waitFor(h.actor, (s) => s.matches('unexpected'));
+  });
+
+  describe("'Seguir en mi celular' on the first device", () => {
+    async function handingOff() {
+      const h = harness({ snapshot: onboardingFixtures.welcome });
+      await toKyc(h);
+      h.actor.send({ type: 'handoff.start' });
+      expect(h.actor.getSnapshot().value).toEqual({ handoff: 'sending' });
+      // The KYC child (and its camera) stopped with step 4's screen.
+      expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
+      expect(h.links.map((c) => c.input)).toEqual([
+        { registrationToken: FIXTURE_REGISTRATION_TOKEN },
+      ]);
+      return h;
+    }
+    const LINK = `http://localhost:3000/onboarding/celular#${'L'.repeat(43)}`;
+    const LINK_SENT: SendLinkResponse = {
+      success: true,
+      message: 'ok',
+      link: LINK,
+      expiresInSeconds: 1200,
+      resendAfterSeconds: 30,
+    };
+
+    it('sends the link, follows the phone and shows the completion when the phone finishes', async () => {
+      const h = await handingOff();
+      h.links[0]!.answer.resolve(LINK_SENT);
+      await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
+      expect(h.statusPolls).toEqual([
+        { registrationToken: FIXTURE_REGISTRATION_TOKEN, delayFirst: true },
+      ]);
+      expect(selectHandoffView(h.actor.getSnapshot())).toMatchObject({
+        waiting: true,
+        link: LINK,
+        stage: 'waiting',
+        expiresInMinutes: 20,
+        phone: '0981123456',
+        canResend: true,
+        canUseThisDevice: true,
+      });
+      for (const stage of ['opened', 'selfie', 'document'] as const) {
+        h.actor.send({ type: 'poll.result', result: { success: true, stage } });
+        expect(selectHandoffView(h.actor.getSnapshot()).stage).toBe(stage);
+      }
+      h.actor.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
+      expect(h.screen()).toBe('complete');
+      expect(h.actor.getSnapshot().status).toBe('done');
+    });
+
+    it('a link not sent says why; resend tries again', async () => {
+      const h = await handingOff();
+      h.links[0]!.answer.reject(
+        new ApiError('server', 429, 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.'),
+      );
+      await waitFor(h.actor, (s) => s.matches({ handoff: 'failed' }));
+      expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
+      expect(selectHandoffView(h.actor.getSnapshot()).error).toEqual({
+        code: 'handoffFailed',
+        serverMessage: 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.',
+      });
+      h.actor.send({ type: 'handoff.resend' });
+      expect(h.links).toHaveLength(2);
+    });
+
+    it('no answer keeps following; a refusal (the registration moved on) stops it', async () => {
+      const h = await handingOff();
+      h.links[0]!.answer.resolve(LINK_SENT);
+      await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
+      h.actor.send({ type: 'poll.error', error: { code: 'network' } });
+      expect(h.actor.getSnapshot().matches({ handoff: 'waiting' })).toBe(true);
+      expect(h.statusPolls).toHaveLength(2);
+      h.actor.send({
+        type: 'poll.error',
+        error: { code: 'server', status: 401, serverMessage: 'Tu registro venció.' },
+      });
+      expect(h.actor.getSnapshot().value).toEqual({ handoff: 'stopped' });
+      expect(selectHandoffView(h.actor.getSnapshot())).toMatchObject({
+        error: { code: 'handoffStopped', serverMessage: 'Tu registro venció.' },
+        canUseThisDevice: false,
+      });
+    });
+
+    it("'Usar la cámara de este dispositivo' goes back to step 4 here", async () => {
+      const h = await handingOff();
+      h.actor.send({ type: 'handoff.cancel' });
+      expect(h.actor.getSnapshot().matches({ kyc: 'loading' })).toBe(true);
+      expect(h.actor.getSnapshot().context.handoff).toBeNull();
+    });
+  });
+
+  describe('the phone that opened the link', () => {
+    const LINK_TOKEN = 'L'.repeat(43);
+
+    it('opens the registration and continues where it was, with no second hand-off', async () => {
+      const h = harness({ input: { linkToken: LINK_TOKEN } });
+      expect(h.screen()).toBe('linkOpening');
+      expect(h.opens.map((c) => c.input)).toEqual([{ linkToken: LINK_TOKEN }]);
+      h.opens[0]!.answer.resolve({
+        success: true,
+        registration: { ...REGISTRATION, resumeAt: 'welcome', email: 'maria@example.com' },
+      });
+      await waitFor(h.actor, (s) => s.matches('welcome'));
+      expect(h.actor.getSnapshot().context).toMatchObject({
+        phone: '0981123456',
+        email: 'maria@example.com',
+        registrationToken: REGISTRATION.token,
+      });
+      await toKyc(h);
+      expect(h.kycInputs[0]!.canHandOff).toBe(false);
+    });
+
+    it("a refused link says the server's reason; the mobile can be verified by SMS instead", async () => {
+      const h = harness({ input: { linkToken: LINK_TOKEN } });
+      h.opens[0]!.answer.reject(
+        new ApiError('server', 410, 'Este enlace ya se usó.', undefined, 'linkUsed'),
+      );
+      await waitFor(h.actor, (s) => s.matches('linkRefused'));
+      expect(selectLinkView(h.actor.getSnapshot()).error).toEqual({
+        code: 'linkRefused',
+        serverMessage: 'Este enlace ya se usó.',
+      });
+      h.actor.send({ type: 'link.restart' });
+      expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+      expect(h.actor.getSnapshot().context.linkToken).toBeNull();
+    });
   });
 });

@@ -77,7 +77,22 @@ describe('otp machine: the code', () => {
     validations[0]!.answer.resolve({ success: true });
     const snap = await waitFor(actor, (s) => s.status === 'done');
     expect(snap.value).toBe('verified');
-    expect(snap.output).toEqual({ recipient });
+    expect(snap.output).toEqual({ recipient, registration: null });
+  });
+
+  it("hands the right code's registration (onboarding) to the parent", async () => {
+    const { actor, validations } = start();
+    actor.send({ type: 'code.change', value: '482915' });
+    const registration = {
+      token: 'T'.repeat(43),
+      resumeAt: 'welcome' as const,
+      phone: '0981123456',
+      email: null,
+      sessionId: null,
+    };
+    validations[0]!.answer.resolve({ success: true, registration });
+    const snap = await waitFor(actor, (s) => s.status === 'done');
+    expect(snap.output).toEqual({ recipient, registration });
   });
 
   it('a wrong code (success false) clears the input and sets wrongCode', async () => {

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import type { LoginRequest, LoginResponse, SessionResponse } from '../../contract/auth';
+import type { LoginRequest, LoginResponse } from '../../contract/login';
+import type { SessionResponse } from '../../contract/session';
 import { loginMachine } from '../../machines/login/login.machine';
 import { sessionMachine } from '../../machines/session/session.machine';
 import {

@@ -47,6 +47,7 @@ describe('offline event log (the inspect hook)', () => {
     });
     const wizard = onboardingMachine.provide({ actors: { loadKyc: fromPromise(async () => kyc) } });
     const actor = createActor(wizard, {
+      input: {},
       inspect: log.observe,
       snapshot: onboardingFixtures.welcome,
     }).start();

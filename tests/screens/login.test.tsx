@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
-import type { LoginRequest, LoginResponse } from '../../contract/auth';
+import type { LoginRequest, LoginResponse } from '../../contract/login';
 import { loginMachine } from '../../machines/login/login.machine';
 import { login as copy } from '../../src/copy/es';
 import { LoginActor } from '../../src/flows/login/login.context';

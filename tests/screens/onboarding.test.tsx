@@ -4,6 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { fromCallback } from 'xstate';
 import type {
+  SavePinRequest,
   RegisterRequest,
   RegisterResponse,
   StartRequest,
@@ -11,6 +12,7 @@ import type {
 } from '../../contract/onboarding';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
+import { FIXTURE_REGISTRATION_TOKEN } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -18,6 +20,7 @@ import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/
 import { kyc } from '../../src/copy/es.kyc';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens';
+import type { ResultResponse } from '../../contract/common';
 import { controlled } from '../machines/controlled';
 
 function renderWizard() {
@@ -25,12 +28,17 @@ function renderWizard() {
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
-  const session = controlled<KycSession, { sessionId: string | null }>();
+  const session = controlled<
+    KycSession,
+    { sessionId: string | null; registrationToken: string | null }
+  >();
   const load = controlled<KycMachine, unknown>();
+  const savePin = controlled<ResultResponse, SavePinRequest>();
   const machine = onboardingMachine.provide({
     actors: {
       sendCode: send.logic,
       registerPatient: register.logic,
+      savePin: savePin.logic,
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),
@@ -68,6 +76,7 @@ function renderWizard() {
   return {
     sends: send.calls,
     validations: validate.calls,
+    savePins: savePin.calls,
     resends: resend.calls,
     sessions: session.calls,
     loads: load.calls,
@@ -99,7 +108,18 @@ async function toPin() {
   fireEvent.change(screen.getByLabelText(copy.verification.codeLabel), {
     target: { value: '482915' },
   });
-  await settle(() => h.validations[0]!.answer.resolve({ success: true }));
+  await settle(() =>
+    h.validations[0]!.answer.resolve({
+      success: true,
+      registration: {
+        token: FIXTURE_REGISTRATION_TOKEN,
+        resumeAt: 'pin',
+        phone: '0981123456',
+        email: null,
+        sessionId: null,
+      },
+    }),
+  );
   return h;
 }
 
@@ -111,6 +131,7 @@ async function toWelcome() {
   });
   fireEvent.click(screen.getByRole('checkbox'));
   fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+  await settle(() => h.savePins.at(-1)!.answer.resolve({ success: true }));
   return h;
 }
 
@@ -326,7 +347,7 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
   });
 
   it('refuses a banned PIN with the spec message, then accepts a good one and shows the welcome', async () => {
-    await toPin();
+    const h = await toPin();
     fireEvent.change(screen.getByLabelText(copy.pinCreation.pinLabel), {
       target: { value: '123456' },
     });
@@ -342,6 +363,9 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
     });
     expect(screen.queryByText(onboardingErrors.pinInvalid)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Validar' }));
+    // Kept with the registration first: 'Guardando...' on the disabled button.
+    expect(screen.getByRole('button', { name: 'Guardando...' })).toBeDisabled();
+    await settle(() => h.savePins[0]!.answer.resolve({ success: true }));
     expect(screen.getByRole('heading', { name: '¡Un par de fotos y ya!' })).toHaveFocus();
     expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(4);
     expect(screen.getByRole('button', { name: 'Siguiente' })).toBeEnabled();

@@ -51,3 +51,36 @@ describe('StepForm title focus', () => {
     unmount();
   });
 });
+
+describe('StepForm back arrow', () => {
+  it("is the wizard's 'Volver al inicio' button when given onBack, disabled by backDisabled", async () => {
+    const backs: string[] = [];
+    const wizardStep = (disabled: boolean) => (
+      <StepForm
+        title="Registrate"
+        onBack={() => backs.push('back')}
+        backDisabled={disabled}
+        onSubmit={() => {}}
+      >
+        <input aria-label="Celular" />
+      </StepForm>
+    );
+    const { rerender } = render(wizardStep(false));
+    const back = screen.getByRole('button', { name: 'Volver al inicio' });
+    expect(back).toBeEnabled();
+    act(() => back.click());
+    expect(backs).toEqual(['back']);
+    rerender(wizardStep(true));
+    expect(screen.getByRole('button', { name: 'Volver al inicio' })).toBeDisabled();
+  });
+
+  it('is the arrow the step gives (a link) when given back', () => {
+    render(
+      <StepForm back={<a href="/login">Volver</a>} title="Recuperar Pin" onSubmit={() => {}}>
+        <input aria-label="Celular" />
+      </StepForm>,
+    );
+    expect(screen.getByRole('link', { name: 'Volver' })).toHaveAttribute('href', '/login');
+    expect(screen.queryByRole('button', { name: 'Volver al inicio' })).toBeNull();
+  });
+});

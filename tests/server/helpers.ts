@@ -5,7 +5,11 @@ import { buildApp, createContext, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { openDb, type Db } from '../../server/db/client';
-import { DEFAULT_OTP_SETTINGS, type OnboardingSettings } from '../../server/onboarding/config';
+import {
+  DEFAULT_OTP_SETTINGS,
+  loadOnboardingSettings,
+  type OnboardingSettings,
+} from '../../server/onboarding/config';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
 /**
@@ -73,7 +77,7 @@ export function testOnboardingSettings(
   return {
     sms: { provider: 'outbox', serviceName: 'Portal del Paciente' },
     otp: { ...DEFAULT_OTP_SETTINGS },
-    verifiedPhoneTtlMs: 60 * 60_000,
+    registration: loadOnboardingSettings({}, 'test').registration,
     ...overrides,
   };
 }

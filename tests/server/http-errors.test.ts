@@ -21,6 +21,7 @@ const spanish = (body: string) => {
 describe('control characters at the contract', () => {
   const SUPPLEMENTARY = { departamento: '11', ciudad_id: '1101' };
   const REGISTER = {
+    registrationToken: 'T'.repeat(43),
     phone: '0981123456',
     email: '',
     pin: '482915',

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   INSIGHT_MAX_BATCH,
@@ -272,7 +273,7 @@ describe('retention and the engine', () => {
     recordDocument({ error: 'Algo nuevo', durationMs: 10 });
     recordDocument({ durationMs: 1500 });
     engineInsight.record({
-      flow: 'faceAuth',
+      flow: 'faceLogin',
       step: 'recognition',
       outcome: 'failed',
       error: 'not_recognised',
@@ -282,7 +283,7 @@ describe('retention and the engine', () => {
     const stored = await rows();
     expect(stored.map((r) => [r.flow, r.step, r.outcome, r.error, r.duration_ms])).toEqual([
       ['onboarding', 'selfie', 'failed', 'eyes_never_closed', 30000],
-      ['faceAuth', 'recognition', 'passed', null, 2500],
+      ['faceLogin', 'recognition', 'passed', null, 2500],
       ['onboarding', 'selfie', 'failed', 'too_dark', null],
       ['onboarding', 'selfie', 'failed', 'no_face', null],
       ['onboarding', 'selfie', 'failed', 'replay', null],
@@ -290,9 +291,27 @@ describe('retention and the engine', () => {
       ['onboarding', 'document', 'failed', 'front_unreadable', 905],
       ['onboarding', 'document', 'failed', 'document_refused', 10],
       ['onboarding', 'document', 'passed', null, 1500],
-      ['faceAuth', 'recognition', 'failed', 'not_recognised', 22],
+      ['faceLogin', 'recognition', 'failed', 'not_recognised', 22],
     ]);
     expect(stored.every((r) => r.source === 'engine' && r.journey === null)).toBe(true);
+  });
+});
+
+describe('migration 021', () => {
+  it("renames face authentication's stored events to the flow's one name, 'faceLogin'", async () => {
+    const insert = (flow: string) =>
+      h.t.ctx.db.query(
+        `INSERT INTO insight_events (at, source, flow, step, outcome) VALUES ($1, 'engine', $2, 'recognition', 'passed')`,
+        [new Date(FakeClock.START), flow],
+      );
+    await insert('faceAuth');
+    await insert('onboarding');
+    const sql = await readFile(
+      new URL('../../server/db/migrations/021_face_login_insight.sql', import.meta.url),
+      'utf8',
+    );
+    await h.t.ctx.db.query(sql);
+    expect((await rows()).map((r) => r.flow)).toEqual(['faceLogin', 'onboarding']);
   });
 });
 
@@ -350,7 +369,7 @@ describe('the report on a seeded set', () => {
       r(11, 'request', 'failed', { error: 'sendFailed' }),
     ]);
     const k = (outcome: InsightEvent['outcome'], extra: Partial<InsightEvent>) =>
-      ev(20, 'faceAuth', 'recognition', outcome, extra);
+      ev(20, 'faceLogin', 'recognition', outcome, extra);
     await journey([
       k('passed', { durationMs: 3000 }),
       k('passed', { durationMs: 5000 }),

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  faceAuthPaths,
+  faceLoginPaths,
   KIOSK_ACTIVATION_FRAGMENT,
   KIOSK_DEVICE_COOKIE,
   kioskPaths,
-} from '../../contract/face-auth';
-import { faceAuthMessages } from '../../server/face-auth/messages';
+} from '../../contract/face-login';
+import { faceLoginMessages } from '../../server/face-login/messages';
 import { liveEnvironment, run, startServer, type ServerProcess } from './processes';
 
 /**
@@ -34,7 +34,7 @@ describe.each(databases)('kiosk command while the server runs on %s', (kind) => 
       body: JSON.stringify(body),
     });
   const stop = (cookie?: string) =>
-    post(faceAuthPaths().stop, { session_id: '00000000-0000-4000-8000-000000000000' }, cookie);
+    post(faceLoginPaths().stop, { session_id: '00000000-0000-4000-8000-000000000000' }, cookie);
 
   beforeAll(async () => {
     ({ env, cleanup } = await liveEnvironment(kind, 'kiosk', {
@@ -76,7 +76,7 @@ describe.each(databases)('kiosk command while the server runs on %s', (kind) => 
       expect(again.status).toBe(400);
       expect(await again.json()).toEqual({
         success: false,
-        message: faceAuthMessages.activationInvalid,
+        message: faceLoginMessages.activationInvalid,
       });
 
       const listed = await kiosk('list');
@@ -91,7 +91,7 @@ describe.each(databases)('kiosk command while the server runs on %s', (kind) => 
       expect(refused.status).toBe(403);
       expect(await refused.json()).toEqual({
         success: false,
-        message: faceAuthMessages.deviceNotActivated,
+        message: faceLoginMessages.deviceNotActivated,
       });
 
       // Bad input to the command: usage, exit 2, nothing written.

@@ -116,11 +116,13 @@ describe('replays into a new session', () => {
     const hash = 0x5555_aaaa_5555_aaaan;
     await storeOthers(CANDIDATE_LIMIT + 40, 8, (i) => [thumb(5000 + i), flip(hash, i % 48)]);
     const me = await session();
-    const rows = await store.replayCandidates(db, me, hash, WINDOW, {
-      maxHamming: 8,
-      limit: CANDIDATE_LIMIT,
-      scanPerBand: REPLAY_SCAN_PER_BAND,
-    });
+    const rows = (
+      await store.replayCandidatesMany(db, me, [hash], WINDOW, {
+        maxHamming: 8,
+        limit: CANDIDATE_LIMIT,
+        scanPerBand: REPLAY_SCAN_PER_BAND,
+      })
+    )[0]!;
     expect(rows).toHaveLength(CANDIDATE_LIMIT);
     const d = rows.map((r) => r.distance);
     expect(d).toEqual([...d].sort((a, b) => a - b));
@@ -145,11 +147,13 @@ describe('replays into a new session', () => {
       await store.insertFrame(db, thief, i + 1, thumb(21_000 + i), near(i), true);
     expect(await findReplay(db, thief, first, hash, small)).toMatchObject({ dup: true });
     expect(await findReplay(db, thief, last, hash, small)).toMatchObject({ dup: true });
-    const rows = await store.replayCandidates(db, thief, hash, WINDOW, {
-      maxHamming: 8,
-      limit: 1000,
-      scanPerBand,
-    });
+    const rows = (
+      await store.replayCandidatesMany(db, thief, [hash], WINDOW, {
+        maxHamming: 8,
+        limit: 1000,
+        scanPerBand,
+      })
+    )[0]!;
     // 2 x 20 per shared band, overlapping: at most 8 x 20 rows, here the 2 x 20 of each side.
     expect(rows.length).toBeLessThanOrEqual(8 * scanPerBand);
     expect(rows.length).toBe(2 * scanPerBand);

@@ -18,7 +18,7 @@ import { createIdentityEngine, type IdentityEngine } from '../../server/identity
 import { IdentityError, identityMessages } from '../../server/identity/errors';
 import { engineInsight } from '../../server/insight/engine-recorder';
 import type { EngineDecision } from '../../contract/insight';
-import { selfieFramePolicy } from '../../machines/shared/frame-policy';
+import { selfieFramePolicy } from '../../contract/frame-policy';
 import { identityApp } from '../identity/engine';
 import { multipart, ovalFrame } from '../identity/frames';
 import { openTestDb } from './helpers';

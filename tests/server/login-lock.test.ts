@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clearLoginGuard, lockDurationMs } from '../../server/auth/login';
+import { clearLoginGuard, lockDurationMs } from '../../server/login/service';
 import { testConfig } from './helpers';
 import { upsertPatient } from '../../server/patients/service';
 import { createTestApp, type TestApp } from './helpers';

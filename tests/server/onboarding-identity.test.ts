@@ -25,15 +25,26 @@ async function completedSession(
 const post = (url: string, payload: unknown) =>
   h.t.app.inject({ method: 'POST', url, payload: payload as object });
 
-async function verifyPhone(phone: string) {
+let token = '';
+
+/** The code validated (a registration), the PIN kept, and the KYC session bound to it. */
+async function verifyPhone(phone: string, sessionId: string) {
   await post(onboardingPaths.start, { phone });
+  const res = await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) });
+  expect(res.statusCode).toBe(200);
+  token = res.json().registration.token;
+  await post(onboardingPaths.savePin, {
+    registrationToken: token,
+    pin: '482915',
+    termsAccepted: true,
+  });
   expect(
-    (await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) }))
-      .statusCode,
+    (await post(onboardingPaths.bindKyc, { registrationToken: token, sessionId })).statusCode,
   ).toBe(200);
 }
 
 const registration = (sessionId: string, phone = '0981123456') => ({
+  registrationToken: token,
   phone,
   email: '',
   pin: '482915',
@@ -55,7 +66,7 @@ describe('register with the identity engine store', () => {
   it('uses the wired engine store, enrolls the face and uses the session up', async () => {
     expect(h.t.ctx.kyc).not.toBeNull();
     const sessionId = await completedSession(ID);
-    await verifyPhone('0981123456');
+    await verifyPhone('0981123456', sessionId);
     const res = await post(onboardingPaths.register, registration(sessionId));
     expect(res.json()).toMatchObject({ success: true });
 
@@ -81,11 +92,64 @@ describe('register with the identity engine store', () => {
     );
   });
 
+  it("registers the names as the engine read them, accents included ('PÁEZ')", async () => {
+    const sessionId = await completedSession({ ...ID, FullName: 'RECALDE PÁEZ JOSÉ ÑANDÚ' });
+    await verifyPhone('0981123456', sessionId);
+    expect((await post(onboardingPaths.register, registration(sessionId))).statusCode).toBe(200);
+    const p = await h.t.ctx.db.query('SELECT nombre, apellido FROM patients');
+    expect(p.rows).toEqual([{ nombre: 'JOSÉ ÑANDÚ', apellido: 'RECALDE PÁEZ' }]);
+  });
+
   it('refuses a session the engine did not complete', async () => {
     const sessionId = await completedSession(ID, 'live');
-    await verifyPhone('0981123456');
+    await verifyPhone('0981123456', sessionId);
     const res = await post(onboardingPaths.register, registration(sessionId));
     expect(res.statusCode).toBe(400);
     expect((await h.t.ctx.db.query('SELECT 1 FROM patients')).rows).toHaveLength(0);
+  });
+});
+
+describe("resuming with the engine's sessions", () => {
+  const resumeAt = async () => {
+    // Past the per-mobile SMS budget's hour share (5 an hour).
+    h.t.clock.advance(13 * 60_000);
+    await post(onboardingPaths.start, { phone: '0981123456' });
+    const res = await post(onboardingPaths.validateOtp, {
+      celular: '0981123456',
+      otp: sms.lastCode('0981123456'),
+    });
+    return res.json().registration;
+  };
+
+  it('a passed selfie continues at the document, a read document at the review, while valid', async () => {
+    const live = await completedSession(ID, 'live');
+    await verifyPhone('0981123456', live);
+    expect(await resumeAt()).toMatchObject({ resumeAt: 'document', sessionId: live });
+
+    // Idle past the session's limit (IDENTITY_SESSION_IDLE_MINUTES): the selfie is asked again.
+    await h.t.ctx.db.query(
+      `UPDATE kyc_sessions SET updated_at = now() - interval '11 minutes' WHERE id = $1`,
+      [live],
+    );
+    expect((await resumeAt()).resumeAt).toBe('welcome');
+
+    const read = await completedSession(ID);
+    const again = await resumeAt();
+    expect(
+      (await post(onboardingPaths.bindKyc, { registrationToken: again.token, sessionId: read }))
+        .statusCode,
+    ).toBe(200);
+    expect(await resumeAt()).toMatchObject({
+      resumeAt: 'review',
+      sessionId: read,
+      idData: { FullName: 'ROJAS ACOSTA JUAN CARLOS', DocumentNumber: '4567890' },
+    });
+
+    // Expired: the identity step starts again.
+    await h.t.ctx.db.query(
+      `UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`,
+      [read],
+    );
+    expect((await resumeAt()).resumeAt).toBe('welcome');
   });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { onboardingPaths, type IdData, type RegisterRequest } from '../../contract/onboarding';
 import type { Db } from '../../server/db/client';
-import type { CompletedKyc, KycStore } from '../../server/onboarding/kyc-store';
+import type { CompletedKyc, KycProgress, KycStore } from '../../server/onboarding/kyc-store';
 import { upsertPatient } from '../../server/patients/service';
 import { MemorySms, useTestApp } from './helpers';
 
@@ -38,6 +38,10 @@ class MemoryKyc implements KycStore {
     );
     return rows.length === 1;
   }
+  async progressOf(sessionId: string): Promise<KycProgress> {
+    const completed = await this.getCompletedKyc(sessionId);
+    return completed ? { stage: 'documentRead', idData: completed.idData } : { stage: 'started' };
+  }
   async enrollFace(patientId: string, embedding: ArrayLike<number>, tx: Db) {
     if (this.failEnroll) throw new Error('enroll failed');
     // Proves the call runs inside the registration transaction: the patient is visible through tx.
@@ -67,14 +71,30 @@ beforeAll(async () => {
 const post = (url: string, payload: unknown) =>
   h.t.app.inject({ method: 'POST', url, payload: payload as object });
 
-async function verifyPhone(phone = PHONE) {
+/** The registration token of the last verified phone (validate-otp gives it). */
+let token = '';
+
+/**
+ * Steps 0-4 as the browser makes them: the code sent and validated (a registration token), the
+ * PIN kept (its hash), the KYC session bound to the registration.
+ */
+async function verifyPhone(phone = PHONE, sessionId = 'kyc-1', pin = '482915') {
   expect((await post(onboardingPaths.start, { phone })).statusCode).toBe(200);
   const res = await post(onboardingPaths.validateOtp, { celular: phone, otp: sms.lastCode(phone) });
   expect(res.statusCode).toBe(200);
+  token = res.json().registration.token;
+  const saved = await post(onboardingPaths.savePin, {
+    registrationToken: token,
+    pin,
+    termsAccepted: true,
+  });
+  expect(saved.statusCode).toBe(200);
+  return post(onboardingPaths.bindKyc, { registrationToken: token, sessionId });
 }
 
 function body(over: Partial<RegisterRequest> = {}): RegisterRequest {
   return {
+    registrationToken: token,
     phone: '+595 981 123456',
     email: 'maria@example.com',
     pin: '482915',
@@ -183,10 +203,14 @@ describe('POST /api/onboarding/register', () => {
     kyc.complete('kyc-1');
     await verifyPhone();
     expect((await post(onboardingPaths.register, body())).statusCode).toBe(200);
-    await verifyPhone('0991000111');
+    // The session belongs to the first registration: another cannot take it, nor register with it.
+    const bound = await verifyPhone('0991000111');
+    expect(bound.statusCode).toBe(409);
     const other = await post(onboardingPaths.register, body({ phone: '0991000111' }));
-    expect(other.statusCode).toBe(409);
-    expect(other.json().message).toContain('existe');
+    expect(other.statusCode).toBe(403);
+    expect(other.json().message).toBe(
+      'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
+    );
     expect(await patients()).toHaveLength(1);
   });
 
@@ -218,7 +242,7 @@ describe('POST /api/onboarding/register', () => {
     await verifyPhone();
     expect((await post(onboardingPaths.register, body())).statusCode).toBe(200);
     h.t.clock.advance(60_000);
-    await verifyPhone('0991000111');
+    await verifyPhone('0991000111', 'kyc-2');
     const again = await post(
       onboardingPaths.register,
       body({ phone: '0991000111', sessionId: 'kyc-2' }),
@@ -227,24 +251,31 @@ describe('POST /api/onboarding/register', () => {
     expect(again.json().message).toContain('existe');
   });
 
-  it('requires the phone to have been verified by code, recently, and only once', async () => {
+  it('requires the registration the code opened: a token, unexpired, not superseded, this phone', async () => {
     kyc.reset();
     kyc.complete('kyc-1');
-    const unverified = await post(onboardingPaths.register, body());
-    expect(unverified.statusCode).toBe(403);
-    expect(unverified.json()).toEqual({
-      success: false,
-      message:
-        'Tu celular no está verificado o la verificación venció. Volvé a empezar el registro.',
-    });
+    const missing = await post(onboardingPaths.register, { ...body(), registrationToken: '' });
+    expect(missing.statusCode).toBe(400);
+    const gone =
+      'Tu registro venció o lo retomaste en otro dispositivo. Verificá tu celular de nuevo para continuar.';
+    expect(missing.json().message).toBe(gone);
 
     await verifyPhone();
-    h.t.clock.advance(60 * 60_000 + 1);
-    expect((await post(onboardingPaths.register, body())).statusCode).toBe(403);
+    const first = token;
+    // Proving the mobile again (another page) supersedes the first page's token.
+    h.t.clock.advance(31_000);
+    await verifyPhone();
+    const superseded = await post(onboardingPaths.register, body({ registrationToken: first }));
+    expect(superseded.statusCode).toBe(401);
+    expect(superseded.json()).toEqual({ success: false, message: gone });
 
-    // A code sent but not validated does not verify the phone either.
-    await post(onboardingPaths.start, { phone: PHONE });
-    expect((await post(onboardingPaths.register, body())).statusCode).toBe(403);
+    // Another phone than the registration's.
+    const otherPhone = await post(onboardingPaths.register, body({ phone: '0991000111' }));
+    expect(otherPhone.statusCode).toBe(403);
+
+    // Past the resume window (24 h by default) the registration is forgotten.
+    h.t.clock.advance(24 * 60 * 60_000 + 1);
+    expect((await post(onboardingPaths.register, body())).statusCode).toBe(401);
     expect(await patients()).toHaveLength(0);
   });
 
@@ -255,12 +286,13 @@ describe('POST /api/onboarding/register', () => {
     await verifyPhone();
     expect((await post(onboardingPaths.register, body())).statusCode).toBe(200);
     const other = await post(onboardingPaths.register, body({ sessionId: 'kyc-2' }));
-    expect(other.statusCode).toBe(403);
+    expect(other.statusCode).toBe(409);
+    expect(await patients()).toHaveLength(1);
   });
 
   it('refuses a session the server did not complete', async () => {
     kyc.reset();
-    await verifyPhone();
+    await verifyPhone(PHONE, 'never-completed');
     const res = await post(onboardingPaths.register, body({ sessionId: 'never-completed' }));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
@@ -321,6 +353,7 @@ describe('POST /api/onboarding/register', () => {
     async (over, message) => {
       kyc.reset();
       kyc.complete('kyc-1');
+      await verifyPhone();
       const res = await post(onboardingPaths.register, body(over));
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ success: false, message });
@@ -346,6 +379,54 @@ describe('POST /api/onboarding/register', () => {
       expect((await post(onboardingPaths.register, body({ pin: '482915' }))).statusCode).toBe(200);
     },
   );
+
+  it('registers with the PIN kept at step 2 when the register call carries none (a resumed page)', async () => {
+    kyc.reset();
+    kyc.complete('kyc-1');
+    await verifyPhone(PHONE, 'kyc-1', '739154');
+    const { pin: _pin, ...resumed } = body();
+    const res = await post(onboardingPaths.register, resumed);
+    expect(res.statusCode).toBe(200);
+    const login = await post('/api/auth/login', { numero_documento: '4567890', pin: '739154' });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it("refuses a kept PIN made from the card's data (checked against its hash), then takes a new one", async () => {
+    kyc.reset();
+    kyc.complete('kyc-1');
+    // 170590: the birth date 17/05/1990 as DDMMYY; chosen at step 2, before the card was read.
+    await verifyPhone(PHONE, 'kyc-1', '170590');
+    const { pin: _pin, ...resumed } = body();
+    const res = await post(onboardingPaths.register, resumed);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().reason).toBe('pinFromOwnData');
+    expect(await patients()).toHaveLength(0);
+    expect((await post(onboardingPaths.register, body({ pin: '482915' }))).statusCode).toBe(200);
+  });
+
+  it('checks a kept hash at most 5 times an hour, and forgets one made from the card', async () => {
+    kyc.reset();
+    kyc.complete('kyc-1');
+    await verifyPhone(PHONE, 'kyc-1', '170590');
+    const { pin: _pin, ...resumed } = body();
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Refused once, the hash is gone: a second call without a PIN is refused without a check.
+      expect((await post(onboardingPaths.register, resumed)).json().reason).toBe('pinFromOwnData');
+      expect((await post(onboardingPaths.register, resumed)).json().reason).toBe('pinFromOwnData');
+      const saved = await post(onboardingPaths.savePin, {
+        registrationToken: token,
+        pin: '170590',
+        termsAccepted: true,
+      });
+      codes.push(saved.statusCode);
+    }
+    expect(codes).toEqual([200, 200, 200, 200, 200]);
+    // A sixth check within the hour: refused before any hashing.
+    const capped = await post(onboardingPaths.register, resumed);
+    expect(capped.statusCode).toBe(429);
+    expect(await patients()).toHaveLength(0);
+  });
 
   it('answers 503 without an identity engine wired, never a fake registration', async () => {
     const saved = h.t.ctx.kyc;

@@ -105,9 +105,10 @@ describe('POST /api/onboarding/validate-otp', () => {
         'El código ingresado es incorrecto o ya venció. Por favor, volvé a ingresar el código o solicitá el reenvío.',
     });
     const ok = await post(onboardingPaths.validateOtp, { celular: '0981123456', otp: code });
-    expect(ok.json()).toEqual({ success: true, message: 'Código verificado.' });
+    expect(ok.json()).toMatchObject({ success: true, message: 'Código verificado.' });
+    expect(ok.json().registration).toMatchObject({ resumeAt: 'pin', phone: '0981123456' });
     const verified = await h.t.ctx.db.query(
-      'SELECT 1 FROM phone_verifications WHERE celular = $1',
+      'SELECT 1 FROM registration_drafts WHERE celular = $1',
       ['0981123456'],
     );
     expect(verified.rows).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../server/app';
-import { ConfigError } from '../../server/config';
+import { ConfigError } from '../../server/env';
 import { openDb } from '../../server/db/client';
 import { openTestDb, testConfig, testOnboardingSettings } from './helpers';
 import { addPatient, addPatientArgs, liveEnvironment, run } from './processes';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createContext } from '../../server/app';
-import { ConfigError, parseTrustProxy } from '../../server/config';
+import { parseTrustProxy } from '../../server/config';
+import { ConfigError } from '../../server/env';
 import type { Db } from '../../server/db/client';
 import { openTestDb, testConfig, testOnboardingSettings, FakeClock } from './helpers';
 

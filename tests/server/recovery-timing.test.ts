@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { upsertPatient } from '../../server/patients/service';
-import { DEFAULT_RECOVERY_SETTINGS } from '../../server/recovery/config';
+import { loadRecoverySettings } from '../../server/recovery/config';
 import { recoveryIdle } from '../../server/recovery/service';
 import { useTestApp } from './helpers';
 
@@ -15,7 +15,7 @@ import { useTestApp } from './helpers';
 const TRIALS = 40;
 const h = useTestApp({
   deps: {
-    recovery: { ...DEFAULT_RECOVERY_SETTINGS, deliveryDelayMs: { min: 150, max: 250 } },
+    recovery: { ...loadRecoverySettings({}), deliveryDelayMs: { min: 150, max: 250 } },
   },
 });
 
@@ -78,7 +78,7 @@ describe('the work after the send-pin-otp answer', () => {
   let recording = false;
   const s = useTestApp({
     deps: {
-      recovery: { ...DEFAULT_RECOVERY_SETTINGS, deliveryDelayMs: { min: 100, max: 100 } },
+      recovery: { ...loadRecoverySettings({}), deliveryDelayMs: { min: 100, max: 100 } },
     },
   });
   const spy = () => {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../server/config';
+import { ConfigError } from '../../server/env';
 import { loadSmsConfig } from '../../server/sms/config';
 import { createHttpGatewaySender } from '../../server/sms/http-gateway';
 import { otpSmsText, SmsDeliveryError } from '../../server/sms/sender';

@@ -17,7 +17,7 @@ import {
  */
 
 /** A NodeDef attribute as tfjs' model JSON holds it (strings base64, 64-bit integers as strings). */
-export type TfAttr = {
+type TfAttr = {
   s?: string;
   i?: string | number;
   f?: number;
@@ -76,7 +76,7 @@ export type Attrs = ReturnType<typeof attrsOf>;
 export type Value = { name: string; rank: number; nchw: boolean };
 
 export const NHWC_TO_NCHW = [0, 3, 1, 2];
-export const NCHW_TO_NHWC = [0, 2, 3, 1];
+const NCHW_TO_NHWC = [0, 2, 3, 1];
 
 /** Row-major data of shape `dims` with its axes permuted (output axis k is input axis perm[k]). */
 export function transposeData(

@@ -116,14 +116,14 @@ export type ValueInfoProto = {
     };
   };
 };
-export type GraphProto = {
+type GraphProto = {
   name: string;
   node: NodeProto[];
   initializer: TensorProto[];
   input: ValueInfoProto[];
   output: ValueInfoProto[];
 };
-export type ModelProto = {
+type ModelProto = {
   ir_version: number;
   opset_import: Array<{ domain: string; version: number }>;
   producer_name: string;

@@ -165,11 +165,11 @@ function releaseTfjs(model: GraphModel, execute: GraphModel['execute']): void {
 }
 
 /**
- * A full garbage collection now. The conversion leaves garbage of about 3x a model's weights (the
- * copies out of tfjs, their transposes, the encoding; 40 MB for faceres): collected only at V8's
- * next collection, it is still allocated while onnxruntime builds the session around it, and the
- * worker thread's malloc arena cannot give that memory back once the session sits on top of it
- * (bench/identity-pool-memory.ts: 20-35 MB less per worker when collected first). `gc` is exposed
+ * A full garbage collection now. The conversion leaves garbage of a few times a model's weights
+ * (the copies out of tfjs, their transposes, the encoding): collected only at V8's next
+ * collection, it is still allocated while onnxruntime builds the session around it, and the worker
+ * thread's malloc arena cannot give that memory back once the session sits on top of it
+ * (bench/identity-pool-memory.ts; figures in docs/measurements.md). `gc` is exposed
  * by setting the V8 flag (new contexts get it; the idiom jest's leak detector uses); where that does
  * not work, V8 collects later, as before.
  */
@@ -182,7 +182,7 @@ function collectGarbage(): void {
   }
 }
 
-export type NativeModels = {
+type NativeModels = {
   /** Milliseconds spent converting, loading and checking per model. */
   ms: Record<string, number>;
 };

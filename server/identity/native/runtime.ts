@@ -13,7 +13,7 @@ import type { Converted } from './convert';
  * internal of the package, so the version is pinned (package.json) and checked here: another
  * version is refused with a clear reason (and IDENTITY_BACKEND=auto falls back to tfjs-wasm).
  */
-export const ORT_VERSION = '1.30.0';
+const ORT_VERSION = '1.30.0';
 
 /** The package's internal native session (onnxruntime-node 1.30.0, lib/binding.ts). */
 type BindingSession = {
@@ -45,10 +45,9 @@ type OrtModule = {
  * stderr, outside the app's logger).
  *
  * No CPU arena: each session's arena keeps the largest run's blocks for good, four sessions per
- * worker; without it a run's memory goes back to malloc, which the next run reuses. Measured on a
- * 2-worker pool (bench/identity-pool-memory.ts, 6 runs each): 40 MiB less when ready, 10-20 MiB
- * less after traffic, the same CPU per frame (bench/face-analysis-cost.ts). The memory pattern
- * stays: without it a run allocates tensor by tensor (no memory saved, a slower detector seen).
+ * worker; without it a run's memory goes back to malloc, which the next run reuses: less memory,
+ * the same CPU per frame (bench/identity-pool-memory.ts, bench/face-analysis-cost.ts; figures in
+ * docs/measurements.md). The memory pattern stays: without it a run allocates tensor by tensor.
  */
 const SESSION_OPTIONS: InferenceSession.SessionOptions = {
   executionProviders: ['cpu'],

@@ -6,39 +6,27 @@ import { hamming64 } from '../image';
  * dHash in four 16-bit bands), searched for duplicates within a session and replays across sessions.
  */
 
-export type StoredFrame = { seq: number; thumb: Uint8Array };
+type StoredFrame = { seq: number; thumb: Uint8Array };
 
 const int64 = (dhash: bigint) => BigInt.asIntN(64, dhash).toString();
 /**
  * Thumbnails travel as base64 text, decoded natively by Buffer: PGlite decodes a bytea result in
- * JavaScript, byte by byte, and 200 thumbnails of 1728 bytes cost about 4x the rest of the replay
- * search (bench/liveness-replay-cost.ts); base64 is also a third shorter than PostgreSQL's hex.
+ * JavaScript, byte by byte, which cost more than the rest of the replay search; base64 is also
+ * shorter than PostgreSQL's hex (bench/liveness-replay-cost.ts; figures in docs/measurements.md).
  */
 const thumbText = (column: string) => `encode(${column}, 'base64')`;
 const fromThumbText = (text: string): Uint8Array => Buffer.from(text, 'base64');
 
 /**
- * This session's earlier frames whose dHash is within `maxHamming` bits of the new one, the nearest
- * first (then the newest), at most `limit`: the only ones that can be near-duplicates (a re-encode
- * moves a few bits), so only they travel for the fine distance. Nearest first, so that a frame sent
- * again is found however many other frames the session stored since (the primary key's session_id
- * prefix bounds the scan to the session's own frames).
- */
-export async function sessionFrames(
-  db: Db,
-  id: string,
-  dhash: bigint,
-  opts: { maxHamming: number; limit: number },
-): Promise<StoredFrame[]> {
-  return (await sessionFramesMany(db, id, [dhash], opts))[0]!;
-}
-
-/**
- * sessionFrames for the frames of one request, in ONE query whatever their number: the database
- * picks each frame's nearest `limit` (a LATERAL per frame over the session's own frames) and hands
- * over their union, each frame's thumbnail once (a request's frames, one face a few bits apart,
- * share most of them); each frame's own list is then rebuilt here from the dHashes, in the same
- * order (distance, then the newest). Exact: every row of a frame's own nearest `limit` is in the
+ * For each frame of one request, this session's earlier frames whose dHash is within `maxHamming`
+ * bits of it, the nearest first (then the newest), at most `limit`: the only ones that can be
+ * near-duplicates (a re-encode moves a few bits), so only they travel for the fine distance. Nearest
+ * first, so that a frame sent again is found however many other frames the session stored since
+ * (the primary key's session_id prefix bounds the scan to the session's own frames). In ONE query
+ * whatever their number: the database picks each frame's nearest `limit` (a LATERAL per frame over
+ * the session's own frames) and hands over their union, each frame's thumbnail once (a request's
+ * frames, one face a few bits apart, share most of them); each frame's own list is then rebuilt
+ * here from the dHashes, in the same order (distance, then the newest). Exact: every row of a frame's own nearest `limit` is in the
  * union, and any other row of the union within its radius ranks after them.
  */
 export async function sessionFramesMany(
@@ -79,28 +67,6 @@ export type ReplayCandidate = {
   thumb: Uint8Array;
   distance: number;
 };
-
-/**
- * Replay candidates: counted frames of OTHER sessions in the replay window whose dHash shares a
- * 16-bit band with this one (the four band indexes) and lies within `maxHamming` bits, the NEAREST
- * first (then the oldest), at most `limit`, with their thumbnails for the fine distance.
- *
- * Ordered before the limit, so a replay's source (0-3 bits away) cannot be crowded out by farther
- * band-matching frames, nor, for an exact replay, by later frames with its very dHash. And bounded:
- * per band, only the `scanPerBand` oldest and `scanPerBand` newest frames of the window are scored
- * (index (bN, created_at)), so a frame costs at most 8 x scanPerBand index rows however many frames
- * share its bands. To hide a source, frames of other sessions must outnumber it on both sides in
- * every band it shares with the replayed frame.
- */
-export async function replayCandidates(
-  db: Db,
-  sessionId: string,
-  dhash: bigint,
-  windowMs: number,
-  opts: { maxHamming: number; limit: number; scanPerBand: number },
-): Promise<ReplayCandidate[]> {
-  return (await replayCandidatesMany(db, sessionId, [dhash], windowMs, opts))[0]!;
-}
 
 /**
  * One band's scan: for each distinct value of band `b` among the request's frames, the `scanPerBand`
@@ -148,12 +114,24 @@ const REPLAY_SEARCH = `
     FROM chosen c JOIN liveness_frames f ON f.session_id = c.session_id AND f.seq = c.seq`;
 
 /**
- * replayCandidates for the frames of one request at once, in ONE query whatever their number (they
- * were 4 statements per frame, then a generated query and a second one for the thumbnails): each
- * distinct (band, value) of the frames is scanned once (consecutive captures of one face share most
- * band values), every frame takes its own nearest `limit` among the scanned rows sharing a band with
- * it (a superset of what it would scan alone, so nothing it would have found is lost), and each
- * candidate's thumbnail travels once, as base64.
+ * Replay candidates, for each frame of one request: counted frames of OTHER sessions in the replay
+ * window whose dHash shares a 16-bit band with the frame's (the four band indexes) and lies within
+ * `maxHamming` bits, the NEAREST first (then the oldest), at most `limit`, with their thumbnails for
+ * the fine distance.
+ *
+ * Ordered before the limit, so a replay's source (0-3 bits away) cannot be crowded out by farther
+ * band-matching frames, nor, for an exact replay, by later frames with its very dHash. And bounded:
+ * per band, only the `scanPerBand` oldest and `scanPerBand` newest frames of the window are scored
+ * (index (bN, created_at)), so a frame costs at most 8 x scanPerBand index rows however many frames
+ * share its bands. To hide a source, frames of other sessions must outnumber it on both sides in
+ * every band it shares with the replayed frame.
+ *
+ * All the request's frames at once, in ONE query whatever their number (they were 4 statements per
+ * frame, then a generated query and a second one for the thumbnails): each distinct (band, value)
+ * of the frames is scanned once (consecutive captures of one face share most band values), every
+ * frame takes its own nearest `limit` among the scanned rows sharing a band with it (a superset of
+ * what it would scan alone, so nothing it would have found is lost), and each candidate's thumbnail
+ * travels once, as base64.
  *
  * Each band's scan must walk its (band, created_at) index and stop at the limit: with statistics
  * that do not know how many frames share a band (PGlite never analyses; PostgreSQL after a flood),

@@ -6,7 +6,7 @@ import { IdentityError, identityMessages } from '../errors';
  * authentication services and the dev routes call these functions; none writes it itself).
  */
 
-export type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
+type KycStatus = 'liveness' | 'live' | 'completed' | 'rejected';
 export type SessionRow = {
   id: string;
   status: KycStatus;
@@ -82,7 +82,7 @@ export async function countFrames(db: Db, id: string, n: number, max: number): P
 }
 
 /** What one liveness request leaves in its session. */
-export type LivenessProgress = {
+type LivenessProgress = {
   /** The decider's state after the request's frames. */
   state: unknown;
   /** The last stored frame's sequence number. */
@@ -209,6 +209,32 @@ export async function getCompletedKyc(
     embedding: row.selfie_embedding.map(Number),
     completedAt: new Date(row.completed_at).toISOString(),
   };
+}
+
+/**
+ * A valid session's status for resuming a registration: 'live' (selfie passed) while not idle or
+ * expired, 'completed' (document read) while unused and not expired; null otherwise.
+ */
+export async function sessionStage(
+  db: Db,
+  sessionId: string,
+): Promise<{ status: 'live' } | { status: 'completed'; idData: Record<string, unknown> } | null> {
+  if (!isSessionId(sessionId)) return null;
+  const { rows } = await db.query<{
+    status: KycStatus;
+    result: { id_data?: Record<string, unknown> } | null;
+  }>(
+    `SELECT status, result FROM kyc_sessions
+      WHERE id = $1 AND expires_at > now() AND consumed_at IS NULL
+        AND (status = 'completed'
+             OR (status = 'live' AND updated_at >= now() - (idle_ms * interval '1 millisecond')))`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  if (row.status === 'completed' && row.result?.id_data)
+    return { status: 'completed', idData: row.result.id_data };
+  return row.status === 'live' ? { status: 'live' } : null;
 }
 
 /** Deletes sessions past their retention (`replayWindowMs` after they expired). */

@@ -110,9 +110,9 @@ export type FramesResult = {
 const BLINK_MARGIN = 0.05;
 /**
  * Eye change (eyeChange) from a closed frame from which eyes are taken as open again, before the
- * detection (measured on the blink fixtures: closed to open 37-40, closed to closed 11-13, closed to
- * a lid half way 21-22). Such a frame, while waiting for the reopening, is described in its one
- * detection; below this the eye ratio decides, and a second pass describes it.
+ * detection: between a lid half way and open eyes on the blink fixtures (docs/measurements.md).
+ * Such a frame, while waiting for the reopening, is described in its one detection; below this the
+ * eye ratio decides, and a second pass describes it.
  */
 const REOPENED_CHANGE = 28;
 

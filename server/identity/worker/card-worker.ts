@@ -10,7 +10,7 @@ import { loadOpenCv } from '../opencv';
  * (card-geometry.ts, OpenCV in WebAssembly), so neither decoding nor OpenCV runs on the event loop.
  * Every failure is answered as a message.
  */
-export type CardRequest = { id: number; bytes: Uint8Array };
+type CardRequest = { id: number; bytes: Uint8Array };
 export type CardResponse =
   | { id: number; ok: true; card: StraightenedCard }
   | { id: number; ok: false; error: { code: string; message: string } };

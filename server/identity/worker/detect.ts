@@ -30,9 +30,9 @@ import type { Human } from './models';
  * worker that timed out), so no other task's call can come in between. A call that describes is
  * fresh, and the description is never reused: with the input kept, skipAllowed is true on fresh calls
  * too, so `description.skipFrames` 0 (and skipTime 0) is what keeps faceres from answering with the
- * last face's description. Iris stays on (without it a closed eye reads 77-100% of open). Keeping
- * the input costs a difference over it per call (a few ms at 640 px), and Human's copy of the last
- * input stays in the worker's memory until the next call replaces it.
+ * last face's description. Iris stays on (without it a closed eye reads almost as open:
+ * docs/measurements.md). Keeping the input costs a difference over it per call, and Human's copy
+ * of the last input stays in the worker's memory until the next call replaces it.
  */
 const KEEP_INPUT = 1000;
 function detectConfig(describe: boolean, fresh: boolean) {
@@ -48,7 +48,7 @@ function detectConfig(describe: boolean, fresh: boolean) {
 }
 
 /** The detections of one task: whether the next may reuse the previous one's box, and counts. */
-export type TaskTracking = {
+type TaskTracking = {
   lastFoundOne: boolean;
   fresh: number;
   tracked: number;
@@ -61,7 +61,7 @@ export const newTask = (): TaskTracking => ({
   redone: 0,
 });
 
-export type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
+type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
 
 /**
  * Faces of one image within a task: tracked (the previous detection's box, see above) when the

@@ -10,7 +10,7 @@ import { humanDir, loadFaceModels, type BackendSetting, type InferenceBackend } 
  * Worker thread: loads the face models once, warms them, then answers analysis requests.
  * Every failure is answered as a message; nothing an upload contains can throw out of this loop.
  */
-export type WorkerRequest =
+type WorkerRequest =
   | { id: number; op: 'analyze'; bytes: Uint8Array; opts: AnalyzeOptions }
   | { id: number; op: 'frames'; frames: Uint8Array[]; opts: FramesOptions };
 export type WorkerResponse =

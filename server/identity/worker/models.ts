@@ -19,7 +19,7 @@ const tfjsWasmDir = path.join(
 );
 
 export type Point3 = [number, number, number];
-export type HumanFace = {
+type HumanFace = {
   box: [number, number, number, number];
   score: number;
   boxScore?: number;
@@ -27,9 +27,9 @@ export type HumanFace = {
   mesh: Point3[];
   embedding?: number[];
 };
-export type HumanResult = { face: HumanFace[] };
+type HumanResult = { face: HumanFace[] };
 type Tensor = { dispose(): void };
-export type HumanTf = {
+type HumanTf = {
   tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): Tensor;
   expandDims(t: Tensor, axis: number): Tensor;
   getBackend(): string;
@@ -73,7 +73,7 @@ function fileIoHandler(url: string) {
   };
 }
 
-export const humanConfig = {
+const humanConfig = {
   backend: 'wasm',
   wasmPath: tfjsWasmDir + path.sep,
   modelBasePath: 'file://' + path.join(humanDir, 'models') + path.sep,
@@ -125,7 +125,7 @@ export async function loadHuman(): Promise<Human> {
 export type BackendSetting = 'auto' | 'onnx' | 'wasm';
 /** What runs the face models (Human's pre- and post-processing always run on tfjs-wasm). */
 export type InferenceBackend = 'onnxruntime-node' | 'tfjs-wasm';
-export type FaceModels = {
+type FaceModels = {
   human: Human;
   backend: InferenceBackend;
   /** Under `auto`: why the native runtime is not running (it could not load or convert). */

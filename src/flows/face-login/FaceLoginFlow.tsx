@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { KIOSK_ACTIVATION_FRAGMENT } from '../../../contract/face-auth';
-import type { FaceAuthInput } from '../../../machines/faceAuth/faceAuth.types';
+import { KIOSK_ACTIVATION_FRAGMENT } from '../../../contract/face-login';
+import type { FaceLoginInput } from '../../../machines/face-login/face-login.types';
 import { inspect } from '../../app/inspector';
-import { FaceAuthActor } from './faceLogin.context';
+import { FaceLoginActor } from './face-login.context';
 import { FaceLoginScreen } from './FaceLoginScreen';
 
 /**
@@ -10,14 +10,14 @@ import { FaceLoginScreen } from './FaceLoginScreen';
  * `#activar=TOKEN` (a fragment, so it never reaches a server log) is taken and removed from the
  * address bar at once.
  */
-export function faceLoginInput(location: Pick<Location, 'search' | 'hash'>): FaceAuthInput {
+export function faceLoginInput(location: Pick<Location, 'search' | 'hash'>): FaceLoginInput {
   const mode = new URLSearchParams(location.search).get('modo') === 'kiosco' ? 'kiosk' : 'manual';
   const token = new URLSearchParams(location.hash.replace(/^#/, '')).get(KIOSK_ACTIVATION_FRAGMENT);
   const prefix = import.meta.env.VITE_FACE_AUTH_PREFIX as string | undefined;
   return { mode, activationToken: token || null, ...(prefix ? { prefix } : {}) };
 }
 
-function readInput(): FaceAuthInput {
+function readInput(): FaceLoginInput {
   const input = faceLoginInput(window.location);
   if (input.activationToken)
     window.history.replaceState(
@@ -31,8 +31,8 @@ function readInput(): FaceAuthInput {
 export default function FaceLoginFlow() {
   const [input] = useState(readInput);
   return (
-    <FaceAuthActor.Provider options={{ input, inspect }}>
+    <FaceLoginActor.Provider options={{ input, inspect }}>
       <FaceLoginScreen />
-    </FaceAuthActor.Provider>
+    </FaceLoginActor.Provider>
   );
 }

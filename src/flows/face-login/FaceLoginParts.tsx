@@ -1,16 +1,16 @@
-import type { FaceAuthView } from '../../../machines/faceAuth/faceAuth.selectors';
+import type { FaceLoginView } from '../../../machines/face-login/face-login.selectors';
 import { Button } from '../../components/Button';
 import { CameraView } from '../../components/CameraView';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Muted } from '../../components/Page';
 import { camera, cameraErrors } from '../../copy/es.camera';
 import { activationErrors, faceLogin } from '../../copy/es.faceLogin';
-import { FaceAuthActor } from './faceLogin.context';
+import { FaceLoginActor } from './face-login.context';
 import { Section, SectionTitle } from './FaceLoginScreen.styles';
 
 /** Pieces both modes of /face-login show: the device's activation, the camera, the device help. */
 
-export function DeviceNotice({ view }: { view: FaceAuthView }) {
+export function DeviceNotice({ view }: { view: FaceLoginView }) {
   if (view.device === 'activating')
     return <ErrorBanner tone="info" message={faceLogin.activating} />;
   if (view.device === 'activated' && view.activatedDevice)
@@ -20,8 +20,8 @@ export function DeviceNotice({ view }: { view: FaceAuthView }) {
 }
 
 /** The camera's preview, 'Habilitar cámara' while it is off, its error and 'Reintentar'. */
-export function CameraPanel({ view }: { view: FaceAuthView }) {
-  const { send } = FaceAuthActor.useActorRef();
+export function CameraPanel({ view }: { view: FaceLoginView }) {
+  const { send } = FaceLoginActor.useActorRef();
   return (
     <>
       <CameraView

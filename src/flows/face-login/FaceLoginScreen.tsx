@@ -1,7 +1,7 @@
 import {
-  selectFaceAuthView,
-  type FaceAuthView,
-} from '../../../machines/faceAuth/faceAuth.selectors';
+  selectFaceLoginView,
+  type FaceLoginView,
+} from '../../../machines/face-login/face-login.selectors';
 import { BackLink } from '../../components/BackLink';
 import { Button } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -9,7 +9,7 @@ import { Heading } from '../../components/Heading';
 import { Header, Muted, Page, Stack } from '../../components/Page';
 import { common, errorText } from '../../copy/es';
 import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
-import { FaceAuthActor } from './faceLogin.context';
+import { FaceLoginActor } from './face-login.context';
 import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
 import { KioskScreen } from './KioskScreen';
 import {
@@ -22,7 +22,7 @@ import {
   StatusList,
 } from './FaceLoginScreen.styles';
 
-function StatusPanel({ view }: { view: FaceAuthView }) {
+function StatusPanel({ view }: { view: FaceLoginView }) {
   const l = faceLogin.statusLabels;
   return (
     <Section aria-labelledby="face-status">
@@ -62,7 +62,7 @@ function Feedback({ lines }: { lines: string[] }) {
   );
 }
 
-function Result({ result }: { result: NonNullable<FaceAuthView['result']> }) {
+function Result({ result }: { result: NonNullable<FaceLoginView['result']> }) {
   const l = faceLogin.resultLabels;
   return (
     <Section aria-labelledby="face-result">
@@ -93,14 +93,14 @@ function Result({ result }: { result: NonNullable<FaceAuthView['result']> }) {
 
 /** The face-authentication page: the kiosk's patient screen, or manual mode's test page. */
 export function FaceLoginScreen() {
-  const kiosk = FaceAuthActor.useSelector((s) => selectFaceAuthView(s).mode === 'kiosk');
+  const kiosk = FaceLoginActor.useSelector((s) => selectFaceLoginView(s).mode === 'kiosk');
   return kiosk ? <KioskScreen /> : <ManualScreen />;
 }
 
 /** Manual mode, the test page: the spec's status panel, feedback list and full result. */
 function ManualScreen() {
-  const view = FaceAuthActor.useSelector(selectFaceAuthView);
-  const { send } = FaceAuthActor.useActorRef();
+  const view = FaceLoginActor.useSelector(selectFaceLoginView);
+  const { send } = FaceLoginActor.useActorRef();
   const error = errorText(view.error, faceLoginErrors);
   return (
     <Page>

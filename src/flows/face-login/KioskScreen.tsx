@@ -1,12 +1,15 @@
 import styled from 'styled-components';
-import { selectFaceAuthView, selectKioskView } from '../../../machines/faceAuth/faceAuth.selectors';
+import {
+  selectFaceLoginView,
+  selectKioskView,
+} from '../../../machines/face-login/face-login.selectors';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
 import { Page, Stack } from '../../components/Page';
 import { errorText } from '../../copy/es';
 import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
 import { theme } from '../../theme/theme';
-import { FaceAuthActor } from './faceLogin.context';
+import { FaceLoginActor } from './face-login.context';
 import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
 
 const copy = faceLogin.kiosk;
@@ -63,8 +66,8 @@ const Small = styled.p`
  * profile, interval, confidence or threshold (manual mode keeps that diagnostic panel).
  */
 export function KioskScreen() {
-  const view = FaceAuthActor.useSelector(selectFaceAuthView);
-  const kiosk = FaceAuthActor.useSelector(selectKioskView);
+  const view = FaceLoginActor.useSelector(selectFaceLoginView);
+  const kiosk = FaceLoginActor.useSelector(selectKioskView);
   const error = errorText(view.error, faceLoginErrors);
   const tone =
     kiosk.moment === 'recognised' ? 'ok' : kiosk.moment === 'notRecognised' ? 'fail' : 'neutral';

@@ -6,13 +6,16 @@ import {
   selectOnboardingProgress,
   selectOnboardingScreen,
   selectOtpActor,
+  selectResumed,
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';
-import { Page } from '../../components/Page';
+import { Muted, Page } from '../../components/Page';
 import { onboarding } from '../../copy/es.onboarding';
 import { theme } from '../../theme/theme';
 import { OnboardingActor } from './onboarding.context';
 import { KycLoadScreen } from './screens/KycLoadScreen';
+import { HandoffScreen } from './screens/HandoffScreen';
+import { LinkOpeningScreen, LinkRefusedScreen } from './screens/LinkScreens';
 import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
 import { PinCreationScreen } from './screens/PinCreationScreen';
 import { PinRenewalScreen } from './screens/PinRenewalScreen';
@@ -48,11 +51,18 @@ function OnboardingProgress() {
   );
 }
 
+/** 'Retomamos tu registro donde lo dejaste.' while a resumed registration goes on. */
+function ResumedNotice() {
+  const resumed = OnboardingActor.useSelector(selectResumed);
+  return resumed ? <Muted data-testid="onboarding-resumed">{onboarding.resumed}</Muted> : null;
+}
+
 /** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
 export function OnboardingScreens() {
   return (
     <Page>
       <OnboardingProgress />
+      <ResumedNotice />
       <OnboardingScreen />
     </Page>
   );
@@ -63,6 +73,12 @@ function OnboardingScreen() {
   const otp = OnboardingActor.useSelector(selectOtpActor);
   const kyc = OnboardingActor.useSelector(selectKycActor);
   switch (screen) {
+    case 'linkOpening':
+      return <LinkOpeningScreen />;
+    case 'linkRefused':
+      return <LinkRefusedScreen />;
+    case 'handoff':
+      return <HandoffScreen />;
     case 'registration':
       return <RegistrationScreen />;
     case 'verification':

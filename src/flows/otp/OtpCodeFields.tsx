@@ -14,7 +14,7 @@ import { errorText } from '../../copy/es';
 import { Countdown, ResendRow } from './OtpCodeFields.styles';
 
 /** The texts of a code step (each flow has its own, in src/copy/). */
-export type OtpCopy = {
+type OtpCopy = {
   codeLabel: string;
   submit: string;
   submitting: string;

@@ -2,13 +2,14 @@ import { useRef } from 'react';
 import { selectPinCreationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { Checkbox } from '../../../components/Checkbox';
+import { ErrorBanner } from '../../../components/ErrorBanner';
 import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
 import { Tips, TipsTitle } from './shared.styles';
-import { StepForm } from './StepForm';
+import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.pinCreation;
 
@@ -22,6 +23,7 @@ export function PinCreationScreen() {
   const pin = useRef<HTMLInputElement>(null);
   const terms = useRef<HTMLInputElement>(null);
   useFocusAfterFailure(view.failures, () => (view.focus === 'terms' ? terms : pin).current);
+  const saveError = errorText(view.saveError, onboardingErrors);
   return (
     <StepForm
       title={copy.title}
@@ -60,11 +62,12 @@ export function PinCreationScreen() {
           </>
         }
       />
+      {saveError ? <ErrorBanner message={saveError} /> : null}
       <SubmitButton
         disabled={!view.canSubmit}
         reason={view.missing ? copy.missing[view.missing] : null}
       >
-        {copy.submit}
+        {view.saving ? copy.saving : copy.submit}
       </SubmitButton>
     </StepForm>
   );

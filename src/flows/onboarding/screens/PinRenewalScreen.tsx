@@ -5,7 +5,7 @@ import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
-import { StepForm } from './StepForm';
+import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.pinRenewal;
 

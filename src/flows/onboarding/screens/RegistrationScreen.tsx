@@ -7,7 +7,7 @@ import { TextField } from '../../../components/TextField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
 import { OnboardingActor } from '../onboarding.context';
-import { StepForm } from './StepForm';
+import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.registration;
 

@@ -5,7 +5,7 @@ import { selectOtpView } from '../../../../machines/otp/otp.selectors';
 import { formatCelular, onboarding, otpErrors } from '../../../copy/es.onboarding';
 import { OtpCodeFields } from '../../otp/OtpCodeFields';
 import { OnboardingActor } from '../onboarding.context';
-import { StepForm } from './StepForm';
+import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.verification;
 

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { onboarding as copy } from '../src/copy/es.onboarding';
+import { expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
+import { button, cedulas, heading, kyc, passSelfie, PIN, test } from './support/kyc';
+import { choosePin, proveMobile } from './support/registration';
+
+// Issue 18 (b): a passed selfie survives a reload. On the front step the page reloads (a fresh
+// wizard at step 0); the mobile is verified again and the registration continues at the front of
+// the cédula, in the same KYC session: no new selfie. Blink seed 12 (e2e/support/kyc.ts).
+
+test.describe.configure({ timeout: 240_000 });
+test.use({ blinkSeed: 12 });
+
+test('(b) pass the selfie, reload on the front step, verify again: the front step, no new selfie', async ({
+  page,
+}) => {
+  const celular = uniqueCelular();
+  await proveMobile(page, celular);
+  await choosePin(page, PIN);
+  await button(page, copy.welcome.next).click();
+  await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
+  await passSelfie(page);
+
+  await page.reload();
+  await expect(heading(page, copy.registration.title)).toBeVisible();
+  const sessions: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/onboarding/start-kyc')) sessions.push(r.url());
+  });
+  await proveMobile(page, celular);
+  await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
+  await expect(page.getByTestId('onboarding-resumed')).toHaveText(copy.resumed);
+  await expect(page.getByText('Paso 5 de 5', { exact: true })).toBeVisible();
+  await expectNoAxeViolations(page);
+  // The session of the passed selfie goes on: none was started, and the front is taken.
+  expect(sessions).toEqual([]);
+  await page.getByTestId('upload-front').setInputFiles(path.join(cedulas, 'card-3-front.jpg'));
+  await expect(page.getByRole('img', { name: kyc.document.frontPreviewAlt })).toBeVisible();
+  await button(page, kyc.document.accept).click();
+  await expect(heading(page, kyc.document.backTitle)).toBeFocused();
+});

@@ -1,0 +1,96 @@
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { onboardingPaths } from '../../contract/onboarding';
+import { landing } from '../../src/copy/es';
+import { onboarding as copy } from '../../src/copy/es.onboarding';
+import { expect, readSmsOutbox } from '../fixtures';
+import { button, heading, kyc, passSelfie, uploadDocuments } from './kyc';
+
+/**
+ * Shared by the registration-that-survives specs (issue 18): proving a mobile at step 0-1 (again,
+ * after a lost page), the SMS link, and the identity step from the selfie to the completion.
+ */
+
+/** Step 0 and 1 for this mobile: the number, then the newest code the outbox holds. */
+export async function proveMobile(page: Page, celular: string): Promise<void> {
+  await page.goto('/');
+  await page.getByRole('link', { name: landing.register }).click();
+  await page.getByLabel(copy.registration.phoneLabel, { exact: true }).fill(celular.slice(1));
+  // A code went to this mobile moments ago: the server's resend wait (30 s) answers 429 until it
+  // is over, so 'Continuar' is tried again until the code step shows (as a patient would).
+  await expect(async () => {
+    const codeStep = heading(page, copy.verification.title);
+    if (!(await codeStep.isVisible()))
+      await button(page, copy.registration.submit).click({ timeout: 3000 });
+    await expect(codeStep).toBeVisible({ timeout: 3000 });
+  }).toPass({ intervals: [5000], timeout: 60_000 });
+  const [sms] = await readSmsOutbox(page.request, celular);
+  const code = /\b(\d{6})\b/.exec(sms?.body ?? '')![1]!;
+  await page.getByLabel(copy.verification.codeLabel, { exact: true }).fill(code);
+}
+
+/** Step 2: the PIN and the terms, kept with the registration; the welcome shows. */
+export async function choosePin(page: Page, pin: string): Promise<void> {
+  await page.getByLabel(copy.pinCreation.pinLabel, { exact: true }).fill(pin);
+  await page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ }).check();
+  await button(page, copy.pinCreation.submit).click();
+  await expect(heading(page, copy.welcome.title)).toBeFocused({ timeout: 30_000 });
+}
+
+/** The newest SMS link to this mobile, as the phone receives it. */
+export async function linkFromOutbox(page: Page, celular: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(async () => {
+      const [newest] = await readSmsOutbox(page.request, celular);
+      link = /(https?:\/\/\S+\/onboarding\/celular#[A-Za-z0-9_-]{43})/.exec(
+        newest?.body ?? '',
+      )?.[1];
+      return link;
+    })
+    .toBeTruthy();
+  return link!;
+}
+
+/** Development route: this mobile's links expire now. */
+export async function expireLinks(page: Page, celular: string): Promise<void> {
+  const res = await page.request.post(onboardingPaths.devExpireLinks, { data: { celular } });
+  expect(res.status()).toBe(200);
+}
+
+/** A phone: its own context, the fake camera allowed, a phone's screen. */
+export async function phone(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({
+    permissions: ['camera'],
+    viewport: { width: 412, height: 915 },
+    isMobile: true,
+    hasTouch: true,
+    locale: 'es-PY',
+  });
+}
+
+/**
+ * From the selfie to the completion: the blink challenge, the card, the review (showing the given
+ * names `nombre` when given), the form.
+ */
+export async function finishIdentity(page: Page, card: string, nombre?: string): Promise<void> {
+  await passSelfie(page);
+  await expect(button(page, kyc.document.capture)).toBeEnabled({ timeout: 20_000 });
+  await uploadDocuments(page, card);
+  await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 90_000 });
+  if (nombre)
+    await expect(
+      page
+        .locator('dt', { hasText: kyc.review.labels.nombre })
+        .locator('xpath=following-sibling::dd[1]'),
+    ).toHaveText(nombre);
+  await button(page, kyc.review.confirm).click();
+  await expect(heading(page, kyc.supplementary.title)).toBeFocused();
+  const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });
+  const city = page.getByLabel(kyc.supplementary.cityLabel, { exact: true });
+  await expect(department.locator('option')).not.toHaveCount(1);
+  await department.selectOption({ index: 1 });
+  await expect(city).toBeEnabled();
+  await city.selectOption({ index: 1 });
+  await button(page, kyc.supplementary.submit).click();
+  await expect(heading(page, copy.complete.title)).toBeVisible({ timeout: 30_000 });
+}

@@ -1,0 +1,387 @@
+import { assign, setup, stateIn } from 'xstate';
+import {
+  FACE_LOGIN_INTERVAL_MS,
+  FACE_LOGIN_MIN_INTERVAL_MS,
+  FACE_LOGIN_PREFIX,
+} from '../../contract/face-login';
+import { toFlowError } from '../shared/errors';
+import { attemptMachine } from './attempt.machine';
+import {
+  activateDevice,
+  camera,
+  cameraPermission,
+  cameraWatchdog,
+  KIOSK_CAMERA,
+  stopSession,
+} from './face-login.actors';
+import type {
+  ActivationErrorCode,
+  FaceLoginContext,
+  FaceLoginEvent,
+  FaceLoginInput,
+} from './face-login.types';
+
+/** Spec 9: cooldowns of the kiosk loop after a result. */
+export const SUCCESS_COOLDOWN_MS = 1500;
+export const FAILURE_COOLDOWN_MS = 700;
+/** Kiosk retries after an error: 1 s, 2 s, 4 s ... up to 30 s (or the server's Retry-After). */
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
+
+const activationErrorFrom = (err: unknown): ActivationErrorCode =>
+  toFlowError(err).code === 'network' ? 'network' : 'invalidLink';
+
+/** What an attempt leaves behind, cleared before the next one (nothing of a patient stays). */
+const cleared = {
+  sessionId: null,
+  profile: null,
+  feedback: [] as string[],
+  result: null,
+  error: null,
+};
+
+/** The session POST stop ends (its errors are ignored, spec 7). */
+const session = ({ context }: { context: FaceLoginContext }) => ({
+  prefix: context.prefix,
+  sessionId: context.sessionId,
+});
+
+/**
+ * One attempt, as both modes run it: the `attempt` child starts a session and sends frames; its
+ * reports move this state from `starting` to `polling` and keep the page's copy of the session and
+ * the latest feedback (what the page shows). Each mode adds where a decision or a failure leads.
+ */
+const attempt = {
+  tags: ['busy'],
+  entry: 'clearAttempt',
+  invoke: {
+    id: 'attempt',
+    src: 'attempt',
+    input: ({ context }: { context: FaceLoginContext }) => ({
+      prefix: context.prefix,
+      video: context.video!,
+      mirror: context.mirror,
+    }),
+  },
+  initial: 'starting',
+  on: {
+    'attempt.started': { target: '.polling', actions: 'assignSession' },
+    'attempt.frame': { actions: 'assignFeedback' },
+  },
+} as const;
+
+export const faceLoginMachine = setup({
+  types: {
+    context: {} as FaceLoginContext,
+    events: {} as FaceLoginEvent,
+    input: {} as FaceLoginInput,
+    tags: {} as 'busy' | 'error',
+  },
+  actors: {
+    camera,
+    cameraPermission,
+    cameraWatchdog,
+    stopSession,
+    activateDevice,
+    attempt: attemptMachine,
+  },
+  guards: {
+    hasActivationToken: ({ context }) => Boolean(context.activationToken),
+    isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
+    hasVideo: ({ context }) => context.video !== null,
+    /** The server refused this device as the attempt began: a kiosk stops and explains. */
+    isDeviceRefused: ({ event }) =>
+      event.type === 'attempt.failed' &&
+      event.during === 'start' &&
+      event.error.code === 'deviceNotActivated',
+    isKiosk: stateIn({ auth: 'kiosk' }),
+  },
+  delays: {
+    cooldown: ({ context }) =>
+      context.result?.success ? SUCCESS_COOLDOWN_MS : FAILURE_COOLDOWN_MS,
+    backoff: ({ context }) =>
+      context.error?.retryAfterSeconds !== undefined
+        ? Math.min(BACKOFF_MAX_MS * 10, context.error.retryAfterSeconds * 1000)
+        : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, context.failures - 1)),
+  },
+  actions: {
+    assignStream: assign({
+      stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
+      cameraError: null,
+    }),
+    assignVideo: assign({
+      video: ({ event }) => (event.type === 'video.ready' ? event.video : null),
+    }),
+    clearCamera: assign({ stream: null, video: null }),
+    assignCameraError: assign({
+      cameraError: ({ event }) => (event.type === 'camera.error' ? event.code : null),
+      stream: null,
+      video: null,
+    }),
+    countRestart: assign({ cameraRestarts: ({ context }) => context.cameraRestarts + 1 }),
+    toggleMirror: assign({ mirror: ({ context }) => !context.mirror }),
+    clearAttempt: assign(cleared),
+    assignSession: assign({
+      sessionId: ({ context, event }) =>
+        event.type === 'attempt.started' ? event.session.session_id : context.sessionId,
+      profile: ({ context, event }) =>
+        event.type === 'attempt.started' ? event.session.profile : context.profile,
+      intervalMs: ({ context, event }) =>
+        event.type === 'attempt.started'
+          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.session.recommended_interval_ms)
+          : context.intervalMs,
+      failures: 0,
+    }),
+    assignFeedback: assign({
+      feedback: ({ context, event }) =>
+        event.type === 'attempt.frame' || event.type === 'attempt.decided'
+          ? event.frame.feedback
+          : context.feedback,
+      intervalMs: ({ context, event }) =>
+        event.type === 'attempt.frame' || event.type === 'attempt.decided'
+          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.frame.recommended_interval_ms)
+          : context.intervalMs,
+    }),
+    assignResult: assign({
+      result: ({ event }) => (event.type === 'attempt.decided' ? event.frame.result : null),
+      failures: 0,
+    }),
+    assignError: assign({
+      error: ({ event }) => (event.type === 'attempt.failed' ? event.error : null),
+    }),
+    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
+    clearActivationToken: assign({ activationToken: null }),
+  },
+}).createMachine({
+  id: 'faceLogin',
+  type: 'parallel',
+  context: ({ input }) => ({
+    bootMode: input.mode ?? 'manual',
+    prefix: input.prefix ?? FACE_LOGIN_PREFIX,
+    mirror: true,
+    stream: null,
+    video: null,
+    cameraError: null,
+    cameraRestarts: 0,
+    ...cleared,
+    intervalMs: FACE_LOGIN_INTERVAL_MS,
+    failures: 0,
+    activationToken: input.activationToken ?? null,
+    activationError: null,
+    activatedDevice: null,
+  }),
+  on: { 'mirror.toggle': { actions: 'toggleMirror' } },
+  states: {
+    /**
+     * The camera: off until 'Habilitar cámara', except on a kiosk whose browser already allows the
+     * camera (after a reload or a power cut it starts without a tap); a watchdog reopens it when it
+     * ends or freezes.
+     */
+    camera: {
+      initial: 'off',
+      states: {
+        off: {
+          initial: 'checking',
+          on: { 'camera.enable': 'on' },
+          states: {
+            checking: {
+              invoke: {
+                id: 'cameraPermission',
+                src: 'cameraPermission',
+                onDone: [
+                  {
+                    guard: ({ event }) => event.output === 'granted',
+                    target: 'allowed',
+                  },
+                  { target: 'idle' },
+                ],
+                onError: 'idle',
+              },
+            },
+            /** Allowed already: a kiosk opens it now (manual mode still waits for the tap). */
+            allowed: { always: { guard: 'isKiosk', target: '#faceLogin.camera.on' } },
+            idle: {},
+          },
+        },
+        on: {
+          invoke: { id: 'camera', src: 'camera', input: KIOSK_CAMERA },
+          initial: 'opening',
+          exit: 'clearCamera',
+          on: {
+            'camera.error': { target: 'failed', actions: 'assignCameraError' },
+            'camera.stalled': { target: 'on', reenter: true, actions: 'countRestart' },
+          },
+          states: {
+            opening: {
+              tags: ['busy'],
+              on: { 'camera.ready': { target: 'live', actions: 'assignStream' } },
+            },
+            live: {
+              invoke: {
+                id: 'cameraWatchdog',
+                src: 'cameraWatchdog',
+                input: ({ context }) => ({ stream: context.stream! }),
+              },
+              on: {
+                'video.ready': { actions: 'assignVideo' },
+                // The tab was hidden: the camera actor let it go and reopens it when visible.
+                'camera.released': { target: 'opening', actions: 'clearCamera' },
+              },
+            },
+          },
+        },
+        failed: {
+          tags: ['error'],
+          on: { 'camera.retry': 'on', 'camera.enable': 'on' },
+        },
+      },
+    },
+
+    /** The device's activation link, when the page was opened with one. */
+    device: {
+      initial: 'idle',
+      states: {
+        idle: { always: { guard: 'hasActivationToken', target: 'activating' } },
+        activating: {
+          tags: ['busy'],
+          invoke: {
+            id: 'activateDevice',
+            src: 'activateDevice',
+            input: ({ context }) => ({ token: context.activationToken! }),
+            onDone: {
+              target: 'activated',
+              actions: [
+                'clearActivationToken',
+                assign({ activatedDevice: ({ event }) => event.output.device }),
+              ],
+            },
+            onError: {
+              target: 'activationFailed',
+              actions: [
+                'clearActivationToken',
+                assign({ activationError: ({ event }) => activationErrorFrom(event.error) }),
+              ],
+            },
+          },
+        },
+        activated: {},
+        activationFailed: { tags: ['error'] },
+      },
+    },
+
+    /**
+     * Authentication, in one of two modes. Both run the same attempt (the `attempt` child: a
+     * session, its frames, its decision); they differ in what follows it.
+     */
+    auth: {
+      initial: 'manual',
+      on: {
+        'mode.manual': { target: '.manual', actions: 'clearAttempt' },
+        'mode.kiosk': { target: '.kiosk', actions: 'clearAttempt' },
+      },
+      states: {
+        manual: {
+          // `/face-login?modo=kiosco` boots into kiosk mode (once: then the mode is the state).
+          always: {
+            guard: 'isKioskBoot',
+            target: 'kiosk',
+            actions: assign({ bootMode: 'manual' as const }),
+          },
+          initial: 'idle',
+          states: {
+            idle: { on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } } },
+            attempt: {
+              ...attempt,
+              on: {
+                ...attempt.on,
+                'attempt.decided': {
+                  target: 'decided',
+                  actions: ['assignFeedback', 'assignResult'],
+                },
+                'attempt.failed': { target: 'failed', actions: 'assignError' },
+              },
+              states: {
+                starting: { on: { 'auth.stop': '#faceLogin.auth.manual.idle' } },
+                polling: {
+                  on: {
+                    'auth.stop': '#faceLogin.auth.manual.stopped',
+                    'camera.stalled': '#faceLogin.auth.manual.stopped',
+                    'camera.released': '#faceLogin.auth.manual.stopped',
+                    'camera.error': '#faceLogin.auth.manual.stopped',
+                  },
+                },
+              },
+            },
+            /** The result stays on screen until the next start; the server forgets it now. */
+            decided: {
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
+            },
+            stopped: {
+              entry: assign({ feedback: [] }),
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
+            },
+            failed: {
+              tags: ['error'],
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
+            },
+          },
+        },
+        kiosk: {
+          initial: 'waiting',
+          // The camera went away (ended, froze, tab hidden): the attempt ends; the loop waits for it.
+          on: {
+            'camera.stalled': '.waiting',
+            'camera.released': '.waiting',
+            'camera.error': '.waiting',
+          },
+          states: {
+            /** Until the camera plays: then the loop runs by itself. */
+            waiting: {
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              exit: 'clearAttempt',
+              always: { guard: 'hasVideo', target: 'attempt' },
+              on: { 'video.ready': 'attempt' },
+            },
+            attempt: {
+              ...attempt,
+              on: {
+                ...attempt.on,
+                'attempt.decided': {
+                  target: 'cooldown',
+                  actions: ['assignFeedback', 'assignResult'],
+                },
+                'attempt.failed': [
+                  { guard: 'isDeviceRefused', target: 'blocked', actions: 'assignError' },
+                  { target: 'retrying', actions: ['assignError', 'countFailure'] },
+                ],
+              },
+              states: { starting: {}, polling: {} },
+            },
+            /** The result shows for the cooldown while the session ends; then it is cleared. */
+            cooldown: {
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              after: { cooldown: { target: 'attempt' } },
+              exit: 'clearAttempt',
+            },
+            /** Network or server errors: back off, then a new session. */
+            retrying: {
+              tags: ['error'],
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              after: { backoff: { target: 'attempt' } },
+            },
+            /** Not an activated device: the page explains; nothing retries by itself. */
+            blocked: {
+              tags: ['error'],
+              on: { 'auth.start': 'attempt' },
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type FaceLoginMachine = typeof faceLoginMachine;

@@ -1,0 +1,12 @@
+/** Spanish texts of face authentication and kiosk devices (voseo, as in the app). */
+export const faceLoginMessages = {
+  recognised: 'Identidad verificada.',
+  // spec 8: the default failure detail.
+  notRecognised: 'No reconocido',
+  deviceNotActivated:
+    'Este dispositivo no está habilitado para el reconocimiento facial. Pedile a la persona a cargo un enlace de activación.',
+  activationInvalid:
+    'El enlace de activación no es válido, ya se usó o venció. Pedile uno nuevo a la persona a cargo.',
+  activated: 'Dispositivo habilitado.',
+  sessionInvalid: 'La sesión de reconocimiento no es válida. Iniciá una nueva.',
+} as const;

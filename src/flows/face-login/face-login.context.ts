@@ -1,0 +1,4 @@
+import { createActorContext } from '@xstate/react';
+import { faceLoginMachine } from '../../../machines/face-login/face-login.machine';
+
+export const FaceLoginActor = createActorContext(faceLoginMachine);

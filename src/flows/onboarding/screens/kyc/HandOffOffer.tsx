@@ -1,0 +1,25 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
+import { selectCanHandOff } from '../../../../../machines/kyc/kyc.selectors';
+import { Button } from '../../../../components/Button';
+import { Muted } from '../../../../components/Page';
+import { kyc as copy } from '../../../../copy/es.kyc';
+
+/** 'Seguir en mi celular' on the capture steps, where the wizard can hand them to the phone. */
+export function HandOffOffer({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const canHandOff = useSelector(kyc, selectCanHandOff);
+  if (!canHandOff) return null;
+  return (
+    <>
+      <Muted>{copy.handOff.hint}</Muted>
+      <Button
+        type="button"
+        $variant="secondary"
+        onClick={() => kyc.send({ type: 'handoff.start' })}
+      >
+        {copy.handOff.action}
+      </Button>
+    </>
+  );
+}

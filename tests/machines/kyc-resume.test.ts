@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
+import { kycMachine } from '../../machines/kyc/kyc.machine';
+import { ensureSession } from '../../machines/kyc/kyc.actors';
+import { selectKycView } from '../../machines/kyc/kyc.selectors';
+import type { KycSession } from '../../machines/kyc/kyc.types';
+import { harness, verified } from './kyc.harness';
+
+/** Step 4 of a resumed registration, and the hand-off to the phone (issue 18). */
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const TOKEN = 'R'.repeat(43);
+
+describe('kyc machine: a resumed registration', () => {
+  it('a passed selfie continues at the document, in the session it passed in', async () => {
+    const h = harness(['kyc-9'], true, {
+      input: { sessionId: 'kyc-9', registrationToken: TOKEN, resume: { at: 'document' } },
+    });
+    expect(h.session.calls[0]!.input).toEqual({ sessionId: 'kyc-9', registrationToken: TOKEN });
+    await h.answerSession();
+    expect(h.actor.getSnapshot().matches({ document: 'live' })).toBe(true);
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      sessionId: 'kyc-9',
+      side: 'front',
+      resume: null,
+    });
+  });
+
+  it('a read document continues at its review, with what the session read', async () => {
+    const h = harness(['kyc-9'], true, {
+      input: { sessionId: 'kyc-9', resume: { at: 'review', kycResult: verified } },
+    });
+    await h.answerSession();
+    expect(h.actor.getSnapshot().matches({ review: 'showing' })).toBe(true);
+    expect(h.actor.getSnapshot().context.kycResult).toEqual(verified);
+    expect(selectKycView(h.actor.getSnapshot()).screen).toBe('review');
+  });
+
+  it('a retry after a rejection starts at the selfie, bound to the same registration', async () => {
+    const h = harness(['kyc-9', 'kyc-10'], true, {
+      input: {
+        sessionId: 'kyc-9',
+        registrationToken: TOKEN,
+        resume: { at: 'review', kycResult: verified },
+      },
+    });
+    await h.answerSession();
+    h.actor.send({ type: 'review.retry' });
+    h.reject.calls[0]!.answer.resolve();
+    await h.flush();
+    expect(h.session.calls.at(-1)!.input).toEqual({ sessionId: null, registrationToken: TOKEN });
+    await h.answerSession();
+    expect(h.actor.getSnapshot().matches('selfie')).toBe(true);
+  });
+});
+
+describe("kyc machine: 'Seguir en mi celular'", () => {
+  /** A parent that records what its KYC child sends it. */
+  function parentOf(canHandOff: boolean) {
+    const received: string[] = [];
+    const parent = createMachine({
+      invoke: {
+        id: 'kyc',
+        src: kycMachine.provide({
+          actors: { ensureSession: fromPromise(() => new Promise<KycSession>(() => {})) },
+        }),
+        input: { canHandOff },
+      },
+      on: { 'handoff.start': { actions: ({ event }) => received.push(event.type) } },
+    });
+    const actor = createActor(parent).start();
+    const kyc = actor.getSnapshot().children.kyc!;
+    return { received, kyc };
+  }
+
+  it('is forwarded to the wizard where it is offered', () => {
+    const { received, kyc } = parentOf(true);
+    kyc.send({ type: 'handoff.start' });
+    expect(received).toEqual(['handoff.start']);
+  });
+
+  it('is not offered on the phone the link opened', () => {
+    const { received, kyc } = parentOf(false);
+    kyc.send({ type: 'handoff.start' });
+    expect(received).toEqual([]);
+  });
+
+  it('the selfie offers it when the camera fails, and also by choice', async () => {
+    const h = harness(['sess-1'], true, { input: { canHandOff: true } });
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
+    expect(selectKycView(h.actor.getSnapshot()).canHandOff).toBe(true);
+    const off = harness(['sess-1'], true, { input: { canHandOff: false } });
+    await off.answerSession();
+    off.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
+    expect(selectKycView(off.actor.getSnapshot()).canHandOff).toBe(false);
+  });
+});
+
+describe('ensureSession', () => {
+  it('binds a new session to the registration; a held session is not created nor bound again', async () => {
+    const calls: Array<{ url: string; body: unknown }> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init: RequestInit) => {
+        calls.push({ url, body: JSON.parse(String(init.body)) });
+        const body = url.endsWith('/start-kyc')
+          ? { success: true, session_id: 'kyc-new', liveness_seconds: 120 }
+          : { success: true };
+        return new Response(JSON.stringify(body), {
+          status: 200,
+          headers: { 'content-type': 'application/json' },
+        });
+      }),
+    );
+    try {
+      const fresh = createActor(ensureSession, {
+        input: { sessionId: null, registrationToken: TOKEN },
+      }).start();
+      await waitFor(fresh, (s) => s.status === 'done');
+      expect(fresh.getSnapshot().output).toEqual({ sessionId: 'kyc-new', livenessMs: 120_000 });
+      expect(calls).toEqual([
+        { url: '/api/onboarding/start-kyc', body: {} },
+        {
+          url: '/api/onboarding/registration/kyc',
+          body: { registrationToken: TOKEN, sessionId: 'kyc-new' },
+        },
+      ]);
+      const held = createActor(ensureSession, {
+        input: { sessionId: 'kyc-9', registrationToken: TOKEN },
+      }).start();
+      await waitFor(held, (s) => s.status === 'done');
+      expect(calls).toHaveLength(2);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});

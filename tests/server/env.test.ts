@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bool, ConfigError, int, num, parseEnv } from '../../server/env';
+
+/** The one set of setting parsers every config file uses (server/env.ts). */
+const schema = z.object({
+  FLAG: bool.default(false),
+  COUNT: int(5),
+  DELAY_MS: int(300, 0, 1000),
+  RATIO: num(0.5, 0, 1),
+});
+
+describe('settings from the environment', () => {
+  it('unset settings take their defaults', () => {
+    expect(parseEnv(schema, {})).toEqual({ FLAG: false, COUNT: 5, DELAY_MS: 300, RATIO: 0.5 });
+  });
+
+  it('reads yes/no as 1/0, true/false or yes/no, and numbers from text', () => {
+    for (const v of ['1', 'true', 'yes']) expect(parseEnv(schema, { FLAG: v }).FLAG).toBe(true);
+    for (const v of ['0', 'false', 'no']) expect(parseEnv(schema, { FLAG: v }).FLAG).toBe(false);
+    expect(parseEnv(schema, { COUNT: '12', DELAY_MS: '0', RATIO: '0.25' })).toMatchObject({
+      COUNT: 12,
+      DELAY_MS: 0,
+      RATIO: 0.25,
+    });
+  });
+
+  it('a bad value stops the start with ConfigError naming the setting', () => {
+    for (const env of [
+      { FLAG: 'maybe' },
+      { COUNT: '0' }, // whole numbers start at 1 unless the setting says otherwise
+      { COUNT: '2.5' },
+      { DELAY_MS: '1001' },
+      { RATIO: '1.5' },
+    ]) {
+      const name = Object.keys(env)[0]!;
+      expect(() => parseEnv(schema, env), name).toThrow(ConfigError);
+      expect(() => parseEnv(schema, env), name).toThrow(
+        new RegExp(`^Invalid configuration:\\n${name}: `),
+      );
+    }
+  });
+});

@@ -1,5 +1,41 @@
+import type { Schema } from './common';
+import type { SessionResponse } from './session';
+
 /** The session's paths, without zod (the login page's first load; ./session.ts has the schemas). */
 export const sessionPaths = {
   logout: '/api/auth/logout',
   session: '/api/auth/session',
 } as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * GET /api/auth/session's answer checked without zod: every page of the session area asks it at
+ * load, and zod (8 KB gzip) would then be on /login's first load (issue 19: <= 120 KB). The same
+ * shape as ./session.ts's zod `sessionResponse`, unknown keys dropped alike;
+ * tests/contract/session.test.ts holds the two to the same answers.
+ */
+export const sessionResponseCheck: Schema<SessionResponse> = {
+  safeParse(data) {
+    if (!isRecord(data)) return { success: false };
+    if (data.authenticated === false) return { success: true, data: { authenticated: false } };
+    const { patient, expiresAt } = data;
+    if (
+      data.authenticated !== true ||
+      !isRecord(patient) ||
+      typeof patient.nombre !== 'string' ||
+      typeof patient.apellido !== 'string' ||
+      typeof expiresAt !== 'string'
+    )
+      return { success: false };
+    return {
+      success: true,
+      data: {
+        authenticated: true,
+        patient: { nombre: patient.nombre, apellido: patient.apellido },
+        expiresAt,
+      },
+    };
+  },
+};

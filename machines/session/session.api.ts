@@ -1,21 +1,14 @@
-import { sessionPaths } from '../../contract/session.constants';
+import { sessionPaths, sessionResponseCheck } from '../../contract/session.constants';
 import type { SessionResponse } from '../../contract/session';
 import { request } from '../shared/http';
 
-// The schemas (zod) load beside the request: none of them on the login page's first load.
-const schemas = () => import('../../contract/session');
-
+/** Every page of the session area asks it at load: checked without zod (contract/session.constants.ts). */
 export function getSession(signal?: AbortSignal): Promise<SessionResponse> {
-  return request(sessionPaths.session, {
-    schema: schemas().then((m) => m.sessionResponse),
-    signal,
-  });
+  return request(sessionPaths.session, { schema: sessionResponseCheck, signal });
 }
 
 export async function postLogout(signal?: AbortSignal): Promise<void> {
-  await request(sessionPaths.logout, {
-    body: {},
-    schema: schemas().then((m) => m.logoutResponse),
-    signal,
-  });
+  // The schema (zod) loads beside the request: none of it on the login page's first load.
+  const schema = import('../../contract/session').then((m) => m.logoutResponse);
+  await request(sessionPaths.logout, { body: {}, schema, signal });
 }

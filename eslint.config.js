@@ -53,6 +53,11 @@ export default tseslint.config(
             },
             { target: './machines', from: './server', message: 'machines/ runs in the browser.' },
             { target: './contract', from: './src' },
+            {
+              target: './src',
+              from: './contract',
+              message: 'Views take what they need from machines/ (views -> machines -> contract).',
+            },
             { target: './contract', from: './machines' },
             { target: './contract', from: './server' },
             {

@@ -12,6 +12,9 @@ import type { PollingEvent } from '../shared/polling';
  * - startFailed: 'No se pudo iniciar sesión' / frameFailed: 'Error en liveness' (server answers)
  * - network: no answer; tooManyAttempts: 429
  */
+/** The kiosk activation link's fragment (its view reads it from the address). */
+export { KIOSK_ACTIVATION_FRAGMENT } from '../../contract/face-login';
+
 export type FaceLoginErrorCode =
   'deviceNotActivated' | 'startFailed' | 'frameFailed' | 'network' | 'tooManyAttempts';
 export type FaceLoginError = {

@@ -9,6 +9,9 @@ import type { PollingEvent } from '../shared/polling';
  * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
  * server never trusts it at register time: it keeps its own copy of the session's result.
  */
+/** The supplementary form's blood types, 'No sé' first (its view lists them). */
+export { BLOOD_TYPES } from '../../contract/onboarding';
+
 export type KycResult = {
   success: boolean;
   kyc_complete: boolean;

@@ -1,4 +1,7 @@
 /** Why a recovery step stopped; each code has its Spanish text in src/copy/es.recovery.ts. */
+/** What the mobile field keeps at most (its view's maxLength). */
+export { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
+
 export type RecoveryErrorCode =
   /** step 0 submitted with fewer than 5 document digits */
   | 'documentoInvalid'

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import styled from 'styled-components';
-import { PIN_LENGTH } from '../../contract/login.constants';
+import { PIN_LENGTH } from '../../machines/shared/input';
 import { pinField as copy } from '../copy/es';
 import { theme } from '../theme/theme';
 import { TextField, type TextFieldProps } from './TextField';

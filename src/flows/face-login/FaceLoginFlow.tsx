@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { KIOSK_ACTIVATION_FRAGMENT } from '../../../contract/face-login';
+import { KIOSK_ACTIVATION_FRAGMENT } from '../../../machines/face-login/face-login.types';
 import type { FaceLoginInput } from '../../../machines/face-login/face-login.types';
 import { inspect } from '../../app/inspector';
 import { FaceLoginActor } from './face-login.context';

@@ -1,6 +1,6 @@
 import { useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
-import { DOCUMENT_MAX } from '../../../contract/login.constants';
+import { DOCUMENT_MAX } from '../../../machines/shared/input';
 import { selectLoginView } from '../../../machines/login/login.selectors';
 import { BackLink } from '../../components/BackLink';
 import { SubmitButton } from '../../components/Button';

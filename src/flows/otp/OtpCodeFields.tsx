@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { OTP_LENGTH } from '../../../contract/onboarding';
+import { OTP_LENGTH } from '../../../machines/otp/otp.types';
 import type { OtpMachine } from '../../../machines/otp/otp.machine';
 import { selectOtpView, type OtpAnnouncement } from '../../../machines/otp/otp.selectors';
 import type { OtpErrorCode } from '../../../machines/otp/otp.types';

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { PHONE_INPUT_MAX_LENGTH } from '../../../../contract/onboarding';
+import { PHONE_INPUT_MAX_LENGTH } from '../../../../machines/onboarding/onboarding.types';
 import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
-import { DOCUMENT_MAX } from '../../../../contract/login';
-import { RECOVERY_CELULAR_MAX } from '../../../../contract/recovery';
+import { RECOVERY_CELULAR_MAX } from '../../../../machines/recovery/recovery.types';
+import { DOCUMENT_MAX } from '../../../../machines/shared/input';
 import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
 import { BackLink } from '../../../components/BackLink';
 import { SubmitButton } from '../../../components/Button';

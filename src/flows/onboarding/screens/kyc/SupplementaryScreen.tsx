@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { BLOOD_TYPES } from '../../../../../contract/onboarding';
+import { BLOOD_TYPES } from '../../../../../machines/kyc/kyc.types';
 import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
 import { selectSupplementaryView } from '../../../../../machines/kyc/kyc.selectors';
 import { Button, SubmitButton } from '../../../../components/Button';

@@ -12,7 +12,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * GET /api/auth/session's answer checked without zod: every page of the session area asks it at
- * load, and zod (8 KB gzip) would then be on /login's first load (issue 19: <= 120 KB). The same
+ * load, and zod would then be on /login's first load (issue 19: at most 120 KB). The same
  * shape as ./session.ts's zod `sessionResponse`, unknown keys dropped alike;
  * tests/contract/session.test.ts holds the two to the same answers.
  */

@@ -32,7 +32,7 @@ type RegistrationSettings = {
   linksPerRegistrationHour: number;
   /** PIN saves per registration and hour (each costs an Argon2id hash). */
   pinSavesPerRegistrationHour: number;
-  /** Checks of a kept PIN hash against the card's data per registration and hour (~50 hashes each). */
+  /** Checks of a kept PIN hash against the card's data per registration and hour (one Argon2id verification per PIN the card's data gives). */
   pinChecksPerRegistrationHour: number;
   opensPerAddressHour: number;
   /** Status polls per registration and minute (the first device polls every 3 s). */

@@ -131,7 +131,7 @@ export function isoDate(value: string): string | null {
  * The PIN's hash for the new patient, once the card is read: a PIN made from its birth date or
  * number is refused (contract/pin.ts). The PIN sent with register is checked directly. A kept hash
  * (the registration resumed on another page) is checked against every PIN the card's data gives,
- * about 50 Argon2id verifications: at most `pinChecksPerRegistrationHour` a registration, and a hash
+ * one Argon2id verification each: at most `pinChecksPerRegistrationHour` a registration, and a hash
  * found to be made from the card is forgotten, so the next register needs a new PIN.
  */
 async function pinHashFor(

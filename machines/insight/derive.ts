@@ -1,4 +1,4 @@
-import { BROWSER_ERRORS } from '../../contract/insight.constants';
+import { BROWSER_ERRORS, INSIGHT_STEPS } from '../../contract/insight.constants';
 import type { InspectionEvent } from 'xstate';
 import type {
   BrowserError,
@@ -187,21 +187,8 @@ const stepBy =
     pairs.find(([path]) => is(s, path))?.[1] ?? null;
 
 const onboardingWizard = wizard(
-  [
-    'link',
-    'registration',
-    'verification',
-    'resume',
-    'pin',
-    'welcome',
-    'kycLoad',
-    'handoff',
-    'selfie',
-    'document',
-    'review',
-    'supplementary',
-    'register',
-  ],
+  // The catalogue's order, but for the KYC child's own steps (the session and the camera).
+  INSIGHT_STEPS.onboarding.filter((step) => step !== 'session' && step !== 'camera'),
   onboardingStep,
   { passed: ['complete'], cancelled: ['home'] },
 );

@@ -9,9 +9,9 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, phoneSmsBudget } from '../security/otp';
-import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
-import { linkSmsText, SmsDeliveryError } from '../sms/sender';
-import { logSmsSend } from '../sms/send-log';
+import { consumeLimits, type LimitCheck } from '../security/rate-limits';
+import { linkSmsText } from '../sms/sender';
+import { sendLogged } from '../sms/send-log';
 import type { KycProgress } from './kyc-store';
 import { onboardingMessages as m } from './messages';
 
@@ -128,15 +128,13 @@ export async function proveMobile(deps: Deps, celular: string): Promise<Registra
 export async function draftOf(
   deps: Pick<Deps, 'db' | 'clock'>,
   token: string,
-  options: { finished?: boolean; db?: Db; lock?: boolean } = {},
+  options: { finished?: boolean } = {},
 ): Promise<Draft> {
-  const db = options.db ?? deps.db;
   const now = new Date(deps.clock.now());
-  const { rows } = await db.query<Draft>(
+  const { rows } = await deps.db.query<Draft>(
     `SELECT ${DRAFT_COLUMNS}
        FROM registration_tokens t JOIN registration_drafts d ON d.id = t.draft_id
-      WHERE t.token_hash = $1 AND t.kind = 'device' AND t.expires_at > $2 AND d.expires_at > $2
-      ${options.lock ? 'FOR UPDATE OF d' : ''}`,
+      WHERE t.token_hash = $1 AND t.kind = 'device' AND t.expires_at > $2 AND d.expires_at > $2`,
     [tokenHash(token), now],
   );
   const draft = rows[0];
@@ -236,35 +234,22 @@ export async function sendLink(
   });
   const link = linkUrl(settings.publicUrl ?? input.origin, token);
   const minutes = Math.round(settings.linkMs / MINUTE);
-  const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
-    logSmsSend(ctx, {
-      celular: draft.celular,
-      purpose: 'onboarding_link',
-      clientIp: input.clientIp,
-      status,
-      error,
-    });
-  try {
-    await ctx.sms.send({
+  const delivery = await sendLogged(
+    ctx,
+    {
       to: draft.celular,
       purpose: 'onboarding_link',
       body: linkSmsText(smsSettings.serviceName, link, minutes),
-    });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message.slice(0, 200) : 'unknown';
-    if (!(err instanceof SmsDeliveryError) || err.definite) {
-      await ctx.db.query('DELETE FROM registration_tokens WHERE token_hash = $1', [
-        tokenHash(token),
-      ]);
-      await releaseEvents(ctx.db, events);
-      await log('failed', reason);
-      throw new HttpError(502, m.linkFailed);
-    }
-    // A timeout: the SMS may have left, so the link stays valid and the send counts.
-    await log('unconfirmed', reason);
-    return { link, expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
-  }
-  await log('sent', null);
+    },
+    {
+      clientIp: input.clientIp,
+      countedEvents: events,
+      undo: () =>
+        ctx.db.query('DELETE FROM registration_tokens WHERE token_hash = $1', [tokenHash(token)]),
+    },
+  );
+  // Refused: no live link, no budget spent. After a timeout the SMS may have left: the link stays.
+  if (delivery.status === 'refused') throw new HttpError(502, m.linkFailed);
   return { link, expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
 }
 

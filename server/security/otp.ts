@@ -2,8 +2,8 @@ import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import type { OtpSettings } from '../onboarding/config';
-import { otpSmsText, SmsDeliveryError, type OtpPurpose } from '../sms/sender';
-import { logSmsSend } from '../sms/send-log';
+import { otpSmsText, type OtpPurpose } from '../sms/sender';
+import { sendLogged } from '../sms/send-log';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
 export type { OtpPurpose };
@@ -122,8 +122,6 @@ export async function deliverOtp(
   const { otp, sms } = deps.onboarding;
   const now = clock.now();
   const code = generateOtp();
-  const log = (status: 'sent' | 'failed' | 'unconfirmed', error: string | null) =>
-    logSmsSend(deps, { ...input, status, error });
   const sentAt = new Date(now);
   const codeId = (
     await db.query<{ id: string }>(
@@ -139,34 +137,30 @@ export async function deliverOtp(
       ],
     )
   ).rows[0]!.id;
-  let unconfirmed: string | null = null;
-  try {
-    await deps.sms.send({
+  const delivery = await sendLogged(
+    deps,
+    {
       to: input.celular,
       purpose: input.purpose,
       body: otpSmsText(sms.serviceName, code, input.purpose),
-    });
-  } catch (err) {
-    const reason = err instanceof Error ? err.message.slice(0, 200) : 'unknown';
-    if (!(err instanceof SmsDeliveryError) || err.definite) {
-      await db.query('DELETE FROM otp_codes WHERE id = $1', [codeId]);
-      await releaseEvents(db, countedEvents);
-      await log('failed', reason);
-      throw new OtpDeliveryError(err);
-    }
-    unconfirmed = reason;
-  }
+    },
+    {
+      clientIp: input.clientIp,
+      countedEvents,
+      undo: () => db.query('DELETE FROM otp_codes WHERE id = $1', [codeId]),
+    },
+  );
+  if (delivery.status === 'refused') throw new OtpDeliveryError(delivery.cause);
   await db.query(
     `UPDATE otp_codes SET revoked_at = $4
       WHERE celular = $1 AND purpose = $2 AND numero_documento IS NOT DISTINCT FROM $5
         AND id <> $3 AND consumed_at IS NULL AND revoked_at IS NULL`,
     [input.celular, input.purpose, codeId, sentAt, documento],
   );
-  await log(unconfirmed === null ? 'sent' : 'unconfirmed', unconfirmed);
   // Housekeeping: nothing older than the longest window (a day) is needed any more.
   await pruneEvents(db, DAY, now);
   await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
-  return { unconfirmed: unconfirmed !== null };
+  return { unconfirmed: delivery.status === 'unconfirmed' };
 }
 
 /**

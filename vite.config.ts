@@ -80,9 +80,13 @@ const FLOW_RUNTIME_MODULE =
 const SCHEMA_MODULE =
   /[\\/]node_modules[\\/]zod[\\/]|[\\/]contract[\\/](?:common|login|session)\.ts$/;
 
-/** Journey insight, loaded when the page is idle (machines/insight/deferred.ts): one chunk. */
+/**
+ * Journey insight, loaded when the page is idle (machines/insight/deferred.ts): one chunk, its
+ * catalogue included. Left out, the catalogue landed in the dynamic import's facade chunk, which
+ * imports this one: a cycle in which the derivation read the catalogue before it was evaluated.
+ */
 const INSIGHT_MODULE =
-  /[\\/]machines[\\/]insight[\\/](?:browser|derive|sender)\.ts$|[\\/]contract[\\/]insight\.ts$/;
+  /[\\/]machines[\\/]insight[\\/](?:browser|derive|sender)\.ts$|[\\/]contract[\\/]insight(?:\.constants)?\.ts$/;
 
 /** /login and /dashboard's session, login machine and their views: one chunk ('session'). */
 const AUTH_MODULE = /[\\/](?:machines|src[\\/]flows)[\\/](?:session|login)[\\/][^\\/]+\.tsx?$/;

@@ -88,15 +88,10 @@ export function pinsFromBirthDate(value: string): Set<string> {
   return out;
 }
 
-/** True when the PIN is 6 digits in a row of the document number. */
-function isPinFromDocument(pin: string, documento: string | null | undefined): boolean {
-  const digits = (documento ?? '').replace(/\D/g, '');
-  return digits.length >= PIN_LENGTH && digits.includes(pin);
-}
-
 /**
  * Every PIN the patient's data gives (birth date arrangements and 6-digit runs of the document
- * number): what the server checks a kept PIN hash against, when it no longer has the PIN itself.
+ * number): what a typed PIN is checked against, and what the server checks a kept PIN hash
+ * against when it no longer has the PIN itself.
  */
 export function pinsFromOwnData(data: PinOwnData): Set<string> {
   const out = data.birthDate ? pinsFromBirthDate(data.birthDate) : new Set<string>();
@@ -105,11 +100,8 @@ export function pinsFromOwnData(data: PinOwnData): Set<string> {
 }
 
 /** True when the PIN is made from the patient's birth date or document number. */
-export function isPinFromOwnData(pin: string, data: PinOwnData): boolean {
-  if (!PIN_PATTERN.test(pin)) return false;
-  if (isPinFromDocument(pin, data.documento)) return true;
-  return data.birthDate ? pinsFromBirthDate(data.birthDate).has(pin) : false;
-}
+export const isPinFromOwnData = (pin: string, data: PinOwnData): boolean =>
+  PIN_PATTERN.test(pin) && pinsFromOwnData(data).has(pin);
 
 /** What is wrong with a PIN, or null when the product accepts it. */
 export function pinProblem(pin: string, data: PinOwnData = {}): PinProblem | null {

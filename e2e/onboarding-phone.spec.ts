@@ -1,3 +1,4 @@
+import type { BrowserContext, Page } from '@playwright/test';
 import { cameraErrors } from '../src/copy/es.camera';
 import { onboarding as copy } from '../src/copy/es.onboarding';
 import { expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
@@ -21,8 +22,13 @@ import {
 test.describe.configure({ timeout: 300_000 });
 test.use({ cameraPrompt: 'browser', blinkSeed: 5 });
 
-/** Steps 0 to 4 on a context without the camera: the selfie says so and offers the phone. */
-async function toHandOff(page: import('@playwright/test').Page, celular: string) {
+/**
+ * A new patient's steps 0 to 4 with the camera permission withheld: the selfie says so and offers
+ * the phone, which is chosen. Returns the mobile.
+ */
+async function toHandOff(page: Page, context: BrowserContext): Promise<string> {
+  await context.clearPermissions();
+  const celular = uniqueCelular();
   await proveMobile(page, celular);
   await choosePin(page, PIN);
   await button(page, copy.welcome.next).click();
@@ -32,6 +38,7 @@ async function toHandOff(page: import('@playwright/test').Page, celular: string)
   await button(page, kyc.handOff.action).click();
   await expect(heading(page, copy.handoff.title)).toBeFocused();
   await expect(page.getByTestId('handoff-stage')).toHaveText(copy.handoff.stages.waiting);
+  return celular;
 }
 
 test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page shows the completion", async ({
@@ -39,9 +46,7 @@ test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page 
   context,
   browser,
 }) => {
-  await context.clearPermissions();
-  const celular = uniqueCelular();
-  await toHandOff(page, celular);
+  const celular = await toHandOff(page, context);
   await expectNoAxeViolations(page);
 
   const link = await linkFromOutbox(page, celular);
@@ -73,9 +78,7 @@ test('(d) the link used twice, after expiry, or not made by the server: refused 
   context,
   browser,
 }) => {
-  await context.clearPermissions();
-  const celular = uniqueCelular();
-  await toHandOff(page, celular);
+  const celular = await toHandOff(page, context);
   const first = await linkFromOutbox(page, celular);
 
   const handset = await phone(browser);

@@ -15,6 +15,10 @@ import {
   type WireServer,
 } from './pglite-socket';
 
+/** A unique constraint refused a row (PostgreSQL and PGlite alike: SQLSTATE 23505). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  (err as { code?: string } | null)?.code === '23505';
+
 export type Row = Record<string, unknown>;
 export type Db = {
   query<T = Row>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;

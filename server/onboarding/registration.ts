@@ -6,7 +6,7 @@ import {
 } from '../../contract/onboarding';
 import { isAcceptablePin } from '../../contract/pin';
 import type { AppContext } from '../context';
-import type { Db } from '../db/client';
+import { isUniqueViolation, type Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, phoneSmsBudget } from '../security/otp';
 import { consumeLimits, type LimitCheck } from '../security/rate-limits';
@@ -168,8 +168,6 @@ export async function savePin(
     [draft.id, pinHash, input.email, now],
   );
 }
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
 /** Step 4 started a KYC session: it belongs to this registration (and to no other). */
 export async function bindKycSession(

@@ -11,7 +11,7 @@ import {
   pinsFromOwnData,
 } from '../../contract/pin';
 import type { AppContext } from '../context';
-import type { Db } from '../db/client';
+import { isUniqueViolation, type Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
@@ -170,8 +170,6 @@ async function pinHashFor(
 
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
 class KycTaken extends Error {}
-
-const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
 /**
  * Creates the patient from the KYC session the server completed (its stored identity, never the

@@ -67,9 +67,40 @@ export const scanIdResponse = z.object({
   success: z.boolean(),
   kyc_complete: z.boolean(),
   error: z.optional(z.string()),
+  /** why a refusal (`success: false`) happened: an IdentityReason; the browser branches on it */
+  reason: z.optional(z.string()),
   id_data: z.optional(idData),
 });
 export type ScanIdResponse = z.infer<typeof scanIdResponse>;
+
+/**
+ * Why the identity engine refused (issues 27 and 28): every refusal of /liveness, /scan-id and
+ * /start-kyc carries one as `reason` beside its Spanish sentence (`error` in /scan-id's answer,
+ * `message` in a 4xx answer). The browser branches on the code, never on the sentence. A browser
+ * meeting a code it does not know treats it as a generic refusal (`isIdentityReason`).
+ */
+export const IDENTITY_REASONS = [
+  // the KYC session
+  'session_invalid',
+  'session_expired',
+  'session_closed',
+  'liveness_missing',
+  'attempts_exhausted',
+  'frames_exhausted',
+  // the document: what the patient repeats follows from the code
+  'face_mismatch', // faces differ: the selfie again
+  'no_face_on_document', // no portrait found on the front: the front again
+  'not_a_document', // the front shows no card: the front again
+  'front_unreadable', // number and names not read on the front: the front again
+  'document_mismatch', // front and back of different cards: both sides again
+  'mrz_unreadable', // the back's MRZ not read: the back again
+  'back_missing',
+  'not_paraguayan', // not a Paraguayan cédula
+  'document_expired',
+] as const;
+export type IdentityReason = (typeof IDENTITY_REASONS)[number];
+export const isIdentityReason = (value: unknown): value is IdentityReason =>
+  (IDENTITY_REASONS as readonly unknown[]).includes(value);
 
 /** Errors whose text the browser looks for (spec section 8). */
 export const SESSION_EXPIRED_MARK = 'session expired';

@@ -37,11 +37,18 @@ if (existsSync(vitestFile)) {
   }
 } else missing = true;
 
-// The server tier again, on the throwaway PostgreSQL cluster (scripts/pg-test-cluster.sh).
+// The server tier again, on the throwaway PostgreSQL cluster (scripts/pg-test-cluster.sh), on Node.js 24.
 const postgresFile = 'reports/vitest-postgres.json';
 if (existsSync(postgresFile)) {
   for (const file of readVitest(postgresFile).testResults)
-    for (const t of file.assertionResults) add('server on PostgreSQL', t.status);
+    for (const t of file.assertionResults) add('server on PostgreSQL, Node 24', t.status);
+} else missing = true;
+
+// The engine tier again, on Node.js 24.
+const node24File = 'reports/vitest-node24.json';
+if (existsSync(node24File)) {
+  for (const file of readVitest(node24File).testResults)
+    for (const t of file.assertionResults) add('engine on Node.js 24', t.status);
 } else missing = true;
 
 const pwFile = 'reports/playwright.json';
@@ -55,10 +62,10 @@ if (existsSync(pwFile)) {
 } else missing = true;
 
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
-console.log('tier                      passed  failed  skipped');
+console.log(`${'tier'.padEnd(31)} passed  failed  skipped`);
 for (const [tier, c] of tiers) {
   console.log(
-    `${tier.padEnd(25)} ${String(c.passed).padStart(6)}  ${String(c.failed).padStart(6)}  ${String(c.skipped).padStart(7)}`,
+    `${tier.padEnd(31)} ${String(c.passed).padStart(6)}  ${String(c.failed).padStart(6)}  ${String(c.skipped).padStart(7)}`,
   );
   total.passed += c.passed;
   total.failed += c.failed;
@@ -66,7 +73,7 @@ for (const [tier, c] of tiers) {
 }
 if (missing)
   console.log(
-    'a test report is missing (reports/vitest.json, vitest-postgres.json or playwright.json)',
+    'a test report is missing (reports/vitest.json, vitest-postgres.json, vitest-node24.json or playwright.json)',
   );
 console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(missing || total.failed ? 1 : 0);

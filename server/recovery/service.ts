@@ -123,7 +123,7 @@ export async function requestRecoveryCode(
   const afterAnswer = (answered: Promise<void>) =>
     later(ctx, log, 'recovery.code_not_sent', async () => {
       await answered;
-      await new Promise((resolve) => setTimeout(resolve, min + randomInt(0, max - min + 1)));
+      await ctx.clock.sleep(min + randomInt(0, max - min + 1));
       if (patient) {
         await deliverOtp(ctx, {
           celular: input.celular,

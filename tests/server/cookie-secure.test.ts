@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, startupWarnings } from '../../server/config';
 import { upsertPatient } from '../../server/patients/service';
-import { createTestApp, testSecrets } from './helpers';
+import { createTestApp, testSecrets, type TestApp } from './helpers';
 
 /**
  * Production over plain http (issue 21, item 12): cookies are Secure by default in production;
@@ -22,30 +22,32 @@ describe('COOKIE_SECURE', () => {
     expect(startupWarnings(loadConfig({ NODE_ENV: 'development' }))).toEqual([]);
   });
 
-  it('a production login over plain http sets a Secure session cookie; COOKIE_SECURE=false does not', async () => {
-    for (const [env, secure] of [
-      [{ NODE_ENV: 'production' }, true],
-      [{ NODE_ENV: 'production', COOKIE_SECURE: 'false' }, false],
-    ] as const) {
-      const t = await createTestApp({ env });
-      try {
-        await upsertPatient(t.ctx, {
-          numero_documento: '4400001',
-          pin: '739154',
-          nombre: 'A',
-          apellido: 'B',
-        });
-        const res = await t.app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          payload: { numero_documento: '4400001', pin: '739154' },
-        });
-        expect(res.statusCode).toBe(200);
-        const sid = res.cookies.find((c) => c.name === 'sid');
-        expect(Boolean(sid?.secure), JSON.stringify(env)).toBe(secure);
-      } finally {
-        await t.close();
-      }
-    }
-  }, 60_000);
+  describe.each([
+    [{ NODE_ENV: 'production' }, true],
+    [{ NODE_ENV: 'production', COOKIE_SECURE: 'false' }, false],
+  ] as const)('a production login over plain http with %j', (env, secure) => {
+    // The app (PGlite and its migrations) opens in the hook, not in the test's own time.
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env });
+    });
+    afterAll(() => t.close());
+
+    it(`sets ${secure ? 'a Secure' : 'no Secure'} session cookie`, async () => {
+      await upsertPatient(t.ctx, {
+        numero_documento: '4400001',
+        pin: '739154',
+        nombre: 'A',
+        apellido: 'B',
+      });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { numero_documento: '4400001', pin: '739154' },
+      });
+      expect(res.statusCode).toBe(200);
+      const sid = res.cookies.find((c) => c.name === 'sid');
+      expect(Boolean(sid?.secure)).toBe(secure);
+    });
+  });
 });

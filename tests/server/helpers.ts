@@ -10,6 +10,7 @@ import {
   loadOnboardingSettings,
   type OnboardingSettings,
 } from '../../server/onboarding/config';
+import { loadRecoverySettings, type RecoverySettings } from '../../server/recovery/config';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
 /**
@@ -83,6 +84,16 @@ export function testOnboardingSettings(
 }
 
 /**
+ * PIN recovery's settings with no delivery delay: the delay (a timing defence, 200-1200 ms after
+ * each answer) is what tests/server/recovery-timing.test.ts measures on the wall clock; elsewhere
+ * it would only move the fake clock by a random amount (issue 32).
+ */
+export const testRecoverySettings = (): RecoverySettings => ({
+  ...loadRecoverySettings({}),
+  deliveryDelayMs: { min: 0, max: 0 },
+});
+
+/**
  * In-memory PGlite; or, when TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL database
  * (dropped on close), so test files can run in parallel against one server.
  */
@@ -145,6 +156,7 @@ export async function createTestApp(
   const db = options.deps?.db ?? (await openTestDb());
   const ctx = await createContext(testConfig(options.env), {
     onboarding: testOnboardingSettings(),
+    recovery: testRecoverySettings(),
     ...options.deps,
     db,
     clock,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { upsertPatient } from '../../server/patients/service';
 import { loadRecoverySettings } from '../../server/recovery/config';
 import { recoveryIdle } from '../../server/recovery/service';
-import { useTestApp } from './helpers';
+import { FakeClock, useTestApp } from './helpers';
 
 /**
  * PIN recovery's send-pin-otp must not tell, by the latency of the NEXT request, whether the
@@ -13,7 +13,17 @@ import { useTestApp } from './helpers';
  * database of a real server.
  */
 const TRIALS = 40;
+
+/**
+ * The one test that measures the delivery delay for real: its clock sleeps on the wall clock
+ * (every other test runs the delay on the fake clock, which advances at once).
+ */
+class WallSleepClock extends FakeClock {
+  override sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+}
+
 const h = useTestApp({
+  clock: new WallSleepClock(),
   deps: {
     recovery: { ...loadRecoverySettings({}), deliveryDelayMs: { min: 150, max: 250 } },
   },
@@ -77,6 +87,7 @@ describe('the work after the send-pin-otp answer', () => {
   const statements: string[] = [];
   let recording = false;
   const s = useTestApp({
+    clock: new WallSleepClock(),
     deps: {
       recovery: { ...loadRecoverySettings({}), deliveryDelayMs: { min: 100, max: 100 } },
     },

@@ -54,8 +54,10 @@ describe('development SMS outbox (the default provider outside production)', () 
 });
 
 describe('in production', () => {
-  it('the outbox route does not exist', async () => {
-    const t = await createTestApp({
+  // The app (PGlite and its migrations) opens in the hook, not in the test's own time.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
       env: { NODE_ENV: 'production' },
       deps: {
         onboarding: testOnboardingSettings({
@@ -63,15 +65,15 @@ describe('in production', () => {
         }),
       },
     });
-    try {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `${onboardingPaths.devSmsOutbox}?celular=0981123456`,
-      });
-      expect(res.statusCode).toBe(404);
-      expect(t.app.printRoutes()).not.toContain('sms-outbox');
-    } finally {
-      await t.close();
-    }
+  });
+  afterAll(() => t.close());
+
+  it('the outbox route does not exist', async () => {
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${onboardingPaths.devSmsOutbox}?celular=0981123456`,
+    });
+    expect(res.statusCode).toBe(404);
+    expect(t.app.printRoutes()).not.toContain('sms-outbox');
   });
 });

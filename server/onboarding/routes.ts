@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type * as z from 'zod/mini';
 import {
   bindKycRequest,
   openLinkRequest,
@@ -7,13 +8,13 @@ import {
   resendOtpRequest,
   savePinRequest,
   sendLinkRequest,
+  sendLinkResponse,
   startRequest,
   validateOtpRequest,
   type OpenLinkResponse,
   type RegisterResponse,
   type RegistrationStatusResponse,
   type ResendOtpResponse,
-  type SendLinkResponse,
   type StartResponse,
   type ValidateOtpResponse,
 } from '../../contract/onboarding';
@@ -111,6 +112,7 @@ export async function onboardingRoutes(
     const registration = await validateOnboardingCode(ctx, {
       celular: local(body.celular),
       otp: body.otp,
+      clientIp: request.ip,
     });
     request.log.info(
       { event: 'onboarding.otp', ok: registration !== null, resumeAt: registration?.resumeAt },
@@ -140,7 +142,7 @@ export async function onboardingRoutes(
     return { success: true };
   });
 
-  app.post('/registration/link', async (request): Promise<SendLinkResponse> => {
+  app.post('/registration/link', async (request): Promise<z.input<typeof sendLinkResponse>> => {
     const body = parseBody(sendLinkRequest, request.body, tokenFields, messages.badRequest);
     const sent = await sendLink(ctx, {
       token: body.registrationToken,
@@ -150,10 +152,11 @@ export async function onboardingRoutes(
       origin: `${ctx.config.env === 'production' ? 'https' : request.protocol}://${request.host}`,
     });
     request.log.info({ event: 'onboarding.link', outcome: 'sent' }, 'onboarding');
+    // The link travels only in the SMS (issue 29 item 4): whoever holds the registration's token
+    // on this device must not get the phone's one-time link with it.
     return {
       success: true,
       message: m.linkSent,
-      link: sent.link,
       expiresInSeconds: seconds(sent.expiresInMs),
       resendAfterSeconds: seconds(sent.resendAfterMs),
     };

@@ -62,7 +62,7 @@ export async function sendOnboardingCode(
  */
 export async function validateOnboardingCode(
   ctx: AppContext,
-  input: { celular: string; otp: string },
+  input: { celular: string; otp: string; clientIp: string },
 ): Promise<RegistrationResume | null> {
   const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
   if (!ok) return null;

@@ -74,6 +74,7 @@ export async function recoveryRoutes(
       documento: body.numero_documento,
       celular: local(body.celular),
       otp: body.otp,
+      clientIp: request.ip,
     });
     request.log.info({ event: 'recovery.validate', ok: granted !== null }, 'recovery');
     if (!granted) throw new HttpError(401, m.wrongOtp);

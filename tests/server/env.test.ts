@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bool, ConfigError, int, num, parseEnv } from '../../server/env';
+import { loadOnboardingSettings } from '../../server/onboarding/config';
 
 /** The one set of setting parsers every config file uses (server/env.ts). */
 const schema = z.object({
@@ -39,5 +40,22 @@ describe('settings from the environment', () => {
         new RegExp(`^Invalid configuration:\\n${name}: `),
       );
     }
+  });
+});
+
+describe('the SMS link in production (issue 29 item 3)', () => {
+  const gateway = { SMS_GATEWAY_URL: 'https://sms.example.com/send' };
+  it('requires ONBOARDING_PUBLIC_URL: the link never takes its origin from a request', () => {
+    expect(() => loadOnboardingSettings(gateway, 'production')).toThrow(ConfigError);
+    expect(() => loadOnboardingSettings(gateway, 'production')).toThrow(/ONBOARDING_PUBLIC_URL/);
+    const set = loadOnboardingSettings(
+      { ...gateway, ONBOARDING_PUBLIC_URL: 'https://pacientes.example.gov.py/' },
+      'production',
+    );
+    expect(set.registration.publicUrl).toBe('https://pacientes.example.gov.py');
+  });
+
+  it('outside production it may be unset (the address the browser called)', () => {
+    expect(loadOnboardingSettings({}, 'development').registration.publicUrl).toBeNull();
   });
 });

@@ -5,11 +5,8 @@ import { buildApp, createContext, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { openDb, type Db } from '../../server/db/client';
-import {
-  DEFAULT_OTP_SETTINGS,
-  loadOnboardingSettings,
-  type OnboardingSettings,
-} from '../../server/onboarding/config';
+import { loadOnboardingSettings, type OnboardingSettings } from '../../server/onboarding/config';
+import { DEFAULT_OTP_SETTINGS } from '../../server/security/otp-config';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
 /**

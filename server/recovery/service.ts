@@ -1,10 +1,10 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { clearLoginGuard } from '../login/service';
 import { endPatientSessions } from '../session/service';
 import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
+import { setPatientPin } from '../patients/service';
 import { clientSmsCheck, deliverOtp, pruneOtpState, verifyOtp } from '../security/otp';
 import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
 import { pinChangedSmsText } from '../sms/sender';
@@ -222,20 +222,17 @@ export async function setRecoveredPin(
     );
     const patientId = rows[0]?.patient_id;
     if (!patientId) return null;
-    const { rows: patients } = await tx.query<{ celular: string | null }>(
-      `UPDATE patients SET pin_hash = $2, updated_at = $3
-        WHERE id = $1 AND numero_documento = $4
-        RETURNING celular`,
-      [patientId, pinHash, now, input.documento],
+    const patient = await setPatientPin(
+      tx,
+      { patientId, documento: input.documento, pinHash },
+      now,
     );
-    const patient = patients[0];
     if (!patient) return null;
     await tx.query(
       'UPDATE recovery_grants SET consumed_at = $2 WHERE patient_id = $1 AND consumed_at IS NULL',
       [patientId, now],
     );
     await endPatientSessions({ ...ctx, db: tx }, patientId);
-    await clearLoginGuard({ ...ctx, db: tx }, input.documento);
     return { patientId, celular: patient.celular };
   });
   if (!changed) throw new HttpError(403, m.noGrant);

@@ -44,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--recorrido takes a journey id (a UUID).\n${USAGE}`);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(process.env);
   const db = await openCliDatabase(config);
   try {
     // A journey is stored under the server's id for the browser's (server/insight/ingest.ts).

@@ -10,8 +10,7 @@ import {
   type ValidatePinOtpResponse,
 } from '../../contract/recovery';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
-import { parseBody } from '../onboarding/routes';
+import { HttpError, parseBody } from '../http/errors';
 import { recoveryMessages as m } from './messages';
 import {
   recoveryIdle,

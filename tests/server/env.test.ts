@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bool, ConfigError, int, num, parseEnv } from '../../server/env';
 import { loadOnboardingSettings } from '../../server/onboarding/config';
+import { createContext } from '../../server/app';
+import { openTestDb, testConfig, testOnboardingSettings } from './helpers';
 
 /** The one set of setting parsers every config file uses (server/env.ts). */
 const schema = z.object({
@@ -57,5 +59,21 @@ describe('the SMS link in production (issue 29 item 3)', () => {
 
   it('outside production it may be unset (the address the browser called)', () => {
     expect(loadOnboardingSettings({}, 'development').registration.publicUrl).toBeNull();
+  });
+});
+
+describe('every area reads its settings in createContext (issue 27 part 5)', () => {
+  it('a bad IDENTITY_* value stops the start there, naming the setting; the context holds them', async () => {
+    const db = await openTestDb();
+    try {
+      const deps = { onboarding: testOnboardingSettings(), db };
+      await expect(
+        createContext(testConfig(), deps, { IDENTITY_POOL_SIZE: 'many' }),
+      ).rejects.toThrow(/IDENTITY_POOL_SIZE/);
+      const ctx = await createContext(testConfig(), deps, { IDENTITY_POOL_SIZE: '3' });
+      expect(ctx.identitySettings.poolSize).toBe(3);
+    } finally {
+      await db.close();
+    }
   });
 });

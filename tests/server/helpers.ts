@@ -140,12 +140,12 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
   const db = options.deps?.db ?? (await openTestDb());
-  const ctx = await createContext(testConfig(options.env), {
-    onboarding: testOnboardingSettings(),
-    ...options.deps,
-    db,
-    clock,
-  });
+  // The test process's environment, as server/main.ts passes its own (tests/identity set IDENTITY_*).
+  const ctx = await createContext(
+    testConfig(options.env),
+    { onboarding: testOnboardingSettings(), ...options.deps, db, clock },
+    process.env,
+  );
   const app = await buildApp(ctx);
   await app.ready();
   return {

@@ -13,6 +13,56 @@ const srcImportPatterns = [
   },
 ];
 
+/**
+ * Server areas (issue 27 part 5). The shared ones (http, db, env, security, sms, context, config)
+ * are used by every area and import no area: an arrow from them to an area goes upward. Areas
+ * import each other only along the edges listed here; the composition roots (server/app.ts,
+ * server/main.ts) and the operator CLIs (server/cli/) may import any area.
+ */
+const SERVER_SHARED = ['http', 'db', 'security', 'sms'];
+const SERVER_AREAS = [
+  'face-login',
+  'geo',
+  'identity',
+  'insight',
+  'lifecycle',
+  'login',
+  'onboarding',
+  'patients',
+  'recovery',
+  'session',
+];
+/** area -> the areas it may import (each edge a reason: see docs/architecture.md's glossary). */
+const SERVER_EDGES = {
+  // face authentication runs on the identity engine
+  'face-login': ['identity'],
+  // registration reads the engine's KYC sessions, the geography, and creates the patient
+  onboarding: ['identity', 'geo', 'patients'],
+  // a login answers with its session
+  login: ['session'],
+  // PIN recovery sets the patient's PIN and ends the sessions
+  recovery: ['patients', 'session'],
+  // a patient's new PIN clears the login ledger (clearLoginGuard)
+  patients: ['login'],
+  // the engine's decisions recorded for insight (being rewired: issue 27 part 3)
+  identity: ['insight'],
+  insight: ['identity'],
+};
+const serverZones = [
+  ...SERVER_SHARED.map((shared) => ({
+    target: `./server/${shared}`,
+    from: SERVER_AREAS.map((area) => `./server/${area}`),
+    message: `server/${shared}/ is shared by every area and imports none.`,
+  })),
+  ...SERVER_AREAS.map((area) => ({
+    target: `./server/${area}`,
+    from: SERVER_AREAS.filter(
+      (other) => other !== area && !SERVER_EDGES[area]?.includes(other),
+    ).map((other) => `./server/${other}`),
+    message: `server/${area}/ imports another area only along the edges of eslint.config.js (SERVER_EDGES).`,
+  })),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -71,7 +121,28 @@ export default tseslint.config(
               from: './machines',
               message: 'The server takes what it shares with the browser from contract/.',
             },
+            ...serverZones,
           ],
+        },
+      ],
+      // No import circle, type-only ones included (issue 27 part 5).
+      'import/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // The environment is read by server/main.ts and the operator CLIs only; every other module
+    // gets its settings from createContext (server/app.ts).
+    files: ['server/**/*.ts'],
+    // server/identity/plugin.ts's `opts.settings ?? process.env` fallback (the app now passes the
+    // engine's settings from createContext): another area, left for the merge (issue 27 part 5).
+    ignores: ['server/main.ts', 'server/cli/**', 'server/identity/plugin.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='process'][property.name='env']",
+          message:
+            'process.env is read in server/main.ts and the CLIs only (createContext takes the settings).',
         },
       ],
     },

@@ -170,6 +170,7 @@ async function ingestion(db: Db, batches = 200): Promise<number> {
     ...(i % 2 ? { durationMs: 1000 + i } : {}),
   }));
   const body = JSON.stringify({
+    token: 'bench',
     context: { device: 'mobile', browser: 'chrome', network: '4g' },
     events,
   });
@@ -177,7 +178,12 @@ async function ingestion(db: Db, batches = 200): Promise<number> {
   for (let i = 0; i < batches; i++) {
     const parsed = insightBatch.safeParse(JSON.parse(body));
     if (!parsed.success) throw new Error('bench batch refused');
-    await insertBatch(db, parsed.data as InsightBatch, END);
+    await insertBatch(
+      db,
+      parsed.data as InsightBatch,
+      parsed.data.events.map((e) => e.journey),
+      END,
+    );
   }
   return (performance.now() - t0) / (batches * 20);
 }

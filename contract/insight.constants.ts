@@ -3,12 +3,26 @@
  * them): the browser's derivation and sender (machines/insight) import these, so the chunk a page
  * loads when idle evaluates no schema.
  */
-export const insightPaths = { events: '/api/insight/events' } as const;
+export const insightPaths = {
+  events: '/api/insight/events',
+  /** GET: the short-lived token a page's events carry (issue 29 item 7) */
+  token: '/api/insight/token',
+} as const;
 
 /** Events one request may carry; the browser sends smaller batches. */
 export const INSIGHT_MAX_BATCH = 50;
-/** A step's duration is capped at a day (longer means the page was left open). */
-export const INSIGHT_MAX_DURATION_MS = 86_400_000;
+/**
+ * Every number an event carries is bounded by what it means (issue 29 item 6), so none can carry a
+ * phone or a document number: a step's duration is at most an hour (longer means the page was left
+ * open; the browser sends the cap), a journey has at most 500 events (its `seq` below that), a step
+ * at most 100 attempts.
+ */
+export const INSIGHT_MAX_DURATION_MS = 3_600_000;
+export const INSIGHT_MAX_EVENTS_PER_JOURNEY = 500;
+export const INSIGHT_MAX_ATTEMPT = 100;
+
+/** GET /api/insight/token's answer (a plain type: the insight chunk loads no schema). */
+export type InsightTokenResponse = { success: true; token: string; expiresInSeconds: number };
 
 export const INSIGHT_STEPS = {
   onboarding: [

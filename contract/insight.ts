@@ -1,7 +1,9 @@
 import * as z from 'zod/mini';
 import {
+  INSIGHT_MAX_ATTEMPT,
   INSIGHT_MAX_BATCH,
   INSIGHT_MAX_DURATION_MS,
+  INSIGHT_MAX_EVENTS_PER_JOURNEY,
   INSIGHT_STEPS,
   INSIGHT_FLOWS,
   INSIGHT_OUTCOMES,
@@ -38,14 +40,14 @@ const insightEvent = z
   .strictObject({
     /** the journey: a random UUID v4 made for one flow instance */
     journey: z.string().check(z.regex(UUID)),
-    /** order within the journey */
-    seq: z.int().check(z.gte(0), z.lte(1_000_000_000)),
+    /** order within the journey (a journey has at most INSIGHT_MAX_EVENTS_PER_JOURNEY events) */
+    seq: z.int().check(z.gte(0), z.lt(INSIGHT_MAX_EVENTS_PER_JOURNEY)),
     flow: z.enum(INSIGHT_FLOWS as [InsightFlow, ...InsightFlow[]]),
     step: z.string().check(z.maxLength(32)),
     outcome: z.enum(INSIGHT_OUTCOMES),
     error: z.optional(z.enum(BROWSER_ERRORS)),
     durationMs: z.optional(z.int().check(z.gte(0), z.lte(INSIGHT_MAX_DURATION_MS))),
-    attempt: z.int().check(z.gte(1), z.lte(1000)),
+    attempt: z.int().check(z.gte(1), z.lte(INSIGHT_MAX_ATTEMPT)),
   })
   .check(
     // The step belongs to the flow; an error code comes with a failure, and only with one.
@@ -56,6 +58,8 @@ export type InsightEvent = z.infer<typeof insightEvent>;
 
 // POST /api/insight/events (JSON, or text/plain from navigator.sendBeacon)
 export const insightBatch = z.strictObject({
+  /** the page's server-issued token (GET /api/insight/token): a journey is bound to it */
+  token: z.string().check(z.minLength(1), z.maxLength(200)),
   context: insightContext,
   events: z.array(insightEvent).check(z.minLength(1), z.maxLength(INSIGHT_MAX_BATCH)),
 });

@@ -183,8 +183,11 @@ export const sendLinkResponse = z.object({
   expiresInSeconds: z.int().check(z.positive()),
   /** seconds until another link may be sent (the SMS resend wait) */
   resendAfterSeconds: z.int().check(z.gte(0)),
-  /** the link itself, for the QR code shown beside 'Seguí en tu celular' */
-  link: z.string(),
+  /**
+   * Never sent (issue 29 item 4): the one-time link travels only in the SMS. Read as '' so the
+   * browser's hand-off (which kept it for a QR code no screen shows) keeps its type until it drops it.
+   */
+  link: z._default(z.string(), ''),
 });
 export type SendLinkResponse = z.infer<typeof sendLinkResponse>;
 

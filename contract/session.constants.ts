@@ -1,5 +1,12 @@
 import type { Schema } from './common';
-import type { SessionResponse } from './session';
+
+/**
+ * GET /api/auth/session's answer. Declared here, without zod, so that neither file imports the
+ * other's values and ./session.ts's schema is held to it (no import circle, issue 27 part 5).
+ */
+export type SessionResponse =
+  | { authenticated: true; patient: { nombre: string; apellido: string }; expiresAt: string }
+  | { authenticated: false };
 
 /** The session's paths, without zod (the login page's first load; ./session.ts has the schemas). */
 export const sessionPaths = {

@@ -16,12 +16,14 @@ import { loadOnboardingSettings } from './onboarding/config';
 import { identityKycStore } from './onboarding/identity-kyc';
 import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
+import { loadIdentityConfig } from './identity/config';
+import { createIdentityEngine } from './identity/engine';
 import { identityPlugin } from './identity/plugin';
 import { loginRoutes } from './login/routes';
 import { sessionRoutes } from './session/routes';
 import { loadFaceLoginConfig } from './face-login/config';
 import { faceLoginRoutes, kioskRoutes } from './face-login/routes';
-import { onboardingRoutes } from './onboarding/routes';
+import { devOnboardingRoutes, onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
 import { insightPlugin, insightRoutes } from './insight/routes';
 import { loadRecoverySettings } from './recovery/config';
@@ -34,11 +36,27 @@ export { REDACT } from './http/logging';
 export type AppDeps = Partial<
   Pick<
     AppContext,
-    'db' | 'clock' | 'sms' | 'onboarding' | 'recovery' | 'kyc' | 'faceLogin' | 'insight'
+    | 'db'
+    | 'clock'
+    | 'sms'
+    | 'onboarding'
+    | 'recovery'
+    | 'kyc'
+    | 'faceLogin'
+    | 'insight'
+    | 'identitySettings'
   >
 >;
 
-export async function createContext(config: Config, deps: AppDeps = {}): Promise<AppContext> {
+/**
+ * Every area's settings are read here from `env` (server/main.ts passes process.env; nothing else
+ * in the server reads it), validated at start; `deps` replaces any of them (tests).
+ */
+export async function createContext(
+  config: Config,
+  deps: AppDeps = {},
+  env: Record<string, string | undefined> = {},
+): Promise<AppContext> {
   const db: Db =
     deps.db ??
     (await openDb({
@@ -54,7 +72,7 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
   }
   const pins = await createPinHasher(secrets.pinPepper);
   const clock = deps.clock ?? systemClock;
-  const onboarding = deps.onboarding ?? loadOnboardingSettings(process.env, config.env);
+  const onboarding = deps.onboarding ?? loadOnboardingSettings(env, config.env);
   const sms = deps.sms ?? createSmsSender(onboarding.sms, { db, clock });
   return {
     config,
@@ -64,10 +82,11 @@ export async function createContext(config: Config, deps: AppDeps = {}): Promise
     clock,
     sms,
     onboarding,
-    recovery: deps.recovery ?? loadRecoverySettings(process.env),
+    recovery: deps.recovery ?? loadRecoverySettings(env),
     kyc: deps.kyc ?? identityKycStore(db),
-    faceLogin: deps.faceLogin ?? loadFaceLoginConfig(process.env, config.env),
-    insight: deps.insight ?? loadInsightSettings(process.env),
+    faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
+    insight: deps.insight ?? loadInsightSettings(env),
+    identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
   };
 }
 
@@ -95,7 +114,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.
-  await app.register(identityPlugin, { env: config.env });
+  await app.register(identityPlugin, {
+    env: config.env,
+    createEngine: () => createIdentityEngine(ctx.identitySettings, { log: app.log }),
+  });
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   await app.register(faceLoginRoutes, {
     prefix: ctx.faceLogin.prefix,
@@ -107,6 +129,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
+    await app.register(devOnboardingRoutes, { prefix: '/api/dev', ctx });
     await app.register(devKycRoutes, { prefix: '/api/dev', ctx });
   }
 

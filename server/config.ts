@@ -131,7 +131,7 @@ export function fastifyTrustProxy(
   return tp;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(env: Record<string, string | undefined>): Config {
   const c = parseEnv(schema, env);
   if (c.NODE_ENV === 'production' && (!c.PIN_PEPPER || !c.OTP_SECRET)) {
     throw new ConfigError(

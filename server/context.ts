@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FaceLoginConfig } from './face-login/config';
+import type { IdentityConfig } from './identity/config';
 import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { KycStore } from './onboarding/kyc-store';
@@ -26,8 +27,10 @@ export type AppContext = {
   kyc: KycStore | null;
   /** Face authentication and kiosk device settings. */
   faceLogin: FaceLoginConfig;
-  /** Journey insight: retention, purge interval, the ingestion's per-address cap. */
+  /** Journey insight: retention, purge interval, the ingestion's caps and token. */
   insight: InsightSettings;
+  /** The identity engine's IDENTITY_* settings (its pool, budgets, backends). */
+  identitySettings: IdentityConfig;
 };
 
 export const systemClock: AppContext['clock'] = {

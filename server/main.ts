@@ -7,8 +7,9 @@ import { installGracefulShutdown } from './lifecycle/shutdown';
 import { DEMO_PATIENT, upsertPatient } from './patients/service';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const ctx = await createContext(config);
+  // The only place the server reads its environment (the CLIs read their own).
+  const config = loadConfig(process.env);
+  const ctx = await createContext(config, {}, process.env);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
     if (config.demoPatient) {

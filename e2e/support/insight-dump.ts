@@ -5,7 +5,7 @@
 import { loadConfig } from '../../server/config';
 import { openCliDatabase } from '../../server/cli/db';
 
-const db = await openCliDatabase(loadConfig());
+const db = await openCliDatabase(loadConfig(process.env));
 try {
   const { rows } = await db.query('SELECT * FROM insight_events ORDER BY id');
   console.log(JSON.stringify(rows));

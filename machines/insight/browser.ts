@@ -1,4 +1,5 @@
 import type { InspectionEvent } from 'xstate';
+import { insightPaths, type InsightTokenResponse } from '../../contract/insight.constants';
 import { request } from '../shared/http';
 import { createJourneyObserver } from './derive';
 import { coarseContext, createInsightSender } from './sender';
@@ -11,7 +12,23 @@ const ANY_ANSWER = { safeParse: (data: unknown) => ({ success: true as const, da
  * hidden or left). Sending never blocks or breaks a flow: failures are dropped.
  */
 export function startJourneyInsight(): (event: InspectionEvent) => void {
+  // The page's token (issue 29 item 7): asked for at once, renewed a minute before it expires, and
+  // asked again a minute after a failure; events wait for it.
+  let token: string | null = null;
+  const renew = () => {
+    token = null;
+    request(insightPaths.token, { method: 'GET', schema: ANY_ANSWER })
+      .then((answer) => {
+        const { token: issued, expiresInSeconds } = answer as Partial<InsightTokenResponse>;
+        if (typeof issued !== 'string' || typeof expiresInSeconds !== 'number') throw new Error();
+        token = issued;
+        setTimeout(renew, Math.max(60, expiresInSeconds - 60) * 1000);
+        sender.flush();
+      })
+      .catch(() => setTimeout(renew, 60_000));
+  };
   const sender = createInsightSender({
+    token: () => token,
     transport: {
       // Fire and forget: the answer is never read, so no schema (zod) is loaded to check it.
       post: (url, batch) => request(url, { body: batch, schema: ANY_ANSWER }),
@@ -20,6 +37,7 @@ export function startJourneyInsight(): (event: InspectionEvent) => void {
     },
     context: () => coarseContext(navigator as Parameters<typeof coarseContext>[0]),
   });
+  renew();
   const hide = () => sender.flush('beacon');
   addEventListener('pagehide', hide);
   document.addEventListener('visibilitychange', () => {

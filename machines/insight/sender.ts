@@ -1,5 +1,10 @@
 import type { InsightContext, InsightEvent } from '../../contract/insight';
-import { insightPaths } from '../../contract/insight.constants';
+import {
+  INSIGHT_MAX_ATTEMPT,
+  INSIGHT_MAX_DURATION_MS,
+  INSIGHT_MAX_EVENTS_PER_JOURNEY,
+  insightPaths,
+} from '../../contract/insight.constants';
 
 /**
  * Sends journey insight in batches: every `flushMs`, when `maxBatch` events wait, and with
@@ -21,9 +26,31 @@ type InsightSender = {
   readonly pending: number;
 };
 
+/**
+ * An event within the catalogue's ranges (issue 29 item 6): a step that lasted longer than the
+ * catalogue's hour is sent as the hour, attempts past its cap as the cap; a journey's events past
+ * its cap are not sent (null), as the server would refuse their batch.
+ */
+function bounded(event: InsightEvent): InsightEvent | null {
+  if (event.seq >= INSIGHT_MAX_EVENTS_PER_JOURNEY) return null;
+  const { durationMs } = event;
+  return {
+    ...event,
+    attempt: Math.min(event.attempt, INSIGHT_MAX_ATTEMPT),
+    ...(durationMs !== undefined
+      ? { durationMs: Math.min(durationMs, INSIGHT_MAX_DURATION_MS) }
+      : {}),
+  };
+}
+
 export function createInsightSender(options: {
   transport: InsightTransport;
   context: () => InsightContext;
+  /**
+   * The page's server-issued token (issue 29 item 7), or null while it is being fetched: then
+   * events wait (the caller flushes once it arrives), and a beacon drops them.
+   */
+  token?: () => string | null;
   maxBatch?: number;
   flushMs?: number;
   setTimer?: (fn: () => void, ms: number) => unknown;
@@ -37,10 +64,16 @@ export function createInsightSender(options: {
   function flush(mode: 'fetch' | 'beacon' = 'fetch') {
     try {
       timer = null;
+      const token = options.token ? options.token() : undefined;
+      if (token === null) {
+        // No token yet: at most ten batches wait for it; a page being left drops them.
+        queue = mode === 'beacon' ? [] : queue.slice(-maxBatch * 10);
+        return;
+      }
       while (queue.length) {
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(maxBatch);
-        const payload = { context: options.context(), events: batch };
+        const payload = { ...(token ? { token } : {}), context: options.context(), events: batch };
         if (
           mode === 'beacon' &&
           options.transport.beacon?.(insightPaths.events, JSON.stringify(payload))
@@ -56,7 +89,9 @@ export function createInsightSender(options: {
   return {
     add(event) {
       try {
-        queue.push(event);
+        const sent = bounded(event);
+        if (!sent) return;
+        queue.push(sent);
         if (queue.length >= maxBatch) flush();
         else if (timer === null) timer = setTimer(() => flush(), flushMs);
       } catch {

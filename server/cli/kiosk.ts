@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfig(process.env);
   const faceLogin = loadFaceLoginConfig(process.env, config.env);
   // Safe while the server runs: through its socket when it holds the PGlite folder (server/cli/db.ts).
   const db = await openCliDatabase(config);

@@ -135,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
       );
       return 3;
     }
-    const config = loadConfig();
+    const config = loadConfig(process.env);
     const db = await openCliDatabase(config);
     try {
       const secrets = await resolveSecrets(config);

@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
+import { storedJourneyId } from '../insight/ingest';
 import { buildReport, reportRange } from '../insight/report';
+import { resolveSecrets } from '../security/secrets';
 import { reportHtml } from '../insight/report-html';
 import { reportText } from '../insight/report-text';
 import { openCliDatabase } from './db';
@@ -12,7 +14,7 @@ Journey insight (issue 17): the registration funnel, PIN recovery and the kiosk,
 step times (median, p90) and the top failure reasons per step, for the days from --desde to
 --hasta (both included, Paraguay's days). Prints the tables (or, with --json, the numbers) and
 writes one self-contained HTML file with charts (default informe-DESDE-HASTA.html).
---recorrido keeps only the given journey ids (support, tests). Safe while the server runs.`;
+--recorrido keeps only the given journey ids, as the browser sent them (support, tests). Safe while the server runs.`;
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -42,14 +44,14 @@ async function main(argv: string[]): Promise<number> {
     console.error(`--recorrido takes a journey id (a UUID).\n${USAGE}`);
     return 2;
   }
-  const db = await openCliDatabase(loadConfig());
+  const config = loadConfig(process.env);
+  const db = await openCliDatabase(config);
   try {
+    // A journey is stored under the server's id for the browser's (server/insight/ingest.ts).
+    const { otpSecret } = await resolveSecrets(config);
+    const journeys = values.recorrido?.map((j) => storedJourneyId(otpSecret, j));
     const t0 = performance.now();
-    const report = await buildReport(
-      db,
-      range,
-      values.recorrido ? { journeys: values.recorrido } : {},
-    );
+    const report = await buildReport(db, range, journeys ? { journeys } : {});
     const queryMs = Math.round(performance.now() - t0);
     const file = path.resolve(values.html ?? `informe-${range.desde}-${range.hasta}.html`);
     await writeFile(file, reportHtml(report, new Date()));

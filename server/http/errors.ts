@@ -43,6 +43,25 @@ export function parseOr400<T>(
   return r.data;
 }
 
+type FieldSchema<T> = {
+  safeParse(
+    data: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[] }[] } };
+};
+
+/** Validates a body against its contract schema; the 400's message names the first bad field. */
+export function parseBody<T>(
+  schema: FieldSchema<T>,
+  body: unknown,
+  byField: Record<string, string>,
+  fallback: string,
+): T {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const field = r.error.issues[0]?.path[0];
+  throw new HttpError(400, (typeof field === 'string' && byField[field]) || fallback);
+}
+
 const fastifyCodes: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: messages.unsupportedMediaType },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: messages.badRequest },

@@ -160,9 +160,7 @@ export type IdentityConfig = {
   warmOcr: boolean;
 };
 
-export function loadIdentityConfig(
-  env: Record<string, string | undefined> = process.env,
-): IdentityConfig {
+export function loadIdentityConfig(env: Record<string, string | undefined>): IdentityConfig {
   const c = parseEnv(schema, env);
   const cores =
     typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;

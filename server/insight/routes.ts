@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { insightBatch, type EngineDecision } from '../../contract/insight';
+import {
+  insightBatch,
+  type EngineDecision,
+  type InsightTokenResponse,
+} from '../../contract/insight';
 import type { AppContext } from '../context';
 import { HttpError, parseOr400 } from '../http/errors';
 import { limitExceeded } from '../security/rate-limits';
 import { engineInsight } from './engine-recorder';
+import { createIngestGuard, refuseCrossSite } from './ingest';
 import { insightMessages } from './messages';
 import { insertBatch, insertDecisions, purgeExpired } from './store';
 
@@ -65,10 +70,13 @@ export const insightPlugin = fp(
 );
 
 /**
- * POST /api/insight/events: a batch of the catalogue's events (contract/insight.ts), as JSON or as
- * the text/plain navigator.sendBeacon sends. Unknown fields, flows, steps, outcomes or codes: 400.
- * At most INSIGHT_MAX_BATCH events per request and INSIGHT_POSTS_PER_ADDRESS_MINUTE requests per
- * client address and minute (counted in this process's memory: the address is never stored).
+ * GET /api/insight/token: a page's short-lived token (./ingest.ts). POST /api/insight/events: a
+ * batch of the catalogue's events (contract/insight.ts) with that token, as JSON or as the
+ * text/plain navigator.sendBeacon sends. Unknown fields, flows, steps, outcomes or codes, or a
+ * number outside its range: 400; no valid token: 401; cross-site: 403. At most INSIGHT_MAX_BATCH
+ * events per request, INSIGHT_POSTS_PER_ADDRESS_MINUTE requests per client address and minute, and
+ * the events per journey, token and day of ./ingest.ts (counted in this process's memory: the
+ * address is never stored).
  */
 export async function insightRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
@@ -80,11 +88,21 @@ export async function insightRoutes(app: FastifyInstance, opts: { ctx: AppContex
     }
   });
   const limiter = addressLimiter(ctx.insight.postsPerAddressPerMinute, 60_000);
+  const tokenLimiter = addressLimiter(ctx.insight.tokensPerAddressPerMinute, 60_000);
+  const guard = createIngestGuard(ctx.secrets.otpSecret, ctx.insight);
+  app.get('/token', async (request): Promise<InsightTokenResponse> => {
+    refuseCrossSite(request);
+    const wait = tokenLimiter(request.ip, ctx.clock.now());
+    if (wait > 0) throw limitExceeded(wait);
+    return { success: true, ...guard.issue(ctx.clock.now()) };
+  });
   app.post('/events', async (request) => {
+    refuseCrossSite(request);
     const wait = limiter(request.ip, ctx.clock.now());
     if (wait > 0) throw limitExceeded(wait);
     const batch = parseOr400(insightBatch, request.body, insightMessages.badBatch);
-    await insertBatch(ctx.db, batch, ctx.clock.now());
+    const journeys = guard.admit(batch.token, batch.events, ctx.clock.now());
+    await insertBatch(ctx.db, batch, journeys, ctx.clock.now());
     return { success: true };
   });
 }

@@ -37,22 +37,33 @@ async function insertRows(db: Db, rows: Row[]): Promise<void> {
   await db.query(`INSERT INTO insight_events (${COLUMNS}) VALUES ${values}`, rows.flat());
 }
 
-/** A browser batch, stamped with the server's time (never the client's). */
-export function insertBatch(db: Db, batch: InsightBatch, now: number): Promise<void> {
+/** Durations are kept to the tenth of a second: what the report shows, and no digit more. */
+const tenths = (ms: number) => Math.round(ms / 100) * 100;
+
+/**
+ * A browser batch, stamped with the server's time (never the client's), each event under the
+ * journey id the ingestion made for it (`journeys[i]`, never the browser's own).
+ */
+export function insertBatch(
+  db: Db,
+  batch: InsightBatch,
+  journeys: string[],
+  now: number,
+): Promise<void> {
   const at = new Date(now);
   const { device, browser, network } = batch.context;
   return insertRows(
     db,
-    batch.events.map((e) => [
+    batch.events.map((e, i) => [
       at,
       'browser',
-      e.journey,
+      journeys[i]!,
       e.seq,
       e.flow,
       e.step,
       e.outcome,
       e.error ?? null,
-      e.durationMs ?? null,
+      e.durationMs === undefined ? null : tenths(e.durationMs),
       e.attempt,
       device,
       browser,

@@ -1,4 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import { Server as NetServer } from 'node:net';
+
+/**
+ * At the drain's end: this long between refusing new connections and closing the idle ones, so a
+ * request already on its way on a just-opened (or just-reused) connection is read and answered.
+ */
+const SETTLE_MS = 250;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type ShutdownOptions = {
   /** In-flight requests get this long to finish; then their connections are cut. */
@@ -17,7 +25,8 @@ type ShutdownOptions = {
 /**
  * SIGTERM/SIGINT: first drain (`drainMs`: /api/ready answers 503 while everything else is still
  * served, each answer with `Connection: close`, so kept-alive connections end cleanly after their
- * current request instead of being cut); then stop accepting connections (new requests on
+ * current request instead of being cut; in its last 250 ms no new connection is accepted, what
+ * already arrived is answered, then the idle connections are closed); then stop accepting connections (new requests on
  * kept-alive ones answer 503), let in-flight requests finish within `graceMs`, close the app (its
  * onClose hooks stop the identity workers), then the database (PGlite waits for running
  * transactions and writes its files), and exit 0. A second signal, or a close that hangs past
@@ -38,7 +47,18 @@ export function installGracefulShutdown(
     app.log.info({ event: 'shutdown', reason, graceMs: options.graceMs, drainMs }, 'shutting down');
     app.readiness?.drain();
     stopping = (async () => {
-      if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+      if (drainMs > 0) {
+        const settleMs = Math.min(SETTLE_MS, drainMs);
+        await sleep(drainMs - settleMs);
+        // Stop accepting without touching open connections (http.Server#close would also close
+        // the idle ones at once, cutting a connection whose first request is still on the wire:
+        // the reset the probe saw, issue 29 item 8). A client now meets a refused connection,
+        // which sent nothing and is safe to retry.
+        if (app.server.listening) NetServer.prototype.close.call(app.server);
+        await sleep(settleMs);
+        // What is still idle after the settle carries no request: closed before the app closes.
+        app.server.closeIdleConnections();
+      }
       await close(t0);
     })();
     return stopping;

@@ -8,7 +8,7 @@ import { isAcceptablePin } from '../../contract/pin';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { clientSmsCheck, phoneSmsBudget } from '../security/otp';
+import { clientSmsCheck } from '../security/otp';
 import { consumeLimits, type LimitCheck } from '../security/rate-limits';
 import { linkSmsText } from '../sms/sender';
 import { sendLogged } from '../sms/send-log';
@@ -191,24 +191,25 @@ export async function bindKycSession(
 const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PATH}#${token}`;
 
 /**
- * 'Seguir en mi celular': an SMS to the registration's verified mobile with a one-time link. The
- * onboarding SMS budget applies (per mobile per hour and day, per address), plus the resend wait
- * between links and a cap per registration. A newer link kills the older ones; a delivery the gateway refused kills
- * this one and spends no budget.
+ * 'Seguir en mi celular': an SMS to the registration's verified mobile with a one-time link. A
+ * link is charged to the registration (which only its owner's token names), never to the mobile's
+ * SMS budget, so a stranger who spent that budget on codes cannot stop the owner's hand-off
+ * (issue 29 item 1): the resend wait between links and a cap per registration, an hour and a day,
+ * plus the per-address SMS cap. A newer link kills the older ones; a delivery the gateway refused
+ * kills this one and spends no budget. The link itself only travels in the SMS.
  */
 export async function sendLink(
   ctx: AppContext,
   input: { token: string; clientIp: string; origin: string },
-): Promise<{ link: string; expiresInMs: number; resendAfterMs: number }> {
+): Promise<{ expiresInMs: number; resendAfterMs: number }> {
   const draft = await draftOf(ctx, input.token);
   if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
   const { otp, registration: settings, sms: smsSettings } = ctx.onboarding;
-  // The mobile's SMS budget counts it with the codes; the resend wait is between links only (a
-  // patient who taps 'Seguir en mi celular' right after the code is not made to wait).
+  // The resend wait is between links only (a patient who taps 'Seguir en mi celular' right after
+  // the code is not made to wait).
   const events = await consumeLimits(
     ctx.db,
     [
-      phoneSmsBudget(otp, draft.celular),
       clientSmsCheck(otp, input.clientIp),
       {
         bucket: 'registration_link',
@@ -216,6 +217,7 @@ export async function sendLink(
         limits: [
           { max: 1, windowMs: otp.resendWaitMs },
           { max: settings.linksPerRegistrationHour, windowMs: HOUR },
+          { max: settings.linksPerRegistrationDay, windowMs: 24 * HOUR },
         ],
       },
     ],
@@ -248,7 +250,7 @@ export async function sendLink(
   );
   // Refused: no live link, no budget spent. After a timeout the SMS may have left: the link stays.
   if (delivery.status === 'refused') throw new HttpError(502, m.linkFailed);
-  return { link, expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
+  return { expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
 }
 
 /** Why a link cannot be opened, in the patient's words. */
@@ -262,20 +264,33 @@ function linkRefusal(row: { used_at: Date | null; expires_at: Date } | undefined
 /**
  * The phone opened the SMS link: once, atomically (of two opens at once exactly one continues).
  * The phone receives its own device token for the registration the link was made for, and where
- * to continue; a finished or expired registration refuses the link.
+ * to continue; a finished or expired registration refuses the link. Opens are capped per address,
+ * tokens this server never made apart from the ones it did (issue 29 item 5): a stranger guessing
+ * from the patient's carrier NAT or clinic Wi-Fi spends only the unknown tokens' budget.
  */
 export async function openLink(
   deps: Deps,
   input: { linkToken: string; clientIp: string },
 ): Promise<RegistrationResume> {
+  const { registration } = deps.onboarding;
+  const known = await deps.db.query(
+    `SELECT 1 FROM registration_tokens WHERE token_hash = $1 AND kind = 'link'`,
+    [tokenHash(input.linkToken)],
+  );
   await consumeLimits(
     deps.db,
     [
-      {
-        bucket: 'registration_open',
-        key: input.clientIp,
-        limits: [{ max: deps.onboarding.registration.opensPerAddressHour, windowMs: HOUR }],
-      },
+      known.rows.length
+        ? {
+            bucket: 'registration_open',
+            key: input.clientIp,
+            limits: [{ max: registration.opensPerAddressHour, windowMs: HOUR }],
+          }
+        : {
+            bucket: 'registration_open_unknown',
+            key: input.clientIp,
+            limits: [{ max: registration.unknownOpensPerAddressHour, windowMs: HOUR }],
+          },
     ],
     deps.clock.now(),
   );

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type * as z from 'zod/mini';
 import {
   bindKycRequest,
   openLinkRequest,
@@ -7,13 +8,13 @@ import {
   resendOtpRequest,
   savePinRequest,
   sendLinkRequest,
+  sendLinkResponse,
   startRequest,
   validateOtpRequest,
   type OpenLinkResponse,
   type RegisterResponse,
   type RegistrationStatusResponse,
   type ResendOtpResponse,
-  type SendLinkResponse,
   type StartResponse,
   type ValidateOtpResponse,
 } from '../../contract/onboarding';
@@ -21,35 +22,23 @@ import type { ResultResponse } from '../../contract/common';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import type { AppContext } from '../context';
 import { geoRoutes } from '../geo/routes';
-import { HttpError } from '../http/errors';
+import { HttpError, parseBody } from '../http/errors';
 import { messages } from '../http/messages';
 import { onboardingMessages as m } from './messages';
-import { bindKycSession, openLink, registrationStage, savePin, sendLink } from './registration';
+import {
+  bindKycSession,
+  expireLinks,
+  openLink,
+  registrationStage,
+  savePin,
+  sendLink,
+} from './registration';
 import {
   registerPatient,
   sendOnboardingCode,
   validateOnboardingCode,
   type SendOutcome,
 } from './service';
-
-type Schema<T> = {
-  safeParse(
-    data: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[] }[] } };
-};
-
-/** Validates a body against its contract schema; the 400's message names the first bad field. */
-export function parseBody<T>(
-  schema: Schema<T>,
-  body: unknown,
-  byField: Record<string, string>,
-  fallback: string,
-): T {
-  const r = schema.safeParse(body);
-  if (r.success) return r.data;
-  const field = r.error.issues[0]?.path[0];
-  throw new HttpError(400, (typeof field === 'string' && byField[field]) || fallback);
-}
 
 /** The contract accepted the phone, so it normalises. */
 const local = (phone: string) => normalizeParaguayPhone(phone) as string;
@@ -111,6 +100,7 @@ export async function onboardingRoutes(
     const registration = await validateOnboardingCode(ctx, {
       celular: local(body.celular),
       otp: body.otp,
+      clientIp: request.ip,
     });
     request.log.info(
       { event: 'onboarding.otp', ok: registration !== null, resumeAt: registration?.resumeAt },
@@ -140,7 +130,7 @@ export async function onboardingRoutes(
     return { success: true };
   });
 
-  app.post('/registration/link', async (request): Promise<SendLinkResponse> => {
+  app.post('/registration/link', async (request): Promise<z.input<typeof sendLinkResponse>> => {
     const body = parseBody(sendLinkRequest, request.body, tokenFields, messages.badRequest);
     const sent = await sendLink(ctx, {
       token: body.registrationToken,
@@ -150,10 +140,11 @@ export async function onboardingRoutes(
       origin: `${ctx.config.env === 'production' ? 'https' : request.protocol}://${request.host}`,
     });
     request.log.info({ event: 'onboarding.link', outcome: 'sent' }, 'onboarding');
+    // The link travels only in the SMS (issue 29 item 4): whoever holds the registration's token
+    // on this device must not get the phone's one-time link with it.
     return {
       success: true,
       message: m.linkSent,
-      link: sent.link,
       expiresInSeconds: seconds(sent.expiresInMs),
       resendAfterSeconds: seconds(sent.resendAfterMs),
     };
@@ -214,4 +205,22 @@ export async function onboardingRoutes(
   });
 
   await app.register(geoRoutes, { ctx });
+}
+
+/**
+ * Development only (app.ts never registers it in production): POST
+ * /api/dev/registration/expire-links {celular}: that mobile's registration links expire now (the
+ * e2e's 'link after expiry').
+ */
+export async function devOnboardingRoutes(
+  app: FastifyInstance,
+  opts: { ctx: AppContext },
+): Promise<void> {
+  app.post<{ Body: { celular?: unknown } }>('/registration/expire-links', async (request) => {
+    const raw = request.body?.celular;
+    const celular = typeof raw === 'string' ? normalizeParaguayPhone(raw) : null;
+    if (!celular) throw new HttpError(400, 'Indicá un número de celular válido.');
+    await expireLinks(opts.ctx, celular);
+    return { success: true };
+  });
 }

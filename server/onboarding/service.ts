@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
+import { insertRegisteredPatient } from '../patients/service';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
 import { assertWithinLimits, consumeLimits, recordEvent } from '../security/rate-limits';
@@ -62,7 +63,7 @@ export async function sendOnboardingCode(
  */
 export async function validateOnboardingCode(
   ctx: AppContext,
-  input: { celular: string; otp: string },
+  input: { celular: string; otp: string; clientIp: string },
 ): Promise<RegistrationResume | null> {
   const ok = await verifyOtp(ctx, { ...input, purpose: PURPOSE });
   if (!ok) return null;
@@ -213,31 +214,25 @@ export async function registerPatient(
   const { nombre, apellido } = splitFullName(id.FullName);
   try {
     const patientId = await db.transaction(async (tx) => {
-      const { rows } = await tx.query<{ id: string }>(
-        `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, fecha_nacimiento, sexo,
-                               nacionalidad, estado_civil, tipo_sangre, direccion, ciudad_id, pin_hash,
-                               created_at, updated_at)
-              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
-         ON CONFLICT DO NOTHING
-         RETURNING id::text AS id`,
-        [
-          documento,
+      const created = await insertRegisteredPatient(
+        tx,
+        {
+          numero_documento: documento,
           nombre,
           apellido,
-          input.celular,
-          input.email ?? draft.email,
-          isoDate(id.DateOfBirth),
-          id.Gender || null,
-          id.Nationality || null,
-          id.MaritalStatus || null,
-          tipoSangre === 'No sé' ? null : tipoSangre,
-          direccion || null,
+          celular: input.celular,
+          email: input.email ?? draft.email,
+          fecha_nacimiento: isoDate(id.DateOfBirth),
+          sexo: id.Gender || null,
+          nacionalidad: id.Nationality || null,
+          estado_civil: id.MaritalStatus || null,
+          tipo_sangre: tipoSangre === 'No sé' ? null : tipoSangre,
+          direccion: direccion || null,
           ciudad_id,
-          pinHash,
-          now,
-        ],
+          pin_hash: pinHash,
+        },
+        now,
       );
-      const created = rows[0]?.id;
       if (!created) return null;
       if (!(await kyc.consumeKyc(input.sessionId, tx))) throw new KycTaken();
       await tx.query(
@@ -252,7 +247,6 @@ export async function registerPatient(
       await tx.query(`DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link'`, [
         draft.id,
       ]);
-      await tx.query('DELETE FROM login_guards WHERE numero_documento = $1', [documento]);
       await kyc.enrollFace(created, completed.embedding, tx);
       return created;
     });

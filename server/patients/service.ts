@@ -1,6 +1,13 @@
 import type { PatientInput } from '../../contract/patients';
 import { clearLoginGuard } from '../login/service';
 import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+
+/**
+ * The only module that writes `patients` (issue 27 part 4): the operator's and the demo's upsert,
+ * registration's insert and PIN recovery's new PIN. Every new or re-keyed patient's login ledger is
+ * cleared through `clearLoginGuard`, the only writer of `login_guards` outside login.
+ */
 
 /** Creates a patient or updates the one with that document number; clears any login lock. */
 export async function upsertPatient(
@@ -28,10 +35,86 @@ export async function upsertPatient(
       input.fecha_nacimiento ?? null,
     ],
   );
-  await clearLoginGuard(ctx as AppContext, input.numero_documento);
+  await clearLoginGuard(ctx, input.numero_documento);
   const row = rows[0];
   if (!row) throw new Error('upsert returned no row');
   return row;
+}
+
+/** A registered patient's record, as registration read it from the card and the form. */
+export type RegisteredPatient = {
+  numero_documento: string;
+  nombre: string;
+  apellido: string;
+  celular: string;
+  email: string | null;
+  fecha_nacimiento: string | null;
+  sexo: string | null;
+  nacionalidad: string | null;
+  estado_civil: string | null;
+  tipo_sangre: string | null;
+  direccion: string | null;
+  ciudad_id: string;
+  pin_hash: string;
+};
+
+/**
+ * Registration's new patient (inside its transaction): its id, or null when the document or the
+ * mobile is already a patient's (nothing written). A login ledger left for that document goes.
+ */
+export async function insertRegisteredPatient(
+  db: Db,
+  p: RegisteredPatient,
+  now: Date,
+): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, fecha_nacimiento, sexo,
+                           nacionalidad, estado_civil, tipo_sangre, direccion, ciudad_id, pin_hash,
+                           created_at, updated_at)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+     ON CONFLICT DO NOTHING
+     RETURNING id::text AS id`,
+    [
+      p.numero_documento,
+      p.nombre,
+      p.apellido,
+      p.celular,
+      p.email,
+      p.fecha_nacimiento,
+      p.sexo,
+      p.nacionalidad,
+      p.estado_civil,
+      p.tipo_sangre,
+      p.direccion,
+      p.ciudad_id,
+      p.pin_hash,
+      now,
+    ],
+  );
+  const id = rows[0]?.id ?? null;
+  if (id) await clearLoginGuard({ db }, p.numero_documento);
+  return id;
+}
+
+/**
+ * PIN recovery's new PIN (inside its transaction), for the patient with this id AND document:
+ * the patient's mobile for the notice, or null when there is no such patient. The login ledger
+ * (a lock included) is cleared.
+ */
+export async function setPatientPin(
+  db: Db,
+  input: { patientId: string; documento: string; pinHash: string },
+  now: Date,
+): Promise<{ celular: string | null } | null> {
+  const { rows } = await db.query<{ celular: string | null }>(
+    `UPDATE patients SET pin_hash = $2, updated_at = $3
+      WHERE id = $1 AND numero_documento = $4
+      RETURNING celular`,
+    [input.patientId, input.pinHash, now, input.documento],
+  );
+  const patient = rows[0];
+  if (patient) await clearLoginGuard({ db }, input.documento);
+  return patient ?? null;
 }
 
 /** The development demo patient, named in the README. */

@@ -10,8 +10,7 @@ import {
   type ValidatePinOtpResponse,
 } from '../../contract/recovery';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
-import { parseBody } from '../onboarding/routes';
+import { HttpError, parseBody } from '../http/errors';
 import { recoveryMessages as m } from './messages';
 import {
   recoveryIdle,
@@ -74,6 +73,7 @@ export async function recoveryRoutes(
       documento: body.numero_documento,
       celular: local(body.celular),
       otp: body.otp,
+      clientIp: request.ip,
     });
     request.log.info({ event: 'recovery.validate', ok: granted !== null }, 'recovery');
     if (!granted) throw new HttpError(401, m.wrongOtp);

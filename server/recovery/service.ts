@@ -1,17 +1,12 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { clearLoginGuard } from '../login/service';
 import { endPatientSessions } from '../session/service';
 import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { clientSmsCheck, deliverOtp, verifyOtp } from '../security/otp';
-import {
-  consumeLimits,
-  pruneEvents,
-  releaseEvents,
-  type LimitCheck,
-} from '../security/rate-limits';
+import { setPatientPin } from '../patients/service';
+import { clientSmsCheck, deliverOtp, pruneOtpState, verifyOtp } from '../security/otp';
+import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
 import { pinChangedSmsText } from '../sms/sender';
 import type { RecoverySettings } from './config';
 import { recoveryMessages as m } from './messages';
@@ -133,9 +128,7 @@ export async function requestRecoveryCode(
         });
       } else {
         // deliverOtp's own housekeeping, so that the task costs the database alike.
-        const now = ctx.clock.now();
-        await pruneEvents(ctx.db, DAY, now);
-        await ctx.db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
+        await pruneOtpState(ctx.db, ctx.clock.now());
       }
     });
   return { resendAfterMs: otp.resendWaitMs, afterAnswer };
@@ -152,7 +145,7 @@ const hashGrant = (token: string) => createHash('sha256').update(token).digest('
  */
 export async function validateRecoveryCode(
   ctx: AppContext,
-  input: { documento: string; celular: string; otp: string },
+  input: { documento: string; celular: string; otp: string; clientIp: string },
 ): Promise<{ grant: string; expiresAt: Date } | null> {
   const reserved = await consumeLimits(
     ctx.db,
@@ -166,6 +159,7 @@ export async function validateRecoveryCode(
     documento: input.documento,
     purpose: PURPOSE,
     otp: input.otp,
+    clientIp: input.clientIp,
   });
   const patient = await patientMatching(ctx.db, input.documento, input.celular);
   if (!codeOk || !patient) return null;
@@ -228,20 +222,17 @@ export async function setRecoveredPin(
     );
     const patientId = rows[0]?.patient_id;
     if (!patientId) return null;
-    const { rows: patients } = await tx.query<{ celular: string | null }>(
-      `UPDATE patients SET pin_hash = $2, updated_at = $3
-        WHERE id = $1 AND numero_documento = $4
-        RETURNING celular`,
-      [patientId, pinHash, now, input.documento],
+    const patient = await setPatientPin(
+      tx,
+      { patientId, documento: input.documento, pinHash },
+      now,
     );
-    const patient = patients[0];
     if (!patient) return null;
     await tx.query(
       'UPDATE recovery_grants SET consumed_at = $2 WHERE patient_id = $1 AND consumed_at IS NULL',
       [patientId, now],
     );
     await endPatientSessions({ ...ctx, db: tx }, patientId);
-    await clearLoginGuard({ ...ctx, db: tx }, input.documento);
     return { patientId, celular: patient.celular };
   });
   if (!changed) throw new HttpError(403, m.noGrant);

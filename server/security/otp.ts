@@ -1,9 +1,9 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
-import type { OtpSettings } from '../onboarding/config';
 import { otpSmsText, type OtpPurpose } from '../sms/sender';
 import { sendLogged } from '../sms/send-log';
+import type { OtpSettings } from './otp-config';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
 export type { OtpPurpose };
@@ -65,17 +65,41 @@ export function clientSmsCheck(otp: OtpSettings, clientIp: string): LimitCheck {
   };
 }
 
-function wrongCodeCheck(
+/**
+ * The wrong tries a check reserves (issue 29 item 1): per mobile AND client address, and per mobile
+ * from every address under a higher ceiling. A stranger's address runs out long before the mobile
+ * does, so the owner, from another address, can still check the code on their phone.
+ */
+function wrongCodeChecks(
   otp: OtpSettings,
-  celular: string,
-  purpose: OtpPurpose,
-  documento: string | null,
-): LimitCheck {
-  return {
-    bucket: 'otp_wrong',
-    key: documento === null ? `${purpose}:${celular}` : `${purpose}:${documento}:${celular}`,
-    limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }],
-  };
+  target: { celular: string; purpose: OtpPurpose; documento: string | null; clientIp: string },
+): LimitCheck[] {
+  const { celular, purpose, documento } = target;
+  const key = documento === null ? `${purpose}:${celular}` : `${purpose}:${documento}:${celular}`;
+  return [
+    {
+      bucket: 'otp_wrong_address',
+      key: `${key}@${target.clientIp}`,
+      limits: [{ max: otp.maxWrongPerPhoneAddressPerHour, windowMs: HOUR }],
+    },
+    {
+      bucket: 'otp_wrong',
+      key,
+      limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }],
+    },
+  ];
+}
+
+/** One code's wrong tries from one address (key `<code id>@<address>`): dead there at the cap. */
+const CODE_WRONG = 'otp_code_wrong';
+
+/**
+ * The SMS codes' housekeeping, the only place it is done: nothing older than the longest window
+ * (a day) is needed any more, neither a code nor a limit event.
+ */
+export async function pruneOtpState(db: OtpDeps['db'], now: number): Promise<void> {
+  await pruneEvents(db, DAY, now);
+  await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
 }
 
 /**
@@ -157,56 +181,64 @@ export async function deliverOtp(
         AND id <> $3 AND consumed_at IS NULL AND revoked_at IS NULL`,
     [input.celular, input.purpose, codeId, sentAt, documento],
   );
-  // Housekeeping: nothing older than the longest window (a day) is needed any more.
-  await pruneEvents(db, DAY, now);
-  await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
+  await pruneOtpState(db, now);
   return { unconfirmed: delivery.status === 'unconfirmed' };
 }
 
 /**
  * Checks a code and consumes it atomically: of concurrent checks of the right code exactly one
- * succeeds. A wrong code counts against the code (killed at `maxWrongPerCode`) and against the
- * phone (at most `maxWrongPerPhonePerHour` wrong tries across resends, then 429).
+ * succeeds. A wrong try counts against the mobile and address and against the mobile (429 past
+ * either hourly cap, right code or not), and against the code for that address only: after
+ * `maxWrongPerCode` wrong tries from one address the code no longer matches from there, while the
+ * patient's own check from another address still does (issue 29 item 1).
  */
 export async function verifyOtp(
   deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
-  input: OtpTarget & { otp: string },
+  input: OtpTarget & { otp: string; clientIp: string },
 ): Promise<boolean> {
   const { db, clock } = deps;
   const { otp } = deps.onboarding;
   const documento = input.documento ?? null;
   const now = clock.now();
-  // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly cap.
-  const reserved = await consumeLimits(
-    db,
-    [wrongCodeCheck(otp, input.celular, input.purpose, documento)],
-    now,
-  );
+  // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly caps.
+  const reserved = await consumeLimits(db, wrongCodeChecks(otp, { ...input, documento }), now);
   const at = new Date(now);
+  // The live codes of this target that this address has not killed, in one statement whatever
+  // the input (PIN recovery's answer must cost the same for every document and mobile).
+  const openCodes = `SELECT c.id FROM otp_codes c
+      WHERE c.celular = $1 AND c.purpose = $2 AND c.numero_documento IS NOT DISTINCT FROM $3
+        AND c.consumed_at IS NULL AND c.revoked_at IS NULL AND c.expires_at > $4
+        AND (SELECT count(*) FROM rate_limit_events e
+              WHERE e.bucket = $5::text AND e.key = c.id::text || '@' || $6::text AND e.at > $7) < $8`;
+  const params = [
+    input.celular,
+    input.purpose,
+    documento,
+    at,
+    CODE_WRONG,
+    input.clientIp,
+    new Date(now - otp.validityMs),
+    otp.maxWrongPerCode,
+  ];
   const { rows } = await db.query<{ id: string }>(
-    `UPDATE otp_codes SET consumed_at = $4
-      WHERE celular = $1 AND purpose = $2 AND code_hmac = $3 AND numero_documento IS NOT DISTINCT FROM $5
-        AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $4
+    `WITH open AS (${openCodes})
+     UPDATE otp_codes SET consumed_at = $4
+      WHERE id IN (SELECT id FROM open) AND code_hmac = $9 AND consumed_at IS NULL
       RETURNING id::text AS id`,
-    [
-      input.celular,
-      input.purpose,
-      otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp),
-      at,
-      documento,
-    ],
+    [...params, otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp)],
   );
   if (rows.length === 1) {
     await releaseEvents(db, reserved);
     return true;
   }
+  // Wrong: one more try against each open code, for this address only (the code stays alive).
   await db.query(
-    `UPDATE otp_codes
-        SET failed_attempts = failed_attempts + 1,
-            revoked_at = CASE WHEN failed_attempts + 1 >= $4 THEN $3::timestamptz END
-      WHERE celular = $1 AND purpose = $2 AND numero_documento IS NOT DISTINCT FROM $5
-        AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > $3`,
-    [input.celular, input.purpose, at, otp.maxWrongPerCode, documento],
+    `WITH open AS (${openCodes}),
+          bumped AS (UPDATE otp_codes SET failed_attempts = failed_attempts + 1
+                      WHERE id IN (SELECT id FROM open) RETURNING id)
+     INSERT INTO rate_limit_events (bucket, key, at)
+     SELECT $5::text, id::text || '@' || $6::text, $4::timestamptz FROM bumped`,
+    params,
   );
   return false;
 }

@@ -3,13 +3,11 @@ import { normalizeParaguayPhone } from '../../contract/phone';
 import type { SmsOutboxResponse } from '../../contract/onboarding';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
-import { expireLinks } from '../onboarding/registration';
 import { readOutbox } from './outbox';
 
 /**
  * Development only (app.ts never registers it in production): the SMS the outbox provider
- * "sent" to a phone, newest first (GET /api/dev/sms-outbox?celular=0981123456), and the e2e's
- * expired registration link (POST /api/dev/registration/expire-links).
+ * "sent" to a phone, newest first (GET /api/dev/sms-outbox?celular=0981123456).
  */
 export async function devSmsRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
   const { db } = opts.ctx;
@@ -23,12 +21,4 @@ export async function devSmsRoutes(app: FastifyInstance, opts: { ctx: AppContext
       return readOutbox(db, celular);
     },
   );
-  // POST /api/dev/registration/expire-links {celular}: that mobile's registration links expire now.
-  app.post<{ Body: { celular?: unknown } }>('/registration/expire-links', async (request) => {
-    const raw = request.body?.celular;
-    const celular = typeof raw === 'string' ? normalizeParaguayPhone(raw) : null;
-    if (!celular) throw new HttpError(400, 'Indicá un número de celular válido.');
-    await expireLinks(opts.ctx, celular);
-    return { success: true };
-  });
 }

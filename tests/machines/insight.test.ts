@@ -4,7 +4,12 @@ import type { SessionResponse } from '../../contract/session';
 import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
 import type { ResultResponse } from '../../contract/common';
 import type { RegistrationResume, SendLinkResponse } from '../../contract/onboarding';
-import { insightBatch, type InsightEvent } from '../../contract/insight';
+import {
+  INSIGHT_MAX_DURATION_MS,
+  INSIGHT_MAX_EVENTS_PER_JOURNEY,
+  insightBatch,
+  type InsightEvent,
+} from '../../contract/insight';
 import type {
   RegisterRequest,
   RegisterResponse,
@@ -63,7 +68,8 @@ function recorder(options: { failing?: boolean } = {}) {
 
 const valid = (events: InsightEvent[]) =>
   expect(
-    insightBatch.safeParse({ context: { device: 'mobile', browser: 'chrome' }, events }).success,
+    insightBatch.safeParse({ token: 't', context: { device: 'mobile', browser: 'chrome' }, events })
+      .success,
   ).toBe(true);
 
 // ---------------------------------------------------------------------------------------------
@@ -720,6 +726,7 @@ describe('sender', () => {
         beacon: (_url, body) => (beacons.push(body), true),
       },
       context,
+      token: () => 'page-token',
       maxBatch: 3,
       flushMs: 5000,
     });
@@ -732,6 +739,53 @@ describe('sender', () => {
     expect(beacons).toHaveLength(1);
     expect(insightBatch.safeParse(JSON.parse(beacons[0]!)).success).toBe(true);
     expect(s.pending).toBe(0);
+  });
+
+  it('events carry the page token; they wait for it, and a beacon without one drops them (issue 29 item 7)', async () => {
+    const posts: Array<{ token?: string; events: InsightEvent[] }> = [];
+    const beacons: string[] = [];
+    let token: string | null = null;
+    const s = createInsightSender({
+      transport: {
+        post: async (_url, batch) => void posts.push(batch as (typeof posts)[number]),
+        beacon: (_url, body) => (beacons.push(body), true),
+      },
+      context,
+      token: () => token,
+      maxBatch: 2,
+      flushMs: 5000,
+    });
+    s.add(event(0));
+    s.add(event(1));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(posts).toEqual([]);
+    expect(s.pending).toBe(2);
+    token = 'issued';
+    s.flush();
+    expect(posts.map((p) => [p.token, p.events.length])).toEqual([['issued', 2]]);
+    token = null;
+    s.add(event(2));
+    s.flush('beacon');
+    expect(beacons).toEqual([]);
+    expect(s.pending).toBe(0);
+  });
+
+  it('sends numbers within the catalogue: durations and attempts at most their caps, no event past a journey (issue 29 item 6)', () => {
+    const posts: Array<{ events: InsightEvent[] }> = [];
+    const s = createInsightSender({
+      transport: { post: async (_url, batch) => void posts.push(batch as (typeof posts)[number]) },
+      context,
+      token: () => 't',
+      maxBatch: 1,
+    });
+    s.add({ ...event(1), outcome: 'passed', durationMs: 5 * 3_600_000, attempt: 4000 });
+    s.add(event(INSIGHT_MAX_EVENTS_PER_JOURNEY));
+    expect(posts.map((p) => p.events)).toEqual([
+      [{ ...event(1), outcome: 'passed', durationMs: INSIGHT_MAX_DURATION_MS, attempt: 100 }],
+    ]);
+    expect(
+      insightBatch.safeParse({ token: 't', context: context(), events: posts[0]!.events }).success,
+    ).toBe(true);
   });
 
   it('a rejected or throwing transport is swallowed; the batch is dropped', async () => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bool, ConfigError, int, num, parseEnv } from '../../server/env';
+import { loadOnboardingSettings } from '../../server/onboarding/config';
+import { createContext } from '../../server/app';
+import { openTestDb, testConfig, testOnboardingSettings } from './helpers';
 
 /** The one set of setting parsers every config file uses (server/env.ts). */
 const schema = z.object({
@@ -38,6 +41,39 @@ describe('settings from the environment', () => {
       expect(() => parseEnv(schema, env), name).toThrow(
         new RegExp(`^Invalid configuration:\\n${name}: `),
       );
+    }
+  });
+});
+
+describe('the SMS link in production (issue 29 item 3)', () => {
+  const gateway = { SMS_GATEWAY_URL: 'https://sms.example.com/send' };
+  it('requires ONBOARDING_PUBLIC_URL: the link never takes its origin from a request', () => {
+    expect(() => loadOnboardingSettings(gateway, 'production')).toThrow(ConfigError);
+    expect(() => loadOnboardingSettings(gateway, 'production')).toThrow(/ONBOARDING_PUBLIC_URL/);
+    const set = loadOnboardingSettings(
+      { ...gateway, ONBOARDING_PUBLIC_URL: 'https://pacientes.example.gov.py/' },
+      'production',
+    );
+    expect(set.registration.publicUrl).toBe('https://pacientes.example.gov.py');
+  });
+
+  it('outside production it may be unset (the address the browser called)', () => {
+    expect(loadOnboardingSettings({}, 'development').registration.publicUrl).toBeNull();
+  });
+});
+
+describe('every area reads its settings in createContext (issue 27 part 5)', () => {
+  it('a bad IDENTITY_* value stops the start there, naming the setting; the context holds them', async () => {
+    const db = await openTestDb();
+    try {
+      const deps = { onboarding: testOnboardingSettings(), db };
+      await expect(
+        createContext(testConfig(), deps, { IDENTITY_POOL_SIZE: 'many' }),
+      ).rejects.toThrow(/IDENTITY_POOL_SIZE/);
+      const ctx = await createContext(testConfig(), deps, { IDENTITY_POOL_SIZE: '3' });
+      expect(ctx.identitySettings.poolSize).toBe(3);
+    } finally {
+      await db.close();
     }
   });
 });

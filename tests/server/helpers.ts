@@ -5,12 +5,9 @@ import { buildApp, createContext, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { openDb, type Db } from '../../server/db/client';
-import {
-  DEFAULT_OTP_SETTINGS,
-  loadOnboardingSettings,
-  type OnboardingSettings,
-} from '../../server/onboarding/config';
+import { loadOnboardingSettings, type OnboardingSettings } from '../../server/onboarding/config';
 import { loadRecoverySettings, type RecoverySettings } from '../../server/recovery/config';
+import { DEFAULT_OTP_SETTINGS } from '../../server/security/otp-config';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
 /**
@@ -154,13 +151,18 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const clock = options.clock ?? new FakeClock();
   const db = options.deps?.db ?? (await openTestDb());
-  const ctx = await createContext(testConfig(options.env), {
-    onboarding: testOnboardingSettings(),
-    recovery: testRecoverySettings(),
-    ...options.deps,
-    db,
-    clock,
-  });
+  // The test process's environment, as server/main.ts passes its own (tests/identity set IDENTITY_*).
+  const ctx = await createContext(
+    testConfig(options.env),
+    {
+      onboarding: testOnboardingSettings(),
+      recovery: testRecoverySettings(),
+      ...options.deps,
+      db,
+      clock,
+    },
+    process.env,
+  );
   const app = await buildApp(ctx);
   await app.ready();
   return {

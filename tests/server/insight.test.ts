@@ -2,12 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   INSIGHT_MAX_BATCH,
+  INSIGHT_MAX_EVENTS_PER_JOURNEY,
   insightPaths,
   type InsightBatch,
   type InsightEvent,
 } from '../../contract/insight';
 import { identityMessages } from '../../server/identity/errors';
 import { loadInsightSettings } from '../../server/insight/config';
+import { createIngestGuard, storedJourneyId } from '../../server/insight/ingest';
+import { HttpError } from '../../server/http/errors';
 import {
   engineInsight,
   recordDocument,
@@ -24,7 +27,13 @@ import { FakeClock, useTestApp } from './helpers';
  * On PGlite, and on PostgreSQL in the test command's PostgreSQL tier.
  */
 const h = useTestApp({
-  deps: { insight: { ...loadInsightSettings({}), postsPerAddressPerMinute: 5 } },
+  deps: {
+    insight: {
+      ...loadInsightSettings({}),
+      postsPerAddressPerMinute: 5,
+      tokensPerAddressPerMinute: 1000,
+    },
+  },
 });
 
 const J = (n: number) => `0b5c0f7e-9d1a-4c3b-8a2e-${String(n).padStart(12, '0')}`;
@@ -38,7 +47,7 @@ const ev = (
   extra: Partial<InsightEvent> = {},
 ): InsightEvent => ({
   journey: J(journey),
-  seq: seq++,
+  seq: seq++ % INSIGHT_MAX_EVENTS_PER_JOURNEY,
   flow,
   step,
   outcome,
@@ -46,15 +55,40 @@ const ev = (
   ...extra,
 });
 
-async function post(body: unknown, options: { ip?: string; contentType?: string } = {}) {
+/** A page's token, as the browser gets it (GET /api/insight/token from the page). */
+async function pageToken(ip = '203.0.113.7'): Promise<string> {
+  const res = await h.t.app.inject({
+    method: 'GET',
+    url: insightPaths.token,
+    remoteAddress: ip,
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
+  expect(res.statusCode).toBe(200);
+  return (res.json() as { token: string }).token;
+}
+
+/** POSTs a batch; an object body gets a fresh page token unless it has one (or `token: null`). */
+async function post(
+  body: unknown,
+  options: {
+    ip?: string;
+    contentType?: string;
+    token?: string | null;
+    headers?: Record<string, string>;
+  } = {},
+) {
+  const ip = options.ip ?? '203.0.113.7';
+  if (body && typeof body === 'object' && !('token' in body) && options.token !== null)
+    body = { token: options.token ?? (await pageToken(ip)), ...body };
   const res = await h.t.app.inject({
     method: 'POST',
     url: insightPaths.events,
     headers: {
       'content-type': options.contentType ?? 'application/json',
       'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/121.0 Mobile Safari/537.36',
+      ...options.headers,
     },
-    remoteAddress: options.ip ?? '203.0.113.7',
+    remoteAddress: ip,
     payload: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return {
@@ -70,7 +104,7 @@ const rows = async () =>
 
 describe('POST /api/insight/events', () => {
   it('stores a valid batch with the server time and the coarse context only', async () => {
-    const batch: InsightBatch = {
+    const batch: Omit<InsightBatch, 'token'> = {
       context,
       events: [
         ev(1, 'login', 'login', 'entered'),
@@ -82,9 +116,16 @@ describe('POST /api/insight/events', () => {
     expect(r.body).toEqual({ success: true });
     const stored = await rows();
     expect(stored).toHaveLength(2);
+    // The journey is stored under the id the server made for it: a UUID v4 from a keyed hash, one
+    // per journey, never the browser's own (issue 29 item 6).
+    expect(stored[0]!.journey).toBe(storedJourneyId(h.t.ctx.secrets.otpSecret, J(1)));
+    expect(stored[1]!.journey).toBe(stored[0]!.journey);
+    expect(stored[0]!.journey).not.toBe(J(1));
+    expect(stored[0]!.journey).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(stored[1]).toMatchObject({
       source: 'browser',
-      journey: J(1),
       flow: 'login',
       step: 'login',
       outcome: 'failed',
@@ -177,6 +218,20 @@ describe('POST /api/insight/events', () => {
       'a negative duration',
       { context, events: [ev(3, 'login', 'login', 'passed', { durationMs: -1 })] },
     ],
+    // Issue 29 item 6: numbers bounded by what they mean, so none carries a phone or a document.
+    [
+      'a sequence number past a journey (a mobile in seq)',
+      { context, events: [{ ...ev(3, 'login', 'login', 'entered'), seq: 981123456 }] },
+    ],
+    [
+      'a duration longer than an hour (a document in durationMs)',
+      { context, events: [ev(3, 'login', 'login', 'passed', { durationMs: 4_567_890 })] },
+    ],
+    [
+      'an attempt past 100',
+      { context, events: [ev(3, 'login', 'login', 'entered', { attempt: 4567 })] },
+    ],
+    ['no token', { token: undefined, context, events: [ev(3, 'login', 'login', 'entered')] }],
     ['no events', { context, events: [] }],
     [
       'more events than a batch holds',
@@ -294,6 +349,92 @@ describe('retention and the engine', () => {
       ['faceLogin', 'recognition', 'failed', 'not_recognised', 22],
     ]);
     expect(stored.every((r) => r.source === 'engine' && r.journey === null)).toBe(true);
+  });
+});
+
+describe('who may write journey insight (issue 29 item 7)', () => {
+  const one = (n: number, extra: Partial<InsightEvent> = {}) => ({
+    context,
+    events: [ev(n, 'login', 'login', 'entered', extra)],
+  });
+
+  it('needs a token this server signed and that has not expired: 401 otherwise, nothing stored', async () => {
+    const forged = await post(one(30), { token: `${FakeClock.START + 60_000}.bm9uY2U.c2ln` });
+    expect(forged.status).toBe(401);
+    expect(forged.body.message).toBe('La sesión de métricas venció. Recargá la página.');
+    const token = await pageToken();
+    expect((await post(one(30), { token })).status).toBe(200);
+    h.t.clock.advance(120 * 60_000 + 1);
+    expect((await post(one(30), { token })).status).toBe(401);
+    expect(await rows()).toHaveLength(1);
+  });
+
+  it('caps the events of a journey under its token (500): 429, the batch not stored', async () => {
+    const token = await pageToken('10.7.0.1');
+    const batch = (from: number) => ({
+      context,
+      events: Array.from({ length: 50 }, (_, i) => ({
+        ...ev(32, 'login', 'login', 'entered'),
+        seq: (from + i) % 500,
+      })),
+    });
+    for (let i = 0; i < 10; i++) {
+      h.t.clock.advance(60_001);
+      expect((await post(batch(i * 50), { token, ip: '10.7.0.1' })).status).toBe(200);
+    }
+    h.t.clock.advance(60_001);
+    expect((await post(batch(0), { token, ip: '10.7.0.1' })).status).toBe(429);
+    expect(await rows()).toHaveLength(500);
+  });
+
+  it.each([
+    ['a cross-site fetch or beacon (Sec-Fetch-Site)', { 'sec-fetch-site': 'cross-site' }],
+    ['a same-site but other origin page', { 'sec-fetch-site': 'same-site' }],
+    ['a foreign Origin', { origin: 'https://evil.example' }],
+    ['an opaque Origin (a sandboxed page)', { origin: 'null' }],
+  ])('refuses %s: 403, nothing stored', async (_name, headers) => {
+    const r = await post(one(33), { headers });
+    expect(r.status).toBe(403);
+    expect(r.body.message).toBe('Solicitud rechazada: no viene de este sitio.');
+    const token = await h.t.app.inject({ method: 'GET', url: insightPaths.token, headers });
+    expect(token.statusCode).toBe(403);
+    expect(await rows()).toHaveLength(0);
+  });
+
+  it("takes the page's own origin", async () => {
+    const headers = { 'sec-fetch-site': 'same-origin', origin: 'http://localhost' };
+    expect((await post(one(34), { headers })).status).toBe(200);
+  });
+});
+
+describe('the ingestion guard', () => {
+  const settings = {
+    ...loadInsightSettings({}),
+    eventsPerToken: 3,
+    eventsPerDay: 5,
+  };
+  const event = (journey: string) => ({ ...ev(0, 'login', 'login', 'entered'), journey });
+
+  it('caps events per token and per day, counting nothing of a refused batch', () => {
+    const guard = createIngestGuard('secret-secret-secret-secret-secret!', settings);
+    const now = FakeClock.START;
+    const a = guard.issue(now).token;
+    const b = guard.issue(now).token;
+    expect(guard.admit(a, [event(J(1)), event(J(2)), event(J(2))], now)).toHaveLength(3);
+    expect(() => guard.admit(a, [event(J(1))], now)).toThrow(/Demasiados intentos/);
+    expect(guard.admit(b, [event(J(1)), event(J(1))], now)).toHaveLength(2);
+    // 5 events today: the next one waits for tomorrow, whatever the token.
+    const c = guard.issue(now).token;
+    expect(() => guard.admit(c, [event(J(1))], now)).toThrow(/Demasiados intentos/);
+    const tomorrow = now + 86_400_000;
+    expect(guard.admit(guard.issue(tomorrow).token, [event(J(1))], tomorrow)).toHaveLength(1);
+  });
+
+  it('refuses a token signed with another secret', () => {
+    const mine = createIngestGuard('secret-secret-secret-secret-secret!', settings);
+    const theirs = createIngestGuard('another-another-another-another-xx', settings);
+    const token = theirs.issue(FakeClock.START).token;
+    expect(() => mine.admit(token, [event(J(1))], FakeClock.START)).toThrow(HttpError);
   });
 });
 
@@ -432,7 +573,7 @@ describe('the report on a seeded set', () => {
 
     // Only some journeys (support, the e2e spec).
     const one = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-05')!, {
-      journeys: [J(2), J(5)],
+      journeys: [J(2), J(5)].map((j) => storedJourneyId(h.t.ctx.secrets.otpSecret, j)),
     });
     expect(one.onboarding.funnel.map((s) => s.count)).toEqual([2, 1, 1, 1, 0, 0]);
     expect(one.onboarding.reasons).toEqual([

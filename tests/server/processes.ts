@@ -34,12 +34,16 @@ export function baseEnv(env: Record<string, string>): Record<string, string> {
   };
 }
 
-/** Starts server/main.ts and resolves once it logs the URL it listens on. */
+/**
+ * Starts server/main.ts (or `command`, e.g. `npm run serve`) and resolves once it logs the URL it
+ * listens on.
+ */
 export function startServer(
   env: Record<string, string>,
   timeoutMs = 120_000,
+  command: [string, string[]] = [process.execPath, [...TSX, 'server/main.ts']],
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...TSX, 'server/main.ts'], {
+  const child = spawn(command[0], command[1], {
     env: baseEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

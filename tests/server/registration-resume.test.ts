@@ -195,7 +195,9 @@ describe('continuing on the phone', () => {
     const body = res.json();
     expect(body).toMatchObject({ success: true, expiresInSeconds: 1200, resendAfterSeconds: 30 });
     const { url, token: link } = linkFromSms();
-    expect(new URL(body.link).href).toBe(url.href);
+    // The one-time link travels only in the SMS, never in the answer (issue 29 item 4).
+    expect(body).not.toHaveProperty('link');
+    expect(res.body).not.toContain(link);
     expect(url.pathname).toBe(CONTINUE_ON_PHONE_PATH);
     expect(url.search).toBe('');
     expect(link).toMatch(REGISTRATION_TOKEN_PATTERN);
@@ -309,7 +311,7 @@ describe('continuing on the phone', () => {
     expect((await sendLink(token)).statusCode).toBe(409);
   });
 
-  it("needs the PIN first; spends the mobile's SMS budget with the codes; waits 30 s between links only", async () => {
+  it("needs the PIN first; charged to the registration, not the mobile's SMS budget; waits 30 s between links only", async () => {
     const noPin = (await prove()).token;
     expect((await sendLink(noPin)).statusCode).toBe(409);
     expect((await savePin(noPin)).statusCode).toBe(200);
@@ -319,12 +321,19 @@ describe('continuing on the phone', () => {
     expect(again.statusCode).toBe(429);
     expect(again.headers['retry-after']).toBe('30');
     const codes: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       wait();
       codes.push((await sendLink(noPin)).statusCode);
     }
-    // 5 SMS per mobile and hour: the code and four links.
-    expect(codes).toEqual([200, 200, 200, 429]);
+    // 5 links per registration and hour, whatever the mobile's SMS budget (the code spent one).
+    expect(codes).toEqual([200, 200, 200, 200, 429]);
+    // The links spent none of the mobile's budget: 4 more codes still go out this hour.
+    const sends: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      wait();
+      sends.push((await post(onboardingPaths.start, { phone: PHONE })).statusCode);
+    }
+    expect(sends).toEqual([200, 200, 200, 200, 429]);
   });
 
   it('a refused SMS leaves no live link and spends no budget', async () => {
@@ -341,16 +350,106 @@ describe('continuing on the phone', () => {
     expect((await sendLink(token)).statusCode).toBe(200);
   });
 
-  it('caps link opens per address and status reads per registration', async () => {
+  it('caps link opens per address, unknown tokens apart from known ones, and status reads per registration', async () => {
+    const token = await atStep4();
+    await sendLink(token);
+    const { token: link } = linkFromSms();
     const fake = 'B'.repeat(43);
     const codes = new Set<number>();
     for (let i = 0; i < 30; i++) codes.add((await open(fake, '198.51.100.9')).statusCode);
     expect([...codes]).toEqual([404]);
     expect((await open(fake, '198.51.100.9')).statusCode).toBe(429);
     expect((await open(fake, '198.51.100.10')).statusCode).toBe(404);
+    // A stranger behind the same address spent the unknown tokens' opens, not the patient's.
+    expect((await open(link, '198.51.100.9')).statusCode).toBe(200);
 
-    const token = await atStep4();
     for (let i = 0; i < 40; i++) expect((await status(token)).statusCode).toBe(200);
     expect((await status(token)).statusCode).toBe(429);
+  });
+});
+
+describe("a stranger cannot block a patient's mobile (issue 29 item 1, the third probe)", () => {
+  const STRANGER = '192.0.2.66';
+  const OWNER = '203.0.113.7';
+
+  it('5 starts 31 s apart and 10 wrong codes from one address; the owner, from another, still registers', async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await post(onboardingPaths.start, { phone: PHONE }, STRANGER)).statusCode).toBe(200);
+      wait();
+    }
+    const delivered = sms.lastCode(PHONE);
+    const wrongCode = delivered === '000000' ? '000001' : '000000';
+    for (let i = 0; i < 10; i++) {
+      const res = await post(
+        onboardingPaths.validateOtp,
+        { celular: PHONE, otp: wrongCode },
+        STRANGER,
+      );
+      expect(res.statusCode).toBe(401);
+    }
+    // The stranger's address is out of tries for this mobile, even with the right code.
+    const blocked = await post(
+      onboardingPaths.validateOtp,
+      { celular: PHONE, otp: delivered },
+      STRANGER,
+    );
+    expect(blocked.statusCode).toBe(429);
+    // The mobile's SMS budget is kept (5 an hour): no new code...
+    expect((await post(onboardingPaths.start, { phone: PHONE }, OWNER)).statusCode).toBe(429);
+
+    // ...but the code already on the owner's phone works from the owner's address,
+    const proved = await post(
+      onboardingPaths.validateOtp,
+      { celular: PHONE, otp: delivered },
+      OWNER,
+    );
+    expect(proved.statusCode).toBe(200);
+    const token = proved.json().registration.token as string;
+    expect((await savePin(token)).statusCode).toBe(200);
+    wait();
+    // the hand-off link is charged to the registration, not to the spent SMS budget,
+    expect((await sendLink(token, OWNER)).statusCode).toBe(200);
+    const phone = (await open(linkFromSms().token, OWNER)).json().registration;
+    expect((await bind(phone.token, 'kyc-owner')).statusCode).toBe(200);
+    kyc.stages.set('kyc-owner', { stage: 'documentRead', idData: ID_DATA });
+    // and the registration completes.
+    const register = await post(
+      onboardingPaths.register,
+      {
+        registrationToken: phone.token,
+        phone: PHONE,
+        sessionId: 'kyc-owner',
+        supplementaryData: { departamento: '11', ciudad_id: '1101' },
+      },
+      OWNER,
+    );
+    expect(register.statusCode).toBe(200);
+    const login = await post('/api/auth/login', { numero_documento: '4567890', pin: '482915' });
+    expect(login.statusCode).toBe(200);
+  });
+
+  it('a mobile still has a ceiling across addresses (30 wrong tries an hour)', async () => {
+    await post(onboardingPaths.start, { phone: PHONE }, OWNER);
+    const wrongCode = sms.lastCode(PHONE) === '000000' ? '000001' : '000000';
+    const statuses: number[] = [];
+    for (let a = 0; a < 4; a++)
+      for (let i = 0; i < 10; i++)
+        statuses.push(
+          (
+            await post(
+              onboardingPaths.validateOtp,
+              { celular: PHONE, otp: wrongCode },
+              `192.0.2.${a}`,
+            )
+          ).statusCode,
+        );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(30);
+    expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+    const owner = await post(
+      onboardingPaths.validateOtp,
+      { celular: PHONE, otp: sms.lastCode(PHONE) },
+      OWNER,
+    );
+    expect(owner.statusCode).toBe(429);
   });
 });

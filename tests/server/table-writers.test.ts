@@ -1,0 +1,38 @@
+/**
+ * One writer per table (issue 27 part 4): the statements that write `patients` live in
+ * server/patients/ only; `login_guards` is written in server/login/ only (others call
+ * clearLoginGuard); `otp_codes` in server/security/otp.ts only (the codes and their housekeeping).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SERVER = path.resolve(__dirname, '../../server');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'migrations' ? [] : sources(p);
+    return p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** The files with a statement that writes `table`. */
+function writersOf(table: string): string[] {
+  const write = new RegExp(`\\b(INSERT\\s+INTO|UPDATE|DELETE\\s+FROM)\\s+${table}\\b`, 'i');
+  return sources(SERVER)
+    .filter((file) => write.test(readFileSync(file, 'utf8')))
+    .map((file) => path.relative(SERVER, file));
+}
+
+describe('one writer per table', () => {
+  it('patients: server/patients/ only', () => {
+    expect(writersOf('patients')).toEqual(['patients/service.ts']);
+  });
+  it('login_guards: server/login/ only (clearLoginGuard for everyone else)', () => {
+    expect(writersOf('login_guards')).toEqual(['login/service.ts']);
+  });
+  it('otp_codes: server/security/otp.ts only, housekeeping included', () => {
+    expect(writersOf('otp_codes')).toEqual(['security/otp.ts']);
+  });
+});

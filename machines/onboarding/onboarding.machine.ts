@@ -1,15 +1,14 @@
 import { assign, enqueueActions, setup, stopChild } from 'xstate';
 import { PIN_LENGTH } from '../../contract/login';
-import { EMAIL_PATTERN, PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
+import { EMAIL_PATTERN } from '../../contract/onboarding';
 import {
   isAcceptablePin,
   isPinFromOwnData,
   PIN_FROM_OWN_DATA,
   pinOwnDataOf,
 } from '../../contract/pin';
-import { normalizeParaguayPhone } from '../../contract/phone';
 import { toFlowError } from '../shared/errors';
-import { onlyDigits } from '../shared/input';
+import { cleanPhoneInput, onlyDigits, phoneFromInput } from '../shared/input';
 import { otpMachine } from '../otp/otp.machine';
 import {
   loadKyc,
@@ -34,20 +33,6 @@ import type {
 } from './onboarding.types';
 
 const EMAIL_MAX_LENGTH = 254;
-
-/** What the phone field keeps as the patient types or pastes: digits and the usual separators. */
-const cleanPhoneInput = (value: string): string =>
-  value.replace(/[^\d\s()+-]/g, '').slice(0, PHONE_INPUT_MAX_LENGTH);
-
-/** The national part typed after the fixed +595, in the local format 09XXXXXXXX; null if not a PY mobile. */
-function phoneFromInput(phoneInput: string): string | null {
-  const digits = phoneInput.replace(/\D/g, '');
-  if (!digits) return null;
-  // libphonenumber-js validation happens in the contract's normaliser (Paraguayan mobiles only).
-  return normalizeParaguayPhone(
-    digits.startsWith('595') || digits.startsWith('0') ? digits : `595${digits}`,
-  );
-}
 
 const isEmailAcceptable = (emailInput: string): boolean => {
   const email = emailInput.trim();

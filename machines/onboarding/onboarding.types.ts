@@ -3,9 +3,6 @@ import type { RegistrationStage, RegistrationStatusResponse } from '../../contra
 import type { KycOutput, KycResult, KycResume, SupplementaryData } from '../kyc/kyc.types';
 import type { PollingEvent } from '../shared/polling';
 
-/** What the phone field keeps at most (its view's maxLength). */
-export { PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
-
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OnboardingErrorCode =
   /** submit with an invalid phone (banner) */

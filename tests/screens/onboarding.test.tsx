@@ -195,6 +195,17 @@ describe('Registrate (step 0)', () => {
     expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456' }]);
   });
 
+  it.each(['+595 981 123456', '0981 123 456', '981123456'])(
+    'a mobile pasted from the contacts (%s) is kept as pasted and sent as 0981123456',
+    (pasted) => {
+      const h = renderWizard();
+      fireEvent.change(phoneField(), { target: { value: pasted } });
+      expect(phoneField()).toHaveValue(pasted);
+      fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+      expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456' }]);
+    },
+  );
+
   it("shows the server's message when the code cannot be sent", async () => {
     const h = renderWizard();
     fireEvent.change(phoneField(), { target: { value: '981 123 456' } });

@@ -1,8 +1,8 @@
 import { useRef } from 'react';
-import { PHONE_INPUT_MAX_LENGTH } from '../../../../machines/onboarding/onboarding.types';
 import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { PhoneField } from '../../../components/PhoneField';
 import { TextField } from '../../../components/TextField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
@@ -33,17 +33,13 @@ export function RegistrationScreen() {
         email: (value) => send({ type: 'email.change', value }),
       }}
     >
-      <TextField
+      <PhoneField
         ref={phone}
         label={copy.phoneLabel}
         name="celular"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel-national"
         prefix={copy.phonePrefix}
         placeholder={copy.phonePlaceholder}
         hint={copy.phoneHint}
-        maxLength={PHONE_INPUT_MAX_LENGTH}
         value={view.phoneInput}
         onValueChange={(value) => send({ type: 'phone.change', value })}
         onBlur={() => send({ type: 'phone.blur' })}

@@ -328,7 +328,7 @@ export const onboardingMachine = setup({
         sessionId: context.sessionId,
         registrationToken: context.registrationToken,
         resume: context.kycResume,
-        // The phone the link opened is where the registration continues: no second hand-off.
+        // The phone the link opened is where the registration continues: no second handoff.
         canHandOff: context.linkToken === null,
       };
       enqueue.spawnChild(logic, { id: 'kyc', input } as { input: KycInput });

@@ -452,7 +452,7 @@ describe('onboarding: a registration that survives real life (issue 18)', () => 
     valid(r.events);
   });
 
-  it("'Seguir en mi celular': the hand-off entered, passed when the phone finishes", async () => {
+  it("'Seguir en mi celular': the handoff entered, passed when the phone finishes", async () => {
     const r = recorder();
     const h = onboarding(r.inspect);
     await h.toKyc();

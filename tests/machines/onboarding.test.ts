@@ -1249,7 +1249,7 @@ describe('a registration that survives real life (issue 18)', () => {
   describe('the phone that opened the link', () => {
     const LINK_TOKEN = 'L'.repeat(43);
 
-    it('opens the registration and continues where it was, with no second hand-off', async () => {
+    it('opens the registration and continues where it was, with no second handoff', async () => {
       const h = harness({ input: { linkToken: LINK_TOKEN } });
       expect(h.screen()).toBe('linkOpening');
       expect(h.opens.map((c) => c.input)).toEqual([{ linkToken: LINK_TOKEN }]);

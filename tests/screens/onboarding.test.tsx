@@ -14,6 +14,8 @@ import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { FIXTURE_REGISTRATION_TOKEN } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/es.onboarding';
@@ -36,9 +38,9 @@ function renderWizard() {
   const savePin = controlled<ResultResponse, SavePinRequest>();
   const machine = onboardingMachine.provide({
     actors: {
-      sendCode: send.logic,
+      registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
       registerPatient: register.logic,
-      savePin: savePin.logic,
+      pinCreation: pinCreationMachine.provide({ actors: { savePin: savePin.logic } }),
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),

@@ -257,6 +257,19 @@ const otp: Deriver = (j, c) => {
   if (resend) j.fail('verification', resend);
 };
 
+/**
+ * A wizard step's own child (onboarding's form, PIN and handoff steps): the errors it shows fail
+ * the step, and leaving an error retries it; the wizard records entering and leaving the step.
+ */
+const stepChild =
+  (step: InsightStep): Deriver =>
+  (j, c) => {
+    if (c.next.status !== 'active') return;
+    if (errorOf(c.prev) !== null && errorOf(c.next) === null) j.retry(step);
+    const code = newFailure(c);
+    if (code) j.fail(step, code);
+  };
+
 const login: Deriver = wizard(['login'], () => 'login', { passed: ['done'], cancelled: [] });
 
 const recovery: Deriver = (j, c) => {
@@ -312,7 +325,18 @@ const faceLogin: Deriver = (j, c) => {
   if (failedAt(c.next) && !failedAt(c.prev) && code) j.fail('recognition', code);
 };
 
-const derivers: Record<string, Deriver> = { onboarding, kyc, otp, login, recovery, faceLogin };
+const derivers: Record<string, Deriver> = {
+  onboarding,
+  registrationForm: stepChild('registration'),
+  pinCreation: stepChild('pin'),
+  pinRenewal: stepChild('pin'),
+  handoff: stepChild('handoff'),
+  kyc,
+  otp,
+  login,
+  recovery,
+  faceLogin,
+};
 const FLOW_OF: Record<string, InsightFlow> = {
   onboarding: 'onboarding',
   login: 'login',

@@ -1,32 +1,33 @@
-import { initialOnboardingContext, onboardingMachine } from './onboarding.machine';
-import type { RegistrationStage } from '../../contract/onboarding';
+import type { AnyMachineSnapshot, SnapshotFrom } from 'xstate';
+import { otpFixtures } from '../otp/otp.fixtures';
+import { onboardingMachine } from './onboarding.machine';
+import { initialOnboardingContext } from './onboarding.steps';
+import {
+  FIXTURE_LINK_TOKEN,
+  FIXTURE_REGISTRATION_TOKEN,
+  handoffFixtures,
+  linkOpeningFixtures,
+  pinCreationFixtures,
+  pinRenewalFixtures,
+  registrationFormFixtures,
+} from './steps.fixtures';
 import type { OnboardingContext } from './onboarding.types';
 
-const empty: OnboardingContext = initialOnboardingContext;
+export { FIXTURE_REGISTRATION_TOKEN };
 
-const typed: OnboardingContext = {
-  ...empty,
-  phoneInput: '981 123 456',
-  emailInput: 'maria.gonzalez@example.com.py',
-};
+type OnboardingSnapshot = SnapshotFrom<typeof onboardingMachine>;
+type StepChild =
+  'registrationForm' | 'otp' | 'pinCreation' | 'pinRenewal' | 'handoff' | 'linkOpening';
+
+const empty: OnboardingContext = initialOnboardingContext;
 const contact: OnboardingContext = {
-  ...typed,
+  ...empty,
   phone: '0981123456',
   email: 'maria.gonzalez@example.com.py',
   resendAfterSeconds: 30,
 };
-/** The registration validate-otp opened (a bearer token of 43 base64url characters). */
-export const FIXTURE_REGISTRATION_TOKEN = 'Rk9SLVNUT1JJRVMtT05MWS0wMTIzNDU2Nzg5QUJDREV';
-const registered: OnboardingContext = {
-  ...contact,
-  registrationToken: FIXTURE_REGISTRATION_TOKEN,
-};
-const withPin: OnboardingContext = {
-  ...registered,
-  pinInput: '482915',
-  termsAccepted: true,
-  pin: '482915',
-};
+const registered: OnboardingContext = { ...contact, registrationToken: FIXTURE_REGISTRATION_TOKEN };
+const withPin: OnboardingContext = { ...registered, pin: '482915' };
 const afterKyc: OnboardingContext = {
   ...withPin,
   sessionId: '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40',
@@ -50,150 +51,104 @@ const afterKyc: OnboardingContext = {
   },
 };
 
-/** The card of a patient born 12/04/1990 (document 4.567.890) who chose 120490 at step 2. */
-const ownDataPin: OnboardingContext = {
-  ...afterKyc,
-  pinInput: '',
-  pin: null,
-};
-
-const FIXTURE_LINK_TOKEN = 'TElOSy1TVE9SSUVTLU9OTFktMDEyMzQ1Njc4OUFCQ0R';
-
-/** 'Seguí en tu celular' with the link sent and the phone at a stage. */
-const handoffAt = (stage: RegistrationStage): OnboardingContext['handoff'] => ({
-  link: `http://localhost:3000/onboarding/celular#${FIXTURE_LINK_TOKEN}`,
-  stage,
-  expiresInSeconds: 1200,
-});
-
 const at = (
   value: Parameters<typeof onboardingMachine.resolveState>[0]['value'],
   context: OnboardingContext,
 ) => onboardingMachine.resolveState({ value, context });
 
 /**
- * One named snapshot per leaf state (and variant worth seeing), for stories and tests. Each name
- * starts with the leaf's path (`registrationEditing` is registration.editing). The children (OTP on
- * verification, KYC on kyc) have their own fixtures.
+ * The wizard on a step with that step's child restored at one of the child's own fixtures, the way
+ * a persisted snapshot carries its children: an actor started from it (a story, a test) has the
+ * child running in the state shown.
+ */
+export const withStepChild = (
+  snapshot: OnboardingSnapshot,
+  id: StepChild,
+  child: AnyMachineSnapshot,
+): OnboardingSnapshot =>
+  ({
+    ...snapshot,
+    children: { [id]: { snapshot: child, src: id, syncSnapshot: false } },
+  }) as unknown as OnboardingSnapshot;
+
+/** The wizard on a step, for each of that step's child fixtures (the stories of the children). */
+export const onboardingAt = {
+  registration: (child: AnyMachineSnapshot) =>
+    withStepChild(at('registration', empty), 'registrationForm', child),
+  pinCreation: (child: AnyMachineSnapshot) =>
+    withStepChild(at('pinCreation', registered), 'pinCreation', child),
+  pinRenewal: (child: AnyMachineSnapshot) =>
+    withStepChild(at('pinRenewal', { ...afterKyc, pin: null }), 'pinRenewal', child),
+  handoff: (child: AnyMachineSnapshot) => withStepChild(at('handoff', withPin), 'handoff', child),
+  linkOpening: (child: AnyMachineSnapshot) =>
+    withStepChild(
+      at('linkOpening', { ...empty, linkToken: FIXTURE_LINK_TOKEN }),
+      'linkOpening',
+      child,
+    ),
+};
+
+const rf = registrationFormFixtures;
+const pc = pinCreationFixtures;
+const pr = pinRenewalFixtures;
+const hf = handoffFixtures;
+
+/**
+ * One named snapshot per leaf state of the wizard and of its steps' children (and variant worth
+ * seeing), for stories and tests. Each name starts with the wizard's state (`registrationInvalid`
+ * is the wizard on registration with its form child invalid); a step with a child carries it, restored
+ * at one of the child's own fixtures (steps.fixtures.ts, otp.fixtures.ts).
  */
 export const onboardingFixtures = {
-  registrationEditing: at({ registration: 'editing' }, empty),
-  registrationEditingFilled: at({ registration: 'editing' }, typed),
-  registrationEditingPhoneInline: at(
-    { registration: 'editing' },
-    { ...empty, phoneInput: '981 12', fieldErrors: { phone: 'phoneInvalid', email: null } },
-  ),
-  registrationInvalid: at(
-    { registration: 'invalid' },
-    {
-      ...empty,
-      phoneInput: '123',
-      emailInput: 'maria@',
-      fieldErrors: { phone: 'phoneInvalid', email: 'emailInvalid' },
-      error: { code: 'phoneInvalidSubmit' },
-    },
-  ),
-  registrationInvalidEmail: at(
-    { registration: 'invalid' },
-    { ...typed, emailInput: 'maria@correo', fieldErrors: { phone: null, email: 'emailInvalid' } },
-  ),
-  registrationSending: at({ registration: 'sending' }, contact),
-  registrationFailed: at(
-    { registration: 'failed' },
-    { ...contact, error: { code: 'sendCodeFailed' } },
-  ),
-  registrationFailedStart: at(
-    { registration: 'failed' },
-    { ...contact, error: { code: 'startFailed' } },
-  ),
-  registrationFailedServerMessage: at(
-    { registration: 'failed' },
-    {
-      ...contact,
-      error: {
-        code: 'startFailed',
-        serverMessage: 'No se pudo enviar el SMS. Probá de nuevo en unos minutos.',
-      },
-    },
-  ),
-  registrationFailedTooManyAttempts: at(
-    { registration: 'failed' },
-    {
-      ...contact,
-      error: {
-        code: 'tooManyAttempts',
-        serverMessage: 'Demasiados intentos. Esperá 60 minutos e intentá de nuevo.',
-      },
-    },
-  ),
-  verification: at('verification', contact),
-  pinCreationEditing: at({ pinCreation: 'editing' }, registered),
-  pinCreationEditingReady: at(
-    { pinCreation: 'editing' },
-    { ...registered, pinInput: '482915', termsAccepted: true },
-  ),
-  pinCreationInvalid: at(
-    { pinCreation: 'invalid' },
-    { ...registered, pinInput: '123456', termsAccepted: true, error: { code: 'pinInvalid' } },
-  ),
-  pinCreationInvalidTerms: at(
-    { pinCreation: 'invalid' },
-    { ...registered, pinInput: '482915', error: { code: 'termsRequired' } },
-  ),
-  pinCreationSaving: at({ pinCreation: 'saving' }, withPin),
-  pinCreationSaveFailed: at(
-    { pinCreation: 'saveFailed' },
-    { ...withPin, error: { code: 'savePinFailed' }, failures: 1 },
-  ),
+  registrationEditing: onboardingAt.registration(rf.editing),
+  registrationEditingFilled: onboardingAt.registration(rf.editingFilled),
+  registrationEditingPhoneInline: onboardingAt.registration(rf.editingPhoneInline),
+  registrationInvalid: onboardingAt.registration(rf.invalid),
+  registrationInvalidEmail: onboardingAt.registration(rf.invalidEmail),
+  registrationSending: onboardingAt.registration(rf.sending),
+  registrationFailed: onboardingAt.registration(rf.failed),
+  registrationFailedStart: onboardingAt.registration(rf.failedStart),
+  registrationFailedServerMessage: onboardingAt.registration(rf.failedServerMessage),
+  registrationFailedTooManyAttempts: onboardingAt.registration(rf.failedTooManyAttempts),
+  registrationSent: onboardingAt.registration(rf.sent),
+  registrationExists: onboardingAt.registration(rf.exists),
+  verification: withStepChild(at('verification', contact), 'otp', otpFixtures.editing),
+  pinCreationEditing: onboardingAt.pinCreation(pc.editing),
+  pinCreationEditingReady: onboardingAt.pinCreation(pc.editingReady),
+  pinCreationInvalid: onboardingAt.pinCreation(pc.invalid),
+  pinCreationInvalidTerms: onboardingAt.pinCreation(pc.invalidTerms),
+  pinCreationSaving: onboardingAt.pinCreation(pc.saving),
+  pinCreationSaveFailed: onboardingAt.pinCreation(pc.saveFailed),
+  pinCreationSaved: onboardingAt.pinCreation(pc.saved),
   welcome: at('welcome', withPin),
   /** The mobile proved again after a lost page: the registration continues at the welcome. */
-  welcomeResumed: at('welcome', { ...withPin, pin: null, pinInput: '', resumed: true }),
-  handoffSending: at({ handoff: 'sending' }, withPin),
-  handoffWaiting: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('waiting') }),
-  handoffWaitingOpened: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('opened') }),
-  handoffWaitingSelfie: at({ handoff: 'waiting' }, { ...withPin, handoff: handoffAt('selfie') }),
-  handoffWaitingDocument: at(
-    { handoff: 'waiting' },
-    { ...withPin, handoff: handoffAt('document') },
-  ),
-  handoffFailed: at(
-    { handoff: 'failed' },
-    {
-      ...withPin,
-      error: {
-        code: 'handoffFailed',
-        serverMessage: 'Demasiados intentos. Esperá 25 segundos e intentá de nuevo.',
-      },
-    },
-  ),
-  handoffStopped: at(
-    { handoff: 'stopped' },
-    { ...withPin, handoff: handoffAt('waiting'), error: { code: 'handoffStopped' } },
-  ),
+  welcomeResumed: at('welcome', { ...withPin, pin: null, resumed: true }),
+  handoffSending: onboardingAt.handoff(hf.sending),
+  handoffWaiting: onboardingAt.handoff(hf.waiting),
+  handoffWaitingOpened: onboardingAt.handoff(hf.waitingOpened),
+  handoffWaitingSelfie: onboardingAt.handoff(hf.waitingSelfie),
+  handoffWaitingDocument: onboardingAt.handoff(hf.waitingDocument),
+  handoffFailed: onboardingAt.handoff(hf.failed),
+  handoffStopped: onboardingAt.handoff(hf.stopped),
+  handoffDone: onboardingAt.handoff(hf.done),
   /** The phone that opened the SMS link, while its registration loads. */
-  linkOpening: at('linkOpening', { ...empty, linkToken: FIXTURE_LINK_TOKEN }),
+  linkOpening: onboardingAt.linkOpening(linkOpeningFixtures.opening),
+  linkOpeningOpened: onboardingAt.linkOpening(linkOpeningFixtures.opened),
+  linkOpeningRefused: onboardingAt.linkOpening(linkOpeningFixtures.refused),
   linkRefused: at('linkRefused', {
     ...empty,
     linkToken: FIXTURE_LINK_TOKEN,
-    error: {
-      code: 'linkRefused',
-      serverMessage:
-        'Este enlace ya se usó. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
-    },
+    error: linkOpeningFixtures.refused.context.error,
   }),
   kycLoading: at({ kyc: 'loading' }, withPin),
   kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),
   kycRunning: at({ kyc: 'running' }, withPin),
-  pinRenewalEditing: at({ pinRenewal: 'editing' }, ownDataPin),
-  pinRenewalEditingTyped: at({ pinRenewal: 'editing' }, { ...ownDataPin, pinInput: '735194' }),
-  pinRenewalInvalid: at(
-    { pinRenewal: 'invalid' },
-    { ...ownDataPin, pinInput: '456789', error: { code: 'pinFromOwnData' }, failures: 1 },
-  ),
-  pinRenewalInvalidBanned: at(
-    { pinRenewal: 'invalid' },
-    { ...ownDataPin, pinInput: '123456', error: { code: 'pinInvalid' }, failures: 1 },
-  ),
+  /** The card of a patient born 12/04/1990 (document 4.567.890) who chose 120490 at step 2. */
+  pinRenewalEditing: onboardingAt.pinRenewal(pr.editing),
+  pinRenewalEditingTyped: onboardingAt.pinRenewal(pr.editingTyped),
+  pinRenewalInvalid: onboardingAt.pinRenewal(pr.invalid),
+  pinRenewalInvalidBanned: onboardingAt.pinRenewal(pr.invalidBanned),
+  pinRenewalChosen: onboardingAt.pinRenewal(pr.chosen),
   registeringSubmitting: at({ registering: 'submitting' }, afterKyc),
   registeringFailed: at(
     { registering: 'failed' },
@@ -218,7 +173,7 @@ export const onboardingFixtures = {
     { ...afterKyc, error: { code: 'registerNetwork' } },
   ),
   unexpected: at('unexpected', { ...withPin, error: { code: 'unexpected' } }),
-  complete: at('complete', { ...afterKyc, pin: null, pinInput: '' }),
+  complete: at('complete', { ...afterKyc, pin: null }),
   patientExists: at('patientExists', contact),
   home: at('home', empty),
 };

@@ -1,9 +1,16 @@
 import type { ActorRefFrom, AnyActorRef, SnapshotFrom } from 'xstate';
 import type { KycMachine } from '../kyc/kyc.machine';
+import type { HandoffMachine } from './handoff.machine';
 import type { OnboardingMachine } from './onboarding.machine';
+import type { PinCreationMachine, PinRenewalMachine } from './pin.machine';
+import type { RegistrationFormMachine } from './registration.machine';
 import type { OnboardingField, OnboardingStep, PinMissing } from './onboarding.types';
 
 type Snapshot = SnapshotFrom<OnboardingMachine>;
+type RegistrationFormSnapshot = SnapshotFrom<RegistrationFormMachine>;
+type PinCreationSnapshot = SnapshotFrom<PinCreationMachine>;
+type PinRenewalSnapshot = SnapshotFrom<PinRenewalMachine>;
+type HandoffSnapshot = SnapshotFrom<HandoffMachine>;
 
 export type OnboardingScreen =
   | 'linkOpening'
@@ -75,8 +82,9 @@ export const selectOnboardingProgress = (s: Snapshot): { step: number; of: numbe
 /** Every back or cancel ended the flow: the view goes home. */
 export const selectGoHome = (s: Snapshot): boolean => s.matches('home');
 
-export const selectRegistrationView = (s: Snapshot) => {
-  const sending = s.matches({ registration: 'sending' });
+/** Step 0's form (the `registrationForm` child). */
+export const selectRegistrationView = (s: RegistrationFormSnapshot) => {
+  const sending = s.matches('sending');
   const { phone, email } = s.context.fieldErrors;
   const focus: OnboardingField = phone || !email ? 'phone' : 'email';
   return {
@@ -87,22 +95,17 @@ export const selectRegistrationView = (s: Snapshot) => {
     emailInput: s.context.emailInput,
     phoneError: s.context.fieldErrors.phone,
     emailError: s.context.fieldErrors.email,
-    error:
-      s.matches({ registration: 'invalid' }) || s.matches({ registration: 'failed' })
-        ? s.context.error
-        : null,
+    error: s.matches('invalid') || s.matches('failed') ? s.context.error : null,
     sending,
     canSubmit: s.can({ type: 'form.submit' }),
     canGoBack: s.can({ type: 'flow.back' }),
   };
 };
 
-export const selectPinCreationView = (s: Snapshot) => {
+/** Step 2's form (the `pinCreation` child). */
+export const selectPinCreationView = (s: PinCreationSnapshot) => {
   const { pinInput, termsAccepted } = s.context;
-  const error =
-    s.matches({ pinCreation: 'invalid' }) || s.matches({ pinCreation: 'saveFailed' })
-      ? s.context.error
-      : null;
+  const error = s.matches('invalid') || s.matches('saveFailed') ? s.context.error : null;
   const missing: PinMissing | null =
     !pinInput && !termsAccepted
       ? 'pinAndTerms'
@@ -116,8 +119,8 @@ export const selectPinCreationView = (s: Snapshot) => {
     pinInput,
     termsAccepted,
     /** the PIN is being kept with the registration, or could not be (the banner) */
-    saving: s.matches({ pinCreation: 'saving' }),
-    saveError: s.matches({ pinCreation: 'saveFailed' }) ? s.context.error : null,
+    saving: s.matches('saving'),
+    saveError: s.matches('saveFailed') ? s.context.error : null,
     // 'Validar' stays disabled until a PIN is typed and the terms are checked (spec 5).
     canSubmit: missing === null && s.can({ type: 'form.submit' }),
     /** what keeps 'Validar' disabled, said beside it */
@@ -131,12 +134,12 @@ export const selectPinCreationView = (s: Snapshot) => {
   };
 };
 
-/** After the card: a PIN not made from the patient's birth date or document number. */
-export const selectPinRenewalView = (s: Snapshot) => ({
+/** After the card (the `pinRenewal` child): a PIN not made from the birth date or document number. */
+export const selectPinRenewalView = (s: PinRenewalSnapshot) => ({
   pinInput: s.context.pinInput,
   canSubmit: s.context.pinInput.length > 0 && s.can({ type: 'form.submit' }),
   missing: s.context.pinInput.length > 0 ? null : ('pin' as const),
-  pinError: s.matches({ pinRenewal: 'invalid' }) ? s.context.error : null,
+  pinError: s.matches('invalid') ? s.context.error : null,
   failures: s.context.failures,
 });
 
@@ -152,23 +155,24 @@ export const selectResumed = (s: Snapshot): boolean =>
   s.context.resumed && !s.matches('complete') && !s.matches('patientExists');
 
 /**
- * 'Seguí en tu celular' on the first device: the link being sent, sent (with how far the phone
- * got), not sent (with the reason and a new try), or no longer this device's registration.
+ * 'Seguí en tu celular' on the first device (the `handoff` child): the link being sent, sent (with
+ * how far the phone got), not sent (with the reason and a new try), or no longer this device's
+ * registration.
  */
-export const selectHandoffView = (s: Snapshot) => ({
-  sending: s.matches({ handoff: 'sending' }),
-  waiting: s.matches({ handoff: 'waiting' }),
+export const selectHandoffView = (s: HandoffSnapshot) => ({
+  sending: s.matches('sending'),
+  waiting: s.matches('waiting'),
   /** the link, for the QR code a computer shows beside the SMS */
-  link: s.context.handoff?.link ?? null,
-  stage: s.context.handoff?.stage ?? null,
+  link: s.context.sent?.link ?? null,
+  stage: s.context.sent?.stage ?? null,
   /** the link's validity, in whole minutes */
-  expiresInMinutes: s.context.handoff ? Math.round(s.context.handoff.expiresInSeconds / 60) : null,
+  expiresInMinutes: s.context.sent ? Math.round(s.context.sent.expiresInSeconds / 60) : null,
   /** the verified mobile the SMS went to */
   phone: s.context.phone,
-  error:
-    s.matches({ handoff: 'failed' }) || s.matches({ handoff: 'stopped' }) ? s.context.error : null,
+  error: s.matches('failed') || s.matches('stopped') ? s.context.error : null,
   canResend: s.can({ type: 'handoff.resend' }),
-  canUseThisDevice: s.can({ type: 'handoff.cancel' }) && !s.matches({ handoff: 'stopped' }),
+  /** 'Usar la cámara de este dispositivo' (the wizard's), while the registration is this device's */
+  canUseThisDevice: !s.matches('stopped') && s.status === 'active',
 });
 
 /** The phone opening the SMS link, or the link refused (with the reason and the SMS way back). */
@@ -183,6 +187,18 @@ export const selectUnexpectedView = (s: Snapshot) => ({
 
 /** The OTP child while on step 1 (its own selectors render it). */
 export const selectOtpActor = (s: Snapshot) => s.children.otp;
+
+/** Step 0's form while on step 0. */
+export const selectRegistrationFormActor = (s: Snapshot) => s.children.registrationForm;
+
+/** Step 2's form while on step 2. */
+export const selectPinCreationActor = (s: Snapshot) => s.children.pinCreation;
+
+/** 'Elegí otro PIN' while the card's data refused the PIN. */
+export const selectPinRenewalActor = (s: Snapshot) => s.children.pinRenewal;
+
+/** 'Seguí en tu celular' while this device follows the phone. */
+export const selectHandoffActor = (s: Snapshot) => s.children.handoff;
 
 /** The KYC child while on step 4 (spawned once its chunk has loaded; undefined before). */
 export const selectKycActor = (s: Snapshot): ActorRefFrom<KycMachine> | undefined =>

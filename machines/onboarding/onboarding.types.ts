@@ -1,10 +1,12 @@
 import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
-import type { RegistrationStage, RegistrationStatusResponse } from '../../contract/onboarding';
+import type {
+  RegistrationResume,
+  RegistrationStage,
+  RegistrationStatusResponse,
+} from '../../contract/onboarding';
+import type { pinOwnDataOf } from '../../contract/pin';
 import type { KycOutput, KycResult, KycResume, SupplementaryData } from '../kyc/kyc.types';
 import type { PollingEvent } from '../shared/polling';
-
-/** What the phone field keeps at most (its view's maxLength). */
-export { PHONE_INPUT_MAX_LENGTH } from '../../contract/onboarding';
 
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OnboardingErrorCode =
@@ -48,27 +50,21 @@ export type FieldErrors = {
   email: 'emailInvalid' | null;
 };
 
+/** The wizard: only the order of the steps and what one step hands the next (never a field). */
 export type OnboardingContext = {
-  /** the phone field as typed, after the fixed +595 */
-  phoneInput: string;
-  emailInput: string;
-  fieldErrors: FieldErrors;
-  /** normalised 09XXXXXXXX, fixed by the first valid submit */
+  /** normalised 09XXXXXXXX: the registration form's, then the registration's */
   phone: string | null;
   /** trimmed, null when left empty */
   email: string | null;
   /** the resend wait the server announced with the first code */
   resendAfterSeconds: number | null;
-  pinInput: string;
-  termsAccepted: boolean;
   /** the chosen PIN, kept in memory only until the register call */
   pin: string | null;
   sessionId: string | null;
   kycResult: KycResult | null;
   supplementaryData: SupplementaryData | null;
+  /** the wizard's own errors (step 4's load, the link, the register call, a broken child) */
   error: OnboardingError | null;
-  /** failed submits so far: each sends the focus to the first field to fix */
-  failures: number;
   /** the registration the verified mobile opened or resumed (validate-otp, or the SMS link) */
   registrationToken: string | null;
   /** the registration continued where it was left (a notice says so) */
@@ -77,8 +73,8 @@ export type OnboardingContext = {
   kycResume: KycResume | null;
   /** the SMS link's token, on the phone that opened it (null on the first device) */
   linkToken: string | null;
-  /** 'Seguí en tu celular': the link sent and how far the phone got */
-  handoff: { link: string; stage: RegistrationStage; expiresInSeconds: number } | null;
+  /** the server refused the PIN at register: 'Elegí otro PIN' opens with the reason */
+  pinRefused: boolean;
 };
 
 /** The phone that opened the SMS link starts from its token (src/flows/onboarding). */
@@ -88,13 +84,6 @@ export type OnboardingInput = { linkToken?: string | null | undefined };
 export type PinMissing = 'pinAndTerms' | 'pin' | 'terms';
 
 export type OnboardingEvent =
-  | { type: 'phone.change'; value: string }
-  | { type: 'phone.blur' }
-  | { type: 'email.change'; value: string }
-  | { type: 'email.blur' }
-  | { type: 'form.submit' }
-  | { type: 'pin.change'; value: string }
-  | { type: 'terms.change'; accepted: boolean }
   | { type: 'welcome.next' }
   | { type: 'register.retry' }
   /** step 4's code failed to load: try again */
@@ -106,12 +95,8 @@ export type OnboardingEvent =
   | { type: 'flow.back' }
   /** step 4: 'Seguir en mi celular' (the KYC child forwards its view's choice) */
   | { type: 'handoff.start' }
-  /** 'Reenviar el enlace' */
-  | { type: 'handoff.resend' }
   /** 'Usar la cámara de este dispositivo': back to step 4 here */
   | { type: 'handoff.cancel' }
-  /** the first device follows the phone */
-  | PollingEvent<RegistrationStatusResponse>
   /** the phone's link was refused: verify the mobile by SMS instead */
   | { type: 'link.restart' };
 
@@ -120,3 +105,88 @@ export type OnboardingField = 'phone' | 'email' | 'pin' | 'terms';
 
 /** The spec's step numbers (section 2): 0 registration ... 5 completion. */
 export type OnboardingStep = 0 | 1 | 2 | 3 | 4 | 5;
+
+/** The card's data a PIN must not come from (contract/pin.ts). */
+type PinOwnData = ReturnType<typeof pinOwnDataOf>;
+
+// ---------------------------------------------------------------------------------------------
+// The wizard's children: one machine per step that has fields or calls of its own.
+
+/** Step 0's form (registration.machine.ts). */
+export type RegistrationFormContext = {
+  /** the phone field as typed or pasted, after the fixed +595 */
+  phoneInput: string;
+  emailInput: string;
+  fieldErrors: FieldErrors;
+  /** normalised 09XXXXXXXX, fixed by the first valid submit */
+  phone: string | null;
+  email: string | null;
+  /** the resend wait the server announced with the code */
+  resendAfterSeconds: number | null;
+  error: OnboardingError | null;
+  /** failed submits so far: each sends the focus to the first field to fix */
+  failures: number;
+};
+export type RegistrationFormEvent =
+  | { type: 'phone.change'; value: string }
+  | { type: 'phone.blur' }
+  | { type: 'email.change'; value: string }
+  | { type: 'email.blur' }
+  | { type: 'form.submit' }
+  | { type: 'flow.back' };
+/** The code was sent to the mobile, or the mobile already belongs to a patient. */
+export type RegistrationFormOutput =
+  | { outcome: 'sent'; phone: string; email: string | null; resendAfterSeconds: number | null }
+  | { outcome: 'exists' };
+
+/** Step 2 (pinCreation) and, once the card is read, 'Elegí otro PIN' (pinRenewal): pin.machine.ts. */
+export type PinContext = {
+  pinInput: string;
+  termsAccepted: boolean;
+  /** the chosen PIN, handed to the wizard when the step ends */
+  pin: string | null;
+  error: OnboardingError | null;
+  failures: number;
+  /** step 2: the registration the PIN's hash is kept with (null for 'Elegí otro PIN': not kept) */
+  save: PinCreationInput | null;
+  /** once the card is read: the card's data the PIN must not come from */
+  ownData: PinOwnData;
+};
+export type PinCreationInput = { registrationToken: string; email: string | null };
+/** `refused`: the server refused the PIN at register (its copy of the card): the reason shows. */
+export type PinRenewalInput = { ownData: PinOwnData; refused: boolean };
+export type PinEvent =
+  | { type: 'pin.change'; value: string }
+  | { type: 'terms.change'; accepted: boolean }
+  | { type: 'form.submit' }
+  | { type: 'flow.back' };
+export type PinOutput = { pin: string };
+
+/** 'Seguí en tu celular' on the first device (handoff.machine.ts). */
+export type HandoffContext = {
+  registrationToken: string;
+  /** the verified mobile the SMS goes to */
+  phone: string;
+  /** the link sent and how far the phone got */
+  sent: { link: string; stage: RegistrationStage; expiresInSeconds: number } | null;
+  error: OnboardingError | null;
+};
+export type HandoffInput = { registrationToken: string; phone: string };
+export type HandoffEvent =
+  /** 'Reenviar el enlace' */
+  | { type: 'handoff.resend' }
+  /** the first device follows the phone */
+  | PollingEvent<RegistrationStatusResponse>;
+
+/** The phone opened the SMS link (link.machine.ts). */
+export type LinkContext = {
+  linkToken: string;
+  /** the registration the link continues, once opened */
+  registration: RegistrationResume | null;
+  /** why the link was refused */
+  error: OnboardingError | null;
+};
+export type LinkInput = { linkToken: string };
+export type LinkOutput =
+  | { outcome: 'opened'; registration: RegistrationResume }
+  | { outcome: 'refused'; error: OnboardingError };

@@ -1,10 +1,8 @@
 import { assign, setup } from 'xstate';
 import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
-import { normalizeParaguayPhone } from '../../contract/phone';
-import { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
 import { toFlowError } from '../shared/errors';
-import { onlyDigits } from '../shared/input';
+import { cleanPhoneInput, onlyDigits, phoneFromInput } from '../shared/input';
 import { otpMachine } from '../otp/otp.machine';
 import {
   resendRecoveryCode,
@@ -37,7 +35,7 @@ function saveErrorFrom(err: unknown): RecoveryError {
 }
 
 const isDocumentoValid = (documento: string) => documento.length >= DOCUMENT_MIN;
-const isCelularValid = (celular: string) => normalizeParaguayPhone(celular) !== null;
+const isCelularValid = (celular: string) => phoneFromInput(celular) !== null;
 const noFieldErrors: RecoveryFieldErrors = { documento: null, celular: null };
 
 /** A `success: false` answer: its message, else the fallback. */
@@ -122,9 +120,7 @@ export const recoveryMachine = setup({
     }),
     assignCelular: assign(({ context, event }) => {
       const celular =
-        event.type === 'celular.change'
-          ? onlyDigits(event.value, RECOVERY_CELULAR_MAX)
-          : context.celular;
+        event.type === 'celular.change' ? cleanPhoneInput(event.value) : context.celular;
       const fixed = isCelularValid(celular);
       return {
         celular,
@@ -172,7 +168,8 @@ export const recoveryMachine = setup({
             src: 'sendRecoveryCode',
             input: ({ context }) => ({
               numero_documento: context.documento,
-              celular: context.celular,
+              // Submitted only when valid (isRequestValid): the local 09XXXXXXXX the server takes.
+              celular: phoneFromInput(context.celular) ?? context.celular,
             }),
             onDone: [
               {
@@ -207,7 +204,7 @@ export const recoveryMachine = setup({
         src: 'otp',
         input: ({ context }) => ({
           recipient: {
-            celular: normalizeParaguayPhone(context.celular) ?? context.celular,
+            celular: phoneFromInput(context.celular) ?? context.celular,
             numeroDocumento: context.documento,
           },
           resendAfterSeconds: context.resendAfterSeconds ?? undefined,

@@ -1,7 +1,4 @@
 /** Why a recovery step stopped; each code has its Spanish text in src/copy/es.recovery.ts. */
-/** What the mobile field keeps at most (its view's maxLength). */
-export { RECOVERY_CELULAR_MAX } from '../../contract/recovery';
-
 export type RecoveryErrorCode =
   /** step 0 submitted with fewer than 5 document digits */
   | 'documentoInvalid'
@@ -24,7 +21,7 @@ export type RecoveryError = { code: RecoveryErrorCode; serverMessage?: string };
 export type RecoveryContext = {
   /** the document number as typed (digits only, at most 12) */
   documento: string;
-  /** the registered mobile as typed (digits only, at most 10) */
+  /** the registered mobile as typed or pasted (machines/shared/input.ts cleanPhoneInput) */
   celular: string;
   /** the resend wait the server announced with the code */
   resendAfterSeconds: number | null;

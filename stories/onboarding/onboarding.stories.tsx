@@ -1,10 +1,9 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
-import { otpFixtures } from '../../machines/otp/otp.fixtures';
 import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens';
 import type { StoryParameters } from '../support';
-import { AtWizard, KycAt, OtpAt } from './support';
+import { AtWizard, KycAt } from './support';
 
 const meta = {
   title: 'Onboarding/Wizard',
@@ -38,11 +37,12 @@ export const RegistrationFailedServerMessage = at(
 export const RegistrationFailedTooManyAttempts = at(
   onboardingFixtures.registrationFailedTooManyAttempts,
 );
-/** Step 1: a restored wizard has no live children, so the OTP child is restored from its own fixture. */
-export const Verification: Story = {
-  ...at(onboardingFixtures.verification),
-  render: () => <OtpAt snapshot={otpFixtures.editing} />,
-};
+/** The code is on its way: the form's last look before step 1. */
+export const RegistrationSent = at(onboardingFixtures.registrationSent);
+/** The mobile is a patient's already: the form's last look before the wizard says so. */
+export const RegistrationExists = at(onboardingFixtures.registrationExists);
+/** Step 1, with the OTP child restored at its own fixture (its states: otp.stories). */
+export const Verification = at(onboardingFixtures.verification);
 export const PinCreationEditing = at(onboardingFixtures.pinCreationEditing);
 export const PinCreationEditingReady = at(onboardingFixtures.pinCreationEditingReady);
 export const PinCreationInvalid = at(onboardingFixtures.pinCreationInvalid);
@@ -51,6 +51,8 @@ export const PinCreationInvalidTerms = at(onboardingFixtures.pinCreationInvalidT
 export const PinCreationSaving = at(onboardingFixtures.pinCreationSaving);
 /** Step 2 could not be kept: the reason, and the PIN and terms as they were. */
 export const PinCreationSaveFailed = at(onboardingFixtures.pinCreationSaveFailed);
+/** Kept: step 2's last look before the welcome. */
+export const PinCreationSaved = at(onboardingFixtures.pinCreationSaved);
 export const Welcome = at(onboardingFixtures.welcome);
 /** A lost page, the mobile verified again: the registration continues at the welcome. */
 export const WelcomeResumed = at(onboardingFixtures.welcomeResumed);
@@ -65,8 +67,14 @@ export const HandoffWaitingDocument = at(onboardingFixtures.handoffWaitingDocume
 export const HandoffFailed = at(onboardingFixtures.handoffFailed);
 /** The registration moved on elsewhere (the mobile verified again on another device). */
 export const HandoffStopped = at(onboardingFixtures.handoffStopped);
+/** The phone finished: the last look before the completion. */
+export const HandoffDone = at(onboardingFixtures.handoffDone);
 /** The phone that opened the SMS link, while its registration loads. */
 export const LinkOpening = at(onboardingFixtures.linkOpening);
+/** The link opened its registration: the last look before its step. */
+export const LinkOpeningOpened = at(onboardingFixtures.linkOpeningOpened);
+/** The link was refused: the last look before the reason. */
+export const LinkOpeningRefused = at(onboardingFixtures.linkOpeningRefused);
 /** The link was used already: the reason, and verifying the mobile by SMS instead. */
 export const LinkRefused = at(onboardingFixtures.linkRefused);
 /** Step 4 while its code (its own chunk) downloads: 'Cargando...'. */
@@ -83,6 +91,8 @@ export const PinRenewalEditing = at(onboardingFixtures.pinRenewalEditing);
 export const PinRenewalEditingTyped = at(onboardingFixtures.pinRenewalEditingTyped);
 export const PinRenewalInvalid = at(onboardingFixtures.pinRenewalInvalid);
 export const PinRenewalInvalidBanned = at(onboardingFixtures.pinRenewalInvalidBanned);
+/** A new PIN: the last look before the register call. */
+export const PinRenewalChosen = at(onboardingFixtures.pinRenewalChosen);
 export const RegisteringSubmitting = at(onboardingFixtures.registeringSubmitting);
 export const RegisteringFailed = at(onboardingFixtures.registeringFailed);
 export const RegisteringFailedServerMessage = at(onboardingFixtures.registeringFailedServerMessage);

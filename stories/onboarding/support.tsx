@@ -4,10 +4,21 @@ import { Route, Routes } from 'react-router-dom';
 import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
 import type { PhotoHint } from '../../machines/shared/photo-hint';
 import type { ScanIdResponse } from '../../contract/identity';
-import type { Place, RegisterResponse, StartResponse } from '../../contract/onboarding';
+import type {
+  OpenLinkResponse,
+  Place,
+  RegisterResponse,
+  SendLinkResponse,
+  StartResponse,
+} from '../../contract/onboarding';
+import type { ResultResponse } from '../../contract/common';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
+import { handoffMachine } from '../../machines/onboarding/handoff.machine';
+import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpVerdict } from '../../machines/otp/otp.types';
 import LandingPage from '../../src/pages/LandingPage';
@@ -39,10 +50,24 @@ export const storyKycMachine = kycMachine.provide({
   },
 });
 
-/** The wizard for stories: no call reaches the API. */
+/** The wizard for stories: no call reaches the API (its children's neither). */
 export const storyOnboardingMachine = onboardingMachine.provide({
   actors: {
-    sendCode: fromPromise(() => pending<StartResponse>()),
+    registrationForm: registrationFormMachine.provide({
+      actors: { sendCode: fromPromise(() => pending<StartResponse>()) },
+    }),
+    pinCreation: pinCreationMachine.provide({
+      actors: { savePin: fromPromise(() => pending<ResultResponse>()) },
+    }),
+    handoff: handoffMachine.provide({
+      actors: {
+        sendLink: fromPromise(() => pending<SendLinkResponse>()),
+        registrationStatus: fromCallback(() => () => {}),
+      },
+    }),
+    linkOpening: linkOpeningMachine.provide({
+      actors: { openLink: fromPromise(() => pending<OpenLinkResponse>()) },
+    }),
     registerPatient: fromPromise(() => pending<RegisterResponse>()),
     otp: storyOtpMachine,
     // A restored wizard has no live children; its step-4 stories restore the KYC child themselves.

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback, fromPromise, type InspectionEvent } from 'xstate';
+import {
+  createActor,
+  fromCallback,
+  fromPromise,
+  type AnyActorRef,
+  type AnyEventObject,
+  type InspectionEvent,
+} from 'xstate';
 import type { SessionResponse } from '../../contract/session';
 import type { FaceLoginFrameResponse, FaceLoginStartResponse } from '../../contract/face-login';
 import type { ResultResponse } from '../../contract/common';
@@ -28,7 +35,10 @@ import { createJourneyObserver } from '../../machines/insight/derive';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import { loginMachine } from '../../machines/login/login.machine';
+import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { selectKycActor } from '../../machines/onboarding/onboarding.selectors';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -336,7 +346,7 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
   const k = kycHarness(['sess-1', 'sess-2'], false);
   const machine = onboardingMachine.provide({
     actors: {
-      sendCode: send.logic,
+      registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
       registerPatient: register.logic,
       otp: otpMachine.provide({
         actors: {
@@ -345,21 +355,32 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
         },
       }),
       loadKyc: load.logic,
-      savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })),
-      sendLink: fromPromise(async (): Promise<SendLinkResponse> => ({
-        success: true,
-        message: 'ok',
-        link: `http://localhost/onboarding/celular#${'L'.repeat(43)}`,
-        expiresInSeconds: 1200,
-        resendAfterSeconds: 30,
-      })),
-      registrationStatus: fromCallback(() => () => {}),
+      pinCreation: pinCreationMachine.provide({
+        actors: { savePin: fromPromise(async (): Promise<ResultResponse> => ({ success: true })) },
+      }),
+      handoff: handoffMachine.provide({
+        actors: {
+          sendLink: fromPromise(async (): Promise<SendLinkResponse> => ({
+            success: true,
+            message: 'ok',
+            link: `http://localhost/onboarding/celular#${'L'.repeat(43)}`,
+            expiresInSeconds: 1200,
+            resendAfterSeconds: 30,
+          })),
+          registrationStatus: fromCallback(() => () => {}),
+        },
+      }),
     },
   });
   const actor = createActor(machine, { inspect, input: {} }).start();
   const values: string[] = [];
   actor.subscribe((s) => values.push(JSON.stringify(s.value)));
   const kyc = () => selectKycActor(actor.getSnapshot())!;
+  /** An event as the view sends it: to the step's child (form, PIN, handoff) when it has one. */
+  const step = (event: AnyEventObject) => {
+    const c = actor.getSnapshot().children;
+    (c.registrationForm ?? c.pinCreation ?? c.handoff ?? (actor as AnyActorRef)).send(event);
+  };
   const flush = () => vi.advanceTimersByTimeAsync(0);
   const answerSession = async (id: string) => {
     k.session.calls.at(-1)!.answer.resolve({ sessionId: id });
@@ -367,21 +388,22 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
   };
   return {
     actor,
+    step,
     values,
     kyc,
     flush,
     answerSession,
     async toKyc() {
-      actor.send({ type: 'phone.change', value: '981 123 456' });
-      actor.send({ type: 'form.submit' });
+      step({ type: 'phone.change', value: '981 123 456' });
+      step({ type: 'form.submit' });
       send.calls.at(-1)!.answer.resolve({ success: true, message: 'ok' });
       await flush();
       actor.getSnapshot().children.otp!.send({ type: 'code.change', value: '123456' });
       validate.calls.at(-1)!.answer.resolve({ success: true, registration });
       await flush();
-      actor.send({ type: 'pin.change', value: '735194' });
-      actor.send({ type: 'terms.change', accepted: true });
-      actor.send({ type: 'form.submit' });
+      step({ type: 'pin.change', value: '735194' });
+      step({ type: 'terms.change', accepted: true });
+      step({ type: 'form.submit' });
       await flush();
       actor.send({ type: 'welcome.next' });
       for (const call of load.calls) call.answer.resolve(k.machine as unknown as KycMachine);
@@ -458,7 +480,7 @@ describe('onboarding: a registration that survives real life (issue 18)', () => 
     valid(r.events);
   });
 
-  it("'Seguir en mi celular': the hand-off entered, passed when the phone finishes", async () => {
+  it("'Seguir en mi celular': the handoff entered, passed when the phone finishes", async () => {
     const r = recorder();
     const h = onboarding(r.inspect);
     await h.toKyc();
@@ -466,7 +488,7 @@ describe('onboarding: a registration that survives real life (issue 18)', () => 
     h.kyc().send({ type: 'handoff.start' });
     await h.flush();
     expect(r.seen().slice(-1)).toEqual(['handoff:entered']);
-    h.actor.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
+    h.step({ type: 'poll.result', result: { success: true, stage: 'completed' } });
     expect(h.actor.getSnapshot().value).toBe('complete');
     expect(r.seen().slice(-1)).toEqual(['handoff:passed']);
     valid(r.events);
@@ -571,10 +593,10 @@ describe('onboarding with KYC', () => {
   it('registration errors: an invalid phone, a failed send, a patient who exists', async () => {
     const r = recorder();
     const h = onboarding(r.inspect);
-    h.actor.send({ type: 'phone.change', value: '12' });
-    h.actor.send({ type: 'form.submit' });
-    h.actor.send({ type: 'phone.change', value: '981 123 456' });
-    h.actor.send({ type: 'form.submit' });
+    h.step({ type: 'phone.change', value: '12' });
+    h.step({ type: 'form.submit' });
+    h.step({ type: 'phone.change', value: '981 123 456' });
+    h.step({ type: 'form.submit' });
     await h.flush();
     expect(r.seen()).toEqual([
       'registration:entered',

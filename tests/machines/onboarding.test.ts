@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createActor,
   createMachine,
+  type AnyActorRef,
+  type AnyEventObject,
   fromCallback,
   fromPromise,
   waitFor,
@@ -31,7 +33,11 @@ import {
   FIXTURE_REGISTRATION_TOKEN,
   onboardingFixtures,
 } from '../../machines/onboarding/onboarding.fixtures';
+import { handoffMachine } from '../../machines/onboarding/handoff.machine';
+import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import type { OnboardingInput } from '../../machines/onboarding/onboarding.types';
 import {
   selectGoHome,
@@ -97,19 +103,24 @@ function harness(
   const statusPolls: Array<{ registrationToken: string }> = [];
   const machine = onboardingMachine.provide({
     actors: {
-      sendCode: send.logic,
-      registerPatient: register.logic,
-      savePin: savePin.logic,
-      sendLink: sendLink.logic,
-      openLink: openLink.logic,
-      registrationStatus: fromCallback<
-        { type: 'noop' },
-        { registrationToken: string; delayFirst?: boolean },
-        PollingEvent<RegistrationStatusResponse>
-      >(({ input }) => {
-        statusPolls.push(input);
-        return () => {};
+      // Each step's child with its calls answered by the test, as the wizard invokes it.
+      registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
+      pinCreation: pinCreationMachine.provide({ actors: { savePin: savePin.logic } }),
+      linkOpening: linkOpeningMachine.provide({ actors: { openLink: openLink.logic } }),
+      handoff: handoffMachine.provide({
+        actors: {
+          sendLink: sendLink.logic,
+          registrationStatus: fromCallback<
+            { type: 'noop' },
+            { registrationToken: string; delayFirst?: boolean },
+            PollingEvent<RegistrationStatusResponse>
+          >(({ input }) => {
+            statusPolls.push(input);
+            return () => {};
+          }),
+        },
       }),
+      registerPatient: register.logic,
       otp: otpMachine.provide({
         actors: {
           validateCode: validate.logic,
@@ -127,8 +138,28 @@ function harness(
   });
   actor.start();
   const screen = () => selectOnboardingScreen(actor.getSnapshot());
+  const children = () => actor.getSnapshot().children;
+  /** The step's child the view talks to (the form, a PIN step, the handoff). */
+  const stepOrNone = (): AnyActorRef | undefined => {
+    const c = children();
+    return c.registrationForm ?? c.pinCreation ?? c.pinRenewal ?? c.handoff;
+  };
+  const step = (): AnyActorRef => stepOrNone()!;
+  /** An event as the view sends it: to the step's child when the step has one, else the wizard. */
+  const sendStep = (event: AnyEventObject) => (stepOrNone() ?? (actor as AnyActorRef)).send(event);
   return {
     actor,
+    step,
+    send: sendStep,
+    form: () => children().registrationForm!,
+    pinStep: () => children().pinCreation!,
+    renewal: () => children().pinRenewal!,
+    handoffStep: () => children().handoff!,
+    /** The wizard's state with its step child's state under it ({ registration: 'sending' }). */
+    where: () => whereOf(actor.getSnapshot()),
+    /** The wizard's tag, or its step child's (busy, error). */
+    hasTag: (tag: 'busy' | 'error') =>
+      actor.getSnapshot().hasTag(tag) || Boolean(stepOrNone()?.getSnapshot().hasTag(tag)),
     sends: send.calls,
     registers: register.calls,
     validations: validate.calls,
@@ -145,9 +176,26 @@ function harness(
 
 type Harness = ReturnType<typeof harness>;
 
+const STEP_CHILD = {
+  registration: 'registrationForm',
+  pinCreation: 'pinCreation',
+  pinRenewal: 'pinRenewal',
+  handoff: 'handoff',
+} as const;
+
+/** A wizard snapshot's state, with the state of the step's child under the step's name. */
+function whereOf(s: SnapshotFrom<typeof onboardingMachine>): unknown {
+  const v = s.value;
+  if (typeof v !== 'string' || !(v in STEP_CHILD)) return v;
+  const child = (s.children as Record<string, AnyActorRef | undefined>)[
+    STEP_CHILD[v as keyof typeof STEP_CHILD]
+  ];
+  return child ? { [v]: child.getSnapshot().value } : v;
+}
+
 /** 'Validar' on a ready PIN step, and the server keeps it: the welcome. */
 async function pinSaved(h: Harness) {
-  h.actor.send({ type: 'form.submit' });
+  h.send({ type: 'form.submit' });
   h.savePins.at(-1)!.answer.resolve({ success: true });
   await waitFor(h.actor, (s) => s.matches('welcome'));
 }
@@ -160,9 +208,9 @@ async function toKyc(h: Harness) {
 }
 
 const fillPhone = (h: ReturnType<typeof harness>, phone = '981 123 456', email = '') => {
-  h.actor.send({ type: 'phone.change', value: phone });
-  h.actor.send({ type: 'email.change', value: email });
-  h.actor.send({ type: 'form.submit' });
+  h.send({ type: 'phone.change', value: phone });
+  h.send({ type: 'email.change', value: email });
+  h.send({ type: 'form.submit' });
 };
 
 beforeEach(() => vi.useFakeTimers());
@@ -171,9 +219,9 @@ afterEach(() => vi.useRealTimers());
 describe('step 0: registration', () => {
   it('starts on step 0 with an empty form', () => {
     const h = harness();
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+    expect(h.where()).toEqual({ registration: 'editing' });
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(0);
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+    expect(selectRegistrationView(h.form().getSnapshot())).toMatchObject({
       phoneInput: '',
       phoneError: null,
       error: null,
@@ -182,23 +230,23 @@ describe('step 0: registration', () => {
 
   it('keeps digits and separators only, at most 16 characters', () => {
     const h = harness();
-    h.actor.send({ type: 'phone.change', value: '+595 (981) 123-456 789 0abc' });
-    expect(h.actor.getSnapshot().context.phoneInput).toBe('+595 (981) 123-4');
-    expect(h.actor.getSnapshot().context.phoneInput).toHaveLength(16);
+    h.send({ type: 'phone.change', value: '+595 (981) 123-456 789 0abc' });
+    expect(h.form().getSnapshot().context.phoneInput).toBe('+595 (981) 123-4');
+    expect(h.form().getSnapshot().context.phoneInput).toHaveLength(16);
   });
 
   it('shows the inline phone error on blur only, and clears it once the number is valid', () => {
     const h = harness();
-    h.actor.send({ type: 'phone.blur' });
-    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
-    h.actor.send({ type: 'phone.change', value: '981 12' });
-    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
-    h.actor.send({ type: 'phone.blur' });
-    expect(selectRegistrationView(h.actor.getSnapshot()).phoneError).toBe('phoneInvalid');
-    h.actor.send({ type: 'phone.change', value: '981 123' });
-    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBe('phoneInvalid');
-    h.actor.send({ type: 'phone.change', value: '981 123 456' });
-    expect(h.actor.getSnapshot().context.fieldErrors.phone).toBeNull();
+    h.send({ type: 'phone.blur' });
+    expect(h.form().getSnapshot().context.fieldErrors.phone).toBeNull();
+    h.send({ type: 'phone.change', value: '981 12' });
+    expect(h.form().getSnapshot().context.fieldErrors.phone).toBeNull();
+    h.send({ type: 'phone.blur' });
+    expect(selectRegistrationView(h.form().getSnapshot()).phoneError).toBe('phoneInvalid');
+    h.send({ type: 'phone.change', value: '981 123' });
+    expect(h.form().getSnapshot().context.fieldErrors.phone).toBe('phoneInvalid');
+    h.send({ type: 'phone.change', value: '981 123 456' });
+    expect(h.form().getSnapshot().context.fieldErrors.phone).toBeNull();
   });
 
   it.each([
@@ -209,9 +257,9 @@ describe('step 0: registration', () => {
   ])('refuses to submit the phone %j: submit message, inline error, no call', (phone) => {
     const h = harness();
     fillPhone(h, phone);
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
-    expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+    expect(h.where()).toEqual({ registration: 'invalid' });
+    expect(h.hasTag('error')).toBe(true);
+    expect(selectRegistrationView(h.form().getSnapshot())).toMatchObject({
       error: { code: 'phoneInvalidSubmit' },
       phoneError: 'phoneInvalid',
     });
@@ -220,21 +268,21 @@ describe('step 0: registration', () => {
 
   it('refuses an e-mail that is not an address, accepts it empty', () => {
     const h = harness();
-    h.actor.send({ type: 'email.change', value: 'maria@correo' });
-    h.actor.send({ type: 'email.blur' });
-    expect(h.actor.getSnapshot().context.fieldErrors.email).toBe('emailInvalid');
+    h.send({ type: 'email.change', value: 'maria@correo' });
+    h.send({ type: 'email.blur' });
+    expect(h.form().getSnapshot().context.fieldErrors.email).toBe('emailInvalid');
     fillPhone(h, '981123456', 'maria@correo');
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'invalid' });
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+    expect(h.where()).toEqual({ registration: 'invalid' });
+    expect(selectRegistrationView(h.form().getSnapshot())).toMatchObject({
       emailError: 'emailInvalid',
       phoneError: null,
       error: null,
     });
-    h.actor.send({ type: 'email.change', value: 'maria@correo.com.py' });
-    expect(h.actor.getSnapshot().context.fieldErrors.email).toBeNull();
-    h.actor.send({ type: 'email.change', value: '' });
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+    h.send({ type: 'email.change', value: 'maria@correo.com.py' });
+    expect(h.form().getSnapshot().context.fieldErrors.email).toBeNull();
+    h.send({ type: 'email.change', value: '' });
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ registration: 'sending' });
     expect(h.sends[0]!.input).toEqual({ phone: '0981123456' });
   });
 
@@ -250,7 +298,7 @@ describe('step 0: registration', () => {
     expect(h.sends.map((s) => s.input)).toEqual([
       { phone: '0981123456', email: 'maria@correo.com.py' },
     ]);
-    expect(h.actor.getSnapshot().context).toMatchObject({
+    expect(h.form().getSnapshot().context).toMatchObject({
       phone: '0981123456',
       email: 'maria@correo.com.py',
     });
@@ -259,18 +307,18 @@ describe('step 0: registration', () => {
   it('is locked while sending: no second submit, no edits, no back', () => {
     const h = harness();
     fillPhone(h);
-    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+    expect(h.hasTag('busy')).toBe(true);
+    expect(selectRegistrationView(h.form().getSnapshot())).toMatchObject({
       sending: true,
       canSubmit: false,
       canGoBack: false,
     });
-    h.actor.send({ type: 'form.submit' });
-    h.actor.send({ type: 'phone.change', value: '982 000 000' });
-    h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'form.submit' });
+    h.send({ type: 'phone.change', value: '982 000 000' });
+    h.send({ type: 'flow.back' });
     expect(h.sends).toHaveLength(1);
-    expect(h.actor.getSnapshot().context.phoneInput).toBe('981 123 456');
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+    expect(h.form().getSnapshot().context.phoneInput).toBe('981 123 456');
+    expect(h.where()).toEqual({ registration: 'sending' });
   });
 
   it('goes to step 1 when the code is sent; the OTP child gets the phone and the server wait', async () => {
@@ -371,11 +419,11 @@ describe('step 0: registration', () => {
     const h = harness();
     fillPhone(h);
     answer(h.sends[0]!.answer);
-    await waitFor(h.actor, (s) => s.hasTag('error'));
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'failed' });
-    expect(selectRegistrationView(h.actor.getSnapshot()).error).toEqual(expected);
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'sending' });
+    await waitFor(h.form(), (s) => s.hasTag('error'));
+    expect(h.where()).toEqual({ registration: 'failed' });
+    expect(selectRegistrationView(h.form().getSnapshot()).error).toEqual(expected);
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ registration: 'sending' });
     expect(h.sends).toHaveLength(2);
   });
 
@@ -435,58 +483,60 @@ describe('step 2: PIN creation', () => {
 
   it('keeps 6 digits at most and enables Validar only with a PIN and the terms', () => {
     const h = atPin();
-    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
-    h.actor.send({ type: 'pin.change', value: '4a8 29157' });
-    expect(h.actor.getSnapshot().context.pinInput).toBe('482915');
-    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
-    h.actor.send({ type: 'terms.change', accepted: true });
-    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(true);
-    h.actor.send({ type: 'pin.change', value: '' });
-    expect(selectPinCreationView(h.actor.getSnapshot()).canSubmit).toBe(false);
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).canSubmit).toBe(false);
+    h.send({ type: 'pin.change', value: '4a8 29157' });
+    expect(h.step().getSnapshot().context.pinInput).toBe('482915');
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).canSubmit).toBe(false);
+    h.send({ type: 'terms.change', accepted: true });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).canSubmit).toBe(true);
+    h.send({ type: 'pin.change', value: '' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).canSubmit).toBe(false);
   });
 
   it('ignores submit with no PIN typed', () => {
     const h = atPin();
-    h.actor.send({ type: 'terms.change', accepted: true });
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'editing' });
+    h.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ pinCreation: 'editing' });
   });
 
   it.each(BANNED_PINS.map((pin) => [pin]))('refuses the banned PIN %s', (pin) => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: pin });
-    h.actor.send({ type: 'terms.change', accepted: true });
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'invalid' });
-    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'pinInvalid' });
+    h.send({ type: 'pin.change', value: pin });
+    h.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ pinCreation: 'invalid' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).error).toEqual({ code: 'pinInvalid' });
     expect(h.actor.getSnapshot().context.pin).toBeNull();
   });
 
   it('refuses a PIN shorter than 6 digits', () => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: '48291' });
-    h.actor.send({ type: 'terms.change', accepted: true });
-    h.actor.send({ type: 'form.submit' });
-    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'pinInvalid' });
+    h.send({ type: 'pin.change', value: '48291' });
+    h.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'form.submit' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).error).toEqual({ code: 'pinInvalid' });
   });
 
   it('asks for the terms when they are not accepted, and any edit clears the error', () => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: '482915' });
-    h.actor.send({ type: 'form.submit' });
-    expect(selectPinCreationView(h.actor.getSnapshot()).error).toEqual({ code: 'termsRequired' });
-    h.actor.send({ type: 'terms.change', accepted: true });
-    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'editing' });
-    expect(selectPinCreationView(h.actor.getSnapshot()).error).toBeNull();
+    h.send({ type: 'pin.change', value: '482915' });
+    h.send({ type: 'form.submit' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).error).toEqual({
+      code: 'termsRequired',
+    });
+    h.send({ type: 'terms.change', accepted: true });
+    expect(h.where()).toEqual({ pinCreation: 'editing' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot()).error).toBeNull();
   });
 
   it('keeps the chosen PIN with the registration (server side), then goes to step 3', async () => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: '482915' });
-    h.actor.send({ type: 'terms.change', accepted: true });
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ pinCreation: 'saving' });
-    expect(selectPinCreationView(h.actor.getSnapshot())).toMatchObject({
+    h.send({ type: 'pin.change', value: '482915' });
+    h.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ pinCreation: 'saving' });
+    expect(selectPinCreationView(h.pinStep().getSnapshot())).toMatchObject({
       saving: true,
       canSubmit: false,
     });
@@ -506,27 +556,29 @@ describe('step 2: PIN creation', () => {
 
   it("a PIN that could not be kept shows the server's words and keeps what was typed", async () => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: '482915' });
-    h.actor.send({ type: 'terms.change', accepted: true });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'pin.change', value: '482915' });
+    h.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'form.submit' });
     h.savePins[0]!.answer.reject(new ApiError('server', 401, 'Tu registro venció.'));
-    await waitFor(h.actor, (s) => s.matches({ pinCreation: 'saveFailed' }));
-    expect(selectPinCreationView(h.actor.getSnapshot())).toMatchObject({
+    await waitFor(h.pinStep(), (s) => s.matches('saveFailed'));
+    expect(selectPinCreationView(h.pinStep().getSnapshot())).toMatchObject({
       error: { code: 'savePinFailed', serverMessage: 'Tu registro venció.' },
       pinInput: '482915',
       termsAccepted: true,
       canSubmit: true,
     });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'form.submit' });
     expect(h.savePins).toHaveLength(2);
   });
 
   it('back goes home and forgets the PIN', () => {
     const h = atPin();
-    h.actor.send({ type: 'pin.change', value: '48' });
-    h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'pin.change', value: '48' });
+    h.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
-    expect(h.actor.getSnapshot().context.pinInput).toBe('');
+    // The PIN step's child is stopped with what was typed; the wizard keeps no PIN.
+    expect(h.actor.getSnapshot().children.pinCreation).toBeUndefined();
+    expect(h.actor.getSnapshot().context.pin).toBeNull();
   });
 });
 
@@ -558,8 +610,8 @@ describe('step 3: welcome', () => {
     h.loads[0]!.answer.resolve(h.kycLogic);
     await Promise.resolve();
     // Nothing to see on the welcome: no busy state, no error.
-    expect(h.actor.getSnapshot().value).toBe('welcome');
-    expect(h.actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(h.where()).toBe('welcome');
+    expect(h.hasTag('busy')).toBe(false);
   });
 
   it('a failed preload stays silent on the welcome; step 4 loads again and shows its own failure', async () => {
@@ -567,12 +619,12 @@ describe('step 3: welcome', () => {
     await pinSaved(h);
     h.loads[0]!.answer.reject(new TypeError('Failed to fetch dynamically imported module'));
     await Promise.resolve();
-    expect(h.actor.getSnapshot().value).toBe('welcome');
-    expect(h.actor.getSnapshot().hasTag('error')).toBe(false);
+    expect(h.where()).toBe('welcome');
+    expect(h.hasTag('error')).toBe(false);
     expect(h.actor.getSnapshot().context.error).toBeNull();
     h.actor.send({ type: 'welcome.next' });
     expect(h.loads).toHaveLength(2);
-    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.where()).toEqual({ kyc: 'loading' });
   });
 
   it('leaving the welcome before the preload ends cancels it', async () => {
@@ -591,9 +643,9 @@ describe('step 3: welcome', () => {
 
   it('ignores events of other steps', () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'form.submit' });
     h.actor.send({ type: 'register.retry' });
-    h.actor.send({ type: 'pin.change', value: '111111' });
+    h.send({ type: 'pin.change', value: '111111' });
     expect(h.screen()).toBe('welcome');
     expect(h.actor.getSnapshot().context.pin).toBe('482915');
   });
@@ -603,8 +655,8 @@ describe('step 4: loading the KYC chunk', () => {
   it("shows 'Cargando...' (busy) while the code loads, then runs the child", async () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
     h.actor.send({ type: 'welcome.next' });
-    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
-    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(h.where()).toEqual({ kyc: 'loading' });
+    expect(h.hasTag('busy')).toBe(true);
     expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(4);
     expect(selectKycLoadView(h.actor.getSnapshot())).toEqual({
       loading: true,
@@ -614,7 +666,7 @@ describe('step 4: loading the KYC chunk', () => {
     expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
     h.loads[0]!.answer.resolve(h.kycLogic);
     await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
-    expect(h.actor.getSnapshot().hasTag('busy')).toBe(false);
+    expect(h.hasTag('busy')).toBe(false);
     expect(h.kycInputs).toEqual([
       {
         sessionId: null,
@@ -631,7 +683,7 @@ describe('step 4: loading the KYC chunk', () => {
     h.actor.send({ type: 'welcome.next' });
     h.loads[0]!.answer.reject(new TypeError('Failed to fetch dynamically imported module'));
     await waitFor(h.actor, (s) => s.hasTag('error'));
-    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loadFailed' });
+    expect(h.where()).toEqual({ kyc: 'loadFailed' });
     expect(selectKycLoadView(h.actor.getSnapshot())).toEqual({
       loading: false,
       error: { code: 'kycLoadFailed' },
@@ -642,7 +694,7 @@ describe('step 4: loading the KYC chunk', () => {
     expect(h.actor.getSnapshot().context).toMatchObject({ phone: '0981123456', pin: '482915' });
 
     h.actor.send({ type: 'kycLoad.retry' });
-    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.where()).toEqual({ kyc: 'loading' });
     expect(h.actor.getSnapshot().context.error).toBeNull();
     expect(h.loads).toHaveLength(2);
     h.loads[1]!.answer.resolve(h.kycLogic);
@@ -661,9 +713,9 @@ describe('step 4: loading the KYC chunk', () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
     h.actor.send({ type: 'welcome.next' });
     h.actor.send({ type: 'kycLoad.retry' });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'form.submit' });
     h.actor.send({ type: 'register.retry' });
-    expect(h.actor.getSnapshot().value).toEqual({ kyc: 'loading' });
+    expect(h.where()).toEqual({ kyc: 'loading' });
     expect(h.loads).toHaveLength(1);
   });
 
@@ -702,7 +754,7 @@ describe('errors follow the fix (issue 20, item 2)', () => {
   it('the banner goes with the phone fixed; a bad e-mail then marks its own field and takes the focus', () => {
     const h = harness();
     fillPhone(h, '123', 'maria@');
-    let view = selectRegistrationView(h.actor.getSnapshot());
+    let view = selectRegistrationView(h.form().getSnapshot());
     expect(view).toMatchObject({
       error: { code: 'phoneInvalidSubmit' },
       phoneError: 'phoneInvalid',
@@ -710,11 +762,11 @@ describe('errors follow the fix (issue 20, item 2)', () => {
       focus: 'phone',
       failures: 1,
     });
-    h.actor.send({ type: 'phone.change', value: '981 123 456' });
-    view = selectRegistrationView(h.actor.getSnapshot());
+    h.send({ type: 'phone.change', value: '981 123 456' });
+    view = selectRegistrationView(h.form().getSnapshot());
     expect(view).toMatchObject({ error: null, phoneError: null, emailError: 'emailInvalid' });
-    h.actor.send({ type: 'form.submit' });
-    view = selectRegistrationView(h.actor.getSnapshot());
+    h.send({ type: 'form.submit' });
+    view = selectRegistrationView(h.form().getSnapshot());
     expect(view).toMatchObject({ error: null, emailError: 'emailInvalid', focus: 'email' });
     expect(view.failures).toBe(2);
   });
@@ -723,34 +775,34 @@ describe('errors follow the fix (issue 20, item 2)', () => {
     const h = harness();
     fillPhone(h);
     h.sends[0]!.answer.reject(new TypeError('Failed to fetch'));
-    await waitFor(h.actor, (s) => s.matches({ registration: 'failed' }));
-    expect(selectRegistrationView(h.actor.getSnapshot())).toMatchObject({
+    await waitFor(h.form(), (s) => s.matches('failed'));
+    expect(selectRegistrationView(h.form().getSnapshot())).toMatchObject({
       error: { code: 'sendCodeFailed' },
       focus: 'phone',
       failures: 1,
     });
-    h.actor.send({ type: 'phone.change', value: '982 123 456' });
-    expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
-    expect(selectRegistrationView(h.actor.getSnapshot()).error).toBeNull();
+    h.send({ type: 'phone.change', value: '982 123 456' });
+    expect(h.where()).toEqual({ registration: 'editing' });
+    expect(selectRegistrationView(h.form().getSnapshot()).error).toBeNull();
   });
 
   it("PIN creation says what keeps 'Validar' disabled, and which field a refusal is about", () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditing });
-    const view = () => selectPinCreationView(h.actor.getSnapshot());
+    const view = () => selectPinCreationView(h.pinStep().getSnapshot());
     expect(view()).toMatchObject({ canSubmit: false, missing: 'pinAndTerms' });
-    h.actor.send({ type: 'pin.change', value: '4829' });
+    h.send({ type: 'pin.change', value: '4829' });
     expect(view().missing).toBe('terms');
     // Enter in the PIN field without the terms: the spec's message under the checkbox, focus there.
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'form.submit' });
     expect(view()).toMatchObject({
       termsError: { code: 'termsRequired' },
       pinError: null,
       focus: 'terms',
       failures: 1,
     });
-    h.actor.send({ type: 'terms.change', accepted: true });
+    h.send({ type: 'terms.change', accepted: true });
     expect(view()).toMatchObject({ missing: null, canSubmit: true, termsError: null });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'form.submit' });
     expect(view()).toMatchObject({ pinError: { code: 'pinInvalid' }, focus: 'pin', failures: 2 });
   });
 
@@ -789,7 +841,7 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
     const h = harness({
       snapshot: onboardingMachine.resolveState({
         value: 'welcome',
-        context: { ...onboardingFixtures.welcome.context, pin, pinInput: pin },
+        context: { ...onboardingFixtures.welcome.context, pin },
       }),
       kycOutput: card,
     });
@@ -803,8 +855,8 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
     expect(h.screen()).toBe('pinRenewal');
     expect(selectOnboardingProgress(h.actor.getSnapshot())).toEqual({ step: 5, of: 5 });
     expect(h.registers).toHaveLength(0);
-    expect(h.actor.getSnapshot().context).toMatchObject({ pin: null, pinInput: '' });
-    expect(selectPinRenewalView(h.actor.getSnapshot())).toMatchObject({
+    expect(h.actor.getSnapshot().context).toMatchObject({ pin: null });
+    expect(selectPinRenewalView(h.renewal().getSnapshot())).toMatchObject({
       canSubmit: false,
       missing: 'pin',
     });
@@ -816,27 +868,27 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
     ['a banned PIN', '123456', 'pinInvalid'],
   ])('refuses %s (%s) with its own message and counts the failure', async (_l, pin, code) => {
     const h = await atRenewal();
-    h.actor.send({ type: 'pin.change', value: pin });
-    h.actor.send({ type: 'form.submit' });
-    const view = selectPinRenewalView(h.actor.getSnapshot());
+    h.send({ type: 'pin.change', value: pin });
+    h.send({ type: 'form.submit' });
+    const view = selectPinRenewalView(h.renewal().getSnapshot());
     expect(view.pinError).toEqual({ code });
     expect(view.failures).toBe(1);
     expect(h.registers).toHaveLength(0);
-    h.actor.send({ type: 'pin.change', value: '7' });
-    expect(selectPinRenewalView(h.actor.getSnapshot()).pinError).toBeNull();
+    h.send({ type: 'pin.change', value: '7' });
+    expect(selectPinRenewalView(h.renewal().getSnapshot()).pinError).toBeNull();
   });
 
   it('a good PIN registers with it', async () => {
     const h = await atRenewal();
-    h.actor.send({ type: 'pin.change', value: '735194' });
-    h.actor.send({ type: 'form.submit' });
-    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    h.send({ type: 'pin.change', value: '735194' });
+    h.send({ type: 'form.submit' });
+    expect(h.where()).toEqual({ registering: 'submitting' });
     expect(h.registers[0]!.input.pin).toBe('735194');
   });
 
   it("a PIN not made from the card's data registers at once", async () => {
     const h = await atRenewal('482915');
-    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.where()).toEqual({ registering: 'submitting' });
     expect(h.registers[0]!.input.pin).toBe('482915');
   });
 
@@ -845,13 +897,14 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
     h.registers[0]!.answer.reject(
       new ApiError('server', 400, 'Tu PIN no puede salir...', undefined, 'pinFromOwnData'),
     );
-    await waitFor(h.actor, (s) => s.matches({ pinRenewal: 'invalid' }));
-    expect(selectPinRenewalView(h.actor.getSnapshot())).toMatchObject({
+    await waitFor(h.actor, (s) => s.matches('pinRenewal'));
+    await waitFor(h.renewal(), (s) => s.matches('invalid'));
+    expect(selectPinRenewalView(h.renewal().getSnapshot())).toMatchObject({
       pinError: { code: 'pinFromOwnData' },
       failures: 1,
     });
-    h.actor.send({ type: 'pin.change', value: '735194' });
-    h.actor.send({ type: 'form.submit' });
+    h.send({ type: 'pin.change', value: '735194' });
+    h.send({ type: 'form.submit' });
     expect(h.registers[1]!.input.pin).toBe('735194');
   });
 });
@@ -866,8 +919,8 @@ describe('step 4: KYC and the final registration', () => {
 
   it('registers with phone, e-mail, PIN and the KYC output', async () => {
     const h = await atKyc();
-    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
-    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(h.where()).toEqual({ registering: 'submitting' });
+    expect(h.hasTag('busy')).toBe(true);
     expect(h.registers.map((r) => r.input)).toEqual([
       {
         registrationToken: FIXTURE_REGISTRATION_TOKEN,
@@ -966,7 +1019,7 @@ describe('step 4: KYC and the final registration', () => {
     const h = await atKyc();
     h.actor.send({ type: 'flow.back' });
     h.actor.send({ type: 'register.retry' });
-    expect(h.actor.getSnapshot().value).toEqual({ registering: 'submitting' });
+    expect(h.where()).toEqual({ registering: 'submitting' });
     expect(h.registers).toHaveLength(1);
   });
 
@@ -999,10 +1052,14 @@ describe('a child step that breaks', () => {
       });
       const machine = onboardingMachine.provide({
         actors: {
-          sendCode: fromPromise<StartResponse, StartRequest>(async () => ({
-            success: true,
-            message: 'ok',
-          })),
+          registrationForm: registrationFormMachine.provide({
+            actors: {
+              sendCode: fromPromise<StartResponse, StartRequest>(async () => ({
+                success: true,
+                message: 'ok',
+              })),
+            },
+          }),
           ...(child === 'kyc'
             ? { loadKyc: fromPromise(async () => broken as unknown as KycMachine) }
             : { otp: broken as unknown as typeof otpMachine }),
@@ -1014,8 +1071,9 @@ describe('a child step that breaks', () => {
       }).start();
       if (child === 'kyc') actor.send({ type: 'welcome.next' });
       else {
-        actor.send({ type: 'phone.change', value: '981123456' });
-        actor.send({ type: 'form.submit' });
+        const form = actor.getSnapshot().children.registrationForm!;
+        form.send({ type: 'phone.change', value: '981123456' });
+        form.send({ type: 'form.submit' });
       }
       await waitFor(actor, (s) => s.matches('unexpected'));
       expect(actor.getSnapshot().hasTag('error')).toBe(true);
@@ -1044,8 +1102,9 @@ describe('wiring to the onboarding endpoints', () => {
     vi.stubGlobal('fetch', fetchMock);
     try {
       const actor = createActor(onboardingMachine, { input: {} }).start();
-      actor.send({ type: 'phone.change', value: '981 123 456' });
-      actor.send({ type: 'form.submit' });
+      const form = actor.getSnapshot().children.registrationForm!;
+      form.send({ type: 'phone.change', value: '981 123 456' });
+      form.send({ type: 'form.submit' });
       await waitFor(actor, (s) => s.matches('verification'));
       const otp = actor.getSnapshot().children.otp!;
       await vi.advanceTimersByTimeAsync(30_000);
@@ -1163,7 +1222,7 @@ describe('a registration that survives real life (issue 18)', () => {
       const h = harness({ snapshot: onboardingFixtures.welcome });
       await toKyc(h);
       h.actor.send({ type: 'handoff.start' });
-      expect(h.actor.getSnapshot().value).toEqual({ handoff: 'sending' });
+      expect(h.where()).toEqual({ handoff: 'sending' });
       // The KYC child (and its camera) stopped with step 4's screen.
       expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
       expect(h.links.map((c) => c.input)).toEqual([
@@ -1183,11 +1242,11 @@ describe('a registration that survives real life (issue 18)', () => {
     it('sends the link, follows the phone and shows the completion when the phone finishes', async () => {
       const h = await handingOff();
       h.links[0]!.answer.resolve(LINK_SENT);
-      await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
+      await waitFor(h.handoffStep(), (s) => s.matches('waiting'));
       expect(h.statusPolls).toEqual([
         { registrationToken: FIXTURE_REGISTRATION_TOKEN, delayFirst: true },
       ]);
-      expect(selectHandoffView(h.actor.getSnapshot())).toMatchObject({
+      expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
         waiting: true,
         link: LINK,
         stage: 'waiting',
@@ -1197,10 +1256,10 @@ describe('a registration that survives real life (issue 18)', () => {
         canUseThisDevice: true,
       });
       for (const stage of ['opened', 'selfie', 'document'] as const) {
-        h.actor.send({ type: 'poll.result', result: { success: true, stage } });
-        expect(selectHandoffView(h.actor.getSnapshot()).stage).toBe(stage);
+        h.send({ type: 'poll.result', result: { success: true, stage } });
+        expect(selectHandoffView(h.handoffStep().getSnapshot()).stage).toBe(stage);
       }
-      h.actor.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
+      h.send({ type: 'poll.result', result: { success: true, stage: 'completed' } });
       expect(h.screen()).toBe('complete');
       expect(h.actor.getSnapshot().status).toBe('done');
     });
@@ -1210,29 +1269,29 @@ describe('a registration that survives real life (issue 18)', () => {
       h.links[0]!.answer.reject(
         new ApiError('server', 429, 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.'),
       );
-      await waitFor(h.actor, (s) => s.matches({ handoff: 'failed' }));
-      expect(h.actor.getSnapshot().hasTag('error')).toBe(true);
-      expect(selectHandoffView(h.actor.getSnapshot()).error).toEqual({
+      await waitFor(h.handoffStep(), (s) => s.matches('failed'));
+      expect(h.hasTag('error')).toBe(true);
+      expect(selectHandoffView(h.handoffStep().getSnapshot()).error).toEqual({
         code: 'handoffFailed',
         serverMessage: 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.',
       });
-      h.actor.send({ type: 'handoff.resend' });
+      h.send({ type: 'handoff.resend' });
       expect(h.links).toHaveLength(2);
     });
 
     it('no answer keeps following; a refusal (the registration moved on) stops it', async () => {
       const h = await handingOff();
       h.links[0]!.answer.resolve(LINK_SENT);
-      await waitFor(h.actor, (s) => s.matches({ handoff: 'waiting' }));
-      h.actor.send({ type: 'poll.error', error: { code: 'network' } });
-      expect(h.actor.getSnapshot().matches({ handoff: 'waiting' })).toBe(true);
+      await waitFor(h.handoffStep(), (s) => s.matches('waiting'));
+      h.send({ type: 'poll.error', error: { code: 'network' } });
+      expect(h.handoffStep().getSnapshot().matches('waiting')).toBe(true);
       expect(h.statusPolls).toHaveLength(2);
-      h.actor.send({
+      h.send({
         type: 'poll.error',
         error: { code: 'server', status: 401, serverMessage: 'Tu registro venció.' },
       });
-      expect(h.actor.getSnapshot().value).toEqual({ handoff: 'stopped' });
-      expect(selectHandoffView(h.actor.getSnapshot())).toMatchObject({
+      expect(h.where()).toEqual({ handoff: 'stopped' });
+      expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
         error: { code: 'handoffStopped', serverMessage: 'Tu registro venció.' },
         canUseThisDevice: false,
       });
@@ -1242,14 +1301,14 @@ describe('a registration that survives real life (issue 18)', () => {
       const h = await handingOff();
       h.actor.send({ type: 'handoff.cancel' });
       expect(h.actor.getSnapshot().matches({ kyc: 'loading' })).toBe(true);
-      expect(h.actor.getSnapshot().context.handoff).toBeNull();
+      expect(h.actor.getSnapshot().children.handoff).toBeUndefined();
     });
   });
 
   describe('the phone that opened the link', () => {
     const LINK_TOKEN = 'L'.repeat(43);
 
-    it('opens the registration and continues where it was, with no second hand-off', async () => {
+    it('opens the registration and continues where it was, with no second handoff', async () => {
       const h = harness({ input: { linkToken: LINK_TOKEN } });
       expect(h.screen()).toBe('linkOpening');
       expect(h.opens.map((c) => c.input)).toEqual([{ linkToken: LINK_TOKEN }]);
@@ -1278,7 +1337,7 @@ describe('a registration that survives real life (issue 18)', () => {
         serverMessage: 'Este enlace ya se usó.',
       });
       h.actor.send({ type: 'link.restart' });
-      expect(h.actor.getSnapshot().value).toEqual({ registration: 'editing' });
+      expect(h.where()).toEqual({ registration: 'editing' });
       expect(h.actor.getSnapshot().context.linkToken).toBeNull();
     });
   });

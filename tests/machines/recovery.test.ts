@@ -102,15 +102,26 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
     });
   });
 
-  it('keeps digits only: document up to 12, mobile up to 10', () => {
+  it('keeps digits only in the document (up to 12), the mobile as typed or pasted', () => {
     const { actor } = start();
     actor.send({ type: 'documento.change', value: '1.234.567-89012345' });
     actor.send({ type: 'celular.change', value: '+595 981 123 456' });
     expect(actor.getSnapshot().context).toMatchObject({
       documento: '123456789012',
-      celular: '5959811234',
+      celular: '+595 981 123 456',
     });
   });
+
+  it.each(['+595 981 123456', '0981 123 456', '981123456', '(0981) 123-456'])(
+    'a pasted mobile (%s) is valid and sent as the local 0981123456',
+    (pasted) => {
+      const t = start();
+      fillRequest(t.actor, DOC, pasted);
+      t.actor.send({ type: 'form.submit' });
+      expect(t.actor.getSnapshot().value).toEqual({ request: 'sending' });
+      expect(t.sends.map((c) => c.input)).toEqual([{ numero_documento: DOC, celular: CEL }]);
+    },
+  );
 
   it('refuses a short document or a number that is not a Paraguayan mobile, without a call', () => {
     const { actor, sends } = start();
@@ -161,7 +172,7 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
     t.actor.send({ type: 'form.submit' });
     expect(t.actor.getSnapshot().value).toEqual({ request: 'sending' });
     expect(t.actor.getSnapshot().hasTag('busy')).toBe(true);
-    expect(t.sends.map((c) => c.input)).toEqual([{ numero_documento: DOC, celular: '981123456' }]);
+    expect(t.sends.map((c) => c.input)).toEqual([{ numero_documento: DOC, celular: CEL }]);
     t.actor.send({ type: 'documento.change', value: '999' });
     t.actor.send({ type: 'form.submit' });
     expect(t.sends).toHaveLength(1);

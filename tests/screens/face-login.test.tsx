@@ -149,12 +149,12 @@ describe("the kiosk's patient screen (/face-login?modo=kiosco)", () => {
 });
 
 describe('faceLoginInput (the address read once)', () => {
-  it('?modo=kiosco boots a kiosk; the activation token comes from the #fragment', () => {
-    expect(faceLoginInput({ search: '?modo=kiosco', hash: '#activar=abc' })).toEqual({
+  it('?modo=kiosco boots a kiosk; the activation token is the one the address gave', () => {
+    expect(faceLoginInput({ search: '?modo=kiosco' }, 'abc')).toEqual({
       mode: 'kiosk',
       activationToken: 'abc',
     });
-    expect(faceLoginInput({ search: '', hash: '' })).toEqual({
+    expect(faceLoginInput({ search: '' }, null)).toEqual({
       mode: 'manual',
       activationToken: null,
     });

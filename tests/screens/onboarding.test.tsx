@@ -14,6 +14,8 @@ import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { FIXTURE_REGISTRATION_TOKEN } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
+import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/es.onboarding';
@@ -36,9 +38,9 @@ function renderWizard() {
   const savePin = controlled<ResultResponse, SavePinRequest>();
   const machine = onboardingMachine.provide({
     actors: {
-      sendCode: send.logic,
+      registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
       registerPatient: register.logic,
-      savePin: savePin.logic,
+      pinCreation: pinCreationMachine.provide({ actors: { savePin: savePin.logic } }),
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),
@@ -194,6 +196,17 @@ describe('Registrate (step 0)', () => {
     fireEvent.submit(phoneField().closest('form')!);
     expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456' }]);
   });
+
+  it.each(['+595 981 123456', '0981 123 456', '981123456'])(
+    'a mobile pasted from the contacts (%s) is kept as pasted and sent as 0981123456',
+    (pasted) => {
+      const h = renderWizard();
+      fireEvent.change(phoneField(), { target: { value: pasted } });
+      expect(phoneField()).toHaveValue(pasted);
+      fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
+      expect(h.sends.map((s) => s.input)).toEqual([{ phone: '0981123456' }]);
+    },
+  );
 
   it("shows the server's message when the code cannot be sent", async () => {
     const h = renderWizard();

@@ -20,7 +20,7 @@ const heading = async (name: string) => {
 };
 
 describe('step 0, Recuperar Pin', () => {
-  it('focuses its title, keeps digits only, and sends once both fields are filled', async () => {
+  it('focuses its title, keeps the document digits and the mobile as typed, and sends once both are filled', async () => {
     render(<s.RequestEditing />);
     await heading(copy.request.title);
     expect(screen.getByRole('link', { name: copy.backToLogin }).getAttribute('href')).toBe(
@@ -31,14 +31,30 @@ describe('step 0, Recuperar Pin', () => {
     fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1.234.567' } });
     fireEvent.change(field(copy.request.celularLabel), { target: { value: '0981-123-456' } });
     expect(field(copy.request.documentoLabel).value).toBe('1234567');
-    expect(field(copy.request.celularLabel).value).toBe('0981123456');
+    expect(field(copy.request.celularLabel).value).toBe('0981-123-456');
     expect(field(copy.request.celularLabel).placeholder).toBe('098XXXXXXX');
-    expect(field(copy.request.celularLabel).maxLength).toBe(10);
+    // The one mobile field (registration's too): the tel keypad, room for a pasted +595 number.
+    expect(field(copy.request.celularLabel).maxLength).toBe(16);
+    expect(field(copy.request.celularLabel)).toHaveAttribute('inputmode', 'tel');
     expect(submit).toBeEnabled();
     fireEvent.click(submit);
     expect(await screen.findByRole('button', { name: copy.request.submitting })).toBeDisabled();
     expect(field(copy.request.documentoLabel).readOnly).toBe(true);
   });
+
+  it.each(['+595 981 123456', '0981 123 456', '981123456'])(
+    'a mobile pasted from the contacts (%s) is kept as pasted and accepted',
+    async (pasted) => {
+      render(<s.RequestEditing />);
+      await heading(copy.request.title);
+      fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1234567' } });
+      fireEvent.change(field(copy.request.celularLabel), { target: { value: pasted } });
+      expect(field(copy.request.celularLabel).value).toBe(pasted);
+      fireEvent.click(button(copy.request.submit));
+      expect(await screen.findByRole('button', { name: copy.request.submitting })).toBeDisabled();
+      expect(field(copy.request.celularLabel)).not.toHaveAttribute('aria-invalid');
+    },
+  );
 
   it('says why a mobile is refused under it; fixing it clears the message and keeps what was typed', async () => {
     render(<s.RequestInvalidCelular />);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
+import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { common } from '../../src/copy/es';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
@@ -17,8 +18,9 @@ function renderAt(snapshot: SnapshotFrom<typeof onboardingMachine>) {
   const sendLink = controlled<SendLinkResponse, { registrationToken: string }>();
   const wizard = onboardingMachine.provide({
     actors: {
-      sendLink: sendLink.logic,
-      registrationStatus: fromCallback(() => () => {}),
+      handoff: handoffMachine.provide({
+        actors: { sendLink: sendLink.logic, registrationStatus: fromCallback(() => () => {}) },
+      }),
       loadKyc: fromPromise(() => new Promise<KycMachine>(() => {})),
     },
   });

@@ -35,3 +35,15 @@ export type SnapshotLike = { value: StateValue; machine: { id: string } };
 export function isSnapshot(x: unknown): x is SnapshotLike {
   return typeof x === 'object' && x !== null && 'value' in x && 'machine' in x && 'context' in x;
 }
+
+/**
+ * A snapshot and the children it carries, the way a persisted snapshot does (`children: { id:
+ * { snapshot, src } }`): a story of the wizard restored with its step's child at a child fixture
+ * shows that child's state too. Live children (actor refs) carry no `snapshot` field.
+ */
+export function withChildren(s: SnapshotLike): SnapshotLike[] {
+  const children = Object.values((s as { children?: Record<string, unknown> }).children ?? {})
+    .map((c) => (c as { snapshot?: unknown } | undefined)?.snapshot)
+    .filter(isSnapshot);
+  return [s, ...children.flatMap(withChildren)];
+}

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import { inspect } from '../../app/inspector';
+import { useAddressToken } from '../../app/useAddressToken';
 import { OnboardingActor } from './onboarding.context';
 import { OnboardingScreens } from './OnboardingScreens';
 
@@ -15,17 +15,12 @@ export default function OnboardingFlow() {
   );
 }
 
-/** The link's token, from the fragment (never sent to a server, never in a logged URL). */
-const linkTokenOf = () =>
-  typeof window === 'undefined' ? null : window.location.hash.slice(1) || null;
+/** The SMS link's token: the whole fragment, `#<token>`. */
+const linkTokenOf = (fragment: string) => fragment;
 
 /** /onboarding/celular#<token>: the phone continues the registration the SMS link was made for. */
 export function ContinueOnPhoneFlow() {
-  const [linkToken] = useState(linkTokenOf);
-  // Out of the address bar and the history once read: a back or a shared screen shows no token.
-  useEffect(() => {
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-  }, []);
+  const linkToken = useAddressToken(linkTokenOf);
   return (
     <OnboardingActor.Provider options={{ inspect, input: { linkToken } }}>
       <OnboardingScreens />

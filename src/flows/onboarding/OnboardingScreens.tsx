@@ -5,7 +5,11 @@ import {
   selectKycActor,
   selectOnboardingProgress,
   selectOnboardingScreen,
+  selectHandoffActor,
   selectOtpActor,
+  selectPinCreationActor,
+  selectPinRenewalActor,
+  selectRegistrationFormActor,
   selectResumed,
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';
@@ -57,7 +61,7 @@ function ResumedNotice() {
   return resumed ? <Muted data-testid="onboarding-resumed">{onboarding.resumed}</Muted> : null;
 }
 
-/** The wizard's state to its screen; the children (OTP, KYC) render their own states. */
+/** The wizard's state to its screen; each step's child renders its own states. */
 export function OnboardingScreens() {
   return (
     <Page>
@@ -70,7 +74,11 @@ export function OnboardingScreens() {
 
 function OnboardingScreen() {
   const screen = OnboardingActor.useSelector(selectOnboardingScreen);
+  const form = OnboardingActor.useSelector(selectRegistrationFormActor);
   const otp = OnboardingActor.useSelector(selectOtpActor);
+  const pinCreation = OnboardingActor.useSelector(selectPinCreationActor);
+  const pinRenewal = OnboardingActor.useSelector(selectPinRenewalActor);
+  const handoff = OnboardingActor.useSelector(selectHandoffActor);
   const kyc = OnboardingActor.useSelector(selectKycActor);
   switch (screen) {
     case 'linkOpening':
@@ -78,13 +86,13 @@ function OnboardingScreen() {
     case 'linkRefused':
       return <LinkRefusedScreen />;
     case 'handoff':
-      return <HandoffScreen />;
+      return handoff ? <HandoffScreen handoff={handoff} /> : null;
     case 'registration':
-      return <RegistrationScreen />;
+      return form ? <RegistrationScreen form={form} /> : null;
     case 'verification':
       return otp ? <VerificationScreen otp={otp} /> : null;
     case 'pinCreation':
-      return <PinCreationScreen />;
+      return pinCreation ? <PinCreationScreen pinStep={pinCreation} /> : null;
     case 'welcome':
       return <WelcomeScreen />;
     case 'kyc':
@@ -96,7 +104,7 @@ function OnboardingScreen() {
         <KycLoadScreen />
       );
     case 'pinRenewal':
-      return <PinRenewalScreen />;
+      return pinRenewal ? <PinRenewalScreen pinStep={pinRenewal} /> : null;
     case 'registering':
       return <RegisteringScreen />;
     case 'unexpected':

@@ -1,4 +1,7 @@
+import { useSelector } from '@xstate/react';
 import styled from 'styled-components';
+import type { ActorRefFrom } from 'xstate';
+import type { HandoffMachine } from '../../../../machines/onboarding/handoff.machine';
 import { selectHandoffView } from '../../../../machines/onboarding/onboarding.selectors';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
@@ -27,9 +30,9 @@ const Stage = styled.p`
  * the phone got (read out as it changes), a new link, or this device's camera after all (and
  * KycLayout's 'Cancelar').
  */
-export function HandoffScreen() {
-  const view = OnboardingActor.useSelector(selectHandoffView);
-  const { send } = OnboardingActor.useActorRef();
+export function HandoffScreen({ handoff }: { handoff: ActorRefFrom<HandoffMachine> }) {
+  const view = useSelector(handoff, selectHandoffView);
+  const wizard = OnboardingActor.useActorRef();
   const error = errorText(view.error, onboardingErrors);
   return (
     <KycLayout title={copy.title} busy={view.sending}>
@@ -49,7 +52,7 @@ export function HandoffScreen() {
           <Button
             type="button"
             $variant="secondary"
-            onClick={() => send({ type: 'handoff.resend' })}
+            onClick={() => handoff.send({ type: 'handoff.resend' })}
           >
             {copy.resend}
           </Button>
@@ -58,7 +61,7 @@ export function HandoffScreen() {
           <Button
             type="button"
             $variant="secondary"
-            onClick={() => send({ type: 'handoff.cancel' })}
+            onClick={() => wizard.send({ type: 'handoff.cancel' })}
           >
             {copy.useThisDevice}
           </Button>

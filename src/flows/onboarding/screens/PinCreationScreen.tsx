@@ -1,4 +1,7 @@
+import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { PinCreationMachine } from '../../../../machines/onboarding/pin.machine';
 import { selectPinCreationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { Checkbox } from '../../../components/Checkbox';
@@ -7,7 +10,6 @@ import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
-import { OnboardingActor } from '../onboarding.context';
 import { Tips, TipsTitle } from './shared.styles';
 import { StepForm } from '../../../components/StepForm';
 
@@ -17,9 +19,9 @@ const copy = onboarding.pinCreation;
  * Step 2 'Creá tu propio PIN': tips, masked numeric PIN (with show/hide), terms (opened in a new
  * tab), 'Validar' with what is missing beside it while disabled. Each error under its field.
  */
-export function PinCreationScreen() {
-  const view = OnboardingActor.useSelector(selectPinCreationView);
-  const { send } = OnboardingActor.useActorRef();
+export function PinCreationScreen({ pinStep }: { pinStep: ActorRefFrom<PinCreationMachine> }) {
+  const view = useSelector(pinStep, selectPinCreationView);
+  const { send } = pinStep;
   const pin = useRef<HTMLInputElement>(null);
   const terms = useRef<HTMLInputElement>(null);
   useFocusAfterFailure(view.failures, () => (view.focus === 'terms' ? terms : pin).current);

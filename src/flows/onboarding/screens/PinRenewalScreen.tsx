@@ -1,10 +1,12 @@
+import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
+import type { ActorRefFrom } from 'xstate';
+import type { PinRenewalMachine } from '../../../../machines/onboarding/pin.machine';
 import { selectPinRenewalView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { NewPinField } from '../../../components/PinField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
-import { OnboardingActor } from '../onboarding.context';
 import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.pinRenewal;
@@ -13,9 +15,9 @@ const copy = onboarding.pinRenewal;
  * After the card is read, before the patient is created: the PIN chosen at step 2 comes from the
  * card's birth date or number, so another one is asked for (contract/pin.ts).
  */
-export function PinRenewalScreen() {
-  const view = OnboardingActor.useSelector(selectPinRenewalView);
-  const { send } = OnboardingActor.useActorRef();
+export function PinRenewalScreen({ pinStep }: { pinStep: ActorRefFrom<PinRenewalMachine> }) {
+  const view = useSelector(pinStep, selectPinRenewalView);
+  const { send } = pinStep;
   const pin = useRef<HTMLInputElement>(null);
   useFocusAfterFailure(view.failures, () => pin.current);
   return (

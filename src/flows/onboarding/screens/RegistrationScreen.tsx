@@ -1,20 +1,22 @@
+import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
-import { PHONE_INPUT_MAX_LENGTH } from '../../../../machines/onboarding/onboarding.types';
+import type { ActorRefFrom } from 'xstate';
+import type { RegistrationFormMachine } from '../../../../machines/onboarding/registration.machine';
 import { selectRegistrationView } from '../../../../machines/onboarding/onboarding.selectors';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { PhoneField } from '../../../components/PhoneField';
 import { TextField } from '../../../components/TextField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
-import { OnboardingActor } from '../onboarding.context';
 import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.registration;
 
-/** Step 0 'Registrate': Paraguayan mobile after a fixed +595, optional e-mail. */
-export function RegistrationScreen() {
-  const view = OnboardingActor.useSelector(selectRegistrationView);
-  const { send } = OnboardingActor.useActorRef();
+/** Step 0 'Registrate' (the wizard's form child): Paraguayan mobile after a fixed +595, optional e-mail. */
+export function RegistrationScreen({ form }: { form: ActorRefFrom<RegistrationFormMachine> }) {
+  const view = useSelector(form, selectRegistrationView);
+  const { send } = form;
   const error = errorText(view.error, onboardingErrors);
   const phone = useRef<HTMLInputElement>(null);
   const email = useRef<HTMLInputElement>(null);
@@ -33,17 +35,13 @@ export function RegistrationScreen() {
         email: (value) => send({ type: 'email.change', value }),
       }}
     >
-      <TextField
+      <PhoneField
         ref={phone}
         label={copy.phoneLabel}
         name="celular"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel-national"
         prefix={copy.phonePrefix}
         placeholder={copy.phonePlaceholder}
         hint={copy.phoneHint}
-        maxLength={PHONE_INPUT_MAX_LENGTH}
         value={view.phoneInput}
         onValueChange={(value) => send({ type: 'phone.change', value })}
         onBlur={() => send({ type: 'phone.blur' })}

@@ -1,10 +1,10 @@
 import { useRef } from 'react';
-import { RECOVERY_CELULAR_MAX } from '../../../../machines/recovery/recovery.types';
 import { DOCUMENT_MAX } from '../../../../machines/shared/input';
 import { selectRequestView } from '../../../../machines/recovery/recovery.selectors';
 import { BackLink } from '../../../components/BackLink';
 import { SubmitButton } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
+import { PhoneField } from '../../../components/PhoneField';
 import { StepForm } from '../../../components/StepForm';
 import { TextField } from '../../../components/TextField';
 import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
@@ -50,16 +50,12 @@ export function RequestScreen() {
         readOnly={view.sending}
         required
       />
-      <TextField
+      <PhoneField
         ref={celular}
         label={copy.celularLabel}
         name="celular"
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
         placeholder={copy.celularPlaceholder}
         hint={copy.celularHint}
-        maxLength={RECOVERY_CELULAR_MAX}
         value={view.celular}
         onValueChange={(value) => send({ type: 'celular.change', value })}
         error={view.celularError ? recoveryErrors[view.celularError] : null}

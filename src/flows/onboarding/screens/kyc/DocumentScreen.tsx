@@ -11,7 +11,7 @@ import { Muted } from '../../../../components/Page';
 import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { Actions, Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
-import { HandOffOffer } from './HandOffOffer';
+import { HandoffOffer } from './HandoffOffer';
 import { KycLayout } from './KycLayout';
 
 const copy = kyc.document;
@@ -96,7 +96,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
               if (chosen) kyc.send({ type: 'document.upload', file: chosen });
             }}
           />
-          <HandOffOffer kyc={kyc} />
+          <HandoffOffer kyc={kyc} />
         </>
       )}
     </KycLayout>

@@ -11,7 +11,7 @@ import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { theme } from '../../../../theme/theme';
 import { Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
-import { HandOffOffer } from './HandOffOffer';
+import { HandoffOffer } from './HandoffOffer';
 import { KycLayout } from './KycLayout';
 
 const copy = kyc.selfie;
@@ -67,7 +67,7 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
           {buttonText[view.button]}
         </Button>
       ) : null}
-      <HandOffOffer kyc={kyc} />
+      <HandoffOffer kyc={kyc} />
     </KycLayout>
   );
 }

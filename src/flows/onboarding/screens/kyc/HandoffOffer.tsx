@@ -7,9 +7,9 @@ import { Muted } from '../../../../components/Page';
 import { kyc as copy } from '../../../../copy/es.kyc';
 
 /** 'Seguir en mi celular' on the capture steps, where the wizard can hand them to the phone. */
-export function HandOffOffer({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
-  const canHandOff = useSelector(kyc, selectCanHandOff);
-  if (!canHandOff) return null;
+export function HandoffOffer({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const canHandoff = useSelector(kyc, selectCanHandOff);
+  if (!canHandoff) return null;
   return (
     <>
       <Muted>{copy.handOff.hint}</Muted>

@@ -1,0 +1,105 @@
+import { pinOwnDataOf } from '../../contract/pin';
+import type { RegistrationResume, ResumeStep } from '../../contract/onboarding';
+import type { KycResult, KycResume } from '../kyc/kyc.types';
+import type { LinkOutput, OnboardingContext } from './onboarding.types';
+
+/**
+ * What the wizard hands from one step to the next (onboarding.machine.ts): the verified
+ * registration, where it continues, and the values a step's child needs as its input.
+ */
+
+/** The card's data the PIN must not come from, once the document is read (empty before). */
+export const ownDataOf = (kycResult: KycResult | null) =>
+  kycResult?.id_data ? pinOwnDataOf(kycResult.id_data) : {};
+
+/** Where step 4 continues for a resumed registration (its passed selfie, its read document). */
+function kycResumeOf(r: RegistrationResume): KycResume | null {
+  if (r.resumeAt === 'document') return { at: 'document' };
+  if (r.resumeAt === 'review' && r.idData)
+    return { at: 'review', kycResult: { success: true, kyc_complete: true, id_data: r.idData } };
+  return null;
+}
+
+/**
+ * A value the wizard's order guarantees in the state that reads it (the verified registration after
+ * step 1, step 0's mobile on step 1), for a child's required input: a missing one is a bug, and the
+ * wizard stops with this error instead of calling the server with an empty value.
+ */
+export function known<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`onboarding: no ${what} in this state`);
+  return value;
+}
+
+/** A new wizard: nothing typed, nothing kept. */
+export const initialOnboardingContext: OnboardingContext = {
+  phone: null,
+  email: null,
+  resendAfterSeconds: null,
+  pin: null,
+  sessionId: null,
+  kycResult: null,
+  supplementaryData: null,
+  error: null,
+  registrationToken: null,
+  resumed: false,
+  kycResume: null,
+  linkToken: null,
+  pinRefused: false,
+};
+
+/**
+ * The mobile is proved (validate-otp, or the SMS link on the phone): the registration continues at
+ * the first step it has not finished. Both children's outputs carry `registration`.
+ */
+export const registrationOf = (event: object): RegistrationResume | null =>
+  'output' in event
+    ? ((event.output as { registration?: RegistrationResume | null }).registration ?? null)
+    : null;
+const resumeAt = (step: ResumeStep | ResumeStep[]) => ({
+  guard: ({ event }: { event: object }) => {
+    const at = registrationOf(event)?.resumeAt;
+    return at !== undefined && ([] as ResumeStep[]).concat(step).includes(at);
+  },
+  actions: 'assignRegistration' as const,
+});
+export const resumeTransitions = [
+  { ...resumeAt('pin'), target: '#onboarding.pinCreation' },
+  { ...resumeAt('welcome'), target: '#onboarding.welcome' },
+  { ...resumeAt(['document', 'review']), target: '#onboarding.kyc' },
+  // A server that kept no registration: nothing to continue with.
+  { target: '#onboarding.unexpected' },
+];
+
+/** The phone's link was refused: why, and the way on by SMS code. */
+export const linkRefusal = {
+  guard: ({ event }: { event: { output?: LinkOutput } }) => event.output?.outcome === 'refused',
+  target: '#onboarding.linkRefused',
+  actions: 'assignLinkRefusal' as const,
+};
+
+/** Every child's failure is a bug, not a patient's mistake: 'Algo salió mal, recargá la página.' */
+export const childBroke = '#onboarding.unexpected';
+
+/** The verified registration on the wizard (validate-otp's or the link's answer). */
+export function registrationUpdate(
+  context: OnboardingContext,
+  event: object,
+): Partial<OnboardingContext> {
+  const r = registrationOf(event);
+  if (!r) return {};
+  return {
+    registrationToken: r.token,
+    phone: r.phone,
+    // What the patient typed this time wins over what step 0 kept.
+    email: context.email ?? r.email,
+    sessionId: r.sessionId,
+    resumed: r.resumeAt !== 'pin',
+    kycResume: kycResumeOf(r),
+  };
+}
+
+/** Why the phone's link was refused, for the wizard's linkRefused page. */
+export function linkRefusalUpdate(event: object): Partial<OnboardingContext> {
+  const out = 'output' in event ? (event.output as LinkOutput) : null;
+  return out?.outcome === 'refused' ? { error: out.error } : {};
+}

@@ -6,6 +6,7 @@ import type { PhotoHint } from '../../machines/shared/photo-hint';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place, RegisterResponse, StartResponse } from '../../contract/onboarding';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
+import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
@@ -13,6 +14,7 @@ import type { OtpVerdict } from '../../machines/otp/otp.types';
 import LandingPage from '../../src/pages/LandingPage';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
+import { SupplementaryScreen } from '../../src/flows/onboarding/screens/kyc/SupplementaryScreen';
 import { VerificationScreen } from '../../src/flows/onboarding/screens/VerificationScreen';
 import { AtSnapshot, pending } from '../support';
 
@@ -21,6 +23,12 @@ export const storyOtpMachine = otpMachine.provide({
   actors: {
     validateCode: fromPromise(() => pending<OtpVerdict>()),
     resendCode: fromPromise(() => pending<OtpVerdict>()),
+  },
+});
+export const storySupplementaryMachine = supplementaryMachine.provide({
+  actors: {
+    loadDepartments: fromPromise(() => pending<Place[]>()),
+    loadCities: fromPromise(() => pending<Place[]>()),
   },
 });
 export const storyKycMachine = kycMachine.provide({
@@ -34,8 +42,7 @@ export const storyKycMachine = kycMachine.provide({
     photoHint: fromPromise(() => pending<PhotoHint | null>()),
     verifyDocuments: fromPromise(() => pending<ScanIdResponse>()),
     rejectKyc: fromPromise(() => pending<void>()),
-    loadDepartments: fromPromise(() => pending<Place[]>()),
-    loadCities: fromPromise(() => pending<Place[]>()),
+    supplementary: storySupplementaryMachine,
   },
 });
 
@@ -90,4 +97,18 @@ export function OtpAt({ snapshot }: { snapshot: SnapshotFrom<typeof otpMachine> 
 export function KycAt({ snapshot }: { snapshot: SnapshotFrom<typeof kycMachine> }) {
   const kyc = useActorRef(storyKycMachine, { snapshot, input: {} });
   return <KycScreen kyc={kyc} />;
+}
+
+/** 'Datos complementarios' with its child restored at a fixture. */
+export function SupplementaryAt({
+  snapshot,
+}: {
+  snapshot: SnapshotFrom<typeof supplementaryMachine>;
+}) {
+  const { form, hasDocumentNumber } = snapshot.context;
+  const supplementary = useActorRef(storySupplementaryMachine, {
+    snapshot,
+    input: { form, hasDocumentNumber },
+  });
+  return <SupplementaryScreen supplementary={supplementary} />;
 }

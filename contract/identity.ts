@@ -102,7 +102,10 @@ export type IdentityReason = (typeof IDENTITY_REASONS)[number];
 export const isIdentityReason = (value: unknown): value is IdentityReason =>
   (IDENTITY_REASONS as readonly unknown[]).includes(value);
 
-/** Errors whose text the browser looks for (spec section 8). */
+/**
+ * The English marks the spec puts in the server's sentences (spec section 8). The server keeps
+ * them; the browser branches on `reason`, never on these.
+ */
 export const SESSION_EXPIRED_MARK = 'session expired';
 export const INVALID_SESSION_MARK = 'invalid session';
 export const FACE_MISMATCH_MARK = 'Face verification failed';

@@ -1,3 +1,4 @@
+import { cardDateParts } from './card-date';
 import { PIN_LENGTH } from './login';
 
 /**
@@ -32,19 +33,6 @@ type PinOwnData = {
 /** Why a PIN is refused: not 6 digits, a banned sequence, or made from the patient's own data. */
 type PinProblem = 'format' | 'banned' | 'ownData';
 
-/** A date as written on a cédula or in ISO form, to its day, month and year; null if unreadable. */
-export function birthDateParts(value: string): { d: string; m: string; y: string } | null {
-  const s = value.trim();
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  const dmy = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
-  const [y, m, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
-  if (!y || !m || !d) return null;
-  const day = Number(d);
-  const month = Number(m);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
-  return { d: d.padStart(2, '0'), m: m.padStart(2, '0'), y };
-}
-
 /** Every 6-digit run of a string of digits. */
 const runsOf = (digits: string): string[] =>
   Array.from({ length: Math.max(0, digits.length - PIN_LENGTH + 1) }, (_, i) =>
@@ -58,7 +46,7 @@ const runsOf = (digits: string): string[] =>
  * MMYYYY and the like).
  */
 export function pinsFromBirthDate(value: string): Set<string> {
-  const parts = birthDateParts(value);
+  const parts = cardDateParts(value);
   const out = new Set<string>();
   if (!parts) return out;
   const { d, m, y } = parts;

@@ -25,6 +25,7 @@ import { loadFaceLoginConfig } from './face-login/config';
 import { faceLoginRoutes, kioskRoutes } from './face-login/routes';
 import { devOnboardingRoutes, onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
+import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
@@ -113,10 +114,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
+  // Journey insight before the engine: the engine the app owns reports its decisions to it.
+  await app.register(insightPlugin, { ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.
   await app.register(identityPlugin, {
     env: config.env,
-    createEngine: () => createIdentityEngine(ctx.identitySettings, { log: app.log }),
+    createEngine: () =>
+      createIdentityEngine(ctx.identitySettings, {
+        log: app.log,
+        insight: createEngineRecorder((decision) => app.insight.record(decision)),
+      }),
   });
   await app.register(identityRoutes, { prefix: '/api/onboarding', ctx });
   await app.register(faceLoginRoutes, {
@@ -125,7 +132,6 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     faceLogin: ctx.faceLogin,
   });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceLogin: ctx.faceLogin });
-  await app.register(insightPlugin, { ctx });
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });

@@ -248,6 +248,13 @@ const kyc: Deriver = (j, c) => {
   kycWizard(j, c);
 };
 
+/** The KYC child's supplementary form (its own machine): its failures and retries, on its step. */
+const kycSupplementary: Deriver = (j, c) => {
+  if (errorOf(c.prev) !== null && errorOf(c.next) === null) j.retry('supplementary');
+  const code = newFailure(c);
+  if (code) j.fail('supplementary', code);
+};
+
 /** The SMS code child (onboarding and recovery): wrong codes, resends and their failures. */
 const otp: Deriver = (j, c) => {
   const code = newFailure(c);
@@ -332,6 +339,7 @@ const derivers: Record<string, Deriver> = {
   pinRenewal: stepChild('pin'),
   handoff: stepChild('handoff'),
   kyc,
+  kycSupplementary,
   otp,
   login,
   recovery,

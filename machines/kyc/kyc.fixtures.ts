@@ -1,4 +1,5 @@
-import { initialKycContext, kycMachine } from './kyc.machine';
+import { kycMachine } from './kyc.machine';
+import { initialKycContext } from './kyc.setup';
 import type { KycContext } from './kyc.types';
 
 const SESSION = '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40';
@@ -37,21 +38,6 @@ const verified: KycContext = {
     },
   },
 };
-const departments = [
-  { id: '0', nombre: 'Asunción (Capital)' },
-  { id: '11', nombre: 'Central' },
-];
-const cities = [
-  { id: '11-1', nombre: 'Areguá' },
-  { id: '11-7', nombre: 'Luque' },
-  { id: '11-17', nombre: 'San Lorenzo' },
-];
-const withPlaces: KycContext = { ...verified, departments };
-const withDepartment: KycContext = {
-  ...withPlaces,
-  form: { ...withPlaces.form, departamento: '11' },
-};
-
 type Value = Parameters<typeof kycMachine.resolveState>[0]['value'];
 const at = (value: Value, context: KycContext) => kycMachine.resolveState({ value, context });
 
@@ -135,6 +121,37 @@ export const kycFixtures = {
     { ...back, back: photo('DORSO'), error: { code: 'documentNetwork' } },
   ),
   verifying: at('verifying', { ...back, back: photo('DORSO') }),
+  // A refused document asks again for the photos at fault, saying why (issue 28).
+  frontAgainNoFace: at(
+    { document: { live: 'opening' } },
+    {
+      ...front,
+      back: photo('DORSO'),
+      error: { code: 'noFaceOnDocument', reason: 'no_face_on_document' },
+      refusals: { no_face_on_document: 1 },
+    },
+  ),
+  frontAgainUnreadable: at(
+    { document: { live: 'playing' } },
+    {
+      ...front,
+      back: photo('DORSO'),
+      error: {
+        code: 'frontRejected',
+        reason: 'front_unreadable',
+        serverMessage:
+          'No pudimos leer el número y los nombres del frente del documento. Sacá una foto más nítida del frente, con buena luz.',
+      },
+    },
+  ),
+  bothAgain: at(
+    { document: { live: 'playing' } },
+    { ...front, error: { code: 'documentMismatch', reason: 'document_mismatch' } },
+  ),
+  backAgain: at(
+    { document: { live: 'playing' } },
+    { ...back, error: { code: 'backRejected', reason: 'mrz_unreadable' } },
+  ),
   rejectedMismatch: at('rejected', { ...back, error: { code: 'faceMismatch' } }),
   rejectedExpired: at('rejected', { ...back, error: { code: 'sessionExpired' } }),
   rejectedServer: at('rejected', {
@@ -151,40 +168,10 @@ export const kycFixtures = {
     { review: 'rejectFailed' },
     { ...verified, error: { code: 'rejectFailed' } },
   ),
-  supplementaryLoading: at({ supplementary: 'loadingDepartments' }, verified),
-  supplementaryDepartmentsFailed: at(
-    { supplementary: 'departmentsFailed' },
-    { ...verified, error: { code: 'departmentsFailed' } },
-  ),
-  supplementaryForm: at({ supplementary: { form: 'noDepartment' } }, withPlaces),
-  supplementaryInvalid: at(
-    { supplementary: { form: 'noDepartment' } },
-    {
-      ...withPlaces,
-      fieldErrors: { departamento: 'departmentRequired', ciudad_id: 'cityRequired' },
-    },
-  ),
-  supplementaryLoadingCities: at({ supplementary: { form: 'loadingCities' } }, withDepartment),
-  supplementaryReady: at(
-    { supplementary: { form: 'ready' } },
-    {
-      ...withDepartment,
-      cities,
-      form: {
-        tipoSangre: 'O+',
-        direccion: 'Av. Mcal. López 1234',
-        departamento: '11',
-        ciudad_id: '11-7',
-      },
-    },
-  ),
-  supplementaryCitiesFailed: at(
-    { supplementary: { form: 'citiesFailed' } },
-    { ...withDepartment, error: { code: 'citiesFailed' } },
-  ),
+  /** The form's own states are its child's (supplementary.fixtures.ts); restored, it has none. */
+  supplementary: at('supplementary', verified),
   done: at('done', {
-    ...withDepartment,
-    cities,
-    form: { ...withDepartment.form, ciudad_id: '11-7' },
+    ...verified,
+    form: { tipoSangre: 'O+', direccion: '', departamento: '11', ciudad_id: '11-7' },
   }),
 };

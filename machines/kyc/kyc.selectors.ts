@@ -159,26 +159,5 @@ export function selectReviewView(s: Snapshot) {
   };
 }
 
-export function selectSupplementaryView(s: Snapshot) {
-  const loadingDepartments = s.matches({ supplementary: 'loadingDepartments' });
-  const departmentsFailed = s.matches({ supplementary: 'departmentsFailed' });
-  const loadingCities = s.matches({ supplementary: { form: 'loadingCities' } });
-  const citiesFailed = s.matches({ supplementary: { form: 'citiesFailed' } });
-  return {
-    loadingDepartments,
-    departmentsFailed,
-    loadingCities,
-    citiesFailed,
-    form: s.context.form,
-    departments: s.context.departments,
-    cities: s.context.cities,
-    fieldErrors: s.context.fieldErrors,
-    failures: s.context.failures,
-    /** the first field to fix after a refused submit */
-    focus: s.context.fieldErrors.departamento ? ('departamento' as const) : ('ciudad_id' as const),
-    citiesDisabled: s.context.form.departamento === '' || loadingCities || citiesFailed,
-    error: s.context.error,
-    canRetryPlaces: s.can({ type: 'places.retry' }),
-    canSubmit: s.can({ type: 'supplementary.submit' }),
-  };
-}
+/** The supplementary form's child while it runs (none when restored from a fixture, or done). */
+export const selectSupplementaryActor = (s: Snapshot) => s.children.supplementary;

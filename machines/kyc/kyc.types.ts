@@ -1,17 +1,16 @@
 import type { PhotoHint } from '../shared/photo-hint';
-import type { BloodType, IdData, Place, SupplementaryData } from '../../contract/onboarding';
-import type { LivenessResponse } from '../../contract/identity';
+import type { IdData, SupplementaryData } from '../../contract/onboarding';
+import type { IdentityReason, LivenessResponse } from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
 import type { FlowError } from '../shared/errors';
 import type { PollingEvent } from '../shared/polling';
+
+import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
 
 /**
  * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
  * server never trusts it at register time: it keeps its own copy of the session's result.
  */
-/** The supplementary form's blood types, 'No sé' first (its view lists them). */
-export { BLOOD_TYPES } from '../../contract/onboarding';
-
 export type KycResult = {
   success: boolean;
   kyc_complete: boolean;
@@ -19,7 +18,7 @@ export type KycResult = {
   id_data?: IdData;
 };
 
-/** Why the identity step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
+/** Why the identity step stopped; each code has its Spanish text in src/copy/es.kyc.ts. */
 export type KycErrorCode =
   /** POST /start-kyc refused */
   | 'startKycFailed'
@@ -30,36 +29,32 @@ export type KycErrorCode =
   | 'livenessFailed'
   /** the blink challenge did not pass in the time allowed */
   | 'livenessNotDetected'
-  /** the server says the session expired or is not valid (selfie or documents) */
+  /** the session is over (expired, unknown, closed, its attempts or frames spent): a new one */
   | 'sessionExpired'
   /** the photo could not be captured or read */
   | 'imageFailed'
-  /** scan-id: 'Face verification failed' */
+  /** scan-id: the selfie and the card's face differ (the selfie again, in a new session) */
   | 'faceMismatch'
-  /** scan-id refused the documents (the server's message when it sent one) */
+  /** scan-id found no portrait on the card's front (the front again) */
+  | 'noFaceOnDocument'
+  /** scan-id: the front shows no card, or its number and names were not read (the front again) */
+  | 'frontRejected'
+  /** scan-id: front and back of different cards (both sides again) */
+  | 'documentMismatch'
+  /** scan-id: the back's code not read, or the back missing (the back again) */
+  | 'backRejected'
+  /** scan-id refused the documents otherwise (the server's message when it sent one) */
   | 'documentRejected'
   /** scan-id got no answer or an unreadable one */
   | 'documentNetwork'
   /** POST /kyc-reject failed */
-  | 'rejectFailed'
-  | 'departmentsFailed'
-  | 'citiesFailed'
-  /** the verified document has no number: the supplementary form cannot be sent */
-  | 'documentMissing';
+  | 'rejectFailed';
 
-export type KycError = { code: KycErrorCode; serverMessage?: string };
+/** A failure: its code, the server's sentence where it is shown, the server's reason code. */
+export type KycError = { code: KycErrorCode; serverMessage?: string; reason?: IdentityReason };
 
-export type SupplementaryFieldErrors = {
-  departamento: 'departmentRequired' | null;
-  ciudad_id: 'cityRequired' | null;
-};
-
-export type SupplementaryForm = {
-  tipoSangre: BloodType;
-  direccion: string;
-  departamento: string;
-  ciudad_id: string;
-};
+/** How many times each reason refused this patient's identity step, across attempts. */
+export type RefusalCounts = Partial<Record<IdentityReason, number>>;
 
 /** What `ensureSession` answers: the session and, when the server created it, its selfie time limit. */
 export type KycSession = { sessionId: string; livenessMs?: number };
@@ -87,12 +82,10 @@ export type KycContext = {
   /** the preview's hint before sending (photo-hint.ts): too dark, the card too far; null: none */
   photoHint: PhotoHint | null;
   kycResult: KycResult | null;
-  departments: Place[];
-  cities: Place[];
+  /** the supplementary answers (the `supplementary` child's input and output) */
   form: SupplementaryForm;
-  fieldErrors: SupplementaryFieldErrors;
-  /** refused supplementary submits: each sends the focus to the first field to fix */
-  failures: number;
+  /** refusals by reason code (the assisted-verification path offers a person after two alike) */
+  refusals: RefusalCounts;
 };
 
 /** Where a resumed registration continues inside the identity step (issue 18). */
@@ -137,13 +130,9 @@ export type KycEvent =
   | { type: 'document.accept' }
   | { type: 'review.confirm' }
   | { type: 'review.retry' }
-  | { type: 'blood.change'; value: string }
-  | { type: 'address.change'; value: string }
-  | { type: 'department.change'; value: string }
-  | { type: 'city.change'; value: string }
-  | { type: 'places.retry' }
-  | { type: 'supplementary.submit' }
+  /** the supplementary form's events, forwarded to its child */
+  | SupplementaryEvent
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' };
 
-export type { FlowError, SupplementaryData };
+export type { FlowError, SupplementaryData, SupplementaryForm };

@@ -1,3 +1,5 @@
+import { cardDateParts } from '../../contract/card-date';
+
 /**
  * Pure formatters for what patients read as printed on their cédula (no locale data needed, so
  * the browser, the prerender and the tests agree).
@@ -9,14 +11,13 @@ export function formatDocumentNumber(value: string): string {
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
 }
 
-/** A date as the card prints it, DD/MM/AAAA, from ISO (YYYY-MM-DD) or the card's own writing. */
+/**
+ * A date as the card prints it, DD/MM/AAAA, from ISO (AAAA-MM-DD) or the card's own writing
+ * (5/3/1990 as 05/03/1990); anything that is no real date is left as it came.
+ */
 export function formatCardDate(value: string): string {
-  const s = value.trim();
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (iso) return `${iso[3]}/${iso[2]}/${iso[1]}`;
-  const dmy = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(s);
-  if (dmy) return `${dmy[1]!.padStart(2, '0')}/${dmy[2]!.padStart(2, '0')}/${dmy[3]}`;
-  return s;
+  const p = cardDateParts(value);
+  return p ? `${p.d}/${p.m}/${p.y}` : value.trim();
 }
 
 /** The last `keep` digits of a document number, the rest left out (a kiosk's screen). */

@@ -297,7 +297,8 @@ export const textLines = (cv: Cv, grey: Mat): number =>
 
 /**
  * The region of an image that its text lines span, widened to hold a whole card (the front's photo
- * stands left of its fields); null when the text covers most of the image already or is too little.
+ * may stand left or right of its fields: issue 28); null when the text covers most of the image
+ * already or is too little.
  */
 function textCrop(
   blobs: LineBlob[],
@@ -313,7 +314,7 @@ function textCrop(
   const h = y1 - y0;
   const cx0 = Math.max(0, Math.floor(x0 - 0.45 * w));
   const cy0 = Math.max(0, Math.floor(y0 - 0.25 * h));
-  const cx1 = Math.min(width, Math.ceil(x1 + 0.12 * w));
+  const cx1 = Math.min(width, Math.ceil(x1 + 0.45 * w));
   const cy1 = Math.min(height, Math.ceil(y1 + 0.25 * h));
   if ((cx1 - cx0) * (cy1 - cy0) > 0.7 * width * height || cx1 - cx0 < 200) return null;
   return { x: cx0, y: cy0, w: cx1 - cx0, h: cy1 - cy0 };

@@ -2,15 +2,13 @@ import type { FaceObservation, FrameAnalysis } from './types';
 
 /**
  * The rules of a Paraguayan cédula, as pure functions of what was read (no OCR, no images): document
- * numbers, names, 'ESTADO CIVIL', the printed labels and the photo area located from them.
+ * numbers, names, 'ESTADO CIVIL', nationality, the printed labels, and the portrait among the faces
+ * found on the front (wherever the card's layout puts it).
  * document-verdict.ts applies them to one reading; document-ocr.ts produces the readings.
  */
 
 /** A word the OCR read, with its box as fractions (0-1) of the image's width and height. */
 export type OcrWord = { text: string; x0: number; y0: number; x1: number; y1: number };
-
-/** A region as fractions (0-1) of the oriented image's width and height. */
-export type Area = { x0: number; y0: number; x1: number; y1: number };
 
 const MARITAL_STATUSES = [
   'SOLTERO',
@@ -147,7 +145,6 @@ const CARD_WORDS = [
   'REPUBLICA',
   'PARAGUAY',
 ];
-const FIELD_LABELS = ['APELLIDOS', 'NOMBRES', 'DOCUMENTO'];
 
 /** A printed cédula shows at least two of its fixed words; a selfie or a random picture does not. */
 export function looksLikeCard(text: string): boolean {
@@ -190,44 +187,82 @@ export function matchNumber(mrzNumber: string, printed: string[]): boolean | nul
 }
 
 /**
- * The photo area of a Paraguayan cédula's front: the block left of the printed fields, from the
- * 'APELLIDOS' label down to the document number (found from the OCR boxes of the field labels, and
- * of the values when given: the names and the number the MRZ says, so that a photo whose small labels
- * blurred is still located; the card may be anywhere in the picture and at any scale). null when
- * nothing was found.
+ * The card's printed portrait among the faces found on its straightened front (issue 28): found by
+ * what it is, not by where a template puts it. The portrait is the largest face; a second, smaller
+ * 'ghost' portrait (a card's security copy) is allowed; faces too small to be a portrait (a pattern,
+ * a detector's false find) are ignored. Refused:
+ * - `no_face`: no face of portrait size on the front;
+ * - `not_a_card`: the largest face fills the whole picture as no card's portrait does (a face photo
+ *   held to the camera; a selfie is mostly told by its lack of text lines, document-scan.ts);
+ * - `second_face`: another face nearly as large as the portrait (a photo pasted on the card: the
+ *   substitution defence; a ghost portrait is far smaller).
+ * Sizes are fractions of the straightened front's height. The detector's box is much larger than the
+ * face: a card's portrait measures 0.4-0.7 of the front's height, a selfie 0.8, a ghost 0.15-0.2.
+ * What this cannot see: the attacker's face printed over the card's own portrait (the OCR check binds
+ * the card's names and number, not its photo).
  */
-export function photoAreaOf(ws: OcrWord[], values: string[] = []): Area | null {
-  const labels = ws.filter((w) => FIELD_LABELS.some((l) => isLabel(words(w.text)[0] ?? '', l)));
-  const wanted = new Set(values.map((v) => normaliseDocumentNumber(v)));
-  const valueWords = ws.filter((w) => {
-    const t = words(w.text).join('');
-    return t.length >= 3 && (wanted.has(t) || wanted.has(normaliseDocumentNumber(t)));
-  });
-  const anchors = [...labels, ...valueWords];
-  if (!anchors.length || (!labels.length && valueWords.length < 2)) return null;
-  const left = Math.min(...anchors.map((l) => l.x0));
-  const lineH = Math.max(...anchors.map((l) => l.y1 - l.y0)) * (labels.length ? 1 : 0.6);
-  // Labels stand above their values: the area starts a label's height above the first value.
-  const top = Math.min(...labels.map((l) => l.y0), ...valueWords.map((v) => v.y0 - 1.6 * lineH));
-  const bottom = labels.length
-    ? Math.max(...labels.map((l) => l.y1)) + 3 * lineH
-    : Math.max(...valueWords.map((v) => v.y1)) + lineH;
-  const span = Math.max(bottom - top, 8 * lineH);
-  const clamp = (v: number) => Math.min(1, Math.max(0, v));
-  return {
-    x0: clamp(left - 0.9 * span),
-    y0: clamp(top - 0.25 * span),
-    x1: clamp(left),
-    y1: clamp(bottom + 0.1 * span),
-  };
+export const PORTRAIT = {
+  /** Faces lower than this share of the front's height are not a portrait (nor a ghost). */
+  minHeight: 0.08,
+  /** A face higher than this share of the front's height is no card's portrait. */
+  maxHeight: 0.78,
+  /**
+   * A second face with this share of the portrait's area or more is a second portrait (a ghost
+   * measures about 0.1). Low, so that a pasted face cannot pass the card's own portrait off as its
+   * ghost: it would have to be 2.2 times its height, more than a card holds (maxHeight).
+   */
+  secondArea: 0.2,
+} as const;
+
+export type PortraitFind =
+  | { portrait: FaceObservation; ghosts: number }
+  | { refused: 'no_face' | 'not_a_card' | 'second_face' };
+
+export function findPortrait(frame: Pick<FrameAnalysis, 'height' | 'faces'>): PortraitFind {
+  const area = (f: FaceObservation) => f.box[2] * f.box[3];
+  const faces = frame.faces
+    .filter((f) => f.box[3] >= PORTRAIT.minHeight * frame.height)
+    .sort((a, b) => area(b) - area(a));
+  const portrait = faces[0];
+  if (!portrait) return { refused: 'no_face' };
+  if (portrait.box[3] > PORTRAIT.maxHeight * frame.height) return { refused: 'not_a_card' };
+  const others = faces.slice(1);
+  if (others.some((f) => area(f) >= PORTRAIT.secondArea * area(portrait)))
+    return { refused: 'second_face' };
+  return { portrait, ghosts: others.length };
 }
 
-/** The largest face whose centre lies inside the area (boxes in the analysed image's pixels). */
-export function faceInArea(frame: FrameAnalysis, area: Area): FaceObservation | null {
-  const inside = frame.faces.filter((f) => {
-    const cx = (f.box[0] + f.box[2] / 2) / frame.width;
-    const cy = (f.box[1] + f.box[3] / 2) / frame.height;
-    return cx >= area.x0 && cx <= area.x1 && cy >= area.y0 && cy <= area.y1;
-  });
-  return inside.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0] ?? null;
-}
+/**
+ * ICAO 9303 nationality codes as a Paraguayan cédula prints the nationality (issue 28): a foreign
+ * resident's card says 'ARGENTINA' on its front and 'ARG' in its MRZ. A code not listed is given as
+ * it is.
+ */
+const NATIONALITIES: Record<string, string> = {
+  PRY: 'PARAGUAYA',
+  ARG: 'ARGENTINA',
+  BRA: 'BRASILEÑA',
+  BOL: 'BOLIVIANA',
+  URY: 'URUGUAYA',
+  CHL: 'CHILENA',
+  PER: 'PERUANA',
+  COL: 'COLOMBIANA',
+  VEN: 'VENEZOLANA',
+  ECU: 'ECUATORIANA',
+  MEX: 'MEXICANA',
+  ESP: 'ESPAÑOLA',
+  ITA: 'ITALIANA',
+  DEU: 'ALEMANA',
+  D: 'ALEMANA',
+  FRA: 'FRANCESA',
+  PRT: 'PORTUGUESA',
+  USA: 'ESTADOUNIDENSE',
+  CHN: 'CHINA',
+  TWN: 'TAIWANESA',
+  KOR: 'COREANA',
+  JPN: 'JAPONESA',
+  CUB: 'CUBANA',
+  DOM: 'DOMINICANA',
+  LBN: 'LIBANESA',
+};
+
+export const nationalityInWords = (code: string): string => NATIONALITIES[code] ?? code;

@@ -1,35 +1,83 @@
 import sharp from 'sharp';
 import type { Db } from '../db/client';
-import { engineInsight, recordDocument } from '../insight/engine-recorder';
-import { faceInArea } from './cedula';
+import type { IdentityReason } from '../../contract/identity';
+import { findPortrait } from './cedula';
 import type { IdentityConfig } from './config';
 import type { DocumentReader } from './document';
-import type { DocumentReading, IdData } from './document-verdict';
+import type { DocumentReading, DocumentReason, IdData } from './document-verdict';
 import { IdentityError, identityMessages } from './errors';
 import { describeMain } from './faces';
 import { checkUpload, type ImageLimits, type RgbImage } from './image';
 import { ms, round3, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
-import { cosineSimilarity, type FaceObservation } from './types';
+import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } from './types';
 
 /**
  * Document scan: the second step of a KYC session. A live session's selfie is compared with the
- * face printed in the card's photo area; the card is read (document.ts) and, when both hold, the
- * session is completed with the identity read.
+ * card's printed portrait, found by the face detector wherever the layout puts it (cedula.ts
+ * findPortrait); the card is read (document.ts) and, when both hold, the session is completed with
+ * the identity read. A refusal says why twice: the Spanish sentence (`error`) and its code (`reason`).
  */
 export type ScanAnswer = {
   success: boolean;
   kyc_complete: boolean;
   error?: string;
+  reason?: IdentityReason;
   id_data?: IdData;
 };
+
+/** Runs a scan's costly part (the document work queue, in the routes); directly by default. */
+export type ScanRunner = <T>(task: () => Promise<T>) => Promise<T>;
+
+/** A front needs this many text lines to show a card (a face photo shows 0-2; a card 10 or more). */
+const MIN_FRONT_TEXT_LINES = 3;
+
+/** The front's face check, before any OCR: why it refuses (message key and code), or the match. */
+export type PortraitJudgement = {
+  find: 'found' | 'no_face' | 'not_a_card' | 'second_face';
+  similarity: number | null;
+  match: boolean;
+  refused: {
+    message: 'notADocument' | 'noFaceOnDocument' | 'faceMismatch';
+    reason: DocumentReason;
+  } | null;
+};
+
+/**
+ * The straightened front's faces against the selfie (issue 28): no card on the front (next to no
+ * text lines, or a face filling the picture) is 'not a document'; no portrait is 'we could not see
+ * your card's photo' (the front is retaken); a second portrait-sized face (a pasted photo) or a
+ * portrait that is not the selfie's face is the mismatch.
+ */
+export function judgePortrait(
+  textLines: number,
+  frame: FrameAnalysis,
+  selfie: ArrayLike<number>,
+  threshold: number,
+): PortraitJudgement {
+  const found = findPortrait(frame);
+  const portrait = 'portrait' in found ? found.portrait : null;
+  const similarity = portrait?.embedding ? cosineSimilarity(portrait.embedding, selfie) : null;
+  const match = similarity !== null && similarity >= threshold;
+  const find = 'refused' in found ? found.refused : 'found';
+  const refused: PortraitJudgement['refused'] =
+    textLines < MIN_FRONT_TEXT_LINES || find === 'not_a_card'
+      ? { message: 'notADocument', reason: 'not_a_document' }
+      : find === 'no_face'
+        ? { message: 'noFaceOnDocument', reason: 'no_face_on_document' }
+        : !match
+          ? { message: 'faceMismatch', reason: 'face_mismatch' }
+          : null;
+  return { find, similarity, match, refused };
+}
 
 export interface DocumentScan {
   scanDocument(
     db: Db,
     sessionId: string,
     images: { front: Uint8Array; back?: Uint8Array | undefined },
+    options?: { run?: ScanRunner },
   ): Promise<ScanAnswer>;
   /** Reads a document with no session (CLI): MRZ, printed fields, checks. */
   readDocument(front: Uint8Array, back: Uint8Array): Promise<DocumentReading>;
@@ -47,13 +95,83 @@ export function createDocumentScan(deps: {
   reader: DocumentReader;
   limits: ImageLimits;
   log: IdentityLog;
+  /** Where decisions are reported (journey insight); none by default. */
+  insight?: EngineInsight;
   /** The KYC selfie's liveness profile: only its sessions take a document. */
   decider: string;
 }): DocumentScan {
   const { config, pool, reader, limits, log } = deps;
+  const insight = deps.insight ?? noInsight;
+  /**
+   * Sessions whose scan runs in this process (issue 29 item 2): one scan per session at a time, a
+   * second one refused at once instead of queued behind the first, so that one session cannot hold
+   * the document reader for several budgets.
+   */
+  const scanning = new Set<string>();
+
+  /** The scan's costly part: the portrait, then the OCR; the session was checked and counted. */
+  async function scan(
+    db: Db,
+    sessionId: string,
+    selfie: number[],
+    images: { front: Uint8Array; back?: Uint8Array | undefined },
+    tStart: number,
+  ): Promise<ScanAnswer> {
+    const threshold = config.documentMatchThreshold;
+    const refuse = (error: string, reason: DocumentReason): ScanAnswer => {
+      insight.document({ reason, durationMs: performance.now() - tStart });
+      return { success: false, kyc_complete: false, error, reason };
+    };
+    // The card found in the front's photo and straightened; its faces are found and described there.
+    // The portrait first: a front with no card on it, no portrait, or a portrait that is not the
+    // selfie's face ends the attempt before any OCR.
+    const frontCard = await reader.straighten(images.front);
+    const front = await describeMain(pool, limits, await jpegOf(frontCard.image));
+    const face = judgePortrait(frontCard.textLines, front.frame, selfie, threshold);
+    const logFace = (extra: Record<string, unknown>) =>
+      log.info({
+        session: short(sessionId),
+        faces: front.frame.faces.length,
+        portrait: face.find,
+        text_lines: frontCard.textLines,
+        similarity: round3(face.similarity),
+        threshold,
+        match: face.match,
+        ...extra,
+        ms: ms(tStart),
+      });
+    if (face.refused || !images.back) {
+      logFace({ event: 'document_face' });
+      if (face.refused) return refuse(identityMessages[face.refused.message], face.refused.reason);
+      return refuse(identityMessages.backMissing, 'back_missing');
+    }
+    const backCard = await reader.straighten(images.back);
+    const reading = await reader.read(frontCard, backCard);
+    logFace({
+      event: 'document_read',
+      ok: reading.ok,
+      checks: reading.checks,
+      passes: reading.passes,
+      front_passes: reading.frontPasses,
+      found: [frontCard.found, backCard.found],
+      skew: [frontCard.skew, backCard.skew],
+    });
+    if (!reading.ok || !reading.idData)
+      return refuse(
+        reading.error ?? identityMessages.mrzUnreadable,
+        reading.reason ?? 'mrz_unreadable',
+      );
+    await store.completeSession(db, sessionId, {
+      id_data: reading.idData,
+      checks: { ...reading.checks, portraitFound: true },
+      face: { similarity: face.similarity, threshold },
+    });
+    insight.document({ durationMs: performance.now() - tStart });
+    return { success: true, kyc_complete: true, id_data: reading.idData };
+  }
 
   return {
-    async scanDocument(db, sessionId, images) {
+    async scanDocument(db, sessionId, images, options = {}) {
       const tStart = performance.now();
       checkUpload(images.front, limits);
       if (images.back) checkUpload(images.back, limits);
@@ -64,77 +182,26 @@ export function createDocumentScan(deps: {
         throw new IdentityError('session_closed', identityMessages.sessionClosed);
       if (session.status !== 'live' || !session.selfie_embedding)
         throw new IdentityError('liveness_missing', identityMessages.livenessMissing);
-      if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession))) {
-        engineInsight.record({
-          flow: 'onboarding',
-          step: 'document',
-          outcome: 'failed',
-          error: 'attempts_exhausted',
-        });
-        throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
+      // Claimed with no await since the session was read: two requests cannot both get past it.
+      if (scanning.has(sessionId))
+        throw new IdentityError('scan_in_progress', identityMessages.scanInProgress);
+      scanning.add(sessionId);
+      try {
+        if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession))) {
+          insight.record({
+            flow: 'onboarding',
+            step: 'document',
+            outcome: 'failed',
+            error: 'attempts_exhausted',
+          });
+          throw new IdentityError('attempts_exhausted', identityMessages.attemptsExhausted);
+        }
+        const selfie = session.selfie_embedding.map(Number);
+        const run: ScanRunner = options.run ?? ((task) => task());
+        return await run(() => scan(db, sessionId, selfie, images, tStart));
+      } finally {
+        scanning.delete(sessionId);
       }
-      // The card found in the front's photo and straightened; its faces are described there, so that
-      // the photo area the OCR locates and the faces share one image. Face first: when no face on
-      // the front matches the selfie the attempt ends before the OCR.
-      const selfie = session.selfie_embedding.map(Number);
-      const threshold = config.documentMatchThreshold;
-      const simOf = (f: FaceObservation | null) =>
-        f?.embedding ? cosineSimilarity(f.embedding, selfie) : null;
-      const frontCard = await reader.straighten(images.front);
-      const front = await describeMain(pool, limits, await jpegOf(frontCard.image));
-      const anyMatch = front.frame.faces.some((f) => (simOf(f) ?? -1) >= threshold);
-      const refuse = (error: string): ScanAnswer => {
-        recordDocument({ error, durationMs: performance.now() - tStart });
-        return { success: false, kyc_complete: false, error };
-      };
-      if (!anyMatch || !images.back) {
-        log.info({
-          event: 'document_face',
-          session: short(sessionId),
-          faces: front.frame.faces.length,
-          similarity: round3(simOf(front.face)),
-          threshold,
-          match: anyMatch,
-          ms: ms(tStart),
-        });
-        if (!anyMatch)
-          return refuse(
-            front.face ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument,
-          );
-        return refuse(identityMessages.backMissing);
-      }
-      const backCard = await reader.straighten(images.back);
-      const reading = await reader.read(frontCard, backCard);
-      // The face that counts is the one printed in the card's photo area, not any face in the picture.
-      const cardFace = reading.photoArea ? faceInArea(front.frame, reading.photoArea) : null;
-      const similarity = simOf(cardFace);
-      const faceOk = similarity !== null && similarity >= threshold;
-      log.info({
-        event: 'document_read',
-        session: short(sessionId),
-        ok: reading.ok,
-        checks: reading.checks,
-        passes: reading.passes,
-        front_passes: reading.frontPasses,
-        found: [frontCard.found, backCard.found],
-        skew: [frontCard.skew, backCard.skew],
-        faces: front.frame.faces.length,
-        similarity: round3(similarity),
-        threshold,
-        match: faceOk,
-        ms: ms(tStart),
-      });
-      if (!reading.ok || !reading.idData)
-        return refuse(reading.error ?? identityMessages.mrzUnreadable);
-      if (!faceOk)
-        return refuse(cardFace ? identityMessages.faceMismatch : identityMessages.noFaceOnDocument);
-      await store.completeSession(db, sessionId, {
-        id_data: reading.idData,
-        checks: reading.checks,
-        face: { similarity, threshold },
-      });
-      recordDocument({ durationMs: performance.now() - tStart });
-      return { success: true, kyc_complete: true, id_data: reading.idData };
     },
 
     readDocument: async (front, back) => {

@@ -5,13 +5,14 @@ import {
   frontNumbers,
   looksLikeCard,
   matchNumber,
+  nationalityInWords,
   normaliseDocumentNumber,
-  photoAreaOf,
   printedSpelling,
   voteNames,
-  type Area,
   type OcrWord,
 } from './cedula';
+import type { IdentityReason } from '../../contract/identity';
+import type { EngineReason } from '../../contract/insight';
 import type { CardQuality } from './card-geometry';
 import { identityMessages } from './errors';
 import type { MrzFields, MrzRead } from './mrz';
@@ -19,9 +20,10 @@ import type { MrzFields, MrzRead } from './mrz';
 /**
  * The document verdict: a pure function of what the OCR read (document-ocr.ts) and today's date.
  * The front must prove it is the front of the same cédula as the back, failing closed: its printed
- * labels present, its printed document number and names equal to the MRZ's, and the photo area
- * located from the labels (the face check uses the face printed there). 'ESTADO CIVIL' comes from the
- * front, or from the back's printed text when the front does not carry it.
+ * labels present, and its printed document number and names equal to the MRZ's, wherever the card's
+ * layout prints them (the portrait is found by the face detector: cedula.ts findPortrait, in
+ * document-scan.ts). 'ESTADO CIVIL' comes from the front, or from the back's printed text when the
+ * front does not carry it. Every refusal carries its reason code beside its Spanish sentence.
  *
  * The front is read by a cascade of passes (judgeFront decides when to stop). Only a front read with
  * confidence is called another card's ('El frente y el dorso no son de la misma cédula'):
@@ -34,6 +36,7 @@ export type IdData = {
   DocumentNumber: string;
   DateOfBirth: string;
   Gender: 'M' | 'F' | 'X';
+  /** In words, as the card prints it ('PARAGUAYA', 'ARGENTINA'), from the MRZ's code. */
   Nationality: string;
   /** From the printed 'ESTADO CIVIL', matched to its closed set; '' when it could not be read. */
   MaritalStatus: string;
@@ -49,8 +52,6 @@ type DocumentChecks = {
   frontIsDocument: boolean;
   /** The front's printed document number equals the MRZ's; null when it could not be read. */
   numberMatchesFront: boolean | null;
-  /** The photo area was located from the printed labels. */
-  photoAreaFound: boolean;
 };
 
 export type DocumentReading = {
@@ -66,10 +67,13 @@ export type DocumentReading = {
   /** The read's time budget ran out (what was read by then was judged). */
   timedOut?: boolean;
   error?: string;
+  /** Why it was refused (with `error`). */
+  reason?: DocumentReason;
   mrz?: { lines: [string, string, string]; autocorrected: number; expirationDate: string };
-  /** Where the card's photo is on the front (left of the printed fields), when the labels were found. */
-  photoArea?: Area;
 };
+
+/** Why a document was refused: a code of both the browser's list and journey insight's. */
+export type DocumentReason = Extract<IdentityReason, EngineReason>;
 
 /** One pass of the front's OCR: its printed text, and each word with its box. */
 export type FrontRead = { text: string; words: OcrWord[]; pass?: string };
@@ -103,8 +107,7 @@ export type FrontJudgement = {
   number: boolean | null;
   /** Numbers printed on the front two digits or more off the MRZ's. */
   otherNumbers: string[];
-  photoArea: Area | null;
-  /** Number, names and photo area all agree: the cascade stops here. */
+  /** Number and names agree: the cascade stops here. */
   agrees: boolean;
 };
 
@@ -113,7 +116,6 @@ export function judgeFront(read: FrontRead, mrz: MrzFields): FrontJudgement {
   const printed = frontNumbers(read.text);
   const number = matchNumber(mrz.documentNumber, printed);
   const mrzNumber = normaliseDocumentNumber(mrz.documentNumber);
-  const photoArea = photoAreaOf(read.words, [...names.tokens, mrzNumber]);
   return {
     read,
     // The card's printed words, or its own number and names (a front whose small print blurred).
@@ -121,8 +123,7 @@ export function judgeFront(read: FrontRead, mrz: MrzFields): FrontJudgement {
     names,
     number,
     otherNumbers: printed.filter((n) => editDistance(n, mrzNumber) >= 2),
-    photoArea,
-    agrees: names.ok === true && number === true && photoArea !== null,
+    agrees: names.ok === true && number === true,
   };
 }
 
@@ -162,8 +163,6 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
   const judged = mrz ? read.front.map((r) => judgeFront(r, mrz.fields)) : [];
   // The pass that decides: the first that agrees, else the first that looks like a card.
   const best = judged.find((j) => j.agrees) ?? judged.find((j) => j.isCard) ?? judged[0] ?? null;
-  const firstFront = read.front[0];
-  const photoArea = best?.photoArea ?? (firstFront ? photoAreaOf(firstFront.words) : null);
   const checks: DocumentChecks = {
     mrzCheckDigits: Boolean(mrz),
     issuingStatePry: false,
@@ -172,7 +171,6 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     maritalStatusRead: false,
     frontIsDocument: judged.some((j) => j.isCard) || read.front.some((r) => looksLikeCard(r.text)),
     numberMatchesFront: null,
-    photoAreaFound: photoArea !== null,
   };
   if (!mrz)
     return {
@@ -181,6 +179,7 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
       passes: read.back.passes,
       ...timedOut,
       error: withHint(identityMessages.mrzUnreadable, read.quality?.back),
+      reason: 'mrz_unreadable',
     };
   const f = mrz.fields;
   checks.issuingStatePry = f.issuingState === 'PRY';
@@ -202,21 +201,28 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
       autocorrected: mrz.autocorrected,
       expirationDate: f.expirationDate,
     },
-    ...(photoArea ? { photoArea } : {}),
   };
-  if (!checks.issuingStatePry) return { ok: false, ...base, error: identityMessages.notParaguayan };
+  if (!checks.issuingStatePry)
+    return { ok: false, ...base, error: identityMessages.notParaguayan, reason: 'not_paraguayan' };
   // The front must be this cédula's front: fail closed on anything not read.
-  if (!checks.frontIsDocument) return { ok: false, ...base, error: identityMessages.notADocument };
+  if (!checks.frontIsDocument)
+    return { ok: false, ...base, error: identityMessages.notADocument, reason: 'not_a_document' };
   if (!best?.agrees) {
     if (frontDiffers(judged)) {
       if (judged.some((j) => j.otherNumbers.length)) checks.numberMatchesFront = false;
       if (judged.some((j) => j.names.ok === false)) checks.namesMatchFront = false;
-      return { ok: false, ...base, error: identityMessages.documentMismatch };
+      return {
+        ok: false,
+        ...base,
+        error: identityMessages.documentMismatch,
+        reason: 'document_mismatch',
+      };
     }
     return {
       ok: false,
       ...base,
       error: withHint(identityMessages.frontUnreadable, read.quality?.front),
+      reason: 'front_unreadable',
     };
   }
   return {
@@ -238,7 +244,7 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
       DocumentNumber: normaliseDocumentNumber(f.documentNumber),
       DateOfBirth: f.birthDate,
       Gender: f.sex,
-      Nationality: f.nationality,
+      Nationality: nationalityInWords(f.nationality),
       MaritalStatus: marital ?? '',
     },
   };

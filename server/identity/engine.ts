@@ -8,6 +8,7 @@ import { createLivenessSessions, type LivenessSessions } from './liveness-sessio
 import { ms, silentLog, type IdentityLog } from './log';
 import { FacePool } from './pool';
 import { createWorkQueue, type WorkQueue } from './queue';
+import { noInsight, type EngineInsight } from './types';
 import type { WorkerData } from './worker/face-worker';
 
 /**
@@ -42,6 +43,11 @@ export type EngineOptions = {
   decider?: LivenessDecider<unknown>;
   /** Skip the OCR warm-up (CLI commands that read no document). */
   ocr?: boolean;
+  /**
+   * Where decisions are reported for journey insight (the app's recorder,
+   * server/insight/engine-recorder.ts); none by default.
+   */
+  insight?: EngineInsight;
   /** Starts each face worker (FacePool's `spawn`). */
   spawnFaceWorker?: (workerData: WorkerData) => Worker;
 };
@@ -52,6 +58,7 @@ export async function createIdentityEngine(
 ): Promise<IdentityEngine> {
   const log = options.log ?? silentLog;
   const now = options.now ?? Date.now;
+  const insight = options.insight ?? noInsight;
   const limits = {
     maxUploadBytes: config.maxUploadBytes,
     maxPixels: config.maxPixels,
@@ -92,9 +99,9 @@ export async function createIdentityEngine(
       face: createWorkQueue({ name: 'face', ...config.bounds.face }),
       document: createWorkQueue({ name: 'document', ...config.bounds.document }),
     },
-    ...createLivenessSessions({ config, pool, log, now, decider }),
-    ...createDocumentScan({ config, pool, reader, limits, log, decider: decider.name }),
-    ...createIdentification({ config, pool, limits, log }),
+    ...createLivenessSessions({ config, pool, log, now, decider, insight }),
+    ...createDocumentScan({ config, pool, reader, limits, log, insight, decider: decider.name }),
+    ...createIdentification({ config, pool, limits, log, insight }),
     stats: () => ({ pool: pool.stats() }),
     async close() {
       await Promise.allSettled([pool.close(), reader.close()]);

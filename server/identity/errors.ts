@@ -1,4 +1,9 @@
-/** Spanish texts the identity endpoints answer with (voseo, as in the app). */
+import { isIdentityReason, type IdentityReason } from '../../contract/identity';
+
+/**
+ * Spanish texts the identity endpoints answer with (voseo, as in the app). Each refusal also carries
+ * its reason code (contract/identity.ts IDENTITY_REASONS): the browser branches on the code.
+ */
 export const identityMessages = {
   unsupportedType: 'Formato de imagen no admitido. Enviá una foto JPEG o PNG.',
   tooLarge: 'La imagen es demasiado grande. Enviá una foto de menos de {mb} MB.',
@@ -26,7 +31,12 @@ export const identityMessages = {
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
-  noFaceOnDocument: 'Face verification failed: no encontramos una cara en el frente del documento.',
+  // Not the mismatch ('Face verification failed'): the card's photo was not seen, the front is retaken.
+  noFaceOnDocument:
+    'No pudimos ver la foto de tu cédula. Sacá otra foto del frente, entera, sin reflejos y con buena luz.',
+  // A second scan of the same verification while one runs (issue 29 item 2): refused at once.
+  scanInProgress:
+    'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
   mrzUnreadable:
     'No pudimos leer el código del dorso del documento. Sacá una foto más nítida del dorso, con buena luz.',
   backMissing: 'Falta la foto del dorso del documento.',
@@ -61,6 +71,7 @@ export type IdentityErrorCode =
   | 'liveness_missing'
   | 'attempts_exhausted'
   | 'frames_exhausted'
+  | 'scan_in_progress'
   | 'busy'
   | 'worker_failed';
 
@@ -77,6 +88,7 @@ export const identityStatus: Record<IdentityErrorCode, number> = {
   liveness_missing: 409,
   attempts_exhausted: 429,
   frames_exhausted: 429,
+  scan_in_progress: 409,
   busy: 503,
   worker_failed: 500,
 };
@@ -91,5 +103,9 @@ export class IdentityError extends Error {
     super(message);
     this.name = 'IdentityError';
     this.status = identityStatus[code];
+  }
+  /** The reason code the answer carries, for a refusal the browser acts on (the session codes). */
+  get reason(): IdentityReason | undefined {
+    return isIdentityReason(this.code) ? this.code : undefined;
   }
 }

@@ -1,5 +1,4 @@
 import type { Db } from '../db/client';
-import { engineInsight } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { describeMain } from './faces';
 import { checkGates, type GateResult } from './gates';
@@ -7,7 +6,7 @@ import { checkUpload, type ImageLimits } from './image';
 import { ms, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
-import { cosineSimilarity, type FrameAnalysis } from './types';
+import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } from './types';
 
 /**
  * Identification: 1:N search of a face among enrolled patients (the kiosk), and the CLI's and
@@ -46,6 +45,8 @@ export function createIdentification(deps: {
   pool: FacePool;
   limits: ImageLimits;
   log: IdentityLog;
+  /** Where decisions are reported (journey insight); none by default. */
+  insight?: EngineInsight;
 }): Identification {
   const { config, pool, limits, log } = deps;
   /** The enrolled faces: read in full once, then only the rows written since the last load. */
@@ -111,7 +112,7 @@ export function createIdentification(deps: {
         matched: Boolean(match),
         ms: ms(tStart),
       });
-      engineInsight.record({
+      (deps.insight ?? noInsight).record({
         flow: 'faceLogin',
         step: 'recognition',
         outcome: match ? 'passed' : 'failed',

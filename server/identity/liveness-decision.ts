@@ -1,12 +1,11 @@
 import type { Db } from '../db/client';
-import { recordLiveness } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { findReplays, findSessionDuplicates, type DuplicateCheck } from './duplicates';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
 import type { LivenessDecider } from './liveness';
 import * as store from './store';
-import type { FrameAnalysis } from './types';
+import { noInsight, type EngineInsight, type FrameAnalysis } from './types';
 
 /**
  * The per-frame decision loop of one liveness request, in the transaction that locks the session
@@ -30,6 +29,8 @@ type DecisionInput = {
   keepPhoto: boolean;
   config: IdentityConfig;
   now: () => number;
+  /** Where the request's decisions are reported (journey insight); none by default. */
+  insight?: EngineInsight;
 };
 
 /** What the log keeps of one frame: gates, duplicate distance, decider scores (never the image). */
@@ -166,6 +167,13 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     anchor: !live && s.frame_seq === input.anchor.afterSeq ? input.anchor.bytes : null,
   });
   const timeUp = decider.isTimeUp(state, now());
-  recordLiveness({ decider: decider.name, state, now: now(), live, timeUp, steps });
+  (input.insight ?? noInsight).liveness({
+    decider: decider.name,
+    state,
+    now: now(),
+    live,
+    timeUp,
+    steps,
+  });
   return { feedback, live, timeUp, steps, tChecked };
 }

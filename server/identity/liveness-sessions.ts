@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import { engineInsight, livenessStep, recordLiveness } from '../insight/engine-recorder';
 import type { IdentityConfig } from './config';
 import { IdentityError, identityMessages } from './errors';
 import { hints } from './hints';
@@ -10,6 +9,7 @@ import type { LivenessDecider } from './liveness';
 import { ms, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
+import { noInsight, type EngineInsight } from './types';
 import type { FramesResult } from './worker/analyze';
 
 /**
@@ -54,8 +54,11 @@ export function createLivenessSessions(deps: {
   now: () => number;
   /** The KYC selfie's decider (sessions started without a profile). */
   decider: LivenessDecider<unknown>;
+  /** Where decisions are reported (journey insight); none by default. */
+  insight?: EngineInsight;
 }): LivenessSessions {
   const { config, pool, log, now } = deps;
+  const insight = deps.insight ?? noInsight;
   let lastPurge = 0;
 
   const maxFrameBytes = config.liveness.maxFrameBytes;
@@ -142,7 +145,7 @@ export function createLivenessSessions(deps: {
       // The challenge's time is over: no frame can change the answer, so none costs model time.
       if (decider.isTimeUp(session.liveness_state, now())) {
         const at = now();
-        recordLiveness({
+        insight.liveness({
           decider: decider.name,
           state: session.liveness_state,
           now: at,
@@ -155,10 +158,13 @@ export function createLivenessSessions(deps: {
       if (
         !(await store.countFrames(db, sessionId, images.length, config.bounds.framesPerSession))
       ) {
-        engineInsight.record({
-          ...livenessStep(decider.name),
-          outcome: 'failed',
-          error: 'frame_cap',
+        insight.liveness({
+          decider: decider.name,
+          state: session.liveness_state,
+          now: now(),
+          live: false,
+          timeUp: false,
+          refused: 'frame_cap',
         });
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
       }
@@ -174,6 +180,7 @@ export function createLivenessSessions(deps: {
           keepPhoto: config.storePhotos && !opts.profile,
           config,
           now,
+          insight,
         }),
       );
       const tChecked = result.tChecked ?? tAnalysed;

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { loadIdentityConfig } from './config';
 import { createIdentityEngine, type IdentityEngine } from './engine';
 import { holdEngine, type EngineHolder } from './lifecycle';
+import type { EngineInsight } from './types';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,6 +27,11 @@ type IdentityPluginOptions = {
   identity?: IdentityEngine | Promise<IdentityEngine>;
   /** How an owned engine is made (default: from IDENTITY_* settings); a seam for the start-up tests. */
   createEngine?: () => Promise<IdentityEngine>;
+  /**
+   * Where an owned engine reports its decisions (journey insight: the app's recorder over its
+   * writer, server/app.ts). An injected engine reports where its maker said.
+   */
+  insight?: EngineInsight;
   /** IDENTITY_* settings of an owned engine (default: process.env). */
   settings?: Record<string, string | undefined>;
 };
@@ -52,6 +58,7 @@ export const identityPlugin = fp(
             (() =>
               createIdentityEngine(loadIdentityConfig(opts.settings ?? process.env), {
                 log: app.log,
+                ...(opts.insight ? { insight: opts.insight } : {}),
               }))),
       { owned, background },
     );

@@ -22,14 +22,14 @@ import { consumeLimits } from '../security/rate-limits';
 type IdentityRoutesOptions = { ctx: { db: Db } };
 
 /**
- * IdentityError -> HttpError (status + Spanish message); a full work queue -> 503 with Retry-After;
+ * IdentityError -> HttpError (status, Spanish message and, for a session refusal, its reason code); a full work queue -> 503 with Retry-After;
  * anything else propagates (500, logged).
  */
 export async function answer<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof IdentityError) throw new HttpError(err.status, err.message);
+    if (err instanceof IdentityError) throw new HttpError(err.status, err.message, {}, err.reason);
     if (err instanceof QueueFullError)
       throw new HttpError(503, identityMessages.busy, {
         'retry-after': String(err.retryAfterSeconds),
@@ -152,13 +152,13 @@ export async function identityRoutes(
     // registration takes them in its own call.
     return answer(async () => {
       try {
-        return await engine.queues.document.run(
-          () =>
-            engine.scanDocument(ctx.db, fields.data.session_id, {
-              front,
-              back: upload.files[identityParts.back]?.[0],
-            }),
-          { key: request.ip },
+        // The session is checked (and a second scan of it refused) before the queue: only the
+        // portrait and the OCR wait for the document reader.
+        return await engine.scanDocument(
+          ctx.db,
+          fields.data.session_id,
+          { front, back: upload.files[identityParts.back]?.[0] },
+          { run: (task) => engine.queues.document.run(task, { key: request.ip }) },
         );
       } catch (err) {
         // Session problems are answered in the body too, so the browser can match 'session expired'.
@@ -168,7 +168,7 @@ export async function identityRoutes(
             err.code === 'session_invalid' ||
             err.code === 'attempts_exhausted')
         ) {
-          return { success: false, kyc_complete: false, error: err.message };
+          return { success: false, kyc_complete: false, error: err.message, reason: err.code };
         }
         throw err;
       }

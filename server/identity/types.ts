@@ -1,3 +1,5 @@
+import type { EngineDecision, EngineReason } from '../../contract/insight';
+
 /** One face found in an image, as the worker reports it (plain data: crosses thread boundaries). */
 export type FaceObservation = {
   /** [x, y, width, height] in pixels of the analysed (oriented, possibly downscaled) image. */
@@ -40,3 +42,27 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
   }
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
+
+/**
+ * Where the engine reports its decisions for journey insight (issue 17): the app that owns the engine
+ * gives it (server/insight/engine-recorder.ts `createEngineRecorder`, wired in server/app.ts); the
+ * engine calls it where it decides, with the decision's reason code, and never waits or fails for
+ * it. Without one (CLI commands, benches, tests that do not look) decisions are dropped.
+ */
+export type EngineInsight = {
+  record(decision: EngineDecision): void;
+  /** One liveness request's outcome: refused (the frame cap), passed, time up, replays, failed gates. */
+  liveness(outcome: {
+    decider: string;
+    state: unknown;
+    now: number;
+    live: boolean;
+    timeUp: boolean;
+    steps?: Array<Record<string, unknown>>;
+    refused?: EngineReason;
+  }): void;
+  /** A document scan's outcome: passed (no reason) or refused for `reason`. */
+  document(outcome: { reason?: EngineReason | undefined; durationMs: number }): void;
+};
+
+export const noInsight: EngineInsight = { record() {}, liveness() {}, document() {} };

@@ -8,15 +8,21 @@ import {
 import type { AppContext } from '../context';
 import { HttpError, parseOr400 } from '../http/errors';
 import { limitExceeded } from '../security/rate-limits';
-import { engineInsight } from './engine-recorder';
 import { createIngestGuard, refuseCrossSite } from './ingest';
 import { insightMessages } from './messages';
 import { insertBatch, insertDecisions, purgeExpired } from './store';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Journey insight's background work: the engine's pending decisions and the retention delete. */
-    insight: { flush(): Promise<void>; purge(): Promise<number> };
+    /**
+     * Journey insight's background work: the engine's decisions (`record`, batched; the app gives
+     * the identity engine a recorder over it, server/app.ts), their flush and the retention delete.
+     */
+    insight: {
+      record(decision: EngineDecision): void;
+      flush(): Promise<void>;
+      purge(): Promise<number>;
+    };
   }
 }
 
@@ -50,18 +56,20 @@ export const insightPlugin = fp(
         app.log.warn({ event: 'insight_purge_failed', error: String(err) });
         return 0;
       });
-    const detach = engineInsight.attach((decision) => {
+    let closed = false;
+    const record = (decision: EngineDecision) => {
+      if (closed) return;
       pending.push({ ...decision, at: ctx.clock.now() });
       if (pending.length >= ENGINE_BATCH) void flush();
       else timer ??= setTimeout(() => void flush(), ENGINE_FLUSH_MS).unref();
-    });
-    app.decorate('insight', { flush, purge });
+    };
+    app.decorate('insight', { record, flush, purge });
     app.addHook('onReady', async () => {
       void purge();
       interval = setInterval(() => void purge(), ctx.insight.purgeEveryMs).unref();
     });
     app.addHook('onClose', async () => {
-      detach();
+      closed = true;
       if (interval) clearInterval(interval);
       await flush();
     });

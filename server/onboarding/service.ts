@@ -10,6 +10,7 @@ import {
   pinOwnDataOf,
   pinsFromOwnData,
 } from '../../contract/pin';
+import { cardDateIso } from '../../contract/card-date';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
@@ -115,19 +116,6 @@ async function repeatedOr(
   return winner ? { kind: 'registered', patientId: winner, repeated: true } : otherwise;
 }
 
-/** DD/MM/YYYY, DD-MM-YYYY or YYYY-MM-DD to an ISO date; anything else is unknown (null). */
-export function isoDate(value: string): string | null {
-  const s = value.trim();
-  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  const dmy = /^(\d{2})[/.-](\d{2})[/.-](\d{4})$/.exec(s);
-  const [y, mo, d] = iso ? [iso[1], iso[2], iso[3]] : dmy ? [dmy[3], dmy[2], dmy[1]] : [];
-  if (!y || !mo || !d) return null;
-  const date = new Date(`${y}-${mo}-${d}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== `${y}-${mo}-${d}`
-    ? null
-    : `${y}-${mo}-${d}`;
-}
-
 /**
  * The PIN's hash for the new patient, once the card is read: a PIN made from its birth date or
  * number is refused (contract/pin.ts). The PIN sent with register is checked directly. A kept hash
@@ -222,7 +210,7 @@ export async function registerPatient(
           apellido,
           celular: input.celular,
           email: input.email ?? draft.email,
-          fecha_nacimiento: isoDate(id.DateOfBirth),
+          fecha_nacimiento: cardDateIso(id.DateOfBirth),
           sexo: id.Gender || null,
           nacionalidad: id.Nationality || null,
           estado_civil: id.MaritalStatus || null,

@@ -1,4 +1,8 @@
-import type { KycErrorCode, SupplementaryFieldErrors } from '../../machines/kyc/kyc.types';
+import type { KycErrorCode } from '../../machines/kyc/kyc.types';
+import type {
+  SupplementaryErrorCode,
+  SupplementaryFieldErrors,
+} from '../../machines/kyc/supplementary.types';
 import { common, sharedErrors } from './es';
 import { onboarding } from './es.onboarding';
 
@@ -130,9 +134,23 @@ export const kycErrors: Record<KycErrorCode, string> = {
   sessionExpired: 'La sesión expiró. Volvé a empezar el proceso.',
   imageFailed: 'No se pudo generar imagen',
   faceMismatch: 'La selfie y la foto del documento no coinciden. Intentá de nuevo con buena luz.',
+  // A refused document says what happened and what to repeat (issue 28); the server's sentence
+  // is shown where it sends one, except for the card's photo not found.
+  noFaceOnDocument:
+    'No pudimos ver la foto de tu cédula. Sacá otra foto del frente, entera, sin reflejos y con buena luz.',
+  frontRejected:
+    'No pudimos leer el frente de tu cédula. Sacá otra foto del frente, entera, sin reflejos y con buena luz.',
+  documentMismatch:
+    'El frente y el dorso no son de la misma cédula. Sacá las fotos del frente y del dorso de tu cédula.',
+  backRejected:
+    'No pudimos leer el código del dorso de tu cédula. Sacá otra foto del dorso, nítida y con buena luz.',
   documentRejected: 'No se pudo verificar el documento. Probá de nuevo.',
   documentNetwork: 'Error de conexión o validación de documento. Intentá de nuevo.',
   rejectFailed: 'Reintentá el proceso desde el inicio.',
+};
+
+/** Errors of 'Datos complementarios' (spec section 8, Onboarding). */
+export const supplementaryErrors: Record<SupplementaryErrorCode, string> = {
   departmentsFailed: 'No se pudieron cargar los departamentos.',
   citiesFailed: 'No se pudieron cargar las ciudades.',
   documentMissing: 'No se encontró el número de documento.',

@@ -2,9 +2,11 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { SnapshotFrom } from 'xstate';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
+import { supplementaryFixtures } from '../../machines/kyc/supplementary.fixtures';
+import type { SupplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import type { StoryParameters } from '../support';
-import { AtWizard, KycAt } from './support';
+import { AtWizard, KycAt, SupplementaryAt } from './support';
 
 const meta = {
   title: 'Onboarding/Identidad (KYC)',
@@ -24,6 +26,12 @@ type Story = StoryObj<typeof meta>;
 
 const at = (snapshot: SnapshotFrom<KycMachine>): Story => ({
   parameters: { snapshot, path: '/onboarding' },
+});
+
+/** 'Datos complementarios': the KYC machine's child, restored at its own fixture. */
+const atSupplementary = (snapshot: SnapshotFrom<SupplementaryMachine>): Story => ({
+  parameters: { snapshot, path: '/onboarding' },
+  render: () => <SupplementaryAt snapshot={snapshot} />,
 });
 
 export const Starting = at(kycFixtures.starting);
@@ -61,17 +69,32 @@ export const BackPreview = at(kycFixtures.backPreview);
 export const BackPreviewSmall = at(kycFixtures.backPreviewSmall);
 export const BackPreviewNetwork = at(kycFixtures.backPreviewNetwork);
 export const Verifying = at(kycFixtures.verifying);
+/** The card's photo not found: its own text, and the front again (never the mismatch text). */
+export const FrontAgainNoFace = at(kycFixtures.frontAgainNoFace);
+/** The front not read: the server's sentence, and the front again (the back is kept). */
+export const FrontAgainUnreadable = at(kycFixtures.frontAgainUnreadable);
+/** Front and back of different cards: both again. */
+export const BothAgain = at(kycFixtures.bothAgain);
+/** The back's code not read: the back again. */
+export const BackAgain = at(kycFixtures.backAgain);
 export const RejectedMismatch = at(kycFixtures.rejectedMismatch);
 export const RejectedExpired = at(kycFixtures.rejectedExpired);
 export const RejectedServer = at(kycFixtures.rejectedServer);
 export const Review = at(kycFixtures.review);
 export const ReviewRejecting = at(kycFixtures.reviewRejecting);
 export const ReviewRejectFailed = at(kycFixtures.reviewRejectFailed);
-export const SupplementaryLoading = at(kycFixtures.supplementaryLoading);
-export const SupplementaryDepartmentsFailed = at(kycFixtures.supplementaryDepartmentsFailed);
-export const SupplementaryForm = at(kycFixtures.supplementaryForm);
-export const SupplementaryInvalid = at(kycFixtures.supplementaryInvalid);
-export const SupplementaryLoadingCities = at(kycFixtures.supplementaryLoadingCities);
-export const SupplementaryReady = at(kycFixtures.supplementaryReady);
-export const SupplementaryCitiesFailed = at(kycFixtures.supplementaryCitiesFailed);
+/** The form's child not there (restored, or ending): a wait. */
+export const Supplementary = at(kycFixtures.supplementary);
+export const SupplementaryLoading = atSupplementary(supplementaryFixtures.loading);
+export const SupplementaryDepartmentsFailed = atSupplementary(
+  supplementaryFixtures.departmentsFailed,
+);
+export const SupplementaryForm = atSupplementary(supplementaryFixtures.form);
+export const SupplementaryInvalid = atSupplementary(supplementaryFixtures.invalid);
+export const SupplementaryLoadingCities = atSupplementary(supplementaryFixtures.loadingCities);
+export const SupplementaryReady = atSupplementary(supplementaryFixtures.ready);
+/** A verified document without a number: 'No se encontró el número de documento.' */
+export const SupplementaryDocumentMissing = atSupplementary(supplementaryFixtures.documentMissing);
+export const SupplementaryCitiesFailed = atSupplementary(supplementaryFixtures.citiesFailed);
+export const SupplementaryDone = atSupplementary(supplementaryFixtures.done);
 export const Done = at(kycFixtures.done);

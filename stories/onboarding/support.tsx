@@ -13,6 +13,7 @@ import type {
 } from '../../contract/onboarding';
 import type { ResultResponse } from '../../contract/common';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
+import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
@@ -24,6 +25,7 @@ import type { OtpVerdict } from '../../machines/otp/otp.types';
 import LandingPage from '../../src/pages/LandingPage';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
+import { SupplementaryScreen } from '../../src/flows/onboarding/screens/kyc/SupplementaryScreen';
 import { VerificationScreen } from '../../src/flows/onboarding/screens/VerificationScreen';
 import { AtSnapshot, pending } from '../support';
 
@@ -32,6 +34,12 @@ export const storyOtpMachine = otpMachine.provide({
   actors: {
     validateCode: fromPromise(() => pending<OtpVerdict>()),
     resendCode: fromPromise(() => pending<OtpVerdict>()),
+  },
+});
+export const storySupplementaryMachine = supplementaryMachine.provide({
+  actors: {
+    loadDepartments: fromPromise(() => pending<Place[]>()),
+    loadCities: fromPromise(() => pending<Place[]>()),
   },
 });
 export const storyKycMachine = kycMachine.provide({
@@ -45,8 +53,7 @@ export const storyKycMachine = kycMachine.provide({
     photoHint: fromPromise(() => pending<PhotoHint | null>()),
     verifyDocuments: fromPromise(() => pending<ScanIdResponse>()),
     rejectKyc: fromPromise(() => pending<void>()),
-    loadDepartments: fromPromise(() => pending<Place[]>()),
-    loadCities: fromPromise(() => pending<Place[]>()),
+    supplementary: storySupplementaryMachine,
   },
 });
 
@@ -115,4 +122,18 @@ export function OtpAt({ snapshot }: { snapshot: SnapshotFrom<typeof otpMachine> 
 export function KycAt({ snapshot }: { snapshot: SnapshotFrom<typeof kycMachine> }) {
   const kyc = useActorRef(storyKycMachine, { snapshot, input: {} });
   return <KycScreen kyc={kyc} />;
+}
+
+/** 'Datos complementarios' with its child restored at a fixture. */
+export function SupplementaryAt({
+  snapshot,
+}: {
+  snapshot: SnapshotFrom<typeof supplementaryMachine>;
+}) {
+  const { form, hasDocumentNumber } = snapshot.context;
+  const supplementary = useActorRef(storySupplementaryMachine, {
+    snapshot,
+    input: { form, hasDocumentNumber },
+  });
+  return <SupplementaryScreen supplementary={supplementary} />;
 }

@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   crossCheckNames,
-  faceInArea,
   findMaritalStatus,
   frontNumbers,
   looksLikeCard,
   matchNumber,
   normaliseDocumentNumber,
-  photoAreaOf,
+  findPortrait,
+  nationalityInWords,
   printedSpelling,
   type OcrWord,
   voteNames,
@@ -23,7 +23,6 @@ import {
 } from '../../server/identity/document-verdict';
 import { identityMessages } from '../../server/identity/errors';
 import { readTd1, type MrzRead } from '../../server/identity/mrz';
-import type { FrameAnalysis } from '../../server/identity/types';
 import { td1, type CardLayout, type CardPerson } from '../fixtures/cedula';
 
 const word = (text: string, x0: number, y0: number): OcrWord => ({
@@ -126,41 +125,47 @@ describe('cédula rules', () => {
     expect(printedSpelling(['RECALDE'], '')).toEqual(['RECALDE']);
   });
 
-  it('the photo area is left of the field labels, and only a face centred there counts', () => {
-    const area = photoAreaOf(LABELS)!;
-    expect(area.x1).toBeCloseTo(0.34);
-    expect(area.x0).toBe(0);
-    const face = (x: number, y: number) => ({
-      box: [x, y, 100, 120] as [number, number, number, number],
+  it('the portrait is the largest face of portrait size, wherever the layout puts it', () => {
+    const face = (x: number, y: number, w: number, h: number) => ({
+      box: [x, y, w, h] as [number, number, number, number],
       score: 1,
       ear: { left: 0.3, right: 0.3, mean: 0.3 },
       luminance: 120,
     });
-    const frame: FrameAnalysis = {
-      width: 1000,
-      height: 630,
-      luminance: 120,
-      faces: [face(700, 200), face(100, 250)],
-      timings: { decodeMs: 0, detectMs: 0 },
-    };
-    expect(faceInArea(frame, area)?.box[0]).toBe(100);
-    expect(faceInArea({ ...frame, faces: [face(700, 200)] }, area)).toBeNull();
-    expect(photoAreaOf([word('PARAGUAY', 0.4, 0.05)])).toBeNull();
+    const frame = (...faces: ReturnType<typeof face>[]) => ({ height: 630, faces });
+    // Left of the fields, right of them, under the header: the same portrait.
+    for (const x of [60, 700, 420])
+      expect(findPortrait(frame(face(x, 200, 130, 160)))).toEqual({
+        portrait: face(x, 200, 130, 160),
+        ghosts: 0,
+      });
+    // A smaller ghost portrait beside it is allowed; a face too small to be a portrait is ignored.
+    expect(findPortrait(frame(face(60, 200, 130, 160), face(800, 420, 50, 60)))).toMatchObject({
+      portrait: { box: [60, 200, 130, 160] },
+      ghosts: 1,
+    });
+    expect(findPortrait(frame(face(60, 200, 130, 160), face(500, 20, 30, 36)))).toMatchObject({
+      ghosts: 0,
+    });
+    // No face of portrait size; a face filling the picture (a selfie); a second portrait-sized
+    // face (a photo pasted on the card), even smaller than the card's own.
+    expect(findPortrait(frame(face(500, 20, 30, 36)))).toEqual({ refused: 'no_face' });
+    expect(findPortrait(frame())).toEqual({ refused: 'no_face' });
+    expect(findPortrait(frame(face(40, 60, 420, 500)))).toEqual({ refused: 'not_a_card' });
+    expect(findPortrait(frame(face(60, 200, 130, 160), face(690, 140, 120, 150)))).toEqual({
+      refused: 'second_face',
+    });
+    // Nor can a larger pasted face pass the card's own portrait off as a ghost.
+    expect(findPortrait(frame(face(60, 200, 130, 160), face(600, 100, 260, 320)))).toEqual({
+      refused: 'second_face',
+    });
   });
 
-  it('with the labels blurred away, the photo area is located from the names and number read', () => {
-    const values = [
-      word('FRANCO', 0.34, 0.24),
-      word('LIZ', 0.34, 0.37),
-      word('6.824.773', 0.34, 0.76),
-    ];
-    const area = photoAreaOf(values, ['FRANCO', 'LOPEZ', 'LIZ', 'ANA', '6824773'])!;
-    expect(area.x1).toBeCloseTo(0.34);
-    expect(area.x0).toBe(0);
-    expect(area.y0).toBeLessThan(0.24);
-    expect(area.y1).toBeGreaterThan(0.78);
-    // One value alone is not enough to place it.
-    expect(photoAreaOf([values[0]!], ['FRANCO'])).toBeNull();
+  it("the nationality in words as the card prints it, from the MRZ's code", () => {
+    expect(nationalityInWords('PRY')).toBe('PARAGUAYA');
+    expect(nationalityInWords('ARG')).toBe('ARGENTINA');
+    expect(nationalityInWords('BRA')).toBe('BRASILEÑA');
+    expect(nationalityInWords('XXA')).toBe('XXA');
   });
 });
 
@@ -216,7 +221,7 @@ describe('document verdict', () => {
       DocumentNumber: '6824773',
       DateOfBirth: '1955-10-08',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'CASADA',
     });
     expect(v.checks).toEqual({
@@ -227,16 +232,19 @@ describe('document verdict', () => {
       maritalStatusRead: true,
       frontIsDocument: true,
       numberMatchesFront: true,
-      photoAreaFound: true,
     });
-    expect(v.photoArea).toEqual(photoAreaOf(LABELS));
     expect(v).toMatchObject({ passes: 1, pass: 'legacy-1000' });
     expect(v.mrz?.lines).toEqual(td1(person));
   });
 
   it('no MRZ read: the back is unreadable', () => {
     const v = documentVerdict({ ...reading({ mrz: null }), back: { mrz: null, passes: 10 } }, DAY);
-    expect(v).toMatchObject({ ok: false, passes: 10, error: identityMessages.mrzUnreadable });
+    expect(v).toMatchObject({
+      ok: false,
+      passes: 10,
+      error: identityMessages.mrzUnreadable,
+      reason: 'mrz_unreadable',
+    });
     expect(v.checks).toMatchObject({ mrzCheckDigits: false, frontIsDocument: true });
     expect(v.idData).toBeUndefined();
   });
@@ -247,25 +255,41 @@ describe('document verdict', () => {
       reading({ mrz: { ...m, fields: { ...m.fields, issuingState: 'ARG' } } }),
       DAY,
     );
-    expect(v).toMatchObject({ ok: false, error: identityMessages.notParaguayan });
+    expect(v).toMatchObject({
+      ok: false,
+      error: identityMessages.notParaguayan,
+      reason: 'not_paraguayan',
+    });
   });
 
   it('a front without the card labels: not a document', () => {
     const v = documentVerdict(reading({ front: [{ text: '—\nNe >\nMia A ;\n', words: [] }] }), DAY);
-    expect(v).toMatchObject({ ok: false, error: identityMessages.notADocument });
+    expect(v).toMatchObject({
+      ok: false,
+      error: identityMessages.notADocument,
+      reason: 'not_a_document',
+    });
     expect(v.checks.frontIsDocument).toBe(false);
   });
 
   it('another number read by two passes, or other names beside the right number: not the same cédula', () => {
     const other = { text: frontText({ number: '4.518.203' }), words: LABELS };
     const number = documentVerdict(reading({ front: [other, { ...other, pass: 'second' }] }), DAY);
-    expect(number).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
+    expect(number).toMatchObject({
+      ok: false,
+      error: identityMessages.documentMismatch,
+      reason: 'document_mismatch',
+    });
     expect(number.checks.numberMatchesFront).toBe(false);
     const names = documentVerdict(
       reading({ front: [{ text: frontText({ names: 'BENÍTEZ ROJAS' }), words: LABELS }] }),
       DAY,
     );
-    expect(names).toMatchObject({ ok: false, error: identityMessages.documentMismatch });
+    expect(names).toMatchObject({
+      ok: false,
+      error: identityMessages.documentMismatch,
+      reason: 'document_mismatch',
+    });
     expect(names.checks.namesMatchFront).toBe(false);
   });
 
@@ -341,28 +365,40 @@ describe('document verdict', () => {
     expect(back.error).toBe(`${identityMessages.mrzUnreadable} ${identityMessages.hintDark}`);
   });
 
-  it('a number one digit off, no number, no names or no photo area: the front is unreadable', () => {
+  it('a number one digit off, no number or no names: the front is unreadable', () => {
     const off = documentVerdict(
       reading({ front: [{ text: frontText({ number: '6.824.778' }), words: LABELS }] }),
       DAY,
     );
-    expect(off).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(off).toMatchObject({
+      ok: false,
+      error: identityMessages.frontUnreadable,
+      reason: 'front_unreadable',
+    });
     expect(off.checks.numberMatchesFront).toBeNull();
     const noNumber = documentVerdict(
       reading({ front: [{ text: frontText({ number: '' }), words: LABELS }] }),
       DAY,
     );
-    expect(noNumber).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(noNumber).toMatchObject({
+      ok: false,
+      error: identityMessages.frontUnreadable,
+      reason: 'front_unreadable',
+    });
     const noNames = documentVerdict(
       reading({ front: [{ text: 'REPÚBLICA DEL PARAGUAY CÉDULA\n6.824.773', words: LABELS }] }),
       DAY,
     );
-    expect(noNames).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
+    expect(noNames).toMatchObject({
+      ok: false,
+      error: identityMessages.frontUnreadable,
+      reason: 'front_unreadable',
+    });
     expect(noNames.checks.namesMatchFront).toBeNull();
-    const noArea = documentVerdict(reading({ front: [{ text: frontText(), words: [] }] }), DAY);
-    expect(noArea).toMatchObject({ ok: false, error: identityMessages.frontUnreadable });
-    expect(noArea.checks.photoAreaFound).toBe(false);
-    expect(noArea.photoArea).toBeUndefined();
+    expect(noNames.reason).toBe('front_unreadable');
+    // Names and number read wherever they stand (no word boxes needed: the portrait is found apart).
+    const noBoxes = documentVerdict(reading({ front: [{ text: frontText(), words: [] }] }), DAY);
+    expect(noBoxes.ok).toBe(true);
   });
 
   it("a name one letter off on the front keeps the MRZ's spelling", () => {

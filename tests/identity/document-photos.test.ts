@@ -85,6 +85,7 @@ describe('photos of the cédula on the engine', () => {
         success: false,
         kyc_complete: false,
         error: identityMessages.documentMismatch,
+        reason: 'document_mismatch',
       });
     },
   );
@@ -105,7 +106,11 @@ describe('photos of the cédula on the engine', () => {
         await photographCard(card('card-3-front-pasted'), onTable, 7),
         await photographCard(card('card-3-back'), onCloth, 8),
       );
-      expect(pasted).toMatchObject({ success: false, error: identityMessages.faceMismatch });
+      expect(pasted).toMatchObject({
+        success: false,
+        error: identityMessages.faceMismatch,
+        reason: 'face_mismatch',
+      });
     },
   );
 });

@@ -63,6 +63,19 @@ export async function liveSession(h: Harness, seed: number): Promise<string> {
   return sessionId;
 }
 
+/**
+ * A session that passed liveness with the face described by `selfie` (set in the database: for
+ * suites where liveness is not under test).
+ */
+export async function liveSessionOf(h: Harness, selfie: number[]): Promise<string> {
+  const { sessionId } = await h.engine.startSession(h.db);
+  await h.db.query(
+    "UPDATE kyc_sessions SET status = 'live', selfie_embedding = $2::real[] WHERE id = $1",
+    [sessionId, selfie],
+  );
+  return sessionId;
+}
+
 /** The identity routes alone (prefix /api/onboarding) on the harness' engine, for app.inject. */
 export async function identityApp(h: Harness): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });

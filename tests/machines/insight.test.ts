@@ -418,6 +418,13 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
       });
       await vi.advanceTimersByTimeAsync(1200);
     },
+    /** to step 4, the selfie passed, both sides sent */
+    async toDocumentsSent() {
+      await this.toKyc();
+      await answerSession('sess-1');
+      await this.passSelfie();
+      await this.sendDocuments();
+    },
     async sendDocuments() {
       kyc().send({ type: 'document.upload', file: jpeg('front-file') });
       k.scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
@@ -499,10 +506,7 @@ describe('onboarding with KYC', () => {
   it('success: every step entered and passed in order, the camera granted, registered', async () => {
     const r = recorder();
     const h = onboarding(r.inspect);
-    await h.toKyc();
-    await h.answerSession('sess-1');
-    await h.passSelfie();
-    await h.sendDocuments();
+    await h.toDocumentsSent();
     await h.finish();
     expect(h.actor.getSnapshot().value).toBe('complete');
     const seen = r.seen();
@@ -550,6 +554,7 @@ describe('onboarding with KYC', () => {
       success: false,
       kyc_complete: false,
       error: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+      reason: 'face_mismatch',
     });
     await h.flush();
     const failures = r.events.filter((e) => e.outcome === 'failed');
@@ -570,6 +575,25 @@ describe('onboarding with KYC', () => {
     await h.flush();
     expect(r.seen().slice(-2)).toEqual(['document:retried', 'selfie:entered']);
     expect(r.events.at(-1)!.attempt).toBe(3);
+    valid(r.events);
+  });
+
+  it("the supplementary form's own machine: its failure and retry counted on its step", async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toDocumentsSent();
+    h.k.verify.calls.at(-1)!.answer.resolve(verified);
+    await h.flush();
+    h.kyc().send({ type: 'review.confirm' });
+    h.k.departments.calls.at(-1)!.answer.reject(new TypeError('Failed to fetch'));
+    await h.flush();
+    h.kyc().send({ type: 'places.retry' });
+    await h.flush();
+    expect(r.seen().filter((s) => s.startsWith('supplementary'))).toEqual([
+      'supplementary:entered',
+      'supplementary:failed:departmentsFailed',
+      'supplementary:retried',
+    ]);
     valid(r.events);
   });
 

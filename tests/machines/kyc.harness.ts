@@ -4,6 +4,8 @@ import { createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
+import { selectSupplementaryActor } from '../../machines/kyc/kyc.selectors';
+import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import type { KycEvent, KycInput, KycSession } from '../../machines/kyc/kyc.types';
 import type { CameraInput } from '../../machines/shared/camera';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
@@ -77,8 +79,9 @@ export function harness(
       photoHint: hint.logic,
       verifyDocuments: verify.logic,
       rejectKyc: reject.logic,
-      loadDepartments: departments.logic as never,
-      loadCities: cities.logic,
+      supplementary: supplementaryMachine.provide({
+        actors: { loadDepartments: departments.logic as never, loadCities: cities.logic },
+      }),
     },
   });
   const { input = {}, ...rest } = options;
@@ -109,6 +112,8 @@ export function harness(
     flush,
     answerSession,
     value: () => actor.getSnapshot().value,
+    /** the supplementary form's child snapshot (it runs while the KYC machine is in `supplementary`) */
+    supplementary: () => selectSupplementaryActor(actor.getSnapshot())!.getSnapshot(),
     /** selfie passed, front and back captured, the documents sent */
     /** the session answered, the front camera open, the blink challenge started */
     async toRunning() {
@@ -132,13 +137,16 @@ export function harness(
       await flush();
       actor.send({ type: 'document.accept' });
     },
-    async toReview() {
+    async toReview(answer: ScanIdResponse = verified) {
       await this.toVerifying();
-      verify.calls.at(-1)!.answer.resolve(verified);
+      verify.calls.at(-1)!.answer.resolve(answer);
       await flush();
     },
-    async toSupplementary(list: Place[] = [{ id: '11', nombre: 'Central' }]) {
-      await this.toReview();
+    async toSupplementary(
+      list: Place[] = [{ id: '11', nombre: 'Central' }],
+      answer: ScanIdResponse = verified,
+    ) {
+      await this.toReview(answer);
       actor.send({ type: 'review.confirm' });
       departments.calls.at(-1)!.answer.resolve(list);
       await flush();

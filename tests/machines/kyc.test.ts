@@ -11,9 +11,9 @@ import {
   selectKycView,
   selectReviewView,
   selectSelfieView,
-  selectSupplementaryView,
   visibleFeedback,
 } from '../../machines/kyc/kyc.selectors';
+import { selectSupplementaryView } from '../../machines/kyc/supplementary.selectors';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import type { CameraInput } from '../../machines/shared/camera';
 import { ApiError } from '../../machines/shared/errors';
@@ -202,14 +202,22 @@ describe('kyc machine: selfie', () => {
       new ApiError(
         'server',
         400,
-        'La sesión expiró (session expired). Volvé a empezar el proceso.',
+        'La sesión expiró. Volvé a empezar el proceso.',
+        undefined,
+        'session_expired',
       ),
-      { code: 'sessionExpired' },
+      { code: 'sessionExpired', reason: 'session_expired' },
     ],
     [
       'an invalid session',
-      new ApiError('server', 400, 'Sesión inválida (invalid session).'),
-      { code: 'sessionExpired' },
+      new ApiError('server', 400, 'Sesión inválida.', undefined, 'session_invalid'),
+      { code: 'sessionExpired', reason: 'session_invalid' },
+    ],
+    [
+      // The sentence's words decide nothing (issue 27): without a code it is the generic problem.
+      'an old sentence without a code',
+      new ApiError('server', 400, 'La sesión expiró (session expired).'),
+      { code: 'livenessFailed' },
     ],
     [
       'a 429',
@@ -503,26 +511,39 @@ describe('kyc machine: document verification', () => {
         success: false,
         kyc_complete: false,
         error: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+        reason: 'face_mismatch',
       },
-      { code: 'faceMismatch' },
+      { code: 'faceMismatch', reason: 'face_mismatch' },
     ],
     [
       'an expired session',
       {
         success: false,
         kyc_complete: false,
-        error: 'La sesión expiró (session expired). Volvé a empezar el proceso.',
+        error: 'La sesión expiró. Volvé a empezar el proceso.',
+        reason: 'session_expired',
       },
-      { code: 'sessionExpired' },
+      { code: 'sessionExpired', reason: 'session_expired' },
     ],
     [
       'an invalid session',
       {
         success: false,
         kyc_complete: false,
-        error: 'Sesión inválida (invalid session). Volvé a empezar el proceso.',
+        error: 'Sesión inválida. Volvé a empezar el proceso.',
+        reason: 'session_invalid',
       },
-      { code: 'sessionExpired' },
+      { code: 'sessionExpired', reason: 'session_invalid' },
+    ],
+    [
+      "the session's document attempts spent",
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'Usaste todos los intentos de esta verificación. Volvé a empezar el proceso.',
+        reason: 'attempts_exhausted',
+      },
+      { code: 'sessionExpired', reason: 'attempts_exhausted' },
     ],
     [
       'another refusal',
@@ -534,6 +555,39 @@ describe('kyc machine: document verification', () => {
       {
         code: 'documentRejected',
         serverMessage: 'El número impreso en el frente no coincide con el del dorso.',
+      },
+    ],
+    [
+      'a refusal by a code without a step of its own',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'El documento está vencido.',
+        reason: 'document_expired',
+      },
+      {
+        code: 'documentRejected',
+        serverMessage: 'El documento está vencido.',
+        reason: 'document_expired',
+      },
+    ],
+    [
+      'a code this browser does not know',
+      { success: false, kyc_complete: false, error: 'Algo nuevo.', reason: 'something_new' },
+      { code: 'documentRejected', serverMessage: 'Algo nuevo.' },
+    ],
+    [
+      // The sentence's words decide nothing (issue 27): the mismatch text needs the code.
+      'an old mismatch sentence without a code',
+      {
+        success: false,
+        kyc_complete: false,
+        error: 'Face verification failed: no encontramos una cara en el frente del documento.',
+      },
+      {
+        code: 'documentRejected',
+        serverMessage:
+          'Face verification failed: no encontramos una cara en el frente del documento.',
       },
     ],
     [
@@ -570,10 +624,32 @@ describe('kyc machine: document verification', () => {
       'rejected',
     ],
     [
-      'a 400 saying the session expired',
-      new ApiError('server', 400, 'La sesión expiró (session expired).'),
-      { code: 'sessionExpired' },
+      'a 400 for an expired session',
+      new ApiError('server', 400, 'La sesión expiró.', undefined, 'session_expired'),
+      { code: 'sessionExpired', reason: 'session_expired' },
       'rejected',
+    ],
+    [
+      'a 409 for a closed session',
+      new ApiError('server', 409, 'Esta verificación ya terminó.', undefined, 'session_closed'),
+      { code: 'sessionExpired', reason: 'session_closed' },
+      'rejected',
+    ],
+    [
+      'a 400 whose code asks for the front again',
+      new ApiError(
+        'server',
+        400,
+        'La foto del frente no muestra una cédula.',
+        undefined,
+        'not_a_document',
+      ),
+      {
+        code: 'frontRejected',
+        serverMessage: 'La foto del frente no muestra una cédula.',
+        reason: 'not_a_document',
+      },
+      { document: { live: 'opening' } },
     ],
     [
       'a 500 without a message',
@@ -655,6 +731,154 @@ describe('kyc machine: document verification', () => {
   });
 });
 
+describe('kyc machine: a refused document asks again for the photos at fault, by its code', () => {
+  const refusal = (reason: string, error?: string): ScanIdResponse => ({
+    success: false,
+    kyc_complete: false,
+    reason,
+    ...(error ? { error } : {}),
+  });
+  /** front and back captured and sent, the server's answer given */
+  async function refused(answer: ScanIdResponse | ApiError) {
+    const h = harness();
+    await h.toVerifying();
+    if (answer instanceof ApiError) h.verify.calls[0]!.answer.reject(answer);
+    else h.verify.calls[0]!.answer.resolve(answer);
+    await h.flush();
+    return h;
+  }
+  const photos = async (h: ReturnType<typeof harness>) => {
+    const c = h.actor.getSnapshot().context;
+    return [(await c.front?.text()) ?? null, (await c.back?.text()) ?? null];
+  };
+  /** a new photo of the side on screen, accepted */
+  const retake = async (h: ReturnType<typeof harness>, name: string) => {
+    h.actor.send({ type: 'document.upload', file: jpeg(`${name}-file`) });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg(name));
+    await h.flush();
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+    h.actor.send({ type: 'document.accept' });
+  };
+
+  it("no face on the card's front: its own text (never the mismatch), the front again, the back kept, in the same session", async () => {
+    const h = await refused(
+      refusal(
+        'no_face_on_document',
+        'Face verification failed: no encontramos una cara en el frente del documento.',
+      ),
+    );
+    expect(h.value()).toEqual({ document: { live: 'opening' } });
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('frontal');
+    expect(selectDocumentView(h.actor.getSnapshot()).error).toEqual({
+      code: 'noFaceOnDocument',
+      reason: 'no_face_on_document',
+    });
+    expect(await photos(h)).toEqual([null, 'back']);
+    await retake(h, 'front2');
+    // The back was kept: the new front goes straight to verification, in the same session.
+    expect(h.value()).toBe('verifying');
+    expect(h.session.calls).toHaveLength(1);
+    const input = h.verify.calls[1]!.input;
+    expect([input.sessionId, await input.front.text(), await input.back.text()]).toEqual([
+      'sess-1',
+      'front2',
+      'back',
+    ]);
+  });
+
+  it.each(['not_a_document', 'front_unreadable'])(
+    "%s: the server's sentence and the front again",
+    async (reason) => {
+      const sentence = 'No pudimos leer el número y los nombres del frente del documento.';
+      const h = await refused(refusal(reason, sentence));
+      expect(selectKycScreen(h.actor.getSnapshot())).toBe('frontal');
+      expect(selectDocumentView(h.actor.getSnapshot()).error).toEqual({
+        code: 'frontRejected',
+        serverMessage: sentence,
+        reason,
+      });
+      expect(await photos(h)).toEqual([null, 'back']);
+    },
+  );
+
+  it('front and back of different cards: both sides again, front first', async () => {
+    const sentence = 'El frente y el dorso no son de la misma cédula.';
+    const h = await refused(refusal('document_mismatch', sentence));
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('frontal');
+    expect(selectDocumentView(h.actor.getSnapshot()).error).toEqual({
+      code: 'documentMismatch',
+      serverMessage: sentence,
+      reason: 'document_mismatch',
+    });
+    expect(await photos(h)).toEqual([null, null]);
+    await retake(h, 'front2');
+    expect(selectKycScreen(h.actor.getSnapshot())).toBe('dorso');
+    await retake(h, 'back2');
+    expect(h.value()).toBe('verifying');
+    const input = h.verify.calls[1]!.input;
+    expect([await input.front.text(), await input.back.text()]).toEqual(['front2', 'back2']);
+  });
+
+  it.each(['mrz_unreadable', 'back_missing'])(
+    '%s: the back again, the front kept',
+    async (reason) => {
+      const h = await refused(
+        refusal(reason, 'No pudimos leer el código del dorso del documento.'),
+      );
+      expect(h.value()).toEqual({ document: { live: 'opening' } });
+      expect(selectKycScreen(h.actor.getSnapshot())).toBe('dorso');
+      expect(selectDocumentView(h.actor.getSnapshot()).error).toMatchObject({
+        code: 'backRejected',
+        reason,
+      });
+      expect(await photos(h)).toEqual(['front', null]);
+      await retake(h, 'back2');
+      expect(h.value()).toBe('verifying');
+      const input = h.verify.calls[1]!.input;
+      expect([await input.front.text(), await input.back.text()]).toEqual(['front', 'back2']);
+    },
+  );
+
+  it("a face mismatch: the spec's text on the failure screen, and back to the selfie in a new session", async () => {
+    const h = await refused(refusal('face_mismatch', 'Face verification failed: no coinciden.'));
+    expect(selectKycView(h.actor.getSnapshot())).toMatchObject({
+      screen: 'rejected',
+      error: { code: 'faceMismatch', reason: 'face_mismatch' },
+    });
+    h.actor.send({ type: 'kyc.retry' });
+    await h.answerSession();
+    expect(h.value()).toEqual({ selfie: 'opening' });
+    expect(h.actor.getSnapshot().context.sessionId).toBe('sess-2');
+  });
+
+  it('counts refusals by code, across a new attempt', async () => {
+    const h = await refused(refusal('no_face_on_document'));
+    expect(h.actor.getSnapshot().context.refusals).toEqual({ no_face_on_document: 1 });
+    await retake(h, 'front2');
+    h.verify.calls[1]!.answer.resolve(refusal('no_face_on_document'));
+    await h.flush();
+    await retake(h, 'front3');
+    h.verify.calls[2]!.answer.resolve(refusal('face_mismatch'));
+    await h.flush();
+    expect(h.actor.getSnapshot().context.refusals).toEqual({
+      no_face_on_document: 2,
+      face_mismatch: 1,
+    });
+    h.actor.send({ type: 'kyc.retry' });
+    expect(h.actor.getSnapshot().context.refusals).toEqual({
+      no_face_on_document: 2,
+      face_mismatch: 1,
+    });
+    // A refusal without a code, or a network failure, counts nothing.
+    await h.answerSession();
+    const before = h.actor.getSnapshot().context.refusals;
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'liveness.start' });
+    h.sampling.last().send({ type: 'poll.error', error: { code: 'network' } });
+    expect(h.actor.getSnapshot().context.refusals).toEqual(before);
+  });
+});
+
 describe('kyc machine: review', () => {
   it("'Reintentar' posts kyc-reject for the session and returns to the selfie with every capture cleared", async () => {
     const h = harness();
@@ -691,89 +915,19 @@ describe('kyc machine: review', () => {
   });
 });
 
+// The form's own behaviour is its child's: tests/machines/kyc-supplementary.test.ts.
 describe('kyc machine: supplementary data', () => {
   const central = [
     { id: '11-1', nombre: 'Areguá' },
     { id: '11-7', nombre: 'Luque' },
   ];
 
-  it('loads the departments; a failure can be retried', async () => {
-    const h = harness();
-    await h.toReview();
-    h.actor.send({ type: 'review.confirm' });
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      loadingDepartments: true,
-    });
-    h.departments.calls[0]!.answer.reject(new TypeError('Failed to fetch'));
-    await h.flush();
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      departmentsFailed: true,
-      error: { code: 'departmentsFailed' },
-      canRetryPlaces: true,
-    });
-    h.actor.send({ type: 'places.retry' });
-    h.departments.calls[1]!.answer.resolve([{ id: '11', nombre: 'Central' }]);
-    await h.flush();
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      departments: [{ id: '11', nombre: 'Central' }],
-      citiesDisabled: true,
-      error: null,
-      form: { tipoSangre: 'No sé', direccion: '', departamento: '', ciudad_id: '' },
-    });
-  });
-
-  it('the city list follows the department: disabled until one is chosen, reset on change, failures retried', async () => {
-    const h = await (async () => {
-      const x = harness();
-      await x.toSupplementary([
-        { id: '11', nombre: 'Central' },
-        { id: '0', nombre: 'Asunción' },
-      ]);
-      return x;
-    })();
-    h.actor.send({ type: 'department.change', value: '11' });
-    expect(h.cities.calls[0]!.input).toEqual({ departmentId: '11' });
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      loadingCities: true,
-      citiesDisabled: true,
-    });
-    h.cities.calls[0]!.answer.resolve(central);
-    await h.flush();
-    h.actor.send({ type: 'city.change', value: '11-7' });
-    expect(h.actor.getSnapshot().context.form.ciudad_id).toBe('11-7');
-    // A city that is not in the list is not kept.
-    h.actor.send({ type: 'city.change', value: '99-1' });
-    expect(h.actor.getSnapshot().context.form.ciudad_id).toBe('');
-    h.actor.send({ type: 'city.change', value: '11-7' });
-    h.actor.send({ type: 'department.change', value: '0' });
-    expect(h.actor.getSnapshot().context.form).toMatchObject({ departamento: '0', ciudad_id: '' });
-    expect(h.actor.getSnapshot().context.cities).toEqual([]);
-    h.cities.calls[1]!.answer.reject(new ApiError('server', 500, undefined));
-    await h.flush();
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      citiesFailed: true,
-      error: { code: 'citiesFailed' },
-      citiesDisabled: true,
-    });
-    h.actor.send({ type: 'places.retry' });
-    h.cities.calls[2]!.answer.resolve([{ id: '0-1', nombre: 'Asunción' }]);
-    await h.flush();
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      citiesDisabled: false,
-      error: null,
-    });
-    h.actor.send({ type: 'department.change', value: '' });
-    expect(selectSupplementaryView(h.actor.getSnapshot())).toMatchObject({
-      citiesDisabled: true,
-      cities: [],
-    });
-  });
-
   it("'Finalizar' requires department and city, then ends with the wizard's output", async () => {
     const h = harness();
     await h.toSupplementary();
+    expect(h.actor.getSnapshot().children.supplementary?.id).toBe('supplementary');
     h.actor.send({ type: 'supplementary.submit' });
-    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors).toEqual({
+    expect(selectSupplementaryView(h.supplementary()).fieldErrors).toEqual({
       departamento: 'departmentRequired',
       ciudad_id: 'cityRequired',
     });
@@ -781,11 +935,11 @@ describe('kyc machine: supplementary data', () => {
     h.actor.send({ type: 'blood.change', value: 'Z+' });
     h.actor.send({ type: 'address.change', value: 'Av. España 123' });
     h.actor.send({ type: 'department.change', value: '11' });
-    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors.departamento).toBeNull();
+    expect(selectSupplementaryView(h.supplementary()).fieldErrors.departamento).toBeNull();
     h.cities.calls[0]!.answer.resolve(central);
     await h.flush();
     h.actor.send({ type: 'supplementary.submit' });
-    expect(selectSupplementaryView(h.actor.getSnapshot()).fieldErrors).toEqual({
+    expect(selectSupplementaryView(h.supplementary()).fieldErrors).toEqual({
       departamento: null,
       ciudad_id: 'cityRequired',
     });
@@ -804,19 +958,19 @@ describe('kyc machine: supplementary data', () => {
     });
   });
 
-  it("refuses to finish without a document number ('No se encontró el número de documento.')", () => {
-    const snapshot = kycFixtures.supplementaryReady;
-    const ctx = { ...snapshot.context, kycResult: { success: true, kyc_complete: true } };
-    const actor = createActor(kycMachine, {
-      input: {},
-      snapshot: kycMachine.resolveState({
-        value: { supplementary: { form: 'ready' } },
-        context: ctx,
-      }),
-    }).start();
-    actor.send({ type: 'supplementary.submit' });
-    expect(actor.getSnapshot().status).toBe('active');
-    expect(actor.getSnapshot().context.error).toEqual({ code: 'documentMissing' });
+  it("refuses to finish without a document number ('No se encontró el número de documento.')", async () => {
+    const h = harness();
+    await h.toSupplementary(undefined, {
+      ...verified,
+      id_data: { ...verified.id_data!, DocumentNumber: ' ' },
+    });
+    h.actor.send({ type: 'department.change', value: '11' });
+    h.cities.calls[0]!.answer.resolve(central);
+    await h.flush();
+    h.actor.send({ type: 'city.change', value: '11-7' });
+    h.actor.send({ type: 'supplementary.submit' });
+    expect(h.actor.getSnapshot().status).toBe('active');
+    expect(h.supplementary().context.error).toEqual({ code: 'documentMissing' });
   });
 });
 

@@ -174,6 +174,7 @@ describe('KYC screens', () => {
         success: false,
         kyc_complete: false,
         error: 'Face verification failed: x',
+        reason: 'face_mismatch',
       }),
     );
     expect(heading(copy.rejected.title)).toHaveFocus();
@@ -181,6 +182,50 @@ describe('KYC screens', () => {
     expect(within(screen.getByRole('list')).getAllByRole('listitem')).toHaveLength(3);
     fireEvent.click(button(copy.rejected.retry));
     expect(h.session.calls).toHaveLength(2);
+  });
+
+  it("review: a nationality the server sends in words (a foreign resident's card) shows as sent", async () => {
+    const h = renderKyc();
+    await settle(() =>
+      h.toReview({ ...verified, id_data: { ...verified.id_data!, Nationality: 'Argentina ' } }),
+    );
+    const value = (label: string) => screen.getByText(label).nextElementSibling;
+    expect(value(copy.review.labels.nacionalidad)).toHaveTextContent(/^ARGENTINA$/);
+  });
+
+  it("a card whose photo was not found: its own text on the front's screen (never the mismatch), and the front again", async () => {
+    const h = renderKyc();
+    await settle(() => h.toVerifying());
+    await settle(() =>
+      h.verify.calls[0]!.answer.resolve({
+        success: false,
+        kyc_complete: false,
+        error: 'Face verification failed: no encontramos una cara en el frente del documento.',
+        reason: 'no_face_on_document',
+      }),
+    );
+    expect(heading(copy.document.frontTitle)).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent(kycErrors.noFaceOnDocument);
+    expect(kycErrors.noFaceOnDocument).toContain('No pudimos ver la foto de tu cédula.');
+    expect(screen.queryByText(kycErrors.faceMismatch)).toBeNull();
+    expect(screen.queryByText(/Face verification failed/)).toBeNull();
+  });
+
+  it("the back's code not read: the server's sentence on the back's screen", async () => {
+    const h = renderKyc();
+    await settle(() => h.toVerifying());
+    const sentence =
+      'No pudimos leer el código del dorso del documento. Sacá una foto más nítida del dorso, con buena luz.';
+    await settle(() =>
+      h.verify.calls[0]!.answer.resolve({
+        success: false,
+        kyc_complete: false,
+        error: sentence,
+        reason: 'mrz_unreadable',
+      }),
+    );
+    expect(heading(copy.document.backTitle)).toHaveFocus();
+    expect(screen.getByRole('alert')).toHaveTextContent(sentence);
   });
 
   it("supplementary: 9 blood types ('No sé' first), the city disabled until a department, the spec's messages", async () => {

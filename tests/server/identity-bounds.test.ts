@@ -30,12 +30,21 @@ beforeAll(async () => {
         sessionId: `11111111-1111-4111-8111-${String(++n).padStart(12, '0')}`,
       }),
       // A document attempt that takes as long as the test wants.
-      scanDocument: () =>
-        new Promise((resolve) => {
-          const done = () => resolve({ success: false, kyc_complete: false, error: 'x' });
-          if (hold) pending.push(done);
-          else done();
-        }),
+      // (the routes run its costly part through the document queue: `run`)
+      scanDocument: (
+        _db: unknown,
+        _sid: string,
+        _images: unknown,
+        { run }: { run: <T>(task: () => Promise<T>) => Promise<T> },
+      ) =>
+        run(
+          () =>
+            new Promise((resolve) => {
+              const done = () => resolve({ success: false, kyc_complete: false, error: 'x' });
+              if (hold) pending.push(done);
+              else done();
+            }),
+        ),
     },
     env,
   );

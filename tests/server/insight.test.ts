@@ -7,15 +7,10 @@ import {
   type InsightBatch,
   type InsightEvent,
 } from '../../contract/insight';
-import { identityMessages } from '../../server/identity/errors';
 import { loadInsightSettings } from '../../server/insight/config';
 import { createIngestGuard, storedJourneyId } from '../../server/insight/ingest';
 import { HttpError } from '../../server/http/errors';
-import {
-  engineInsight,
-  recordDocument,
-  recordLiveness,
-} from '../../server/insight/engine-recorder';
+import { createEngineRecorder } from '../../server/insight/engine-recorder';
 import { buildReport, reportRange } from '../../server/insight/report';
 import { reportHtml } from '../../server/insight/report-html';
 import { reportText } from '../../server/insight/report-text';
@@ -294,21 +289,23 @@ describe('retention and the engine', () => {
   });
 
   it("records the engine's decisions with reason codes and timings, no journey", async () => {
-    recordLiveness({
+    // The recorder the app gives its engine (server/app.ts), over this app's writer.
+    const recorder = createEngineRecorder((d) => h.t.app.insight.record(d));
+    recorder.liveness({
       decider: 'blink',
       state: { startedAt: 1000, blinks: 0 },
       now: 31_000,
       live: false,
       timeUp: true,
     });
-    recordLiveness({
+    recorder.liveness({
       decider: 'kiosk',
       state: { startedAt: 0, blinks: 1 },
       now: 2500,
       live: true,
       timeUp: false,
     });
-    recordLiveness({
+    recorder.liveness({
       decider: 'blink',
       state: null,
       now: 0,
@@ -320,14 +317,18 @@ describe('retention and the engine', () => {
         { replay: true, gates: [] },
       ],
     });
-    recordDocument({ error: identityMessages.mrzUnreadable, durationMs: 812.4 });
-    recordDocument({
-      error: `${identityMessages.frontUnreadable} ${identityMessages.hintGlare}`,
-      durationMs: 905,
+    recorder.liveness({
+      decider: 'blink',
+      state: null,
+      now: 0,
+      live: false,
+      timeUp: false,
+      refused: 'frame_cap',
     });
-    recordDocument({ error: 'Algo nuevo', durationMs: 10 });
-    recordDocument({ durationMs: 1500 });
-    engineInsight.record({
+    recorder.document({ reason: 'mrz_unreadable', durationMs: 812.4 });
+    recorder.document({ reason: 'no_face_on_document', durationMs: 905 });
+    recorder.document({ durationMs: 1500 });
+    recorder.record({
       flow: 'faceLogin',
       step: 'recognition',
       outcome: 'failed',
@@ -342,9 +343,9 @@ describe('retention and the engine', () => {
       ['onboarding', 'selfie', 'failed', 'too_dark', null],
       ['onboarding', 'selfie', 'failed', 'no_face', null],
       ['onboarding', 'selfie', 'failed', 'replay', null],
+      ['onboarding', 'selfie', 'failed', 'frame_cap', null],
       ['onboarding', 'document', 'failed', 'mrz_unreadable', 812],
-      ['onboarding', 'document', 'failed', 'front_unreadable', 905],
-      ['onboarding', 'document', 'failed', 'document_refused', 10],
+      ['onboarding', 'document', 'failed', 'no_face_on_document', 905],
       ['onboarding', 'document', 'passed', null, 1500],
       ['faceLogin', 'recognition', 'failed', 'not_recognised', 22],
     ]);
@@ -516,7 +517,7 @@ describe('the report on a seeded set', () => {
       k('passed', { durationMs: 5000 }),
       k('failed', { error: 'notRecognised', durationMs: 4000 }),
     ]);
-    engineInsight.record({
+    h.t.app.insight.record({
       flow: 'onboarding',
       step: 'selfie',
       outcome: 'failed',

@@ -16,7 +16,7 @@ import {
 } from '../../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../../server/identity/engine';
 import { IdentityError, identityMessages } from '../../server/identity/errors';
-import { engineInsight } from '../../server/insight/engine-recorder';
+import { createEngineRecorder } from '../../server/insight/engine-recorder';
 import type { EngineDecision } from '../../contract/insight';
 import { selfieFramePolicy } from '../../contract/frame-policy';
 import { identityApp } from '../identity/engine';
@@ -28,6 +28,8 @@ const CAP = 10;
 const T = 180_000;
 let db: Db;
 let engine: IdentityEngine;
+/** The engine's journey-insight decisions (given to it as an option, as the app does). */
+const decisions: EngineDecision[] = [];
 let config: IdentityConfig;
 let app: FastifyInstance;
 const clock = { now: Date.now() };
@@ -40,7 +42,11 @@ beforeAll(async () => {
   });
   [db, engine] = await Promise.all([
     openTestDb(),
-    createIdentityEngine(config, { ocr: false, now: () => clock.now }),
+    createIdentityEngine(config, {
+      ocr: false,
+      now: () => clock.now,
+      insight: createEngineRecorder((d) => decisions.push(d)),
+    }),
   ]);
   app = await identityApp({ engine, db, config, clock });
 });
@@ -88,8 +94,7 @@ describe('per-session frame cap', () => {
   it(
     'counts every frame; a request that would pass the cap is refused whole, before any analysis',
     async () => {
-      const decisions: EngineDecision[] = [];
-      const detach = engineInsight.attach((d) => decisions.push(d));
+      decisions.length = 0;
       const { sessionId } = await engine.startSession(db);
       await send(sessionId, await frames(8));
       expect(await received(sessionId)).toBe(8);
@@ -97,7 +102,6 @@ describe('per-session frame cap', () => {
       const over = send(sessionId, await frames(3));
       await expect(over).rejects.toBeInstanceOf(IdentityError);
       // Journey insight: the engine recorded the cap as a selfie failure (issue 17).
-      detach();
       expect(decisions).toContainEqual({
         flow: 'onboarding',
         step: 'selfie',
@@ -159,7 +163,11 @@ describe('per-session frame cap', () => {
         ]),
       });
       expect(res.statusCode).toBe(429);
-      expect(res.json()).toEqual({ success: false, message: identityMessages.framesExhausted });
+      expect(res.json()).toEqual({
+        success: false,
+        message: identityMessages.framesExhausted,
+        reason: 'frames_exhausted',
+      });
       expect(res.json().message).toMatch(/session expired/);
       expect(tasks()).toBe(before);
     },

@@ -160,6 +160,14 @@ describe('POST /api/onboarding/register', () => {
     expect(login.statusCode).toBe(200);
   });
 
+  it("stores the card's date as written without leading zeros (5/3/1990) as 1990-03-05", async () => {
+    kyc.reset();
+    kyc.complete('kyc-1', { DateOfBirth: '5/3/1990' });
+    await verifyPhone();
+    expect((await post(onboardingPaths.register, body())).statusCode).toBe(200);
+    expect(await patients()).toMatchObject([{ fecha_nacimiento: '1990-03-05' }]);
+  });
+
   it('splits a two-word name: first word surname, the rest given name', async () => {
     kyc.reset();
     kyc.complete('kyc-1', { FullName: 'ROJAS ANA' });

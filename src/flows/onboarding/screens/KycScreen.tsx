@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { KycMachine } from '../../../../machines/kyc/kyc.machine';
-import { selectKycView } from '../../../../machines/kyc/kyc.selectors';
+import { selectKycView, selectSupplementaryActor } from '../../../../machines/kyc/kyc.selectors';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Muted } from '../../../components/Page';
@@ -38,7 +38,7 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
       return <ReviewScreen kyc={kyc} />;
     case 'supplementary':
     case 'done':
-      return <SupplementaryScreen kyc={kyc} />;
+      return <SupplementaryStep kyc={kyc} />;
     default: {
       const error = errorText(view.error, kycErrors);
       return (
@@ -54,4 +54,16 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
       );
     }
   }
+}
+
+/** 'Datos complementarios' on its child; a moment without it (ending, or restored) is a wait. */
+function SupplementaryStep({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const supplementary = useSelector(kyc, selectSupplementaryActor);
+  return supplementary ? (
+    <SupplementaryScreen supplementary={supplementary} />
+  ) : (
+    <KycLayout title={copy.supplementary.title} busy>
+      <Muted role="status">{copy.loading}</Muted>
+    </KycLayout>
+  );
 }

@@ -1,16 +1,21 @@
 import { useSelector } from '@xstate/react';
 import { useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
-import { BLOOD_TYPES } from '../../../../../machines/kyc/kyc.types';
-import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
-import { selectSupplementaryView } from '../../../../../machines/kyc/kyc.selectors';
+import type { SupplementaryMachine } from '../../../../../machines/kyc/supplementary.machine';
+import { selectSupplementaryView } from '../../../../../machines/kyc/supplementary.selectors';
+import { BLOOD_TYPES } from '../../../../../machines/kyc/supplementary.types';
 import { Button, SubmitButton } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { SelectField } from '../../../../components/SelectField';
 import { TextField } from '../../../../components/TextField';
 import { useFocusAfterFailure } from '../../../../components/useFocusAfterFailure';
-import { errorText, kyc, kycErrors, supplementaryFieldErrors } from '../../../../copy/es.kyc';
+import {
+  errorText,
+  kyc,
+  supplementaryErrors,
+  supplementaryFieldErrors,
+} from '../../../../copy/es.kyc';
 import { Intro } from '../shared.styles';
 import { KycLayout } from './KycLayout';
 
@@ -18,9 +23,13 @@ const copy = kyc.supplementary;
 const bloodOptions = BLOOD_TYPES.map((b) => ({ value: b, label: b }));
 
 /** 'Datos complementarios': blood type, address, department and city; 'Finalizar' registers. */
-export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
-  const view = useSelector(kyc, selectSupplementaryView);
-  const error = errorText(view.error, kycErrors);
+export function SupplementaryScreen({
+  supplementary,
+}: {
+  supplementary: ActorRefFrom<SupplementaryMachine>;
+}) {
+  const view = useSelector(supplementary, selectSupplementaryView);
+  const error = errorText(view.error, supplementaryErrors);
   const fieldError = (code: keyof typeof supplementaryFieldErrors | null) =>
     code ? supplementaryFieldErrors[code] : null;
   const department = useRef<HTMLSelectElement>(null);
@@ -38,7 +47,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
         <Button
           type="button"
           $variant="secondary"
-          onClick={() => kyc.send({ type: 'places.retry' })}
+          onClick={() => supplementary.send({ type: 'places.retry' })}
         >
           {copy.retry}
         </Button>
@@ -48,7 +57,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
           noValidate
           onSubmit={(e) => {
             e.preventDefault();
-            kyc.send({ type: 'supplementary.submit' });
+            supplementary.send({ type: 'supplementary.submit' });
           }}
           style={{ display: 'flex', flexDirection: 'column', gap: 16 }}
         >
@@ -56,7 +65,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             label={copy.bloodLabel}
             value={view.form.tipoSangre}
             options={bloodOptions}
-            onValueChange={(value) => kyc.send({ type: 'blood.change', value })}
+            onValueChange={(value) => supplementary.send({ type: 'blood.change', value })}
           />
           <TextField
             label={copy.addressLabel}
@@ -64,7 +73,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             placeholder={copy.addressPlaceholder}
             autoComplete="street-address"
             maxLength={200}
-            onValueChange={(value) => kyc.send({ type: 'address.change', value })}
+            onValueChange={(value) => supplementary.send({ type: 'address.change', value })}
           />
           <SelectField
             ref={department}
@@ -74,7 +83,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             options={view.departments.map((d) => ({ value: d.id, label: d.nombre }))}
             error={fieldError(view.fieldErrors.departamento)}
             required
-            onValueChange={(value) => kyc.send({ type: 'department.change', value })}
+            onValueChange={(value) => supplementary.send({ type: 'department.change', value })}
           />
           <SelectField
             ref={city}
@@ -85,7 +94,7 @@ export function SupplementaryScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) 
             error={fieldError(view.fieldErrors.ciudad_id)}
             disabled={view.citiesDisabled}
             required
-            onValueChange={(value) => kyc.send({ type: 'city.change', value })}
+            onValueChange={(value) => supplementary.send({ type: 'city.change', value })}
           />
           {view.loadingCities ? <Muted role="status">{copy.loadingCities}</Muted> : null}
           <SubmitButton disabled={!view.canSubmit}>{copy.submit}</SubmitButton>

@@ -1,0 +1,186 @@
+import { assign } from 'xstate';
+import type { CameraInput } from '../shared/camera';
+import { DOCUMENT_CAPTURE } from './kyc.actors';
+import { livenessErrorFrom } from './kyc.errors';
+import { kycSetup } from './kyc.setup';
+
+const SELFIE_CAMERA: CameraInput = { facing: 'user', width: 640, height: 480 };
+const DOCUMENT_CAMERA: CameraInput = { facing: 'environment', width: 1920, height: 1080 };
+
+/** The selfie: blink liveness on the front camera; once passed, on to the document after 1.2 s. */
+export const selfieState = kycSetup.createStateConfig({
+  entry: assign({ feedback: [], error: null }),
+  invoke: { id: 'camera', src: 'camera', input: SELFIE_CAMERA },
+  initial: 'opening',
+  on: {
+    'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },
+    'camera.released': { target: '.opening', actions: 'clearStream' },
+  },
+  states: {
+    opening: {
+      on: { 'camera.ready': { target: 'idle', actions: 'assignStream' } },
+    },
+    idle: {
+      on: { 'liveness.start': 'running' },
+    },
+    running: {
+      tags: ['busy'],
+      entry: assign({ feedback: [] }),
+      invoke: {
+        id: 'livenessSampling',
+        src: 'livenessSampling',
+        input: ({ context }) => ({ stream: context.stream!, sessionId: context.sessionId! }),
+      },
+      after: { livenessTimeout: { target: 'failed', actions: 'assignNotDetected' } },
+      on: {
+        'liveness.stop': 'idle',
+        'poll.result': [
+          {
+            guard: 'isLive',
+            target: 'passed',
+            actions: assign({ feedback: ({ event }) => event.result.feedback }),
+          },
+          // The server's time is over (it counts from the first frame, across a stop and start).
+          { guard: 'isTimeUp', target: 'failed', actions: 'assignNotDetected' },
+          { actions: assign({ feedback: ({ event }) => event.result.feedback }) },
+        ],
+        'poll.error': {
+          target: 'failed',
+          actions: {
+            type: 'assignFailure',
+            params: ({ event }) => livenessErrorFrom(event.error),
+          },
+        },
+      },
+    },
+    passed: {
+      after: {
+        redirect: { target: '#kyc.document', actions: assign({ side: 'front', error: null }) },
+      },
+    },
+    // 'Intentar nuevamente': a new session (the old one may be spent or expired), camera reopened.
+    failed: {
+      tags: ['error'],
+      on: {
+        'liveness.start': {
+          target: '#kyc.starting',
+          actions: assign({ sessionId: null, stream: null }),
+        },
+      },
+    },
+    cameraFailed: {
+      tags: ['error'],
+      on: {
+        'camera.ready': { target: 'idle', actions: 'assignStream' },
+        'camera.retry': { actions: 'retryCamera' },
+      },
+    },
+  },
+});
+
+/** The document: front ('frontal') then back ('dorso'), each live camera (or a file), then preview. */
+export const documentState = kycSetup.createStateConfig({
+  initial: 'live',
+  states: {
+    live: {
+      // The camera runs only while the live view shows: leaving (preview, upload) stops it.
+      invoke: { id: 'camera', src: 'camera', input: DOCUMENT_CAMERA },
+      initial: 'opening',
+      on: {
+        'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },
+        'camera.released': { target: '.opening', actions: 'clearStream' },
+        'document.upload': { target: '#kyc.document.preparing', actions: 'clearError' },
+      },
+      states: {
+        opening: {
+          on: { 'camera.ready': { target: 'waiting', actions: 'assignStream' } },
+        },
+        // The stream is there but the view's video does not play yet: 'Capturar' is disabled.
+        waiting: { on: { 'video.playing': 'playing' } },
+        playing: { on: { 'document.capture': 'capturing' } },
+        capturing: {
+          tags: ['busy'],
+          invoke: {
+            id: 'frameCapture',
+            src: 'frameCapture',
+            input: ({ context }) => ({ stream: context.stream!, options: DOCUMENT_CAPTURE }),
+            onDone: {
+              target: '#kyc.document.preview',
+              actions: [
+                'clearError',
+                assign(({ context, event }) =>
+                  context.side === 'front' ? { front: event.output } : { back: event.output },
+                ),
+              ],
+            },
+            onError: { target: 'failedCapture', actions: 'assignImageFailed' },
+          },
+        },
+        failedCapture: {
+          tags: ['error'],
+          on: { 'document.capture': { target: 'capturing', actions: 'clearError' } },
+        },
+        cameraFailed: {
+          tags: ['error'],
+          on: {
+            'camera.ready': { target: 'waiting', actions: 'assignStream' },
+            'camera.retry': { actions: 'retryCamera' },
+          },
+        },
+      },
+    },
+    preparing: {
+      tags: ['busy'],
+      invoke: {
+        id: 'imageScaling',
+        src: 'imageScaling',
+        input: ({ event }) => ({
+          file: event.type === 'document.upload' ? event.file : new Blob(),
+        }),
+        onDone: {
+          target: 'preview',
+          actions: assign(({ context, event }) =>
+            context.side === 'front' ? { front: event.output } : { back: event.output },
+          ),
+        },
+        onError: { target: 'live.failedCapture', actions: 'assignImageFailed' },
+      },
+    },
+    preview: {
+      // A hint before sending (too dark, the card too far): advisory, it never blocks.
+      invoke: {
+        id: 'photoHint',
+        src: 'photoHint',
+        input: ({ context }) => ({
+          photo: (context.side === 'front' ? context.front : context.back) ?? new Blob(),
+        }),
+        onDone: { actions: assign({ photoHint: ({ event }) => event.output }) },
+        // A photo the browser cannot decode for the hint is still sent: no hint, no error.
+        onError: {},
+      },
+      exit: assign({ photoHint: null }),
+      on: {
+        'document.retake': {
+          target: 'live',
+          actions: assign(({ context }) =>
+            context.side === 'front' ? { front: null } : { back: null },
+          ),
+        },
+        'document.accept': [
+          {
+            // The front asked for again, the back kept: both go to verification.
+            guard: ({ context }) => context.side === 'front' && context.back !== null,
+            target: '#kyc.verifying',
+          },
+          {
+            guard: ({ context }) => context.side === 'front',
+            target: '#kyc.document',
+            reenter: true,
+            actions: assign({ side: 'back', error: null }),
+          },
+          { target: '#kyc.verifying' },
+        ],
+      },
+    },
+  },
+});

@@ -1,0 +1,124 @@
+import {
+  isIdentityReason,
+  type IdentityReason,
+  type ScanIdResponse,
+} from '../../contract/identity';
+import { toFlowError, type FlowError } from '../shared/errors';
+import type { KycError, KycErrorCode, RefusalCounts } from './kyc.types';
+
+/**
+ * The identity step's failures as codes (issues 27 and 28): the server's `reason` beside its
+ * sentence decides what the patient sees and repeats, never the sentence's words. A code this
+ * browser does not know is a generic refusal with the server's sentence.
+ */
+
+const withMessage = (
+  code: KycErrorCode,
+  serverMessage: string | undefined,
+  reason?: IdentityReason,
+): KycError => ({
+  code,
+  ...(serverMessage ? { serverMessage } : {}),
+  ...(reason ? { reason } : {}),
+});
+
+const reasonOf = (value: unknown): IdentityReason | undefined =>
+  isIdentityReason(value) ? value : undefined;
+
+/** The session is spent, expired or unknown: only a new one can go on. */
+const SESSION_OVER: readonly IdentityReason[] = [
+  'session_invalid',
+  'session_expired',
+  'session_closed',
+  'attempts_exhausted',
+  'frames_exhausted',
+];
+
+/** The document refusals whose text and next step follow from the code. */
+const DOCUMENT_REFUSALS: Partial<Record<IdentityReason, KycErrorCode>> = {
+  face_mismatch: 'faceMismatch',
+  no_face_on_document: 'noFaceOnDocument',
+  not_a_document: 'frontRejected',
+  front_unreadable: 'frontRejected',
+  document_mismatch: 'documentMismatch',
+  mrz_unreadable: 'backRejected',
+  back_missing: 'backRejected',
+};
+
+/** Codes whose text is the spec's or ours, whatever the server's sentence says. */
+const OWN_TEXT: readonly KycErrorCode[] = ['sessionExpired', 'faceMismatch', 'noFaceOnDocument'];
+
+/** A document refusal (scan-id's `success: false` or an error answer) by its code. */
+function documentRefusal(reason: IdentityReason | undefined, message: string | undefined) {
+  if (reason && SESSION_OVER.includes(reason))
+    return withMessage('sessionExpired', undefined, reason);
+  const code = (reason && DOCUMENT_REFUSALS[reason]) || null;
+  if (!code) return null;
+  return withMessage(code, OWN_TEXT.includes(code) ? undefined : message, reason);
+}
+
+/** POST /start-kyc failures. */
+export function kycErrorFrom(err: unknown): KycError {
+  const e = toFlowError(err);
+  const reason = reasonOf(e.reason);
+  if (e.code === 'network') return { code: 'network' };
+  return withMessage(
+    e.code === 'tooManyAttempts' ? 'tooManyAttempts' : 'startKycFailed',
+    e.serverMessage,
+    reason,
+  );
+}
+
+/** A failed liveness request: the session over, too many attempts, or the spec's generic selfie problem. */
+export function livenessErrorFrom(error: FlowError): KycError {
+  const reason = reasonOf(error.reason);
+  if (reason && SESSION_OVER.includes(reason))
+    return withMessage('sessionExpired', undefined, reason);
+  if (error.code === 'tooManyAttempts')
+    return withMessage('tooManyAttempts', error.serverMessage, reason);
+  return withMessage('livenessFailed', undefined, reason);
+}
+
+/** scan-id answered `success: false` (or not complete): which failure (spec 8, Document). */
+export function scanIdRefusal(answer: ScanIdResponse): KycError {
+  const reason = reasonOf(answer.reason);
+  return (
+    documentRefusal(reason, answer.error) ?? withMessage('documentRejected', answer.error, reason)
+  );
+}
+
+/** scan-id did not answer 2xx JSON. */
+export function scanIdErrorFrom(err: unknown): KycError {
+  const e = toFlowError(err);
+  const reason = reasonOf(e.reason);
+  const refusal = documentRefusal(reason, e.serverMessage);
+  if (refusal) return refusal;
+  if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage, reason);
+  if (e.code === 'server' && e.serverMessage)
+    return withMessage('documentRejected', e.serverMessage, reason);
+  return { code: 'documentNetwork' };
+}
+
+/** What verifying's answer (done or error event) says went wrong. */
+export function documentErrorOf(event: object): KycError {
+  if ('output' in event) return scanIdRefusal(event.output as ScanIdResponse);
+  return scanIdErrorFrom('error' in event ? event.error : undefined);
+}
+
+/** Failures worth sending the same photos again (nothing the patient did is wrong). */
+export const isTransient = (e: KycError): boolean =>
+  e.code === 'documentNetwork' || e.code === 'tooManyAttempts';
+
+/** Which photos a document refusal asks for again (null: none, the attempt starts over). */
+export type Retake = 'front' | 'back' | 'both';
+const RETAKES: Partial<Record<KycErrorCode, Retake>> = {
+  noFaceOnDocument: 'front',
+  frontRejected: 'front',
+  documentMismatch: 'both',
+  backRejected: 'back',
+};
+export const retakeOf = (e: KycError): Retake | null => RETAKES[e.code] ?? null;
+
+/** One more refusal for its code (kept across attempts: a person is offered after the same twice). */
+export const countRefusal = (counts: RefusalCounts, e: KycError): RefusalCounts =>
+  e.reason ? { ...counts, [e.reason]: (counts[e.reason] ?? 0) + 1 } : counts;

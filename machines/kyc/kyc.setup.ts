@@ -1,0 +1,127 @@
+import { assign, forwardTo, sendTo, setup } from 'xstate';
+import { cameraActor } from '../shared/camera';
+import { frameCaptureActor, imageScalingActor, photoHintActor } from '../shared/frame-capture';
+import { ensureSession, livenessSampling, rejectKyc, verifyDocuments } from './kyc.actors';
+import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
+import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
+import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
+
+/** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
+export const DEFAULT_LIVENESS_MS = 120_000;
+
+/** A fresh identity step (after the wizard's input, a retry or a rejection). */
+export const initialKycContext = (
+  sessionId: string | null,
+  livenessMs = DEFAULT_LIVENESS_MS,
+  input: NonNullable<KycInput> = {},
+): KycContext => ({
+  sessionId,
+  registrationToken: input.registrationToken ?? null,
+  resume: input.resume ?? null,
+  canHandOff: input.canHandOff ?? false,
+  livenessMs,
+  error: null,
+  side: 'front',
+  stream: null,
+  cameraError: null,
+  feedback: [],
+  front: null,
+  back: null,
+  photoHint: null,
+  kycResult: null,
+  form: emptySupplementaryForm,
+  refusals: {},
+});
+
+/**
+ * The identity step's types, actors, delays, guards and actions (kyc.machine.ts puts its states
+ * together; kyc.capture.ts holds the selfie and the document capture).
+ */
+export const kycSetup = setup({
+  types: {
+    context: {} as KycContext,
+    events: {} as KycEvent,
+    input: {} as KycInput,
+    output: {} as KycOutput,
+    tags: {} as 'busy' | 'error',
+    children: {} as {
+      ensureSession: 'ensureSession';
+      camera: 'camera';
+      livenessSampling: 'livenessSampling';
+      frameCapture: 'frameCapture';
+      imageScaling: 'imageScaling';
+      photoHint: 'photoHint';
+      verifyDocuments: 'verifyDocuments';
+      rejectKyc: 'rejectKyc';
+      supplementary: 'supplementary';
+    },
+  },
+  actors: {
+    ensureSession,
+    camera: cameraActor,
+    livenessSampling,
+    frameCapture: frameCaptureActor,
+    imageScaling: imageScalingActor,
+    photoHint: photoHintActor,
+    verifyDocuments,
+    rejectKyc,
+    supplementary: supplementaryMachine,
+  },
+  delays: {
+    /** spec 9: on to the document 1.2 s after a passed selfie */
+    redirect: 1_200,
+    /**
+     * The blink challenge's time: the server's limit (from start-kyc). The server counts from the
+     * first frame and answers `time_up` when it is over; this bounds the polling if it never does.
+     */
+    livenessTimeout: ({ context }) => context.livenessMs,
+  },
+  guards: {
+    isLive: ({ event }) => event.type === 'poll.result' && event.result.liveness_detected,
+    isTimeUp: ({ event }) => event.type === 'poll.result' && event.result.time_up,
+    isTransientScanError: ({ event }) => isTransient(documentErrorOf(event)),
+    isRetake: ({ event }, params: { retake: Retake }) =>
+      retakeOf(documentErrorOf(event)) === params.retake,
+  },
+  actions: {
+    clearError: assign({ error: null }),
+    forwardToSupplementary: forwardTo('supplementary'),
+    /** a failure shown, counted by its reason code */
+    assignFailure: assign(({ context }, error: KycError) => ({
+      error,
+      refusals: countRefusal(context.refusals, error),
+    })),
+    /** the photos a refused document asks for again: the capture starts at the first of them */
+    retake: assign((_, { retake }: { retake: Retake }) =>
+      retake === 'back'
+        ? { side: 'back' as const, back: null }
+        : { side: 'front' as const, front: null, ...(retake === 'both' ? { back: null } : {}) },
+    ),
+    assignSession: assign(({ context }, session: KycSession) => ({
+      sessionId: session.sessionId,
+      livenessMs: session.livenessMs ?? context.livenessMs,
+    })),
+    assignNotDetected: assign({ error: { code: 'livenessNotDetected' } }),
+    assignStream: assign({
+      stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
+      cameraError: null,
+    }),
+    clearStream: assign({ stream: null }),
+    assignCameraError: assign({
+      stream: null,
+      cameraError: ({ event }) => (event.type === 'camera.error' ? event.code : null),
+    }),
+    retryCamera: sendTo('camera', { type: 'camera.retry' }),
+    assignImageFailed: assign({ error: { code: 'imageFailed' } }),
+    /** a new attempt: nothing captured or verified is kept, and a new session will be asked for */
+    resetAttempt: assign(({ context }) => ({
+      ...initialKycContext(null, context.livenessMs, {
+        registrationToken: context.registrationToken,
+        canHandOff: context.canHandOff,
+      }),
+      // The patient's supplementary answers are theirs: a retry does not erase them.
+      form: context.form,
+      refusals: context.refusals,
+    })),
+  },
+});

@@ -67,10 +67,14 @@ describe('one scan per session at a time', () => {
       const attacker = await liveSession();
       const face = fixture('faces', 'blink-open.jpg');
       const back = fixture('cedulas', 'card-1-back.jpg');
+      let answered = 0;
       const attacks = Array.from({ length: 5 }, (_, i) =>
-        scan(attacker, face, back, `203.0.113.${i + 1}`),
+        scan(attacker, face, back, `203.0.113.${i + 1}`).then((res) => (answered++, res)),
       );
-      // The patient, from a sixth address, right behind them.
+      // The patient, from a sixth address, once every attack is running, waiting or answered.
+      const queue = h.engine.queues.document;
+      while (queue.stats().running + queue.stats().waiting + answered < 5)
+        await new Promise((r) => setTimeout(r, 5));
       const patient = await liveSession();
       t0 = performance.now();
       const genuine = await scan(patient, card('front'), card('back'), '198.51.100.10');

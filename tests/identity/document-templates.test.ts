@@ -10,7 +10,7 @@ import { identityMessages } from '../../server/identity/errors';
 import { photographCard, type Capture } from '../fixtures/capture';
 import { nameReadRight } from '../fixtures/cedula';
 import { TEMPLATES } from '../fixtures/cedula-templates';
-import { liveSessionOf, startEngine, type Harness } from './engine';
+import { liveSessionWithSelfie, startEngine, type Harness } from './engine';
 import { fixture } from './frames';
 
 const T = 240_000;
@@ -33,7 +33,7 @@ const manifest = JSON.parse(fixture('cedulas', 'templates', 'manifest.json').toS
 const card = (name: string) => fixture('cedulas', 'templates', `${name}.jpg`);
 
 async function scan(front: Buffer, back: Buffer) {
-  const sid = await liveSessionOf(h, selfie);
+  const sid = await liveSessionWithSelfie(h, selfie);
   const r = await h.engine.scanDocument(h.db, sid, { front, back });
   if (!r.success) expect(await getCompletedKyc(h.db, sid)).toBeNull();
   return r;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPaths, scanIdResponse } from '../../contract/identity';
 import { identityMessages } from '../../server/identity/errors';
-import { identityApp, liveSessionOf, startEngine, type Harness } from './engine';
+import { identityApp, liveSessionWithSelfie, startEngine, type Harness } from './engine';
 import { fixture, multipart } from './frames';
 
 let h: Harness;
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /** A session that passed liveness with the selfie's face (liveness is not under test here). */
-const liveSession = () => liveSessionOf(h, selfie);
+const liveSession = () => liveSessionWithSelfie(h, selfie);
 
 const scan = (sid: string, front: Buffer, back: Buffer, ip: string) =>
   app.inject({

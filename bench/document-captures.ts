@@ -76,7 +76,7 @@ async function read(front: Buffer, back: Buffer, expected?: CardPerson): Promise
     .jpeg({ quality: 92 })
     .toBuffer();
   const frame = await engine.analyze(jpeg);
-  const portrait = judgePortrait(frontCard.textLines, frame, selfie, config.documentMatchThreshold);
+  const portrait = judgePortrait(frontCard, frame, selfie, config.documentMatchThreshold);
   if (portrait.refused)
     return {
       ok: false,

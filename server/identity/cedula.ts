@@ -197,7 +197,8 @@ export function matchNumber(mrzNumber: string, printed: string[]): boolean | nul
  * - `second_face`: another face nearly as large as the portrait (a photo pasted on the card: the
  *   substitution defence; a ghost portrait is far smaller).
  * Sizes are fractions of the straightened front's height. The detector's box is much larger than the
- * face: a card's portrait measures 0.4-0.7 of the front's height, a selfie 0.8, a ghost 0.15-0.2.
+ * face: a card's portrait measures 0.25-0.7 of the front's height (0.7 when the warp lost the card's
+ * dark header), a selfie 0.8-0.9, a ghost 0.15-0.2.
  * What this cannot see: the attacker's face printed over the card's own portrait (the OCR check binds
  * the card's names and number, not its photo).
  */
@@ -205,11 +206,12 @@ export const PORTRAIT = {
   /** Faces lower than this share of the front's height are not a portrait (nor a ghost). */
   minHeight: 0.08,
   /** A face higher than this share of the front's height is no card's portrait. */
-  maxHeight: 0.78,
+  maxHeight: 0.85,
   /**
    * A second face with this share of the portrait's area or more is a second portrait (a ghost
    * measures about 0.1). Low, so that a pasted face cannot pass the card's own portrait off as its
-   * ghost: it would have to be 2.2 times its height, more than a card holds (maxHeight).
+   * ghost: it would have to be 2.2 times its height (a portrait measures 0.4 or more), more than a
+   * card holds (maxHeight).
    */
   secondArea: 0.2,
 } as const;

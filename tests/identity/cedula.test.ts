@@ -151,7 +151,7 @@ describe('cédula rules', () => {
     // face (a photo pasted on the card), even smaller than the card's own.
     expect(findPortrait(frame(face(500, 20, 30, 36)))).toEqual({ refused: 'no_face' });
     expect(findPortrait(frame())).toEqual({ refused: 'no_face' });
-    expect(findPortrait(frame(face(40, 60, 420, 500)))).toEqual({ refused: 'not_a_card' });
+    expect(findPortrait(frame(face(20, 20, 480, 560)))).toEqual({ refused: 'not_a_card' });
     expect(findPortrait(frame(face(60, 200, 130, 160), face(690, 140, 120, 150)))).toEqual({
       refused: 'second_face',
     });

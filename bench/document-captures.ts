@@ -142,7 +142,6 @@ for (const [ti, name] of names.entries()) {
     times: [],
   };
   const failures: string[] = [];
-  const fronts: Buffer[] = [];
   const backs: Buffer[] = [];
   for (let i = 0; i < perTemplate; i++) {
     const p = people[i]!;
@@ -152,7 +151,6 @@ for (const [ti, name] of names.entries()) {
       quality: 80,
     });
     const back = await degrade(await renderTemplateBack(t, p), { width: 760, quality: 80 });
-    fronts.push(front);
     backs.push(back);
     for (const photographed of [false, true]) {
       const f = photographed ? await photographCard(front, captures[i]!, 10 * ti + i + 1) : front;
@@ -171,7 +169,7 @@ for (const [ti, name] of names.entries()) {
     }
   }
   // Attacks, each clean and photographed: the selfie pasted on another person's card of this layout,
-  // another card's front (person 1's, with the selfie's face) with person 0's back, a selfie as the front.
+  // another person's front (with the selfie's face) with person 0's back, a selfie as the front.
   const victim = people[perTemplate]!;
   const pasted = await degrade(
     await pasteOnTemplate(t, await renderTemplateFront(t, victim, otherFace), selfieJpeg, ti + 1),
@@ -181,9 +179,14 @@ for (const [ti, name] of names.entries()) {
     width: 760,
     quality: 80,
   });
+  const victimFront = await degrade(await renderTemplateFront(t, victim, selfieJpeg), {
+    width: 760,
+    quality: 80,
+  });
   const attacks: Array<[string, Buffer, Buffer]> = [
     ['pasted face', pasted, victimBack],
-    ["another card's front", fronts[1] ?? fronts[0]!, backs[0]!],
+    // another person's card carrying the selfie's face: only the card tells it from the genuine one
+    ["another card's front", victimFront, backs[0]!],
     ['selfie as the front', selfieJpeg, backs[0]!],
   ];
   const attackCaptures = captureMatrix(2, 600 + ti);

@@ -118,6 +118,20 @@ export function voteNames(
   });
 }
 
+/**
+ * A TD1 names line holds 30 characters: a longer name is cut (ICAO 9303: 'OVIEDO<MARTINEZ<<CELESTE<
+ * RAQUE', 'ESPINOLA<CABALLERO<<CELESTE<ELE') while the front prints it whole. When the line is full,
+ * its last piece is completed by the front's word that begins with it (the cut piece added when the
+ * MRZ's reading left it out); otherwise the names stand.
+ */
+export function untruncatedNames(line: string, tokens: string[], frontText: string): string[] {
+  if (line.length < 30 || line.endsWith('<')) return tokens;
+  const piece = line.split('<').filter(Boolean).at(-1) ?? '';
+  const whole = words(frontText).find((w) => w.length > piece.length && w.startsWith(piece));
+  if (!piece || !whole) return tokens;
+  return tokens.at(-1) === piece ? [...tokens.slice(0, -1), whole] : [...tokens, whole];
+}
+
 /** The capitals a printed Paraguayan name may carry beyond the MRZ's A-Z. */
 const PRINTED_NAME = /^[A-ZÁÉÍÓÚÜÑ]+$/;
 

@@ -12,6 +12,7 @@ import {
   normaliseDocumentNumber,
   findPortrait,
   nationalityInWords,
+  untruncatedNames,
   printedSpelling,
   type OcrWord,
   voteNames,
@@ -159,6 +160,30 @@ describe('cédula rules', () => {
     expect(findPortrait(frame(face(60, 200, 130, 160), face(600, 100, 260, 320)))).toEqual({
       refused: 'second_face',
     });
+  });
+
+  it('a name the full MRZ line cut is completed from the front, which prints it whole', () => {
+    const line = 'OVIEDO<MARTINEZ<<CELESTE<RAQUE';
+    const front = 'APELLIDOS OVIEDO MARTÍNEZ NOMBRES CELESTE RAQUEL';
+    expect(untruncatedNames(line, ['OVIEDO', 'MARTINEZ', 'CELESTE', 'RAQUE'], front)).toEqual([
+      'OVIEDO',
+      'MARTINEZ',
+      'CELESTE',
+      'RAQUEL',
+    ]);
+    // The cut piece left out of the MRZ's reading ('ELE'): added from the front.
+    expect(
+      untruncatedNames(
+        'ESPINOLA<CABALLERO<<CELESTE<ELE',
+        ['ESPINOLA', 'CABALLERO', 'CELESTE'],
+        'ESPÍNOLA CABALLERO CELESTE ELENA',
+      ),
+    ).toEqual(['ESPINOLA', 'CABALLERO', 'CELESTE', 'ELENA']);
+    // A line with room left, or no front word to complete it: the names stand.
+    expect(untruncatedNames('FRANCO<LOPEZ<<LIZ<ANA<<<<<<<<<', ['FRANCO'], 'FRANCO LIZA')).toEqual([
+      'FRANCO',
+    ]);
+    expect(untruncatedNames(line, ['CELESTE', 'RAQUE'], 'CELESTE')).toEqual(['CELESTE', 'RAQUE']);
   });
 
   it("the nationality in words as the card prints it, from the MRZ's code", () => {

@@ -18,7 +18,8 @@ import { makeBlinkVideo } from './blink-video';
  *
  * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
- * onboarding-phone 5 (face-login's 5-8 play another face). The other KYC specs show a still image.
+ * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
+ * differ). The other KYC specs show a still image.
  */
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');

@@ -118,6 +118,20 @@ export function voteNames(
   });
 }
 
+/**
+ * A TD1 names line holds 30 characters: a longer name is cut (ICAO 9303: 'OVIEDO<MARTINEZ<<CELESTE<
+ * RAQUE', 'ESPINOLA<CABALLERO<<CELESTE<ELE') while the front prints it whole. When the line is full,
+ * its last piece is completed by the front's word that begins with it (the cut piece added when the
+ * MRZ's reading left it out); otherwise the names stand.
+ */
+export function untruncatedNames(line: string, tokens: string[], frontText: string): string[] {
+  if (line.length < 30 || line.endsWith('<')) return tokens;
+  const piece = line.split('<').filter(Boolean).at(-1) ?? '';
+  const whole = words(frontText).find((w) => w.length > piece.length && w.startsWith(piece));
+  if (!piece || !whole) return tokens;
+  return tokens.at(-1) === piece ? [...tokens.slice(0, -1), whole] : [...tokens, whole];
+}
+
 /** The capitals a printed Paraguayan name may carry beyond the MRZ's A-Z. */
 const PRINTED_NAME = /^[A-ZÁÉÍÓÚÜÑ]+$/;
 
@@ -197,7 +211,8 @@ export function matchNumber(mrzNumber: string, printed: string[]): boolean | nul
  * - `second_face`: another face nearly as large as the portrait (a photo pasted on the card: the
  *   substitution defence; a ghost portrait is far smaller).
  * Sizes are fractions of the straightened front's height. The detector's box is much larger than the
- * face: a card's portrait measures 0.4-0.7 of the front's height, a selfie 0.8, a ghost 0.15-0.2.
+ * face: a card's portrait measures 0.25-0.7 of the front's height (0.7 when the warp lost the card's
+ * dark header), a selfie 0.8-0.9, a ghost 0.15-0.2.
  * What this cannot see: the attacker's face printed over the card's own portrait (the OCR check binds
  * the card's names and number, not its photo).
  */
@@ -205,11 +220,12 @@ export const PORTRAIT = {
   /** Faces lower than this share of the front's height are not a portrait (nor a ghost). */
   minHeight: 0.08,
   /** A face higher than this share of the front's height is no card's portrait. */
-  maxHeight: 0.78,
+  maxHeight: 0.85,
   /**
    * A second face with this share of the portrait's area or more is a second portrait (a ghost
    * measures about 0.1). Low, so that a pasted face cannot pass the card's own portrait off as its
-   * ghost: it would have to be 2.2 times its height, more than a card holds (maxHeight).
+   * ghost: it would have to be 2.2 times its height (a portrait measures 0.4 or more), more than a
+   * card holds (maxHeight).
    */
   secondArea: 0.2,
 } as const;

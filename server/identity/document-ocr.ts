@@ -17,8 +17,8 @@ import { readTd1, type MrzRead } from './mrz';
 /**
  * The OCR of a cédula, on the straightened photos of both sides (card-geometry.ts): the back's TD1
  * MRZ by a cascade of passes (stopping at the first read whose check digits validate), the front's
- * printed text with each word's box by a cascade of its own (stopping at the first pass whose number,
- * names and photo area agree with the MRZ, or that proves another card's front: judgeFront), and
+ * printed text with each word's box by a cascade of its own (stopping at the first pass whose number
+ * and names agree with the MRZ, or that proves another card's front: judgeFront), and
  * (only when the front has no 'ESTADO CIVIL') the back's printed text. What was read is judged by
  * document-verdict.ts.
  *

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import type { IdentityReason } from '../../contract/identity';
 import { findPortrait } from './cedula';
 import type { IdentityConfig } from './config';
+import type { StraightenedCard } from './card-geometry';
 import type { DocumentReader } from './document';
 import type { DocumentReading, DocumentReason, IdData } from './document-verdict';
 import { IdentityError, identityMessages } from './errors';
@@ -30,7 +31,11 @@ export type ScanAnswer = {
 /** Runs a scan's costly part (the document work queue, in the routes); directly by default. */
 export type ScanRunner = <T>(task: () => Promise<T>) => Promise<T>;
 
-/** A front needs this many text lines to show a card (a face photo shows 0-2; a card 10 or more). */
+/**
+ * A front with no card outline needs this many text lines to show a card (a face photo shows 0-2, a
+ * card cropped to itself 4-13). With an outline the count is not trusted: a tilted, blurred photo's
+ * warp can break its lines (1 measured on a genuine front), and the OCR decides.
+ */
 const MIN_FRONT_TEXT_LINES = 3;
 
 /** The front's face check, before any OCR: why it refuses (message key and code), or the match. */
@@ -45,13 +50,13 @@ export type PortraitJudgement = {
 };
 
 /**
- * The straightened front's faces against the selfie (issue 28): no card on the front (next to no
- * text lines, or a face filling the picture) is 'not a document'; no portrait is 'we could not see
+ * The straightened front's faces against the selfie (issue 28): no card on the front (no outline and
+ * next to no text lines, or a face filling the picture) is 'not a document'; no portrait is 'we could not see
  * your card's photo' (the front is retaken); a second portrait-sized face (a pasted photo) or a
  * portrait that is not the selfie's face is the mismatch.
  */
 export function judgePortrait(
-  textLines: number,
+  card: Pick<StraightenedCard, 'found' | 'textLines'>,
   frame: FrameAnalysis,
   selfie: ArrayLike<number>,
   threshold: number,
@@ -62,7 +67,7 @@ export function judgePortrait(
   const match = similarity !== null && similarity >= threshold;
   const find = 'refused' in found ? found.refused : 'found';
   const refused: PortraitJudgement['refused'] =
-    textLines < MIN_FRONT_TEXT_LINES || find === 'not_a_card'
+    (!card.found && card.textLines < MIN_FRONT_TEXT_LINES) || find === 'not_a_card'
       ? { message: 'notADocument', reason: 'not_a_document' }
       : find === 'no_face'
         ? { message: 'noFaceOnDocument', reason: 'no_face_on_document' }
@@ -127,12 +132,13 @@ export function createDocumentScan(deps: {
     // selfie's face ends the attempt before any OCR.
     const frontCard = await reader.straighten(images.front);
     const front = await describeMain(pool, limits, await jpegOf(frontCard.image));
-    const face = judgePortrait(frontCard.textLines, front.frame, selfie, threshold);
+    const face = judgePortrait(frontCard, front.frame, selfie, threshold);
     const logFace = (extra: Record<string, unknown>) =>
       log.info({
         session: short(sessionId),
         faces: front.frame.faces.length,
         portrait: face.find,
+        card_found: frontCard.found,
         text_lines: frontCard.textLines,
         similarity: round3(face.similarity),
         threshold,

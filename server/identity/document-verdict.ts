@@ -8,6 +8,7 @@ import {
   nationalityInWords,
   normaliseDocumentNumber,
   printedSpelling,
+  untruncatedNames,
   voteNames,
   type OcrWord,
 } from './cedula';
@@ -231,13 +232,17 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     idData: {
       // The MRZ's letters (by vote), written as the front prints them where it agrees.
       FullName: printedSpelling(
-        voteNames(
-          best.names.tokens,
-          (read.back.others ?? [])
-            .map((o) => o.fields)
-            .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
-            .map((o) => [...o.surnames, ...o.names]),
-          best.names.front,
+        untruncatedNames(
+          mrz.lines[2],
+          voteNames(
+            best.names.tokens,
+            (read.back.others ?? [])
+              .map((o) => o.fields)
+              .filter((o) => o.documentNumber === f.documentNumber && o.birthDate === f.birthDate)
+              .map((o) => [...o.surnames, ...o.names]),
+            best.names.front,
+          ),
+          best.read.text,
         ),
         best.read.text,
       ).join(' '),

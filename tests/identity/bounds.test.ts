@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityMessages } from '../../server/identity/errors';
 import { cameraFrame, fixture } from './frames';
-import { liveSessionOf, startEngine, type Harness } from './engine';
+import { liveSessionWithSelfie, startEngine, type Harness } from './engine';
 
 let h: Harness;
 let selfie: number[];
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** A session that passed liveness with the selfie's face (liveness is not under test here). */
-const liveSession = () => liveSessionOf(h, selfie);
+const liveSession = () => liveSessionWithSelfie(h, selfie);
 
 describe('bounded document attempts and idle sessions', () => {
   it(

@@ -12,6 +12,7 @@ import {
   normaliseDocumentNumber,
   findPortrait,
   nationalityInWords,
+  untruncatedNames,
   printedSpelling,
   type OcrWord,
   voteNames,
@@ -151,7 +152,7 @@ describe('cédula rules', () => {
     // face (a photo pasted on the card), even smaller than the card's own.
     expect(findPortrait(frame(face(500, 20, 30, 36)))).toEqual({ refused: 'no_face' });
     expect(findPortrait(frame())).toEqual({ refused: 'no_face' });
-    expect(findPortrait(frame(face(40, 60, 420, 500)))).toEqual({ refused: 'not_a_card' });
+    expect(findPortrait(frame(face(20, 20, 480, 560)))).toEqual({ refused: 'not_a_card' });
     expect(findPortrait(frame(face(60, 200, 130, 160), face(690, 140, 120, 150)))).toEqual({
       refused: 'second_face',
     });
@@ -159,6 +160,30 @@ describe('cédula rules', () => {
     expect(findPortrait(frame(face(60, 200, 130, 160), face(600, 100, 260, 320)))).toEqual({
       refused: 'second_face',
     });
+  });
+
+  it('a name the full MRZ line cut is completed from the front, which prints it whole', () => {
+    const line = 'OVIEDO<MARTINEZ<<CELESTE<RAQUE';
+    const front = 'APELLIDOS OVIEDO MARTÍNEZ NOMBRES CELESTE RAQUEL';
+    expect(untruncatedNames(line, ['OVIEDO', 'MARTINEZ', 'CELESTE', 'RAQUE'], front)).toEqual([
+      'OVIEDO',
+      'MARTINEZ',
+      'CELESTE',
+      'RAQUEL',
+    ]);
+    // The cut piece left out of the MRZ's reading ('ELE'): added from the front.
+    expect(
+      untruncatedNames(
+        'ESPINOLA<CABALLERO<<CELESTE<ELE',
+        ['ESPINOLA', 'CABALLERO', 'CELESTE'],
+        'ESPÍNOLA CABALLERO CELESTE ELENA',
+      ),
+    ).toEqual(['ESPINOLA', 'CABALLERO', 'CELESTE', 'ELENA']);
+    // A line with room left, or no front word to complete it: the names stand.
+    expect(untruncatedNames('FRANCO<LOPEZ<<LIZ<ANA<<<<<<<<<', ['FRANCO'], 'FRANCO LIZA')).toEqual([
+      'FRANCO',
+    ]);
+    expect(untruncatedNames(line, ['CELESTE', 'RAQUE'], 'CELESTE')).toEqual(['CELESTE', 'RAQUE']);
   });
 
   it("the nationality in words as the card prints it, from the MRZ's code", () => {

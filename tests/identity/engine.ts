@@ -67,7 +67,7 @@ export async function liveSession(h: Harness, seed: number): Promise<string> {
  * A session that passed liveness with the face described by `selfie` (set in the database: for
  * suites where liveness is not under test).
  */
-export async function liveSessionOf(h: Harness, selfie: number[]): Promise<string> {
+export async function liveSessionWithSelfie(h: Harness, selfie: number[]): Promise<string> {
   const { sessionId } = await h.engine.startSession(h.db);
   await h.db.query(
     "UPDATE kyc_sessions SET status = 'live', selfie_embedding = $2::real[] WHERE id = $1",

@@ -161,6 +161,7 @@ describe('POST /scan-id and /kyc-reject', () => {
     );
     expect(unknown.success).toBe(false);
     expect(unknown.error).toContain('invalid session');
+    expect(unknown.reason).toBe('session_invalid');
     const sid = await startKyc();
     await h.db.query(
       "UPDATE kyc_sessions SET expires_at = now() - interval '1 second' WHERE id = $1",
@@ -170,7 +171,48 @@ describe('POST /scan-id and /kyc-reject', () => {
       (await post(identityPaths.scanId, [{ name: 'session_id', value: sid }, front])).json(),
     );
     expect(expired.error).toContain('session expired');
+    expect(expired.reason).toBe('session_expired');
+    // A session still in its selfie: a 409 that names the code (issue 27 part 3).
+    const early = await post(identityPaths.scanId, [
+      { name: 'session_id', value: await startKyc() },
+      front,
+    ]);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({
+      success: false,
+      message: 'Primero completá la validación de vida (selfie).',
+      reason: 'liveness_missing',
+    });
+    // /liveness answers a session problem with its code too.
+    const noSession = await frame('nope', await cameraFrame('blink-open.jpg', { seed: 9 }));
+    expect(noSession.statusCode).toBe(400);
+    expect(noSession.json()).toMatchObject({ success: false, reason: 'session_invalid' });
   });
+
+  it(
+    "a front whose portrait is not the selfie's face: success false with the mismatch's code",
+    { timeout: T },
+    async () => {
+      const sid = await startKyc();
+      for (const f of await blinkSequence(3, 78)) {
+        h.clock.now += 700;
+        await frame(sid, f);
+      }
+      // card-3 carries another person's photo (tests/fixtures/cedulas/manifest.json).
+      const res = await post(identityPaths.scanId, [
+        { name: 'session_id', value: sid },
+        { name: 'image_front', value: fixture('cedulas', 'card-3-front.jpg'), filename: 'f.jpg' },
+        { name: 'image_back', value: fixture('cedulas', 'card-3-back.jpg'), filename: 'b.jpg' },
+      ]);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        success: false,
+        kyc_complete: false,
+        error: 'Face verification failed: la selfie y la foto del documento no coinciden.',
+        reason: 'face_mismatch',
+      });
+    },
+  );
 
   it('kyc-reject records the reason; a bad body is a 400', { timeout: T }, async () => {
     const sid = await startKyc();

@@ -11,7 +11,7 @@ import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPaths, scanIdResponse } from '../../contract/identity';
 import { identityMessages } from '../../server/identity/errors';
-import { identityApp, liveSessionOf, startEngine, type Harness } from './engine';
+import { identityApp, liveSessionWithSelfie, startEngine, type Harness } from './engine';
 import { fixture, multipart } from './frames';
 
 let h: Harness;
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 /** A session that passed liveness with the selfie's face (liveness is not under test here). */
-const liveSession = () => liveSessionOf(h, selfie);
+const liveSession = () => liveSessionWithSelfie(h, selfie);
 
 const scan = (sid: string, front: Buffer, back: Buffer, ip: string) =>
   app.inject({
@@ -67,10 +67,14 @@ describe('one scan per session at a time', () => {
       const attacker = await liveSession();
       const face = fixture('faces', 'blink-open.jpg');
       const back = fixture('cedulas', 'card-1-back.jpg');
+      let answered = 0;
       const attacks = Array.from({ length: 5 }, (_, i) =>
-        scan(attacker, face, back, `203.0.113.${i + 1}`),
+        scan(attacker, face, back, `203.0.113.${i + 1}`).then((res) => (answered++, res)),
       );
-      // The patient, from a sixth address, right behind them.
+      // The patient, from a sixth address, once every attack is running, waiting or answered.
+      const queue = h.engine.queues.document;
+      while (queue.stats().running + queue.stats().waiting + answered < 5)
+        await new Promise((r) => setTimeout(r, 5));
       const patient = await liveSession();
       t0 = performance.now();
       const genuine = await scan(patient, card('front'), card('back'), '198.51.100.10');

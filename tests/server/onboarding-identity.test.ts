@@ -100,6 +100,17 @@ describe('register with the identity engine store', () => {
     expect(p.rows).toEqual([{ nombre: 'JOSÉ ÑANDÚ', apellido: 'RECALDE PÁEZ' }]);
   });
 
+  it("registers a foreign resident's card: the nationality in words as the engine gives it", async () => {
+    // A Paraguayan cédula of an Argentine resident (ARG in its MRZ, issue 28 item 4).
+    const sessionId = await completedSession({ ...ID, Nationality: 'ARGENTINA' });
+    await verifyPhone('0981123456', sessionId);
+    expect((await post(onboardingPaths.register, registration(sessionId))).json()).toMatchObject({
+      success: true,
+    });
+    const p = await h.t.ctx.db.query('SELECT numero_documento, nacionalidad FROM patients');
+    expect(p.rows).toEqual([{ numero_documento: '4567890', nacionalidad: 'ARGENTINA' }]);
+  });
+
   it('refuses a session the engine did not complete', async () => {
     const sessionId = await completedSession(ID, 'live');
     await verifyPhone('0981123456', sessionId);

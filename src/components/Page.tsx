@@ -15,9 +15,9 @@ export const Main = styled.main`
   }
 `;
 
-export const Card = styled.div`
+export const Card = styled.div<{ $wide?: boolean }>`
   width: 100%;
-  max-width: ${theme.layout.formMaxWidth}px;
+  max-width: ${({ $wide }) => ($wide ? 880 : theme.layout.formMaxWidth)}px;
   background: ${theme.colors.surface};
   border-radius: ${theme.radius}px;
   padding: 24px 20px;
@@ -67,14 +67,23 @@ const InsidePage = createContext(false);
  * frame its steps once, so what it shows above every step (the wizard's progress) stays mounted,
  * and is read once, while the steps change below it.
  */
-export function Page({ children, logoSize }: { children: ReactNode; logoSize?: number }) {
+export function Page({
+  children,
+  logoSize,
+  wide = false,
+}: {
+  children: ReactNode;
+  logoSize?: number;
+  /** A screen seen from a step away (the kiosk): up to 880 px wide instead of a form's 470. */
+  wide?: boolean;
+}) {
   const inside = useContext(InsidePage);
   if (inside) return <>{children}</>;
   return (
     <InsidePage.Provider value>
       <Main>
         <Brand size={logoSize} />
-        <Card>{children}</Card>
+        <Card $wide={wide}>{children}</Card>
       </Main>
     </InsidePage.Provider>
   );

@@ -277,6 +277,8 @@ test.describe('login form rules', () => {
     const { f, release } = await heldLogin(page);
     await expect(f.submitting).toBeVisible();
     await expect(f.submitting).toBeDisabled();
+    // The check can take seconds: the page says so beside the button (issue 29 item 9).
+    await expect(page.getByText(copy.checking)).toBeVisible();
     await expect(f.documento).toBeDisabled();
     await expect(f.pin).toBeDisabled();
     await expect(f.forgot).toHaveAttribute('aria-disabled', 'true');
@@ -336,7 +338,8 @@ test.describe('session guards and logout', () => {
     expect((await ended).status()).toBe(200);
 
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeVisible();
+    // The focus lands on the login page's title, not on <body> (issue 29 item 18).
+    await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeFocused();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     const session = await page.request.get(sessionPaths.session);
     expect(await session.json()).toEqual({ authenticated: false });

@@ -126,6 +126,8 @@ describe('LoginScreen', () => {
     screen.getByLabelText<HTMLInputElement>(copy.documentoLabel).value = '1234567';
     screen.getByLabelText<HTMLInputElement>(copy.pinLabel).value = '482915';
     const root = await act(async () => hydrateRoot(container, app));
+    // Hydrating takes no focus: the first Tab still reaches the back arrow.
+    expect(screen.getByRole('heading', { name: copy.title })).not.toHaveFocus();
     expect(screen.getByLabelText(copy.documentoLabel)).toHaveValue('1234567');
     expect(screen.getByLabelText(copy.pinLabel)).toHaveValue('482915');
     expect(button).toBeEnabled();

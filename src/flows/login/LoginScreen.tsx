@@ -1,4 +1,4 @@
-import { useRef, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { DOCUMENT_MAX } from '../../../machines/shared/input';
 import { selectLoginView } from '../../../machines/login/login.selectors';
@@ -11,7 +11,7 @@ import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { useFocusAfterFailure } from '../../components/useFocusAfterFailure';
-import { useAdoptTypedValues } from '../../components/useHydrated';
+import { useAdoptTypedValues, useHydrated } from '../../components/useHydrated';
 import { errorText, login as copy, loginErrors } from '../../copy/es';
 import { theme } from '../../theme/theme';
 import { LoginActor } from './login.context';
@@ -37,6 +37,9 @@ const Checking = styled.p`
 
 export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
+  // False only when this screen hydrates the prerendered /login; kept from the mount.
+  const hydrated = useHydrated();
+  const [clientMount] = useState(hydrated);
   const { send } = LoginActor.useActorRef();
   const form = useRef<HTMLFormElement>(null);
   const pin = useRef<HTMLInputElement>(null);
@@ -64,9 +67,9 @@ export function LoginScreen() {
           button stays disabled until then). */}
       <form ref={form} method="post" onSubmit={onSubmit} noValidate aria-busy={view.busy}>
         <Stack>
-          {/* Focused when it appears after a logout or a step elsewhere (issue 29 item 18); on the
-              prerendered page only if nothing has the focus yet. */}
-          <Heading focusOnMount>{copy.title}</Heading>
+          {/* Focused when the form appears in a running app, after a logout (issue 29 item 18);
+              not on the prerendered page, where the first Tab reaches the back arrow. */}
+          <Heading focusOnMount={clientMount}>{copy.title}</Heading>
           <TextField
             label={copy.documentoLabel}
             name="numero_documento"

@@ -53,6 +53,11 @@ export type FaceLoginStage = z.infer<typeof faceLoginStage>;
 const faceLoginResult = z.object({
   success: z.boolean(),
   message: z.string(),
+  /**
+   * The liveness challenge ran out of time (nobody blinked: nobody there, or a photo): a kiosk
+   * then waits for a tap instead of starting again by itself.
+   */
+  time_up: z.optional(z.boolean()),
   user: z.nullable(
     z.object({
       full_name: z.string(),

@@ -138,8 +138,13 @@ test('kiosk mode (/face-login?modo=kiosco) starts without a tap when the camera 
 
   const greeting = `¡Hola, ${patient.nombre.charAt(0)}${patient.nombre.slice(1).toLocaleLowerCase('es')}!`;
   const tail = copy.kiosk.documentTail(patient.documento.slice(-3));
+  // The camera keeps its place whatever the moment box says (issue 29 item 17: it jumped 30 px).
+  const video = page.locator('video');
+  const cameraTops = new Set<number>();
+  const cameraTop = async () => cameraTops.add(Math.round((await video.boundingBox())!.y));
   for (let cycle = 1; cycle <= 2; cycle++) {
     await expect(moment, `cycle ${cycle}`).toContainText(greeting, { timeout: 90_000 });
+    await cameraTop();
     await expect(moment).toContainText(tail);
     // Above the fold on a 360 px phone, for the whole cooldown.
     await expect(moment).toBeInViewport();
@@ -158,8 +163,14 @@ test('kiosk mode (/face-login?modo=kiosco) starts without a tap when the camera 
     // After the cooldown the screen holds no name and no number; a new session starts by itself.
     await expect(moment).not.toContainText(greeting, { timeout: 10_000 });
     await expect(page.getByText(tail)).toHaveCount(0);
+    await cameraTop();
   }
-  // On a landscape tablet the greeting is above the fold too.
+  expect([...cameraTops]).toHaveLength(1);
+  // On a landscape tablet the greeting is above the fold too, on one line.
   await page.setViewportSize({ width: 1024, height: 768 });
   await expect(moment).toBeInViewport();
+  const hello = moment.getByText(greeting);
+  await expect(hello).toBeVisible({ timeout: 90_000 });
+  const lineHeight = await hello.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+  expect((await hello.boundingBox())!.height).toBeLessThan(lineHeight * 1.5);
 });

@@ -176,6 +176,9 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   expect((await charts.first().boundingBox())!.height).toBeGreaterThan(100);
   await expect(page.getByRole('img', { name: /Embudo del registro/ })).toBeVisible();
   await expectNoAxeViolations(page);
+  // Readable on a phone (issue 29 item 19): nothing wider than 360 px but inside its own scroll box.
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await page.context().setOffline(false);
 
   // No personal data in any stored event (the journey column is a random UUID by construction).

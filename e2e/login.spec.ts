@@ -196,14 +196,14 @@ test.describe('login errors', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('lockout: after 10 wrong PINs even the right PIN answers the wrong-PIN message', async ({
+  test('lockout: the 10th wrong PIN locks; the page says when to try again and offers recovery', async ({
     page,
     seeded,
   }) => {
     const patient = seeded('lockout');
     const f = await openLogin(page);
     await f.documento.fill(patient.documento);
-    for (let attempt = 1; attempt <= 10; attempt += 1) {
+    for (let attempt = 1; attempt <= 9; attempt += 1) {
       await f.pin.fill(`00000${attempt % 10}`);
       const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
       await f.submit.click();
@@ -211,14 +211,21 @@ test.describe('login errors', () => {
       await expect(f.alert).toHaveText(messages.loginBadCredentials);
       await expect(f.submit).toBeEnabled();
     }
-    await f.pin.fill(patient.pin);
-    const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
-    await f.submit.click();
-    expect((await answer).status()).toBe(401);
-    await expect(f.alert).toHaveText(messages.loginBadCredentials);
+    const locked = messages.loginLocked(15 * 60);
+    for (const pin of ['000010', patient.pin]) {
+      await f.pin.fill(pin);
+      const answer = page.waitForResponse((r) => r.url().endsWith(loginPaths.login));
+      await f.submit.click();
+      const response = await answer;
+      expect(response.status()).toBe(429);
+      expect(Number(response.headers()['retry-after'])).toBeGreaterThan(14 * 60);
+      await expect(f.alert).toHaveText(locked);
+    }
     await expect(page).toHaveURL(/\/login$/);
     const session = await page.request.get(sessionPaths.session);
     expect(await session.json()).toEqual({ authenticated: false });
+    await page.getByRole('link', { name: copy.forgotPin }).click();
+    await expect(page).toHaveURL(/\/recuperar-pin$/);
   });
 });
 
@@ -270,6 +277,8 @@ test.describe('login form rules', () => {
     const { f, release } = await heldLogin(page);
     await expect(f.submitting).toBeVisible();
     await expect(f.submitting).toBeDisabled();
+    // The check can take seconds: the page says so beside the button (issue 29 item 9).
+    await expect(page.getByText(copy.checking)).toBeVisible();
     await expect(f.documento).toBeDisabled();
     await expect(f.pin).toBeDisabled();
     await expect(f.forgot).toHaveAttribute('aria-disabled', 'true');
@@ -329,7 +338,8 @@ test.describe('session guards and logout', () => {
     expect((await ended).status()).toBe(200);
 
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeVisible();
+    // The focus lands on the login page's title, not on <body> (issue 29 item 18).
+    await expect(page.getByRole('heading', { level: 1, name: copy.title })).toBeFocused();
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
     const session = await page.request.get(sessionPaths.session);
     expect(await session.json()).toEqual({ authenticated: false });
@@ -390,7 +400,8 @@ test.describe('app shell', () => {
   test('/tyc renders the terms and privacy text', async ({ page }) => {
     await page.goto('/tyc');
     await expect(page.getByRole('heading', { level: 1, name: tyc.title })).toBeVisible();
-    await expect(page.getByText(tyc.templateNotice)).toBeVisible();
+    await expect(page.getByText(/Plantilla/i)).toHaveCount(0);
+    await expect(page.getByRole('img', { name: appName })).toBeVisible();
     await expect(page.getByRole('heading', { level: 2 })).toHaveCount(tyc.sections.length);
     for (const section of tyc.sections) {
       await expect(page.getByRole('heading', { level: 2, name: section.title })).toBeVisible();

@@ -72,6 +72,8 @@ export const KioskPolling = at(faceLoginFixtures.kioskPolling);
 export const KioskCooldownRecognised = at(faceLoginFixtures.kioskCooldownRecognised);
 export const KioskCooldownNotRecognised = at(faceLoginFixtures.kioskCooldownNotRecognised);
 export const KioskRetrying = at(faceLoginFixtures.kioskRetrying);
+/** Nobody blinked within the liveness time: the message and 'Iniciar validación'. */
+export const KioskTimedOut = at(faceLoginFixtures.kioskTimedOut);
 export const KioskBlocked = at(faceLoginFixtures.kioskBlocked);
 export const DeviceActivating = at(faceLoginFixtures.deviceActivating);
 export const DeviceActivated = at(faceLoginFixtures.deviceActivated);

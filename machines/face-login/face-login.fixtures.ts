@@ -16,6 +16,7 @@ const base: FaceLoginContext = {
   profile: null,
   intervalMs: FACE_LOGIN_INTERVAL_MS,
   feedback: [],
+  hint: null,
   result: null,
   error: null,
   failures: 0,
@@ -45,6 +46,13 @@ const notRecognised: FaceLoginResult = {
   user: null,
   authentication: { confidence: null, threshold_used: 0.7 },
 };
+const timeUp: FaceLoginResult = {
+  success: false,
+  message: 'Se terminó el tiempo. Volvé a iniciar la validación.',
+  time_up: true,
+  user: null,
+  authentication: { confidence: null, threshold_used: 0.7 },
+};
 
 type Value = {
   camera: { off: 'checking' | 'allowed' | 'idle' } | 'failed' | { on: 'opening' | 'live' };
@@ -53,7 +61,12 @@ type Value = {
     | { manual: 'idle' | 'decided' | 'stopped' | 'failed' | { attempt: 'starting' | 'polling' } }
     | {
         kiosk:
-          'waiting' | 'cooldown' | 'retrying' | 'blocked' | { attempt: 'starting' | 'polling' };
+          | 'waiting'
+          | 'cooldown'
+          | 'retrying'
+          | 'timedOut'
+          | 'blocked'
+          | { attempt: 'starting' | 'polling' };
       };
 };
 /** Stands for the watchdog's video element once the camera plays (fixtures run outside a page). */
@@ -114,7 +127,7 @@ export const faceLoginFixtures = {
   kioskStarting: at({ camera: live, device: 'idle', auth: { kiosk: { attempt: 'starting' } } }),
   kioskPolling: at(
     { camera: live, device: 'idle', auth: { kiosk: { attempt: 'polling' } } },
-    { ...session, feedback: ['Parpadeá despacio (0 de 1).'] },
+    { ...session, feedback: ['Parpadeá despacio (0 de 1).'], hint: 'Parpadeá despacio (0 de 1).' },
   ),
   kioskCooldownRecognised: at(
     { camera: live, device: 'idle', auth: { kiosk: 'cooldown' } },
@@ -123,6 +136,11 @@ export const faceLoginFixtures = {
   kioskCooldownNotRecognised: at(
     { camera: live, device: 'idle', auth: { kiosk: 'cooldown' } },
     { ...session, result: notRecognised },
+  ),
+  /** Nobody blinked within the liveness time: 'Volvé a iniciar la validación' and a button. */
+  kioskTimedOut: at(
+    { camera: live, device: 'idle', auth: { kiosk: 'timedOut' } },
+    { ...session, result: timeUp },
   ),
   kioskRetrying: at(
     { camera: live, device: 'idle', auth: { kiosk: 'retrying' } },
@@ -133,8 +151,7 @@ export const faceLoginFixtures = {
     {
       error: {
         code: 'deviceNotActivated',
-        serverMessage:
-          'Este dispositivo no está habilitado para el reconocimiento facial. Pedile a la persona a cargo un enlace de activación.',
+        serverMessage: 'Este equipo no está habilitado. Avisá al personal.',
       },
     },
   ),

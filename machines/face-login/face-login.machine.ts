@@ -4,6 +4,7 @@ import {
   FACE_LOGIN_MIN_INTERVAL_MS,
   FACE_LOGIN_PREFIX,
 } from '../../contract/face-login';
+import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { toFlowError } from '../shared/errors';
 import { attemptMachine } from './attempt.machine';
 import {
@@ -36,6 +37,7 @@ const cleared = {
   sessionId: null,
   profile: null,
   feedback: [] as string[],
+  hint: null,
   result: null,
   error: null,
 };
@@ -89,6 +91,8 @@ export const faceLoginMachine = setup({
     hasActivationToken: ({ context }) => Boolean(context.activationToken),
     isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
     hasVideo: ({ context }) => context.video !== null,
+    /** Nobody blinked in time (nobody there, or a photo): a kiosk waits for a tap. */
+    isTimeUp: ({ event }) => event.type === 'attempt.decided' && !!event.frame.result?.time_up,
     /** The server refused this device as the attempt began: a kiosk stops and explains. */
     isDeviceRefused: ({ event }) =>
       event.type === 'attempt.failed' &&
@@ -137,6 +141,11 @@ export const faceLoginMachine = setup({
         event.type === 'attempt.frame' || event.type === 'attempt.decided'
           ? event.frame.feedback
           : context.feedback,
+      hint: ({ context, event }) =>
+        event.type === 'attempt.frame' || event.type === 'attempt.decided'
+          ? (event.frame.feedback.find((f) => !f.toLowerCase().includes(DUPLICATE_FRAME_MARK)) ??
+            context.hint)
+          : context.hint,
       intervalMs: ({ context, event }) =>
         event.type === 'attempt.frame' || event.type === 'attempt.decided'
           ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.frame.recommended_interval_ms)
@@ -349,10 +358,14 @@ export const faceLoginMachine = setup({
               ...attempt,
               on: {
                 ...attempt.on,
-                'attempt.decided': {
-                  target: 'cooldown',
-                  actions: ['assignFeedback', 'assignResult'],
-                },
+                'attempt.decided': [
+                  {
+                    guard: 'isTimeUp',
+                    target: 'timedOut',
+                    actions: ['assignFeedback', 'assignResult'],
+                  },
+                  { target: 'cooldown', actions: ['assignFeedback', 'assignResult'] },
+                ],
                 'attempt.failed': [
                   { guard: 'isDeviceRefused', target: 'blocked', actions: 'assignError' },
                   { target: 'retrying', actions: ['assignError', 'countFailure'] },
@@ -364,6 +377,16 @@ export const faceLoginMachine = setup({
             cooldown: {
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               after: { cooldown: { target: 'attempt' } },
+              exit: 'clearAttempt',
+            },
+            /**
+             * Nobody blinked before the liveness time ran out: the session ends, and 'Volvé a
+             * iniciar la validación' waits for a tap (a photo in front of the camera does not loop
+             * for ever; a patient who came late starts again).
+             */
+            timedOut: {
+              invoke: { id: 'stopSession', src: 'stopSession', input: session },
+              on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
               exit: 'clearAttempt',
             },
             /** Network or server errors: back off, then a new session. */

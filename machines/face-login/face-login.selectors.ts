@@ -16,6 +16,7 @@ export type AuthStatus =
   | 'failed'
   | 'cooldown'
   | 'retrying'
+  | 'timedOut'
   | 'blocked';
 type DeviceStatus = 'idle' | 'activating' | 'activated' | 'activationFailed';
 
@@ -77,7 +78,8 @@ export const selectFaceLoginView = (s: Snapshot) => {
 export type FaceLoginView = ReturnType<typeof selectFaceLoginView>;
 
 /** What the kiosk's patient screen says about the moment: none of it is diagnostic. */
-export type KioskMoment = 'preparing' | 'looking' | 'recognised' | 'notRecognised' | 'paused';
+export type KioskMoment =
+  'preparing' | 'looking' | 'recognised' | 'notRecognised' | 'timedOut' | 'paused' | 'blocked';
 
 /**
  * The kiosk's patient screen (`/face-login?modo=kiosco`), seen by whoever stands behind the
@@ -90,13 +92,17 @@ export const selectKioskView = (s: Snapshot) => {
   const status = authStatus(s);
   const moment: KioskMoment = user
     ? 'recognised'
-    : ctx.result
-      ? 'notRecognised'
-      : status === 'polling'
-        ? 'looking'
-        : status === 'retrying' || status === 'blocked'
-          ? 'paused'
-          : 'preparing';
+    : status === 'timedOut'
+      ? 'timedOut'
+      : ctx.result
+        ? 'notRecognised'
+        : status === 'polling'
+          ? 'looking'
+          : status === 'blocked'
+            ? 'blocked'
+            : status === 'retrying'
+              ? 'paused'
+              : 'preparing';
   return {
     moment,
     /** a failure's detail as the server says it ('No reconocido', time up) */
@@ -104,10 +110,9 @@ export const selectKioskView = (s: Snapshot) => {
     greeting: user
       ? { names: greetingName(user.given_names), documentTail: documentTail(user.document_number) }
       : null,
-    /** the hints while the patient is looking at the camera (duplicate-frame lines hidden) */
-    hint:
-      moment === 'looking'
-        ? (ctx.feedback.find((f) => !f.toLowerCase().includes(DUPLICATE_FRAME_MARK)) ?? null)
-        : null,
+    /** the hint while the patient is looking at the camera (kept across duplicate-only frames) */
+    hint: moment === 'looking' ? ctx.hint : null,
+    /** 'Iniciar validación' after a time-up */
+    canRestart: moment === 'timedOut' && s.can({ type: 'auth.start' }),
   };
 };

@@ -52,6 +52,12 @@ export type FaceLoginContext = {
   profile: string | null;
   intervalMs: number;
   feedback: string[];
+  /**
+   * The hint the kiosk shows while the patient looks at the camera: the latest frame's first line
+   * that is not a duplicate-frame mark. A frame with none keeps it (a still photo's frames are
+   * mostly duplicates: the prompt would flicker between the hint and the default).
+   */
+  hint: string | null;
   result: FaceLoginResult | null;
   error: FaceLoginError | null;
   /** Consecutive failed attempts in kiosk mode (the backoff grows with them). */

@@ -43,7 +43,9 @@ export const loginFixtures = {
       failures: 1,
       error: {
         code: 'tooManyAttempts',
-        serverMessage: 'Demasiados intentos. Esperá 15 minutos e intentá de nuevo.',
+        serverMessage:
+          'Demasiados intentos con este número de documento. Por seguridad, esperá 15 minutos ' +
+          'e intentá de nuevo, o tocá «¿Olvidaste tu PIN?» para crear uno nuevo.',
       },
     },
   }),

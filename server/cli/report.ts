@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
@@ -13,8 +13,14 @@ const USAGE = `Usage: npm run report -- --desde YYYY-MM-DD --hasta YYYY-MM-DD [-
 Journey insight (issue 17): the registration funnel, PIN recovery and the kiosk, with conversion,
 step times (median, p90) and the top failure reasons per step, for the days from --desde to
 --hasta (both included, Paraguay's days). Prints the tables (or, with --json, the numbers) and
-writes one self-contained HTML file with charts (default informe-DESDE-HASTA.html).
+writes one self-contained HTML file with charts (default informes/informe-DESDE-HASTA.html; the
+informes/ folder is created if needed and ignored by git).
 --recorrido keeps only the given journey ids, as the browser sent them (support, tests). Safe while the server runs.`;
+
+/** Where reports go unless --html says otherwise: a folder of their own, ignored by git. */
+const REPORTS_DIR = 'informes';
+const defaultReportFile = (desde: string, hasta: string) =>
+  path.join(REPORTS_DIR, `informe-${desde}-${hasta}.html`);
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -53,7 +59,8 @@ async function main(argv: string[]): Promise<number> {
     const t0 = performance.now();
     const report = await buildReport(db, range, journeys ? { journeys } : {});
     const queryMs = Math.round(performance.now() - t0);
-    const file = path.resolve(values.html ?? `informe-${range.desde}-${range.hasta}.html`);
+    const file = path.resolve(values.html ?? defaultReportFile(range.desde, range.hasta));
+    await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, reportHtml(report, new Date()));
     if (values.json) console.log(JSON.stringify({ ...report, html: file, via: db.via, queryMs }));
     else console.log(`${reportText(report)}\nHTML: ${file}\n(${db.via}, ${queryMs} ms)`);

@@ -3,8 +3,8 @@ export const faceLoginMessages = {
   recognised: 'Identidad verificada.',
   // spec 8: the default failure detail.
   notRecognised: 'No reconocido',
-  deviceNotActivated:
-    'Este dispositivo no está habilitado para el reconocimiento facial. Pedile a la persona a cargo un enlace de activación.',
+  /** What patients read at a kiosk never activated; the command goes to the log (routes.ts). */
+  deviceNotActivated: 'Este equipo no está habilitado. Avisá al personal.',
   activationInvalid:
     'El enlace de activación no es válido, ya se usó o venció. Pedile uno nuevo a la persona a cargo.',
   activated: 'Dispositivo habilitado.',

@@ -29,6 +29,9 @@ type FaceLoginRoutesOptions = { ctx: AppContext; faceLogin: FaceLoginConfig };
 
 const MINUTE = 60_000;
 
+/** The operator's command that activates a kiosk (docs/operators.md, docs/face-login.md). */
+export const KIOSK_ACTIVATION_COMMAND = 'npm run kiosk -- add "NOMBRE DEL DISPOSITIVO"';
+
 /**
  * POST start, frame, stop under the configured prefix (default /api/liveness). Where a device
  * credential is required (production), only activated kiosk devices get in; limits are per device
@@ -44,8 +47,14 @@ export async function faceLoginRoutes(app: FastifyInstance, opts: FaceLoginRoute
   const callers = new WeakMap<FastifyRequest, Caller>();
   app.addHook('preHandler', async (request) => {
     const device = await deviceOf(ctx.db, request.cookies[KIOSK_DEVICE_COOKIE]);
-    if (!device && cfg.requireDevice)
+    if (!device && cfg.requireDevice) {
+      // Patients read the answer ('Avisá al personal'); what the staff must do is in the log.
+      request.log.warn(
+        { event: 'kiosk_not_activated', fix: KIOSK_ACTIVATION_COMMAND },
+        `face authentication refused: this device is not an activated kiosk; activate it with ${KIOSK_ACTIVATION_COMMAND} and open the printed link once in its browser`,
+      );
       throw new HttpError(403, faceLoginMessages.deviceNotActivated);
+    }
     callers.set(
       request,
       device

@@ -114,6 +114,7 @@ export function createFaceLogin(deps: FaceLoginDeps) {
       return {
         success: false,
         message: row.message ?? faceLoginMessages.notRecognised,
+        time_up: row.message === hints.timeUp,
         user: null,
         // The best score of a failed search is not shown: it would help tune a forgery.
         authentication:

@@ -12,7 +12,22 @@ export const messages = {
   tooManyAttempts: (minutes: number) =>
     `Demasiados intentos. Esperá ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} e intentá de nuevo.`,
   loginBadCredentials: 'Número de documento o PIN incorrectos.',
+  /** A locked ledger (issue 29 item 9): the same for any document number, registered or not. */
+  loginLocked: (seconds: number) =>
+    `Demasiados intentos con este número de documento. Por seguridad, esperá ${waitText(seconds)} ` +
+    'e intentá de nuevo, o tocá «¿Olvidaste tu PIN?» para crear uno nuevo.',
+  loginLockedForGood:
+    'Demasiados intentos con este número de documento. Por seguridad, para volver a entrar tocá ' +
+    '«¿Olvidaste tu PIN?» y creá un PIN nuevo.',
   loginBadInput: 'Ingresá tu número de documento y tu PIN de 6 dígitos.',
   loginOk: 'Sesión iniciada.',
   logoutOk: 'Sesión cerrada.',
 } as const;
+
+/** A wait in whole minutes up to an hour, then in whole hours (rounded up: never too early). */
+function waitText(seconds: number): string {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} ${hours === 1 ? 'hora' : 'horas'}`;
+}

@@ -1,7 +1,7 @@
 import * as echarts from 'echarts';
 import { label, reasonLabels, stepLabels } from './labels';
 import type { DailyRow, FlowReport, Reason, Report, StepTime } from './report';
-import { KIOSK_HEAD, kioskRow, pct, secs } from './report-text';
+import { ENGINE_REASONS_TITLE, KIOSK_HEAD, kioskRow, pct, secs } from './report-text';
 
 /**
  * The report as one self-contained HTML file: inline CSS and SVG charts drawn on the server by
@@ -9,7 +9,9 @@ import { KIOSK_HEAD, kioskRow, pct, secs } from './report-text';
  * of the same numbers, Spanish labels. Opens offline in any browser.
  */
 
-const WIDTH = 720;
+// Drawn at 480 px and scaled to the page: on a 360 px phone the labels keep about 3/4 of their size
+// (at 720 px they shrank to half, unreadable); on a desktop they grow to the page's width.
+const WIDTH = 480;
 const COLORS = ['#1f5fa8', '#b03a2e', '#1e7b4f', '#7a4fa0', '#a86b00'];
 
 const escape = (s: string) =>
@@ -47,7 +49,7 @@ function table(caption: string, head: string[], rows: string[][]): string {
         `<tr>${r.map((c, i) => (i === 0 ? `<th scope="row">${escape(c)}</th>` : `<td>${escape(c)}</td>`)).join('')}</tr>`,
     )
     .join('');
-  return `<table><caption>${escape(caption)}</caption><thead><tr>${th}</tr></thead><tbody>${body || `<tr><td colspan="${head.length}">Sin datos</td></tr>`}</tbody></table>`;
+  return `<div class="scroll" role="region" aria-label="${escape(caption)}" tabindex="0"><table><caption>${escape(caption)}</caption><thead><tr>${th}</tr></thead><tbody>${body || `<tr><td colspan="${head.length}">Sin datos</td></tr>`}</tbody></table></div>`;
 }
 
 function funnelFigure(title: string, f: FlowReport): string {
@@ -57,8 +59,8 @@ function funnelFigure(title: string, f: FlowReport): string {
         {
           type: 'funnel',
           sort: 'none',
-          left: 40,
-          right: 220,
+          left: 10,
+          right: 170,
           top: 20,
           bottom: 20,
           minSize: '8%',
@@ -86,13 +88,13 @@ function reasonsFigure(title: string, reasons: Reason[]): string {
   const svg = rows.length
     ? chart(
         {
-          grid: { left: 330, right: 40, top: 20, bottom: 30 },
+          grid: { left: 230, right: 30, top: 20, bottom: 30 },
           xAxis: { type: 'value', minInterval: 1 },
-          yAxis: { type: 'category', data: names, axisLabel: { width: 310, overflow: 'truncate' } },
+          yAxis: { type: 'category', data: names, axisLabel: { width: 220, overflow: 'break' } },
           series: [{ type: 'bar', data: rows.map((r) => r.count), label: { show: true } }],
         },
         `${title}: ${reasons.map((r) => `${label(reasonLabels, r.error)} ${r.count}`).join(', ')}`,
-        Math.max(160, 40 + rows.length * 26),
+        Math.max(160, 40 + rows.length * 36),
       )
     : '';
   return figure(
@@ -110,15 +112,24 @@ function reasonsFigure(title: string, reasons: Reason[]): string {
   );
 }
 
+/** The engine's breakdown, only where it has something to say. */
+const engineFigure = (section: string, reasons: Reason[]) =>
+  reasons.length ? reasonsFigure(`${section}: ${ENGINE_REASONS_TITLE}`, reasons) : '';
+
 function timesFigure(title: string, times: StepTime[]): string {
   const s = (ms: number) => Number((ms / 1000).toFixed(1));
-  const svg = times.length
+  // Steps with no measured time stay out of the chart (a 0.0 s box would flatten the others) and
+  // say 'sin datos' in the table.
+  const timed = times.filter(
+    (t): t is StepTime & { quantiles: NonNullable<StepTime['quantiles']> } => t.quantiles !== null,
+  );
+  const svg = timed.length
     ? chart(
         {
           grid: { left: 70, right: 30, top: 30, bottom: 60 },
           xAxis: {
             type: 'category',
-            data: times.map((t) => label(stepLabels, t.step)),
+            data: timed.map((t) => label(stepLabels, t.step)),
             axisLabel: { interval: 0, rotate: 20 },
           },
           yAxis: { type: 'value', name: 'segundos' },
@@ -126,11 +137,11 @@ function timesFigure(title: string, times: StepTime[]): string {
             {
               type: 'boxplot',
               // p10, p25, median, p75, p90
-              data: times.map((t) => t.quantiles.map(s)),
+              data: timed.map((t) => t.quantiles.map(s)),
             },
           ],
         },
-        `${title}: ${times.map((t) => `${label(stepLabels, t.step)} mediana ${secs(t.median)}, p90 ${secs(t.p90)}`).join('; ')}`,
+        `${title}: ${timed.map((t) => `${label(stepLabels, t.step)} mediana ${secs(t.median)}, p90 ${secs(t.p90)}`).join('; ')}`,
       )
     : '';
   return figure(
@@ -142,7 +153,7 @@ function timesFigure(title: string, times: StepTime[]): string {
       times.map((t) => [
         label(stepLabels, t.step),
         String(t.n),
-        secs(t.quantiles[0]),
+        secs(t.quantiles?.[0] ?? null),
         secs(t.median),
         secs(t.p90),
       ]),
@@ -177,15 +188,19 @@ function dailyFigure(title: string, daily: DailyRow[], names: [string, string]):
   );
 }
 
+// Readable at 360 px (issue 29 item 19): tables wrap their text and scroll sideways inside their
+// own box when they must, never the page; charts scale to the width.
 const STYLE = `
-body{font-family:system-ui,sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:800px;padding:1rem;line-height:1.4}
+body{font-family:system-ui,sans-serif;color:#1a1a1a;background:#fff;margin:0 auto;max-width:800px;padding:1rem;line-height:1.4;overflow-wrap:break-word}
 h1{font-size:1.6rem}h2{font-size:1.3rem;margin-top:2.5rem;border-bottom:2px solid #1f5fa8}
 figure{margin:1.5rem 0}figcaption{font-weight:600;margin-bottom:.5rem}
-svg{max-width:100%;height:auto;display:block}
+svg{width:100%;max-width:100%;height:auto;display:block}
+.scroll{overflow-x:auto;max-width:100%}
 table{border-collapse:collapse;margin-top:.5rem;font-size:.9rem}
 caption{text-align:left;font-style:italic;padding:.25rem 0}
 th,td{border:1px solid #767676;padding:.25rem .5rem;text-align:right}
 th[scope=row],thead th{text-align:left}
+@media (max-width:480px){body{padding:.5rem}h1{font-size:1.3rem}h2{font-size:1.1rem}table{font-size:.8rem}th,td{padding:.2rem .3rem}}
 `;
 
 export function reportHtml(r: Report, generatedAt: Date): string {
@@ -216,12 +231,14 @@ export function reportHtml(r: Report, generatedAt: Date): string {
 <section aria-labelledby="registro"><h2 id="registro">Registro</h2>
 ${funnelFigure('Embudo del registro', r.onboarding)}
 ${reasonsFigure('Motivos de falla del registro', r.onboarding.reasons)}
+${engineFigure('Registro', r.onboarding.engineReasons)}
 ${timesFigure('Tiempo por paso del registro', r.onboarding.times)}
 ${dailyFigure('Registro por día', r.onboarding.daily, ['Iniciados', 'Registrados'])}
 </section>
 <section aria-labelledby="recuperacion"><h2 id="recuperacion">Recuperación de PIN</h2>
 ${funnelFigure('Embudo de la recuperación de PIN', r.recovery)}
 ${reasonsFigure('Motivos de falla de la recuperación', r.recovery.reasons)}
+${engineFigure('Recuperación de PIN', r.recovery.engineReasons)}
 ${timesFigure('Tiempo por paso de la recuperación', r.recovery.times)}
 ${dailyFigure('Recuperación por día', r.recovery.daily, ['Iniciadas', 'PIN guardado'])}
 </section>
@@ -232,6 +249,7 @@ ${figure(
   table('Resultados del kiosco', KIOSK_HEAD, [kioskRow(k)]),
 )}
 ${reasonsFigure('Motivos de falla del kiosco', k.reasons)}
+${engineFigure('Kiosco', k.engineReasons)}
 ${timesFigure('Tiempo hasta el reconocimiento', k.time ? [k.time] : [])}
 ${dailyFigure('Kiosco por día', k.daily, ['Intentos', 'Reconocidos'])}
 </section>

@@ -4,8 +4,18 @@ import type { FlowReport, KioskReport, Reason, Report, StepTime } from './report
 /** The report as plain text for the terminal (Spanish, aligned columns). */
 
 export const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)} %`);
-export const secs = (ms: number) =>
-  ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 60_000).toFixed(1)} min`;
+/** A time; `null` (a step with no measured time) is 'sin datos', never 0.0 s. */
+export const secs = (ms: number | null) =>
+  ms === null
+    ? NO_TIME
+    : ms < 60_000
+      ? `${(ms / 1000).toFixed(1)} s`
+      : `${(ms / 60_000).toFixed(1)} min`;
+export const NO_TIME = 'sin datos';
+
+/** The heading of the engine's breakdown: the same failures seen from the identity engine. */
+export const ENGINE_REASONS_TITLE =
+  'Detalle del motor de identidad (las mismas fallas vistas por el motor; no se suman)';
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -34,6 +44,9 @@ const reasonsTable = (reasons: Reason[]) =>
       )
     : '(sin fallas)';
 
+const engineText = (reasons: Reason[]) =>
+  reasons.length ? ['', ENGINE_REASONS_TITLE, reasonsTable(reasons)] : [];
+
 function flowText(title: string, f: FlowReport): string {
   return [
     `## ${title}`,
@@ -48,6 +61,7 @@ function flowText(title: string, f: FlowReport): string {
     '',
     'Motivos de falla más frecuentes por paso',
     reasonsTable(f.reasons),
+    ...engineText(f.engineReasons),
   ].join('\n');
 }
 
@@ -70,6 +84,7 @@ function kioskText(k: KioskReport): string {
     '',
     'Motivos de falla más frecuentes',
     reasonsTable(k.reasons),
+    ...engineText(k.engineReasons),
   ].join('\n');
 }
 

@@ -7,6 +7,12 @@ import type { Db } from '../db/client';
  * (median and p90 of the time from entering a step to passing it), the top failure reasons per step
  * (the flows' codes and the engine's), the kiosk's recognitions, and a daily series. Days are
  * Paraguay's (UTC-3 all year since October 2024).
+ *
+ * One failure is counted once (issue 29 item 19): the failure reasons are what the patient's page
+ * reported, one event per failure. The identity engine's own decisions about the same failures
+ * (no journey: they cannot be matched one to one) are a separate breakdown, never added to them.
+ * A step passed with no measurable time (0 ms: nobody did anything there) has no time: 'sin datos',
+ * not 0.0 s.
  */
 
 const REPORT_UTC_OFFSET = '-03:00';
@@ -59,11 +65,13 @@ type FunnelRow = {
 };
 export type StepTime = {
   step: string;
+  /** passes with a measured time (over 0 ms) */
   n: number;
-  median: number;
-  p90: number;
-  /** p10, p25, p50, p75, p90 in ms (the distribution chart) */
-  quantiles: [number, number, number, number, number];
+  /** null: no pass with a measured time ('sin datos') */
+  median: number | null;
+  p90: number | null;
+  /** p10, p25, p50, p75, p90 in ms (the distribution chart), or null with no measured time */
+  quantiles: [number, number, number, number, number] | null;
 };
 export type Reason = { step: string; error: string; source: 'browser' | 'engine'; count: number };
 export type DailyRow = { day: string; started: number; completed: number };
@@ -71,8 +79,10 @@ export type DailyRow = { day: string; started: number; completed: number };
 export type FlowReport = {
   funnel: FunnelRow[];
   times: StepTime[];
-  /** the top reasons per step, most frequent first */
+  /** the top reasons per step, most frequent first: each failure the page reported, once */
   reasons: Reason[];
+  /** the identity engine's decisions behind those failures (a breakdown, not more failures) */
+  engineReasons: Reason[];
   daily: DailyRow[];
 };
 export type KioskReport = {
@@ -82,6 +92,7 @@ export type KioskReport = {
   /** time to recognition (start of an attempt to a recognised decision) */
   time: StepTime | null;
   reasons: Reason[];
+  engineReasons: Reason[];
   daily: DailyRow[];
 };
 export type Report = {
@@ -131,27 +142,41 @@ async function funnel(db: Db, f: Filter, stages: Stage[]): Promise<FunnelRow[]> 
   }));
 }
 
-async function times(db: Db, f: Filter): Promise<StepTime[]> {
-  const { rows } = await db.query<{ step: string; n: number; q: number[] }>(
-    `SELECT step, count(*)::int AS n,
-            percentile_cont(ARRAY[0.1, 0.25, 0.5, 0.75, 0.9]) WITHIN GROUP (ORDER BY duration_ms) AS q
+/** Every step passed (and every `steps` given), with its times; a step with none measured has null. */
+async function times(db: Db, f: Filter, steps: string[] = []): Promise<StepTime[]> {
+  const { rows } = await db.query<{ step: string; n: number; q: number[] | null }>(
+    `SELECT step, count(*) FILTER (WHERE duration_ms > 0)::int AS n,
+            percentile_cont(ARRAY[0.1, 0.25, 0.5, 0.75, 0.9]) WITHIN GROUP (ORDER BY duration_ms)
+              FILTER (WHERE duration_ms > 0) AS q
        FROM insight_events
-      WHERE ${f.where} AND source = 'browser' AND outcome = 'passed' AND duration_ms IS NOT NULL
+      WHERE ${f.where} AND source = 'browser' AND outcome = 'passed'
       GROUP BY step`,
     f.params,
   );
-  return rows.map((r) => {
-    const q = r.q.map((x) => Math.round(Number(x))) as StepTime['quantiles'];
+  const found = rows.map((r): StepTime => {
+    if (!r.n || !r.q) return { step: r.step, n: 0, median: null, p90: null, quantiles: null };
+    const q = r.q.map((x) => Math.round(Number(x))) as NonNullable<StepTime['quantiles']>;
     return { step: r.step, n: r.n, median: q[2], p90: q[4], quantiles: q };
   });
+  const missing = [...new Set(steps)].filter((s) => !found.some((t) => t.step === s));
+  return [
+    ...found,
+    ...missing.map((step) => ({ step, n: 0, median: null, p90: null, quantiles: null })),
+  ];
 }
 
-async function reasons(db: Db, f: Filter, perStep = 5): Promise<Reason[]> {
+/** The top reasons per step of one source: the page's failures, or the engine's decisions. */
+async function reasons(
+  db: Db,
+  f: Filter,
+  source: Reason['source'],
+  perStep = 5,
+): Promise<Reason[]> {
   const { rows } = await db.query<Reason>(
     `SELECT step, error, source, count(*)::int AS count FROM insight_events
-      WHERE ${f.where} AND outcome = 'failed' AND error IS NOT NULL
+      WHERE ${f.where} AND outcome = 'failed' AND error IS NOT NULL AND source = $${f.params.length + 1}
       GROUP BY step, error, source ORDER BY count DESC, step, error`,
-    f.params,
+    [...f.params, source],
   );
   const kept = new Map<string, number>();
   return rows.filter((r) => {
@@ -183,22 +208,23 @@ async function flowReport(
 ): Promise<FlowReport> {
   const f = filter(range, flow, journeys);
   const steps = stages.map((s) => s.step);
-  const [fun, t, r, d] = await Promise.all([
+  const [fun, t, r, e, d] = await Promise.all([
     funnel(db, f, stages),
-    times(db, f),
-    reasons(db, f),
+    times(db, f, steps),
+    reasons(db, f, 'browser'),
+    reasons(db, f, 'engine'),
     daily(db, f, stages[0]!, stages.at(-1)!),
   ]);
   // Step times in the flow's order (the funnel's steps first, then the others).
   const rank = (step: string) => (steps.includes(step) ? steps.indexOf(step) : steps.length);
   t.sort((a, b) => rank(a.step) - rank(b.step) || a.step.localeCompare(b.step));
-  return { funnel: fun, times: t, reasons: r, daily: d };
+  return { funnel: fun, times: t, reasons: r, engineReasons: e, daily: d };
 }
 
 async function kioskReport(db: Db, range: ReportRange, journeys?: string[]): Promise<KioskReport> {
   const f = filter(range, 'faceLogin', journeys);
   const recognition = { where: `${f.where} AND step = 'recognition'`, params: f.params };
-  const [{ rows }, t, r, d] = await Promise.all([
+  const [{ rows }, t, r, e, d] = await Promise.all([
     db.query<{ recognised: number; not_recognised: number }>(
       `SELECT count(*) FILTER (WHERE outcome = 'passed')::int AS recognised,
               count(*) FILTER (WHERE outcome = 'failed' AND error = 'notRecognised')::int AS not_recognised
@@ -206,7 +232,8 @@ async function kioskReport(db: Db, range: ReportRange, journeys?: string[]): Pro
       recognition.params,
     ),
     times(db, recognition),
-    reasons(db, f),
+    reasons(db, f, 'browser'),
+    reasons(db, f, 'engine'),
     db.query<DailyRow>(
       `SELECT to_char((at AT TIME ZONE 'UTC') - ${OFFSET_SQL}, 'YYYY-MM-DD') AS day,
               count(*) FILTER (WHERE outcome IN ('passed', 'failed'))::int AS started,
@@ -222,8 +249,9 @@ async function kioskReport(db: Db, range: ReportRange, journeys?: string[]): Pro
     attempts: recognised + notRecognised,
     recognised,
     notRecognised,
-    time: t[0] ?? null,
+    time: t[0]?.quantiles ? t[0] : null,
     reasons: r,
+    engineReasons: e,
     daily: d.rows,
   };
 }

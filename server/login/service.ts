@@ -14,12 +14,18 @@ type LoginRules = Config['login'];
 
 /** The outcome of counting one guess, decided before the PIN is compared. */
 type Ticket =
-  { kind: 'locked'; failures: number } | { kind: 'counted'; failures: number; ipFailureId: string };
+  | { kind: 'locked'; failures: number; lock: Lock }
+  | { kind: 'counted'; failures: number; ipFailureId: string; lock: Lock | null };
+
+/** An account's lock: until when (ms), or `null` for the permanent one only recovery lifts. */
+type Lock = { until: number | null };
 
 /**
- * Checks a document number and PIN. An unknown number, a wrong PIN and a locked account all
- * answer the same 401 after about the same time; the per-account ledger is keyed by document
- * number, so unknown numbers are delayed and locked exactly like known ones.
+ * Checks a document number and PIN. An unknown number and a wrong PIN answer the same 401 after
+ * about the same time. A locked ledger (from the guess that locks it on) answers 429 'too many
+ * attempts', saying when to try again and pointing at PIN recovery (issue 29 item 9): the
+ * per-account ledger is keyed by document number, so unknown numbers are delayed and locked
+ * exactly like known ones, and that answer tells nobody whether the number is registered.
  *
  * Every guess is counted (per account and per client address) in one transaction, under a row
  * lock, BEFORE its PIN is compared: N concurrent guesses on one account get at most the remaining
@@ -58,7 +64,15 @@ export async function login(
   }
 
   await clock.sleep(failureDelayMs(config.login, ticket.failures));
+  if (ticket.lock) throw lockedError(ticket.lock, clock.now());
   throw new HttpError(401, messages.loginBadCredentials);
+}
+
+/** 429 for a locked ledger: when to try again (Retry-After and the sentence), or recovery only. */
+function lockedError(lock: Lock, now: number): HttpError {
+  if (lock.until === null) return new HttpError(429, messages.loginLockedForGood);
+  const seconds = Math.max(1, Math.ceil((lock.until - now) / 1000));
+  return new HttpError(429, messages.loginLocked(seconds), { 'retry-after': String(seconds) });
 }
 
 /**
@@ -97,16 +111,24 @@ async function countGuess(
   const guard =
     // Compared in SQL: a permanent lock is 'infinity', which JavaScript dates cannot hold.
     (
-      await tx.query<Guard & { had_lock: boolean; locked: boolean }>(
+      await tx.query<
+        Guard & { had_lock: boolean; locked: boolean; permanent: boolean; until: Date | null }
+      >(
         `INSERT INTO login_guards (numero_documento) VALUES ($1)
            ON CONFLICT (numero_documento) DO UPDATE SET numero_documento = EXCLUDED.numero_documento
          RETURNING consecutive_failures, failures_since_success, lock_count,
-                   locked_until IS NOT NULL AS had_lock, coalesce(locked_until > $2, false) AS locked`,
+                   locked_until IS NOT NULL AS had_lock, coalesce(locked_until > $2, false) AS locked,
+                   coalesce(locked_until = 'infinity', false) AS permanent,
+                   CASE WHEN locked_until = 'infinity' THEN NULL ELSE locked_until END AS until`,
         [documento, at],
       )
     ).rows[0]!;
   if (guard.locked) {
-    return { kind: 'locked', failures: Math.max(guard.consecutive_failures, rules.lockAfter) };
+    return {
+      kind: 'locked',
+      failures: Math.max(guard.consecutive_failures, rules.lockAfter),
+      lock: { until: guard.permanent || !guard.until ? null : new Date(guard.until).getTime() },
+    };
   }
 
   // A timed lock that has ended starts a new round; failures since the last success keep counting.
@@ -127,7 +149,11 @@ async function countGuess(
       at,
     ],
   );
-  return { kind: 'counted', failures: next.consecutive, ipFailureId };
+  // The guess that locks the ledger is answered as locked if its PIN turns out wrong.
+  const lock = next.lockedNow
+    ? { until: next.lockedUntil instanceof Date ? next.lockedUntil.getTime() : null }
+    : null;
+  return { kind: 'counted', failures: next.consecutive, ipFailureId, lock };
 }
 
 /** The ledger after counting one more guess (a failure until the PIN proves otherwise). */

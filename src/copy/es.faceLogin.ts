@@ -45,6 +45,7 @@ export const faceLogin = {
     failed: 'Error',
     cooldown: 'Resultado',
     retrying: 'Reintentando...',
+    timedOut: 'Tiempo agotado',
     blocked: 'Dispositivo no habilitado',
   } satisfies Record<AuthStatus, string>,
   feedbackTitle: 'Indicaciones',
@@ -59,9 +60,10 @@ export const faceLogin = {
   score: (x: number) => x.toFixed(2),
   notRecognised: 'No reconocido',
   retryIn: 'Volvemos a intentar en unos segundos.',
-  deviceHelpTitle: 'Este dispositivo no está habilitado',
+  deviceHelpTitle: 'Este equipo no está habilitado',
+  /** No command here: patients read this page; the operator's log and docs/face-login.md have it. */
   deviceHelp:
-    'Por seguridad, solo los dispositivos de confianza pueden reconocer pacientes. Pedile a la persona a cargo que genere un enlace de activación para este dispositivo (npm run kiosk -- add "Nombre del dispositivo") y abrilo una sola vez en este navegador.',
+    'Por seguridad, solo los equipos de confianza pueden reconocer pacientes. La persona a cargo tiene que habilitarlo abriendo en este navegador un enlace de activación.',
   /** The kiosk's patient screen: nothing diagnostic, nobody's full name or number. */
   kiosk: {
     statusLabel: 'Reconocimiento',
@@ -72,8 +74,12 @@ export const faceLogin = {
       looking: 'Mirá a la cámara y parpadeá.',
       recognised: '',
       notRecognised: 'Acercate y mirá a la cámara para intentar de nuevo.',
+      timedOut: 'Se terminó el tiempo. Volvé a iniciar la validación.',
       paused: 'Volvemos a intentar en unos segundos.',
+      blocked: 'Este equipo no está habilitado. Avisá al personal.',
     } satisfies Record<KioskMoment, string>,
+    /** After a time-up: starts a new validation. */
+    restart: 'Iniciar validación',
   },
   activating: 'Habilitando este dispositivo...',
   activated: (name: string) => `Dispositivo habilitado: ${name}.`,
@@ -81,7 +87,7 @@ export const faceLogin = {
 
 /** Failures of an attempt, when the server sent no message of its own (spec 8). */
 export const faceLoginErrors: Record<FaceLoginErrorCode, string> = {
-  deviceNotActivated: 'Este dispositivo no está habilitado para el reconocimiento facial.',
+  deviceNotActivated: 'Este equipo no está habilitado. Avisá al personal.',
   startFailed: 'No se pudo iniciar sesión',
   frameFailed: 'Error en liveness',
   network: 'Error conectando al servidor. Verifique sus datos o intente más tarde.',

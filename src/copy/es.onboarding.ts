@@ -166,8 +166,11 @@ export const otpErrors: Record<OtpErrorCode, string> = {
   resendFailed: 'No se pudo reenviar el código. Intentá de nuevo.',
 };
 
-/** 0981123456 as 0981 123 456, as patients read their number. */
+/**
+ * 0981123456 as 0981 123 456, as patients read their number, joined by no-break spaces: a number
+ * never breaks across lines (issue 29 item 18).
+ */
 export const formatCelular = (celular: string): string =>
   celular.length === 10
-    ? `${celular.slice(0, 4)} ${celular.slice(4, 7)} ${celular.slice(7)}`
+    ? `${celular.slice(0, 4)}\u00a0${celular.slice(4, 7)}\u00a0${celular.slice(7)}`
     : celular;

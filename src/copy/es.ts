@@ -36,6 +36,8 @@ export const login = {
   pinHint: 'Tu PIN de 6 dígitos',
   submit: 'Validar',
   submitting: 'Validando...',
+  /** While the login is checked (up to seconds after repeated failures), beside 'Validando...'. */
+  checking: 'Estamos verificando tus datos. Puede tardar unos segundos.',
   forgotPin: '¿Olvidaste tu PIN?',
   backToHome: common.backHome,
   /** Beside the disabled 'Validar': what is missing. */

@@ -1,20 +1,24 @@
 import { appName } from './es';
 
 /**
- * Términos y condiciones y política de privacidad. PLANTILLA: la redacción final debe revisarla
- * la asesoría jurídica del servicio de salud antes de su publicación.
+ * The two facts about the service these terms cannot know: its legal name and where patients
+ * reach it. Each deployment writes its own here before publishing (docs/operators.md, "The terms
+ * page"); everything else is the service's terms as they stand.
  */
+export const SERVICE_LEGAL_NAME = '[Nombre legal del servicio de salud]';
+export const SERVICE_CONTACT =
+  '[Dirección de la ventanilla de atención al paciente, teléfono y correo electrónico del servicio]';
+
+/** Términos y condiciones y política de privacidad del servicio (issue 29 item 18). */
 export const tyc = {
   title: 'Términos y condiciones y política de privacidad',
-  templateNotice:
-    'Plantilla sujeta a revisión por la asesoría jurídica del servicio de salud. No constituye todavía el texto legal definitivo.',
   updated: 'Última actualización: 24 de noviembre de 2026.',
   back: 'Volver',
   sections: [
     {
       title: '1. Quiénes somos y qué aceptás',
       paragraphs: [
-        `${appName} es la aplicación con la que las personas pacientes del servicio de salud se registran, verifican su identidad e ingresan a sus servicios digitales. Al marcar la casilla de aceptación y usar la aplicación aceptás estos términos y la política de privacidad que sigue.`,
+        `${appName} es la aplicación de ${SERVICE_LEGAL_NAME} (en adelante, «el servicio»), responsable del tratamiento de tus datos. Con ella las personas pacientes del servicio se registran, verifican su identidad e ingresan a sus servicios digitales. Al marcar la casilla de aceptación y usar la aplicación aceptás estos términos y la política de privacidad que sigue.`,
         'Si no estás de acuerdo, no completes el registro. Podés seguir atendiéndote de forma presencial en los establecimientos del servicio.',
       ],
     },
@@ -68,14 +72,14 @@ export const tyc = {
     {
       title: '8. Tus derechos',
       paragraphs: [
-        'Podés pedir acceso, rectificación, actualización, supresión y oposición respecto de tus datos, y una copia de ellos, en la ventanilla de atención al paciente o por los canales oficiales del servicio. Te responderemos en los plazos legales.',
+        `Podés pedir acceso, rectificación, actualización, supresión y oposición respecto de tus datos, y una copia de ellos, en la ventanilla de atención al paciente o por los canales oficiales del servicio: ${SERVICE_CONTACT}. Te responderemos en los plazos legales.`,
         'Para pedir que borremos tus datos (por ejemplo, tu descripción facial o tu cuenta entera), acercate con tu cédula a la ventanilla de atención al paciente o escribí por los canales oficiales del servicio indicando tu número de documento y tu celular registrado. Antes de borrar verificamos que seas vos; te confirmamos por SMS cuando esté hecho. Lo que una norma obliga a conservar (por ejemplo, la historia clínica) se guarda solamente por el plazo legal.',
       ],
     },
     {
       title: '9. Cambios y contacto',
       paragraphs: [
-        'Si cambiamos estos términos te avisaremos en la aplicación antes de que entren en vigor. Para consultas sobre privacidad, dirigite al responsable de protección de datos del servicio de salud.',
+        `Si cambiamos estos términos te avisaremos en la aplicación antes de que entren en vigor. Para consultas sobre privacidad, dirigite al responsable de protección de datos de ${SERVICE_LEGAL_NAME}: ${SERVICE_CONTACT}.`,
       ],
     },
   ],

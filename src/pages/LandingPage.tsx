@@ -1,14 +1,8 @@
 import styled from 'styled-components';
 import { LinkButton } from '../components/Button';
 import { Heading } from '../components/Heading';
-import { Logo } from '../components/Logo';
 import { Muted, Page, Stack } from '../components/Page';
-import { common, landing } from '../copy/es';
-
-const Brand = styled.div`
-  display: flex;
-  justify-content: center;
-`;
+import { landing } from '../copy/es';
 
 const Small = styled.p`
   text-align: center;
@@ -22,11 +16,8 @@ const Small = styled.p`
  */
 export default function LandingPage() {
   return (
-    <Page>
+    <Page logoSize={96}>
       <Stack $gap={20}>
-        <Brand>
-          <Logo size={96} title={common.appName} />
-        </Brand>
         <Heading>{landing.title}</Heading>
         <Muted>{landing.subtitle}</Muted>
         <LinkButton href="/onboarding">{landing.register}</LinkButton>

@@ -1,7 +1,7 @@
 import styled from 'styled-components';
 import { BackLink } from '../components/BackLink';
 import { Heading } from '../components/Heading';
-import { Header, Main, Muted } from '../components/Page';
+import { Brand, Header, Main, Muted } from '../components/Page';
 import { tyc } from '../copy/es.tyc';
 import { theme } from '../theme/theme';
 
@@ -20,21 +20,15 @@ const Article = styled.article`
   }
 `;
 
-const Notice = styled.p`
-  padding: 10px 12px;
-  border-radius: ${theme.radius}px;
-  background: ${theme.colors.infoBg};
-`;
-
 export default function TycPage() {
   return (
     <Main>
+      <Brand />
       <Article>
         <Header>
           <BackLink to="/" label={tyc.back} />
         </Header>
         <Heading>{tyc.title}</Heading>
-        <Notice>{tyc.templateNotice}</Notice>
         <Muted>{tyc.updated}</Muted>
         {tyc.sections.map((section) => (
           <section key={section.title}>

@@ -383,6 +383,64 @@ describe('faceLogin machine: kiosk mode', () => {
     expect(h.start.calls).toHaveLength(2);
   });
 
+  it('a time-up (nobody blinked) ends the loop until "Iniciar validación" (issue 29 item 17)', async () => {
+    const h = harness({ mode: 'kiosk' });
+    await h.openCamera();
+    h.start.calls[0]!.answer.resolve(started('k1'));
+    await vi.advanceTimersByTimeAsync(0);
+    await h.answer({
+      stage: 'failed',
+      feedback: ['Se terminó el tiempo. Volvé a iniciar la validación.'],
+      recommended_interval_ms: 300,
+      result: {
+        success: false,
+        message: 'Se terminó el tiempo. Volvé a iniciar la validación.',
+        time_up: true,
+        user: null,
+        authentication: null,
+      },
+    });
+    expect(value(h.actor)).toMatchObject({ auth: { kiosk: 'timedOut' } });
+    expect(h.stops).toEqual(['k1']);
+    expect(selectKioskView(h.actor.getSnapshot())).toMatchObject({
+      moment: 'timedOut',
+      canRestart: true,
+    });
+    // No loop of its own: a photo left in front of the camera does not run for ever.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.start.calls).toHaveLength(1);
+    h.actor.send({ type: 'auth.start' });
+    expect(h.start.calls).toHaveLength(2);
+    expect(h.view().result).toBeNull();
+  });
+
+  it("a still photo's duplicate-only frames keep the hint shown: the prompt does not flicker (issue 29 item 17)", async () => {
+    const h = harness({ mode: 'kiosk' });
+    await h.openCamera();
+    h.start.calls[0]!.answer.resolve(started('k1'));
+    await vi.advanceTimersByTimeAsync(0);
+    const duplicate = 'frame duplicado: la imagen se repite, no cuenta.';
+    const shown: Array<string | null> = [];
+    for (const feedback of [
+      ['Parpadeá despacio (0 de 1).'],
+      [duplicate],
+      [],
+      [duplicate],
+      ['Parpadeá despacio (0 de 1).', duplicate],
+      [duplicate],
+    ]) {
+      await h.answer(liveness(feedback));
+      shown.push(selectKioskView(h.actor.getSnapshot()).hint);
+    }
+    expect(new Set(shown)).toEqual(new Set(['Parpadeá despacio (0 de 1).']));
+    // A new hint replaces it; the next attempt starts without it.
+    await h.answer(liveness(['Acercate un poco más a la cámara.']));
+    expect(selectKioskView(h.actor.getSnapshot()).hint).toBe('Acercate un poco más a la cámara.');
+    await h.answer(notRecognised);
+    await vi.advanceTimersByTimeAsync(FAILURE_COOLDOWN_MS);
+    expect(h.actor.getSnapshot().context.hint).toBeNull();
+  });
+
   it('switching modes ends the attempt; manual does not loop', async () => {
     const h = harness({ mode: 'kiosk' });
     await h.openCamera();
@@ -591,6 +649,12 @@ describe('the kiosk view (selectKioskView)', () => {
       hint: 'Parpadeá despacio (0 de 1).',
     });
     expect(selectKioskView(faceLoginFixtures.kioskRetrying).moment).toBe('paused');
+    // Not activated: said as such (not 'Volvemos a intentar', nothing retries).
+    expect(selectKioskView(faceLoginFixtures.kioskBlocked).moment).toBe('blocked');
+    expect(selectKioskView(faceLoginFixtures.kioskTimedOut)).toMatchObject({
+      moment: 'timedOut',
+      canRestart: true,
+    });
     expect(selectKioskView(faceLoginFixtures.kioskWaiting).moment).toBe('preparing');
   });
 });

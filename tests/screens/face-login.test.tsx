@@ -66,12 +66,20 @@ describe('FaceLoginScreen', () => {
     expect(within(box).getByText('No reconocido')).toBeInTheDocument();
   });
 
-  it('explains what to do on a device that is not activated', () => {
-    render(<s.KioskBlocked />);
-    expect(screen.getByRole('alert')).toHaveTextContent('no está habilitado');
-    expect(screen.getByRole('region', { name: copy.deviceHelpTitle })).toHaveTextContent(
-      'npm run kiosk -- add',
+  it('a device that is not activated: patients read whom to tell, never a shell command (issue 29 item 17)', () => {
+    const kiosk = render(<s.KioskBlocked />);
+    expect(screen.getByRole('status', { name: copy.kiosk.statusLabel })).toHaveTextContent(
+      'Este equipo no está habilitado. Avisá al personal.',
     );
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(kiosk.container.textContent).not.toMatch(/npm|kiosk --/);
+    kiosk.unmount();
+    const manual = render(<s.ManualDeviceNotActivated />);
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Este equipo no está habilitado. Avisá al personal.',
+    );
+    expect(screen.getByRole('region', { name: copy.deviceHelpTitle })).toBeInTheDocument();
+    expect(manual.container.textContent).not.toMatch(/npm|kiosk --/);
   });
 
   it('errors and camera errors are alerts in Spanish', () => {
@@ -134,6 +142,15 @@ describe("the kiosk's patient screen (/face-login?modo=kiosco)", () => {
     expect(moment.compareDocumentPosition(video) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.queryByRole('radio')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Start Authentication' })).toBeNull();
+  });
+
+  it("after a time-up, 'Volvé a iniciar la validación' comes with a button that does it (issue 29 item 17)", async () => {
+    render(<s.KioskTimedOut />);
+    const moment = screen.getByRole('status', { name: copy.kiosk.statusLabel });
+    expect(moment).toHaveTextContent('Se terminó el tiempo. Volvé a iniciar la validación.');
+    const restart = within(moment).getByRole('button', { name: copy.kiosk.restart });
+    await userEvent.setup().click(restart);
+    expect(screen.queryByRole('button', { name: copy.kiosk.restart })).toBeNull();
   });
 
   it.each([

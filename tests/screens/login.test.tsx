@@ -7,27 +7,31 @@ import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { LoginRequest, LoginResponse } from '../../contract/login';
 import { loginMachine } from '../../machines/login/login.machine';
+import { ApiError } from '../../machines/shared/errors';
 import { login as copy } from '../../src/copy/es';
 import { LoginActor } from '../../src/flows/login/login.context';
 import { LoginScreen } from '../../src/flows/login/LoginScreen';
 
-function loginMachineRecording() {
-  const calls: LoginRequest[] = [];
+/** The login screen at /login, its machine's request answered by `submit`. */
+function loginApp(submit: (input: LoginRequest) => Promise<LoginResponse>) {
   const machine = loginMachine.provide({
-    actors: {
-      submitLogin: fromPromise<LoginResponse, LoginRequest>(({ input }) => {
-        calls.push(input);
-        return new Promise(() => {});
-      }),
-    },
+    actors: { submitLogin: fromPromise<LoginResponse, LoginRequest>(({ input }) => submit(input)) },
   });
-  const app = (
+  return (
     <MemoryRouter initialEntries={['/login']}>
       <LoginActor.Provider logic={machine}>
         <LoginScreen />
       </LoginActor.Provider>
     </MemoryRouter>
   );
+}
+
+function loginMachineRecording() {
+  const calls: LoginRequest[] = [];
+  const app = loginApp((input) => {
+    calls.push(input);
+    return new Promise(() => {});
+  });
   return { calls, app };
 }
 
@@ -39,20 +43,11 @@ function renderLogin() {
 
 describe('LoginScreen: what is missing, and the focus after a wrong PIN (issue 20)', () => {
   it("says beside the disabled 'Validar' what is missing (its description); a refused login sends the focus back to the PIN", async () => {
-    const machine = loginMachine.provide({
-      actors: {
-        submitLogin: fromPromise<LoginResponse, LoginRequest>(async () => ({
-          success: false,
-          message: 'Número de documento o PIN incorrectos.',
-        })),
-      },
-    });
     render(
-      <MemoryRouter initialEntries={['/login']}>
-        <LoginActor.Provider logic={machine}>
-          <LoginScreen />
-        </LoginActor.Provider>
-      </MemoryRouter>,
+      loginApp(async () => ({
+        success: false,
+        message: 'Número de documento o PIN incorrectos.',
+      })),
     );
     const user = userEvent.setup();
     const button = screen.getByRole('button', { name: 'Validar' });
@@ -114,6 +109,8 @@ describe('LoginScreen', () => {
       'aria-disabled',
       'true',
     );
+    // The checking can take seconds: the page says so, in a live region (issue 29 item 9).
+    expect(screen.getByText(copy.checking)).toHaveAttribute('aria-live', 'polite');
   });
 
   it('prerendered: a POST form whose submit waits for hydration; what was typed before is kept', async () => {
@@ -129,6 +126,8 @@ describe('LoginScreen', () => {
     screen.getByLabelText<HTMLInputElement>(copy.documentoLabel).value = '1234567';
     screen.getByLabelText<HTMLInputElement>(copy.pinLabel).value = '482915';
     const root = await act(async () => hydrateRoot(container, app));
+    // Hydrating takes no focus: the first Tab still reaches the back arrow.
+    expect(screen.getByRole('heading', { name: copy.title })).not.toHaveFocus();
     expect(screen.getByLabelText(copy.documentoLabel)).toHaveValue('1234567');
     expect(screen.getByLabelText(copy.pinLabel)).toHaveValue('482915');
     expect(button).toBeEnabled();
@@ -136,5 +135,28 @@ describe('LoginScreen', () => {
     expect(calls).toEqual([{ numero_documento: '1234567', pin: '482915' }]);
     act(() => root.unmount());
     container.remove();
+  });
+});
+
+describe('LoginScreen: a locked account (issue 29 item 9)', () => {
+  it("shows the server's too-many-attempts answer and offers '¿Olvidaste tu PIN?' as a button-link", async () => {
+    const message =
+      'Demasiados intentos con este número de documento. Por seguridad, esperá 15 minutos ' +
+      'e intentá de nuevo, o tocá «¿Olvidaste tu PIN?» para crear uno nuevo.';
+    render(
+      loginApp(async () => {
+        throw new ApiError('tooManyAttempts', 429, message, 900);
+      }),
+    );
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText(copy.documentoLabel), '1234567');
+    await user.type(screen.getByLabelText(copy.pinLabel), '482915{Enter}');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByText(copy.checking)).toBeNull();
+    // One way to recovery, right under the message (not a second copy of the small link).
+    const links = screen.getAllByRole('link', { name: '¿Olvidaste tu PIN?' });
+    expect(links).toHaveLength(1);
+    expect(links[0]).toHaveAttribute('href', '/recuperar-pin');
+    expect(screen.getByRole('alert').nextElementSibling).toBe(links[0]);
   });
 });

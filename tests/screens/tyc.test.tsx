@@ -1,6 +1,8 @@
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
+import { appName } from '../../src/copy/es';
+import { SERVICE_CONTACT, SERVICE_LEGAL_NAME } from '../../src/copy/es.tyc';
 import TycPage from '../../src/pages/TycPage';
 
 // The terms page (issue 20, item 8): the personal-data law, what is kept, for how long, deletion.
@@ -21,5 +23,22 @@ describe('/tyc', () => {
     expect(text).toMatch(/5 minutos como máximo/);
     expect(text).toMatch(/90 días/);
     expect(screen.getByText(/Para pedir que borremos tus datos/)).toBeInTheDocument();
+  });
+});
+
+describe("/tyc as the service's terms (issue 29 item 18)", () => {
+  it('no longer calls itself a template; its only placeholders are the legal name and the contact', () => {
+    const { container } = render(
+      <MemoryRouter>
+        <TycPage />
+      </MemoryRouter>,
+    );
+    const text = container.textContent ?? '';
+    expect(text).not.toMatch(/plantilla|borrador|no constituye/i);
+    // Every bracketed placeholder is one of the two a deployment fills in (docs/operators.md).
+    const placeholders = new Set(text.match(/\[[^\]]*\]/g));
+    expect(placeholders).toEqual(new Set([SERVICE_LEGAL_NAME, SERVICE_CONTACT]));
+    // The logo, as on every screen.
+    expect(screen.getByRole('img', { name: appName })).toBeInTheDocument();
   });
 });

@@ -281,10 +281,29 @@ describe('decisions', () => {
     expect(last.result).toEqual({
       success: false,
       message: NOT_RECOGNISED,
+      time_up: false,
       user: null,
       authentication: { confidence: null, threshold_used: 0.7 },
     });
   });
+
+  it(
+    'nobody blinking within the liveness time is a failure marked time_up (issue 29 item 17)',
+    { timeout: T },
+    async () => {
+      const { session_id } = await startSession();
+      const frame = await cameraFrame('blink-open.jpg', { seed: 61 });
+      expect((await sendFrame(session_id, frame)).json().stage).toBe('liveness');
+      h.clock.now += 31_000;
+      const res = await sendFrame(session_id, await cameraFrame('blink-open.jpg', { seed: 62 }));
+      expect(res.json().result).toMatchObject({
+        success: false,
+        message: 'Se terminó el tiempo. Volvé a iniciar la validación.',
+        time_up: true,
+        user: null,
+      });
+    },
+  );
 
   it(
     'a kiosk session is no KYC selfie session (the onboarding engine refuses it)',

@@ -1,4 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   INSIGHT_MAX_BATCH,
@@ -475,6 +477,8 @@ describe('the report on a seeded set', () => {
       o(1, 'registration', 'passed', { durationMs: 10_000 }),
       o(1, 'verification', 'passed', { durationMs: 20_000 }),
       o(1, 'pin', 'passed', { durationMs: 5000 }),
+      // Passed by itself, no time to measure: 'sin datos', not 0.0 s (issue 29 item 19).
+      o(1, 'welcome', 'passed', { durationMs: 0 }),
       o(1, 'selfie', 'passed', { durationMs: 30_000 }),
       o(1, 'document', 'passed', { durationMs: 40_000 }),
       o(1, 'register', 'passed', { durationMs: 2000 }),
@@ -555,11 +559,23 @@ describe('the report on a seeded set', () => {
       'selfie',
       'document',
       'register',
+      'welcome',
     ]);
+    expect(time('welcome')).toEqual({
+      step: 'welcome',
+      n: 0,
+      median: null,
+      p90: null,
+      quantiles: null,
+    });
+    // One failure, once: the refused selfie is the page's 'livenessNotDetected'; the engine's
+    // 'eyes_never_closed' for it is a breakdown beside, not a second failure (issue 29 item 19).
     expect(report.onboarding.reasons).toEqual([
       { step: 'verification', error: 'wrongCode', source: 'browser', count: 2 },
-      { step: 'selfie', error: 'eyes_never_closed', source: 'engine', count: 1 },
       { step: 'selfie', error: 'livenessNotDetected', source: 'browser', count: 1 },
+    ]);
+    expect(report.onboarding.engineReasons).toEqual([
+      { step: 'selfie', error: 'eyes_never_closed', source: 'engine', count: 1 },
     ]);
     expect(report.onboarding.daily).toEqual([
       { day: '2025-03-03', started: 3, completed: 1 },
@@ -584,9 +600,35 @@ describe('the report on a seeded set', () => {
     const text = reportText(report);
     expect(text).toContain('Registro iniciado');
     expect(text).toMatch(/Código SMS\s+2\s+30\.0 s\s+38\.0 s/);
+    expect(text).toMatch(/Bienvenida\s+0\s+sin datos\s+sin datos/);
+    expect(text).not.toMatch(/(^|\s)0\.0 s/);
+    // The engine's breakdown comes after the failures, under its own heading.
+    const engine = text.indexOf('Detalle del motor de identidad');
+    expect(engine).toBeGreaterThan(text.indexOf('Tiempo agotado sin prueba de vida'));
+    expect(text.indexOf('Nunca parpadeó (motor)')).toBeGreaterThan(engine);
     const html = reportHtml(report, new Date(FakeClock.START));
     expect(html.match(/<svg role="img" aria-label="[^"]+"/g)!.length).toBeGreaterThanOrEqual(12);
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    // The step with no time: a table row saying so, and no box in the chart.
+    expect(html).toMatch(/<th scope="row">Bienvenida<\/th><td>0<\/td><td>sin datos<\/td>/);
+    expect(html).not.toMatch(/aria-label="Tiempo por paso del registro:[^"]*Bienvenida/);
+    expect(html).not.toMatch(/>0\.0 s</);
+    // Readable at 360 px: every table scrolls in its own focusable box, never the page.
+    expect(html.match(/<div class="scroll"[^>]*tabindex="0"><table>/g)!.length).toBe(
+      html.match(/<table>/g)!.length,
+    );
+  });
+
+  it('writes reports to informes/, which git ignores, as it does .data-dev (issue 29 item 19)', () => {
+    // git check-ignore exits 0 when the path is ignored (-q takes one path).
+    for (const file of ['informes/informe-2026-11-01-2026-11-30.html', '.data-dev/pglite']) {
+      expect(() =>
+        execFileSync('git', ['check-ignore', '-q', file], {
+          stdio: 'ignore',
+          cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        }),
+      ).not.toThrow();
+    }
   });
 
   it('refuses a range that is not days or is backwards', () => {

@@ -53,11 +53,11 @@ describe('login lock under concurrency (issue 11 item 2)', () => {
     const pins = [...Array.from({ length: 11 }, (_, i) => WRONG(i)), PATIENT.pin];
     const answers = await Promise.all(pins.map((pin) => login(t, pin)));
     const codes = answers.map((r) => r.statusCode);
-    expect(codes.every((c) => c === 200 || c === 401)).toBe(true);
+    expect(codes.every((c) => c === 200 || c === 401 || c === 429)).toBe(true);
     expect(compared.n).toBeLessThanOrEqual(10);
     // Whatever the order the database took them in, a success means the right PIN was within the
-    // allowance; otherwise the account is now locked and the right PIN is refused.
-    if (!codes.includes(200)) expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    // allowance; otherwise the account is now locked and the right PIN is refused as locked.
+    if (!codes.includes(200)) expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
   });
 
   it('with one guess left, 12 concurrent guesses (the right one last) compare exactly one', async () => {
@@ -74,9 +74,11 @@ describe('login lock under concurrency (issue 11 item 2)', () => {
     const codes = (await Promise.all(Array.from({ length: 29 }, (_, i) => login(t, WRONG(i))))).map(
       (r) => r.statusCode,
     );
-    expect(codes).toEqual(Array(29).fill(401));
+    // Nine wrong guesses, the tenth locks the account, the other nineteen find it locked.
+    expect(codes.filter((c) => c === 401).length).toBe(9);
+    expect(codes.filter((c) => c === 429).length).toBe(20);
     expect(compared.n).toBe(10);
-    expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
   });
 });
 
@@ -101,17 +103,20 @@ describe('per-address cap under concurrency', () => {
   });
 });
 
-describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
+/**
+ * An app whose first lock lasts 15 minutes, with the patient registered before each test. No
+ * progressive delay here: the fake clock then moves only when the test says so.
+ */
+function withTimedLocks(maxMinutes: number, hardLockAfter: number): () => TestApp {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
       env: {
         LOGIN_IP_MAX_FAILURES: '1000',
-        // No progressive delay here: the fake clock then moves only when the test says so.
         LOGIN_DELAY_MAX_MS: '0',
         LOGIN_LOCK_MINUTES: '15',
-        LOGIN_LOCK_MAX_MINUTES: '60',
-        LOGIN_HARD_LOCK_AFTER: '30',
+        LOGIN_LOCK_MAX_MINUTES: String(maxMinutes),
+        LOGIN_HARD_LOCK_AFTER: String(hardLockAfter),
       },
     });
   });
@@ -120,16 +125,28 @@ describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
     await upsertPatient(t.ctx, PATIENT);
   });
   afterAll(() => t.close());
+  return () => t;
+}
 
+describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
+  const app = withTimedLocks(60, 30);
+  let t: TestApp;
+  beforeEach(() => {
+    t = app();
+  });
+
+  /** n wrong guesses: the lockAfter-th (10th) locks the account and is answered as locked. */
   const failTimes = async (n: number) => {
-    for (let i = 0; i < n; i++) expect((await login(t, WRONG(i))).statusCode).toBe(401);
+    for (let i = 0; i < n; i++) {
+      expect((await login(t, WRONG(i))).statusCode).toBe(i === 9 ? 429 : 401);
+    }
   };
 
   it('a lock ends by itself after LOGIN_LOCK_MINUTES', async () => {
     await failTimes(10);
-    expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
     t.clock.advance(15 * MIN - 1000);
-    expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
     t.clock.advance(1000);
     expect((await login(t, PATIENT.pin)).statusCode).toBe(200);
   });
@@ -139,7 +156,7 @@ describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
     t.clock.advance(15 * MIN);
     await failTimes(10);
     t.clock.advance(30 * MIN - 1000);
-    expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
     t.clock.advance(1000);
     expect((await login(t, PATIENT.pin)).statusCode).toBe(200);
     // The success reset the ledger: the next lock is a first lock again (15 minutes).
@@ -151,7 +168,7 @@ describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
   it('guesses refused by a lock are not compared and do not count towards the hard cap', async () => {
     await failTimes(10);
     const compared = countComparisons(t);
-    for (let i = 0; i < 25; i++) expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    for (let i = 0; i < 25; i++) expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
     expect(compared.n).toBe(0);
     t.clock.advance(15 * MIN);
     expect((await login(t, PATIENT.pin)).statusCode).toBe(200);
@@ -163,7 +180,7 @@ describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
       t.clock.advance(60 * MIN);
     }
     t.clock.advance(365 * 24 * 60 * MIN);
-    expect((await login(t, PATIENT.pin)).statusCode).toBe(401);
+    expect((await login(t, PATIENT.pin)).statusCode).toBe(429);
     const { rows } = await t.ctx.db.query<{ permanent: boolean }>(
       "SELECT locked_until = 'infinity' AS permanent FROM login_guards",
     );
@@ -179,6 +196,70 @@ describe('timed locks, growing, with a hard cap (issue 11 item 3)', () => {
       [new Date(t.clock.now())],
     );
     expect(rows).toEqual([{ n: 10, locked: true }]);
+  });
+});
+
+describe("a locked account's answer (issue 29 item 9)", () => {
+  const app = withTimedLocks(120, 40);
+  let t: TestApp;
+  beforeEach(() => {
+    t = app();
+  });
+
+  const UNKNOWN = '8888888';
+  /** The answer's status, Retry-After and body: what a stranger could compare. */
+  const answer = async (pin: string, documento: string) => {
+    const res = await login(t, pin, documento);
+    return { status: res.statusCode, retryAfter: res.headers['retry-after'], body: res.json() };
+  };
+  const lockBoth = async () => {
+    const last: Awaited<ReturnType<typeof answer>>[] = [];
+    for (const documento of [PATIENT.numero_documento, UNKNOWN]) {
+      for (let i = 0; i < 9; i++)
+        expect((await login(t, WRONG(i), documento)).statusCode).toBe(401);
+      last.push(await answer(WRONG(9), documento));
+    }
+    return last;
+  };
+
+  it('says there were too many attempts, when to try again and offers recovery, for any number', async () => {
+    const [known, unknown] = await lockBoth();
+    expect(known).toEqual({
+      status: 429,
+      retryAfter: '900',
+      body: {
+        success: false,
+        message:
+          'Demasiados intentos con este número de documento. Por seguridad, esperá 15 minutos ' +
+          'e intentá de nuevo, o tocá «¿Olvidaste tu PIN?» para crear uno nuevo.',
+      },
+    });
+    expect(unknown).toEqual(known);
+    // The right PIN during the lock gets the same answer as a wrong one, counting down.
+    t.clock.advance(5 * MIN);
+    const right = await answer(PATIENT.pin, PATIENT.numero_documento);
+    expect(right).toEqual(await answer(WRONG(0), UNKNOWN));
+    expect(right.retryAfter).toBe('600');
+    expect(right.body.message).toContain('esperá 10 minutos');
+  });
+
+  it('a long lock is said in hours, and the lock only recovery lifts says so', async () => {
+    await lockBoth();
+    t.clock.advance(15 * MIN);
+    await lockBoth();
+    t.clock.advance(30 * MIN);
+    const [third] = await lockBoth();
+    expect(third!.retryAfter).toBe(String(60 * 60));
+    expect(third!.body.message).toContain('esperá 1 hora e');
+    t.clock.advance(60 * MIN);
+    const [known, unknown] = await lockBoth();
+    expect(known!.status).toBe(429);
+    expect(known!.retryAfter).toBeUndefined();
+    expect(known!.body.message).toBe(
+      'Demasiados intentos con este número de documento. Por seguridad, para volver a entrar ' +
+        'tocá «¿Olvidaste tu PIN?» y creá un PIN nuevo.',
+    );
+    expect(unknown).toEqual(known);
   });
 });
 

@@ -4,19 +4,28 @@ import {
   selectKioskView,
 } from '../../../machines/face-login/face-login.selectors';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { Button } from '../../components/Button';
 import { Heading } from '../../components/Heading';
 import { Page, Stack } from '../../components/Page';
 import { errorText } from '../../copy/es';
 import { faceLogin, faceLoginErrors } from '../../copy/es.faceLogin';
-import { theme } from '../../theme/theme';
+import { media, theme } from '../../theme/theme';
 import { FaceLoginActor } from './face-login.context';
-import { CameraPanel, DeviceHelp, DeviceNotice } from './FaceLoginParts';
+import { CameraPanel, DeviceNotice } from './FaceLoginParts';
 
 const copy = faceLogin.kiosk;
 
-/** Room for the longest moment, so nothing below jumps when the result comes and goes. */
+/**
+ * A fixed height, room for the longest moment (a three-line hint; a time-up and its button), so
+ * the camera below never moves when the result comes and goes (issue 29 item 17: it jumped 30 px
+ * each cycle). Wider screens wrap less.
+ */
 const Moment = styled.div<{ $tone: 'neutral' | 'ok' | 'fail' }>`
-  min-height: 132px;
+  height: 200px;
+  overflow: hidden;
+  ${media.sm} {
+    height: 168px;
+  }
   display: flex;
   flex-direction: column;
   justify-content: center;
@@ -45,7 +54,19 @@ const Greeting = styled.p`
   line-height: 1.2;
   font-weight: 700;
   color: ${theme.colors.primaryDark};
-  overflow-wrap: anywhere;
+  overflow-wrap: break-word;
+  /* From a tablet up the greeting is one line (the kiosk's card is wide there). */
+  ${media.sm} {
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
+`;
+
+const Restart = styled(Button)`
+  align-self: center;
+  width: auto;
+  padding: 0 24px;
 `;
 
 const Big = styled.p`
@@ -68,11 +89,18 @@ const Small = styled.p`
 export function KioskScreen() {
   const view = FaceLoginActor.useSelector(selectFaceLoginView);
   const kiosk = FaceLoginActor.useSelector(selectKioskView);
-  const error = errorText(view.error, faceLoginErrors);
+  const { send } = FaceLoginActor.useActorRef();
+  // A device that is not activated is said in the moment box, in the patient's words; the staff's
+  // command is in the server's log, never on this screen.
+  const error = kiosk.moment === 'blocked' ? null : errorText(view.error, faceLoginErrors);
   const tone =
-    kiosk.moment === 'recognised' ? 'ok' : kiosk.moment === 'notRecognised' ? 'fail' : 'neutral';
+    kiosk.moment === 'recognised'
+      ? 'ok'
+      : kiosk.moment === 'notRecognised' || kiosk.moment === 'blocked'
+        ? 'fail'
+        : 'neutral';
   return (
-    <Page>
+    <Page wide>
       <Stack>
         <Heading focusOnMount>{faceLogin.title}</Heading>
         <DeviceNotice view={view} />
@@ -81,6 +109,17 @@ export function KioskScreen() {
             <>
               <Greeting>{copy.greeting(kiosk.greeting.names)}</Greeting>
               <Small>{copy.documentTail(kiosk.greeting.documentTail)}</Small>
+            </>
+          ) : kiosk.moment === 'timedOut' ? (
+            <>
+              <Big>{copy.moments.timedOut}</Big>
+              <Restart
+                type="button"
+                disabled={!kiosk.canRestart}
+                onClick={() => send({ type: 'auth.start' })}
+              >
+                {copy.restart}
+              </Restart>
             </>
           ) : kiosk.moment === 'notRecognised' ? (
             <>
@@ -93,7 +132,6 @@ export function KioskScreen() {
         </Moment>
         <CameraPanel view={view} />
         {error ? <ErrorBanner message={error} /> : null}
-        {view.error?.code === 'deviceNotActivated' ? <DeviceHelp /> : null}
       </Stack>
     </Page>
   );

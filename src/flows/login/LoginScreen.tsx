@@ -1,26 +1,20 @@
-import { useRef, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { DOCUMENT_MAX } from '../../../machines/shared/input';
 import { selectLoginView } from '../../../machines/login/login.selectors';
 import { BackLink } from '../../components/BackLink';
-import { SubmitButton } from '../../components/Button';
+import { AppLinkButton, SubmitButton } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Heading } from '../../components/Heading';
-import { Logo } from '../../components/Logo';
 import { PinField } from '../../components/PinField';
 import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { useFocusAfterFailure } from '../../components/useFocusAfterFailure';
-import { useAdoptTypedValues } from '../../components/useHydrated';
-import { common, errorText, login as copy, loginErrors } from '../../copy/es';
+import { useAdoptTypedValues, useHydrated } from '../../components/useHydrated';
+import { errorText, login as copy, loginErrors } from '../../copy/es';
+import { theme } from '../../theme/theme';
 import { LoginActor } from './login.context';
-
-const Brand = styled.div`
-  display: flex;
-  justify-content: center;
-  margin-bottom: 8px;
-`;
 
 const Center = styled.p`
   text-align: center;
@@ -31,8 +25,21 @@ const Center = styled.p`
   }
 `;
 
+const Checking = styled.p`
+  text-align: center;
+  margin: 0;
+  color: ${theme.colors.muted};
+  /* Empty, it stays in the page (a live region must exist before its text) without a gap. */
+  &:empty {
+    margin-top: -16px;
+  }
+`;
+
 export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
+  // False only when this screen hydrates the prerendered /login; kept from the mount.
+  const hydrated = useHydrated();
+  const [clientMount] = useState(hydrated);
   const { send } = LoginActor.useActorRef();
   const form = useRef<HTMLFormElement>(null);
   const pin = useRef<HTMLInputElement>(null);
@@ -48,19 +55,21 @@ export function LoginScreen() {
     send({ type: 'form.submit' });
   };
   const error = errorText(view.error, loginErrors);
+  // Too many attempts (the account's lock or the address's cap): recovery is the way in now, so
+  // it is offered as a button beside the message rather than the small link below.
+  const locked = view.error?.code === 'tooManyAttempts';
   return (
-    <Page>
+    <Page logoSize={72}>
       <Header>
         <BackLink to="/" label={copy.backToHome} disabled={view.busy} />
       </Header>
-      <Brand>
-        <Logo size={72} title={common.appName} />
-      </Brand>
       {/* POST, never GET: a submit before hydration must not put the PIN in a URL (and the
           button stays disabled until then). */}
       <form ref={form} method="post" onSubmit={onSubmit} noValidate aria-busy={view.busy}>
         <Stack>
-          <Heading>{copy.title}</Heading>
+          {/* Focused when the form appears in a running app, after a logout (issue 29 item 18);
+              not on the prerendered page, where the first Tab reaches the back arrow. */}
+          <Heading focusOnMount={clientMount}>{copy.title}</Heading>
           <TextField
             label={copy.documentoLabel}
             name="numero_documento"
@@ -86,17 +95,27 @@ export function LoginScreen() {
             required
           />
           {error ? <ErrorBanner message={error} /> : null}
+          {locked ? (
+            <AppLinkButton to="/recuperar-pin" $variant="secondary">
+              {copy.forgotPin}
+            </AppLinkButton>
+          ) : null}
           <SubmitButton
             disabled={!view.canSubmit}
             reason={view.missing ? copy.missing[view.missing] : null}
           >
             {view.busy ? copy.submitting : copy.submit}
           </SubmitButton>
-          <Center>
-            <AppLink to="/recuperar-pin" disabled={view.busy}>
-              {copy.forgotPin}
-            </AppLink>
-          </Center>
+          {/* Always in the page: a checking that takes seconds (the server slows repeated
+              failures down) is announced, and says more than the button's 'Validando...'. */}
+          <Checking aria-live="polite">{view.busy ? copy.checking : null}</Checking>
+          {locked ? null : (
+            <Center>
+              <AppLink to="/recuperar-pin" disabled={view.busy}>
+                {copy.forgotPin}
+              </AppLink>
+            </Center>
+          )}
         </Stack>
       </form>
     </Page>

@@ -185,7 +185,7 @@ export const sendLinkResponse = z.object({
   resendAfterSeconds: z.int().check(z.gte(0)),
   /**
    * Never sent (issue 29 item 4): the one-time link travels only in the SMS. Read as '' so the
-   * browser's hand-off (which kept it for a QR code no screen shows) keeps its type until it drops it.
+   * browser's handoff (which kept it for a QR code no screen shows) keeps its type until it drops it.
    */
   link: z._default(z.string(), ''),
 });

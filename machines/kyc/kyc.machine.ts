@@ -42,9 +42,9 @@ export const kycMachine = kycSetup.createMachine({
     initialKycContext(input?.sessionId ?? null, DEFAULT_LIVENESS_MS, input ?? {}),
   initial: 'starting',
   on: {
-    // The wizard leaves the identity step for the phone (the view offers it where canHandOff).
+    // The wizard leaves the identity step for the phone (the view offers it where canHandoff).
     'handoff.start': {
-      guard: ({ context }) => context.canHandOff,
+      guard: ({ context }) => context.canHandoff,
       actions: sendParent({ type: 'handoff.start' }),
     },
   },

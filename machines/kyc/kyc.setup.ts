@@ -18,7 +18,7 @@ export const initialKycContext = (
   sessionId,
   registrationToken: input.registrationToken ?? null,
   resume: input.resume ?? null,
-  canHandOff: input.canHandOff ?? false,
+  canHandoff: input.canHandoff ?? false,
   livenessMs,
   error: null,
   side: 'front',
@@ -117,7 +117,7 @@ export const kycSetup = setup({
     resetAttempt: assign(({ context }) => ({
       ...initialKycContext(null, context.livenessMs, {
         registrationToken: context.registrationToken,
-        canHandOff: context.canHandOff,
+        canHandoff: context.canHandoff,
       }),
       // The patient's supplementary answers are theirs: a retry does not erase them.
       form: context.form,

@@ -66,7 +66,7 @@ export type KycContext = {
   /** where to continue once the session is there; used once */
   resume: KycResume | null;
   /** 'Seguir en mi celular' is offered (not on the phone the link opened) */
-  canHandOff: boolean;
+  canHandoff: boolean;
   /** the selfie challenge's time limit (the server's, from start-kyc) */
   livenessMs: number;
   error: KycError | null;
@@ -104,7 +104,7 @@ export type KycInput =
       sessionId?: string | null | undefined;
       registrationToken?: string | null | undefined;
       resume?: KycResume | null | undefined;
-      canHandOff?: boolean | undefined;
+      canHandoff?: boolean | undefined;
     }
   | undefined;
 

@@ -96,7 +96,7 @@ export const onboardingMachine = setup({
         registrationToken: context.registrationToken,
         resume: context.kycResume,
         // The phone the link opened is where the registration continues: no second handoff.
-        canHandOff: context.linkToken === null,
+        canHandoff: context.linkToken === null,
       };
       enqueue.spawnChild(logic, { id: 'kyc', input } as { input: KycInput });
       enqueue.assign({ kycResume: null });

@@ -14,6 +14,7 @@ import {
   KIOSK_CAMERA,
   stopSession,
 } from './face-login.actors';
+import type { InsightStateMeta } from '../insight/meta';
 import type {
   ActivationErrorCode,
   FaceLoginContext,
@@ -52,6 +53,7 @@ const session = ({ context }: { context: FaceLoginContext }) => ({
  * the latest feedback (what the page shows). Each mode adds where a decision or a failure leads.
  */
 const attempt = {
+  meta: { insight: { attempt: { step: 'recognition', at: 'attempt' } } },
   tags: ['busy'],
   entry: 'clearAttempt',
   invoke: {
@@ -70,12 +72,21 @@ const attempt = {
   },
 } as const;
 
+/** A recognition's decision (passed when the face was recognised) and its failure, for insight. */
+const decision = {
+  step: 'recognition',
+  at: 'decided',
+  passed: (context: FaceLoginContext) => context.result?.success === true,
+} as const;
+const attemptFailed = { step: 'recognition', at: 'failed' } as const;
+
 export const faceLoginMachine = setup({
   types: {
     context: {} as FaceLoginContext,
     events: {} as FaceLoginEvent,
     input: {} as FaceLoginInput,
     tags: {} as 'busy' | 'error',
+    meta: {} as InsightStateMeta<FaceLoginContext>,
   },
   actors: {
     camera,
@@ -154,6 +165,7 @@ export const faceLoginMachine = setup({
   },
 }).createMachine({
   id: 'faceLogin',
+  meta: { insight: { flow: 'faceLogin' } },
   type: 'parallel',
   context: ({ input }) => ({
     bootMode: input.mode ?? 'manual',
@@ -217,6 +229,7 @@ export const faceLoginMachine = setup({
               on: { 'camera.ready': { target: 'live', actions: 'assignStream' } },
             },
             live: {
+              meta: { insight: { outcome: { step: 'camera' } } },
               invoke: {
                 id: 'cameraWatchdog',
                 src: 'cameraWatchdog',
@@ -231,6 +244,7 @@ export const faceLoginMachine = setup({
           },
         },
         failed: {
+          meta: { insight: { outcome: { step: 'camera', error: 'cameraError' } } },
           tags: ['error'],
           on: { 'camera.retry': 'on', 'camera.enable': 'on' },
         },
@@ -264,8 +278,11 @@ export const faceLoginMachine = setup({
             },
           },
         },
-        activated: {},
-        activationFailed: { tags: ['error'] },
+        activated: { meta: { insight: { outcome: { step: 'activation' } } } },
+        activationFailed: {
+          meta: { insight: { outcome: { step: 'activation', error: 'activationError' } } },
+          tags: ['error'],
+        },
       },
     },
 
@@ -314,6 +331,7 @@ export const faceLoginMachine = setup({
             },
             /** The result stays on screen until the next start; the server forgets it now. */
             decided: {
+              meta: { insight: { attempt: decision } },
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
@@ -323,6 +341,7 @@ export const faceLoginMachine = setup({
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
             failed: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
@@ -362,18 +381,21 @@ export const faceLoginMachine = setup({
             },
             /** The result shows for the cooldown while the session ends; then it is cleared. */
             cooldown: {
+              meta: { insight: { attempt: decision } },
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               after: { cooldown: { target: 'attempt' } },
               exit: 'clearAttempt',
             },
             /** Network or server errors: back off, then a new session. */
             retrying: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               after: { backoff: { target: 'attempt' } },
             },
             /** Not an activated device: the page explains; nothing retries by itself. */
             blocked: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               on: { 'auth.start': 'attempt' },
             },

@@ -6,7 +6,7 @@ import type { KycMachine } from './kyc.machine';
 
 type Snapshot = SnapshotFrom<KycMachine>;
 
-export type KycScreen =
+type KycScreen =
   | 'loading'
   | 'failed'
   | 'selfie'

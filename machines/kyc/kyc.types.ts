@@ -2,7 +2,6 @@ import type { PhotoHint } from '../shared/photo-hint';
 import type { IdData, SupplementaryData } from '../../contract/onboarding';
 import type { IdentityReason, LivenessResponse } from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
-import type { FlowError } from '../shared/errors';
 import type { PollingEvent } from '../shared/polling';
 
 import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
@@ -135,4 +134,4 @@ export type KycEvent =
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' };
 
-export type { FlowError, SupplementaryData, SupplementaryForm };
+export type { SupplementaryData };

@@ -56,5 +56,3 @@ export const linkOpeningMachine = setup({
   },
   output: ({ event }) => event.output as LinkOutput,
 });
-
-export type LinkOpeningMachine = typeof linkOpeningMachine;

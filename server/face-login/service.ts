@@ -249,4 +249,3 @@ export function createFaceLogin(deps: FaceLoginDeps) {
     },
   };
 }
-export type FaceLogin = ReturnType<typeof createFaceLogin>;

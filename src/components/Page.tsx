@@ -13,7 +13,7 @@ export const Main = styled.main`
   }
 `;
 
-export const Card = styled.div`
+const Card = styled.div`
   width: 100%;
   max-width: ${theme.layout.formMaxWidth}px;
   background: ${theme.colors.surface};

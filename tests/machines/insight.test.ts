@@ -790,12 +790,15 @@ const decided = (success: boolean): FaceLoginFrameResponse => ({
   },
 });
 
-function faceLogin(inspect: (e: InspectionEvent) => void) {
+function faceLogin(
+  inspect: (e: InspectionEvent) => void,
+  base: typeof faceLoginMachine = faceLoginMachine,
+) {
   const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const polls: Array<(e: unknown) => void> = [];
   const cameras: Array<(e: unknown) => void> = [];
   const watchdogs: Array<(e: unknown) => void> = [];
-  const machine = faceLoginMachine.provide({
+  const machine = base.provide({
     actors: {
       stopSession: fromPromise(async () => {}),
       camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
@@ -818,37 +821,60 @@ function faceLogin(inspect: (e: InspectionEvent) => void) {
   return { actor, start, polls, cameras, watchdogs, values };
 }
 
+/** The camera granted, one recognised and one not recognised attempt, a network failure. */
+async function faceAttempts(h: ReturnType<typeof faceLogin>) {
+  h.actor.send({ type: 'camera.enable' });
+  h.cameras.at(-1)!({ type: 'camera.ready', stream });
+  h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
+  await vi.advanceTimersByTimeAsync(0);
+  for (const success of [true, false]) {
+    h.actor.send({ type: 'auth.start' });
+    h.start.calls.at(-1)!.answer.resolve(started);
+    await vi.advanceTimersByTimeAsync(0);
+    h.polls.at(-1)!({ type: 'poll.result', result: decided(success) });
+    await vi.advanceTimersByTimeAsync(0);
+  }
+  h.actor.send({ type: 'auth.start' });
+  h.start.calls.at(-1)!.answer.reject(new TypeError('offline'));
+  await vi.advanceTimersByTimeAsync(0);
+}
+const FACE_ATTEMPTS_SEEN = [
+  'camera:entered',
+  'camera:passed',
+  'recognition:entered',
+  'recognition:passed',
+  'recognition:entered',
+  'recognition:failed:notRecognised',
+  'recognition:entered',
+  'recognition:failed:network',
+];
+
 describe('face authentication', () => {
   it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
     const r = recorder();
-    const h = faceLogin(r.inspect);
-    h.actor.send({ type: 'camera.enable' });
-    h.cameras.at(-1)!({ type: 'camera.ready', stream });
-    h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
-    await vi.advanceTimersByTimeAsync(0);
-    for (const success of [true, false]) {
-      h.actor.send({ type: 'auth.start' });
-      h.start.calls.at(-1)!.answer.resolve(started);
-      await vi.advanceTimersByTimeAsync(0);
-      h.polls.at(-1)!({ type: 'poll.result', result: decided(success) });
-      await vi.advanceTimersByTimeAsync(0);
-    }
-    h.actor.send({ type: 'auth.start' });
-    h.start.calls.at(-1)!.answer.reject(new TypeError('offline'));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(r.seen()).toEqual([
-      'camera:entered',
-      'camera:passed',
-      'recognition:entered',
-      'recognition:passed',
-      'recognition:entered',
-      'recognition:failed:notRecognised',
-      'recognition:entered',
-      'recognition:failed:network',
-    ]);
+    await faceAttempts(faceLogin(r.inspect));
+    expect(r.seen()).toEqual(FACE_ATTEMPTS_SEEN);
     expect(r.events.map((e) => e.attempt).slice(2)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(JSON.stringify(r.events)).not.toMatch(/EILEEN|4321987/);
     valid(r.events);
+  });
+
+  it('its parallel regions with their states renamed: the same events (issue 27 part 2)', async () => {
+    const r = recorder();
+    const copy = renamed(faceLoginMachine, {
+      live: 'enVivo',
+      attempt: 'intento',
+      decided: 'decidido',
+      failed: 'fallo',
+      manual: 'manos',
+    });
+    const h = faceLogin(r.inspect, copy);
+    await faceAttempts(h);
+    expect(JSON.parse(h.values.at(-1)!)).toMatchObject({
+      camera: { on: 'enVivo' },
+      auth: { manos: 'fallo' },
+    });
+    expect(r.seen()).toEqual(FACE_ATTEMPTS_SEEN);
   });
 
   it('camera refused: failed with its code; a failing sender changes nothing', async () => {

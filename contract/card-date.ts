@@ -5,7 +5,7 @@
  */
 
 /** A calendar date's day, month (both two digits) and four-digit year. */
-export type CardDateParts = { d: string; m: string; y: string };
+type CardDateParts = { d: string; m: string; y: string };
 
 /**
  * A date as the card prints it (DD/MM/AAAA, also with '-' or '.', with or without the leading

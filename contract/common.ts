@@ -12,7 +12,6 @@ export const errorResponse = z.object({
   message: z.string(),
   reason: z.optional(z.string()),
 });
-export type ErrorResponse = z.infer<typeof errorResponse>;
 
 /** Any contract schema (zod classic or mini): what the browser's fetch and the server check with. */
 export type Schema<T> = {

@@ -79,7 +79,7 @@ export type ScanIdResponse = z.infer<typeof scanIdResponse>;
  * `message` in a 4xx answer). The browser branches on the code, never on the sentence. A browser
  * meeting a code it does not know treats it as a generic refusal (`isIdentityReason`).
  */
-export const IDENTITY_REASONS = [
+const IDENTITY_REASONS = [
   // the KYC session
   'session_invalid',
   'session_expired',

@@ -24,7 +24,19 @@ import {
  * and codes are refused (strict objects, closed lists).
  */
 
-export * from './insight.constants';
+// What the schemas' users take from here with them (the rest they import from ./insight.constants).
+export {
+  INSIGHT_MAX_BATCH,
+  INSIGHT_MAX_DURATION_MS,
+  INSIGHT_MAX_EVENTS_PER_JOURNEY,
+  insightPaths,
+  type BrowserError,
+  type EngineReason,
+  type InsightFlow,
+  type InsightOutcome,
+  type InsightStep,
+  type InsightTokenResponse,
+} from './insight.constants';
 
 /** Coarse context, the same for every event of a batch. */
 const insightContext = z.strictObject({

@@ -57,7 +57,7 @@ export type StartResponse = z.infer<typeof startResponse>;
  * only; the server stores its SHA-256.
  */
 export const REGISTRATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-export const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
+const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
 
 /** Where a registration continues: the first step not finished (a passed selfie -> document). */
 const RESUME_STEPS = ['pin', 'welcome', 'document', 'review'] as const;
@@ -185,7 +185,7 @@ export const sendLinkResponse = z.object({
   resendAfterSeconds: z.int().check(z.gte(0)),
   /**
    * Never sent (issue 29 item 4): the one-time link travels only in the SMS. Read as '' so the
-   * browser's hand-off (which kept it for a QR code no screen shows) keeps its type until it drops it.
+   * browser's handoff (which kept it for a QR code no screen shows) keeps its type until it drops it.
    */
   link: z._default(z.string(), ''),
 });
@@ -240,7 +240,7 @@ export const registerResponse = z.object({
 export type RegisterResponse = z.infer<typeof registerResponse>;
 
 // GET /api/onboarding/departments and /api/onboarding/cities/:departmentId
-export const place = z.object({ id: z.string(), nombre: z.string() });
+const place = z.object({ id: z.string(), nombre: z.string() });
 export type Place = z.infer<typeof place>;
 export const departmentsResponse = z.array(place);
 export const citiesResponse = z.array(place);

@@ -8,7 +8,7 @@ import { normalizeParaguayPhone } from './phone';
 /** PIN recovery (spec sections 3, 5 and 7; issue 8). */
 
 /** The registered mobile as step 0 takes it: digits only, at most 10 (spec 5 and 9). */
-export const RECOVERY_CELULAR_MAX = 10;
+const RECOVERY_CELULAR_MAX = 10;
 
 /** The recovery grant's cookie (HttpOnly, SameSite=Strict, path /api/auth). */
 export const RECOVERY_GRANT_COOKIE = 'recovery_grant';

@@ -26,7 +26,7 @@ test.use({ cameraPrompt: 'browser', blinkSeed: 5 });
  * A new patient's steps 0 to 4 with the camera permission withheld: the selfie says so and offers
  * the phone, which is chosen. Returns the mobile.
  */
-async function toHandOff(page: Page, context: BrowserContext): Promise<string> {
+async function toHandoff(page: Page, context: BrowserContext): Promise<string> {
   await context.clearPermissions();
   const celular = uniqueCelular();
   await proveMobile(page, celular);
@@ -35,7 +35,7 @@ async function toHandOff(page: Page, context: BrowserContext): Promise<string> {
   await expect(page.getByText(cameraErrors.permissionDenied, { exact: true })).toBeVisible({
     timeout: 30_000,
   });
-  await button(page, kyc.handOff.action).click();
+  await button(page, kyc.handoff.action).click();
   await expect(heading(page, copy.handoff.title)).toBeFocused();
   await expect(page.getByTestId('handoff-stage')).toHaveText(copy.handoff.stages.waiting);
   return celular;
@@ -46,7 +46,7 @@ test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page 
   context,
   browser,
 }) => {
-  const celular = await toHandOff(page, context);
+  const celular = await toHandoff(page, context);
   await expectNoAxeViolations(page);
 
   const link = await linkFromOutbox(page, celular);
@@ -63,8 +63,8 @@ test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page 
     );
     await button(mobile, copy.welcome.next).click();
     await expect(heading(mobile, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
-    // The phone is where the registration continues: no second hand-off is offered there.
-    await expect(button(mobile, kyc.handOff.action)).toHaveCount(0);
+    // The phone is where the registration continues: no second handoff is offered there.
+    await expect(button(mobile, kyc.handoff.action)).toHaveCount(0);
     await finishIdentity(mobile, 'card-5');
   } finally {
     await handset.close();
@@ -78,7 +78,7 @@ test('(d) the link used twice, after expiry, or not made by the server: refused 
   context,
   browser,
 }) => {
-  const celular = await toHandOff(page, context);
+  const celular = await toHandoff(page, context);
   const first = await linkFromOutbox(page, celular);
 
   const handset = await phone(browser);

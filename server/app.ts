@@ -32,8 +32,6 @@ import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
 
-export { REDACT } from './http/logging';
-
 export type AppDeps = Partial<
   Pick<
     AppContext,

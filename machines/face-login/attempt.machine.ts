@@ -14,6 +14,7 @@ import type {
   AttemptReport,
   FaceLoginError,
 } from './face-login.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 const faceLoginErrorFrom = (err: unknown, during: 'start' | 'frame'): FaceLoginError =>
   faceLoginErrorOf(toFlowError(err), during);
@@ -43,6 +44,7 @@ const decides = (frame: FaceLoginFrameResponse) =>
  */
 export const attemptMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as AttemptContext,
     events: {} as AttemptEvent,
     input: {} as AttemptInput,

@@ -1,46 +1,8 @@
-import { assign, setup, stateIn } from 'xstate';
-import {
-  FACE_LOGIN_INTERVAL_MS,
-  FACE_LOGIN_MIN_INTERVAL_MS,
-  FACE_LOGIN_PREFIX,
-} from '../../contract/face-login';
-import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
-import { toFlowError } from '../shared/errors';
-import { attemptMachine } from './attempt.machine';
-import {
-  activateDevice,
-  camera,
-  cameraPermission,
-  cameraWatchdog,
-  KIOSK_CAMERA,
-  stopSession,
-} from './face-login.actors';
-import type {
-  ActivationErrorCode,
-  FaceLoginContext,
-  FaceLoginEvent,
-  FaceLoginInput,
-} from './face-login.types';
-
-/** Spec 9: cooldowns of the kiosk loop after a result. */
-export const SUCCESS_COOLDOWN_MS = 1500;
-export const FAILURE_COOLDOWN_MS = 700;
-/** Kiosk retries after an error: 1 s, 2 s, 4 s ... up to 30 s (or the server's Retry-After). */
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_MAX_MS = 30_000;
-
-const activationErrorFrom = (err: unknown): ActivationErrorCode =>
-  toFlowError(err).code === 'network' ? 'network' : 'invalidLink';
-
-/** What an attempt leaves behind, cleared before the next one (nothing of a patient stays). */
-const cleared = {
-  sessionId: null,
-  profile: null,
-  feedback: [] as string[],
-  hint: null,
-  result: null,
-  error: null,
-};
+import { assign } from 'xstate';
+import { FACE_LOGIN_INTERVAL_MS, FACE_LOGIN_PREFIX } from '../../contract/face-login';
+import { KIOSK_CAMERA } from './face-login.actors';
+import { activationErrorFrom, cleared, faceLoginSetup } from './face-login.setup';
+import type { FaceLoginContext } from './face-login.types';
 
 /** The session POST stop ends (its errors are ignored, spec 7). */
 const session = ({ context }: { context: FaceLoginContext }) => ({
@@ -54,6 +16,7 @@ const session = ({ context }: { context: FaceLoginContext }) => ({
  * the latest feedback (what the page shows). Each mode adds where a decision or a failure leads.
  */
 const attempt = {
+  meta: { insight: { attempt: { step: 'recognition', at: 'attempt' } } },
   tags: ['busy'],
   entry: 'clearAttempt',
   invoke: {
@@ -72,97 +35,17 @@ const attempt = {
   },
 } as const;
 
-export const faceLoginMachine = setup({
-  types: {
-    context: {} as FaceLoginContext,
-    events: {} as FaceLoginEvent,
-    input: {} as FaceLoginInput,
-    tags: {} as 'busy' | 'error',
-  },
-  actors: {
-    camera,
-    cameraPermission,
-    cameraWatchdog,
-    stopSession,
-    activateDevice,
-    attempt: attemptMachine,
-  },
-  guards: {
-    hasActivationToken: ({ context }) => Boolean(context.activationToken),
-    isKioskBoot: ({ context }) => context.bootMode === 'kiosk',
-    hasVideo: ({ context }) => context.video !== null,
-    /** Nobody blinked in time (nobody there, or a photo): a kiosk waits for a tap. */
-    isTimeUp: ({ event }) => event.type === 'attempt.decided' && !!event.frame.result?.time_up,
-    /** The server refused this device as the attempt began: a kiosk stops and explains. */
-    isDeviceRefused: ({ event }) =>
-      event.type === 'attempt.failed' &&
-      event.during === 'start' &&
-      event.error.code === 'deviceNotActivated',
-    isKiosk: stateIn({ auth: 'kiosk' }),
-  },
-  delays: {
-    cooldown: ({ context }) =>
-      context.result?.success ? SUCCESS_COOLDOWN_MS : FAILURE_COOLDOWN_MS,
-    backoff: ({ context }) =>
-      context.error?.retryAfterSeconds !== undefined
-        ? Math.min(BACKOFF_MAX_MS * 10, context.error.retryAfterSeconds * 1000)
-        : Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, context.failures - 1)),
-  },
-  actions: {
-    assignStream: assign({
-      stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
-      cameraError: null,
-    }),
-    assignVideo: assign({
-      video: ({ event }) => (event.type === 'video.ready' ? event.video : null),
-    }),
-    clearCamera: assign({ stream: null, video: null }),
-    assignCameraError: assign({
-      cameraError: ({ event }) => (event.type === 'camera.error' ? event.code : null),
-      stream: null,
-      video: null,
-    }),
-    countRestart: assign({ cameraRestarts: ({ context }) => context.cameraRestarts + 1 }),
-    toggleMirror: assign({ mirror: ({ context }) => !context.mirror }),
-    clearAttempt: assign(cleared),
-    assignSession: assign({
-      sessionId: ({ context, event }) =>
-        event.type === 'attempt.started' ? event.session.session_id : context.sessionId,
-      profile: ({ context, event }) =>
-        event.type === 'attempt.started' ? event.session.profile : context.profile,
-      intervalMs: ({ context, event }) =>
-        event.type === 'attempt.started'
-          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.session.recommended_interval_ms)
-          : context.intervalMs,
-      failures: 0,
-    }),
-    assignFeedback: assign({
-      feedback: ({ context, event }) =>
-        event.type === 'attempt.frame' || event.type === 'attempt.decided'
-          ? event.frame.feedback
-          : context.feedback,
-      hint: ({ context, event }) =>
-        event.type === 'attempt.frame' || event.type === 'attempt.decided'
-          ? (event.frame.feedback.find((f) => !f.toLowerCase().includes(DUPLICATE_FRAME_MARK)) ??
-            context.hint)
-          : context.hint,
-      intervalMs: ({ context, event }) =>
-        event.type === 'attempt.frame' || event.type === 'attempt.decided'
-          ? Math.max(FACE_LOGIN_MIN_INTERVAL_MS, event.frame.recommended_interval_ms)
-          : context.intervalMs,
-    }),
-    assignResult: assign({
-      result: ({ event }) => (event.type === 'attempt.decided' ? event.frame.result : null),
-      failures: 0,
-    }),
-    assignError: assign({
-      error: ({ event }) => (event.type === 'attempt.failed' ? event.error : null),
-    }),
-    countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
-    clearActivationToken: assign({ activationToken: null }),
-  },
-}).createMachine({
+/** A recognition's decision (passed when the face was recognised) and its failure, for insight. */
+const decision = {
+  step: 'recognition',
+  at: 'decided',
+  passed: (context: FaceLoginContext) => context.result?.success === true,
+} as const;
+const attemptFailed = { step: 'recognition', at: 'failed' } as const;
+
+export const faceLoginMachine = faceLoginSetup.createMachine({
   id: 'faceLogin',
+  meta: { insight: { flow: 'faceLogin' } },
   type: 'parallel',
   context: ({ input }) => ({
     bootMode: input.mode ?? 'manual',
@@ -226,6 +109,7 @@ export const faceLoginMachine = setup({
               on: { 'camera.ready': { target: 'live', actions: 'assignStream' } },
             },
             live: {
+              meta: { insight: { outcome: { step: 'camera' } } },
               invoke: {
                 id: 'cameraWatchdog',
                 src: 'cameraWatchdog',
@@ -240,6 +124,7 @@ export const faceLoginMachine = setup({
           },
         },
         failed: {
+          meta: { insight: { outcome: { step: 'camera', error: 'cameraError' } } },
           tags: ['error'],
           on: { 'camera.retry': 'on', 'camera.enable': 'on' },
         },
@@ -273,8 +158,11 @@ export const faceLoginMachine = setup({
             },
           },
         },
-        activated: {},
-        activationFailed: { tags: ['error'] },
+        activated: { meta: { insight: { outcome: { step: 'activation' } } } },
+        activationFailed: {
+          meta: { insight: { outcome: { step: 'activation', error: 'activationError' } } },
+          tags: ['error'],
+        },
       },
     },
 
@@ -323,6 +211,7 @@ export const faceLoginMachine = setup({
             },
             /** The result stays on screen until the next start; the server forgets it now. */
             decided: {
+              meta: { insight: { attempt: decision } },
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
@@ -332,6 +221,7 @@ export const faceLoginMachine = setup({
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
             },
             failed: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
@@ -375,6 +265,7 @@ export const faceLoginMachine = setup({
             },
             /** The result shows for the cooldown while the session ends; then it is cleared. */
             cooldown: {
+              meta: { insight: { attempt: decision } },
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               after: { cooldown: { target: 'attempt' } },
               exit: 'clearAttempt',
@@ -385,18 +276,21 @@ export const faceLoginMachine = setup({
              * for ever; a patient who came late starts again).
              */
             timedOut: {
+              meta: { insight: { attempt: decision } },
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               on: { 'auth.start': { guard: 'hasVideo', target: 'attempt' } },
               exit: 'clearAttempt',
             },
             /** Network or server errors: back off, then a new session. */
             retrying: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               invoke: { id: 'stopSession', src: 'stopSession', input: session },
               after: { backoff: { target: 'attempt' } },
             },
             /** Not an activated device: the page explains; nothing retries by itself. */
             blocked: {
+              meta: { insight: { attempt: attemptFailed } },
               tags: ['error'],
               on: { 'auth.start': 'attempt' },
             },

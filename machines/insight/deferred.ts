@@ -7,7 +7,7 @@ import type { InspectionEvent } from 'xstate';
  */
 
 /** At most this many inspection events wait for journey insight to load; later ones are dropped. */
-export const DEFERRED_MAX = 2_000;
+const DEFERRED_MAX = 2_000;
 
 /**
  * An observer that is there at once and loads its real target later: the inspection events that

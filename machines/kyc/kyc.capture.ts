@@ -9,6 +9,7 @@ const DOCUMENT_CAMERA: CameraInput = { facing: 'environment', width: 1920, heigh
 
 /** The selfie: blink liveness on the front camera; once passed, on to the document after 1.2 s. */
 export const selfieState = kycSetup.createStateConfig({
+  meta: { insight: { step: 'selfie' } },
   entry: assign({ feedback: [], error: null }),
   invoke: { id: 'camera', src: 'camera', input: SELFIE_CAMERA },
   initial: 'opening',
@@ -21,6 +22,7 @@ export const selfieState = kycSetup.createStateConfig({
       on: { 'camera.ready': { target: 'idle', actions: 'assignStream' } },
     },
     idle: {
+      meta: { insight: { cameraLive: true } },
       on: { 'liveness.start': 'running' },
     },
     running: {
@@ -80,6 +82,7 @@ export const selfieState = kycSetup.createStateConfig({
 
 /** The document: front ('frontal') then back ('dorso'), each live camera (or a file), then preview. */
 export const documentState = kycSetup.createStateConfig({
+  meta: { insight: { step: 'document' } },
   initial: 'live',
   states: {
     live: {
@@ -96,7 +99,7 @@ export const documentState = kycSetup.createStateConfig({
           on: { 'camera.ready': { target: 'waiting', actions: 'assignStream' } },
         },
         // The stream is there but the view's video does not play yet: 'Capturar' is disabled.
-        waiting: { on: { 'video.playing': 'playing' } },
+        waiting: { meta: { insight: { cameraLive: true } }, on: { 'video.playing': 'playing' } },
         playing: { on: { 'document.capture': 'capturing' } },
         capturing: {
           tags: ['busy'],

@@ -80,7 +80,7 @@ export function livenessErrorFrom(error: FlowError): KycError {
 }
 
 /** scan-id answered `success: false` (or not complete): which failure (spec 8, Document). */
-export function scanIdRefusal(answer: ScanIdResponse): KycError {
+function scanIdRefusal(answer: ScanIdResponse): KycError {
   const reason = reasonOf(answer.reason);
   return (
     documentRefusal(reason, answer.error) ?? withMessage('documentRejected', answer.error, reason)
@@ -88,7 +88,7 @@ export function scanIdRefusal(answer: ScanIdResponse): KycError {
 }
 
 /** scan-id did not answer 2xx JSON. */
-export function scanIdErrorFrom(err: unknown): KycError {
+function scanIdErrorFrom(err: unknown): KycError {
   const e = toFlowError(err);
   const reason = reasonOf(e.reason);
   const refusal = documentRefusal(reason, e.serverMessage);

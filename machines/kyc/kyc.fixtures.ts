@@ -86,12 +86,12 @@ export const kycFixtures = {
   ),
   selfieCameraNotFound: at({ selfie: 'cameraFailed' }, { ...selfie, cameraError: 'notFound' }),
   /** A computer with no camera, in the wizard: 'Seguir en mi celular' is offered (issue 18). */
-  selfieCameraNotFoundHandOff: at(
+  selfieCameraNotFoundHandoff: at(
     { selfie: 'cameraFailed' },
-    { ...selfie, cameraError: 'notFound', canHandOff: true },
+    { ...selfie, cameraError: 'notFound', canHandoff: true },
   ),
   /** The camera works, and the phone is offered by choice. */
-  selfieIdleHandOff: at({ selfie: 'idle' }, { ...selfie, canHandOff: true }),
+  selfieIdleHandoff: at({ selfie: 'idle' }, { ...selfie, canHandoff: true }),
   frontOpening: at({ document: { live: 'opening' } }, front),
   frontWaiting: at({ document: { live: 'waiting' } }, front),
   frontPlaying: at({ document: { live: 'playing' } }, front),

@@ -42,14 +42,15 @@ export const kycMachine = kycSetup.createMachine({
     initialKycContext(input?.sessionId ?? null, DEFAULT_LIVENESS_MS, input ?? {}),
   initial: 'starting',
   on: {
-    // The wizard leaves the identity step for the phone (the view offers it where canHandOff).
+    // The wizard leaves the identity step for the phone (the view offers it where canHandoff).
     'handoff.start': {
-      guard: ({ context }) => context.canHandOff,
+      guard: ({ context }) => context.canHandoff,
       actions: sendParent({ type: 'handoff.start' }),
     },
   },
   states: {
     starting: {
+      meta: { insight: { step: 'selfie' } },
       tags: ['busy'],
       entry: 'clearError',
       invoke: {
@@ -93,6 +94,7 @@ export const kycMachine = kycSetup.createMachine({
       },
     },
     failed: {
+      meta: { insight: { step: 'selfie' } },
       tags: ['error'],
       on: { 'kyc.retry': 'starting' },
     },
@@ -100,6 +102,7 @@ export const kycMachine = kycSetup.createMachine({
     // Front ('frontal') then back ('dorso'): live camera, then preview (spec 4, Document capture).
     document: documentState,
     verifying: {
+      meta: { insight: { step: 'document' } },
       tags: ['busy'],
       entry: assign({ stream: null, error: null }),
       invoke: {
@@ -131,10 +134,12 @@ export const kycMachine = kycSetup.createMachine({
     },
     // 'No pudimos validar tu identidad': the message, the tips and 'Reintentar'.
     rejected: {
+      meta: { insight: { step: 'document' } },
       tags: ['error'],
       on: { 'kyc.retry': { target: 'starting', actions: 'resetAttempt' } },
     },
     review: {
+      meta: { insight: { step: 'review' } },
       initial: 'showing',
       states: {
         showing: {
@@ -164,6 +169,7 @@ export const kycMachine = kycSetup.createMachine({
     },
     // 'Datos complementarios': the child owns the form; its answers end the identity step.
     supplementary: {
+      meta: { insight: { step: 'supplementary' } },
       entry: 'clearError',
       invoke: {
         id: 'supplementary',

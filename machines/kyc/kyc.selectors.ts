@@ -6,7 +6,7 @@ import type { KycMachine } from './kyc.machine';
 
 type Snapshot = SnapshotFrom<KycMachine>;
 
-export type KycScreen =
+type KycScreen =
   | 'loading'
   | 'failed'
   | 'selfie'
@@ -34,8 +34,8 @@ export function selectKycScreen(s: Snapshot): KycScreen {
  * 'Seguir en mi celular' is offered on the capture steps (the selfie, the document's live camera,
  * and their camera failures) where the wizard can hand the registration to the phone.
  */
-export const selectCanHandOff = (s: Snapshot): boolean =>
-  s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
+export const selectCanHandoff = (s: Snapshot): boolean =>
+  s.context.canHandoff && (s.matches('selfie') || s.matches({ document: 'live' }));
 
 /** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
@@ -43,7 +43,7 @@ export const selectKycView = (s: Snapshot) => ({
   busy: s.hasTag('busy'),
   error: s.hasTag('error') ? s.context.error : null,
   canRetry: s.can({ type: 'kyc.retry' }),
-  canHandOff: selectCanHandOff(s),
+  canHandoff: selectCanHandoff(s),
 });
 
 /** Hints the patient sees: lines about duplicate frames are hidden (spec 5). */

@@ -5,6 +5,7 @@ import { ensureSession, livenessSampling, rejectKyc, verifyDocuments } from './k
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
+import type { InsightStateMeta } from '../insight/meta';
 
 /** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
 export const DEFAULT_LIVENESS_MS = 120_000;
@@ -18,7 +19,7 @@ export const initialKycContext = (
   sessionId,
   registrationToken: input.registrationToken ?? null,
   resume: input.resume ?? null,
-  canHandOff: input.canHandOff ?? false,
+  canHandoff: input.canHandoff ?? false,
   livenessMs,
   error: null,
   side: 'front',
@@ -39,6 +40,7 @@ export const initialKycContext = (
  */
 export const kycSetup = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as KycContext,
     events: {} as KycEvent,
     input: {} as KycInput,
@@ -117,7 +119,7 @@ export const kycSetup = setup({
     resetAttempt: assign(({ context }) => ({
       ...initialKycContext(null, context.livenessMs, {
         registrationToken: context.registrationToken,
-        canHandOff: context.canHandOff,
+        canHandoff: context.canHandoff,
       }),
       // The patient's supplementary answers are theirs: a retry does not erase them.
       form: context.form,

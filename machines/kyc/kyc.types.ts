@@ -2,7 +2,6 @@ import type { PhotoHint } from '../shared/photo-hint';
 import type { IdData, SupplementaryData } from '../../contract/onboarding';
 import type { IdentityReason, LivenessResponse } from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
-import type { FlowError } from '../shared/errors';
 import type { PollingEvent } from '../shared/polling';
 
 import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
@@ -66,7 +65,7 @@ export type KycContext = {
   /** where to continue once the session is there; used once */
   resume: KycResume | null;
   /** 'Seguir en mi celular' is offered (not on the phone the link opened) */
-  canHandOff: boolean;
+  canHandoff: boolean;
   /** the selfie challenge's time limit (the server's, from start-kyc) */
   livenessMs: number;
   error: KycError | null;
@@ -104,7 +103,7 @@ export type KycInput =
       sessionId?: string | null | undefined;
       registrationToken?: string | null | undefined;
       resume?: KycResume | null | undefined;
-      canHandOff?: boolean | undefined;
+      canHandoff?: boolean | undefined;
     }
   | undefined;
 
@@ -135,4 +134,4 @@ export type KycEvent =
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' };
 
-export type { FlowError, SupplementaryData, SupplementaryForm };
+export type { SupplementaryData };

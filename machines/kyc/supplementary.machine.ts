@@ -8,6 +8,7 @@ import type {
   SupplementaryInput,
   SupplementaryOutput,
 } from './supplementary.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 const DIRECCION_MAX_LENGTH = 200;
 
@@ -36,6 +37,7 @@ export const initialSupplementaryContext = (input: SupplementaryInput): Suppleme
  */
 export const supplementaryMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as SupplementaryContext,
     events: {} as SupplementaryEvent,
     input: {} as SupplementaryInput,
@@ -54,6 +56,7 @@ export const supplementaryMachine = setup({
   },
 }).createMachine({
   id: 'kycSupplementary',
+  meta: { insight: { step: 'supplementary' } },
   context: ({ input }) => initialSupplementaryContext(input),
   initial: 'loadingDepartments',
   states: {

@@ -4,6 +4,7 @@ import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
 import { submitLogin } from './login.actors';
 import type { LoginContext, LoginError, LoginEvent } from './login.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 function loginErrorFrom(err: unknown): LoginError {
   const e = toFlowError(err);
@@ -21,6 +22,7 @@ function loginErrorFrom(err: unknown): LoginError {
 
 export const loginMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as LoginContext,
     events: {} as LoginEvent,
     tags: {} as 'busy' | 'error',
@@ -43,6 +45,7 @@ export const loginMachine = setup({
   },
 }).createMachine({
   id: 'login',
+  meta: { insight: { flow: 'login', step: 'login' } },
   context: { documento: '', pin: '', error: null, failures: 0 },
   initial: 'editing',
   states: {
@@ -87,7 +90,7 @@ export const loginMachine = setup({
         'form.submit': { guard: 'canSubmit', target: 'submitting' },
       },
     },
-    done: { type: 'final' },
+    done: { type: 'final', meta: { insight: { end: 'passed' } } },
   },
 });
 

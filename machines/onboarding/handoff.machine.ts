@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { registrationStatus, sendLink } from './onboarding.actors';
 import { failureOf, withMessage } from './onboarding.errors';
 import type { HandoffContext, HandoffEvent, HandoffInput } from './onboarding.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /**
  * 'Seguí en tu celular' on the first device, the wizard's `handoff` child: the SMS with the link
@@ -11,6 +12,7 @@ import type { HandoffContext, HandoffEvent, HandoffInput } from './onboarding.ty
  */
 export const handoffMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as HandoffContext,
     events: {} as HandoffEvent,
     input: {} as HandoffInput,
@@ -19,6 +21,7 @@ export const handoffMachine = setup({
   actors: { sendLink, registrationStatus },
 }).createMachine({
   id: 'handoff',
+  meta: { insight: { step: 'handoff' } },
   context: ({ input }) => ({ ...input, sent: null, error: null }),
   initial: 'sending',
   states: {

@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { openLink } from './onboarding.actors';
 import { failureOf } from './onboarding.errors';
 import type { LinkContext, LinkInput, LinkOutput } from './onboarding.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /**
  * The phone opened the SMS link, the wizard's `linkOpening` child: POST open-link with the link's
@@ -11,6 +12,7 @@ import type { LinkContext, LinkInput, LinkOutput } from './onboarding.types';
  */
 export const linkOpeningMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as LinkContext,
     input: {} as LinkInput,
     output: {} as LinkOutput,
@@ -19,6 +21,7 @@ export const linkOpeningMachine = setup({
   actors: { openLink },
 }).createMachine({
   id: 'linkOpening',
+  meta: { insight: { step: 'link' } },
   context: ({ input }) => ({ linkToken: input.linkToken, registration: null, error: null }),
   initial: 'opening',
   states: {
@@ -53,5 +56,3 @@ export const linkOpeningMachine = setup({
   },
   output: ({ event }) => event.output as LinkOutput,
 });
-
-export type LinkOpeningMachine = typeof linkOpeningMachine;

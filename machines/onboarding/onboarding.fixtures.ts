@@ -61,7 +61,7 @@ const at = (
  * a persisted snapshot carries its children: an actor started from it (a story, a test) has the
  * child running in the state shown.
  */
-export const withStepChild = (
+const withStepChild = (
   snapshot: OnboardingSnapshot,
   id: StepChild,
   child: AnyMachineSnapshot,
@@ -72,7 +72,7 @@ export const withStepChild = (
   }) as unknown as OnboardingSnapshot;
 
 /** The wizard on a step, for each of that step's child fixtures (the stories of the children). */
-export const onboardingAt = {
+const onboardingAt = {
   registration: (child: AnyMachineSnapshot) =>
     withStepChild(at('registration', empty), 'registrationForm', child),
   pinCreation: (child: AnyMachineSnapshot) =>

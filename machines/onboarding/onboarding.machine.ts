@@ -31,6 +31,7 @@ import {
   resumeTransitions,
 } from './onboarding.steps';
 import type { OnboardingContext, OnboardingEvent, OnboardingInput } from './onboarding.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /**
  * The onboarding wizard, steps 0 to 5 as the spec numbers them. It knows the order of the steps and
@@ -49,6 +50,7 @@ export const onboardingMachine = setup({
     events: {} as OnboardingEvent,
     input: {} as OnboardingInput,
     tags: {} as 'busy' | 'error',
+    meta: {} as InsightStateMeta,
     children: {} as {
       registrationForm: 'registrationForm';
       otp: 'otp';
@@ -96,7 +98,7 @@ export const onboardingMachine = setup({
         registrationToken: context.registrationToken,
         resume: context.kycResume,
         // The phone the link opened is where the registration continues: no second handoff.
-        canHandOff: context.linkToken === null,
+        canHandoff: context.linkToken === null,
       };
       enqueue.spawnChild(logic, { id: 'kyc', input } as { input: KycInput });
       enqueue.assign({ kycResume: null });
@@ -105,11 +107,13 @@ export const onboardingMachine = setup({
   },
 }).createMachine({
   id: 'onboarding',
+  meta: { insight: { flow: 'onboarding' } },
   context: ({ input }) => ({ ...initialOnboardingContext, linkToken: input?.linkToken || null }),
   initial: 'registration',
   on: { 'flow.back': '.home' },
   states: {
     linkOpening: {
+      meta: { insight: { step: 'link', resumesPast: 'pin' } },
       tags: ['busy'],
       invoke: {
         id: 'linkOpening',
@@ -121,6 +125,7 @@ export const onboardingMachine = setup({
     },
     // Used, expired or not valid: proving the mobile by SMS continues the registration as well.
     linkRefused: {
+      meta: { insight: { step: 'link' } },
       tags: ['error'],
       on: {
         'link.restart': {
@@ -130,6 +135,7 @@ export const onboardingMachine = setup({
       },
     },
     registration: {
+      meta: { insight: { step: 'registration' } },
       // The phone that opened the SMS link continues its registration; anyone else starts here.
       always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
       invoke: {
@@ -155,6 +161,7 @@ export const onboardingMachine = setup({
       },
     },
     verification: {
+      meta: { insight: { step: 'verification', resumesPast: 'pin' } },
       invoke: {
         id: 'otp',
         src: 'otp',
@@ -167,6 +174,7 @@ export const onboardingMachine = setup({
       },
     },
     pinCreation: {
+      meta: { insight: { step: 'pin' } },
       invoke: {
         id: 'pinCreation',
         src: 'pinCreation',
@@ -179,6 +187,7 @@ export const onboardingMachine = setup({
       },
     },
     welcome: {
+      meta: { insight: { step: 'welcome' } },
       on: { 'welcome.next': 'kyc' },
       // Step 4's code downloads while the patient reads the tips, so step 4 starts without waiting.
       // A failed preload is not the patient's concern here: step 4 loads again and shows its own
@@ -190,6 +199,7 @@ export const onboardingMachine = setup({
       states: {
         // The KYC machine's chunk: already there after the welcome's preload, else downloaded now.
         loading: {
+          meta: { insight: { step: 'kycLoad' } },
           tags: ['busy'],
           invoke: {
             id: 'loadKyc',
@@ -205,11 +215,13 @@ export const onboardingMachine = setup({
           },
         },
         loadFailed: {
+          meta: { insight: { step: 'kycLoad' } },
           tags: ['error'],
           on: { 'kycLoad.retry': { target: 'loading', actions: 'clearError' } },
         },
         // The KYC child (spawned by spawnKyc) owns the sub-steps; leaving stops it and its camera.
         running: {
+          meta: { insight: { child: 'kycLoad' } },
           exit: stopChild('kyc'),
           on: {
             'handoff.start': '#onboarding.handoff',
@@ -232,6 +244,7 @@ export const onboardingMachine = setup({
     // 'Seguí en tu celular': the phone continues the registration from the SMS link; this device
     // follows it (the `handoff` child) and shows the completion when the phone finishes.
     handoff: {
+      meta: { insight: { step: 'handoff' } },
       on: { 'handoff.cancel': 'kyc' },
       invoke: {
         id: 'handoff',
@@ -247,6 +260,7 @@ export const onboardingMachine = setup({
     // The PIN chosen at step 2 is made from the card just read: 'Elegí otro PIN' (the `pinRenewal`
     // child) asks for another before the patient is created (the server refuses it at register too).
     pinRenewal: {
+      meta: { insight: { step: 'pin' } },
       entry: assign({ pin: null }),
       exit: assign({ pinRefused: false }),
       invoke: {
@@ -264,6 +278,7 @@ export const onboardingMachine = setup({
       },
     },
     registering: {
+      meta: { insight: { step: 'register' } },
       initial: 'submitting',
       states: {
         submitting: {
@@ -320,11 +335,19 @@ export const onboardingMachine = setup({
       },
     },
     // A child machine failed (a bug, not a patient's mistake): the spec's 'Algo salió mal, recargá la página.'
-    unexpected: { tags: ['error'], entry: assign({ error: { code: 'unexpected' } }) },
+    unexpected: {
+      meta: { insight: { fails: 'unexpected' } },
+      tags: ['error'],
+      entry: assign({ error: { code: 'unexpected' } }),
+    },
     // The PIN is not needed any more once the patient exists.
-    complete: { type: 'final', entry: assign({ pin: null }) },
-    patientExists: { type: 'final', entry: assign({ pin: null }) },
-    home: { type: 'final', entry: assign({ pin: null }) },
+    complete: { type: 'final', meta: { insight: { end: 'passed' } }, entry: assign({ pin: null }) },
+    patientExists: {
+      type: 'final',
+      meta: { insight: { fails: 'patientExists' } },
+      entry: assign({ pin: null }),
+    },
+    home: { type: 'final', meta: { insight: { end: 'cancelled' } }, entry: assign({ pin: null }) },
   },
 });
 

@@ -12,7 +12,7 @@ type PinCreationSnapshot = SnapshotFrom<PinCreationMachine>;
 type PinRenewalSnapshot = SnapshotFrom<PinRenewalMachine>;
 type HandoffSnapshot = SnapshotFrom<HandoffMachine>;
 
-export type OnboardingScreen =
+type OnboardingScreen =
   | 'linkOpening'
   | 'linkRefused'
   | 'handoff'

@@ -51,7 +51,7 @@ export const initialOnboardingContext: OnboardingContext = {
  * The mobile is proved (validate-otp, or the SMS link on the phone): the registration continues at
  * the first step it has not finished. Both children's outputs carry `registration`.
  */
-export const registrationOf = (event: object): RegistrationResume | null =>
+const registrationOf = (event: object): RegistrationResume | null =>
   'output' in event
     ? ((event.output as { registration?: RegistrationResume | null }).registration ?? null)
     : null;

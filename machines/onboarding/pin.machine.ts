@@ -11,6 +11,7 @@ import type {
   PinOutput,
   PinRenewalInput,
 } from './onboarding.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /** Nothing typed yet: what both PIN steps start from. */
 export const emptyPinContext = {
@@ -25,6 +26,7 @@ export const emptyPinContext = {
 const pinSetup = <TInput>() =>
   setup({
     types: {
+      meta: {} as InsightStateMeta,
       context: {} as PinContext,
       events: {} as PinEvent,
       input: {} as TInput,
@@ -87,6 +89,7 @@ const creationEditing = {
  */
 export const pinCreationMachine = pinSetup<PinCreationInput>().createMachine({
   id: 'pinCreation',
+  meta: { insight: { step: 'pin' } },
   context: ({ input }) => ({
     ...emptyPinContext,
     save: input,
@@ -137,6 +140,7 @@ const renewalEditing = {
  */
 export const pinRenewalMachine = pinSetup<PinRenewalInput>().createMachine({
   id: 'pinRenewal',
+  meta: { insight: { step: 'pin' } },
   context: ({ input }) => ({
     ...emptyPinContext,
     save: null,

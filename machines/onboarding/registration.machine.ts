@@ -9,6 +9,7 @@ import type {
   RegistrationFormEvent,
   RegistrationFormOutput,
 } from './onboarding.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 const EMAIL_MAX_LENGTH = 254;
 
@@ -52,6 +53,7 @@ const editable = {
  */
 export const registrationFormMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as RegistrationFormContext,
     events: {} as RegistrationFormEvent,
     output: {} as RegistrationFormOutput,
@@ -122,6 +124,7 @@ export const registrationFormMachine = setup({
   },
 }).createMachine({
   id: 'registrationForm',
+  meta: { insight: { step: 'registration' } },
   context: initialRegistrationFormContext,
   initial: 'editing',
   states: {

@@ -12,6 +12,7 @@ import {
   type OtpInput,
   type OtpOutput,
 } from './otp.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /** A 429 keeps the server's message (it names the wait) and its Retry-After. */
 function tooManyAttempts(e: FlowError): OtpError {
@@ -62,6 +63,7 @@ const isValidating = stateIn({ active: { entry: 'validating' } });
  */
 export const otpMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as OtpContext,
     events: {} as OtpEvent,
     input: {} as OtpInput,
@@ -93,6 +95,7 @@ export const otpMachine = setup({
   },
 }).createMachine({
   id: 'otp',
+  meta: { insight: { step: 'verification' } },
   context: ({ input }) => ({
     recipient: input.recipient,
     code: '',
@@ -174,6 +177,7 @@ export const otpMachine = setup({
               on: { 'code.resend': { guard: 'isNotValidating', target: 'resending' } },
             },
             resending: {
+              meta: { insight: { retry: true } },
               tags: ['busy'],
               entry: [assign({ resendError: null }), 'clearNotice'],
               invoke: {

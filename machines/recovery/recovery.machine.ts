@@ -17,6 +17,7 @@ import type {
   RecoveryEvent,
   RecoveryFieldErrors,
 } from './recovery.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /** A failed call: 429 keeps the server's wait, any other answer its message, else the fallback. */
 function recoveryErrorFrom(err: unknown, fallback: RecoveryErrorCode): RecoveryError {
@@ -81,6 +82,7 @@ const pinEditing = {
  */
 export const recoveryMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as RecoveryContext,
     events: {} as RecoveryEvent,
     tags: {} as 'busy' | 'error',
@@ -152,10 +154,12 @@ export const recoveryMachine = setup({
   },
 }).createMachine({
   id: 'recovery',
+  meta: { insight: { flow: 'recovery' } },
   context: initialRecoveryContext,
   initial: 'request',
   states: {
     request: {
+      meta: { insight: { step: 'request' } },
       initial: 'editing',
       states: {
         editing: { on: requestEditing },
@@ -198,6 +202,7 @@ export const recoveryMachine = setup({
       },
     },
     verification: {
+      meta: { insight: { step: 'verification' } },
       on: { 'flow.back': '#recovery.request.editing' },
       invoke: {
         id: 'otp',
@@ -215,6 +220,7 @@ export const recoveryMachine = setup({
       },
     },
     newPin: {
+      meta: { insight: { step: 'newPin' } },
       initial: 'editing',
       states: {
         editing: { on: pinEditing },
@@ -246,12 +252,14 @@ export const recoveryMachine = setup({
     },
     // The code step failed as a machine (a bug, not a patient's mistake).
     unexpected: {
+      meta: { insight: { fails: 'unexpected' } },
       tags: ['error'],
       entry: assign({ error: { code: 'unexpected' } }),
       on: { 'flow.back': '#recovery.request.editing' },
     },
     done: {
       type: 'final',
+      meta: { insight: { end: 'passed' } },
       // The PIN is not needed any more once the server has it.
       entry: assign({ pin: '' }),
     },

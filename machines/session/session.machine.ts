@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { loginMachine } from '../login/login.machine';
 import { clearBrowserStorage, endSession, fetchSession } from './session.actors';
 import type { SessionContext, SessionEvent } from './session.types';
+import type { InsightStateMeta } from '../insight/meta';
 
 /**
  * The app-level session: owns the route guard's answer (checking / authenticated / anonymous),
@@ -15,6 +16,7 @@ import type { SessionContext, SessionEvent } from './session.types';
  */
 export const sessionMachine = setup({
   types: {
+    meta: {} as InsightStateMeta,
     context: {} as SessionContext,
     events: {} as SessionEvent,
     tags: {} as 'busy' | 'error',

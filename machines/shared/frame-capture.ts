@@ -7,7 +7,7 @@ import { photoHint, type PhotoHint } from './photo-hint';
  * tested on its own; the canvas is reached through `ImageEnv`, so tests can pass a fake one.
  */
 export type Size = { width: number; height: number };
-export type Rect = { x: number; y: number; width: number; height: number };
+type Rect = { x: number; y: number; width: number; height: number };
 
 export type CaptureOptions = {
   /** crop the centre of the frame to this aspect ratio (width / height), e.g. the oval's 320/360 */

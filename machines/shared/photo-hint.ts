@@ -5,7 +5,7 @@
  * patient a slow round trip for a photo that will likely not read.
  */
 export type PhotoHint = 'dark' | 'small';
-export type GreyImage = { data: ArrayLike<number>; width: number; height: number };
+type GreyImage = { data: ArrayLike<number>; width: number; height: number };
 
 /**
  * The light of the photo's brightest 2% (a card's white or pale ground) under which its print is

@@ -19,7 +19,7 @@ import {
 export const isUniqueViolation = (err: unknown): boolean =>
   (err as { code?: string } | null)?.code === '23505';
 
-export type Row = Record<string, unknown>;
+type Row = Record<string, unknown>;
 export type Db = {
   query<T = Row>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** Runs fn inside one transaction; tx is a Db bound to it. */

@@ -6,7 +6,7 @@ import type { Db } from '../db/client';
  * browser that opens the link exchanges it for a device token kept in an HttpOnly cookie. Only
  * SHA-256 hashes of both tokens are stored (they are 256-bit random, so a plain hash suffices).
  */
-export type Device = { id: string; name: string };
+type Device = { id: string; name: string };
 type DeviceRow = Device & {
   created_at: string;
   activated_at: string | null;

@@ -250,4 +250,3 @@ export function createFaceLogin(deps: FaceLoginDeps) {
     },
   };
 }
-export type FaceLogin = ReturnType<typeof createFaceLogin>;

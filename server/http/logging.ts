@@ -7,7 +7,7 @@ import {
 import pretty from 'pino-pretty';
 
 /** Fields that must never reach a log line, wherever they appear. */
-export const REDACT = [
+const REDACT = [
   'req.headers.cookie',
   'req.headers.authorization',
   'res.headers["set-cookie"]',

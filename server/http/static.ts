@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { messages } from './messages';
 
 /** Written by scripts/prerender.ts: each prerendered route's own HTML file, and the empty shell. */
-export type PagesIndex = { pages: Record<string, string>; shell: string };
+type PagesIndex = { pages: Record<string, string>; shell: string };
 
 /** Hashed file names never change content: cache them for a year. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -292,7 +292,7 @@ export function textSkew(cv: Cv, grey: Mat): number {
  * Text lines (150 px or longer at 1000 px wide): a cédula's back has its printed fields and three
  * MRZ lines; random pixels, a blurred picture or a face has next to none.
  */
-export const textLines = (cv: Cv, grey: Mat): number =>
+const textLines = (cv: Cv, grey: Mat): number =>
   lineBlobs(cv, grey, 17).filter((b) => b.length >= 150).length;
 
 /**

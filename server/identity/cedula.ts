@@ -40,7 +40,7 @@ export function editDistance(a: string, b: string): number {
 }
 
 /** Words of OCR text, upper case, without accents (MRZ spelling: Ñ -> N). */
-export const words = (text: string) =>
+const words = (text: string) =>
   stripAccents(text.toUpperCase())
     .split(/[^A-Z0-9]+/)
     .filter(Boolean);
@@ -216,7 +216,7 @@ export function matchNumber(mrzNumber: string, printed: string[]): boolean | nul
  * What this cannot see: the attacker's face printed over the card's own portrait (the OCR check binds
  * the card's names and number, not its photo).
  */
-export const PORTRAIT = {
+const PORTRAIT = {
   /** Faces lower than this share of the front's height are not a portrait (nor a ghost). */
   minHeight: 0.08,
   /** A face higher than this share of the front's height is no card's portrait. */
@@ -230,7 +230,7 @@ export const PORTRAIT = {
   secondArea: 0.2,
 } as const;
 
-export type PortraitFind =
+type PortraitFind =
   | { portrait: FaceObservation; ghosts: number }
   | { refused: 'no_face' | 'not_a_card' | 'second_face' };
 

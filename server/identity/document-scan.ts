@@ -29,7 +29,7 @@ export type ScanAnswer = {
 };
 
 /** Runs a scan's costly part (the document work queue, in the routes); directly by default. */
-export type ScanRunner = <T>(task: () => Promise<T>) => Promise<T>;
+type ScanRunner = <T>(task: () => Promise<T>) => Promise<T>;
 
 /**
  * A front with no card outline needs this many text lines to show a card (a face photo shows 0-2, a
@@ -39,7 +39,7 @@ export type ScanRunner = <T>(task: () => Promise<T>) => Promise<T>;
 const MIN_FRONT_TEXT_LINES = 3;
 
 /** The front's face check, before any OCR: why it refuses (message key and code), or the match. */
-export type PortraitJudgement = {
+type PortraitJudgement = {
   find: 'found' | 'no_face' | 'not_a_card' | 'second_face';
   similarity: number | null;
   match: boolean;

@@ -155,7 +155,7 @@ const withHint = (message: string, q: SideQuality | undefined) => {
 };
 
 /** Today as YYYY-MM-DD (UTC), the day a document's expiry is compared with. */
-export const today = () => new Date().toISOString().slice(0, 10);
+const today = () => new Date().toISOString().slice(0, 10);
 
 /** The verdict on one document: ok with its identity data, or which Spanish error, and the checks. */
 export function documentVerdict(read: DocumentText, day: string = today()): DocumentReading {

@@ -21,9 +21,7 @@ import type { WorkerData } from './worker/face-worker';
  * closes everything. Database access is in store/.
  */
 export type { IdentityLog } from './log';
-export type { LivenessAnswer, SessionProfile } from './liveness-sessions';
 export type { ScanAnswer } from './document-scan';
-export type { CompareResult, IdentifyResult } from './identification';
 
 export interface IdentityEngine extends LivenessSessions, DocumentScan, Identification {
   readonly config: IdentityConfig;

@@ -12,13 +12,13 @@ import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } f
  * Identification: 1:N search of a face among enrolled patients (the kiosk), and the CLI's and
  * calibration's face analysis and 1:1 comparison.
  */
-export type CompareResult = {
+type CompareResult = {
   similarity: number | null;
   threshold: number;
   match: boolean;
   faces: [number, number];
 };
-export type IdentifyResult = {
+type IdentifyResult = {
   match: { patientId: string; similarity: number } | null;
   best: { patientId: string; similarity: number } | null;
   threshold: number;

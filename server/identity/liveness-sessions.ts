@@ -19,10 +19,10 @@ import type { FramesResult } from './worker/analyze';
  */
 
 /** `time_up`: the challenge's time is over (counted from its first frame); only a new session can pass. */
-export type LivenessAnswer = { feedback: string[]; liveness_detected: boolean; time_up: boolean };
+type LivenessAnswer = { feedback: string[]; liveness_detected: boolean; time_up: boolean };
 
 /** A liveness profile other than the KYC selfie's (face authentication's kiosk); photos are never kept for it. */
-export type SessionProfile = { profile?: LivenessDecider<unknown> };
+type SessionProfile = { profile?: LivenessDecider<unknown> };
 
 export interface LivenessSessions {
   /** `profile`: another liveness decider (the kiosk's); its sessions answer only to that profile. */

@@ -3,7 +3,7 @@ import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
 import { identityMessages } from './errors';
 
-export type Upload = { fields: Record<string, string>; files: Record<string, Buffer[]> };
+type Upload = { fields: Record<string, string>; files: Record<string, Buffer[]> };
 /** The file parts a route accepts: how many of each name, each one's byte limit and its 413 text. */
 type FileSpec = Record<string, { max: number; maxBytes: number; tooLarge: string }>;
 

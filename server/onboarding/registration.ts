@@ -193,7 +193,7 @@ const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PAT
 /**
  * 'Seguir en mi celular': an SMS to the registration's verified mobile with a one-time link. A
  * link is charged to the registration (which only its owner's token names), never to the mobile's
- * SMS budget, so a stranger who spent that budget on codes cannot stop the owner's hand-off
+ * SMS budget, so a stranger who spent that budget on codes cannot stop the owner's handoff
  * (issue 29 item 1): the resend wait between links and a cap per registration, an hour and a day,
  * plus the per-address SMS cap. A newer link kills the older ones; a delivery the gateway refused
  * kills this one and spends no budget. The link itself only travels in the SMS.

@@ -42,7 +42,7 @@ export async function upsertPatient(
 }
 
 /** A registered patient's record, as registration read it from the card and the form. */
-export type RegisteredPatient = {
+type RegisteredPatient = {
   numero_documento: string;
   nombre: string;
   apellido: string;

@@ -6,8 +6,6 @@ import { sendLogged } from '../sms/send-log';
 import type { OtpSettings } from './otp-config';
 import { consumeLimits, pruneEvents, releaseEvents, type LimitCheck } from './rate-limits';
 
-export type { OtpPurpose };
-
 type OtpDeps = Pick<AppContext, 'db' | 'clock' | 'secrets' | 'sms' | 'onboarding'>;
 
 const HOUR = 3_600_000;
@@ -39,7 +37,7 @@ export class OtpDeliveryError extends Error {
 }
 
 /** The per-phone SMS budget, every kind of SMS alike: per hour, per day. */
-export function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
+function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
   return {
     bucket: 'sms_phone',
     key: celular,

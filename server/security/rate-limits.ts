@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { HttpError, tooManyAttempts } from '../http/errors';
 
 /** At most `max` events per `windowMs` (sliding window). */
-export type Limit = { max: number; windowMs: number };
+type Limit = { max: number; windowMs: number };
 
 /** A key (phone, client address...) in a bucket, with the limits that apply to it. */
 export type LimitCheck = { bucket: string; key: string; limits: Limit[] };

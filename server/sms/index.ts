@@ -4,8 +4,6 @@ import { createHttpGatewaySender } from './http-gateway';
 import { createOutboxSender } from './outbox';
 import type { SmsSender } from './sender';
 
-export type { SmsSender } from './sender';
-
 /** The configured provider: the development outbox or the HTTP gateway. */
 export function createSmsSender(
   config: SmsConfig,

@@ -5,7 +5,7 @@ import { SmsDeliveryError, type SmsMessage, type SmsPurpose, type SmsSender } fr
 type Deps = { db: Db; sms: SmsSender; clock: { now(): number } };
 
 /** One line of `sms_send_log` per send: who, why, through which provider, and how it ended. */
-export async function logSmsSend(
+async function logSmsSend(
   deps: Omit<Deps, 'sms'> & { sms: Pick<SmsSender, 'provider'> },
   entry: {
     celular: string;
@@ -29,7 +29,7 @@ export async function logSmsSend(
   );
 }
 
-export type Delivery = { status: 'sent' | 'unconfirmed' } | { status: 'refused'; cause: unknown };
+type Delivery = { status: 'sent' | 'unconfirmed' } | { status: 'refused'; cause: unknown };
 
 /**
  * Sends one SMS (a code, a link) and logs how it ended. A definite refusal (the gateway said no or

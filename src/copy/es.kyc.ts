@@ -17,7 +17,7 @@ export const kyc = {
   title: onboarding.identity.title,
   loading: common.loading,
   /** Where the camera is missing, refused or unusable, or by choice (issue 18). */
-  handOff: {
+  handoff: {
     action: 'Seguir en mi celular',
     hint: '¿Sin cámara aquí? Te enviamos un enlace por SMS para terminar con la cámara de tu celular.',
   },

@@ -50,9 +50,9 @@ export const SelfieCameraInsecure = at(kycFixtures.selfieCameraInsecure);
 export const SelfieCameraUnsupported = at(kycFixtures.selfieCameraUnsupported);
 export const SelfieCameraNotFound = at(kycFixtures.selfieCameraNotFound);
 /** No camera on this computer: 'Seguir en mi celular' continues on the phone by an SMS link. */
-export const SelfieCameraNotFoundHandOff = at(kycFixtures.selfieCameraNotFoundHandOff);
+export const SelfieCameraNotFoundHandoff = at(kycFixtures.selfieCameraNotFoundHandoff);
 /** The phone offered by choice, beside a working camera. */
-export const SelfieIdleHandOff = at(kycFixtures.selfieIdleHandOff);
+export const SelfieIdleHandoff = at(kycFixtures.selfieIdleHandoff);
 export const FrontOpening = at(kycFixtures.frontOpening);
 export const FrontWaiting = at(kycFixtures.frontWaiting);
 export const FrontPlaying = at(kycFixtures.frontPlaying);

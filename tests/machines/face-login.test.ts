@@ -6,11 +6,11 @@ import {
   type FramePollingInput,
 } from '../../machines/face-login/face-login.actors';
 import { attemptMachine } from '../../machines/face-login/attempt.machine';
+import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import {
   FAILURE_COOLDOWN_MS,
-  faceLoginMachine,
   SUCCESS_COOLDOWN_MS,
-} from '../../machines/face-login/face-login.machine';
+} from '../../machines/face-login/face-login.setup';
 import {
   selectFaceLoginView,
   selectKioskView,

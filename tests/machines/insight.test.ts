@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createActor,
+  createMachine,
+  type AnyStateMachine,
   fromCallback,
   fromPromise,
   type AnyActorRef,
@@ -190,16 +192,20 @@ describe('login', () => {
 // ---------------------------------------------------------------------------------------------
 // PIN recovery
 
-function recovery(inspect: (e: InspectionEvent) => void) {
+function recovery(
+  inspect: (e: InspectionEvent) => void,
+  base: typeof recoveryMachine = recoveryMachine,
+  otpBase: typeof otpMachine = otpMachine,
+) {
   const send = controlled<SendPinOtpResponse, SendPinOtpRequest>();
   const save = controlled<SetNewPinResponse, SetNewPinRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
   const resend = controlled<OtpVerdict, OtpResendInput>();
-  const machine = recoveryMachine.provide({
+  const machine = base.provide({
     actors: {
       sendRecoveryCode: send.logic,
       saveNewPin: save.logic,
-      otp: otpMachine.provide({
+      otp: otpBase.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },
       }),
     },
@@ -221,28 +227,88 @@ function recovery(inspect: (e: InspectionEvent) => void) {
   return { actor, send, save, validate, resend, otp, request, code, flush, values };
 }
 
+/** Recovery's success path: what `RECOVERY_SUCCESS_SEEN` records. */
+async function recoverySuccess(h: ReturnType<typeof recovery>) {
+  h.request();
+  h.send.calls[0]!.answer.resolve({ success: true, message: 'ok' });
+  await h.flush();
+  h.code('123456');
+  h.validate.calls[0]!.answer.resolve({ success: true });
+  await h.flush();
+  h.actor.send({ type: 'pin.change', value: '735194' });
+  h.actor.send({ type: 'form.submit' });
+  h.save.calls[0]!.answer.resolve({ success: true, message: 'ok' });
+  await h.flush();
+}
+const RECOVERY_SUCCESS_SEEN = [
+  'request:entered',
+  'request:passed',
+  'verification:entered',
+  'verification:passed',
+  'newPin:entered',
+  'newPin:passed',
+];
+
+/** Recovery's error paths, driven to the end: what `RECOVERY_ERRORS_SEEN` records. */
+async function recoveryErrors(h: ReturnType<typeof recovery>) {
+  h.actor.send({ type: 'documento.change', value: '1234567' });
+  h.actor.send({ type: 'celular.change', value: '12' });
+  h.actor.send({ type: 'form.submit' });
+  h.request();
+  h.send.calls[0]!.answer.reject(new ApiError('server', 400, 'x'));
+  await h.flush();
+  h.actor.send({ type: 'form.submit' });
+  h.send.calls[1]!.answer.resolve({ success: true, message: 'ok' });
+  await h.flush();
+  h.code('000000');
+  h.validate.calls[0]!.answer.reject(new ApiError('server', 401, 'x'));
+  await h.flush();
+  await vi.advanceTimersByTimeAsync(30_000);
+  h.otp().send({ type: 'code.resend' });
+  h.resend.calls[0]!.answer.reject(new ApiError('server', 500, 'x'));
+  await h.flush();
+  h.actor.send({ type: 'flow.back' });
+  h.actor.send({ type: 'form.submit' });
+  h.send.calls[2]!.answer.resolve({ success: true, message: 'ok' });
+  await h.flush();
+  h.code('123456');
+  h.validate.calls[1]!.answer.resolve({ success: true });
+  await h.flush();
+  h.actor.send({ type: 'pin.change', value: '123456' });
+  h.actor.send({ type: 'form.submit' });
+  h.actor.send({ type: 'pin.change', value: '735194' });
+  h.actor.send({ type: 'form.submit' });
+  h.save.calls[0]!.answer.reject(new TypeError('offline'));
+  await h.flush();
+}
+const RECOVERY_ERRORS_SEEN = [
+  'request:entered',
+  'request:failed:celularInvalid',
+  'request:retried',
+  'request:failed:sendFailed',
+  'request:retried',
+  'request:passed',
+  'verification:entered',
+  'verification:failed:wrongCode',
+  'verification:retried',
+  'verification:failed:resendFailed',
+  'verification:cancelled',
+  'request:entered',
+  'request:passed',
+  'verification:entered',
+  'verification:passed',
+  'newPin:entered',
+  'newPin:failed:pinInvalid',
+  'newPin:retried',
+  'newPin:failed:saveFailed',
+];
+
 describe('PIN recovery', () => {
   it('success: request, code, new PIN, each entered and passed in order', async () => {
     const r = recorder();
     const h = recovery(r.inspect);
-    h.request();
-    h.send.calls[0]!.answer.resolve({ success: true, message: 'ok' });
-    await h.flush();
-    h.code('123456');
-    h.validate.calls[0]!.answer.resolve({ success: true });
-    await h.flush();
-    h.actor.send({ type: 'pin.change', value: '735194' });
-    h.actor.send({ type: 'form.submit' });
-    h.save.calls[0]!.answer.resolve({ success: true, message: 'ok' });
-    await h.flush();
-    expect(r.seen()).toEqual([
-      'request:entered',
-      'request:passed',
-      'verification:entered',
-      'verification:passed',
-      'newPin:entered',
-      'newPin:passed',
-    ]);
+    await recoverySuccess(h);
+    expect(r.seen()).toEqual(RECOVERY_SUCCESS_SEEN);
     expect(new Set(r.events.map((e) => e.flow))).toEqual(new Set(['recovery']));
     valid(r.events);
     expect(JSON.stringify(r.events)).not.toMatch(/1234567|0981123456|123456|735194/);
@@ -250,57 +316,8 @@ describe('PIN recovery', () => {
 
   it('errors: an invalid mobile, a refused send, a wrong code, a resend, back to step 0, a banned PIN, a failed save', async () => {
     const r = recorder();
-    const h = recovery(r.inspect);
-    h.actor.send({ type: 'documento.change', value: '1234567' });
-    h.actor.send({ type: 'celular.change', value: '12' });
-    h.actor.send({ type: 'form.submit' });
-    h.request();
-    h.send.calls[0]!.answer.reject(new ApiError('server', 400, 'x'));
-    await h.flush();
-    h.actor.send({ type: 'form.submit' });
-    h.send.calls[1]!.answer.resolve({ success: true, message: 'ok' });
-    await h.flush();
-    h.code('000000');
-    h.validate.calls[0]!.answer.reject(new ApiError('server', 401, 'x'));
-    await h.flush();
-    await vi.advanceTimersByTimeAsync(30_000);
-    h.otp().send({ type: 'code.resend' });
-    h.resend.calls[0]!.answer.reject(new ApiError('server', 500, 'x'));
-    await h.flush();
-    h.actor.send({ type: 'flow.back' });
-    h.actor.send({ type: 'form.submit' });
-    h.send.calls[2]!.answer.resolve({ success: true, message: 'ok' });
-    await h.flush();
-    h.code('123456');
-    h.validate.calls[1]!.answer.resolve({ success: true });
-    await h.flush();
-    h.actor.send({ type: 'pin.change', value: '123456' });
-    h.actor.send({ type: 'form.submit' });
-    h.actor.send({ type: 'pin.change', value: '735194' });
-    h.actor.send({ type: 'form.submit' });
-    h.save.calls[0]!.answer.reject(new TypeError('offline'));
-    await h.flush();
-    expect(r.seen()).toEqual([
-      'request:entered',
-      'request:failed:celularInvalid',
-      'request:retried',
-      'request:failed:sendFailed',
-      'request:retried',
-      'request:passed',
-      'verification:entered',
-      'verification:failed:wrongCode',
-      'verification:retried',
-      'verification:failed:resendFailed',
-      'verification:cancelled',
-      'request:entered',
-      'request:passed',
-      'verification:entered',
-      'verification:passed',
-      'newPin:entered',
-      'newPin:failed:pinInvalid',
-      'newPin:retried',
-      'newPin:failed:saveFailed',
-    ]);
+    await recoveryErrors(recovery(r.inspect));
+    expect(r.seen()).toEqual(RECOVERY_ERRORS_SEEN);
     valid(r.events);
     expect(r.events.map((e) => e.seq)).toEqual(r.events.map((_, i) => i));
   });
@@ -323,6 +340,105 @@ describe('PIN recovery', () => {
     const b = await run(recorder({ failing: true }));
     expect(b).toEqual(a);
     expect(b.at(-1)).toEqual({ newPin: 'editing' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// declared, not reconstructed (issue 27 part 2)
+
+type Config = Record<string, unknown>;
+const TRANSITIONS = new Set(['on', 'after', 'always', 'onDone', 'onError', 'target', 'initial']);
+
+/**
+ * A copy of a machine's config whose states are renamed (`names`: old to new, in `states`, every
+ * target and `initial`); meta, actions, guards and actors stay as they are, unless `keepMeta` is
+ * false (then no state declares anything).
+ */
+function renamedConfig(config: Config, names: Record<string, string>, keepMeta = true): Config {
+  const path = (p: string) =>
+    p
+      .split('.')
+      .map((seg) => names[seg] ?? seg)
+      .join('.');
+  const walk = (value: unknown, key: string | null, inTransition: boolean): unknown => {
+    if (typeof value === 'string') return inTransition ? path(value) : value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, null, inTransition));
+    if (!value || typeof value !== 'object' || typeof value === 'function') return value;
+    const out: Config = {};
+    for (const [k, v] of Object.entries(value as Config)) {
+      if (k === 'meta' && !keepMeta) continue;
+      const name = key === 'states' ? (names[k] ?? k) : k;
+      const transition = TRANSITIONS.has(k) || (inTransition && key !== 'actions');
+      out[name] = k === 'meta' || k === 'actions' ? v : walk(v, k, transition);
+    }
+    return out;
+  };
+  return walk(config, null, false) as Config;
+}
+function renamed<M extends AnyStateMachine>(
+  machine: M,
+  names: Record<string, string>,
+  keepMeta = true,
+): M {
+  const config = renamedConfig(machine.config as Config, names, keepMeta);
+  return createMachine(config as never, machine.implementations as never) as unknown as M;
+}
+
+describe('journey insight reads what the states declare, not their names', () => {
+  const recoveryNames = {
+    request: 'pedido',
+    verification: 'codigo',
+    newPin: 'pinNuevo',
+    unexpected: 'roto',
+    done: 'listo',
+  };
+  const otpNames = { resending: 'reenviando', active: 'activo' };
+
+  it('recovery and its SMS code with every state renamed: the same events', async () => {
+    const machine = renamed(recoveryMachine, recoveryNames);
+    const otp = renamed(otpMachine, otpNames);
+    const r = recorder();
+    const h = recovery(r.inspect, machine, otp);
+    await recoveryErrors(h);
+    expect(h.values.at(-1)).toEqual({ pinNuevo: 'failed' }); // the copy really runs renamed
+    expect(r.seen()).toEqual(RECOVERY_ERRORS_SEEN);
+
+    const ok = recorder();
+    const k = recovery(ok.inspect, machine, otp);
+    await recoverySuccess(k);
+    expect(k.values.at(-1)).toBe('listo');
+    expect(ok.seen()).toEqual(RECOVERY_SUCCESS_SEEN);
+  });
+
+  it('the same copy without its meta records no step: the declarations are what counts', async () => {
+    const r = recorder();
+    const h = recovery(
+      r.inspect,
+      renamed(recoveryMachine, recoveryNames, false),
+      renamed(otpMachine, otpNames, false),
+    );
+    await recoveryErrors(h);
+    expect(h.values.at(-1)).toEqual({ pinNuevo: 'failed' });
+    expect(r.seen()).toEqual([]);
+  });
+
+  it('login with its final state renamed: entered, passed', async () => {
+    const r = recorder();
+    const machine = renamed(loginMachine, { done: 'adentro', submitting: 'enviando' });
+    const actor = createActor(
+      machine.provide({
+        actors: {
+          submitLogin: fromPromise(async (): Promise<{ success: boolean }> => ({ success: true })),
+        },
+      }),
+      { inspect: r.inspect },
+    ).start();
+    actor.send({ type: 'documento.change', value: '1234567' });
+    actor.send({ type: 'pin.change', value: '482915' });
+    actor.send({ type: 'form.submit' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('adentro');
+    expect(r.seen()).toEqual(['login:entered', 'login:passed']);
   });
 });
 
@@ -674,12 +790,15 @@ const decided = (success: boolean): FaceLoginFrameResponse => ({
   },
 });
 
-function faceLogin(inspect: (e: InspectionEvent) => void) {
+function faceLogin(
+  inspect: (e: InspectionEvent) => void,
+  base: typeof faceLoginMachine = faceLoginMachine,
+) {
   const start = controlled<FaceLoginStartResponse, { prefix: string }>();
   const polls: Array<(e: unknown) => void> = [];
   const cameras: Array<(e: unknown) => void> = [];
   const watchdogs: Array<(e: unknown) => void> = [];
-  const machine = faceLoginMachine.provide({
+  const machine = base.provide({
     actors: {
       stopSession: fromPromise(async () => {}),
       camera: fromCallback(({ sendBack }) => void cameras.push(sendBack as (e: unknown) => void)),
@@ -702,37 +821,60 @@ function faceLogin(inspect: (e: InspectionEvent) => void) {
   return { actor, start, polls, cameras, watchdogs, values };
 }
 
+/** The camera granted, one recognised and one not recognised attempt, a network failure. */
+async function faceAttempts(h: ReturnType<typeof faceLogin>) {
+  h.actor.send({ type: 'camera.enable' });
+  h.cameras.at(-1)!({ type: 'camera.ready', stream });
+  h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
+  await vi.advanceTimersByTimeAsync(0);
+  for (const success of [true, false]) {
+    h.actor.send({ type: 'auth.start' });
+    h.start.calls.at(-1)!.answer.resolve(started);
+    await vi.advanceTimersByTimeAsync(0);
+    h.polls.at(-1)!({ type: 'poll.result', result: decided(success) });
+    await vi.advanceTimersByTimeAsync(0);
+  }
+  h.actor.send({ type: 'auth.start' });
+  h.start.calls.at(-1)!.answer.reject(new TypeError('offline'));
+  await vi.advanceTimersByTimeAsync(0);
+}
+const FACE_ATTEMPTS_SEEN = [
+  'camera:entered',
+  'camera:passed',
+  'recognition:entered',
+  'recognition:passed',
+  'recognition:entered',
+  'recognition:failed:notRecognised',
+  'recognition:entered',
+  'recognition:failed:network',
+];
+
 describe('face authentication', () => {
   it('camera granted, one recognised and one not recognised attempt, a network failure', async () => {
     const r = recorder();
-    const h = faceLogin(r.inspect);
-    h.actor.send({ type: 'camera.enable' });
-    h.cameras.at(-1)!({ type: 'camera.ready', stream });
-    h.watchdogs.at(-1)!({ type: 'video.ready', video: {} as HTMLVideoElement });
-    await vi.advanceTimersByTimeAsync(0);
-    for (const success of [true, false]) {
-      h.actor.send({ type: 'auth.start' });
-      h.start.calls.at(-1)!.answer.resolve(started);
-      await vi.advanceTimersByTimeAsync(0);
-      h.polls.at(-1)!({ type: 'poll.result', result: decided(success) });
-      await vi.advanceTimersByTimeAsync(0);
-    }
-    h.actor.send({ type: 'auth.start' });
-    h.start.calls.at(-1)!.answer.reject(new TypeError('offline'));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(r.seen()).toEqual([
-      'camera:entered',
-      'camera:passed',
-      'recognition:entered',
-      'recognition:passed',
-      'recognition:entered',
-      'recognition:failed:notRecognised',
-      'recognition:entered',
-      'recognition:failed:network',
-    ]);
+    await faceAttempts(faceLogin(r.inspect));
+    expect(r.seen()).toEqual(FACE_ATTEMPTS_SEEN);
     expect(r.events.map((e) => e.attempt).slice(2)).toEqual([1, 1, 2, 2, 3, 3]);
     expect(JSON.stringify(r.events)).not.toMatch(/EILEEN|4321987/);
     valid(r.events);
+  });
+
+  it('its parallel regions with their states renamed: the same events (issue 27 part 2)', async () => {
+    const r = recorder();
+    const copy = renamed(faceLoginMachine, {
+      live: 'enVivo',
+      attempt: 'intento',
+      decided: 'decidido',
+      failed: 'fallo',
+      manual: 'manos',
+    });
+    const h = faceLogin(r.inspect, copy);
+    await faceAttempts(h);
+    expect(JSON.parse(h.values.at(-1)!)).toMatchObject({
+      camera: { on: 'enVivo' },
+      auth: { manos: 'fallo' },
+    });
+    expect(r.seen()).toEqual(FACE_ATTEMPTS_SEEN);
   });
 
   it('camera refused: failed with its code; a failing sender changes nothing', async () => {

@@ -6,7 +6,7 @@ import { selectKycView } from '../../machines/kyc/kyc.selectors';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { harness, verified } from './kyc.harness';
 
-/** Step 4 of a resumed registration, and the hand-off to the phone (issue 18). */
+/** Step 4 of a resumed registration, and the handoff to the phone (issue 18). */
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -58,7 +58,7 @@ describe('kyc machine: a resumed registration', () => {
 
 describe("kyc machine: 'Seguir en mi celular'", () => {
   /** A parent that records what its KYC child sends it. */
-  function parentOf(canHandOff: boolean) {
+  function parentOf(canHandoff: boolean) {
     const received: string[] = [];
     const parent = createMachine({
       invoke: {
@@ -66,7 +66,7 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
         src: kycMachine.provide({
           actors: { ensureSession: fromPromise(() => new Promise<KycSession>(() => {})) },
         }),
-        input: { canHandOff },
+        input: { canHandoff },
       },
       on: { 'handoff.start': { actions: ({ event }) => received.push(event.type) } },
     });
@@ -88,14 +88,14 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
   });
 
   it('the selfie offers it when the camera fails, and also by choice', async () => {
-    const h = harness(['sess-1'], true, { input: { canHandOff: true } });
+    const h = harness(['sess-1'], true, { input: { canHandoff: true } });
     await h.answerSession();
     h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
-    expect(selectKycView(h.actor.getSnapshot()).canHandOff).toBe(true);
-    const off = harness(['sess-1'], true, { input: { canHandOff: false } });
+    expect(selectKycView(h.actor.getSnapshot()).canHandoff).toBe(true);
+    const off = harness(['sess-1'], true, { input: { canHandoff: false } });
     await off.answerSession();
     off.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
-    expect(selectKycView(off.actor.getSnapshot()).canHandOff).toBe(false);
+    expect(selectKycView(off.actor.getSnapshot()).canHandoff).toBe(false);
   });
 });
 

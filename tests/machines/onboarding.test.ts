@@ -593,7 +593,7 @@ describe('step 3: welcome', () => {
         sessionId: null,
         registrationToken: FIXTURE_REGISTRATION_TOKEN,
         resume: null,
-        canHandOff: true,
+        canHandoff: true,
       },
     ]);
     expect(selectKycActor(h.actor.getSnapshot())).toBe(
@@ -672,7 +672,7 @@ describe('step 4: loading the KYC chunk', () => {
         sessionId: null,
         registrationToken: FIXTURE_REGISTRATION_TOKEN,
         resume: null,
-        canHandOff: true,
+        canHandoff: true,
       },
     ]);
     expect(selectKycActor(h.actor.getSnapshot())?.getSnapshot().value).toBe('capturing');
@@ -704,7 +704,7 @@ describe('step 4: loading the KYC chunk', () => {
         sessionId: null,
         registrationToken: FIXTURE_REGISTRATION_TOKEN,
         resume: null,
-        canHandOff: true,
+        canHandoff: true,
       },
     ]);
   });
@@ -1182,7 +1182,7 @@ describe('a registration that survives real life (issue 18)', () => {
         sessionId: 'kyc-9',
         registrationToken: REGISTRATION.token,
         resume: { at: 'document' },
-        canHandOff: true,
+        canHandoff: true,
       },
     ]);
     // Used once: a later step 4 (back from the phone) starts from the session as it is then.
@@ -1323,7 +1323,7 @@ describe('a registration that survives real life (issue 18)', () => {
         registrationToken: REGISTRATION.token,
       });
       await toKyc(h);
-      expect(h.kycInputs[0]!.canHandOff).toBe(false);
+      expect(h.kycInputs[0]!.canHandoff).toBe(false);
     });
 
     it("a refused link says the server's reason; the mobile can be verified by SMS instead", async () => {

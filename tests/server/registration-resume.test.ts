@@ -407,7 +407,7 @@ describe("a stranger cannot block a patient's mobile (issue 29 item 1, the third
     const token = proved.json().registration.token as string;
     expect((await savePin(token)).statusCode).toBe(200);
     wait();
-    // the hand-off link is charged to the registration, not to the spent SMS budget,
+    // the handoff link is charged to the registration, not to the spent SMS budget,
     expect((await sendLink(token, OWNER)).statusCode).toBe(200);
     const phone = (await open(linkFromSms().token, OWNER)).json().registration;
     expect((await bind(phone.token, 'kyc-owner')).statusCode).toBe(200);

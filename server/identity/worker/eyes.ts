@@ -54,7 +54,7 @@ function greyAt(img: GreyImage, box: EyeBox, dx: number, dy: number): Float32Arr
   return out;
 }
 
-export type GreyImage = { data: Uint8Array; width: number; height: number };
+type GreyImage = { data: Uint8Array; width: number; height: number };
 export function grey(img: RgbImage): GreyImage {
   const data = new Uint8Array(img.width * img.height);
   for (let i = 0, j = 0; i < data.length; i++, j += 3)

@@ -44,9 +44,6 @@ const SERVER_EDGES = {
   recovery: ['patients', 'session'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],
-  // the engine's decisions recorded for insight (being rewired: issue 27 part 3)
-  identity: ['insight'],
-  insight: ['identity'],
 };
 const serverZones = [
   ...SERVER_SHARED.map((shared) => ({
@@ -133,9 +130,7 @@ export default tseslint.config(
     // The environment is read by server/main.ts and the operator CLIs only; every other module
     // gets its settings from createContext (server/app.ts).
     files: ['server/**/*.ts'],
-    // server/identity/plugin.ts's `opts.settings ?? process.env` fallback (the app now passes the
-    // engine's settings from createContext): another area, left for the merge (issue 27 part 5).
-    ignores: ['server/main.ts', 'server/cli/**', 'server/identity/plugin.ts'],
+    ignores: ['server/main.ts', 'server/cli/**'],
     rules: {
       'no-restricted-syntax': [
         'error',

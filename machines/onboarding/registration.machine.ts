@@ -1,6 +1,6 @@
 import { assign, sendParent, setup } from 'xstate';
 import { EMAIL_PATTERN } from '../../contract/onboarding';
-import { cleanPhoneInput, phoneFromInput } from '../shared/input';
+import { cleanPhoneInput, phoneFromInput } from '../shared/phone';
 import { sendCode } from './onboarding.actors';
 import { isExistsAnswer, isExistsError, sendCodeErrorFrom, withMessage } from './onboarding.errors';
 import type {

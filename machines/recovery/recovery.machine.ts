@@ -2,7 +2,8 @@ import { assign, setup } from 'xstate';
 import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
 import { toFlowError } from '../shared/errors';
-import { cleanPhoneInput, onlyDigits, phoneFromInput } from '../shared/input';
+import { onlyDigits } from '../shared/input';
+import { cleanPhoneInput, phoneFromInput } from '../shared/phone';
 import { otpMachine } from '../otp/otp.machine';
 import {
   resendRecoveryCode,

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { loadIdentityConfig } from './config';
-import { createIdentityEngine, type IdentityEngine } from './engine';
+import type { IdentityEngine } from './engine';
 import { holdEngine, type EngineHolder } from './lifecycle';
-import type { EngineInsight } from './types';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,22 +17,21 @@ declare module 'fastify' {
 type IdentityPluginOptions = {
   /** The app's environment: under 'test' the engine starts on the first identity call. */
   env: string;
-  /**
-   * The engine to use (not closed with the app). Without one the plugin creates its own and closes
-   * it with the app: warmed in the background once the app is ready (see lifecycle.ts), or, in the
-   * test environment, on the first identity call so that other areas' tests do not pay for the models.
-   */
-  identity?: IdentityEngine | Promise<IdentityEngine>;
-  /** How an owned engine is made (default: from IDENTITY_* settings); a seam for the start-up tests. */
-  createEngine?: () => Promise<IdentityEngine>;
-  /**
-   * Where an owned engine reports its decisions (journey insight: the app's recorder over its
-   * writer, server/app.ts). An injected engine reports where its maker said.
-   */
-  insight?: EngineInsight;
-  /** IDENTITY_* settings of an owned engine (default: process.env). */
-  settings?: Record<string, string | undefined>;
-};
+} & (
+  | {
+      /** The engine to use (not closed with the app): tests and benches. */
+      identity: IdentityEngine | Promise<IdentityEngine>;
+    }
+  | {
+      /**
+       * How the app's own engine is made (server/app.ts: from its IDENTITY_* settings, reporting
+       * to its journey insight). The plugin closes it with the app: warmed in the background once
+       * the app is ready (see lifecycle.ts), or, in the test environment, on the first identity
+       * call so that other areas' tests do not pay for the models.
+       */
+      createEngine: () => Promise<IdentityEngine>;
+    }
+);
 
 const identityStates = {
   ready: { ok: true, state: 'ready' },
@@ -48,18 +45,11 @@ const identityStates = {
  */
 export const identityPlugin = fp(
   async (app: FastifyInstance, opts: IdentityPluginOptions) => {
-    const owned = !opts.identity;
+    const owned = !('identity' in opts);
     const background = owned && opts.env !== 'test';
     const holder = holdEngine(
       app,
-      opts.identity
-        ? () => Promise.resolve(opts.identity!)
-        : (opts.createEngine ??
-            (() =>
-              createIdentityEngine(loadIdentityConfig(opts.settings ?? process.env), {
-                log: app.log,
-                ...(opts.insight ? { insight: opts.insight } : {}),
-              }))),
+      'identity' in opts ? () => Promise.resolve(opts.identity) : opts.createEngine,
       { owned, background },
     );
     app.decorate('identity', holder);

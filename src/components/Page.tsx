@@ -15,7 +15,7 @@ export const Main = styled.main`
   }
 `;
 
-export const Card = styled.div<{ $wide?: boolean }>`
+const Card = styled.div<{ $wide?: boolean }>`
   width: 100%;
   max-width: ${({ $wide }) => ($wide ? 880 : theme.layout.formMaxWidth)}px;
   background: ${theme.colors.surface};

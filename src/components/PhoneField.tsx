@@ -1,4 +1,4 @@
-import { PHONE_INPUT_MAX_LENGTH } from '../../machines/shared/input';
+import { PHONE_INPUT_MAX_LENGTH } from '../../machines/shared/phone';
 import { TextField, type TextFieldProps } from './TextField';
 
 /**

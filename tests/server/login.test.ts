@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { errorResponse } from '../../contract/common';
 import { failureDelayMs } from '../../server/login/service';
 import { upsertPatient } from '../../server/patients/service';
-import { createTestApp, type TestApp } from './helpers';
+import { useTestApp, type TestApp } from './helpers';
 
 const PATIENT = {
   numero_documento: '4567890',
@@ -17,14 +17,15 @@ const cookieOf = (res: { cookies: { name: string; value: string }[] }) =>
   res.cookies.find((c) => c.name === 'sid');
 
 describe('POST /api/auth/login', () => {
+  // One app for the file (opening PGlite is the slow part), emptied and its clock rewound per test.
+  const h = useTestApp({
+    env: { LOGIN_DELAY_BASE_MS: '1000', LOGIN_DELAY_MAX_MS: '8000', LOGIN_IP_MAX_FAILURES: '30' },
+  });
   let t: TestApp;
   beforeEach(async () => {
-    t = await createTestApp({
-      env: { LOGIN_DELAY_BASE_MS: '1000', LOGIN_DELAY_MAX_MS: '8000', LOGIN_IP_MAX_FAILURES: '30' },
-    });
+    t = h.t;
     await upsertPatient(t.ctx, PATIENT);
   });
-  afterEach(() => t.close());
 
   it('logs in with the right PIN and sets an HttpOnly, SameSite=Strict session cookie', async () => {
     const res = await login(t, { numero_documento: PATIENT.numero_documento, pin: PATIENT.pin });
@@ -169,11 +170,11 @@ describe('POST /api/auth/login', () => {
 });
 
 describe('security headers and API errors', () => {
+  const h = useTestApp();
   let t: TestApp;
-  beforeEach(async () => {
-    t = await createTestApp();
+  beforeEach(() => {
+    t = h.t;
   });
-  afterEach(() => t.close());
 
   it('sends CSP without inline scripts, frame-ancestors none and camera=(self)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/auth/session' });

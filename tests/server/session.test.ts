@@ -1,18 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { upsertPatient } from '../../server/patients/service';
 import { createSession } from '../../server/session/service';
-import { createTestApp, type TestApp } from './helpers';
+import { useTestApp, type TestApp } from './helpers';
 
 const PATIENT = { numero_documento: '4567890', pin: '739154', nombre: 'ANA', apellido: 'RUIZ' };
 
 describe('GET /api/auth/session and POST /api/auth/logout', () => {
+  // One app for the file (opening PGlite is the slow part), emptied and its clock rewound per test.
+  const h = useTestApp({ env: { SESSION_IDLE_MINUTES: '15', SESSION_ABSOLUTE_HOURS: '12' } });
   let t: TestApp;
   let patientId: string;
   beforeEach(async () => {
-    t = await createTestApp({ env: { SESSION_IDLE_MINUTES: '15', SESSION_ABSOLUTE_HOURS: '12' } });
+    t = h.t;
     patientId = (await upsertPatient(t.ctx, PATIENT)).id;
   });
-  afterEach(() => t.close());
 
   const session = (cookie?: string) =>
     t.app.inject({

@@ -37,7 +37,10 @@ async function recordedAddress(
   headers: Record<string, string>,
   remoteAddress = '127.0.0.1',
 ): Promise<string | undefined> {
+  // A fresh ledger: the per-address failures, and the document's own count (its 10th failure
+  // would lock it, and a lock answers 429).
   await db.query('DELETE FROM login_failures');
+  await db.query('DELETE FROM login_guards');
   const res = await app.inject({
     method: 'POST',
     url: '/api/auth/login',

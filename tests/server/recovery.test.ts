@@ -462,7 +462,8 @@ describe('POST /api/auth/set-new-pin', () => {
   it('lifts a login lock and resets the failure ledger', async () => {
     await seed();
     for (let i = 0; i < 10; i++) await login(ANA.numero_documento, '000111');
-    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(401);
+    // Locked: even the right PIN gets the lock's answer (issue 29 item 9).
+    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(429);
     const grant = await grantFor(ANA);
     expect((await setPin(ANA.numero_documento, NEW_PIN, grant)).statusCode).toBe(200);
     const { rows } = await h.t.ctx.db.query(
@@ -506,7 +507,7 @@ describe('knowing a document number is not enough to lock its patient out for go
       [ANA.numero_documento],
     );
     expect(rows[0]?.permanent).toBe(true);
-    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(401);
+    expect((await login(ANA.numero_documento, ANA.pin)).statusCode).toBe(429);
     // ... and every recovery call they can make without ANA's mobile.
     for (let i = 0; i < 12; i++) {
       const mobile = `09851000${String(i).padStart(2, '0')}`;

@@ -85,6 +85,8 @@ export const documentState = kycSetup.createStateConfig({
     live: {
       // The camera runs only while the live view shows: leaving (preview, upload) stops it.
       invoke: { id: 'camera', src: 'camera', input: DOCUMENT_CAMERA },
+      // A resumed registration's notice goes with its first screen (issue 29 item 13).
+      exit: assign({ resumedHere: false }),
       initial: 'opening',
       on: {
         'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },

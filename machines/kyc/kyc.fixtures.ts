@@ -33,7 +33,7 @@ const verified: KycContext = {
       DocumentNumber: '4567890',
       DateOfBirth: '1990-04-12',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     },
   },

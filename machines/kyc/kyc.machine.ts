@@ -66,7 +66,7 @@ export const kycMachine = kycSetup.createMachine({
             target: 'document',
             actions: [
               { type: 'assignSession', params: ({ event }) => event.output },
-              assign({ resume: null }),
+              assign({ resume: null, resumedHere: true }),
             ],
           },
           {
@@ -78,6 +78,7 @@ export const kycMachine = kycSetup.createMachine({
               assign(({ context }) => ({
                 kycResult: context.resume?.at === 'review' ? context.resume.kycResult : null,
                 resume: null,
+                resumedHere: true,
               })),
             ],
           },
@@ -138,6 +139,8 @@ export const kycMachine = kycSetup.createMachine({
       initial: 'showing',
       states: {
         showing: {
+          // A resumed registration's notice goes with its first screen (issue 29 item 13).
+          exit: assign({ resumedHere: false }),
           on: { 'review.confirm': '#kyc.supplementary', 'review.retry': 'rejecting' },
         },
         rejecting: {

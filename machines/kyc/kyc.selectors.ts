@@ -34,6 +34,9 @@ export function selectKycScreen(s: Snapshot): KycScreen {
  * 'Seguir en mi celular' is offered on the capture steps (the selfie, the document's live camera,
  * and their camera failures) where the wizard can hand the registration to the phone.
  */
+/** The first screen of a resumed registration: the wizard's 'Retomamos tu registro' shows. */
+export const selectKycResumed = (s: Snapshot): boolean => s.context.resumedHere;
+
 export const selectCanHandOff = (s: Snapshot): boolean =>
   s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
 
@@ -134,8 +137,8 @@ export function selectDocumentView(s: Snapshot) {
 
 /**
  * Review 'Verificá tus datos' reads like the card: the number with its dots (2.719.564), dates as
- * printed (DD/MM/AAAA); sex and nationality stay codes (F, M; PRY) for the copy to name
- * (FEMENINO, PARAGUAYA).
+ * printed (DD/MM/AAAA); the sex stays a code (F, M) for the copy to name (FEMENINO); the
+ * nationality comes in words from the server (PARAGUAYA).
  */
 export const formatBirthDate = formatCardDate;
 

@@ -19,6 +19,7 @@ export const initialKycContext = (
   registrationToken: input.registrationToken ?? null,
   resume: input.resume ?? null,
   canHandOff: input.canHandOff ?? false,
+  resumedHere: false,
   livenessMs,
   error: null,
   side: 'front',

@@ -47,6 +47,8 @@ export type KycErrorCode =
   | 'documentRejected'
   /** scan-id got no answer or an unreadable one */
   | 'documentNetwork'
+  /** scan-id: another scan of this session is running (409 scan_in_progress): send again after it */
+  | 'scanInProgress'
   /** POST /kyc-reject failed */
   | 'rejectFailed';
 
@@ -67,6 +69,11 @@ export type KycContext = {
   resume: KycResume | null;
   /** 'Seguir en mi celular' is offered (not on the phone the link opened) */
   canHandOff: boolean;
+  /**
+   * The first screen of a resumed registration shows (its document's front, its review): the
+   * wizard's 'Retomamos tu registro' shows there only, once (issue 29 item 13).
+   */
+  resumedHere: boolean;
   /** the selfie challenge's time limit (the server's, from start-kyc) */
   livenessMs: number;
   error: KycError | null;

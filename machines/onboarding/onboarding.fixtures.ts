@@ -39,7 +39,7 @@ const afterKyc: OnboardingContext = {
       DocumentNumber: '4567890',
       DateOfBirth: '1990-04-12',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     },
   },

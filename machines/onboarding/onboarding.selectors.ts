@@ -150,9 +150,17 @@ export const selectRegisteringView = (s: Snapshot) => ({
   canCancel: s.can({ type: 'flow.back' }),
 });
 
-/** 'Retomamos tu registro': the registration continued where it was left (not at the PIN). */
-export const selectResumed = (s: Snapshot): boolean =>
-  s.context.resumed && !s.matches('complete') && !s.matches('patientExists');
+/**
+ * 'Retomamos tu registro': the registration continued where it was left (not at the PIN), said
+ * once, on the first screen after the resume (issue 29 item 13): the welcome, or step 4's first
+ * screen, which the KYC child knows (`selectKycResumed`; 'kyc' here: ask the child).
+ */
+export const selectResumed = (s: Snapshot): boolean | 'kyc' => {
+  if (!s.context.resumed) return false;
+  if (s.matches('welcome')) return true;
+  if (s.matches({ kyc: 'loading' })) return s.context.kycResume !== null;
+  return s.matches({ kyc: 'running' }) ? 'kyc' : false;
+};
 
 /**
  * 'Seguí en tu celular' on the first device (the `handoff` child): the link being sent, sent (with

@@ -86,20 +86,8 @@ export const kyc = {
       estado_civil: 'Estado civil',
     },
     empty: '—',
-    /** As the card prints them (MRZ codes: sex F/M, ICAO nationality codes). */
+    /** As the card prints them (the MRZ's sex F/M; the server sends the nationality in words). */
     sexes: { F: 'FEMENINO', M: 'MASCULINO' } as Record<string, string>,
-    nationalities: {
-      PRY: 'PARAGUAYA',
-      ARG: 'ARGENTINA',
-      BRA: 'BRASILEÑA',
-      BOL: 'BOLIVIANA',
-      URY: 'URUGUAYA',
-      CHL: 'CHILENA',
-      PER: 'PERUANA',
-      COL: 'COLOMBIANA',
-      VEN: 'VENEZOLANA',
-      ESP: 'ESPAÑOLA',
-    } as Record<string, string>,
     retry: 'Reintentar',
     rejecting: 'Reiniciando...',
     confirm: 'Continuar',
@@ -146,6 +134,8 @@ export const kycErrors: Record<KycErrorCode, string> = {
     'No pudimos leer el código del dorso de tu cédula. Sacá otra foto del dorso, nítida y con buena luz.',
   documentRejected: 'No se pudo verificar el documento. Probá de nuevo.',
   documentNetwork: 'Error de conexión o validación de documento. Intentá de nuevo.',
+  scanInProgress:
+    'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
   rejectFailed: 'Reintentá el proceso desde el inicio.',
 };
 

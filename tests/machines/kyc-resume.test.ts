@@ -2,9 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { ensureSession } from '../../machines/kyc/kyc.actors';
-import { selectKycView } from '../../machines/kyc/kyc.selectors';
+import { selectKycResumed, selectKycView } from '../../machines/kyc/kyc.selectors';
 import type { KycSession } from '../../machines/kyc/kyc.types';
-import { harness, verified } from './kyc.harness';
+import { harness, jpeg, verified } from './kyc.harness';
 
 /** Step 4 of a resumed registration, and the hand-off to the phone (issue 18). */
 
@@ -28,6 +28,29 @@ describe('kyc machine: a resumed registration', () => {
     });
   });
 
+  it("'Retomamos tu registro' shows on the first screen only, not on the later ones (issue 29 item 13)", async () => {
+    const h = harness(['kyc-9'], true, {
+      input: { sessionId: 'kyc-9', registrationToken: TOKEN, resume: { at: 'document' } },
+    });
+    await h.answerSession();
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(true);
+    h.actor.send({ type: 'document.upload', file: jpeg('front-file') });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
+    await h.flush();
+    expect(h.actor.getSnapshot().matches({ document: 'preview' })).toBe(true);
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(false);
+    // Back to the front's camera ('Elegir otra imagen'): not the first screen after the resume.
+    h.actor.send({ type: 'document.retake' });
+    expect(h.actor.getSnapshot().matches({ document: 'live' })).toBe(true);
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(false);
+  });
+
+  it('a fresh step 4 (not resumed) never shows it', async () => {
+    const h = harness(['kyc-9']);
+    await h.answerSession();
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(false);
+  });
+
   it('a read document continues at its review, with what the session read', async () => {
     const h = harness(['kyc-9'], true, {
       input: { sessionId: 'kyc-9', resume: { at: 'review', kycResult: verified } },
@@ -36,6 +59,9 @@ describe('kyc machine: a resumed registration', () => {
     expect(h.actor.getSnapshot().matches({ review: 'showing' })).toBe(true);
     expect(h.actor.getSnapshot().context.kycResult).toEqual(verified);
     expect(selectKycView(h.actor.getSnapshot()).screen).toBe('review');
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(true);
+    h.actor.send({ type: 'review.confirm' });
+    expect(selectKycResumed(h.actor.getSnapshot())).toBe(false);
   });
 
   it('a retry after a rejection starts at the selfie, bound to the same registration', async () => {

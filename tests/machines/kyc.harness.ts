@@ -46,7 +46,7 @@ export const verified: ScanIdResponse = {
     DocumentNumber: '6824773',
     DateOfBirth: '1955-10-08',
     Gender: 'F',
-    Nationality: 'PRY',
+    Nationality: 'PARAGUAYA',
     MaritalStatus: 'CASADA',
   },
 };

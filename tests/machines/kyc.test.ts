@@ -499,7 +499,7 @@ describe('kyc machine: document verification', () => {
       numeroDocumento: '6.824.773',
       fechaNacimiento: '08/10/1955',
       sexo: 'F',
-      nacionalidad: 'PRY',
+      nacionalidad: 'PARAGUAYA',
       estado_civil: 'CASADA',
     });
   });
@@ -684,6 +684,23 @@ describe('kyc machine: document verification', () => {
       {
         code: 'tooManyAttempts',
         serverMessage: 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+      },
+    ],
+    [
+      // Issue 29 item 17: another scan of this session is running (a double tap, a second tab).
+      'a 409 scan_in_progress',
+      new ApiError(
+        'server',
+        409,
+        'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
+        undefined,
+        'scan_in_progress',
+      ),
+      {
+        code: 'scanInProgress',
+        serverMessage:
+          'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
+        reason: 'scan_in_progress',
       },
     ],
   ])(

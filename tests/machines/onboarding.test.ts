@@ -832,7 +832,7 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
         DocumentNumber: '4.567.890',
         DateOfBirth: '1990-05-17',
         Gender: 'F',
-        Nationality: 'PRY',
+        Nationality: 'PARAGUAYA',
         MaritalStatus: 'SOLTERA',
       },
     },
@@ -1170,6 +1170,9 @@ describe('a registration that survives real life (issue 18)', () => {
       registrationToken: REGISTRATION.token,
     });
     expect(h.savePins).toHaveLength(0);
+    // Said once (issue 29 item 13): step 4's screens after the welcome do not repeat it.
+    h.actor.send({ type: 'welcome.next' });
+    expect(selectResumed(h.actor.getSnapshot())).toBe(false);
   });
 
   it('a passed selfie continues at the document, in the same KYC session', async () => {
@@ -1187,6 +1190,8 @@ describe('a registration that survives real life (issue 18)', () => {
     ]);
     // Used once: a later step 4 (back from the phone) starts from the session as it is then.
     expect(h.actor.getSnapshot().context.kycResume).toBeNull();
+    // The notice is step 4's first screen's: the KYC child says which (issue 29 item 13).
+    expect(selectResumed(h.actor.getSnapshot())).toBe('kyc');
   });
 
   it('a read document continues at its review; register goes without a PIN (the server has its hash)', async () => {
@@ -1195,7 +1200,7 @@ describe('a registration that survives real life (issue 18)', () => {
       DocumentNumber: '4567890',
       DateOfBirth: '17/05/1990',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     };
     const h = await verified({ ...REGISTRATION, resumeAt: 'review', sessionId: 'kyc-9', idData });

@@ -2,7 +2,8 @@ import { assign, sendParent } from 'xstate';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
-import type { KycError } from './kyc.types';
+import { isCameraMissing } from '../shared/camera';
+import type { HandoffStartEvent, KycError } from './kyc.types';
 
 /** verifying's answer (done or error) as the failure it shows: the params of `assignFailure`. */
 const documentError = ({ event }: { event: object }): KycError => documentErrorOf(event);
@@ -45,7 +46,10 @@ export const kycMachine = kycSetup.createMachine({
     // The wizard leaves the identity step for the phone (the view offers it where canHandOff).
     'handoff.start': {
       guard: ({ context }) => context.canHandOff,
-      actions: sendParent({ type: 'handoff.start' }),
+      actions: sendParent(({ context }): HandoffStartEvent => ({
+        type: 'handoff.start',
+        cameraMissing: isCameraMissing(context.cameraError),
+      })),
     },
   },
   states: {

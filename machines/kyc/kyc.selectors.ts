@@ -40,6 +40,18 @@ export const selectKycResumed = (s: Snapshot): boolean => s.context.resumedHere;
 export const selectCanHandOff = (s: Snapshot): boolean =>
   s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
 
+/**
+ * Where 'Seguir en mi celular' stands (issue 29 item 12): 'first', the primary action above the
+ * camera's problem, when the camera is missing, refused or unusable; 'last', a secondary choice
+ * below the camera; null where it is not offered.
+ */
+export const selectHandOffPlace = (s: Snapshot): 'first' | 'last' | null => {
+  if (!selectCanHandOff(s)) return null;
+  const cameraFailed =
+    s.matches({ selfie: 'cameraFailed' }) || s.matches({ document: { live: 'cameraFailed' } });
+  return cameraFailed ? 'first' : 'last';
+};
+
 /** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
   screen: selectKycScreen(s),

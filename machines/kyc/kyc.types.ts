@@ -142,4 +142,11 @@ export type KycEvent =
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' };
 
+/** What the KYC child tells the wizard when the patient hands step 4 to the phone. */
+export type HandoffStartEvent = {
+  type: 'handoff.start';
+  /** this device has no usable camera: its own camera is not offered back (issue 29 item 12) */
+  cameraMissing: boolean;
+};
+
 export type { FlowError, SupplementaryData, SupplementaryForm };

@@ -128,6 +128,11 @@ export const onboardingFixtures = {
   handoffWaitingOpened: onboardingAt.handoff(hf.waitingOpened),
   handoffWaitingSelfie: onboardingAt.handoff(hf.waitingSelfie),
   handoffWaitingDocument: onboardingAt.handoff(hf.waitingDocument),
+  handoffWaitingNoCamera: withStepChild(
+    at('handoff', { ...withPin, cameraMissing: true }),
+    'handoff',
+    hf.waitingNoCamera,
+  ),
   handoffFailed: onboardingAt.handoff(hf.failed),
   handoffStopped: onboardingAt.handoff(hf.stopped),
   handoffDone: onboardingAt.handoff(hf.done),

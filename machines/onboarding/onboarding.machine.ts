@@ -212,7 +212,10 @@ export const onboardingMachine = setup({
         running: {
           exit: stopChild('kyc'),
           on: {
-            'handoff.start': '#onboarding.handoff',
+            'handoff.start': {
+              target: '#onboarding.handoff',
+              actions: assign({ cameraMissing: ({ event }) => event.cameraMissing }),
+            },
             'xstate.done.actor.kyc': [
               {
                 // The card is read: a PIN made from its birth date or number is asked again.
@@ -232,13 +235,15 @@ export const onboardingMachine = setup({
     // 'Seguí en tu celular': the phone continues the registration from the SMS link; this device
     // follows it (the `handoff` child) and shows the completion when the phone finishes.
     handoff: {
-      on: { 'handoff.cancel': 'kyc' },
+      // Not offered on a device without a camera (issue 29 item 12): only the phone can go on.
+      on: { 'handoff.cancel': { guard: ({ context }) => !context.cameraMissing, target: 'kyc' } },
       invoke: {
         id: 'handoff',
         src: 'handoff',
         input: ({ context }) => ({
           registrationToken: known(context.registrationToken, 'registration'),
           phone: known(context.phone, 'mobile'),
+          cameraMissing: context.cameraMissing,
         }),
         onDone: 'complete',
         onError: '#onboarding.unexpected',

@@ -170,8 +170,6 @@ export const selectResumed = (s: Snapshot): boolean | 'kyc' => {
 export const selectHandoffView = (s: HandoffSnapshot) => ({
   sending: s.matches('sending'),
   waiting: s.matches('waiting'),
-  /** the link, for the QR code a computer shows beside the SMS */
-  link: s.context.sent?.link ?? null,
   stage: s.context.sent?.stage ?? null,
   /** the link's validity, in whole minutes */
   expiresInMinutes: s.context.sent ? Math.round(s.context.sent.expiresInSeconds / 60) : null,
@@ -179,8 +177,11 @@ export const selectHandoffView = (s: HandoffSnapshot) => ({
   phone: s.context.phone,
   error: s.matches('failed') || s.matches('stopped') ? s.context.error : null,
   canResend: s.can({ type: 'handoff.resend' }),
-  /** 'Usar la cámara de este dispositivo' (the wizard's), while the registration is this device's */
-  canUseThisDevice: !s.matches('stopped') && s.status === 'active',
+  /**
+   * 'Usar la cámara de este dispositivo' (the wizard's), while the registration is this device's
+   * and this device has a camera (issue 29 item 12)
+   */
+  canUseThisDevice: !s.context.cameraMissing && !s.matches('stopped') && s.status === 'active',
 });
 
 /** The phone opening the SMS link, or the link refused (with the reason and the SMS way back). */

@@ -5,7 +5,13 @@ import type {
   RegistrationStatusResponse,
 } from '../../contract/onboarding';
 import type { pinOwnDataOf } from '../../contract/pin';
-import type { KycOutput, KycResult, KycResume, SupplementaryData } from '../kyc/kyc.types';
+import type {
+  HandoffStartEvent,
+  KycOutput,
+  KycResult,
+  KycResume,
+  SupplementaryData,
+} from '../kyc/kyc.types';
 import type { PollingEvent } from '../shared/polling';
 
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
@@ -75,6 +81,8 @@ export type OnboardingContext = {
   linkToken: string | null;
   /** the server refused the PIN at register: 'Elegí otro PIN' opens with the reason */
   pinRefused: boolean;
+  /** step 4 found no usable camera on this device (handed to the phone for that reason) */
+  cameraMissing: boolean;
 };
 
 /** The phone that opened the SMS link starts from its token (src/flows/onboarding). */
@@ -94,7 +102,7 @@ export type OnboardingEvent =
   /** every back arrow and 'Cancelar': the flow ends and the view goes home */
   | { type: 'flow.back' }
   /** step 4: 'Seguir en mi celular' (the KYC child forwards its view's choice) */
-  | { type: 'handoff.start' }
+  | HandoffStartEvent
   /** 'Usar la cámara de este dispositivo': back to step 4 here */
   | { type: 'handoff.cancel' }
   /** the phone's link was refused: verify the mobile by SMS instead */
@@ -167,11 +175,13 @@ export type HandoffContext = {
   registrationToken: string;
   /** the verified mobile the SMS goes to */
   phone: string;
+  /** this device has no usable camera: 'Usar la cámara de este dispositivo' is not offered */
+  cameraMissing: boolean;
   /** the link sent and how far the phone got */
   sent: { link: string; stage: RegistrationStage; expiresInSeconds: number } | null;
   error: OnboardingError | null;
 };
-export type HandoffInput = { registrationToken: string; phone: string };
+export type HandoffInput = { registrationToken: string; phone: string; cameraMissing: boolean };
 export type HandoffEvent =
   /** 'Reenviar el enlace' */
   | { type: 'handoff.resend' }

@@ -20,6 +20,8 @@ export const kyc = {
   handOff: {
     action: 'Seguir en mi celular',
     hint: '¿Sin cámara aquí? Te enviamos un enlace por SMS para terminar con la cámara de tu celular.',
+    /** Under the primary action when this device's camera cannot be used. */
+    noCamera: 'Te enviamos un enlace por SMS para terminar con la cámara de tu celular.',
   },
   selfie: {
     title: 'Selfie (parpadeá 3 veces)',

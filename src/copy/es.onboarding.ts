@@ -93,7 +93,6 @@ export const onboarding = {
       `Te enviamos un SMS al ${celular} con un enlace. Abrilo en tu celular para sacarte la selfie y fotografiar tu cédula.`,
     expiry: (minutes: number) =>
       `El enlace vence en ${minutes} minutos y sirve una sola vez. Esta pantalla se actualiza sola.`,
-    qr: 'O escaneá este código con la cámara de tu celular:',
     stages: {
       waiting: 'Esperando que abras el enlace en tu celular...',
       opened: 'Abriste el enlace en tu celular.',

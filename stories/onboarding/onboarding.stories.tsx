@@ -63,6 +63,8 @@ export const HandoffWaiting = at(onboardingFixtures.handoffWaiting);
 export const HandoffWaitingOpened = at(onboardingFixtures.handoffWaitingOpened);
 export const HandoffWaitingSelfie = at(onboardingFixtures.handoffWaitingSelfie);
 export const HandoffWaitingDocument = at(onboardingFixtures.handoffWaitingDocument);
+/** A computer without a camera: only the phone can go on ('Usar la cámara...' is not offered). */
+export const HandoffWaitingNoCamera = at(onboardingFixtures.handoffWaitingNoCamera);
 /** The link could not be sent (here: the SMS resend wait). */
 export const HandoffFailed = at(onboardingFixtures.handoffFailed);
 /** The registration moved on elsewhere (the mobile verified again on another device). */

@@ -2,7 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { ensureSession } from '../../machines/kyc/kyc.actors';
-import { selectKycResumed, selectKycView } from '../../machines/kyc/kyc.selectors';
+import {
+  selectHandOffPlace,
+  selectKycResumed,
+  selectKycView,
+} from '../../machines/kyc/kyc.selectors';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { harness, jpeg, verified } from './kyc.harness';
 
@@ -85,7 +89,7 @@ describe('kyc machine: a resumed registration', () => {
 describe("kyc machine: 'Seguir en mi celular'", () => {
   /** A parent that records what its KYC child sends it. */
   function parentOf(canHandOff: boolean) {
-    const received: string[] = [];
+    const received: object[] = [];
     const parent = createMachine({
       invoke: {
         id: 'kyc',
@@ -94,7 +98,7 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
         }),
         input: { canHandOff },
       },
-      on: { 'handoff.start': { actions: ({ event }) => received.push(event.type) } },
+      on: { 'handoff.start': { actions: ({ event }) => received.push(event) } },
     });
     const actor = createActor(parent).start();
     const kyc = actor.getSnapshot().children.kyc!;
@@ -104,7 +108,7 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
   it('is forwarded to the wizard where it is offered', () => {
     const { received, kyc } = parentOf(true);
     kyc.send({ type: 'handoff.start' });
-    expect(received).toEqual(['handoff.start']);
+    expect(received).toEqual([{ type: 'handoff.start', cameraMissing: false }]);
   });
 
   it('is not offered on the phone the link opened', () => {
@@ -122,6 +126,39 @@ describe("kyc machine: 'Seguir en mi celular'", () => {
     await off.answerSession();
     off.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
     expect(selectKycView(off.actor.getSnapshot()).canHandOff).toBe(false);
+  });
+
+  /** Step 4 under a parent that records what it forwards, its camera and calls under test. */
+  function underWizard() {
+    const received: object[] = [];
+    const h = harness(['sess-1'], false);
+    const parent = createMachine({
+      invoke: { id: 'kyc', src: h.machine, input: { canHandOff: true } },
+      on: { 'handoff.start': { actions: ({ event }) => received.push(event) } },
+    });
+    const kyc = createActor(parent).start().getSnapshot().children.kyc!;
+    return { received, h, kyc };
+  }
+
+  it('without a camera it is the first action, and the wizard hears that the camera is missing (issue 29 item 12)', async () => {
+    const { received, h, kyc } = underWizard();
+    const place = () => selectHandOffPlace(kyc.getSnapshot() as never);
+    await h.answerSession();
+    expect(place()).toBe('last');
+    // A refused permission: first too (the camera cannot be used now), but the device has one.
+    h.camera.last().send({ type: 'camera.error', code: 'permissionDenied' });
+    expect(place()).toBe('first');
+    kyc.send({ type: 'handoff.start' });
+    expect(received).toEqual([{ type: 'handoff.start', cameraMissing: false }]);
+  });
+
+  it('a device with no camera at all tells the wizard so', async () => {
+    const { received, h, kyc } = underWizard();
+    await h.answerSession();
+    h.camera.last().send({ type: 'camera.error', code: 'notFound' });
+    expect(selectHandOffPlace(kyc.getSnapshot() as never)).toBe('first');
+    kyc.send({ type: 'handoff.start' });
+    expect(received).toEqual([{ type: 'handoff.start', cameraMissing: true }]);
   });
 });
 

@@ -1223,10 +1223,10 @@ describe('a registration that survives real life (issue 18)', () => {
   });
 
   describe("'Seguir en mi celular' on the first device", () => {
-    async function handingOff() {
+    async function handingOff(cameraMissing = false) {
       const h = harness({ snapshot: onboardingFixtures.welcome });
       await toKyc(h);
-      h.actor.send({ type: 'handoff.start' });
+      h.actor.send({ type: 'handoff.start', cameraMissing });
       expect(h.where()).toEqual({ handoff: 'sending' });
       // The KYC child (and its camera) stopped with step 4's screen.
       expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
@@ -1253,7 +1253,6 @@ describe('a registration that survives real life (issue 18)', () => {
       ]);
       expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
         waiting: true,
-        link: LINK,
         stage: 'waiting',
         expiresInMinutes: 20,
         phone: '0981123456',
@@ -1307,6 +1306,19 @@ describe('a registration that survives real life (issue 18)', () => {
       h.actor.send({ type: 'handoff.cancel' });
       expect(h.actor.getSnapshot().matches({ kyc: 'loading' })).toBe(true);
       expect(h.actor.getSnapshot().children.handoff).toBeUndefined();
+    });
+
+    it('a device without a camera is not offered its own camera back (issue 29 item 12)', async () => {
+      const h = await handingOff(true);
+      h.links[0]!.answer.resolve(LINK_SENT);
+      await waitFor(h.handoffStep(), (s) => s.matches('waiting'));
+      expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
+        waiting: true,
+        canResend: true,
+        canUseThisDevice: false,
+      });
+      h.actor.send({ type: 'handoff.cancel' });
+      expect(h.where()).toEqual({ handoff: 'waiting' });
     });
   });
 

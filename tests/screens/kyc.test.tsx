@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
+import type { KycInput } from '../../machines/kyc/kyc.types';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { cameraErrors } from '../../src/copy/es.camera';
@@ -13,8 +14,8 @@ import { harness, stream, verified } from '../machines/kyc.harness';
 const copy = kyc;
 
 /** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
-function renderKyc() {
-  const h = harness(undefined, false);
+function renderKyc(input: KycInput = {}) {
+  const h = harness(undefined, false, { input });
   const wizard = onboardingMachine.provide({
     actors: { loadKyc: fromPromise(async () => h.machine) },
   });
@@ -107,6 +108,20 @@ describe('KYC screens', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(cameraErrors.insecureContext);
     expect(screen.queryByRole('button', { name: onboarding.retry })).toBeNull();
     expect(button(onboarding.cancel)).toBeEnabled();
+  });
+
+  it("without a camera, 'Seguir en mi celular' is the first, primary action (issue 29 item 12)", async () => {
+    const h = renderKyc({ canHandOff: true });
+    await settle(() => h.answerSession());
+    // With a camera: a secondary choice after the selfie's own button.
+    const buttons = () => screen.getAllByRole('button').map((b) => b.textContent);
+    expect(buttons().indexOf(copy.handOff.action)).toBeGreaterThan(
+      buttons().indexOf(copy.selfie.start),
+    );
+    await settle(() => h.camera.last().send({ type: 'camera.error', code: 'notFound' }));
+    expect(buttons()[0]).toBe(copy.handOff.action);
+    expect(screen.getAllByRole('button', { name: copy.handOff.action })).toHaveLength(1);
+    expect(screen.getByText(copy.handOff.noCamera)).toBeInTheDocument();
   });
 
   it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' and 'Continuar'", async () => {

@@ -61,6 +61,12 @@ describe("'Seguí en tu celular'", () => {
     expect(screen.getByText(common.loading)).toBeInTheDocument();
   });
 
+  it("a device without a camera is not offered 'Usar la cámara de este dispositivo' (issue 29 item 12)", () => {
+    renderAt(onboardingFixtures.handoffWaitingNoCamera);
+    expect(button(copy.handoff.resend)).toBeEnabled();
+    expect(screen.queryByRole('button', { name: copy.handoff.useThisDevice })).toBeNull();
+  });
+
   it('a registration that moved on offers neither a new link nor this camera', () => {
     renderAt(onboardingFixtures.handoffStopped);
     expect(screen.queryByRole('button', { name: copy.handoff.resend })).toBeNull();

@@ -46,6 +46,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
       ) : (
         <>
           <Intro>{front ? copy.frontIntro : copy.backIntro}</Intro>
+          <HandoffOffer kyc={kyc} at="first" />
           {view.cameraError ? (
             <CameraProblem
               code={view.cameraError}
@@ -96,7 +97,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
               if (chosen) kyc.send({ type: 'document.upload', file: chosen });
             }}
           />
-          <HandoffOffer kyc={kyc} />
+          <HandoffOffer kyc={kyc} at="last" />
         </>
       )}
     </KycLayout>

@@ -145,6 +145,12 @@ export const onboardingFixtures = {
     linkToken: FIXTURE_LINK_TOKEN,
     error: linkOpeningFixtures.refused.context.error,
   }),
+  /** A real link opened again after its registration finished (issue 29 item 16). */
+  linkRefusedComplete: at('linkRefused', {
+    ...empty,
+    linkToken: FIXTURE_LINK_TOKEN,
+    error: { code: 'linkRegistrationComplete' },
+  }),
   kycLoading: at({ kyc: 'loading' }, withPin),
   kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),
   kycRunning: at({ kyc: 'running' }, withPin),

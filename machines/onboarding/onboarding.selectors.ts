@@ -188,6 +188,8 @@ export const selectHandoffView = (s: HandoffSnapshot) => ({
 export const selectLinkView = (s: Snapshot) => ({
   opening: s.matches('linkOpening'),
   error: s.matches('linkRefused') ? s.context.error : null,
+  /** the link's registration finished: log in, not the SMS code again (issue 29 item 16) */
+  complete: s.matches('linkRefused') && s.context.error?.code === 'linkRegistrationComplete',
 });
 
 export const selectUnexpectedView = (s: Snapshot) => ({

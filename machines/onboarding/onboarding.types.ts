@@ -47,7 +47,9 @@ export type OnboardingErrorCode =
   /** the first device lost the registration while following the phone (re-verified elsewhere) */
   | 'handoffStopped'
   /** the phone's link was refused: used, expired, or not valid */
-  | 'linkRefused';
+  | 'linkRefused'
+  /** the phone's link was real and its registration finished: log in (issue 29 item 16) */
+  | 'linkRegistrationComplete';
 
 export type OnboardingError = { code: OnboardingErrorCode; serverMessage?: string };
 

@@ -253,9 +253,17 @@ export async function sendLink(
   return { expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
 }
 
-/** Why a link cannot be opened, in the patient's words. */
-function linkRefusal(row: { used_at: Date | null; expires_at: Date } | undefined, now: Date) {
+/**
+ * Why a link cannot be opened, in the patient's words. Only a link this server made (a row) can
+ * say that its registration finished: a forged token learns nothing (issue 29 item 16).
+ */
+function linkRefusal(
+  row: { used_at: Date | null; expires_at: Date; completed_at: Date | null } | undefined,
+  now: Date,
+) {
   if (!row) return new HttpError(404, m.linkInvalid, {}, 'linkInvalid');
+  if (row.completed_at)
+    return new HttpError(410, m.linkRegistrationComplete, {}, 'registrationComplete');
   if (row.used_at) return new HttpError(410, m.linkUsed, {}, 'linkUsed');
   if (new Date(row.expires_at) <= now) return new HttpError(410, m.linkExpired, {}, 'linkExpired');
   return new HttpError(404, m.linkInvalid, {}, 'linkInvalid');
@@ -315,8 +323,12 @@ export async function openLink(
     return { draft, token };
   });
   if (!opened) {
-    const { rows } = await deps.db.query<{ used_at: Date | null; expires_at: Date }>(
-      `SELECT t.used_at, LEAST(t.expires_at, d.expires_at) AS expires_at
+    const { rows } = await deps.db.query<{
+      used_at: Date | null;
+      expires_at: Date;
+      completed_at: Date | null;
+    }>(
+      `SELECT t.used_at, LEAST(t.expires_at, d.expires_at) AS expires_at, d.completed_at
          FROM registration_tokens t JOIN registration_drafts d ON d.id = t.draft_id
         WHERE t.token_hash = $1 AND t.kind = 'link'`,
       [hash],

@@ -154,6 +154,7 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
     'Este registro ya no sigue en este dispositivo. Verificá tu celular de nuevo para continuar.',
   linkRefused:
     'Este enlace no es válido. Ingresá tu celular para continuar tu registro con un código por SMS.',
+  linkRegistrationComplete: 'Tu registro ya está completo. Ingresá.',
 };
 
 /** Errors of the SMS code step (spec section 8; its spelling slips fixed, docs/decisions.md). */

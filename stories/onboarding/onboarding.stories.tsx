@@ -79,6 +79,8 @@ export const LinkOpeningOpened = at(onboardingFixtures.linkOpeningOpened);
 export const LinkOpeningRefused = at(onboardingFixtures.linkOpeningRefused);
 /** The link was used already: the reason, and verifying the mobile by SMS instead. */
 export const LinkRefused = at(onboardingFixtures.linkRefused);
+/** The link was real and its registration finished: 'Tu registro ya está completo. Ingresá.' */
+export const LinkRefusedComplete = at(onboardingFixtures.linkRefusedComplete);
 /** Step 4 while its code (its own chunk) downloads: 'Cargando...'. */
 export const KycLoading = at(onboardingFixtures.kycLoading);
 /** Step 4's code could not be downloaded (offline): the reason and 'Reintentar'. */

@@ -1357,5 +1357,23 @@ describe('a registration that survives real life (issue 18)', () => {
       expect(h.where()).toEqual({ registration: 'editing' });
       expect(h.actor.getSnapshot().context.linkToken).toBeNull();
     });
+
+    it('a link whose registration finished says so, with the login (issue 29 item 16)', async () => {
+      const h = harness({ input: { linkToken: LINK_TOKEN } });
+      h.opens[0]!.answer.reject(
+        new ApiError(
+          'server',
+          410,
+          'Tu registro ya está completo. Ingresá.',
+          undefined,
+          'registrationComplete',
+        ),
+      );
+      await waitFor(h.actor, (s) => s.matches('linkRefused'));
+      expect(selectLinkView(h.actor.getSnapshot())).toMatchObject({
+        error: { code: 'linkRegistrationComplete' },
+        complete: true,
+      });
+    });
   });
 });

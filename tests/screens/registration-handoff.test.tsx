@@ -84,4 +84,12 @@ describe("the phone's link", () => {
       screen.getByRole('heading', { level: 1, name: copy.registration.title }),
     ).toBeInTheDocument();
   });
+
+  it("a used link after the registration finished: 'Tu registro ya está completo. Ingresá.' and the login (issue 29 item 16)", () => {
+    renderAt(onboardingFixtures.linkRefusedComplete);
+    expect(screen.getByRole('alert')).toHaveTextContent('Tu registro ya está completo. Ingresá.');
+    expect(screen.getByRole('link', { name: copy.goToLogin })).toHaveAttribute('href', '/login');
+    expect(screen.queryByRole('button', { name: copy.link.restart })).toBeNull();
+    expect(screen.queryByText(/Pedí uno nuevo/)).toBeNull();
+  });
 });

@@ -285,7 +285,8 @@ describe('continuing on the phone', () => {
   it('the phone finishes without the PIN (its kept hash); the first device sees it completed; the links die', async () => {
     const token = await atStep4();
     await sendLink(token);
-    const phone = (await open(linkFromSms().token)).json().registration;
+    const opened = linkFromSms().token;
+    const phone = (await open(opened)).json().registration;
     expect((await status(token)).json().stage).toBe('opened');
     expect((await bind(phone.token, 'kyc-phone')).statusCode).toBe(200);
     kyc.stages.set('kyc-phone', { stage: 'documentRead', idData: ID_DATA });
@@ -302,7 +303,20 @@ describe('continuing on the phone', () => {
     });
     expect(register.statusCode).toBe(200);
     expect((await status(token)).json()).toEqual({ success: true, stage: 'completed' });
-    expect((await open(unused)).json().reason).toBe('linkInvalid');
+    // Its real links, used or not, say so (issue 29 item 16), and continue nothing.
+    for (const link of [unused, opened]) {
+      const again = await open(link);
+      expect(again.statusCode).toBe(410);
+      expect(again.json()).toEqual({
+        success: false,
+        message: 'Tu registro ya está completo. Ingresá.',
+        reason: 'registrationComplete',
+      });
+    }
+    // A token the server never made learns nothing: 'no es válido', as before.
+    const forged = await open('F'.repeat(43));
+    expect(forged.statusCode).toBe(404);
+    expect(forged.json().reason).toBe('linkInvalid');
     const login = await post('/api/auth/login', { numero_documento: '4567890', pin: '482915' });
     expect(login.statusCode).toBe(200);
     // Finished: the mobile is a patient's now, as start says.

@@ -132,9 +132,11 @@ export const onboardingMachine = setup({
     registration: {
       // The phone that opened the SMS link continues its registration; anyone else starts here.
       always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
+      exit: assign({ codeSent: null }),
       invoke: {
         id: 'registrationForm',
         src: 'registrationForm',
+        input: ({ context }) => ({ codeSent: context.codeSent }),
         onDone: [
           {
             guard: ({ event }) => event.output.outcome === 'sent',
@@ -155,6 +157,20 @@ export const onboardingMachine = setup({
       },
     },
     verification: {
+      on: {
+        // Back to step 0 with the number (issue 29 item 11): the code sent stays usable, and the
+        // same number again within the resend wait comes back here without a new send.
+        'flow.back': {
+          target: 'registration',
+          actions: assign({
+            codeSent: ({ context, self }) => ({
+              phone: known(context.phone, 'mobile'),
+              email: context.email,
+              secondsLeft: self.getSnapshot().children.otp?.getSnapshot().context.secondsLeft ?? 0,
+            }),
+          }),
+        },
+      },
       invoke: {
         id: 'otp',
         src: 'otp',

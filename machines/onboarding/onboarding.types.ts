@@ -83,6 +83,8 @@ export type OnboardingContext = {
   linkToken: string | null;
   /** the server refused the PIN at register: 'Elegí otro PIN' opens with the reason */
   pinRefused: boolean;
+  /** back from step 1: the code sent and its wait left, for step 0's form */
+  codeSent: CodeSent | null;
   /** step 4 found no usable camera on this device (handed to the phone for that reason) */
   cameraMissing: boolean;
 };
@@ -136,7 +138,15 @@ export type RegistrationFormContext = {
   error: OnboardingError | null;
   /** failed submits so far: each sends the focus to the first field to fix */
   failures: number;
+  /** a code already on its way to this mobile, within its resend wait (back from step 1) */
+  codeSent: CodeSent | null;
 };
+/**
+ * The code step's back arrow (issue 29 item 11): the code sent stays usable, so the same number
+ * again within the resend wait goes back to the code step without a new send.
+ */
+export type CodeSent = { phone: string; email: string | null; secondsLeft: number };
+export type RegistrationFormInput = { codeSent?: CodeSent | null | undefined } | undefined;
 export type RegistrationFormEvent =
   | { type: 'phone.change'; value: string }
   | { type: 'phone.blur' }

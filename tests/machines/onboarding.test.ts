@@ -470,9 +470,47 @@ describe('step 1: verification', () => {
     expect(h.screen()).toBe('verification');
   });
 
-  it('back goes home and stops the countdown', async () => {
+  it('back goes to step 0 with the number; the same number within the wait returns to the code, no new send (issue 29 item 11)', async () => {
+    const h = await atVerification();
+    await vi.advanceTimersByTimeAsync(10_000);
+    h.actor.send({ type: 'flow.back' });
+    expect(h.where()).toEqual({ registration: 'editing' });
+    expect(h.form().getSnapshot().context).toMatchObject({
+      phoneInput: '981123456',
+      codeSent: { phone: '0981123456', secondsLeft: 20 },
+    });
+    h.send({ type: 'form.submit' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    expect(h.sends).toHaveLength(1);
+    // The countdown goes on from what was left; the code on the phone is still the one to type.
+    const otp = h.actor.getSnapshot().children.otp!;
+    expect(otp.getSnapshot().context).toMatchObject({
+      recipient: { celular: '0981123456' },
+      secondsLeft: 20,
+    });
+    otp.send({ type: 'code.change', value: '482915' });
+    expect(h.validations[0]!.input.code).toBe('482915');
+  });
+
+  it('back, then another number: a new send; the same number after the wait: a new send too', async () => {
     const h = await atVerification();
     h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'phone.change', value: '982 000 000' });
+    h.send({ type: 'form.submit' });
+    expect(h.sends.map((c) => c.input.phone)).toEqual(['0981123456', '0982000000']);
+
+    const late = await atVerification();
+    late.actor.send({ type: 'flow.back' });
+    await vi.advanceTimersByTimeAsync(30_000);
+    late.send({ type: 'form.submit' });
+    expect(late.where()).toEqual({ registration: 'sending' });
+    expect(late.sends).toHaveLength(2);
+  });
+
+  it("step 0's back still goes home (after the code step's back) and stops every timer", async () => {
+    const h = await atVerification();
+    h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });

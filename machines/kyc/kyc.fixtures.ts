@@ -121,6 +121,10 @@ export const kycFixtures = {
     { ...back, back: photo('DORSO'), error: { code: 'documentNetwork' } },
   ),
   verifying: at('verifying', { ...back, back: photo('DORSO') }),
+  /** The card is read; its number is looked up (issue 29 item 10): still 'Verificando...'. */
+  checkingDocument: at('checkingDocument', { ...verified, registrationToken: 'R'.repeat(43) }),
+  /** 'Ya tenés una cuenta con esta cédula' as soon as the card is read. */
+  documentRegistered: at('documentRegistered', { ...verified, registrationToken: 'R'.repeat(43) }),
   // A refused document asks again for the photos at fault, saying why (issue 28).
   frontAgainNoFace: at(
     { document: { live: 'opening' } },

@@ -117,6 +117,15 @@ export const kycMachine = kycSetup.createMachine({
         }),
         onDone: [
           {
+            // In a registration: is this cédula already a patient's? Said now (issue 29 item 10).
+            guard: ({ context, event }) =>
+              event.output.success &&
+              event.output.kyc_complete &&
+              context.registrationToken !== null,
+            target: 'checkingDocument',
+            actions: assign({ kycResult: ({ event }) => event.output }),
+          },
+          {
             guard: ({ event }) => event.output.success && event.output.kyc_complete,
             target: 'review',
             actions: assign({ kycResult: ({ event }) => event.output }),
@@ -134,6 +143,27 @@ export const kycMachine = kycSetup.createMachine({
         ],
       },
     },
+    // The card is read: still 'Verificando tu identidad' while the server looks its number up.
+    checkingDocument: {
+      tags: ['busy'],
+      invoke: {
+        id: 'checkDocument',
+        src: 'checkDocument',
+        input: ({ context }) => ({
+          registrationToken: context.registrationToken!,
+          sessionId: context.sessionId!,
+        }),
+        onDone: [
+          { guard: ({ event }) => event.output, target: 'documentRegistered' },
+          { target: 'review' },
+        ],
+        // No answer: the review; the register call still refuses a registered cédula.
+        onError: 'review',
+      },
+    },
+    // 'Ya tenés una cuenta con esta cédula': log in, recover the PIN, or ask for help. Nothing
+    // goes on from here in this registration (the view's links leave it).
+    documentRegistered: { tags: ['error'] },
     // 'No pudimos validar tu identidad': the message, the tips and 'Reintentar'.
     rejected: {
       tags: ['error'],

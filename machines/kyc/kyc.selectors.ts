@@ -13,6 +13,7 @@ export type KycScreen =
   | 'frontal'
   | 'dorso'
   | 'verifying'
+  | 'documentRegistered'
   | 'rejected'
   | 'review'
   | 'supplementary'
@@ -22,7 +23,8 @@ export function selectKycScreen(s: Snapshot): KycScreen {
   if (s.matches('failed')) return 'failed';
   if (s.matches('selfie')) return 'selfie';
   if (s.matches('document')) return s.context.side === 'front' ? 'frontal' : 'dorso';
-  if (s.matches('verifying')) return 'verifying';
+  if (s.matches('verifying') || s.matches('checkingDocument')) return 'verifying';
+  if (s.matches('documentRegistered')) return 'documentRegistered';
   if (s.matches('rejected')) return 'rejected';
   if (s.matches('review')) return 'review';
   if (s.matches('supplementary')) return 'supplementary';

@@ -1,7 +1,13 @@
 import { assign, forwardTo, sendTo, setup } from 'xstate';
 import { cameraActor } from '../shared/camera';
 import { frameCaptureActor, imageScalingActor, photoHintActor } from '../shared/frame-capture';
-import { ensureSession, livenessSampling, rejectKyc, verifyDocuments } from './kyc.actors';
+import {
+  checkDocument,
+  ensureSession,
+  livenessSampling,
+  rejectKyc,
+  verifyDocuments,
+} from './kyc.actors';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
@@ -53,6 +59,7 @@ export const kycSetup = setup({
       imageScaling: 'imageScaling';
       photoHint: 'photoHint';
       verifyDocuments: 'verifyDocuments';
+      checkDocument: 'checkDocument';
       rejectKyc: 'rejectKyc';
       supplementary: 'supplementary';
     },
@@ -65,6 +72,7 @@ export const kycSetup = setup({
     imageScaling: imageScalingActor,
     photoHint: photoHintActor,
     verifyDocuments,
+    checkDocument,
     rejectKyc,
     supplementary: supplementaryMachine,
   },

@@ -187,6 +187,28 @@ export async function bindKycSession(
   }
 }
 
+/**
+ * The card this registration's own KYC session read belongs to a patient already (issue 29 item
+ * 10): said as soon as the card is read, not after 'Finalizar'. Only for the session bound to this
+ * live registration and only once it read a card (the scan needs the patient's face and the card
+ * itself), so it is no oracle on document numbers.
+ */
+export async function isDocumentRegistered(
+  deps: Deps,
+  input: { token: string; sessionId: string },
+): Promise<boolean> {
+  const draft = await draftOf(deps, input.token);
+  if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
+  if (!deps.kyc) throw new HttpError(503, m.kycUnavailable);
+  const completed = await deps.kyc.getCompletedKyc(input.sessionId);
+  const documento = completed?.idData.DocumentNumber.replace(/\D/g, '');
+  if (!documento) throw new HttpError(409, m.kycIncomplete);
+  const { rows } = await deps.db.query('SELECT 1 FROM patients WHERE numero_documento = $1', [
+    documento,
+  ]);
+  return rows.length > 0;
+}
+
 /** The link's address: the configured public one, else the origin the browser called. */
 const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PATH}#${token}`;
 

@@ -63,6 +63,15 @@ export const kyc = {
     title: 'Verificando tu identidad',
     body: 'Estamos comparando tu selfie con la foto de tu cédula y leyendo sus datos...',
   },
+  /** The card read is already a patient's (issue 29 item 10): said as soon as it is read. */
+  documentRegistered: {
+    title: 'Ya tenés una cuenta con esta cédula',
+    body: 'Ingresá con tu número de documento y tu PIN. Si no te acordás del PIN, recuperalo con el celular que registraste.',
+    notYou:
+      '¿No creaste vos esta cuenta? No sigas con este registro: acercate con tu cédula a tu centro de salud o llamá al servicio de salud para que revisen quién la creó.',
+    login: onboarding.goToLogin,
+    forgotPin: onboarding.forgotPin,
+  },
   rejected: {
     title: 'No pudimos validar tu identidad',
     tipsTitle: 'Para el próximo intento:',

@@ -86,6 +86,52 @@ describe('kyc machine: a resumed registration', () => {
   });
 });
 
+describe('kyc machine: a cédula already registered (issue 29 item 10)', () => {
+  const inRegistration = () => harness(['kyc-9'], true, { input: { registrationToken: TOKEN } });
+
+  it("is said as soon as the card is read, before the review and 'Finalizar'", async () => {
+    const h = inRegistration();
+    await h.toVerifying();
+    h.verify.calls[0]!.answer.resolve(verified);
+    await h.flush();
+    // Still 'Verificando tu identidad' while the number is looked up, for this session only.
+    expect(h.value()).toBe('checkingDocument');
+    expect(selectKycView(h.actor.getSnapshot()).screen).toBe('verifying');
+    expect(h.actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(h.check.calls.map((c) => c.input)).toEqual([
+      { registrationToken: TOKEN, sessionId: 'kyc-9' },
+    ]);
+    h.check.calls[0]!.answer.resolve(true);
+    await h.flush();
+    expect(selectKycView(h.actor.getSnapshot()).screen).toBe('documentRegistered');
+    // Nothing goes on from there: no review, no supplementary data, no register call.
+    h.actor.send({ type: 'review.confirm' });
+    expect(h.value()).toBe('documentRegistered');
+  });
+
+  it('a cédula of nobody goes on to the review; no answer does too (the register call still checks)', async () => {
+    for (const answer of ['free', 'error'] as const) {
+      const h = inRegistration();
+      await h.toVerifying();
+      h.verify.calls[0]!.answer.resolve(verified);
+      await h.flush();
+      if (answer === 'free') h.check.calls[0]!.answer.resolve(false);
+      else h.check.calls[0]!.answer.reject(new TypeError('Failed to fetch'));
+      await h.flush();
+      expect(h.actor.getSnapshot().matches({ review: 'showing' })).toBe(true);
+    }
+  });
+
+  it('outside a registration (no token) there is nothing to look up', async () => {
+    const h = harness();
+    await h.toVerifying();
+    h.verify.calls[0]!.answer.resolve(verified);
+    await h.flush();
+    expect(h.actor.getSnapshot().matches({ review: 'showing' })).toBe(true);
+    expect(h.check.calls).toHaveLength(0);
+  });
+});
+
 describe("kyc machine: 'Seguir en mi celular'", () => {
   /** A parent that records what its KYC child sends it. */
   function parentOf(canHandOff: boolean) {

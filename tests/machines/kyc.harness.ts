@@ -63,6 +63,7 @@ export function harness(
   const hint = controlled<PhotoHint | null, { photo: Blob }>();
   const verify = controlled<ScanIdResponse, { sessionId: string; front: Blob; back: Blob }>();
   const reject = controlled<void, { sessionId: string }>();
+  const check = controlled<boolean, { registrationToken: string; sessionId: string }>();
   const departments = controlled<Place[], void>();
   const cities = controlled<Place[], { departmentId: string }>();
   const session = controlled<
@@ -78,6 +79,7 @@ export function harness(
       imageScaling: scaling.logic,
       photoHint: hint.logic,
       verifyDocuments: verify.logic,
+      checkDocument: check.logic,
       rejectKyc: reject.logic,
       supplementary: supplementaryMachine.provide({
         actors: { loadDepartments: departments.logic as never, loadCities: cities.logic },
@@ -105,6 +107,7 @@ export function harness(
     scaling,
     hint,
     verify,
+    check,
     reject,
     departments,
     cities,

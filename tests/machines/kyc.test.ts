@@ -1011,6 +1011,7 @@ describe('kyc selectors', () => {
     const screens = new Set(Object.values(kycFixtures).map((f) => selectKycScreen(f)));
     expect([...screens].sort()).toEqual(
       [
+        'documentRegistered',
         'done',
         'dorso',
         'failed',

@@ -1,5 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import type { KycInput } from '../../machines/kyc/kyc.types';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
@@ -20,9 +21,11 @@ function renderKyc(input: KycInput = {}) {
     actors: { loadKyc: fromPromise(async () => h.machine) },
   });
   render(
-    <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
-      <KycScreen kyc={h.actor} />
-    </OnboardingActor.Provider>,
+    <MemoryRouter>
+      <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
+        <KycScreen kyc={h.actor} />
+      </OnboardingActor.Provider>
+    </MemoryRouter>,
   );
   act(() => void h.actor.start());
   return h;
@@ -108,6 +111,26 @@ describe('KYC screens', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(cameraErrors.insecureContext);
     expect(screen.queryByRole('button', { name: onboarding.retry })).toBeNull();
     expect(button(onboarding.cancel)).toBeEnabled();
+  });
+
+  it("a registered cédula: 'Ya tenés una cuenta con esta cédula' once the card is read, with login, recovery and what to do if it was not them (issue 29 item 10)", async () => {
+    const h = renderKyc({ registrationToken: 'R'.repeat(43) });
+    await settle(() => h.toVerifying());
+    await settle(() => h.verify.calls[0]!.answer.resolve(verified));
+    // The wait shows a spinner beside its text (item 14).
+    expect(heading(copy.verifying.title)).toBeInTheDocument();
+    expect(screen.getByTestId('spinner')).toBeInTheDocument();
+    await settle(() => h.check.calls[0]!.answer.resolve(true));
+    expect(heading(copy.documentRegistered.title)).toHaveFocus();
+    expect(screen.getByRole('link', { name: copy.documentRegistered.login })).toHaveAttribute(
+      'href',
+      '/login',
+    );
+    expect(screen.getByRole('link', { name: copy.documentRegistered.forgotPin })).toHaveAttribute(
+      'href',
+      '/recuperar-pin',
+    );
+    expect(screen.getByText(copy.documentRegistered.notYou)).toBeInTheDocument();
   });
 
   it("without a camera, 'Seguir en mi celular' is the first, primary action (issue 29 item 12)", async () => {

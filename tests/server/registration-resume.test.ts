@@ -382,6 +382,40 @@ describe('continuing on the phone', () => {
   });
 });
 
+describe('a registered cédula is said as soon as the card is read (issue 29 item 10)', () => {
+  const check = (registrationToken: string, sessionId: string) =>
+    post(onboardingPaths.documentCheck, { registrationToken, sessionId });
+
+  it("answers for the registration's own session once it read a card, and for nothing else", async () => {
+    const token = await atStep4();
+    expect((await bind(token, 'kyc-check')).statusCode).toBe(200);
+    // No card read yet: nothing to say (no number is looked up).
+    const early = await check(token, 'kyc-check');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().success).toBe(false);
+    kyc.stages.set('kyc-check', { stage: 'documentRead', idData: ID_DATA });
+    expect((await check(token, 'kyc-check')).json()).toEqual({ success: true, registered: false });
+
+    // The same card's number is a patient's now: said at once.
+    await h.t.ctx.db.query(
+      `INSERT INTO patients (numero_documento, nombre, apellido, celular, pin_hash)
+       VALUES ($1, 'MARÍA', 'GONZÁLEZ', '0971999888', 'x')`,
+      ['4567890'],
+    );
+    expect((await check(token, 'kyc-check')).json()).toEqual({ success: true, registered: true });
+
+    // Another registration's session, a token nobody holds, a session never bound: no answer.
+    const other = await atStep4(OTHER);
+    kyc.stages.set('kyc-other', { stage: 'documentRead', idData: ID_DATA });
+    expect((await check(other, 'kyc-check')).statusCode).toBe(403);
+    expect((await check(other, 'kyc-other')).statusCode).toBe(403);
+    expect((await check('Z'.repeat(43), 'kyc-check')).statusCode).toBe(401);
+    const bad = await post(onboardingPaths.documentCheck, { registrationToken: token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ success: false, message: expect.any(String) });
+  });
+});
+
 describe("a stranger cannot block a patient's mobile (issue 29 item 1, the third probe)", () => {
   const STRANGER = '192.0.2.66';
   const OWNER = '203.0.113.7';

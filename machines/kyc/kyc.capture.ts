@@ -110,9 +110,10 @@ export const documentState = kycSetup.createStateConfig({
               target: '#kyc.document.preview',
               actions: [
                 'clearError',
-                assign(({ context, event }) =>
-                  context.side === 'front' ? { front: event.output } : { back: event.output },
-                ),
+                assign(({ context, event }) => ({
+                  ...(context.side === 'front' ? { front: event.output } : { back: event.output }),
+                  photoUploaded: false,
+                })),
               ],
             },
             onError: { target: 'failedCapture', actions: 'assignImageFailed' },
@@ -141,9 +142,10 @@ export const documentState = kycSetup.createStateConfig({
         }),
         onDone: {
           target: 'preview',
-          actions: assign(({ context, event }) =>
-            context.side === 'front' ? { front: event.output } : { back: event.output },
-          ),
+          actions: assign(({ context, event }) => ({
+            ...(context.side === 'front' ? { front: event.output } : { back: event.output }),
+            photoUploaded: true,
+          })),
         },
         onError: { target: 'live.failedCapture', actions: 'assignImageFailed' },
       },
@@ -162,6 +164,8 @@ export const documentState = kycSetup.createStateConfig({
       },
       exit: assign({ photoHint: null }),
       on: {
+        // 'Elegir otra imagen' after an upload: another file, straight from the preview.
+        'document.upload': { target: '#kyc.document.preparing', actions: 'clearError' },
         'document.retake': {
           target: 'live',
           actions: assign(({ context }) =>

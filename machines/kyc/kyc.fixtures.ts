@@ -110,6 +110,11 @@ export const kycFixtures = {
     { document: 'preview' },
     { ...front, front: photo('FRENTE'), photoHint: 'dark' },
   ),
+  /** An uploaded photo with no card in it: flagged, and 'Elegir otra imagen' (issue 29 item 14). */
+  frontPreviewUploadedNoCard: at(
+    { document: 'preview' },
+    { ...front, front: photo('FOTO'), photoUploaded: true, photoHint: 'noCard' },
+  ),
   backPreviewSmall: at(
     { document: 'preview' },
     { ...back, back: photo('DORSO'), photoHint: 'small' },

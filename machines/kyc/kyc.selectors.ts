@@ -143,8 +143,10 @@ export function selectDocumentView(s: Snapshot) {
     canUpload: s.can({ type: 'document.upload', file: new Blob() }),
     busy: s.hasTag('busy'),
     image: phase === 'preview' ? (side === 'front' ? s.context.front : s.context.back) : null,
-    /** 'dark' or 'small' on the preview: what to fix before sending (the copy says it) */
+    /** 'dark', 'small' or 'noCard' on the preview: what to fix before sending (the copy says it) */
     photoHint: phase === 'preview' ? s.context.photoHint : null,
+    /** the preview's other choice: another file after an upload, else the camera again */
+    retake: s.context.photoUploaded ? ('chooseFile' as const) : ('capture' as const),
     error: s.context.error,
   };
 }

@@ -34,6 +34,7 @@ export const initialKycContext = (
   feedback: [],
   front: null,
   back: null,
+  photoUploaded: false,
   photoHint: null,
   kycResult: null,
   form: emptySupplementaryForm,

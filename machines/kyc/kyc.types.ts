@@ -86,6 +86,8 @@ export type KycContext = {
   feedback: string[];
   front: Blob | null;
   back: Blob | null;
+  /** the photo in the preview was chosen from a file ('Elegir otra imagen'), not captured */
+  photoUploaded: boolean;
   /** the preview's hint before sending (photo-hint.ts): too dark, the card too far; null: none */
   photoHint: PhotoHint | null;
   kycResult: KycResult | null;

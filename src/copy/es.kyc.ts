@@ -46,6 +46,8 @@ export const kyc = {
     upload: 'Subir imagen',
     preparing: 'Preparando la imagen...',
     retake: 'Volver a capturar',
+    /** after an uploaded photo: another file, not the camera (issue 29 item 14) */
+    chooseAnother: 'Elegir otra imagen',
     accept: 'Continuar',
     cameraNotReady: 'La cámara aún no está lista. Esperá unos segundos.',
     frontVideoLabel: 'Cámara trasera: frente de la cédula',
@@ -57,6 +59,7 @@ export const kyc = {
     photoHint: {
       dark: 'La foto salió oscura: buscá un lugar con más luz y volvé a capturar.',
       small: 'La cédula se ve chica: acercá la cámara hasta que ocupe casi toda la foto.',
+      noCard: 'No vemos una cédula en esta foto. Sacá una foto de tu cédula, entera y de cerca.',
     },
   },
   verifying: {

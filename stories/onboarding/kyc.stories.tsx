@@ -63,6 +63,8 @@ export const FrontPreparing = at(kycFixtures.frontPreparing);
 export const FrontPreview = at(kycFixtures.frontPreview);
 /** The preview's hint before sending: the photo came out dark. */
 export const FrontPreviewDark = at(kycFixtures.frontPreviewDark);
+/** An uploaded photo with no card in it: flagged, with 'Elegir otra imagen'. */
+export const FrontPreviewUploadedNoCard = at(kycFixtures.frontPreviewUploadedNoCard);
 export const BackPlaying = at(kycFixtures.backPlaying);
 export const BackPreview = at(kycFixtures.backPreview);
 /** The preview's hint before sending: the card is too far. */

@@ -124,13 +124,17 @@ export function harness(
       camera.last().send({ type: 'camera.ready', stream });
       actor.send({ type: 'liveness.start' });
     },
-    async toVerifying() {
+    /** the selfie passed: on the front's live camera */
+    async toFront() {
       await this.toRunning();
       sampling.last().send({
         type: 'poll.result',
         result: { liveness_detected: true, feedback: [], time_up: false },
       });
       await vi.advanceTimersByTimeAsync(1200);
+    },
+    async toVerifying() {
+      await this.toFront();
       actor.send({ type: 'document.upload', file: jpeg('front-file') });
       scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
       await flush();

@@ -354,12 +354,7 @@ describe('kyc machine: selfie', () => {
 describe('kyc machine: documents', () => {
   async function atFront() {
     const h = harness();
-    await h.toRunning();
-    h.sampling.last().send({
-      type: 'poll.result',
-      result: { liveness_detected: true, feedback: [], time_up: false },
-    });
-    await vi.advanceTimersByTimeAsync(1200);
+    await h.toFront();
     return h;
   }
 
@@ -1024,5 +1019,29 @@ describe('kyc selectors', () => {
         'verifying',
       ].sort(),
     );
+  });
+});
+
+describe('the card step after an upload (issue 29 item 14)', () => {
+  it("offers another file ('Elegir otra imagen') straight from the preview; a captured photo offers the camera again", async () => {
+    const h = harness();
+    await h.toFront();
+    h.actor.send({ type: 'document.upload', file: jpeg('front-file') });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot()).retake).toBe('chooseFile');
+    h.actor.send({ type: 'document.upload', file: jpeg('other-file') });
+    expect(h.value()).toEqual({ document: 'preparing' });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg('other'));
+    await h.flush();
+    expect(await h.actor.getSnapshot().context.front!.text()).toBe('other');
+    // Back to the camera and a capture: the preview offers the camera again.
+    h.actor.send({ type: 'document.retake' });
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'video.playing' });
+    h.actor.send({ type: 'document.capture' });
+    h.capture.calls.at(-1)!.answer.resolve(jpeg('captured'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot()).retake).toBe('capture');
   });
 });

@@ -147,7 +147,7 @@ describe('KYC screens', () => {
     expect(screen.getByText(copy.handOff.noCamera)).toBeInTheDocument();
   });
 
-  it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' and 'Continuar'", async () => {
+  it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' (or 'Elegir otra imagen' after an upload) and 'Continuar'", async () => {
     const h = renderKyc();
     await settle(() => h.answerSession());
     await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
@@ -166,10 +166,14 @@ describe('KYC screens', () => {
     fireEvent(screen.getByLabelText(copy.document.frontVideoLabel), new Event('playing'));
     expect(button(copy.document.capture)).toBeEnabled();
     expect(screen.queryByText(copy.document.cameraNotReady)).toBeNull();
+    // A card-shaped frame over the live camera (issue 29 item 14).
+    expect(screen.getByTestId('card-frame')).toBeInTheDocument();
     fireEvent.click(button(copy.document.capture));
     expect(h.capture.calls).toHaveLength(1);
     await settle(() => h.capture.calls[0]!.answer.resolve(new Blob(['f'], { type: 'image/jpeg' })));
     expect(screen.getByRole('img', { name: copy.document.frontPreviewAlt })).toBeInTheDocument();
+    expect(screen.queryByTestId('card-frame')).toBeNull();
+    expect(screen.queryByRole('button', { name: copy.document.chooseAnother })).toBeNull();
     expect(screen.queryByText(copy.document.photoHint.dark)).toBeNull();
     await settle(() => h.hint.calls.at(-1)!.answer.resolve('dark'));
     expect(screen.getByRole('status')).toHaveTextContent(copy.document.photoHint.dark);
@@ -180,6 +184,18 @@ describe('KYC screens', () => {
     expect(h.scaling.calls[0]!.input.file).toBe(file);
     await settle(() =>
       h.scaling.calls[0]!.answer.resolve(new Blob(['f2'], { type: 'image/jpeg' })),
+    );
+    // After an upload: 'Elegir otra imagen' (another file), not 'Volver a capturar'; a photo with
+    // no card in it is said (issue 29 item 14).
+    expect(screen.queryByRole('button', { name: copy.document.retake })).toBeNull();
+    await settle(() => h.hint.calls.at(-1)!.answer.resolve('noCard'));
+    expect(screen.getByRole('status')).toHaveTextContent(copy.document.photoHint.noCard);
+    const another = new File(['y'], 'otra.png', { type: 'image/png' });
+    fireEvent.click(button(copy.document.chooseAnother));
+    fireEvent.change(screen.getByTestId('upload-front'), { target: { files: [another] } });
+    expect(h.scaling.calls[1]!.input.file).toBe(another);
+    await settle(() =>
+      h.scaling.calls[1]!.answer.resolve(new Blob(['f3'], { type: 'image/jpeg' })),
     );
     fireEvent.click(button(copy.document.accept));
     expect(heading(copy.document.backTitle)).toHaveFocus();

@@ -36,9 +36,6 @@ export function selectKycScreen(s: Snapshot): KycScreen {
  * 'Seguir en mi celular' is offered on the capture steps (the selfie, the document's live camera,
  * and their camera failures) where the wizard can hand the registration to the phone.
  */
-/** The first screen of a resumed registration: the wizard's 'Retomamos tu registro' shows. */
-export const selectKycResumed = (s: Snapshot): boolean => s.context.resumedHere;
-
 export const selectCanHandOff = (s: Snapshot): boolean =>
   s.context.canHandOff && (s.matches('selfie') || s.matches({ document: 'live' }));
 

@@ -163,6 +163,12 @@ export const selectResumed = (s: Snapshot): boolean | 'kyc' => {
 };
 
 /**
+ * Step 4's first screen of a resumed registration (the KYC child's own snapshot): the notice shows.
+ * Here, not in kyc.selectors: steps 0-3 must not download the KYC chunk for it.
+ */
+export const selectKycResumed = (s: SnapshotFrom<KycMachine>): boolean => s.context.resumedHere;
+
+/**
  * 'Seguí en tu celular' on the first device (the `handoff` child): the link being sent, sent (with
  * how far the phone got), not sent (with the reason and a new try), or no longer this device's
  * registration.

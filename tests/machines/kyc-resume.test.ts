@@ -2,11 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { ensureSession } from '../../machines/kyc/kyc.actors';
-import {
-  selectHandOffPlace,
-  selectKycResumed,
-  selectKycView,
-} from '../../machines/kyc/kyc.selectors';
+import { selectHandOffPlace, selectKycView } from '../../machines/kyc/kyc.selectors';
+import { selectKycResumed } from '../../machines/onboarding/onboarding.selectors';
 import type { KycSession } from '../../machines/kyc/kyc.types';
 import { harness, jpeg, verified } from './kyc.harness';
 

@@ -3,7 +3,6 @@ import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
 import type { ActorRefFrom } from 'xstate';
 import type { KycMachine } from '../../../machines/kyc/kyc.machine';
-import { selectKycResumed } from '../../../machines/kyc/kyc.selectors';
 import {
   ONBOARDING_PROGRESS_STEPS,
   selectKycActor,
@@ -14,6 +13,7 @@ import {
   selectPinCreationActor,
   selectPinRenewalActor,
   selectRegistrationFormActor,
+  selectKycResumed,
   selectResumed,
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';

@@ -221,6 +221,9 @@ const kycWizard = wizard(
     ['selfie', 'selfie'],
     ['document', 'document'],
     ['verifying', 'document'],
+    // The read card's number looked up, and a card already a patient's (issue 29 item 10).
+    ['checkingDocument', 'document'],
+    ['documentRegistered', 'document'],
     ['rejected', 'document'],
     ['review', 'review'],
     ['supplementary', 'supplementary'],

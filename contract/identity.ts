@@ -87,6 +87,8 @@ const IDENTITY_REASONS = [
   'liveness_missing',
   'attempts_exhausted',
   'frames_exhausted',
+  // a second scan of the same session while one runs (issue 29 item 2): wait for it, then again
+  'scan_in_progress',
   // the document: what the patient repeats follows from the code
   'face_mismatch', // faces differ: the selfie again
   'no_face_on_document', // no portrait found on the front: the front again

@@ -191,6 +191,17 @@ export const sendLinkResponse = z.object({
 });
 export type SendLinkResponse = z.infer<typeof sendLinkResponse>;
 
+// POST /api/onboarding/registration/document: is the cédula this registration's KYC session just
+// read already a patient's? (issue 29 item 10). Only for the registration's own session, once it
+// read a card: never an oracle on document numbers typed by anyone.
+export const documentCheckRequest = z.object({ registrationToken, sessionId: plainText(1, 128) });
+export const documentCheckResponse = z.object({
+  success: z.literal(true),
+  /** the card's number already belongs to a patient: log in or recover the PIN */
+  registered: z.boolean(),
+});
+export type DocumentCheckResponse = z.infer<typeof documentCheckResponse>;
+
 /** Where the SMS link opens; its token travels in the fragment (#...), never in a logged URL. */
 export const CONTINUE_ON_PHONE_PATH = '/onboarding/celular';
 
@@ -264,6 +275,7 @@ export const onboardingPaths = {
   sendLink: '/api/onboarding/registration/link',
   openLink: '/api/onboarding/registration/open',
   status: '/api/onboarding/registration/status',
+  documentCheck: '/api/onboarding/registration/document',
   /** development only: ends this mobile's links now (the e2e's expired link) */
   devExpireLinks: '/api/dev/registration/expire-links',
 } as const;

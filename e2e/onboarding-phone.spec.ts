@@ -66,6 +66,14 @@ test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page 
     // The phone is where the registration continues: no second handoff is offered there.
     await expect(button(mobile, kyc.handoff.action)).toHaveCount(0);
     await finishIdentity(mobile, 'card-5');
+    // The used link opened again after the registration finished (issue 29 item 16).
+    const again = await handset.newPage();
+    await again.goto(link);
+    await expect(again.getByText('Tu registro ya está completo. Ingresá.')).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(again.getByRole('link', { name: copy.goToLogin })).toBeVisible();
+    await expect(again.getByText(/Pedí uno nuevo/)).toHaveCount(0);
   } finally {
     await handset.close();
   }

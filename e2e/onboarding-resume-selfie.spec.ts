@@ -36,6 +36,10 @@ test('(b) pass the selfie, reload on the front step, verify again: the front ste
   expect(sessions).toEqual([]);
   await page.getByTestId('upload-front').setInputFiles(path.join(cedulas, 'card-3-front.jpg'));
   await expect(page.getByRole('img', { name: kyc.document.frontPreviewAlt })).toBeVisible();
+  // Said once, on the first screen after the resume (issue 29 item 13); an uploaded photo offers
+  // another file, not the camera (item 14).
+  await expect(page.getByTestId('onboarding-resumed')).toHaveCount(0);
+  await expect(button(page, kyc.document.chooseAnother)).toBeVisible();
   await button(page, kyc.document.accept).click();
   await expect(heading(page, kyc.document.backTitle)).toBeFocused();
 });

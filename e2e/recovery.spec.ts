@@ -45,8 +45,8 @@ const codeField = (page: Page) => page.getByLabel(copy.verification.codeLabel, {
 
 /** Steps 1 and 2 with the right code and a new PIN: lands on step 3. */
 async function verifyAndSetPin(page: Page, celular: string, pin: string) {
+  // The 6th digit validates, as in registration (issue 29 item 15).
   await codeField(page).fill(await codeFromOutbox(page, celular));
-  await button(page, copy.verification.submit).click();
   await expect(heading(page, copy.newPin.title)).toBeFocused();
   await page.getByLabel(copy.newPin.pinLabel, { exact: true }).fill(pin);
   await button(page, copy.newPin.submit).click();
@@ -78,9 +78,13 @@ test("the whole recovery: from '¿Olvidaste tu PIN?' to logging in with the new 
   await codeField(page).fill('48291');
   await expect(validar).toBeDisabled();
 
+  // After 'Enviar código': what to do when no SMS arrives (issue 29 item 15).
+  await expect(page.getByRole('region', { name: copy.verification.noSms.title })).toContainText(
+    copy.verification.noSms.registered,
+  );
   const code = await codeFromOutbox(page, patient.celular);
+  // The 6th digit validates, as in registration: no 'Validar código' press.
   await codeField(page).fill(code);
-  await validar.click();
   await expect(heading(page, copy.newPin.title)).toBeFocused();
   await expectNoAxeViolations(page);
 
@@ -125,7 +129,6 @@ test("a new PIN made from the patient's birth date or document number is refused
   await page.goto('/recuperar-pin');
   await requestCode(page, patient.documento, patient.celular);
   await codeField(page).fill(await codeFromOutbox(page, patient.celular));
-  await button(page, copy.verification.submit).click();
   await expect(heading(page, copy.newPin.title)).toBeFocused();
   const pinField = page.getByLabel(copy.newPin.pinLabel, { exact: true });
   const save = button(page, copy.newPin.submit);
@@ -253,7 +256,6 @@ test("step 2's back arrow goes to /login", async ({ page, seeded }) => {
   await page.goto('/recuperar-pin');
   await requestCode(page, patient.documento, patient.celular);
   await codeField(page).fill(await codeFromOutbox(page, patient.celular));
-  await button(page, copy.verification.submit).click();
   await expect(heading(page, copy.newPin.title)).toBeFocused();
   await page.getByRole('link', { name: copy.backToLogin }).click();
   await expect(page).toHaveURL(/\/login$/);
@@ -265,7 +267,6 @@ test('an unknown document reaches step 1 like a real one; any code is refused th
   await page.goto('/recuperar-pin');
   await requestCode(page, uniqueDocumento(), uniqueCelular());
   await codeField(page).fill('482915');
-  await button(page, copy.verification.submit).click();
   await expect(page.getByRole('alert')).toHaveText(recoveryOtpErrors.wrongCode);
   await expect(codeField(page)).toHaveValue('');
   // The message is the field's own; the focus is back in it, not on <body>.

@@ -18,6 +18,7 @@ import { startPolling, type PollingEvent } from '../shared/polling';
 import {
   getCities,
   postBindKyc,
+  postDocumentCheck,
   getDepartments,
   postKycReject,
   postLiveness,
@@ -119,6 +120,11 @@ export const verifyDocuments = fromPromise<
   Awaited<ReturnType<typeof postScanId>>,
   { sessionId: string; front: Blob; back: Blob }
 >(({ input, signal }) => postScanId(input.sessionId, input.front, input.back, signal));
+
+/** The card read is already a patient's (true): said at once, not after 'Finalizar'. */
+export const checkDocument = fromPromise<boolean, { registrationToken: string; sessionId: string }>(
+  ({ input, signal }) => postDocumentCheck(input.registrationToken, input.sessionId, signal),
+);
 
 export const rejectKyc = fromPromise<void, { sessionId: string }>(async ({ input, signal }) => {
   await postKycReject(input.sessionId, KYC_REJECT_REASON, signal);

@@ -12,6 +12,7 @@ import {
 } from '../../contract/identity';
 import {
   bindKycResponse,
+  documentCheckResponse,
   citiesResponse,
   departmentsResponse,
   onboardingPaths,
@@ -31,6 +32,23 @@ export function postBindKyc(registrationToken: string, sessionId: string, signal
     schema: bindKycResponse,
     signal,
   });
+}
+
+/**
+ * Is the cédula this session just read already a patient's? (issue 29 item 10) Only for the
+ * registration's own session, once it read a card.
+ */
+export async function postDocumentCheck(
+  registrationToken: string,
+  sessionId: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const answer = await request(onboardingPaths.documentCheck, {
+    body: { registrationToken, sessionId },
+    schema: documentCheckResponse,
+    signal,
+  });
+  return answer.registered;
 }
 
 /** POST /liveness: the session and the chosen frames as repeated `frame` parts (oldest first). */

@@ -88,6 +88,8 @@ export const documentState = kycSetup.createStateConfig({
     live: {
       // The camera runs only while the live view shows: leaving (preview, upload) stops it.
       invoke: { id: 'camera', src: 'camera', input: DOCUMENT_CAMERA },
+      // A resumed registration's notice goes with its first screen (issue 29 item 13).
+      exit: assign({ resumedHere: false }),
       initial: 'opening',
       on: {
         'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },
@@ -111,9 +113,10 @@ export const documentState = kycSetup.createStateConfig({
               target: '#kyc.document.preview',
               actions: [
                 'clearError',
-                assign(({ context, event }) =>
-                  context.side === 'front' ? { front: event.output } : { back: event.output },
-                ),
+                assign(({ context, event }) => ({
+                  ...(context.side === 'front' ? { front: event.output } : { back: event.output }),
+                  photoUploaded: false,
+                })),
               ],
             },
             onError: { target: 'failedCapture', actions: 'assignImageFailed' },
@@ -142,9 +145,10 @@ export const documentState = kycSetup.createStateConfig({
         }),
         onDone: {
           target: 'preview',
-          actions: assign(({ context, event }) =>
-            context.side === 'front' ? { front: event.output } : { back: event.output },
-          ),
+          actions: assign(({ context, event }) => ({
+            ...(context.side === 'front' ? { front: event.output } : { back: event.output }),
+            photoUploaded: true,
+          })),
         },
         onError: { target: 'live.failedCapture', actions: 'assignImageFailed' },
       },
@@ -163,6 +167,8 @@ export const documentState = kycSetup.createStateConfig({
       },
       exit: assign({ photoHint: null }),
       on: {
+        // 'Elegir otra imagen' after an upload: another file, straight from the preview.
+        'document.upload': { target: '#kyc.document.preparing', actions: 'clearError' },
         'document.retake': {
           target: 'live',
           actions: assign(({ context }) =>

@@ -93,6 +93,8 @@ function scanIdErrorFrom(err: unknown): KycError {
   const reason = reasonOf(e.reason);
   const refusal = documentRefusal(reason, e.serverMessage);
   if (refusal) return refusal;
+  // Not a refusal: the scan already running answers first; the same photos go again after it.
+  if (reason === 'scan_in_progress') return withMessage('scanInProgress', e.serverMessage, reason);
   if (e.code === 'tooManyAttempts') return withMessage('tooManyAttempts', e.serverMessage, reason);
   if (e.code === 'server' && e.serverMessage)
     return withMessage('documentRejected', e.serverMessage, reason);
@@ -107,7 +109,7 @@ export function documentErrorOf(event: object): KycError {
 
 /** Failures worth sending the same photos again (nothing the patient did is wrong). */
 export const isTransient = (e: KycError): boolean =>
-  e.code === 'documentNetwork' || e.code === 'tooManyAttempts';
+  e.code === 'documentNetwork' || e.code === 'tooManyAttempts' || e.code === 'scanInProgress';
 
 /** Which photos a document refusal asks for again (null: none, the attempt starts over). */
 export type Retake = 'front' | 'back' | 'both';

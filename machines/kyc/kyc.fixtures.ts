@@ -33,7 +33,7 @@ const verified: KycContext = {
       DocumentNumber: '4567890',
       DateOfBirth: '1990-04-12',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     },
   },
@@ -110,6 +110,11 @@ export const kycFixtures = {
     { document: 'preview' },
     { ...front, front: photo('FRENTE'), photoHint: 'dark' },
   ),
+  /** An uploaded photo with no card in it: flagged, and 'Elegir otra imagen' (issue 29 item 14). */
+  frontPreviewUploadedNoCard: at(
+    { document: 'preview' },
+    { ...front, front: photo('FOTO'), photoUploaded: true, photoHint: 'noCard' },
+  ),
   backPreviewSmall: at(
     { document: 'preview' },
     { ...back, back: photo('DORSO'), photoHint: 'small' },
@@ -121,6 +126,10 @@ export const kycFixtures = {
     { ...back, back: photo('DORSO'), error: { code: 'documentNetwork' } },
   ),
   verifying: at('verifying', { ...back, back: photo('DORSO') }),
+  /** The card is read; its number is looked up (issue 29 item 10): still 'Verificando...'. */
+  checkingDocument: at('checkingDocument', { ...verified, registrationToken: 'R'.repeat(43) }),
+  /** 'Ya tenés una cuenta con esta cédula' as soon as the card is read. */
+  documentRegistered: at('documentRegistered', { ...verified, registrationToken: 'R'.repeat(43) }),
   // A refused document asks again for the photos at fault, saying why (issue 28).
   frontAgainNoFace: at(
     { document: { live: 'opening' } },

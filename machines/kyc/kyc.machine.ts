@@ -2,7 +2,8 @@ import { assign, sendParent } from 'xstate';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
-import type { KycError } from './kyc.types';
+import { isCameraMissing } from '../shared/camera';
+import type { HandoffStartEvent, KycError } from './kyc.types';
 
 /** verifying's answer (done or error) as the failure it shows: the params of `assignFailure`. */
 const documentError = ({ event }: { event: object }): KycError => documentErrorOf(event);
@@ -45,7 +46,10 @@ export const kycMachine = kycSetup.createMachine({
     // The wizard leaves the identity step for the phone (the view offers it where canHandoff).
     'handoff.start': {
       guard: ({ context }) => context.canHandoff,
-      actions: sendParent({ type: 'handoff.start' }),
+      actions: sendParent(({ context }): HandoffStartEvent => ({
+        type: 'handoff.start',
+        cameraMissing: isCameraMissing(context.cameraError),
+      })),
     },
   },
   states: {
@@ -67,7 +71,7 @@ export const kycMachine = kycSetup.createMachine({
             target: 'document',
             actions: [
               { type: 'assignSession', params: ({ event }) => event.output },
-              assign({ resume: null }),
+              assign({ resume: null, resumedHere: true }),
             ],
           },
           {
@@ -79,6 +83,7 @@ export const kycMachine = kycSetup.createMachine({
               assign(({ context }) => ({
                 kycResult: context.resume?.at === 'review' ? context.resume.kycResult : null,
                 resume: null,
+                resumedHere: true,
               })),
             ],
           },
@@ -115,6 +120,15 @@ export const kycMachine = kycSetup.createMachine({
         }),
         onDone: [
           {
+            // In a registration: is this cédula already a patient's? Said now (issue 29 item 10).
+            guard: ({ context, event }) =>
+              event.output.success &&
+              event.output.kyc_complete &&
+              context.registrationToken !== null,
+            target: 'checkingDocument',
+            actions: assign({ kycResult: ({ event }) => event.output }),
+          },
+          {
             guard: ({ event }) => event.output.success && event.output.kyc_complete,
             target: 'review',
             actions: assign({ kycResult: ({ event }) => event.output }),
@@ -132,6 +146,31 @@ export const kycMachine = kycSetup.createMachine({
         ],
       },
     },
+    // The card is read: still 'Verificando tu identidad' while the server looks its number up.
+    checkingDocument: {
+      meta: { insight: { step: 'document' } },
+      tags: ['busy'],
+      invoke: {
+        id: 'checkDocument',
+        src: 'checkDocument',
+        input: ({ context }) => ({
+          registrationToken: context.registrationToken!,
+          sessionId: context.sessionId!,
+        }),
+        onDone: [
+          { guard: ({ event }) => event.output, target: 'documentRegistered' },
+          { target: 'review' },
+        ],
+        // No answer: the review; the register call still refuses a registered cédula.
+        onError: 'review',
+      },
+    },
+    // 'Ya tenés una cuenta con esta cédula': log in, recover the PIN, or ask for help. Nothing
+    // goes on from here in this registration (the view's links leave it).
+    documentRegistered: {
+      meta: { insight: { step: 'document', fails: 'patientExists' } },
+      tags: ['error'],
+    },
     // 'No pudimos validar tu identidad': the message, the tips and 'Reintentar'.
     rejected: {
       meta: { insight: { step: 'document' } },
@@ -143,6 +182,8 @@ export const kycMachine = kycSetup.createMachine({
       initial: 'showing',
       states: {
         showing: {
+          // A resumed registration's notice goes with its first screen (issue 29 item 13).
+          exit: assign({ resumedHere: false }),
           on: { 'review.confirm': '#kyc.supplementary', 'review.retry': 'rejecting' },
         },
         rejecting: {

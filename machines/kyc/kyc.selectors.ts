@@ -13,6 +13,7 @@ type KycScreen =
   | 'frontal'
   | 'dorso'
   | 'verifying'
+  | 'documentRegistered'
   | 'rejected'
   | 'review'
   | 'supplementary'
@@ -22,7 +23,8 @@ export function selectKycScreen(s: Snapshot): KycScreen {
   if (s.matches('failed')) return 'failed';
   if (s.matches('selfie')) return 'selfie';
   if (s.matches('document')) return s.context.side === 'front' ? 'frontal' : 'dorso';
-  if (s.matches('verifying')) return 'verifying';
+  if (s.matches('verifying') || s.matches('checkingDocument')) return 'verifying';
+  if (s.matches('documentRegistered')) return 'documentRegistered';
   if (s.matches('rejected')) return 'rejected';
   if (s.matches('review')) return 'review';
   if (s.matches('supplementary')) return 'supplementary';
@@ -36,6 +38,18 @@ export function selectKycScreen(s: Snapshot): KycScreen {
  */
 export const selectCanHandoff = (s: Snapshot): boolean =>
   s.context.canHandoff && (s.matches('selfie') || s.matches({ document: 'live' }));
+
+/**
+ * Where 'Seguir en mi celular' stands (issue 29 item 12): 'first', the primary action above the
+ * camera's problem, when the camera is missing, refused or unusable; 'last', a secondary choice
+ * below the camera; null where it is not offered.
+ */
+export const selectHandoffPlace = (s: Snapshot): 'first' | 'last' | null => {
+  if (!selectCanHandoff(s)) return null;
+  const cameraFailed =
+    s.matches({ selfie: 'cameraFailed' }) || s.matches({ document: { live: 'cameraFailed' } });
+  return cameraFailed ? 'first' : 'last';
+};
 
 /** The entry (session) and the failure screens. */
 export const selectKycView = (s: Snapshot) => ({
@@ -126,16 +140,18 @@ export function selectDocumentView(s: Snapshot) {
     canUpload: s.can({ type: 'document.upload', file: new Blob() }),
     busy: s.hasTag('busy'),
     image: phase === 'preview' ? (side === 'front' ? s.context.front : s.context.back) : null,
-    /** 'dark' or 'small' on the preview: what to fix before sending (the copy says it) */
+    /** 'dark', 'small' or 'noCard' on the preview: what to fix before sending (the copy says it) */
     photoHint: phase === 'preview' ? s.context.photoHint : null,
+    /** the preview's other choice: another file after an upload, else the camera again */
+    retake: s.context.photoUploaded ? ('chooseFile' as const) : ('capture' as const),
     error: s.context.error,
   };
 }
 
 /**
  * Review 'Verificá tus datos' reads like the card: the number with its dots (2.719.564), dates as
- * printed (DD/MM/AAAA); sex and nationality stay codes (F, M; PRY) for the copy to name
- * (FEMENINO, PARAGUAYA).
+ * printed (DD/MM/AAAA); the sex stays a code (F, M) for the copy to name (FEMENINO); the
+ * nationality comes in words from the server (PARAGUAYA).
  */
 export const formatBirthDate = formatCardDate;
 

@@ -1,7 +1,13 @@
 import { assign, forwardTo, sendTo, setup } from 'xstate';
 import { cameraActor } from '../shared/camera';
 import { frameCaptureActor, imageScalingActor, photoHintActor } from '../shared/frame-capture';
-import { ensureSession, livenessSampling, rejectKyc, verifyDocuments } from './kyc.actors';
+import {
+  checkDocument,
+  ensureSession,
+  livenessSampling,
+  rejectKyc,
+  verifyDocuments,
+} from './kyc.actors';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
@@ -20,6 +26,7 @@ export const initialKycContext = (
   registrationToken: input.registrationToken ?? null,
   resume: input.resume ?? null,
   canHandoff: input.canHandoff ?? false,
+  resumedHere: false,
   livenessMs,
   error: null,
   side: 'front',
@@ -28,6 +35,7 @@ export const initialKycContext = (
   feedback: [],
   front: null,
   back: null,
+  photoUploaded: false,
   photoHint: null,
   kycResult: null,
   form: emptySupplementaryForm,
@@ -54,6 +62,7 @@ export const kycSetup = setup({
       imageScaling: 'imageScaling';
       photoHint: 'photoHint';
       verifyDocuments: 'verifyDocuments';
+      checkDocument: 'checkDocument';
       rejectKyc: 'rejectKyc';
       supplementary: 'supplementary';
     },
@@ -66,6 +75,7 @@ export const kycSetup = setup({
     imageScaling: imageScalingActor,
     photoHint: photoHintActor,
     verifyDocuments,
+    checkDocument,
     rejectKyc,
     supplementary: supplementaryMachine,
   },

@@ -46,6 +46,8 @@ export type KycErrorCode =
   | 'documentRejected'
   /** scan-id got no answer or an unreadable one */
   | 'documentNetwork'
+  /** scan-id: another scan of this session is running (409 scan_in_progress): send again after it */
+  | 'scanInProgress'
   /** POST /kyc-reject failed */
   | 'rejectFailed';
 
@@ -66,6 +68,11 @@ export type KycContext = {
   resume: KycResume | null;
   /** 'Seguir en mi celular' is offered (not on the phone the link opened) */
   canHandoff: boolean;
+  /**
+   * The first screen of a resumed registration shows (its document's front, its review): the
+   * wizard's 'Retomamos tu registro' shows there only, once (issue 29 item 13).
+   */
+  resumedHere: boolean;
   /** the selfie challenge's time limit (the server's, from start-kyc) */
   livenessMs: number;
   error: KycError | null;
@@ -78,6 +85,8 @@ export type KycContext = {
   feedback: string[];
   front: Blob | null;
   back: Blob | null;
+  /** the photo in the preview was chosen from a file ('Elegir otra imagen'), not captured */
+  photoUploaded: boolean;
   /** the preview's hint before sending (photo-hint.ts): too dark, the card too far; null: none */
   photoHint: PhotoHint | null;
   kycResult: KycResult | null;
@@ -133,5 +142,12 @@ export type KycEvent =
   | SupplementaryEvent
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' };
+
+/** What the KYC child tells the wizard when the patient hands step 4 to the phone. */
+export type HandoffStartEvent = {
+  type: 'handoff.start';
+  /** this device has no usable camera: its own camera is not offered back (issue 29 item 12) */
+  cameraMissing: boolean;
+};
 
 export type { SupplementaryData };

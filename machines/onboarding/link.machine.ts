@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { openLink } from './onboarding.actors';
-import { failureOf } from './onboarding.errors';
+import { linkRefusalOf } from './onboarding.errors';
 import type { LinkContext, LinkInput, LinkOutput } from './onboarding.types';
 import type { InsightStateMeta } from '../insight/meta';
 
@@ -37,7 +37,7 @@ export const linkOpeningMachine = setup({
         },
         onError: {
           target: 'refused',
-          actions: assign({ error: ({ event }) => failureOf('linkRefused', event.error) }),
+          actions: assign({ error: ({ event }) => linkRefusalOf(event.error) }),
         },
       },
     },

@@ -11,6 +11,16 @@ export const withMessage = (
   serverMessage: string | undefined,
 ): OnboardingError => (serverMessage ? { code, serverMessage } : { code });
 
+/**
+ * Why the phone's link was refused: its registration finished (the server says so only for a link
+ * it made), else used, expired or not valid in the server's words.
+ */
+export function linkRefusalOf(err: unknown): OnboardingError {
+  const e = toFlowError(err);
+  if (e.reason === 'registrationComplete') return { code: 'linkRegistrationComplete' };
+  return withMessage('linkRefused', e.serverMessage);
+}
+
 /** A failed call's code with the server's own words, when it sent some. */
 export const failureOf = (code: OnboardingError['code'], err: unknown): OnboardingError =>
   withMessage(code, toFlowError(err).serverMessage);

@@ -39,7 +39,7 @@ const afterKyc: OnboardingContext = {
       DocumentNumber: '4567890',
       DateOfBirth: '1990-04-12',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     },
   },
@@ -128,6 +128,11 @@ export const onboardingFixtures = {
   handoffWaitingOpened: onboardingAt.handoff(hf.waitingOpened),
   handoffWaitingSelfie: onboardingAt.handoff(hf.waitingSelfie),
   handoffWaitingDocument: onboardingAt.handoff(hf.waitingDocument),
+  handoffWaitingNoCamera: withStepChild(
+    at('handoff', { ...withPin, cameraMissing: true }),
+    'handoff',
+    hf.waitingNoCamera,
+  ),
   handoffFailed: onboardingAt.handoff(hf.failed),
   handoffStopped: onboardingAt.handoff(hf.stopped),
   handoffDone: onboardingAt.handoff(hf.done),
@@ -139,6 +144,12 @@ export const onboardingFixtures = {
     ...empty,
     linkToken: FIXTURE_LINK_TOKEN,
     error: linkOpeningFixtures.refused.context.error,
+  }),
+  /** A real link opened again after its registration finished (issue 29 item 16). */
+  linkRefusedComplete: at('linkRefused', {
+    ...empty,
+    linkToken: FIXTURE_LINK_TOKEN,
+    error: { code: 'linkRegistrationComplete' },
   }),
   kycLoading: at({ kyc: 'loading' }, withPin),
   kycLoadFailed: at({ kyc: 'loadFailed' }, { ...withPin, error: { code: 'kycLoadFailed' } }),

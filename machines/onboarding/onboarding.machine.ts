@@ -138,9 +138,11 @@ export const onboardingMachine = setup({
       meta: { insight: { step: 'registration' } },
       // The phone that opened the SMS link continues its registration; anyone else starts here.
       always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
+      exit: assign({ codeSent: null }),
       invoke: {
         id: 'registrationForm',
         src: 'registrationForm',
+        input: ({ context }) => ({ codeSent: context.codeSent }),
         onDone: [
           {
             guard: ({ event }) => event.output.outcome === 'sent',
@@ -162,6 +164,20 @@ export const onboardingMachine = setup({
     },
     verification: {
       meta: { insight: { step: 'verification', resumesPast: 'pin' } },
+      on: {
+        // Back to step 0 with the number (issue 29 item 11): the code sent stays usable, and the
+        // same number again within the resend wait comes back here without a new send.
+        'flow.back': {
+          target: 'registration',
+          actions: assign({
+            codeSent: ({ context, self }) => ({
+              phone: known(context.phone, 'mobile'),
+              email: context.email,
+              secondsLeft: self.getSnapshot().children.otp?.getSnapshot().context.secondsLeft ?? 0,
+            }),
+          }),
+        },
+      },
       invoke: {
         id: 'otp',
         src: 'otp',
@@ -224,7 +240,10 @@ export const onboardingMachine = setup({
           meta: { insight: { child: 'kycLoad' } },
           exit: stopChild('kyc'),
           on: {
-            'handoff.start': '#onboarding.handoff',
+            'handoff.start': {
+              target: '#onboarding.handoff',
+              actions: assign({ cameraMissing: ({ event }) => event.cameraMissing }),
+            },
             'xstate.done.actor.kyc': [
               {
                 // The card is read: a PIN made from its birth date or number is asked again.
@@ -245,13 +264,15 @@ export const onboardingMachine = setup({
     // follows it (the `handoff` child) and shows the completion when the phone finishes.
     handoff: {
       meta: { insight: { step: 'handoff' } },
-      on: { 'handoff.cancel': 'kyc' },
+      // Not offered on a device without a camera (issue 29 item 12): only the phone can go on.
+      on: { 'handoff.cancel': { guard: ({ context }) => !context.cameraMissing, target: 'kyc' } },
       invoke: {
         id: 'handoff',
         src: 'handoff',
         input: ({ context }) => ({
           registrationToken: known(context.registrationToken, 'registration'),
           phone: known(context.phone, 'mobile'),
+          cameraMissing: context.cameraMissing,
         }),
         onDone: 'complete',
         onError: '#onboarding.unexpected',

@@ -150,9 +150,23 @@ export const selectRegisteringView = (s: Snapshot) => ({
   canCancel: s.can({ type: 'flow.back' }),
 });
 
-/** 'Retomamos tu registro': the registration continued where it was left (not at the PIN). */
-export const selectResumed = (s: Snapshot): boolean =>
-  s.context.resumed && !s.matches('complete') && !s.matches('patientExists');
+/**
+ * 'Retomamos tu registro': the registration continued where it was left (not at the PIN), said
+ * once, on the first screen after the resume (issue 29 item 13): the welcome, or step 4's first
+ * screen, which the KYC child knows (`selectKycResumed`; 'kyc' here: ask the child).
+ */
+export const selectResumed = (s: Snapshot): boolean | 'kyc' => {
+  if (!s.context.resumed) return false;
+  if (s.matches('welcome')) return true;
+  if (s.matches({ kyc: 'loading' })) return s.context.kycResume !== null;
+  return s.matches({ kyc: 'running' }) ? 'kyc' : false;
+};
+
+/**
+ * Step 4's first screen of a resumed registration (the KYC child's own snapshot): the notice shows.
+ * Here, not in kyc.selectors: steps 0-3 must not download the KYC chunk for it.
+ */
+export const selectKycResumed = (s: SnapshotFrom<KycMachine>): boolean => s.context.resumedHere;
 
 /**
  * 'Seguí en tu celular' on the first device (the `handoff` child): the link being sent, sent (with
@@ -162,8 +176,6 @@ export const selectResumed = (s: Snapshot): boolean =>
 export const selectHandoffView = (s: HandoffSnapshot) => ({
   sending: s.matches('sending'),
   waiting: s.matches('waiting'),
-  /** the link, for the QR code a computer shows beside the SMS */
-  link: s.context.sent?.link ?? null,
   stage: s.context.sent?.stage ?? null,
   /** the link's validity, in whole minutes */
   expiresInMinutes: s.context.sent ? Math.round(s.context.sent.expiresInSeconds / 60) : null,
@@ -171,14 +183,19 @@ export const selectHandoffView = (s: HandoffSnapshot) => ({
   phone: s.context.phone,
   error: s.matches('failed') || s.matches('stopped') ? s.context.error : null,
   canResend: s.can({ type: 'handoff.resend' }),
-  /** 'Usar la cámara de este dispositivo' (the wizard's), while the registration is this device's */
-  canUseThisDevice: !s.matches('stopped') && s.status === 'active',
+  /**
+   * 'Usar la cámara de este dispositivo' (the wizard's), while the registration is this device's
+   * and this device has a camera (issue 29 item 12)
+   */
+  canUseThisDevice: !s.context.cameraMissing && !s.matches('stopped') && s.status === 'active',
 });
 
 /** The phone opening the SMS link, or the link refused (with the reason and the SMS way back). */
 export const selectLinkView = (s: Snapshot) => ({
   opening: s.matches('linkOpening'),
   error: s.matches('linkRefused') ? s.context.error : null,
+  /** the link's registration finished: log in, not the SMS code again (issue 29 item 16) */
+  complete: s.matches('linkRefused') && s.context.error?.code === 'linkRegistrationComplete',
 });
 
 export const selectUnexpectedView = (s: Snapshot) => ({

@@ -45,6 +45,8 @@ export const initialOnboardingContext: OnboardingContext = {
   kycResume: null,
   linkToken: null,
   pinRefused: false,
+  codeSent: null,
+  cameraMissing: false,
 };
 
 /**

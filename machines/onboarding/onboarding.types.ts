@@ -5,7 +5,13 @@ import type {
   RegistrationStatusResponse,
 } from '../../contract/onboarding';
 import type { pinOwnDataOf } from '../../contract/pin';
-import type { KycOutput, KycResult, KycResume, SupplementaryData } from '../kyc/kyc.types';
+import type {
+  HandoffStartEvent,
+  KycOutput,
+  KycResult,
+  KycResume,
+  SupplementaryData,
+} from '../kyc/kyc.types';
 import type { PollingEvent } from '../shared/polling';
 
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
@@ -41,7 +47,9 @@ export type OnboardingErrorCode =
   /** the first device lost the registration while following the phone (re-verified elsewhere) */
   | 'handoffStopped'
   /** the phone's link was refused: used, expired, or not valid */
-  | 'linkRefused';
+  | 'linkRefused'
+  /** the phone's link was real and its registration finished: log in (issue 29 item 16) */
+  | 'linkRegistrationComplete';
 
 export type OnboardingError = { code: OnboardingErrorCode; serverMessage?: string };
 
@@ -75,6 +83,10 @@ export type OnboardingContext = {
   linkToken: string | null;
   /** the server refused the PIN at register: 'Elegí otro PIN' opens with the reason */
   pinRefused: boolean;
+  /** back from step 1: the code sent and its wait left, for step 0's form */
+  codeSent: CodeSent | null;
+  /** step 4 found no usable camera on this device (handed to the phone for that reason) */
+  cameraMissing: boolean;
 };
 
 /** The phone that opened the SMS link starts from its token (src/flows/onboarding). */
@@ -94,7 +106,7 @@ export type OnboardingEvent =
   /** every back arrow and 'Cancelar': the flow ends and the view goes home */
   | { type: 'flow.back' }
   /** step 4: 'Seguir en mi celular' (the KYC child forwards its view's choice) */
-  | { type: 'handoff.start' }
+  | HandoffStartEvent
   /** 'Usar la cámara de este dispositivo': back to step 4 here */
   | { type: 'handoff.cancel' }
   /** the phone's link was refused: verify the mobile by SMS instead */
@@ -126,7 +138,15 @@ export type RegistrationFormContext = {
   error: OnboardingError | null;
   /** failed submits so far: each sends the focus to the first field to fix */
   failures: number;
+  /** a code already on its way to this mobile, within its resend wait (back from step 1) */
+  codeSent: CodeSent | null;
 };
+/**
+ * The code step's back arrow (issue 29 item 11): the code sent stays usable, so the same number
+ * again within the resend wait goes back to the code step without a new send.
+ */
+export type CodeSent = { phone: string; email: string | null; secondsLeft: number };
+export type RegistrationFormInput = { codeSent?: CodeSent | null | undefined } | undefined;
 export type RegistrationFormEvent =
   | { type: 'phone.change'; value: string }
   | { type: 'phone.blur' }
@@ -167,11 +187,13 @@ export type HandoffContext = {
   registrationToken: string;
   /** the verified mobile the SMS goes to */
   phone: string;
+  /** this device has no usable camera: 'Usar la cámara de este dispositivo' is not offered */
+  cameraMissing: boolean;
   /** the link sent and how far the phone got */
   sent: { link: string; stage: RegistrationStage; expiresInSeconds: number } | null;
   error: OnboardingError | null;
 };
-export type HandoffInput = { registrationToken: string; phone: string };
+export type HandoffInput = { registrationToken: string; phone: string; cameraMissing: boolean };
 export type HandoffEvent =
   /** 'Reenviar el enlace' */
   | { type: 'handoff.resend' }

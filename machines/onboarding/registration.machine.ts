@@ -7,6 +7,7 @@ import type {
   FieldErrors,
   RegistrationFormContext,
   RegistrationFormEvent,
+  RegistrationFormInput,
   RegistrationFormOutput,
 } from './onboarding.types';
 import type { InsightStateMeta } from '../insight/meta';
@@ -30,7 +31,21 @@ export const initialRegistrationFormContext: RegistrationFormContext = {
   resendAfterSeconds: null,
   error: null,
   failures: 0,
+  codeSent: null,
 };
+
+/** Step 0 again after the code step's back arrow: the number and e-mail as they were sent. */
+function contextFrom(input: RegistrationFormInput): RegistrationFormContext {
+  const codeSent = input?.codeSent ?? null;
+  if (!codeSent) return initialRegistrationFormContext;
+  return {
+    ...initialRegistrationFormContext,
+    // After the fixed +595: the national number without its leading 0.
+    phoneInput: codeSent.phone.replace(/^0/, ''),
+    emailInput: codeSent.email ?? '',
+    codeSent: codeSent.secondsLeft > 0 ? codeSent : null,
+  };
+}
 
 /** Edits on the form, in every state where it is editable; back ends the wizard. */
 const editable = {
@@ -39,6 +54,13 @@ const editable = {
   'email.change': { actions: 'assignEmailInput' },
   'email.blur': { actions: 'checkEmail' },
   'form.submit': [
+    {
+      // The code already on its way to this number (issue 29 item 11): no new send (the server
+      // would answer 'Demasiados intentos' within the wait), back to the code step.
+      guard: 'isCodeAlreadySent',
+      target: 'sent',
+      actions: ['assignContact', 'assignCodeSentWait'],
+    },
     { guard: 'isValid', target: 'sending', actions: 'assignContact' },
     // reenter: every refused submit counts (the focus goes back to the field to fix)
     { target: 'invalid', reenter: true, actions: 'assignSubmitErrors' },
@@ -55,6 +77,7 @@ export const registrationFormMachine = setup({
   types: {
     meta: {} as InsightStateMeta,
     context: {} as RegistrationFormContext,
+    input: {} as RegistrationFormInput,
     events: {} as RegistrationFormEvent,
     output: {} as RegistrationFormOutput,
     tags: {} as 'busy' | 'error',
@@ -63,6 +86,14 @@ export const registrationFormMachine = setup({
   guards: {
     isValid: ({ context }) =>
       phoneFromInput(context.phoneInput) !== null && isEmailAcceptable(context.emailInput),
+    isCodeAlreadySent: ({ context }) =>
+      context.codeSent !== null &&
+      phoneFromInput(context.phoneInput) === context.codeSent.phone &&
+      isEmailAcceptable(context.emailInput),
+  },
+  delays: {
+    /** what is left of the code's resend wait: after it, a new send is allowed */
+    codeSentWait: ({ context }) => (context.codeSent?.secondsLeft ?? 0) * 1000,
   },
   actions: {
     assignPhoneInput: assign(({ context, event }) => {
@@ -117,6 +148,10 @@ export const registrationFormMachine = setup({
       fieldErrors: noFieldErrors,
       error: null,
     })),
+    /** the code step starts its resend countdown from what was left of it */
+    assignCodeSentWait: assign({
+      resendAfterSeconds: ({ context }) => context.codeSent?.secondsLeft ?? null,
+    }),
     countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
     clearError: assign({ error: null }),
     /** Back ends the wizard, except while the code is being sent. */
@@ -125,8 +160,15 @@ export const registrationFormMachine = setup({
 }).createMachine({
   id: 'registrationForm',
   meta: { insight: { step: 'registration' } },
-  context: initialRegistrationFormContext,
+  context: ({ input }) => contextFrom(input),
   initial: 'editing',
+  // Past the resend wait, the same number gets a new code (the server allows it again).
+  after: {
+    codeSentWait: {
+      guard: ({ context }) => context.codeSent !== null,
+      actions: assign({ codeSent: null }),
+    },
+  },
   states: {
     editing: { on: editable },
     invalid: { tags: ['error'], entry: 'countFailure', on: editable },

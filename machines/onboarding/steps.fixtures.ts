@@ -147,6 +147,7 @@ export const pinRenewalFixtures = {
 const handoffBase: HandoffContext = {
   registrationToken: FIXTURE_REGISTRATION_TOKEN,
   phone: '0981123456',
+  cameraMissing: false,
   sent: null,
   error: null,
 };
@@ -171,6 +172,8 @@ export const handoffFixtures = {
   waitingOpened: handoff('waiting', sentAt('opened')),
   waitingSelfie: handoff('waiting', sentAt('selfie')),
   waitingDocument: handoff('waiting', sentAt('document')),
+  /** Handed off because this device has no camera: its own camera is not offered back. */
+  waitingNoCamera: handoff('waiting', { ...sentAt('waiting'), cameraMissing: true }),
   failed: handoff('failed', {
     ...handoffBase,
     error: {

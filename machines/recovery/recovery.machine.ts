@@ -214,7 +214,7 @@ export const recoveryMachine = setup({
             numeroDocumento: context.documento,
           },
           resendAfterSeconds: context.resendAfterSeconds ?? undefined,
-          autoValidate: false,
+          // The 6th digit validates, as in registration (issue 29 item 15).
         }),
         onDone: 'newPin',
         onError: 'unexpected',

@@ -21,6 +21,13 @@ export type CameraErrorCode =
   /** the device exists but could not be opened (busy, hardware error, aborted) */
   | 'openFailed';
 
+/**
+ * This device has no camera the page can use at all (none found, no getUserMedia, not a secure
+ * context): another try here cannot help, unlike a refused permission or a busy camera.
+ */
+export const isCameraMissing = (code: CameraErrorCode | null): boolean =>
+  code === 'notFound' || code === 'unsupported' || code === 'insecureContext';
+
 type CameraFacing = 'user' | 'environment';
 
 export type CameraInput = {

@@ -38,4 +38,6 @@ export const onboardingMessages = {
   linkInvalid:
     'Este enlace no es válido. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
   badLink: 'El enlace está incompleto. Abrilo tal como llegó en el SMS.',
+  // A real link of a registration that finished (issue 29 item 16): never for a forged token.
+  linkRegistrationComplete: 'Tu registro ya está completo. Ingresá.',
 } as const;

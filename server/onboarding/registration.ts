@@ -187,6 +187,28 @@ export async function bindKycSession(
   }
 }
 
+/**
+ * The card this registration's own KYC session read belongs to a patient already (issue 29 item
+ * 10): said as soon as the card is read, not after 'Finalizar'. Only for the session bound to this
+ * live registration and only once it read a card (the scan needs the patient's face and the card
+ * itself), so it is no oracle on document numbers.
+ */
+export async function isDocumentRegistered(
+  deps: Deps,
+  input: { token: string; sessionId: string },
+): Promise<boolean> {
+  const draft = await draftOf(deps, input.token);
+  if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
+  if (!deps.kyc) throw new HttpError(503, m.kycUnavailable);
+  const completed = await deps.kyc.getCompletedKyc(input.sessionId);
+  const documento = completed?.idData.DocumentNumber.replace(/\D/g, '');
+  if (!documento) throw new HttpError(409, m.kycIncomplete);
+  const { rows } = await deps.db.query('SELECT 1 FROM patients WHERE numero_documento = $1', [
+    documento,
+  ]);
+  return rows.length > 0;
+}
+
 /** The link's address: the configured public one, else the origin the browser called. */
 const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PATH}#${token}`;
 
@@ -253,9 +275,17 @@ export async function sendLink(
   return { expiresInMs: settings.linkMs, resendAfterMs: otp.resendWaitMs };
 }
 
-/** Why a link cannot be opened, in the patient's words. */
-function linkRefusal(row: { used_at: Date | null; expires_at: Date } | undefined, now: Date) {
+/**
+ * Why a link cannot be opened, in the patient's words. Only a link this server made (a row) can
+ * say that its registration finished: a forged token learns nothing (issue 29 item 16).
+ */
+function linkRefusal(
+  row: { used_at: Date | null; expires_at: Date; completed_at: Date | null } | undefined,
+  now: Date,
+) {
   if (!row) return new HttpError(404, m.linkInvalid, {}, 'linkInvalid');
+  if (row.completed_at)
+    return new HttpError(410, m.linkRegistrationComplete, {}, 'registrationComplete');
   if (row.used_at) return new HttpError(410, m.linkUsed, {}, 'linkUsed');
   if (new Date(row.expires_at) <= now) return new HttpError(410, m.linkExpired, {}, 'linkExpired');
   return new HttpError(404, m.linkInvalid, {}, 'linkInvalid');
@@ -315,8 +345,12 @@ export async function openLink(
     return { draft, token };
   });
   if (!opened) {
-    const { rows } = await deps.db.query<{ used_at: Date | null; expires_at: Date }>(
-      `SELECT t.used_at, LEAST(t.expires_at, d.expires_at) AS expires_at
+    const { rows } = await deps.db.query<{
+      used_at: Date | null;
+      expires_at: Date;
+      completed_at: Date | null;
+    }>(
+      `SELECT t.used_at, LEAST(t.expires_at, d.expires_at) AS expires_at, d.completed_at
          FROM registration_tokens t JOIN registration_drafts d ON d.id = t.draft_id
         WHERE t.token_hash = $1 AND t.kind = 'link'`,
       [hash],

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type * as z from 'zod/mini';
 import {
   bindKycRequest,
+  documentCheckRequest,
   openLinkRequest,
   registerRequest,
   registrationStatusRequest,
@@ -11,6 +12,7 @@ import {
   sendLinkResponse,
   startRequest,
   validateOtpRequest,
+  type DocumentCheckResponse,
   type OpenLinkResponse,
   type RegisterResponse,
   type RegistrationStatusResponse,
@@ -28,6 +30,7 @@ import { onboardingMessages as m } from './messages';
 import {
   bindKycSession,
   expireLinks,
+  isDocumentRegistered,
   openLink,
   registrationStage,
   savePin,
@@ -158,6 +161,16 @@ export async function onboardingRoutes(
       'onboarding',
     );
     return { success: true, registration };
+  });
+
+  app.post('/registration/document', async (request): Promise<DocumentCheckResponse> => {
+    const body = parseBody(documentCheckRequest, request.body, tokenFields, messages.badRequest);
+    const registered = await isDocumentRegistered(ctx, {
+      token: body.registrationToken,
+      sessionId: body.sessionId,
+    });
+    request.log.info({ event: 'onboarding.document-check', registered }, 'onboarding');
+    return { success: true, registered };
   });
 
   app.post('/registration/status', async (request): Promise<RegistrationStatusResponse> => {

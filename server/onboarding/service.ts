@@ -227,14 +227,18 @@ export async function registerPatient(
         'INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)',
         [input.sessionId, created, now],
       );
-      // The registration is over: its links die; its devices may still read that it finished.
+      // The registration is over: its links die (expired now, kept so that a real link opened
+      // again says the registration is complete: issue 29 item 16); its devices may still read
+      // that it finished.
       await tx.query(
         'UPDATE registration_drafts SET completed_at = $2, updated_at = $2 WHERE id = $1',
         [draft.id, now],
       );
-      await tx.query(`DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link'`, [
-        draft.id,
-      ]);
+      await tx.query(
+        `UPDATE registration_tokens SET expires_at = LEAST(expires_at, $2)
+          WHERE draft_id = $1 AND kind = 'link'`,
+        [draft.id, now],
+      );
       await kyc.enrollFace(created, completed.embedding, tx);
       return created;
     });

@@ -20,6 +20,8 @@ export const kyc = {
   handoff: {
     action: 'Seguir en mi celular',
     hint: '¿Sin cámara aquí? Te enviamos un enlace por SMS para terminar con la cámara de tu celular.',
+    /** Under the primary action when this device's camera cannot be used. */
+    noCamera: 'Te enviamos un enlace por SMS para terminar con la cámara de tu celular.',
   },
   selfie: {
     title: 'Selfie (parpadeá 3 veces)',
@@ -44,6 +46,8 @@ export const kyc = {
     upload: 'Subir imagen',
     preparing: 'Preparando la imagen...',
     retake: 'Volver a capturar',
+    /** after an uploaded photo: another file, not the camera (issue 29 item 14) */
+    chooseAnother: 'Elegir otra imagen',
     accept: 'Continuar',
     cameraNotReady: 'La cámara aún no está lista. Esperá unos segundos.',
     frontVideoLabel: 'Cámara trasera: frente de la cédula',
@@ -55,11 +59,21 @@ export const kyc = {
     photoHint: {
       dark: 'La foto salió oscura: buscá un lugar con más luz y volvé a capturar.',
       small: 'La cédula se ve chica: acercá la cámara hasta que ocupe casi toda la foto.',
+      noCard: 'No vemos una cédula en esta foto. Sacá una foto de tu cédula, entera y de cerca.',
     },
   },
   verifying: {
     title: 'Verificando tu identidad',
     body: 'Estamos comparando tu selfie con la foto de tu cédula y leyendo sus datos...',
+  },
+  /** The card read is already a patient's (issue 29 item 10): said as soon as it is read. */
+  documentRegistered: {
+    title: 'Ya tenés una cuenta con esta cédula',
+    body: 'Ingresá con tu número de documento y tu PIN. Si no te acordás del PIN, recuperalo con el celular que registraste.',
+    notYou:
+      '¿No creaste vos esta cuenta? No sigas con este registro: acercate con tu cédula a tu centro de salud o llamá al servicio de salud para que revisen quién la creó.',
+    login: onboarding.goToLogin,
+    forgotPin: onboarding.forgotPin,
   },
   rejected: {
     title: 'No pudimos validar tu identidad',
@@ -86,20 +100,8 @@ export const kyc = {
       estado_civil: 'Estado civil',
     },
     empty: '—',
-    /** As the card prints them (MRZ codes: sex F/M, ICAO nationality codes). */
+    /** As the card prints them (the MRZ's sex F/M; the server sends the nationality in words). */
     sexes: { F: 'FEMENINO', M: 'MASCULINO' } as Record<string, string>,
-    nationalities: {
-      PRY: 'PARAGUAYA',
-      ARG: 'ARGENTINA',
-      BRA: 'BRASILEÑA',
-      BOL: 'BOLIVIANA',
-      URY: 'URUGUAYA',
-      CHL: 'CHILENA',
-      PER: 'PERUANA',
-      COL: 'COLOMBIANA',
-      VEN: 'VENEZOLANA',
-      ESP: 'ESPAÑOLA',
-    } as Record<string, string>,
     retry: 'Reintentar',
     rejecting: 'Reiniciando...',
     confirm: 'Continuar',
@@ -146,6 +148,8 @@ export const kycErrors: Record<KycErrorCode, string> = {
     'No pudimos leer el código del dorso de tu cédula. Sacá otra foto del dorso, nítida y con buena luz.',
   documentRejected: 'No se pudo verificar el documento. Probá de nuevo.',
   documentNetwork: 'Error de conexión o validación de documento. Intentá de nuevo.',
+  scanInProgress:
+    'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
   rejectFailed: 'Reintentá el proceso desde el inicio.',
 };
 

@@ -93,7 +93,6 @@ export const onboarding = {
       `Te enviamos un SMS al ${celular} con un enlace. Abrilo en tu celular para sacarte la selfie y fotografiar tu cédula.`,
     expiry: (minutes: number) =>
       `El enlace vence en ${minutes} minutos y sirve una sola vez. Esta pantalla se actualiza sola.`,
-    qr: 'O escaneá este código con la cámara de tu celular:',
     stages: {
       waiting: 'Esperando que abras el enlace en tu celular...',
       opened: 'Abriste el enlace en tu celular.',
@@ -155,6 +154,7 @@ export const onboardingErrors: Record<OnboardingErrorCode, string> = {
     'Este registro ya no sigue en este dispositivo. Verificá tu celular de nuevo para continuar.',
   linkRefused:
     'Este enlace no es válido. Ingresá tu celular para continuar tu registro con un código por SMS.',
+  linkRegistrationComplete: 'Tu registro ya está completo. Ingresá.',
 };
 
 /** Errors of the SMS code step (spec section 8; its spelling slips fixed, docs/decisions.md). */

@@ -21,7 +21,7 @@ export const recovery = {
     documentoPlaceholder: '1234567',
     celularLabel: 'Celular registrado',
     celularPlaceholder: '098XXXXXXX',
-    celularHint: 'Solo números, hasta 10 dígitos.',
+    celularHint: 'Como lo tenés agendado: 0981 123 456 o +595 981 123 456.',
     submit: 'Enviar código',
     submitting: 'Enviando...',
   },
@@ -38,6 +38,14 @@ export const recovery = {
     intro: (celular: string) =>
       `Si los datos coinciden con tu registro, te enviamos un código de 6 dígitos por SMS al ${celular}.`,
     submit: 'Validar código',
+    /** After 'Enviar código', for when no SMS arrives (issue 29 item 15). */
+    noSms: {
+      title: '¿No te llegó el SMS?',
+      registered:
+        'Solo lo enviamos si el celular es el que registraste con ese número de documento: revisá los dos datos.',
+      retry: (minutes: number) =>
+        `Si son correctos, esperá un poco: el SMS puede demorar. Podés pedir otro código en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`,
+    },
   },
   newPin: {
     title: 'Nuevo PIN',

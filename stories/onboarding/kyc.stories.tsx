@@ -63,12 +63,18 @@ export const FrontPreparing = at(kycFixtures.frontPreparing);
 export const FrontPreview = at(kycFixtures.frontPreview);
 /** The preview's hint before sending: the photo came out dark. */
 export const FrontPreviewDark = at(kycFixtures.frontPreviewDark);
+/** An uploaded photo with no card in it: flagged, with 'Elegir otra imagen'. */
+export const FrontPreviewUploadedNoCard = at(kycFixtures.frontPreviewUploadedNoCard);
 export const BackPlaying = at(kycFixtures.backPlaying);
 export const BackPreview = at(kycFixtures.backPreview);
 /** The preview's hint before sending: the card is too far. */
 export const BackPreviewSmall = at(kycFixtures.backPreviewSmall);
 export const BackPreviewNetwork = at(kycFixtures.backPreviewNetwork);
 export const Verifying = at(kycFixtures.verifying);
+/** The card is read and its number looked up: the same wait. */
+export const CheckingDocument = at(kycFixtures.checkingDocument);
+/** The card read is already a patient's: 'Ya tenés una cuenta con esta cédula' (issue 29 item 10). */
+export const DocumentRegistered = at(kycFixtures.documentRegistered);
 /** The card's photo not found: its own text, and the front again (never the mismatch text). */
 export const FrontAgainNoFace = at(kycFixtures.frontAgainNoFace);
 /** The front not read: the server's sentence, and the front again (the back is kept). */

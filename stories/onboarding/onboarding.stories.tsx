@@ -63,6 +63,8 @@ export const HandoffWaiting = at(onboardingFixtures.handoffWaiting);
 export const HandoffWaitingOpened = at(onboardingFixtures.handoffWaitingOpened);
 export const HandoffWaitingSelfie = at(onboardingFixtures.handoffWaitingSelfie);
 export const HandoffWaitingDocument = at(onboardingFixtures.handoffWaitingDocument);
+/** A computer without a camera: only the phone can go on ('Usar la cámara...' is not offered). */
+export const HandoffWaitingNoCamera = at(onboardingFixtures.handoffWaitingNoCamera);
 /** The link could not be sent (here: the SMS resend wait). */
 export const HandoffFailed = at(onboardingFixtures.handoffFailed);
 /** The registration moved on elsewhere (the mobile verified again on another device). */
@@ -77,6 +79,8 @@ export const LinkOpeningOpened = at(onboardingFixtures.linkOpeningOpened);
 export const LinkOpeningRefused = at(onboardingFixtures.linkOpeningRefused);
 /** The link was used already: the reason, and verifying the mobile by SMS instead. */
 export const LinkRefused = at(onboardingFixtures.linkRefused);
+/** The link was real and its registration finished: 'Tu registro ya está completo. Ingresá.' */
+export const LinkRefusedComplete = at(onboardingFixtures.linkRefusedComplete);
 /** Step 4 while its code (its own chunk) downloads: 'Cargando...'. */
 export const KycLoading = at(onboardingFixtures.kycLoading);
 /** Step 4's code could not be downloaded (offline): the reason and 'Reintentar'. */

@@ -36,7 +36,6 @@ const code = (snapshot: SnapshotFrom<OtpMachine>): Story => ({
           context: {
             ...snapshot.context,
             recipient: { celular: '0981123456', numeroDocumento: '1234567' },
-            autoValidate: false,
           },
         } as SnapshotFrom<OtpMachine>
       }

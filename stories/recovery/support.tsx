@@ -45,7 +45,7 @@ export function AtRecovery({
 export function RecoveryOtpAt({ snapshot }: { snapshot: SnapshotFrom<typeof otpMachine> }) {
   const otp = useActorRef(storyOtpMachine, {
     snapshot,
-    input: { recipient: snapshot.context.recipient, autoValidate: false },
+    input: { recipient: snapshot.context.recipient },
   });
   return <VerificationScreen otp={otp} />;
 }

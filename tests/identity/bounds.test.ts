@@ -42,6 +42,8 @@ describe('bounded document attempts and idle sessions', () => {
           code: 'scan_in_progress',
           status: 409,
           message: identityMessages.scanInProgress,
+          // Issue 29 item 17: a reason the browser branches on (wait, then send again).
+          reason: 'scan_in_progress',
         });
       // One after the other: the two attempts left, then none.
       await expect(attempt()).resolves.toMatchObject({ success: false, reason: 'not_a_document' });

@@ -101,7 +101,11 @@ describe('one scan per session at a time', () => {
       expect(refused).toHaveLength(4);
       for (const r of refused) {
         expect(r.statusCode).toBe(409);
-        expect(r.json()).toEqual({ success: false, message: identityMessages.scanInProgress });
+        expect(r.json()).toEqual({
+          success: false,
+          message: identityMessages.scanInProgress,
+          reason: 'scan_in_progress',
+        });
       }
       // Refused scans took no attempt of the session: only the one that ran.
       const { rows } = await h.db.query<{ scan_attempts: number }>(

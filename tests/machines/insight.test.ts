@@ -554,6 +554,9 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
     async finish() {
       k.verify.calls.at(-1)!.answer.resolve(verified);
       await flush();
+      // The card read is nobody's yet (issue 29 item 10): on to the review.
+      k.check.calls.at(-1)!.answer.resolve(false);
+      await flush();
       kyc().send({ type: 'review.confirm' });
       k.departments.calls.at(-1)!.answer.resolve([{ id: '11', nombre: 'Central' }]);
       await flush();
@@ -699,6 +702,8 @@ describe('onboarding with KYC', () => {
     const h = onboarding(r.inspect);
     await h.toDocumentsSent();
     h.k.verify.calls.at(-1)!.answer.resolve(verified);
+    await h.flush();
+    h.k.check.calls.at(-1)!.answer.resolve(false);
     await h.flush();
     h.kyc().send({ type: 'review.confirm' });
     h.k.departments.calls.at(-1)!.answer.reject(new TypeError('Failed to fetch'));

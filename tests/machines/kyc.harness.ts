@@ -46,7 +46,7 @@ export const verified: ScanIdResponse = {
     DocumentNumber: '6824773',
     DateOfBirth: '1955-10-08',
     Gender: 'F',
-    Nationality: 'PRY',
+    Nationality: 'PARAGUAYA',
     MaritalStatus: 'CASADA',
   },
 };
@@ -63,6 +63,7 @@ export function harness(
   const hint = controlled<PhotoHint | null, { photo: Blob }>();
   const verify = controlled<ScanIdResponse, { sessionId: string; front: Blob; back: Blob }>();
   const reject = controlled<void, { sessionId: string }>();
+  const check = controlled<boolean, { registrationToken: string; sessionId: string }>();
   const departments = controlled<Place[], void>();
   const cities = controlled<Place[], { departmentId: string }>();
   const session = controlled<
@@ -78,6 +79,7 @@ export function harness(
       imageScaling: scaling.logic,
       photoHint: hint.logic,
       verifyDocuments: verify.logic,
+      checkDocument: check.logic,
       rejectKyc: reject.logic,
       supplementary: supplementaryMachine.provide({
         actors: { loadDepartments: departments.logic as never, loadCities: cities.logic },
@@ -105,6 +107,7 @@ export function harness(
     scaling,
     hint,
     verify,
+    check,
     reject,
     departments,
     cities,
@@ -121,13 +124,17 @@ export function harness(
       camera.last().send({ type: 'camera.ready', stream });
       actor.send({ type: 'liveness.start' });
     },
-    async toVerifying() {
+    /** the selfie passed: on the front's live camera */
+    async toFront() {
       await this.toRunning();
       sampling.last().send({
         type: 'poll.result',
         result: { liveness_detected: true, feedback: [], time_up: false },
       });
       await vi.advanceTimersByTimeAsync(1200);
+    },
+    async toVerifying() {
+      await this.toFront();
       actor.send({ type: 'document.upload', file: jpeg('front-file') });
       scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
       await flush();

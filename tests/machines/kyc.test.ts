@@ -354,12 +354,7 @@ describe('kyc machine: selfie', () => {
 describe('kyc machine: documents', () => {
   async function atFront() {
     const h = harness();
-    await h.toRunning();
-    h.sampling.last().send({
-      type: 'poll.result',
-      result: { liveness_detected: true, feedback: [], time_up: false },
-    });
-    await vi.advanceTimersByTimeAsync(1200);
+    await h.toFront();
     return h;
   }
 
@@ -499,7 +494,7 @@ describe('kyc machine: document verification', () => {
       numeroDocumento: '6.824.773',
       fechaNacimiento: '08/10/1955',
       sexo: 'F',
-      nacionalidad: 'PRY',
+      nacionalidad: 'PARAGUAYA',
       estado_civil: 'CASADA',
     });
   });
@@ -684,6 +679,23 @@ describe('kyc machine: document verification', () => {
       {
         code: 'tooManyAttempts',
         serverMessage: 'Demasiados intentos. Esperá 3 minutos e intentá de nuevo.',
+      },
+    ],
+    [
+      // Issue 29 item 17: another scan of this session is running (a double tap, a second tab).
+      'a 409 scan_in_progress',
+      new ApiError(
+        'server',
+        409,
+        'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
+        undefined,
+        'scan_in_progress',
+      ),
+      {
+        code: 'scanInProgress',
+        serverMessage:
+          'Ya estamos verificando tu cédula. Esperá el resultado antes de enviarla de nuevo.',
+        reason: 'scan_in_progress',
       },
     ],
   ])(
@@ -994,6 +1006,7 @@ describe('kyc selectors', () => {
     const screens = new Set(Object.values(kycFixtures).map((f) => selectKycScreen(f)));
     expect([...screens].sort()).toEqual(
       [
+        'documentRegistered',
         'done',
         'dorso',
         'failed',
@@ -1006,5 +1019,29 @@ describe('kyc selectors', () => {
         'verifying',
       ].sort(),
     );
+  });
+});
+
+describe('the card step after an upload (issue 29 item 14)', () => {
+  it("offers another file ('Elegir otra imagen') straight from the preview; a captured photo offers the camera again", async () => {
+    const h = harness();
+    await h.toFront();
+    h.actor.send({ type: 'document.upload', file: jpeg('front-file') });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg('front'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot()).retake).toBe('chooseFile');
+    h.actor.send({ type: 'document.upload', file: jpeg('other-file') });
+    expect(h.value()).toEqual({ document: 'preparing' });
+    h.scaling.calls.at(-1)!.answer.resolve(jpeg('other'));
+    await h.flush();
+    expect(await h.actor.getSnapshot().context.front!.text()).toBe('other');
+    // Back to the camera and a capture: the preview offers the camera again.
+    h.actor.send({ type: 'document.retake' });
+    h.camera.last().send({ type: 'camera.ready', stream });
+    h.actor.send({ type: 'video.playing' });
+    h.actor.send({ type: 'document.capture' });
+    h.capture.calls.at(-1)!.answer.resolve(jpeg('captured'));
+    await h.flush();
+    expect(selectDocumentView(h.actor.getSnapshot()).retake).toBe('capture');
   });
 });

@@ -470,9 +470,47 @@ describe('step 1: verification', () => {
     expect(h.screen()).toBe('verification');
   });
 
-  it('back goes home and stops the countdown', async () => {
+  it('back goes to step 0 with the number; the same number within the wait returns to the code, no new send (issue 29 item 11)', async () => {
+    const h = await atVerification();
+    await vi.advanceTimersByTimeAsync(10_000);
+    h.actor.send({ type: 'flow.back' });
+    expect(h.where()).toEqual({ registration: 'editing' });
+    expect(h.form().getSnapshot().context).toMatchObject({
+      phoneInput: '981123456',
+      codeSent: { phone: '0981123456', secondsLeft: 20 },
+    });
+    h.send({ type: 'form.submit' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    expect(h.sends).toHaveLength(1);
+    // The countdown goes on from what was left; the code on the phone is still the one to type.
+    const otp = h.actor.getSnapshot().children.otp!;
+    expect(otp.getSnapshot().context).toMatchObject({
+      recipient: { celular: '0981123456' },
+      secondsLeft: 20,
+    });
+    otp.send({ type: 'code.change', value: '482915' });
+    expect(h.validations[0]!.input.code).toBe('482915');
+  });
+
+  it('back, then another number: a new send; the same number after the wait: a new send too', async () => {
     const h = await atVerification();
     h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'phone.change', value: '982 000 000' });
+    h.send({ type: 'form.submit' });
+    expect(h.sends.map((c) => c.input.phone)).toEqual(['0981123456', '0982000000']);
+
+    const late = await atVerification();
+    late.actor.send({ type: 'flow.back' });
+    await vi.advanceTimersByTimeAsync(30_000);
+    late.send({ type: 'form.submit' });
+    expect(late.where()).toEqual({ registration: 'sending' });
+    expect(late.sends).toHaveLength(2);
+  });
+
+  it("step 0's back still goes home (after the code step's back) and stops every timer", async () => {
+    const h = await atVerification();
+    h.actor.send({ type: 'flow.back' });
+    h.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -832,7 +870,7 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
         DocumentNumber: '4.567.890',
         DateOfBirth: '1990-05-17',
         Gender: 'F',
-        Nationality: 'PRY',
+        Nationality: 'PARAGUAYA',
         MaritalStatus: 'SOLTERA',
       },
     },
@@ -1170,6 +1208,9 @@ describe('a registration that survives real life (issue 18)', () => {
       registrationToken: REGISTRATION.token,
     });
     expect(h.savePins).toHaveLength(0);
+    // Said once (issue 29 item 13): step 4's screens after the welcome do not repeat it.
+    h.actor.send({ type: 'welcome.next' });
+    expect(selectResumed(h.actor.getSnapshot())).toBe(false);
   });
 
   it('a passed selfie continues at the document, in the same KYC session', async () => {
@@ -1187,6 +1228,8 @@ describe('a registration that survives real life (issue 18)', () => {
     ]);
     // Used once: a later step 4 (back from the phone) starts from the session as it is then.
     expect(h.actor.getSnapshot().context.kycResume).toBeNull();
+    // The notice is step 4's first screen's: the KYC child says which (issue 29 item 13).
+    expect(selectResumed(h.actor.getSnapshot())).toBe('kyc');
   });
 
   it('a read document continues at its review; register goes without a PIN (the server has its hash)', async () => {
@@ -1195,7 +1238,7 @@ describe('a registration that survives real life (issue 18)', () => {
       DocumentNumber: '4567890',
       DateOfBirth: '17/05/1990',
       Gender: 'F',
-      Nationality: 'PRY',
+      Nationality: 'PARAGUAYA',
       MaritalStatus: 'SOLTERA',
     };
     const h = await verified({ ...REGISTRATION, resumeAt: 'review', sessionId: 'kyc-9', idData });
@@ -1218,10 +1261,10 @@ describe('a registration that survives real life (issue 18)', () => {
   });
 
   describe("'Seguir en mi celular' on the first device", () => {
-    async function handingOff() {
+    async function handingOff(cameraMissing = false) {
       const h = harness({ snapshot: onboardingFixtures.welcome });
       await toKyc(h);
-      h.actor.send({ type: 'handoff.start' });
+      h.actor.send({ type: 'handoff.start', cameraMissing });
       expect(h.where()).toEqual({ handoff: 'sending' });
       // The KYC child (and its camera) stopped with step 4's screen.
       expect(selectKycActor(h.actor.getSnapshot())).toBeUndefined();
@@ -1248,7 +1291,6 @@ describe('a registration that survives real life (issue 18)', () => {
       ]);
       expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
         waiting: true,
-        link: LINK,
         stage: 'waiting',
         expiresInMinutes: 20,
         phone: '0981123456',
@@ -1303,6 +1345,19 @@ describe('a registration that survives real life (issue 18)', () => {
       expect(h.actor.getSnapshot().matches({ kyc: 'loading' })).toBe(true);
       expect(h.actor.getSnapshot().children.handoff).toBeUndefined();
     });
+
+    it('a device without a camera is not offered its own camera back (issue 29 item 12)', async () => {
+      const h = await handingOff(true);
+      h.links[0]!.answer.resolve(LINK_SENT);
+      await waitFor(h.handoffStep(), (s) => s.matches('waiting'));
+      expect(selectHandoffView(h.handoffStep().getSnapshot())).toMatchObject({
+        waiting: true,
+        canResend: true,
+        canUseThisDevice: false,
+      });
+      h.actor.send({ type: 'handoff.cancel' });
+      expect(h.where()).toEqual({ handoff: 'waiting' });
+    });
   });
 
   describe('the phone that opened the link', () => {
@@ -1339,6 +1394,24 @@ describe('a registration that survives real life (issue 18)', () => {
       h.actor.send({ type: 'link.restart' });
       expect(h.where()).toEqual({ registration: 'editing' });
       expect(h.actor.getSnapshot().context.linkToken).toBeNull();
+    });
+
+    it('a link whose registration finished says so, with the login (issue 29 item 16)', async () => {
+      const h = harness({ input: { linkToken: LINK_TOKEN } });
+      h.opens[0]!.answer.reject(
+        new ApiError(
+          'server',
+          410,
+          'Tu registro ya está completo. Ingresá.',
+          undefined,
+          'registrationComplete',
+        ),
+      );
+      await waitFor(h.actor, (s) => s.matches('linkRefused'));
+      expect(selectLinkView(h.actor.getSnapshot())).toMatchObject({
+        error: { code: 'linkRegistrationComplete' },
+        complete: true,
+      });
     });
   });
 });

@@ -38,8 +38,40 @@ describe('photo hint before sending a document', () => {
     );
   });
 
-  it('a blank or featureless image gives no hint', () => {
+  it('a blank or featureless image shows no card (issue 29 item 14)', () => {
     const flat = { data: new Uint8Array(160 * 120).fill(128), width: 160, height: 120 };
-    expect(photoHint(flat)).toBeNull();
+    expect(photoHint(flat)).toBe('noCard');
+  });
+
+  it('a photo of a face, not a card, is flagged; every fixture card filling the photo is not', async () => {
+    for (const face of ['person-01.jpg', 'person-02.jpg', 'blink-open.jpg', 'group.jpg']) {
+      const { data, info } = await sharp(fixture('faces', face))
+        .resize({ width: 160 })
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      expect(photoHint({ data, width: info.width, height: info.height }), face).toBe('noCard');
+    }
+    const cards = [
+      'card-2-front',
+      'card-3-front',
+      'card-4-front',
+      'card-5-front',
+      'card-5-back',
+      'templates/antigua-back',
+      'templates/antigua-front',
+      'templates/clasica-back',
+      'templates/clasica-front',
+      'templates/extranjero-back',
+      'templates/extranjero-front',
+      'templates/fotoDerecha-back',
+      'templates/fotoDerecha-front',
+      'templates/numeroBajoFoto-back',
+      'templates/numeroBajoFoto-front',
+      'templates/policarbonato-back',
+      'templates/policarbonato-front',
+    ];
+    for (const card of cards)
+      expect(await hintOf(card, { fill: 0.8, rotate: 3, background: 'wood' }), card).toBeNull();
   });
 });

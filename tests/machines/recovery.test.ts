@@ -184,7 +184,8 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
     const otp = otpOf(t.actor).getSnapshot();
     expect(otp.context.recipient).toEqual({ celular: CEL, numeroDocumento: DOC });
     expect(otp.context.secondsLeft).toBe(25);
-    expect(otp.context.autoValidate).toBe(false);
+    // The 6th digit validates, as in registration (issue 29 item 15).
+    expect(otp.context.autoValidate).toBe(true);
   });
 
   it.each([
@@ -244,16 +245,15 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
 });
 
 describe('recovery machine, step 1 (Verificá tu código)', () => {
-  it("waits for 'Validar código': six digits alone do not validate", async () => {
+  it('checks the code at the 6th digit, as registration does (issue 29 item 15)', async () => {
     const t = start();
     await toVerification(t);
     const otp = otpOf(t.actor);
     otp.send({ type: 'code.submit' });
     expect(t.validations).toHaveLength(0);
-    otp.send({ type: 'code.change', value: '48 29 15' });
+    otp.send({ type: 'code.change', value: '48 29 1' });
     expect(t.validations).toHaveLength(0);
-    expect(selectOtpView(otp.getSnapshot()).canSubmit).toBe(true);
-    otp.send({ type: 'code.submit' });
+    otp.send({ type: 'code.change', value: '48 29 15' });
     expect(t.validations.map((v) => v.input)).toEqual([
       { recipient: { celular: CEL, numeroDocumento: DOC }, code: '482915' },
     ]);

@@ -1,6 +1,8 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
 import { fromPromise } from 'xstate';
+import type { KycInput } from '../../machines/kyc/kyc.types';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { cameraErrors } from '../../src/copy/es.camera';
@@ -13,15 +15,17 @@ import { harness, stream, verified } from '../machines/kyc.harness';
 const copy = kyc;
 
 /** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
-function renderKyc() {
-  const h = harness(undefined, false);
+function renderKyc(input: KycInput = {}) {
+  const h = harness(undefined, false, { input });
   const wizard = onboardingMachine.provide({
     actors: { loadKyc: fromPromise(async () => h.machine) },
   });
   render(
-    <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
-      <KycScreen kyc={h.actor} />
-    </OnboardingActor.Provider>,
+    <MemoryRouter>
+      <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
+        <KycScreen kyc={h.actor} />
+      </OnboardingActor.Provider>
+    </MemoryRouter>,
   );
   act(() => void h.actor.start());
   return h;
@@ -109,7 +113,41 @@ describe('KYC screens', () => {
     expect(button(onboarding.cancel)).toBeEnabled();
   });
 
-  it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' and 'Continuar'", async () => {
+  it("a registered cédula: 'Ya tenés una cuenta con esta cédula' once the card is read, with login, recovery and what to do if it was not them (issue 29 item 10)", async () => {
+    const h = renderKyc({ registrationToken: 'R'.repeat(43) });
+    await settle(() => h.toVerifying());
+    await settle(() => h.verify.calls[0]!.answer.resolve(verified));
+    // The wait shows a spinner beside its text (item 14).
+    expect(heading(copy.verifying.title)).toBeInTheDocument();
+    expect(screen.getByTestId('spinner')).toBeInTheDocument();
+    await settle(() => h.check.calls[0]!.answer.resolve(true));
+    expect(heading(copy.documentRegistered.title)).toHaveFocus();
+    expect(screen.getByRole('link', { name: copy.documentRegistered.login })).toHaveAttribute(
+      'href',
+      '/login',
+    );
+    expect(screen.getByRole('link', { name: copy.documentRegistered.forgotPin })).toHaveAttribute(
+      'href',
+      '/recuperar-pin',
+    );
+    expect(screen.getByText(copy.documentRegistered.notYou)).toBeInTheDocument();
+  });
+
+  it("without a camera, 'Seguir en mi celular' is the first, primary action (issue 29 item 12)", async () => {
+    const h = renderKyc({ canHandoff: true });
+    await settle(() => h.answerSession());
+    // With a camera: a secondary choice after the selfie's own button.
+    const buttons = () => screen.getAllByRole('button').map((b) => b.textContent);
+    expect(buttons().indexOf(copy.handoff.action)).toBeGreaterThan(
+      buttons().indexOf(copy.selfie.start),
+    );
+    await settle(() => h.camera.last().send({ type: 'camera.error', code: 'notFound' }));
+    expect(buttons()[0]).toBe(copy.handoff.action);
+    expect(screen.getAllByRole('button', { name: copy.handoff.action })).toHaveLength(1);
+    expect(screen.getByText(copy.handoff.noCamera)).toBeInTheDocument();
+  });
+
+  it("documents: 'Capturar' only once the video plays, 'Subir imagen' takes a file, the preview offers 'Volver a capturar' (or 'Elegir otra imagen' after an upload) and 'Continuar'", async () => {
     const h = renderKyc();
     await settle(() => h.answerSession());
     await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
@@ -128,10 +166,14 @@ describe('KYC screens', () => {
     fireEvent(screen.getByLabelText(copy.document.frontVideoLabel), new Event('playing'));
     expect(button(copy.document.capture)).toBeEnabled();
     expect(screen.queryByText(copy.document.cameraNotReady)).toBeNull();
+    // A card-shaped frame over the live camera (issue 29 item 14).
+    expect(screen.getByTestId('card-frame')).toBeInTheDocument();
     fireEvent.click(button(copy.document.capture));
     expect(h.capture.calls).toHaveLength(1);
     await settle(() => h.capture.calls[0]!.answer.resolve(new Blob(['f'], { type: 'image/jpeg' })));
     expect(screen.getByRole('img', { name: copy.document.frontPreviewAlt })).toBeInTheDocument();
+    expect(screen.queryByTestId('card-frame')).toBeNull();
+    expect(screen.queryByRole('button', { name: copy.document.chooseAnother })).toBeNull();
     expect(screen.queryByText(copy.document.photoHint.dark)).toBeNull();
     await settle(() => h.hint.calls.at(-1)!.answer.resolve('dark'));
     expect(screen.getByRole('status')).toHaveTextContent(copy.document.photoHint.dark);
@@ -142,6 +184,18 @@ describe('KYC screens', () => {
     expect(h.scaling.calls[0]!.input.file).toBe(file);
     await settle(() =>
       h.scaling.calls[0]!.answer.resolve(new Blob(['f2'], { type: 'image/jpeg' })),
+    );
+    // After an upload: 'Elegir otra imagen' (another file), not 'Volver a capturar'; a photo with
+    // no card in it is said (issue 29 item 14).
+    expect(screen.queryByRole('button', { name: copy.document.retake })).toBeNull();
+    await settle(() => h.hint.calls.at(-1)!.answer.resolve('noCard'));
+    expect(screen.getByRole('status')).toHaveTextContent(copy.document.photoHint.noCard);
+    const another = new File(['y'], 'otra.png', { type: 'image/png' });
+    fireEvent.click(button(copy.document.chooseAnother));
+    fireEvent.change(screen.getByTestId('upload-front'), { target: { files: [another] } });
+    expect(h.scaling.calls[1]!.input.file).toBe(another);
+    await settle(() =>
+      h.scaling.calls[1]!.answer.resolve(new Blob(['f3'], { type: 'image/jpeg' })),
     );
     fireEvent.click(button(copy.document.accept));
     expect(heading(copy.document.backTitle)).toHaveFocus();

@@ -18,6 +18,7 @@ import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
+import { common } from '../../src/copy/es';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../../src/copy/es.onboarding';
 import { kyc } from '../../src/copy/es.kyc';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
@@ -242,6 +243,19 @@ describe('Registrate (step 0)', () => {
 });
 
 describe('Verificación (step 1)', () => {
+  it("'Volver' keeps the code sent: step 0 with the number, and the same number returns to the code without a new SMS (issue 29 item 11)", async () => {
+    const h = await toVerification();
+    fireEvent.click(screen.getByRole('button', { name: common.back }));
+    expect(
+      screen.getByRole('heading', { level: 1, name: copy.registration.title }),
+    ).toBeInTheDocument();
+    expect(phoneField()).toHaveValue('981123456');
+    await settle(() => fireEvent.submit(phoneField().closest('form')!));
+    expect(screen.getByRole('heading', { name: 'Verificación' })).toBeInTheDocument();
+    expect(h.sends).toHaveLength(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('moves focus to the title and offers a one-time-code field with the numeric keypad', async () => {
     await toVerification();
     expect(screen.getByRole('heading', { name: 'Verificación' })).toHaveFocus();

@@ -106,7 +106,15 @@ describe('step 0, Recuperar Pin', () => {
 });
 
 describe('step 1, Verificá tu código', () => {
-  it("enables 'Validar código' only with 6 digits, shows the countdown, has a back button", async () => {
+  it('says what to do when no SMS arrives: the registered mobile, and when to ask again (issue 29 item 15)', async () => {
+    render(<s.Verification />);
+    await heading(copy.verification.title);
+    const hint = screen.getByRole('region', { name: copy.verification.noSms.title });
+    expect(hint).toHaveTextContent(copy.verification.noSms.registered);
+    expect(hint).toHaveTextContent('Podés pedir otro código en 1 minuto.');
+  });
+
+  it('validates at the 6th digit (issue 29 item 15), shows the countdown, has a back button', async () => {
     render(<s.Verification />);
     await heading(copy.verification.title);
     expect(screen.getByText(copy.verification.countdown(30))).toBeTruthy();
@@ -114,10 +122,8 @@ describe('step 1, Verificá tu código', () => {
     expect(validar).toBeDisabled();
     fireEvent.change(field(copy.verification.codeLabel), { target: { value: '48291' } });
     expect(validar).toBeDisabled();
-    fireEvent.change(field(copy.verification.codeLabel), { target: { value: '482915' } });
-    expect(validar).toBeEnabled();
     expect(field(copy.verification.codeLabel).autocomplete).toBe('one-time-code');
-    fireEvent.click(validar);
+    fireEvent.change(field(copy.verification.codeLabel), { target: { value: '482915' } });
     expect(
       await screen.findByRole('button', { name: copy.verification.submitting }),
     ).toBeDisabled();

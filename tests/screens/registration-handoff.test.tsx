@@ -61,6 +61,12 @@ describe("'Seguí en tu celular'", () => {
     expect(screen.getByText(common.loading)).toBeInTheDocument();
   });
 
+  it("a device without a camera is not offered 'Usar la cámara de este dispositivo' (issue 29 item 12)", () => {
+    renderAt(onboardingFixtures.handoffWaitingNoCamera);
+    expect(button(copy.handoff.resend)).toBeEnabled();
+    expect(screen.queryByRole('button', { name: copy.handoff.useThisDevice })).toBeNull();
+  });
+
   it('a registration that moved on offers neither a new link nor this camera', () => {
     renderAt(onboardingFixtures.handoffStopped);
     expect(screen.queryByRole('button', { name: copy.handoff.resend })).toBeNull();
@@ -77,5 +83,13 @@ describe("the phone's link", () => {
     expect(
       screen.getByRole('heading', { level: 1, name: copy.registration.title }),
     ).toBeInTheDocument();
+  });
+
+  it("a used link after the registration finished: 'Tu registro ya está completo. Ingresá.' and the login (issue 29 item 16)", () => {
+    renderAt(onboardingFixtures.linkRefusedComplete);
+    expect(screen.getByRole('alert')).toHaveTextContent('Tu registro ya está completo. Ingresá.');
+    expect(screen.getByRole('link', { name: copy.goToLogin })).toHaveAttribute('href', '/login');
+    expect(screen.queryByRole('button', { name: copy.link.restart })).toBeNull();
+    expect(screen.queryByText(/Pedí uno nuevo/)).toBeNull();
   });
 });

@@ -285,7 +285,8 @@ describe('continuing on the phone', () => {
   it('the phone finishes without the PIN (its kept hash); the first device sees it completed; the links die', async () => {
     const token = await atStep4();
     await sendLink(token);
-    const phone = (await open(linkFromSms().token)).json().registration;
+    const opened = linkFromSms().token;
+    const phone = (await open(opened)).json().registration;
     expect((await status(token)).json().stage).toBe('opened');
     expect((await bind(phone.token, 'kyc-phone')).statusCode).toBe(200);
     kyc.stages.set('kyc-phone', { stage: 'documentRead', idData: ID_DATA });
@@ -302,7 +303,20 @@ describe('continuing on the phone', () => {
     });
     expect(register.statusCode).toBe(200);
     expect((await status(token)).json()).toEqual({ success: true, stage: 'completed' });
-    expect((await open(unused)).json().reason).toBe('linkInvalid');
+    // Its real links, used or not, say so (issue 29 item 16), and continue nothing.
+    for (const link of [unused, opened]) {
+      const again = await open(link);
+      expect(again.statusCode).toBe(410);
+      expect(again.json()).toEqual({
+        success: false,
+        message: 'Tu registro ya está completo. Ingresá.',
+        reason: 'registrationComplete',
+      });
+    }
+    // A token the server never made learns nothing: 'no es válido', as before.
+    const forged = await open('F'.repeat(43));
+    expect(forged.statusCode).toBe(404);
+    expect(forged.json().reason).toBe('linkInvalid');
     const login = await post('/api/auth/login', { numero_documento: '4567890', pin: '482915' });
     expect(login.statusCode).toBe(200);
     // Finished: the mobile is a patient's now, as start says.
@@ -365,6 +379,40 @@ describe('continuing on the phone', () => {
 
     for (let i = 0; i < 40; i++) expect((await status(token)).statusCode).toBe(200);
     expect((await status(token)).statusCode).toBe(429);
+  });
+});
+
+describe('a registered cédula is said as soon as the card is read (issue 29 item 10)', () => {
+  const check = (registrationToken: string, sessionId: string) =>
+    post(onboardingPaths.documentCheck, { registrationToken, sessionId });
+
+  it("answers for the registration's own session once it read a card, and for nothing else", async () => {
+    const token = await atStep4();
+    expect((await bind(token, 'kyc-check')).statusCode).toBe(200);
+    // No card read yet: nothing to say (no number is looked up).
+    const early = await check(token, 'kyc-check');
+    expect(early.statusCode).toBe(409);
+    expect(early.json().success).toBe(false);
+    kyc.stages.set('kyc-check', { stage: 'documentRead', idData: ID_DATA });
+    expect((await check(token, 'kyc-check')).json()).toEqual({ success: true, registered: false });
+
+    // The same card's number is a patient's now: said at once.
+    await h.t.ctx.db.query(
+      `INSERT INTO patients (numero_documento, nombre, apellido, celular, pin_hash)
+       VALUES ($1, 'MARÍA', 'GONZÁLEZ', '0971999888', 'x')`,
+      ['4567890'],
+    );
+    expect((await check(token, 'kyc-check')).json()).toEqual({ success: true, registered: true });
+
+    // Another registration's session, a token nobody holds, a session never bound: no answer.
+    const other = await atStep4(OTHER);
+    kyc.stages.set('kyc-other', { stage: 'documentRead', idData: ID_DATA });
+    expect((await check(other, 'kyc-check')).statusCode).toBe(403);
+    expect((await check(other, 'kyc-other')).statusCode).toBe(403);
+    expect((await check('Z'.repeat(43), 'kyc-check')).statusCode).toBe(401);
+    const bad = await post(onboardingPaths.documentCheck, { registrationToken: token });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ success: false, message: expect.any(String) });
   });
 });
 

@@ -1,5 +1,8 @@
+import { useSelector } from '@xstate/react';
 import { lazy, Suspense } from 'react';
 import styled from 'styled-components';
+import type { ActorRefFrom } from 'xstate';
+import type { KycMachine } from '../../../machines/kyc/kyc.machine';
 import {
   ONBOARDING_PROGRESS_STEPS,
   selectKycActor,
@@ -10,6 +13,7 @@ import {
   selectPinCreationActor,
   selectPinRenewalActor,
   selectRegistrationFormActor,
+  selectKycResumed,
   selectResumed,
 } from '../../../machines/onboarding/onboarding.selectors';
 import { Redirect } from '../../components/Navigation';
@@ -55,10 +59,19 @@ function OnboardingProgress() {
   );
 }
 
-/** 'Retomamos tu registro donde lo dejaste.' while a resumed registration goes on. */
+const resumedNotice = <Muted data-testid="onboarding-resumed">{onboarding.resumed}</Muted>;
+
+/** 'Retomamos tu registro donde lo dejaste.' once, on the first screen after the resume. */
 function ResumedNotice() {
   const resumed = OnboardingActor.useSelector(selectResumed);
-  return resumed ? <Muted data-testid="onboarding-resumed">{onboarding.resumed}</Muted> : null;
+  const kyc = OnboardingActor.useSelector(selectKycActor);
+  if (resumed === 'kyc') return kyc ? <KycResumedNotice kyc={kyc} /> : null;
+  return resumed ? resumedNotice : null;
+}
+
+/** Step 4's first screen of a resumed registration (its child knows which one it is). */
+function KycResumedNotice({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  return useSelector(kyc, selectKycResumed) ? resumedNotice : null;
 }
 
 /** The wizard's state to its screen; each step's child renders its own states. */

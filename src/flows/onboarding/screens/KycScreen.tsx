@@ -7,6 +7,8 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Muted } from '../../../components/Page';
 import { errorText, kyc, kycErrors } from '../../../copy/es.kyc';
 import { onboarding } from '../../../copy/es.onboarding';
+import { Spinner } from '../../../components/Spinner';
+import { DocumentRegisteredScreen } from './kyc/DocumentRegisteredScreen';
 import { DocumentScreen } from './kyc/DocumentScreen';
 import { KycLayout } from './kyc/KycLayout';
 import { RejectedScreen } from './kyc/RejectedScreen';
@@ -29,9 +31,12 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
     case 'verifying':
       return (
         <KycLayout title={copy.verifying.title} busy>
+          <Spinner />
           <Muted role="status">{copy.verifying.body}</Muted>
         </KycLayout>
       );
+    case 'documentRegistered':
+      return <DocumentRegisteredScreen />;
     case 'rejected':
       return <RejectedScreen kyc={kyc} />;
     case 'review':

@@ -1,5 +1,5 @@
 import { selectLinkView } from '../../../../machines/onboarding/onboarding.selectors';
-import { Button } from '../../../components/Button';
+import { AppLinkButton, Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Muted } from '../../../components/Page';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
@@ -18,7 +18,10 @@ export function LinkOpeningScreen() {
   );
 }
 
-/** The link was refused (used, expired, not valid): why, and the way on by SMS code. */
+/**
+ * The link was refused (used, expired, not valid): why, and the way on by SMS code; a real link
+ * of a registration that finished: 'Tu registro ya está completo. Ingresá.' and the login.
+ */
 export function LinkRefusedScreen() {
   const view = OnboardingActor.useSelector(selectLinkView);
   const { send } = OnboardingActor.useActorRef();
@@ -27,9 +30,13 @@ export function LinkRefusedScreen() {
     <KycLayout title={copy.title}>
       {error ? <ErrorBanner message={error} /> : null}
       <Actions>
-        <Button type="button" onClick={() => send({ type: 'link.restart' })}>
-          {copy.restart}
-        </Button>
+        {view.complete ? (
+          <AppLinkButton to="/login">{onboarding.goToLogin}</AppLinkButton>
+        ) : (
+          <Button type="button" onClick={() => send({ type: 'link.restart' })}>
+            {copy.restart}
+          </Button>
+        )}
       </Actions>
     </KycLayout>
   );

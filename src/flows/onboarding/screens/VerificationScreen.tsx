@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { OtpMachine } from '../../../../machines/otp/otp.machine';
 import { selectOtpView } from '../../../../machines/otp/otp.selectors';
+import { common } from '../../../copy/es';
 import { formatCelular, onboarding, otpErrors } from '../../../copy/es.onboarding';
 import { OtpCodeFields } from '../../otp/OtpCodeFields';
 import { OnboardingActor } from '../onboarding.context';
@@ -9,7 +10,10 @@ import { StepForm } from '../../../components/StepForm';
 
 const copy = onboarding.verification;
 
-/** Step 1 'Verificación': the OTP child's state; back goes home through the wizard. */
+/**
+ * Step 1 'Verificación': the OTP child's state; back ('Volver') goes to step 0 through the wizard,
+ * with the code sent still usable (issue 29 item 11).
+ */
 export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
   const view = useSelector(otp, selectOtpView);
   const wizard = OnboardingActor.useActorRef();
@@ -18,6 +22,7 @@ export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
       title={copy.title}
       intro={copy.intro(formatCelular(view.celular))}
       onBack={() => wizard.send({ type: 'flow.back' })}
+      backLabel={common.back}
       onSubmit={() => otp.send({ type: 'code.submit' })}
       busy={view.busy}
     >

@@ -1,8 +1,10 @@
 import { useSelector } from '@xstate/react';
+import styled from 'styled-components';
 import type { ActorRefFrom } from 'xstate';
 import type { OtpMachine } from '../../../../machines/otp/otp.machine';
 import { selectOtpView } from '../../../../machines/otp/otp.selectors';
 import { BackButton } from '../../../components/BackLink';
+import { Muted } from '../../../components/Page';
 import { StepForm } from '../../../components/StepForm';
 import { formatCelular, recovery, recoveryOtpErrors } from '../../../copy/es.recovery';
 import { OtpCodeFields } from '../../otp/OtpCodeFields';
@@ -10,7 +12,19 @@ import { RecoveryActor } from '../recovery.context';
 
 const copy = recovery.verification;
 
-/** Step 1 'Verificá tu código': the shared OTP child; back returns to step 0. */
+const NoSms = styled.section`
+  display: grid;
+  gap: 4px;
+`;
+const NoSmsTitle = styled.h2`
+  margin: 0;
+  font-size: 1rem;
+`;
+
+/**
+ * Step 1 'Verificá tu código': the shared OTP child (the 6th digit validates); what to do when no
+ * SMS arrives; back returns to step 0.
+ */
 export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
   const view = useSelector(otp, selectOtpView);
   const { send } = RecoveryActor.useActorRef();
@@ -29,6 +43,11 @@ export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
       busy={view.busy}
     >
       <OtpCodeFields otp={otp} copy={copy} errors={recoveryOtpErrors} />
+      <NoSms aria-labelledby="recovery-no-sms">
+        <NoSmsTitle id="recovery-no-sms">{copy.noSms.title}</NoSmsTitle>
+        <Muted>{copy.noSms.registered}</Muted>
+        <Muted>{copy.noSms.retry(view.waitMinutes)}</Muted>
+      </NoSms>
     </StepForm>
   );
 }

@@ -43,11 +43,10 @@ const List = styled.dl`
 export function ReviewScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const view = useSelector(kyc, selectReviewView);
   const error = errorText(view.error, kycErrors);
-  // Codes named as the card prints them; a code the catalogue does not know shows as read.
+  // The sex code named as the card prints it; the nationality comes in words from the server.
   const shown = view.data && {
     ...view.data,
     sexo: copy.sexes[view.data.sexo] ?? view.data.sexo,
-    nacionalidad: copy.nationalities[view.data.nacionalidad] ?? view.data.nacionalidad,
   };
   return (
     <KycLayout title={copy.title} busy={view.busy}>

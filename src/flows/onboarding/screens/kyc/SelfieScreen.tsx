@@ -38,6 +38,7 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   return (
     <KycLayout title={copy.title} busy={view.phase === 'running'}>
       <Intro>{copy.intro}</Intro>
+      <HandoffOffer kyc={kyc} at="first" />
       {view.cameraError ? (
         <CameraProblem
           code={view.cameraError}
@@ -67,7 +68,7 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
           {buttonText[view.button]}
         </Button>
       ) : null}
-      <HandoffOffer kyc={kyc} />
+      <HandoffOffer kyc={kyc} at="last" />
     </KycLayout>
   );
 }

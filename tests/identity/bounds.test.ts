@@ -45,8 +45,13 @@ describe('bounded document attempts and idle sessions', () => {
           // Issue 29 item 17: a reason the browser branches on (wait, then send again).
           reason: 'scan_in_progress',
         });
-      // One after the other: the two attempts left, then none.
-      await expect(attempt()).resolves.toMatchObject({ success: false, reason: 'not_a_document' });
+      // One after the other: the two attempts left, then none. The face fills this photo close to
+      // the 'no portrait' gate (85% of the front's height): Node.js 20 refuses it as no document,
+      // Node.js 24 finds it a portrait of someone else. Both are refusals; the bound is the subject.
+      await expect(attempt()).resolves.toMatchObject({
+        success: false,
+        reason: expect.stringMatching(/^(not_a_document|face_mismatch)$/),
+      });
       await expect(attempt()).resolves.toMatchObject({ success: false });
       await expect(attempt()).rejects.toMatchObject({
         code: 'attempts_exhausted',

@@ -14,6 +14,8 @@ chmod 700 "$PG_TMP"
 pg_test_cluster_stop() {
   as_pg "$PG_BIN/pg_ctl" -D "$PG_TMP/data" -m immediate stop >/dev/null 2>&1 || true
   rm -rf "$PG_TMP"
+  # The tiers after it run on PGlite, not on the address of a stopped cluster.
+  unset TEST_DATABASE_URL
 }
 trap pg_test_cluster_stop EXIT
 PG_PORT="$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")"

@@ -83,6 +83,11 @@ export async function finishIdentity(page: Page, card: string, nombre?: string):
         .locator('dt', { hasText: kyc.review.labels.nombre })
         .locator('xpath=following-sibling::dd[1]'),
     ).toHaveText(nombre);
+  await confirmAndComplete(page);
+}
+
+/** From the review's confirmation: the complementary data (first department and city), then done. */
+export async function confirmAndComplete(page: Page): Promise<void> {
   await button(page, kyc.review.confirm).click();
   await expect(heading(page, kyc.supplementary.title)).toBeFocused();
   const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });

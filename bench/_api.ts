@@ -17,6 +17,7 @@ export async function benchApp(env: Record<string, string> = {}, deps: AppDeps =
     STATIC_DIR: '/nonexistent',
     PIN_PEPPER: 'bench-pepper-bench-pepper-bench-pepper-01',
     OTP_SECRET: 'bench-otp-secret-bench-otp-secret-012345',
+    CASES_KEY: 'YmVuY2gtY2FzZXMta2V5LWJlbmNoLWNhc2VzLWtleTA',
     ...env,
   });
   const db = await openDb({ memory: true });

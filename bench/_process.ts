@@ -15,6 +15,7 @@ import { createPinHasher } from '../server/security/pin';
 export const benchSecrets = {
   PIN_PEPPER: 'bench-pepper-bench-pepper-bench-pepper-01',
   OTP_SECRET: 'bench-otp-secret-bench-otp-secret-012345',
+  CASES_KEY: 'YmVuY2gtY2FzZXMta2V5LWJlbmNoLWNhc2VzLWtleTA',
 };
 
 /** The PIN of every seeded patient; documents are 4000000, 4000001, ... */

@@ -35,3 +35,10 @@ export const noControlCharacters = () => z.refine<string>((v) => !CONTROL_CHARAC
 /** A single-line text field of min..max characters, without control characters. */
 export const plainText = (min: number, max: number) =>
   z.string().check(z.minLength(min), z.maxLength(max), noControlCharacters());
+
+/**
+ * A registration's bearer token (issue 18): 32 random bytes, base64url. validate-otp gives one to
+ * the browser that proved the mobile; opening the SMS link gives one to the phone. Kept in memory
+ * only; the server stores its SHA-256.
+ */
+export const REGISTRATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

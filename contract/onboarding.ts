@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { digits, noControlCharacters, plainText, resultResponse } from './common';
+import {
+  digits,
+  noControlCharacters,
+  plainText,
+  REGISTRATION_TOKEN_PATTERN,
+  resultResponse,
+} from './common';
+import { caseStatus } from './cases';
 import { idData } from './identity';
 import { isAcceptablePin } from './pin';
 import { normalizeParaguayPhone } from './phone';
@@ -51,16 +58,16 @@ export const startResponse = z.object({
 });
 export type StartResponse = z.infer<typeof startResponse>;
 
-/**
- * A registration's bearer token (issue 18): 32 random bytes, base64url. validate-otp gives one to
- * the browser that proved the mobile; opening the SMS link gives one to the phone. Kept in memory
- * only; the server stores its SHA-256.
- */
-export const REGISTRATION_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
 
-/** Where a registration continues: the first step not finished (a passed selfie -> document). */
-const RESUME_STEPS = ['pin', 'welcome', 'document', 'review'] as const;
+/**
+ * Where a registration continues: the first step not finished (a passed selfie -> document). With
+ * a case (issue 30): 'case' while it is open, rejected or expired (the case says which);
+ * 'supplementary' once a person approved it (the identity is verified, the complementary data
+ * follow); a 'repeat' decision continues at the step it names ('welcome' for the selfie, 'document'
+ * with `retake` for a side of the card, the other side kept by the server).
+ */
+const RESUME_STEPS = ['pin', 'welcome', 'document', 'review', 'case', 'supplementary'] as const;
 export type ResumeStep = (typeof RESUME_STEPS)[number];
 
 /**
@@ -75,8 +82,12 @@ const registrationResume = z.object({
   phone: z.string(),
   email: z.nullable(z.string()),
   sessionId: z.nullable(z.string()),
-  /** the document the KYC session read, when resumeAt is 'review' */
+  /** the document the KYC session read (or a person verified), when resumeAt is 'review' or 'supplementary' */
   idData: z.optional(idData),
+  /** the registration's latest case (issue 30), when it has one */
+  case: z.optional(caseStatus),
+  /** a 'repeat' decision for one side of the card: the side to take again (resumeAt 'document') */
+  retake: z.optional(z.enum(['front', 'back'])),
 });
 export type RegistrationResume = z.infer<typeof registrationResume>;
 

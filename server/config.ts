@@ -9,6 +9,8 @@ const schema = z.object({
   DATABASE_URL: z.string().url().optional(),
   PIN_PEPPER: z.string().min(32).optional(),
   OTP_SECRET: z.string().min(32).optional(),
+  // 32 bytes, base64 or base64url: the key that seals identity evidence and review cases at rest.
+  CASES_KEY: z.string().min(43).optional(),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(15),
   SESSION_ABSOLUTE_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool.optional(),
@@ -45,6 +47,7 @@ export type Config = {
   /** Secrets may be absent in config: development generates them into the data folder. */
   pinPepper: string | undefined;
   otpSecret: string | undefined;
+  casesKey: string | undefined;
   session: { idleMs: number; absoluteMs: number; cookieSecure: boolean | undefined };
   /** Fastify's trustProxy: false, a hop count, or the proxies' addresses/CIDRs. */
   trustProxy: TrustProxy;
@@ -133,9 +136,9 @@ export function fastifyTrustProxy(
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const c = parseEnv(schema, env);
-  if (c.NODE_ENV === 'production' && (!c.PIN_PEPPER || !c.OTP_SECRET)) {
+  if (c.NODE_ENV === 'production' && (!c.PIN_PEPPER || !c.OTP_SECRET || !c.CASES_KEY)) {
     throw new ConfigError(
-      'Invalid configuration: PIN_PEPPER and OTP_SECRET are required in production',
+      'Invalid configuration: PIN_PEPPER, OTP_SECRET and CASES_KEY are required in production',
     );
   }
   return {
@@ -146,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: c.DATABASE_URL,
     pinPepper: c.PIN_PEPPER,
     otpSecret: c.OTP_SECRET,
+    casesKey: c.CASES_KEY,
     session: {
       idleMs: c.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: c.SESSION_ABSOLUTE_HOURS * 3_600_000,

@@ -57,6 +57,7 @@ export class MemorySms implements SmsSender {
 export const testSecrets = {
   PIN_PEPPER: 'test-pepper-test-pepper-test-pepper-0123',
   OTP_SECRET: 'test-otp-secret-test-otp-secret-0123456',
+  CASES_KEY: 'dGVzdC1jYXNlcy1rZXktdGVzdC1jYXNlcy1rZXktMDE',
 };
 
 export function testConfig(env: Record<string, string> = {}): Config {

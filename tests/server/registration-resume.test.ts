@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONTINUE_ON_PHONE_PATH,
-  onboardingPaths,
-  REGISTRATION_TOKEN_PATTERN,
-  type IdData,
-} from '../../contract/onboarding';
+import { REGISTRATION_TOKEN_PATTERN } from '../../contract/common';
+import { CONTINUE_ON_PHONE_PATH, onboardingPaths, type IdData } from '../../contract/onboarding';
 import type { KycProgress, KycStore } from '../../server/onboarding/kyc-store';
 import { proveMobile } from '../../server/onboarding/registration';
 import { MemorySms, useTestApp } from './helpers';

@@ -1,0 +1,140 @@
+import * as z from 'zod/mini';
+import { REGISTRATION_TOKEN_PATTERN } from './common';
+import { idData } from './identity';
+
+/**
+ * Assisted verification (issue 30), the patient's side: when automatic identity verification
+ * cannot decide, a person reviews the case ('Que lo revise una persona', kind `review`) or the
+ * patient verifies at a health centre with a code ('Verificar en un centro de salud', kind
+ * `centro`). Paths under /api/onboarding; every call names its registration by token.
+ */
+
+/** What the patient (or the machine) was stuck on when the case was opened. */
+export const CASE_TRIGGERS = [
+  'patient_choice', // 'No puedo completar este paso', on any identity step
+  'liveness_failed', // the selfie did not pass in the allowed attempts
+  'document_unreadable', // the card unreadable twice (front or back)
+  'no_face_on_document', // no portrait found on the front, twice
+  'face_mismatch', // faces differ (a second, supervisor approval needed)
+  'document_mismatch', // front and back of different cards (a second, supervisor approval needed)
+  'no_camera', // no usable camera, even on the phone
+] as const;
+export type CaseTrigger = (typeof CASE_TRIGGERS)[number];
+
+/** The triggers whose approval needs a second, different operator with the supervisor role. */
+export const SUPERVISED_TRIGGERS: readonly CaseTrigger[] = ['face_mismatch', 'document_mismatch'];
+
+/** Which identity step the patient was on (the one a 'repeat' decision reopens). */
+export const CASE_STEPS = ['selfie', 'front', 'back'] as const;
+export type CaseStep = (typeof CASE_STEPS)[number];
+
+export const CASE_KINDS = ['review', 'centro'] as const;
+export type CaseKind = (typeof CASE_KINDS)[number];
+
+/**
+ * open: waiting for a person (review) or for the visit (centro); approved, rejected, repeat: the
+ * decision (repeat names the step); expired: a centro code past its deadline, never visited.
+ */
+export const CASE_STATUSES = ['open', 'approved', 'rejected', 'repeat', 'expired'] as const;
+export type CaseStatusName = (typeof CASE_STATUSES)[number];
+
+/** A rejection's reason, from a list (the operator picks one; the patient reads it in Spanish). */
+export const REJECT_REASONS = [
+  'faces_differ', // the person is not the card's
+  'document_invalid', // not a valid cédula, expired or illegible
+  'document_tampered', // signs of alteration
+  'photos_unusable', // the photos do not let anyone decide
+  'other',
+] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/**
+ * A health-centre code: 8 characters from an alphabet with nothing to confuse when read aloud
+ * (no 0/O, 1/I/L, 2/Z, 5/S, 8/B), shown and typed as XXXX-XXXX; the hyphen and case are optional.
+ */
+export const CENTRE_CODE_ALPHABET = '34679ACDEFGHJKMNPQRTUVWXY';
+export const CENTRE_CODE_LENGTH = 8;
+export function normalizeCentreCode(raw: string): string | null {
+  const code = raw.toUpperCase().replace(/[\s-]/g, '');
+  if (code.length !== CENTRE_CODE_LENGTH) return null;
+  return [...code].every((c) => CENTRE_CODE_ALPHABET.includes(c)) ? code : null;
+}
+export const formatCentreCode = (code: string) => `${code.slice(0, 4)}-${code.slice(4)}`;
+export const centreCode = z.string().check(
+  z.maxLength(16),
+  z.refine((v) => normalizeCentreCode(v) !== null),
+);
+
+/** The case as its patient sees it (never an operator's name, never the engine's scores). */
+export const caseStatus = z.object({
+  kind: z.enum(CASE_KINDS),
+  status: z.enum(CASE_STATUSES),
+  trigger: z.enum(CASE_TRIGGERS),
+  /** ISO 8601 */
+  openedAt: z.string(),
+  /** review: when to expect an answer (ISO 8601); centro: the code's deadline */
+  expectedBy: z.string(),
+  /** centro only: the code, normalised (8 characters; the view formats it XXXX-XXXX) */
+  code: z.optional(z.string()),
+  /** rejected only */
+  rejectReason: z.optional(z.enum(REJECT_REASONS)),
+  /** repeat only: the one step to do again */
+  repeatStep: z.optional(z.enum(CASE_STEPS)),
+});
+export type CaseStatus = z.infer<typeof caseStatus>;
+
+const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
+
+// POST /api/onboarding/registration/case: open a case for this registration (or answer the one
+// already open: one open case per registration). A review case that no operator has taken yet can
+// become a centro case (the patient changed their mind); a rejected review case can open a centro
+// case. The case takes what the registration's KYC session already captured (server-side, sealed).
+export const openCaseRequest = z.object({
+  registrationToken,
+  kind: z.enum(CASE_KINDS),
+  trigger: z.enum(CASE_TRIGGERS),
+  step: z.enum(CASE_STEPS),
+});
+export type OpenCaseRequest = z.input<typeof openCaseRequest>;
+export const openCaseResponse = z.object({
+  success: z.literal(true),
+  case: caseStatus,
+  message: z.optional(z.string()),
+});
+export type OpenCaseResponse = z.infer<typeof openCaseResponse>;
+
+// POST /api/onboarding/registration/case/status: the registration's latest case, or null
+export const caseStatusRequest = z.object({ registrationToken });
+export const caseStatusResponse = z.object({
+  success: z.literal(true),
+  case: z.nullable(caseStatus),
+});
+export type CaseStatusResponse = z.infer<typeof caseStatusResponse>;
+
+/** A health centre that verifies identities (configured data; by department). */
+const centre = z.object({
+  nombre: z.string(),
+  direccion: z.string(),
+  ciudad: z.string(),
+  /** opening hours in words, e.g. 'Lunes a viernes, 7:00 a 13:00' */
+  horario: z.string(),
+});
+export type HealthCentre = z.infer<typeof centre>;
+
+// GET /api/onboarding/centros: the centres that verify, by department (departments without one
+// are left out)
+export const centresResponse = z.array(
+  z.object({ departamento: z.string(), centros: z.array(centre) }),
+);
+export type CentresResponse = z.infer<typeof centresResponse>;
+
+/** A case's identity fields, as read by the engine or corrected by an operator. */
+export const caseFields = idData;
+
+/** Codes the server may put in `reason` for a case refusal (4xx): the browser branches on them. */
+export const CASE_REFUSALS = [
+  'case_taken', // a person already took the review: it cannot become a centro case now
+  'case_decided', // decided already: read the status
+  'registration_complete', // the patient finished registering
+] as const;
+export type CaseRefusal = (typeof CASE_REFUSALS)[number];

@@ -1,0 +1,205 @@
+import * as z from 'zod/mini';
+import { plainText } from './common';
+import {
+  CASE_KINDS,
+  CASE_STEPS,
+  CASE_TRIGGERS,
+  caseFields,
+  centreCode,
+  REJECT_REASONS,
+} from './cases';
+import { isIdentityReason } from './identity';
+
+/**
+ * Assisted verification (issue 30), the back office at /operador: operators enrolled by the
+ * command `npm run operadores -- add` register a passkey through a one-time link and log in with it
+ * only. Paths under /api/operador. Operator sessions are their own cookie; every route checks the
+ * role. Every call that changes something is a POST with a JSON body (or image/jpeg for the desk
+ * photo) and is refused cross-site (Origin and Sec-Fetch-Site checked).
+ */
+
+export const OPERATOR_ROLES = ['revisor', 'supervisor'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Where the enrolment link opens; its token travels in the fragment (#...), never in a logged URL. */
+export const OPERATOR_ENROL_PATH = '/operador/alta';
+export const OPERATOR_PATH = '/operador';
+/** 32 random bytes, base64url, like every bearer token of the product. */
+export const OPERATOR_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const enrolToken = z.string().check(z.regex(OPERATOR_TOKEN_PATTERN));
+
+export const operatorProfile = z.object({
+  usuario: z.string(),
+  nombre: z.string(),
+  rol: z.enum(OPERATOR_ROLES),
+});
+export type OperatorProfile = z.infer<typeof operatorProfile>;
+
+/**
+ * WebAuthn options and responses travel as @simplewebauthn's JSON types (base64url strings); the
+ * contract checks only that they are objects: @simplewebauthn/server verifies them.
+ */
+const webauthnJson = z.looseObject({});
+
+// POST /api/operador/alta/opciones {token}: the passkey creation options for this enrolment
+export const enrolOptionsRequest = z.object({ token: enrolToken });
+export const enrolOptionsResponse = z.object({
+  success: z.literal(true),
+  operator: operatorProfile,
+  /** PublicKeyCredentialCreationOptionsJSON */
+  options: webauthnJson,
+});
+export type EnrolOptionsResponse = z.infer<typeof enrolOptionsResponse>;
+
+// POST /api/operador/alta/verificar {token, response}: the passkey is registered, the link is spent,
+// the operator is logged in (Set-Cookie)
+export const enrolVerifyRequest = z.object({ token: enrolToken, response: webauthnJson });
+export const sessionResponse = z.object({ success: z.literal(true), operator: operatorProfile });
+export type SessionResponse = z.infer<typeof sessionResponse>;
+
+// POST /api/operador/ingreso/opciones {}: options for a discoverable-credential assertion; the
+// challenge is kept server-side under `challengeId` (single use, 5 minutes)
+export const loginOptionsResponse = z.object({
+  success: z.literal(true),
+  challengeId: z.string(),
+  /** PublicKeyCredentialRequestOptionsJSON */
+  options: webauthnJson,
+});
+export type LoginOptionsResponse = z.infer<typeof loginOptionsResponse>;
+
+// POST /api/operador/ingreso/verificar {challengeId, response}: logged in (Set-Cookie)
+export const loginVerifyRequest = z.object({
+  challengeId: plainText(1, 64),
+  response: webauthnJson,
+});
+
+// GET /api/operador/sesion: who is logged in (401 when nobody); POST /api/operador/salir: log out
+
+/** A case in the queue: age and reasons, never personal data. */
+export const queuedCase = z.object({
+  id: z.string(),
+  kind: z.enum(CASE_KINDS),
+  trigger: z.enum(CASE_TRIGGERS),
+  /** ISO 8601 */
+  openedAt: z.string(),
+  /** approved once; a different operator with the supervisor role decides now */
+  needsSupervisor: z.boolean(),
+});
+export type QueuedCase = z.infer<typeof queuedCase>;
+
+// GET /api/operador/casos: open review cases, oldest first (at most 100) and how many in all
+export const queueResponse = z.object({
+  success: z.literal(true),
+  cases: z.array(queuedCase),
+  total: z.int(),
+});
+export type QueueResponse = z.infer<typeof queueResponse>;
+
+// POST /api/operador/casos/tomar {}: claims the oldest case this operator may decide, atomically
+// (two operators never get the same one); a claim idle 30 minutes returns to the queue
+export const claimResponse = z.object({
+  success: z.literal(true),
+  /** null: nothing to take */
+  caseId: z.nullable(z.string()),
+});
+export type ClaimResponse = z.infer<typeof claimResponse>;
+
+const EVIDENCE_IMAGES = ['selfie', 'portrait', 'front', 'back', 'desk'] as const;
+export type EvidenceImage = (typeof EVIDENCE_IMAGES)[number];
+
+/** An engine reason code: shown in words by the back office's copy (unknown codes as they are). */
+const engineReason = z.string().check(z.refine((v) => isIdentityReason(v) || v.length < 64));
+
+// GET /api/operador/casos/:id: the case the operator holds (its claim) or decided; recorded in the
+// audit log as a look ('view')
+export const caseDetail = z.object({
+  id: z.string(),
+  kind: z.enum(CASE_KINDS),
+  status: z.enum(['open', 'approved', 'rejected', 'repeat', 'expired']),
+  trigger: z.enum(CASE_TRIGGERS),
+  step: z.enum(CASE_STEPS),
+  openedAt: z.string(),
+  /** the fields read from the card, with operators' corrections applied */
+  fields: caseFields,
+  corrections: z.array(
+    z.object({
+      field: z.string(),
+      from: z.string(),
+      to: z.string(),
+      reason: z.string(),
+      operator: z.string(),
+      at: z.string(),
+    }),
+  ),
+  /** the engine's refusals in this registration, oldest first */
+  engineReasons: z.array(engineReason),
+  /** face similarity of the selfie and the card's portrait (0..1) and the threshold, when measured */
+  faceSimilarity: z.nullable(z.number()),
+  faceThreshold: z.nullable(z.number()),
+  /** liveness attempts used and the document scans tried */
+  attempts: z.object({ liveness: z.int(), scans: z.int() }),
+  /** which images the case holds (each fetched alone, each fetch audited) */
+  images: z.array(z.enum(EVIDENCE_IMAGES)),
+  /** approvals so far (a supervised case needs two, by different operators) */
+  approvals: z.array(z.object({ operator: z.string(), at: z.string() })),
+  needsSupervisor: z.boolean(),
+  /** this operator holds the case's claim (may decide) */
+  claimedByMe: z.boolean(),
+  /** centro cases: the code's deadline */
+  expiresAt: z.nullable(z.string()),
+});
+export type CaseDetail = z.infer<typeof caseDetail>;
+export const caseDetailResponse = z.object({ success: z.literal(true), case: caseDetail });
+
+// GET /api/operador/casos/:id/imagen/:image -> image/jpeg (no-store), audited as 'image'
+
+// POST /api/operador/casos/:id/campos {field, value, reason}: one field corrected (audited)
+export const CORRECTABLE_FIELDS = [
+  'FullName',
+  'DocumentNumber',
+  'DateOfBirth',
+  'Gender',
+  'Nationality',
+  'MaritalStatus',
+] as const;
+export const correctFieldRequest = z.object({
+  field: z.enum(CORRECTABLE_FIELDS),
+  value: plainText(1, 120),
+  reason: plainText(3, 300),
+});
+
+// POST /api/operador/casos/:id/decision
+export const decisionRequest = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('approve') }),
+  z.object({
+    decision: z.literal('reject'),
+    reason: z.enum(REJECT_REASONS),
+    note: z.optional(plainText(0, 300)),
+  }),
+  z.object({ decision: z.literal('repeat'), step: z.enum(CASE_STEPS) }),
+]);
+export type DecisionRequest = z.input<typeof decisionRequest>;
+export const decisionResponse = z.object({
+  success: z.literal(true),
+  /** 'awaiting_supervisor': approved once, a supervisor decides next */
+  outcome: z.enum(['approved', 'awaiting_supervisor', 'rejected', 'repeat']),
+});
+export type DecisionResponse = z.infer<typeof decisionResponse>;
+
+// POST /api/operador/casos/:id/soltar {}: the claim returns to the queue
+
+// POST /api/operador/codigos {code}: a health-centre code; the case is claimed by this operator.
+// Rate-limited per operator and overall (429 with Retry-After).
+export const codeLookupRequest = z.object({ code: centreCode });
+export const codeLookupResponse = z.object({ success: z.literal(true), caseId: z.string() });
+
+// POST /api/operador/casos/:id/foto (image/jpeg body): the desk camera's live photo of the patient
+// at the health centre; it becomes the patient's enrolled face once the case is approved. The
+// face match against the card's portrait is a signal, not a verdict.
+export const deskPhotoResponse = z.object({
+  success: z.literal(true),
+  /** null: no portrait to compare with (no card read) */
+  faceSimilarity: z.nullable(z.number()),
+  faceThreshold: z.nullable(z.number()),
+});
+export type DeskPhotoResponse = z.infer<typeof deskPhotoResponse>;

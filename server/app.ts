@@ -27,6 +27,8 @@ import { devOnboardingRoutes, onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
 import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
+import { loadOperatorsConfig } from './operators/config';
+import { operatorAuthPlugin } from './operators/auth';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
@@ -44,6 +46,7 @@ export type AppDeps = Partial<
     | 'faceLogin'
     | 'insight'
     | 'identitySettings'
+    | 'operators'
   >
 >;
 
@@ -86,6 +89,7 @@ export async function createContext(
     faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
     insight: deps.insight ?? loadInsightSettings(env),
     identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
+    operators: deps.operators ?? loadOperatorsConfig(env, config.env),
   };
 }
 
@@ -131,6 +135,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceLogin: ctx.faceLogin });
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
+  // The back office's operators: passkeys, sessions, request.operator (issue 30).
+  await app.register(operatorAuthPlugin, { ctx });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
     await app.register(devOnboardingRoutes, { prefix: '/api/dev', ctx });

@@ -4,6 +4,7 @@ import type { FaceLoginConfig } from './face-login/config';
 import type { IdentityConfig } from './identity/config';
 import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
+import type { OperatorsConfig } from './operators/config';
 import type { KycStore } from './onboarding/kyc-store';
 import type { RecoverySettings } from './recovery/config';
 import type { PinHasher } from './security/pin';
@@ -31,6 +32,8 @@ export type AppContext = {
   insight: InsightSettings;
   /** The identity engine's IDENTITY_* settings (its pool, budgets, backends). */
   identitySettings: IdentityConfig;
+  /** The back office's passkeys (relying party) and operator session limits (issue 30). */
+  operators: OperatorsConfig;
 };
 
 export const systemClock: AppContext['clock'] = {

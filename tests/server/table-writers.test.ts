@@ -35,4 +35,15 @@ describe('one writer per table', () => {
   it('otp_codes: server/security/otp.ts only, housekeeping included', () => {
     expect(writersOf('otp_codes')).toEqual(['security/otp.ts']);
   });
+  it.each([
+    'operators',
+    'operator_credentials',
+    'operator_enrolments',
+    'operator_sessions',
+    'operator_challenges',
+  ])('%s: server/operators/ only (issue 30)', (table) => {
+    const writers = writersOf(table);
+    expect(writers.length).toBeGreaterThan(0);
+    expect(writers.filter((file) => !file.startsWith('operators/'))).toEqual([]);
+  });
 });

@@ -1,0 +1,213 @@
+import type {
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  enrolOptionsRequest,
+  enrolVerifyRequest,
+  loginVerifyRequest,
+  type EnrolOptionsResponse,
+  type LoginOptionsResponse,
+  type OperatorRole,
+  type SessionResponse,
+} from '../../contract/operators';
+import type { AppContext } from '../context';
+import { HttpError, parseOr400 } from '../http/errors';
+import { consumeLimits } from '../security/rate-limits';
+import { operatorMessages } from './messages';
+import {
+  endOperatorSession,
+  OPERATOR_API_PREFIX,
+  OPERATOR_SESSION_COOKIE,
+  startOperatorSession,
+  touchOperatorSession,
+  type OperatorIdentity,
+} from './sessions';
+import {
+  enrolmentOptions,
+  loginOptions,
+  verifyEnrolment,
+  verifyLogin,
+  type RelyingParty,
+} from './webauthn';
+
+/**
+ * The back office's authentication (issue 30, interface B): operators log in with a passkey only;
+ * their session is the HttpOnly, SameSite=Strict cookie `operador_sesion` on /api/operador (never a
+ * patient's `sid`); `requireOperator(roles)` guards every operator route.
+ */
+
+export { createOperator } from './accounts';
+export { startOperatorSession, type OperatorIdentity } from './sessions';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    operator: OperatorIdentity | null;
+  }
+  interface FastifyInstance {
+    /** The context requireOperator reads (set by operatorAuthPlugin). */
+    operatorAuthContext: AppContext;
+  }
+}
+
+const MINUTE = 60_000;
+/** Per client address: enrolment and login calls (options and verify alike) in 10 minutes. */
+const ENROL_LIMIT = { max: 20, windowMs: 10 * MINUTE };
+const LOGIN_LIMIT = { max: 40, windowMs: 10 * MINUTE };
+
+const requestOrigin = (request: FastifyRequest) =>
+  new URL(`${request.protocol}://${request.host}`).origin;
+
+/** The origin operators' pages are served from: the configured one, else the request's own. */
+const expectedOrigin = (ctx: AppContext, request: FastifyRequest) =>
+  ctx.operators.origin ?? requestOrigin(request);
+
+function relyingParty(ctx: AppContext, request: FastifyRequest): RelyingParty {
+  const { origin, rpId, requireConfiguredOrigin } = ctx.operators;
+  if (!origin && requireConfiguredOrigin) {
+    request.log.error({ event: 'operator_origin_unset' }, 'Set PUBLIC_URL or OPERATOR_ORIGIN');
+    throw new HttpError(503, operatorMessages.notConfigured);
+  }
+  return { rpId: rpId ?? request.hostname, origin: origin ?? requestOrigin(request) };
+}
+
+/**
+ * A request that changes something must come from the back office's own pages: Sec-Fetch-Site
+ * same-origin (or none: typed by the user) and Origin equal to the operators' origin. A browser
+ * sends at least one of them on every POST; a request with neither is refused too.
+ */
+function refuseCrossSite(ctx: AppContext, request: FastifyRequest): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const siteOk = site === 'same-origin' || site === 'none';
+  if (typeof site === 'string' && !siteOk) throw new HttpError(403, operatorMessages.crossSite);
+  if (typeof origin === 'string') {
+    let same = false;
+    try {
+      same = new URL(origin).origin === expectedOrigin(ctx, request);
+    } catch {
+      same = false;
+    }
+    if (!same) throw new HttpError(403, operatorMessages.crossSite);
+  } else if (!siteOk) throw new HttpError(403, operatorMessages.crossSite);
+}
+
+function clearSessionCookie(reply: FastifyReply) {
+  reply.clearCookie(OPERATOR_SESSION_COOKIE, { path: OPERATOR_API_PREFIX });
+}
+
+/**
+ * preHandler: 401 without a live operator session, 403 for another role, 403 cross-site on
+ * non-GET (Origin / Sec-Fetch-Site); refreshes the idle limit.
+ */
+export function requireOperator(roles?: readonly OperatorRole[]): preHandlerAsyncHookHandler {
+  return async function (request, reply) {
+    const ctx = request.server.operatorAuthContext;
+    refuseCrossSite(ctx, request);
+    const token = request.cookies[OPERATOR_SESSION_COOKIE];
+    const operator = await touchOperatorSession(ctx, token);
+    if (!operator) {
+      if (token) clearSessionCookie(reply);
+      throw new HttpError(401, operatorMessages.sessionRequired);
+    }
+    if (roles && !roles.includes(operator.rol))
+      throw new HttpError(403, operatorMessages.roleForbidden);
+    request.operator = operator;
+  };
+}
+
+async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
+  const { ctx } = opts;
+  const limit = (request: FastifyRequest, bucket: string, l: typeof LOGIN_LIMIT) =>
+    consumeLimits(ctx.db, [{ bucket, key: request.ip, limits: [l] }], ctx.clock.now());
+  const logIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: { operatorId: string; operator: SessionResponse['operator'] },
+    event: string,
+  ): Promise<SessionResponse> => {
+    const session = await startOperatorSession(ctx, done.operatorId);
+    reply.setCookie(session.cookieName, session.value, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: ctx.config.session.cookieSecure ?? request.protocol === 'https',
+      path: OPERATOR_API_PREFIX,
+      maxAge: Math.floor(ctx.operators.absoluteMs / 1000),
+    });
+    request.log.info({ event, operator: done.operatorId });
+    return { success: true, operator: done.operator };
+  };
+
+  app.post('/alta/opciones', async (request): Promise<EnrolOptionsResponse> => {
+    refuseCrossSite(ctx, request);
+    await limit(request, 'operator_enrol', ENROL_LIMIT);
+    const { token } = parseOr400(
+      enrolOptionsRequest,
+      request.body,
+      operatorMessages.enrolLinkInvalid,
+    );
+    const { operator, options } = await enrolmentOptions(ctx, relyingParty(ctx, request), token);
+    return { success: true, operator, options: { ...options } };
+  });
+
+  app.post('/alta/verificar', async (request, reply): Promise<SessionResponse> => {
+    refuseCrossSite(ctx, request);
+    await limit(request, 'operator_enrol', ENROL_LIMIT);
+    const body = parseOr400(enrolVerifyRequest, request.body, operatorMessages.enrolFailed);
+    const done = await verifyEnrolment(ctx, relyingParty(ctx, request), body.token, body.response);
+    return logIn(request, reply, done, 'operator_enrolled');
+  });
+
+  app.post('/ingreso/opciones', async (request): Promise<LoginOptionsResponse> => {
+    refuseCrossSite(ctx, request);
+    await limit(request, 'operator_login', LOGIN_LIMIT);
+    const { challengeId, options } = await loginOptions(ctx, relyingParty(ctx, request));
+    return { success: true, challengeId, options: { ...options } };
+  });
+
+  app.post('/ingreso/verificar', async (request, reply): Promise<SessionResponse> => {
+    refuseCrossSite(ctx, request);
+    await limit(request, 'operator_login', LOGIN_LIMIT);
+    const body = parseOr400(loginVerifyRequest, request.body, operatorMessages.loginFailed);
+    const rp = relyingParty(ctx, request);
+    try {
+      const done = await verifyLogin(ctx, rp, body.challengeId, body.response);
+      return await logIn(request, reply, done, 'operator_login');
+    } catch (err) {
+      if (err instanceof HttpError && err.status === 401)
+        request.log.info({ event: 'operator_login_refused' });
+      throw err;
+    }
+  });
+
+  app.get(
+    '/sesion',
+    { preHandler: requireOperator() },
+    async (request): Promise<SessionResponse> => {
+      const { usuario, nombre, rol } = request.operator!;
+      return { success: true, operator: { usuario, nombre, rol } };
+    },
+  );
+
+  app.post('/salir', async (request, reply) => {
+    refuseCrossSite(ctx, request);
+    await endOperatorSession(ctx, request.cookies[OPERATOR_SESSION_COOKIE]);
+    clearSessionCookie(reply);
+    return { success: true as const, message: operatorMessages.loggedOut };
+  });
+}
+
+/** The routes /alta/*, /ingreso/*, /sesion, /salir and the request.operator decoration. */
+export const operatorAuthPlugin: FastifyPluginAsync<{ ctx: AppContext }> = fp(
+  async (app: FastifyInstance, opts: { ctx: AppContext }) => {
+    app.decorateRequest('operator', null);
+    app.decorate('operatorAuthContext', opts.ctx);
+    await app.register(operatorAuthRoutes, { prefix: OPERATOR_API_PREFIX, ctx: opts.ctx });
+  },
+  { name: 'operator-auth', fastify: '5.x' },
+);

@@ -5,6 +5,7 @@ import type {
   FastifyRequest,
   preHandlerAsyncHookHandler,
 } from 'fastify';
+import { isIP } from 'node:net';
 import fp from 'fastify-plugin';
 import {
   enrolOptionsRequest,
@@ -72,7 +73,16 @@ function relyingParty(ctx: AppContext, request: FastifyRequest): RelyingParty {
     request.log.error({ event: 'operator_origin_unset' }, 'Set PUBLIC_URL or OPERATOR_ORIGIN');
     throw new HttpError(503, operatorMessages.notConfigured);
   }
-  return { rpId: rpId ?? request.hostname, origin: origin ?? requestOrigin(request) };
+  const id = rpId ?? request.hostname;
+  // Browsers refuse passkeys for an IP address (WebAuthn's RP ID is a domain): say so at once.
+  if (isIP(id.replace(/^\[|\]$/g, ''))) {
+    request.log.error(
+      { event: 'operator_rp_id_ip', rpId: id },
+      'Passkeys need a host name: open the back office at localhost or set OPERATOR_RP_ID',
+    );
+    throw new HttpError(503, operatorMessages.notConfigured);
+  }
+  return { rpId: id, origin: origin ?? requestOrigin(request) };
 }
 
 /**

@@ -467,5 +467,23 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json().message).toMatch(/operadores/);
     });
+
+    it('refuses to bind passkeys to an IP address (browsers would refuse them): 503', async () => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/ingreso/opciones`,
+        payload: {},
+        headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
+      });
+      expect(res.statusCode).toBe(503);
+      const named = await t.app.inject({
+        method: 'POST',
+        url: `${API}/ingreso/opciones`,
+        payload: {},
+        headers: { host: 'localhost:3000', origin: 'http://localhost:3000' },
+      });
+      expect(named.statusCode).toBe(200);
+      expect(named.json().options.rpId).toBe('localhost');
+    });
   });
 });

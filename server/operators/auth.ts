@@ -118,6 +118,7 @@ function clearSessionCookie(reply: FastifyReply) {
 export function requireOperator(roles?: readonly OperatorRole[]): preHandlerAsyncHookHandler {
   return async function (request, reply) {
     const ctx = request.server.operatorAuthContext;
+    if (!ctx) throw new Error('requireOperator: register operatorAuthPlugin before the routes');
     refuseCrossSite(ctx, request);
     const token = request.cookies[OPERATOR_SESSION_COOKIE];
     const operator = await touchOperatorSession(ctx, token);

@@ -435,6 +435,7 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
       await guarded({
         ...t.ctx,
         operators: { ...t.ctx.operators, origin: portal, rpId: 'portal.example' },
+        config: { ...t.ctx.config, session: { ...t.ctx.config.session, cookieSecure: true } },
       });
       const { enrolToken } = await newOperator('sup', 'supervisor');
       const at = (url: string, payload: Json, origin = portal) =>
@@ -448,6 +449,7 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
         response: auth.register(options),
       });
       expect(res.statusCode).toBe(200);
+      expect(sessionCookie(res)!.secure).toBe(true); // COOKIE_SECURE
       const value = sessionCookie(res)!.value;
       expect((await call('POST', '/decidir', value, { origin: portal })).statusCode).toBe(200);
       expect((await call('POST', '/decidir', value, { origin: ORIGIN })).statusCode).toBe(403);

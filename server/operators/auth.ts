@@ -18,6 +18,7 @@ import {
 } from '../../contract/operators';
 import type { AppContext } from '../context';
 import { HttpError, parseOr400 } from '../http/errors';
+import { messages } from '../http/messages';
 import { consumeLimits } from '../security/rate-limits';
 import { operatorMessages } from './messages';
 import {
@@ -60,8 +61,13 @@ const MINUTE = 60_000;
 const ENROL_LIMIT = { max: 20, windowMs: 10 * MINUTE };
 const LOGIN_LIMIT = { max: 40, windowMs: 10 * MINUTE };
 
-const requestOrigin = (request: FastifyRequest) =>
-  new URL(`${request.protocol}://${request.host}`).origin;
+function requestOrigin(request: FastifyRequest): string {
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin;
+  } catch {
+    throw new HttpError(400, messages.badRequest); // a Host header that is no host
+  }
+}
 
 /** The origin operators' pages are served from: the configured one, else the request's own. */
 const expectedOrigin = (ctx: AppContext, request: FastifyRequest) =>

@@ -486,6 +486,13 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
       });
       expect(named.statusCode).toBe(200);
       expect(named.json().options.rpId).toBe('localhost');
+      const garbage = await t.app.inject({
+        method: 'POST',
+        url: `${API}/ingreso/opciones`,
+        payload: {},
+        headers: { host: 'a b<>', 'sec-fetch-site': 'same-origin' },
+      });
+      expect(garbage.statusCode).toBe(400);
     });
   });
 });

@@ -29,6 +29,8 @@ export async function startEngine(
     ocr?: boolean;
     log?: IdentityLog;
     spawnFaceWorker?: EngineOptions['spawnFaceWorker'];
+    /** Keeps KYC evidence sealed with it (issue 30). */
+    sealer?: EngineOptions['sealer'];
   } = {},
 ): Promise<Harness> {
   const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
@@ -40,6 +42,7 @@ export async function startEngine(
       now: () => clock.now,
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.spawnFaceWorker ? { spawnFaceWorker: opts.spawnFaceWorker } : {}),
+      ...(opts.sealer ? { sealer: opts.sealer } : {}),
     }),
   ]);
   return { engine, db, config, clock };

@@ -35,4 +35,7 @@ describe('one writer per table', () => {
   it('otp_codes: server/security/otp.ts only, housekeeping included', () => {
     expect(writersOf('otp_codes')).toEqual(['security/otp.ts']);
   });
+  it("kyc_evidence: the identity engine's store only (issue 30)", () => {
+    expect(writersOf('kyc_evidence')).toEqual(['identity/store/evidence.ts']);
+  });
 });

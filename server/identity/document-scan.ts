@@ -164,13 +164,14 @@ export function createDocumentScan(deps: {
       insight.document({ reason, durationMs: performance.now() - tStart });
       return { success: false, kyc_complete: false, error, reason };
     };
+    // The sides as the evidence keeps them, encoded while the card is read.
+    const sides = deps.evidence?.sides(images.front, images.back ?? null);
     /** Keeps what this scan saw (sealed) for a person's review; a failure costs the answer nothing. */
     const keep = async (reason: DocumentReason | null, reading: DocumentReading | null) => {
-      if (!deps.evidence) return;
+      if (!deps.evidence || !sides) return;
       try {
         await deps.evidence.scan(db, sessionId, {
-          front: images.front,
-          back: images.back ?? null,
+          sides,
           portrait:
             face.portrait && (await portraitCrop(frontCard.image, front.frame, face.portrait)),
           idData: reading?.idData ?? reading?.fields ?? null,

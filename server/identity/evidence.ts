@@ -54,6 +54,8 @@ export async function evidenceJpeg(bytes: Uint8Array, bound: Bound): Promise<Buf
   return out;
 }
 
+type KeptSides = { front: Buffer | null; back: Buffer | null };
+
 /** The engine's hand on the evidence: what the liveness decision and the document scan keep. */
 export type EvidenceKeeper = {
   /** A liveness request's outcome (in its transaction). */
@@ -66,13 +68,17 @@ export type EvidenceKeeper = {
       attempt: boolean;
     },
   ): Promise<void>;
-  /** A document scan's outcome, refused or not. */
+  /**
+   * The sides of a scan as the evidence keeps them, encoded while the scan runs (never rejects: a
+   * side that cannot be encoded is null).
+   */
+  sides(front: Uint8Array, back: Uint8Array | null): Promise<KeptSides>;
+  /** A document scan's outcome, refused or not (its sides from `sides`). */
   scan(
     db: Db,
     sessionId: string,
     e: {
-      front: Uint8Array;
-      back: Uint8Array | null;
+      sides: Promise<KeptSides>;
       portrait: Uint8Array | null;
       idData: IdData | null;
       reason: string | null;
@@ -116,10 +122,16 @@ export function evidenceKeeper(sealer: Sealer, log: IdentityLog): EvidenceKeeper
         attempt: e.attempt,
       });
     },
+    async sides(front, back) {
+      const [f, b] = await Promise.all([
+        image(front, EVIDENCE_BOUNDS.card),
+        image(back, EVIDENCE_BOUNDS.card),
+      ]);
+      return { front: f, back: b };
+    },
     async scan(db, sessionId, e) {
-      const [front, back, portrait] = await Promise.all([
-        image(e.front, EVIDENCE_BOUNDS.card),
-        image(e.back, EVIDENCE_BOUNDS.card),
+      const [{ front, back }, portrait] = await Promise.all([
+        e.sides,
         image(e.portrait, EVIDENCE_BOUNDS.face),
       ]);
       await store.saveScanEvidence(db, sessionId, {

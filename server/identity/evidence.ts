@@ -215,6 +215,7 @@ export async function createLiveSession(
 ): Promise<string> {
   const id = randomUUID();
   const embedding = Array.from(input.embedding, Number);
+  if (!embedding.length) throw new Error('createLiveSession: a face description is required');
   await store.insertMadeSession(db, {
     id,
     decider: KYC_DECIDER,
@@ -250,6 +251,8 @@ export async function createVerifiedSession(
     expiresAt: Date;
   },
 ): Promise<string> {
+  if (!input.embedding.length)
+    throw new Error('createVerifiedSession: a face description is required');
   const id = randomUUID();
   await store.insertMadeSession(db, {
     id,

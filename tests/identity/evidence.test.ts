@@ -2,7 +2,7 @@
  * Evidence of KYC sessions (issue 30): what a session captured is kept sealed for a person's
  * review; sessions made for a repeat keep one side of the card, sessions made by an approval
  * register as a scanned one does. The real engine (models and OCR) on the fixtures the other
- * suites use.
+ * suites use; PGlite, or the PostgreSQL of TEST_DATABASE_URL.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -11,10 +11,11 @@ import { identityPaths, scanIdResponse } from '../../contract/identity';
 import type { IdData } from '../../contract/onboarding';
 import { faceMatchThreshold, faceSimilarity, getCompletedKyc } from '../../server/identity/engine';
 import { evidenceContext } from '../../server/identity/evidence';
-import { purgeExpired, sessionSelfie } from '../../server/identity/store';
+import { purgeExpired, saveLivenessEvidence, sessionSelfie } from '../../server/identity/store';
 import { identityKycStore } from '../../server/onboarding/identity-kyc';
 import type { KycStore } from '../../server/onboarding/kyc-store';
 import { createSealer } from '../../server/security/sealed';
+import { openTestDb } from '../server/helpers';
 import {
   identityApp,
   liveSessionWithSelfie,
@@ -44,7 +45,7 @@ let app: FastifyInstance;
 let passed: { sessionId: string; frames: Buffer[]; selfie: number[] };
 
 beforeAll(async () => {
-  h = await startEngine({}, { ocr: true, sealer });
+  h = await startEngine({}, { ocr: true, sealer, openDb: openTestDb });
   kyc = identityKycStore(h.db, sealer);
   app = await identityApp(h);
   const frames = await blinkSequence(3, 4242);
@@ -219,6 +220,17 @@ describe('evidence of a document scan', () => {
     },
   );
 
+  it('keeps the last 20 refusals, oldest first, a repeat of the last one not added', async () => {
+    const { sessionId } = await h.engine.startSession(h.db);
+    const codes = Array.from({ length: 25 }, (_, i) => (i % 2 ? 'replay' : `code_${i}`));
+    for (const reason of codes)
+      await saveLivenessEvidence(h.db, sessionId, { selfie: null, reason, attempt: false });
+    await saveLivenessEvidence(h.db, sessionId, { selfie: null, reason: 'code_24', attempt: true });
+    const e = (await kyc.evidenceOf(sessionId))!;
+    expect(e.reasons).toEqual(codes.slice(-20));
+    expect(e.attempts.liveness).toBe(1);
+  });
+
   it('is purged with its session', { timeout: T }, async () => {
     const sid = await liveSessionWithSelfie(h, passed.selfie);
     await h.engine.scanDocument(h.db, sid, { front: card('card-1', 'front') });
@@ -326,6 +338,17 @@ describe('sessions made for a case', () => {
       side('image_front', card('card-1', 'front')),
     ]);
     expect(scanIdResponse.parse(res.json()).reason).toBe('session_invalid');
+  });
+
+  it('needs a face: a session made without one is refused', async () => {
+    const expiresAt = inAWeek();
+    await expect(
+      kyc.createLiveSession({ embedding: [], keep: { back: card('card-1', 'back') }, expiresAt }),
+    ).rejects.toThrow(/face description/);
+    const idData = cardManifest['card-3']!.expected as IdData;
+    await expect(kyc.createVerifiedSession({ idData, embedding: [], expiresAt })).rejects.toThrow(
+      /face description/,
+    );
   });
 
   it('evidence of an unknown session is null', async () => {

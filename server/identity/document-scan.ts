@@ -173,7 +173,8 @@ export function createDocumentScan(deps: {
         await deps.evidence.scan(db, sessionId, {
           sides,
           portrait:
-            face.portrait && (await portraitCrop(frontCard.image, front.frame, face.portrait)),
+            face.portrait &&
+            (await portraitCrop(frontCard.image, front.frame, face.portrait).catch(() => null)),
           idData: reading?.idData ?? reading?.fields ?? null,
           reason,
           similarity: face.similarity,
@@ -215,13 +216,16 @@ export function createDocumentScan(deps: {
         return refuse(identityMessages.backMissing, 'back_missing');
       }
       // Faces that differ on a real card: a person may approve it, with the fields read (the
-      // OCR runs for the evidence; the answer is the refusal).
-      await keep(
-        face.refused.reason,
-        deps.evidence && face.refused.reason === 'face_mismatch' && images.back
-          ? await reader.read(frontCard, await reader.straighten(images.back))
-          : null,
-      );
+      // OCR runs for the evidence only: the answer is the refusal, whatever the reading).
+      const back = images.back;
+      const reading =
+        deps.evidence && face.refused.reason === 'face_mismatch' && back
+          ? await reader
+              .straighten(back)
+              .then((backCard) => reader.read(frontCard, backCard))
+              .catch(() => null)
+          : null;
+      await keep(face.refused.reason, reading);
       return refuse(identityMessages[face.refused.message], face.refused.reason);
     }
     const backCard = await reader.straighten(images.back);

@@ -148,10 +148,17 @@ export function evidenceKeeper(sealer: Sealer, log: IdentityLog): EvidenceKeeper
     },
     async kept(db, sessionId) {
       const k = await store.keptSides(db, sessionId);
-      return {
-        front: k.front && sealer.open(k.front, evidenceContext(sessionId, 'front')),
-        back: k.back && sealer.open(k.back, evidenceContext(sessionId, 'back')),
+      /** A kept side that does not open (another CASES_KEY) is as good as none. */
+      const open = (what: 'front' | 'back', v: Uint8Array | null) => {
+        if (!v) return null;
+        try {
+          return sealer.open(v, evidenceContext(sessionId, what));
+        } catch (err) {
+          log.warn({ event: 'evidence_unopened', side: what, error: (err as Error).name });
+          return null;
+        }
       };
+      return { front: open('front', k.front), back: open('back', k.back) };
     },
   };
 }

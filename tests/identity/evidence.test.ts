@@ -286,6 +286,23 @@ describe('sessions made for a case', () => {
     },
   );
 
+  it('a kept side sealed under another key is as good as none', { timeout: T }, async () => {
+    const otherKey = identityKycStore(h.db, createSealer(randomBytes(32).toString('base64url')));
+    const sid = await otherKey.createLiveSession({
+      embedding: passed.selfie,
+      keep: { back: card('card-1', 'back') },
+      expiresAt: inAWeek(),
+    });
+    const res = await scanId([
+      { name: 'session_id', value: sid },
+      side('image_front', card('card-1', 'front')),
+    ]);
+    expect(scanIdResponse.parse(res.json())).toMatchObject({
+      success: false,
+      reason: 'back_missing',
+    });
+  });
+
   it('a repeat keeps only the side it was given: the front is still needed', async () => {
     const sid = await kyc.createLiveSession({
       embedding: passed.selfie,

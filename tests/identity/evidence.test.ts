@@ -250,26 +250,32 @@ describe('evidence of a document scan', () => {
 
 describe('sessions made for a case', () => {
   const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600_000);
+  /** A repeat of the front: the passed selfie's face, card-1's back kept. */
+  const repeatOfFront = (store: KycStore = kyc) =>
+    store.createLiveSession({
+      embedding: passed.selfie,
+      keep: { back: card('card-1', 'back') },
+      expiresAt: inAWeek(),
+    });
+  /** scan-id with one side only. */
+  const scanOne = (sid: string, name: 'image_front' | 'image_back') =>
+    scanId([
+      { name: 'session_id', value: sid },
+      side(name, card('card-1', name === 'image_front' ? 'front' : 'back')),
+    ]);
 
   it(
     'a repeat of the front: scan-id with only the front reads with the kept back',
     { timeout: T },
     async () => {
-      const sid = await kyc.createLiveSession({
-        embedding: passed.selfie,
-        keep: { back: card('card-1', 'back') },
-        expiresAt: inAWeek(),
-      });
+      const sid = await repeatOfFront();
       expect(await kyc.progressOf(sid)).toEqual({ stage: 'selfiePassed' });
       // Idle for longer than a patient's session may be: it waits for the patient's SMS.
       await h.db.query(
         "UPDATE kyc_sessions SET updated_at = now() - interval '3 days' WHERE id = $1",
         [sid],
       );
-      const res = await scanId([
-        { name: 'session_id', value: sid },
-        side('image_front', card('card-1', 'front')),
-      ]);
+      const res = await scanOne(sid, 'image_front');
       expect(res.statusCode).toBe(200);
       const body = scanIdResponse.parse(res.json());
       expect(body).toEqual({
@@ -288,15 +294,8 @@ describe('sessions made for a case', () => {
 
   it('a kept side sealed under another key is as good as none', { timeout: T }, async () => {
     const otherKey = identityKycStore(h.db, createSealer(randomBytes(32).toString('base64url')));
-    const sid = await otherKey.createLiveSession({
-      embedding: passed.selfie,
-      keep: { back: card('card-1', 'back') },
-      expiresAt: inAWeek(),
-    });
-    const res = await scanId([
-      { name: 'session_id', value: sid },
-      side('image_front', card('card-1', 'front')),
-    ]);
+    const sid = await repeatOfFront(otherKey);
+    const res = await scanOne(sid, 'image_front');
     expect(scanIdResponse.parse(res.json())).toMatchObject({
       success: false,
       reason: 'back_missing',
@@ -304,31 +303,18 @@ describe('sessions made for a case', () => {
   });
 
   it('a repeat keeps only the side it was given: the front is still needed', async () => {
-    const sid = await kyc.createLiveSession({
-      embedding: passed.selfie,
-      keep: { back: card('card-1', 'back') },
-      expiresAt: inAWeek(),
-    });
-    const res = await scanId([
-      { name: 'session_id', value: sid },
-      side('image_back', card('card-1', 'back')),
-    ]);
+    const sid = await repeatOfFront();
+    const res = await scanOne(sid, 'image_back');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Falta la imagen. Sacá la foto e intentá de nuevo.');
   });
 
   it('a normal session with one side missing is still refused', { timeout: T }, async () => {
     const sid = await liveSessionWithSelfie(h, passed.selfie);
-    const noFront = await scanId([
-      { name: 'session_id', value: sid },
-      side('image_back', card('card-1', 'back')),
-    ]);
+    const noFront = await scanOne(sid, 'image_back');
     expect(noFront.statusCode).toBe(400);
     expect(noFront.json().message).toBe('Falta la imagen. Sacá la foto e intentá de nuevo.');
-    const noBack = await scanId([
-      { name: 'session_id', value: sid },
-      side('image_front', card('card-1', 'front')),
-    ]);
+    const noBack = await scanOne(sid, 'image_front');
     expect(scanIdResponse.parse(noBack.json())).toMatchObject({
       success: false,
       reason: 'back_missing',
@@ -350,10 +336,7 @@ describe('sessions made for a case', () => {
     // Used once, like a scanned session; an operator's session takes no frame and no scan.
     expect(await h.db.transaction((tx) => kyc.consumeKyc(sid, tx))).toBe(true);
     expect(await h.db.transaction((tx) => kyc.consumeKyc(sid, tx))).toBe(false);
-    const res = await scanId([
-      { name: 'session_id', value: sid },
-      side('image_front', card('card-1', 'front')),
-    ]);
+    const res = await scanOne(sid, 'image_front');
     expect(scanIdResponse.parse(res.json()).reason).toBe('session_invalid');
   });
 

@@ -18,6 +18,7 @@ import { devKycRoutes } from './identity/dev-routes';
 import { identityRoutes } from './identity/routes';
 import { loadIdentityConfig } from './identity/config';
 import { createIdentityEngine } from './identity/engine';
+import { createSealer } from './security/sealed';
 import { identityPlugin } from './identity/plugin';
 import { loginRoutes } from './login/routes';
 import { sessionRoutes } from './session/routes';
@@ -85,7 +86,7 @@ export async function createContext(
     sms,
     onboarding,
     recovery: deps.recovery ?? loadRecoverySettings(env),
-    kyc: deps.kyc ?? identityKycStore(db),
+    kyc: deps.kyc ?? identityKycStore(db, createSealer(secrets.casesKey)),
     faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
     insight: deps.insight ?? loadInsightSettings(env),
     identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
@@ -124,6 +125,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     createEngine: () =>
       createIdentityEngine(ctx.identitySettings, {
         log: app.log,
+        // KYC sessions keep their evidence sealed under CASES_KEY for a person's review (issue 30).
+        sealer: createSealer(ctx.secrets.casesKey),
         insight: createEngineRecorder((decision) => app.insight.record(decision)),
       }),
   });

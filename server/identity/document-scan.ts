@@ -5,6 +5,7 @@ import { findPortrait } from './cedula';
 import type { IdentityConfig } from './config';
 import type { StraightenedCard } from './card-geometry';
 import type { DocumentReader } from './document';
+import type { EvidenceKeeper } from './evidence';
 import type { DocumentReading, DocumentReason, IdData } from './document-verdict';
 import { IdentityError, identityMessages } from './errors';
 import { describeMain } from './faces';
@@ -12,7 +13,13 @@ import { checkUpload, type ImageLimits, type RgbImage } from './image';
 import { ms, round3, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
-import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } from './types';
+import {
+  cosineSimilarity,
+  noInsight,
+  type EngineInsight,
+  type FaceObservation,
+  type FrameAnalysis,
+} from './types';
 
 /**
  * Document scan: the second step of a KYC session. A live session's selfie is compared with the
@@ -43,6 +50,8 @@ type PortraitJudgement = {
   find: 'found' | 'no_face' | 'not_a_card' | 'second_face';
   similarity: number | null;
   match: boolean;
+  /** The card's printed portrait, when found. */
+  portrait: FaceObservation | null;
   refused: {
     message: 'notADocument' | 'noFaceOnDocument' | 'faceMismatch';
     reason: DocumentReason;
@@ -74,14 +83,18 @@ export function judgePortrait(
         : !match
           ? { message: 'faceMismatch', reason: 'face_mismatch' }
           : null;
-  return { find, similarity, match, refused };
+  return { find, similarity, match, portrait, refused };
 }
 
 export interface DocumentScan {
   scanDocument(
     db: Db,
     sessionId: string,
-    images: { front: Uint8Array; back?: Uint8Array | undefined },
+    /**
+     * Both sides; a session made for the repeat of one side (issue 30) keeps the other, and a scan
+     * of it may send only the side repeated. Without a front (sent or kept): 400 'Falta la imagen'.
+     */
+    images: { front?: Uint8Array | undefined; back?: Uint8Array | undefined },
     options?: { run?: ScanRunner },
   ): Promise<ScanAnswer>;
   /** Reads a document with no session (CLI): MRZ, printed fields, checks. */
@@ -94,6 +107,28 @@ const jpegOf = (img: RgbImage): Promise<Buffer> =>
     .jpeg({ quality: 92 })
     .toBuffer();
 
+/**
+ * The card's portrait cropped from the straightened front (with a margin of a quarter of the face),
+ * for the evidence: the face box is in the analysed image's pixels, which may be downscaled.
+ */
+function portraitCrop(
+  card: RgbImage,
+  frame: FrameAnalysis,
+  face: FaceObservation,
+): Promise<Buffer> {
+  const sx = card.width / frame.width;
+  const sy = card.height / frame.height;
+  const [x, y, w, h] = face.box;
+  const left = Math.max(0, Math.floor((x - w / 4) * sx));
+  const top = Math.max(0, Math.floor((y - h / 4) * sy));
+  const right = Math.min(card.width, Math.ceil((x + (w * 5) / 4) * sx));
+  const bottom = Math.min(card.height, Math.ceil((y + (h * 5) / 4) * sy));
+  return sharp(card.data, { raw: { width: card.width, height: card.height, channels: 3 } })
+    .extract({ left, top, width: Math.max(1, right - left), height: Math.max(1, bottom - top) })
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
+
 export function createDocumentScan(deps: {
   config: IdentityConfig;
   pool: FacePool;
@@ -104,6 +139,8 @@ export function createDocumentScan(deps: {
   insight?: EngineInsight;
   /** The KYC selfie's liveness profile: only its sessions take a document. */
   decider: string;
+  /** Where each scan's evidence is kept (issue 30); nothing is kept without it. */
+  evidence?: EvidenceKeeper | null;
 }): DocumentScan {
   const { config, pool, reader, limits, log } = deps;
   const insight = deps.insight ?? noInsight;
@@ -127,6 +164,32 @@ export function createDocumentScan(deps: {
       insight.document({ reason, durationMs: performance.now() - tStart });
       return { success: false, kyc_complete: false, error, reason };
     };
+    // The sides as the evidence keeps them, encoded while the card is read.
+    const sides = deps.evidence?.sides(images.front, images.back ?? null);
+    /** Keeps what this scan saw (sealed) for a person's review; a failure costs the answer nothing. */
+    const keep = async (reason: DocumentReason | null, reading: DocumentReading | null) => {
+      if (!deps.evidence || !sides) return;
+      try {
+        await deps.evidence.scan(db, sessionId, {
+          sides,
+          portrait:
+            face.portrait &&
+            (await portraitCrop(frontCard.image, front.frame, face.portrait).catch(() => null)),
+          idData: reading?.idData ?? reading?.fields ?? null,
+          reason,
+          similarity: face.similarity,
+          threshold,
+          selfieEmbedding: selfie,
+          portraitEmbedding: face.portrait?.embedding ?? null,
+        });
+      } catch (err) {
+        log.warn({
+          event: 'evidence_failed',
+          session: short(sessionId),
+          error: (err as Error).name,
+        });
+      }
+    };
     // The card found in the front's photo and straightened; its faces are found and described there.
     // The portrait first: a front with no card on it, no portrait, or a portrait that is not the
     // selfie's face ends the attempt before any OCR.
@@ -148,8 +211,22 @@ export function createDocumentScan(deps: {
       });
     if (face.refused || !images.back) {
       logFace({ event: 'document_face' });
-      if (face.refused) return refuse(identityMessages[face.refused.message], face.refused.reason);
-      return refuse(identityMessages.backMissing, 'back_missing');
+      if (!face.refused) {
+        await keep('back_missing', null);
+        return refuse(identityMessages.backMissing, 'back_missing');
+      }
+      // Faces that differ on a real card: a person may approve it, with the fields read (the
+      // OCR runs for the evidence only: the answer is the refusal, whatever the reading).
+      const back = images.back;
+      const reading =
+        deps.evidence && face.refused.reason === 'face_mismatch' && back
+          ? await reader
+              .straighten(back)
+              .then((backCard) => reader.read(frontCard, backCard))
+              .catch(() => null)
+          : null;
+      await keep(face.refused.reason, reading);
+      return refuse(identityMessages[face.refused.message], face.refused.reason);
     }
     const backCard = await reader.straighten(images.back);
     const reading = await reader.read(frontCard, backCard);
@@ -162,6 +239,7 @@ export function createDocumentScan(deps: {
       found: [frontCard.found, backCard.found],
       skew: [frontCard.skew, backCard.skew],
     });
+    await keep(reading.ok && reading.idData ? null : (reading.reason ?? 'mrz_unreadable'), reading);
     if (!reading.ok || !reading.idData)
       return refuse(
         reading.error ?? identityMessages.mrzUnreadable,
@@ -179,8 +257,10 @@ export function createDocumentScan(deps: {
   return {
     async scanDocument(db, sessionId, images, options = {}) {
       const tStart = performance.now();
-      checkUpload(images.front, limits);
+      if (images.front) checkUpload(images.front, limits);
       if (images.back) checkUpload(images.back, limits);
+      if (!images.front && !images.back)
+        throw new IdentityError('missing_file', identityMessages.missingFile);
       const session = await store.loadSession(db, sessionId);
       if (session.decider !== deps.decider)
         throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
@@ -193,6 +273,14 @@ export function createDocumentScan(deps: {
         throw new IdentityError('scan_in_progress', identityMessages.scanInProgress);
       scanning.add(sessionId);
       try {
+        // A session made for the repeat of one side keeps the other; any other needs the front.
+        const kept =
+          (!images.front || !images.back) && deps.evidence
+            ? await deps.evidence.kept(db, sessionId)
+            : { front: null, back: null };
+        const front = images.front ?? kept.front;
+        if (!front) throw new IdentityError('missing_file', identityMessages.missingFile);
+        const sides = { front, back: images.back ?? kept.back ?? undefined };
         if (!(await store.countScanAttempt(db, sessionId, config.bounds.scanAttemptsPerSession))) {
           insight.record({
             flow: 'onboarding',
@@ -204,7 +292,7 @@ export function createDocumentScan(deps: {
         }
         const selfie = session.selfie_embedding.map(Number);
         const run: ScanRunner = options.run ?? ((task) => task());
-        return await run(() => scan(db, sessionId, selfie, images, tStart));
+        return await run(() => scan(db, sessionId, selfie, sides, tStart));
       } finally {
         scanning.delete(sessionId);
       }

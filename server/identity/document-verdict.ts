@@ -58,6 +58,11 @@ type DocumentChecks = {
 export type DocumentReading = {
   ok: boolean;
   idData?: IdData;
+  /**
+   * The fields as the MRZ gives them (names in its letters), whenever it was read, even when the
+   * document is refused: kept for a person who reviews the case (issue 30), never answered.
+   */
+  fields?: IdData;
   checks: DocumentChecks;
   /** How many OCR passes ran on the back before a valid MRZ (or all of them). */
   passes: number;
@@ -192,6 +197,14 @@ export function documentVerdict(read: DocumentText, day: string = today()): Docu
     findMaritalStatus(read.backText, f.sex);
   checks.maritalStatusRead = Boolean(marital);
   const base = {
+    fields: {
+      FullName: [...f.surnames, ...f.names].join(' '),
+      DocumentNumber: normaliseDocumentNumber(f.documentNumber),
+      DateOfBirth: f.birthDate,
+      Gender: f.sex,
+      Nationality: nationalityInWords(f.nationality),
+      MaritalStatus: marital ?? '',
+    },
     checks,
     passes: read.back.passes,
     pass: read.back.pass,

@@ -2,6 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import type { IdentityConfig } from './config';
 import { createDocumentReader } from './document';
 import { createDocumentScan, type DocumentScan } from './document-scan';
+import { evidenceKeeper } from './evidence';
 import { createIdentification, type Identification } from './identification';
 import { blinkDecider, type LivenessDecider } from './liveness';
 import { createLivenessSessions, type LivenessSessions } from './liveness-sessions';
@@ -10,6 +11,7 @@ import { FacePool } from './pool';
 import { createWorkQueue, type WorkQueue } from './queue';
 import { noInsight, type EngineInsight } from './types';
 import type { WorkerData } from './worker/face-worker';
+import type { Sealer } from '../security/sealed';
 
 /**
  * The identity engine: three services on one worker pool and one document reader.
@@ -48,6 +50,11 @@ export type EngineOptions = {
   insight?: EngineInsight;
   /** Starts each face worker (FacePool's `spawn`). */
   spawnFaceWorker?: (workerData: WorkerData) => Worker;
+  /**
+   * Seals the evidence KYC sessions keep for a person's review (issue 30: the app's
+   * `createSealer(CASES_KEY)`); without it nothing is kept.
+   */
+  sealer?: Sealer;
 };
 
 export async function createIdentityEngine(
@@ -78,6 +85,7 @@ export async function createIdentityEngine(
       continuityThreshold: config.continuityThreshold,
     })) as LivenessDecider<unknown>;
   const t0 = performance.now();
+  const evidence = options.sealer ? evidenceKeeper(options.sealer, log) : null;
   const reader = createDocumentReader(config, (event, data) => log.warn({ event, ...data }));
   try {
     await Promise.all([
@@ -97,8 +105,17 @@ export async function createIdentityEngine(
       face: createWorkQueue({ name: 'face', ...config.bounds.face }),
       document: createWorkQueue({ name: 'document', ...config.bounds.document }),
     },
-    ...createLivenessSessions({ config, pool, log, now, decider, insight }),
-    ...createDocumentScan({ config, pool, reader, limits, log, insight, decider: decider.name }),
+    ...createLivenessSessions({ config, pool, log, now, decider, insight, evidence }),
+    ...createDocumentScan({
+      config,
+      pool,
+      reader,
+      limits,
+      log,
+      insight,
+      decider: decider.name,
+      evidence,
+    }),
     ...createIdentification({ config, pool, limits, log, insight }),
     stats: () => ({ pool: pool.stats() }),
     async close() {
@@ -108,3 +125,11 @@ export async function createIdentityEngine(
 }
 
 export { enrollFace, getCompletedKyc } from './store';
+/**
+ * The engine's face similarity (cosine of two 1024-d descriptions) for other areas (the desk photo
+ * against the card's portrait, issue 30); the threshold it uses for a card's portrait against a
+ * face is `engine.config.documentMatchThreshold` (IDENTITY_DOCUMENT_MATCH_THRESHOLD).
+ */
+export { cosineSimilarity as faceSimilarity } from './types';
+export const faceMatchThreshold = (config: Pick<IdentityConfig, 'documentMatchThreshold'>) =>
+  config.documentMatchThreshold;

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
+import type { EvidenceKeeper } from './evidence';
 import { findReplays, findSessionDuplicates, type DuplicateCheck } from './duplicates';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
@@ -27,6 +28,8 @@ type DecisionInput = {
   decider: LivenessDecider<unknown>;
   /** Keep the selfie's photo (IDENTITY_STORE_PHOTOS, the KYC selfie only). */
   keepPhoto: boolean;
+  /** Where the deciding frame and the refusals are kept (KYC sessions with a sealer), else null. */
+  evidence?: EvidenceKeeper | null;
   config: IdentityConfig;
   now: () => number;
   /** Where the request's decisions are reported (journey insight); none by default. */
@@ -65,6 +68,18 @@ function frameLog(
   };
 }
 
+/** The decider's best frame so far outranks any frame kept only for showing a face (below 1). */
+const BEST_SELFIE_RANK = 2;
+
+/**
+ * How well a frame that is not the decider's best shows one face, for the evidence while no best
+ * frame exists (a patient who never passes the gates): fewer failed gates, then the detector's score.
+ */
+const faceFrameRank = (gates: GateResult) =>
+  gates.face
+    ? 0.99 * (1 - gates.failed.length / 5) * Math.min(1, Math.max(0, gates.face.score))
+    : -1;
+
 /** Applies a request's analysed frames to the session, in order, and saves the outcome. */
 export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decision> {
   const { sessionId, images, frames, decider, config, now } = input;
@@ -102,6 +117,9 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
   let seq = s.frame_seq;
   let feedback: string[] = [];
   let selfie: { embedding: number[]; image: Uint8Array } | null = null;
+  /** The request's best frame showing one face, for the evidence when no best selfie exists yet. */
+  let faceFrame: { rank: number; image: Uint8Array } | null = null;
+  let anyReplay = false;
   let anyDuplicate = false;
   const steps: FrameLog[] = [];
   /** The frames to store, in one statement after the loop (none is read back before). */
@@ -128,6 +146,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     if (dup.dup) {
       // No progress; the answer keeps the last real frame's feedback (or time up).
       anyDuplicate = true;
+      if (dup.replay) anyReplay = true;
       const idle = decider.idle(state, t, []);
       state = idle.state;
       if (idle.feedback.length) feedback = idle.feedback;
@@ -146,6 +165,8 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     stored.push({ seq, thumb, dhash, counted: true });
     if (step.bestSelfie && gates.ok && gates.face.embedding)
       selfie = { embedding: gates.face.embedding, image: images[i]! };
+    else if (input.evidence && faceFrameRank(gates) > (faceFrame?.rank ?? -1))
+      faceFrame = { rank: faceFrameRank(gates), image: images[i]! };
     steps.push(
       frameLog(frame, gates, dup, { counted: step.counted, live: step.live, ...step.scores }),
     );
@@ -167,6 +188,14 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     anchor: !live && s.frame_seq === input.anchor.afterSeq ? input.anchor.bytes : null,
   });
   const timeUp = decider.isTimeUp(state, now());
+  if (input.evidence)
+    await input.evidence.liveness(tx, sessionId, {
+      selfie: selfie
+        ? { image: selfie.image, rank: BEST_SELFIE_RANK, embedding: selfie.embedding }
+        : faceFrame && { image: faceFrame.image, rank: faceFrame.rank, embedding: null },
+      reason: timeUp ? timeUpReason(state) : anyReplay ? 'replay' : null,
+      attempt: true,
+    });
   (input.insight ?? noInsight).liveness({
     decider: decider.name,
     state,
@@ -177,3 +206,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
   });
   return { feedback, live, timeUp, steps, tChecked };
 }
+
+/** Why a challenge's time ran out, as journey insight names it: no blink ever counted, or too few. */
+export const timeUpReason = (state: unknown): 'eyes_never_closed' | 'time_up' =>
+  (state as { blinks?: number } | null)?.blinks === 0 ? 'eyes_never_closed' : 'time_up';

@@ -4,7 +4,8 @@ import type { IdentityConfig } from './config';
 import { IdentityError, identityMessages } from './errors';
 import { hints } from './hints';
 import { checkUpload } from './image';
-import { decideFrames } from './liveness-decision';
+import type { EvidenceKeeper } from './evidence';
+import { decideFrames, timeUpReason } from './liveness-decision';
 import type { LivenessDecider } from './liveness';
 import { ms, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
@@ -56,8 +57,12 @@ export function createLivenessSessions(deps: {
   decider: LivenessDecider<unknown>;
   /** Where decisions are reported (journey insight); none by default. */
   insight?: EngineInsight;
+  /** Where KYC sessions keep their evidence (issue 30); nothing is kept without it. */
+  evidence?: EvidenceKeeper | null;
 }): LivenessSessions {
   const { config, pool, log, now } = deps;
+  /** The evidence of a session of `profile`: the KYC selfie's only (the kiosk keeps nothing). */
+  const evidenceOf = (opts: SessionProfile) => (opts.profile ? null : (deps.evidence ?? null));
   const insight = deps.insight ?? noInsight;
   let lastPurge = 0;
 
@@ -152,6 +157,11 @@ export function createLivenessSessions(deps: {
           live: false,
           timeUp: true,
         });
+        await evidenceOf(opts)?.liveness(db, sessionId, {
+          selfie: null,
+          reason: timeUpReason(session.liveness_state),
+          attempt: false,
+        });
         return { feedback: [hints.timeUp], liveness_detected: false, time_up: true };
       }
       // The session's frame cap, counted before any model time (a refused request costs none).
@@ -166,6 +176,11 @@ export function createLivenessSessions(deps: {
           timeUp: false,
           refused: 'frame_cap',
         });
+        await evidenceOf(opts)?.liveness(db, sessionId, {
+          selfie: null,
+          reason: 'frame_cap',
+          attempt: false,
+        });
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
       }
       const { frames, anchor } = await analyseFrames(images, session, decider);
@@ -178,6 +193,7 @@ export function createLivenessSessions(deps: {
           anchor: { bytes: anchor, afterSeq: session.frame_seq },
           decider,
           keepPhoto: config.storePhotos && !opts.profile,
+          evidence: evidenceOf(opts),
           config,
           now,
           insight,

@@ -110,6 +110,9 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 /** Below this an eye is not open enough to serve as a baseline, whatever the face. */
 const MIN_OPEN_EAR = 0.18;
 
+/** The KYC selfie's decider (the engine's default): sessions the server makes for a repeat answer to it. */
+export const KYC_DECIDER = 'blink';
+
 export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
   const baselineOf = (s: BlinkState) => (s.openSamples.length ? median(s.openSamples) : null);
   const expired = (s: BlinkState, now: number) =>
@@ -147,7 +150,7 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
   });
 
   return {
-    name: 'blink',
+    name: KYC_DECIDER,
     initial,
 
     isLive: (s) => s.phase === 'done',

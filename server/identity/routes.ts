@@ -146,8 +146,11 @@ export async function identityRoutes(
     );
     const fields = scanIdFields.safeParse(upload.fields);
     if (!fields.success) throw new HttpError(400, identityMessages.missingSession);
+    // Both sides, or only the one repeated on a session that keeps the other (issue 30): the
+    // engine says 'Falta la imagen' when the front is neither sent nor kept.
     const front = upload.files[identityParts.front]?.[0];
-    if (!front?.length) throw new HttpError(400, identityMessages.missingFile);
+    const back = upload.files[identityParts.back]?.[0];
+    if (!front?.length && !back?.length) throw new HttpError(400, identityMessages.missingFile);
     // celular and pin are accepted (the browser sends them) but not used or stored here:
     // registration takes them in its own call.
     return answer(async () => {
@@ -157,7 +160,7 @@ export async function identityRoutes(
         return await engine.scanDocument(
           ctx.db,
           fields.data.session_id,
-          { front, back: upload.files[identityParts.back]?.[0] },
+          { front: front?.length ? front : undefined, back: back?.length ? back : undefined },
           { run: (task) => engine.queues.document.run(task, { key: request.ip }) },
         );
       } catch (err) {

@@ -1,9 +1,22 @@
 import type { Db } from '../db/client';
+import {
+  createLiveSession,
+  createVerifiedSession,
+  readEvidence,
+  type SessionEvidence,
+} from '../identity/evidence';
 import { enrollFace, getCompletedKyc, sessionStage } from '../identity/store';
-import { toIdData, type KycStore } from './kyc-store';
+import type { Sealer } from '../security/sealed';
+import { toIdData, type KycEvidence, type KycStore } from './kyc-store';
 
-/** Registration's view of the identity engine's KYC sessions (server/identity/store.ts). */
-export function identityKycStore(db: Db): KycStore {
+/**
+ * Registration's (and the cases') view of the identity engine's KYC sessions (server/identity):
+ * `sealer` opens and seals their evidence (the app's, over CASES_KEY).
+ */
+export function identityKycStore(db: Db, sealer: Sealer): KycStore {
+  /** In `tx` when given, else in a transaction of its own. */
+  const within = <T>(tx: Db | undefined, fn: (db: Db) => Promise<T>) =>
+    tx ? fn(tx) : db.transaction(fn);
   return {
     async getCompletedKyc(sessionId) {
       const kyc = await getCompletedKyc(db, sessionId);
@@ -19,5 +32,20 @@ export function identityKycStore(db: Db): KycStore {
       return stage?.status === 'live' ? { stage: 'selfiePassed' } : { stage: 'started' };
     },
     enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
+    async evidenceOf(sessionId) {
+      const e = await readEvidence(db, sealer, sessionId);
+      return e && toKycEvidence(e);
+    },
+    createLiveSession: (input, tx) => within(tx, (t) => createLiveSession(t, sealer, input)),
+    createVerifiedSession: (input, tx) => within(tx, (t) => createVerifiedSession(t, input)),
+  };
+}
+
+/** The engine's evidence as the cases read it: the fields in the spec's shape. */
+function toKycEvidence(e: SessionEvidence): KycEvidence {
+  return {
+    ...e,
+    idData: e.idData && toIdData(e.idData),
+    reasons: e.reasons as KycEvidence['reasons'],
   };
 }

@@ -1,3 +1,5 @@
+import type { IdentityReason } from '../../contract/identity';
+import type { EngineReason } from '../../contract/insight';
 import type { IdData } from '../../contract/onboarding';
 import type { Db } from '../db/client';
 
@@ -11,6 +13,35 @@ export type CompletedKyc = { idData: IdData; embedding: ArrayLike<number> };
  */
 export type KycProgress =
   { stage: 'started' } | { stage: 'selfiePassed' } | { stage: 'documentRead'; idData: IdData };
+
+/**
+ * What a KYC session captured for a person's review (issue 30), opened. Images are JPEG, one per
+ * kind (a face ~256 KB at most, a side of the card 1 MB).
+ */
+export type KycEvidence = {
+  /** the deciding frame (the selfie of a passed liveness, else the best face frame seen) */
+  selfie: Buffer | null;
+  /** the last front scanned */
+  front: Buffer | null;
+  /** the last back scanned */
+  back: Buffer | null;
+  /** the card's portrait as the engine cropped it from the straightened front */
+  portrait: Buffer | null;
+  /** the fields the last scan read (even when it refused: then as the MRZ gives them), null when none */
+  idData: IdData | null;
+  /**
+   * The engine's refusals in this session, oldest first (the last 20; a repeat of the last one is
+   * not added): the scans' codes (IdentityReason) and liveness' ('time_up', 'eyes_never_closed',
+   * 'replay', 'frame_cap': EngineReason, journey insight's names).
+   */
+  reasons: Array<IdentityReason | EngineReason>;
+  faceSimilarity: number | null;
+  faceThreshold: number | null;
+  /** liveness: requests decided (a poll of up to 8 frames each); scans: document scans run */
+  attempts: { liveness: number; scans: number };
+  selfieEmbedding: number[] | null;
+  portraitEmbedding: number[] | null;
+};
 
 /**
  * What registration needs from the identity engine (server/identity). The register service
@@ -28,6 +59,29 @@ export interface KycStore {
   progressOf(sessionId: string): Promise<KycProgress>;
   /** Stores the patient's face embedding inside the registration transaction. */
   enrollFace(patientId: string, embedding: ArrayLike<number>, tx: Db): Promise<void>;
+  /** What the session captured, opened (null: unknown, purged). */
+  evidenceOf(sessionId: string): Promise<KycEvidence | null>;
+  /**
+   * A new KYC session already past the selfie ('live'), for a repeat of one side of the card: the
+   * face is `embedding`, the side not repeated is kept (`keep`) and used by scan-id when the
+   * browser sends only the other side.
+   */
+  createLiveSession(
+    input: {
+      embedding: ArrayLike<number>;
+      keep: { front?: Buffer; back?: Buffer };
+      expiresAt: Date;
+    },
+    tx?: Db,
+  ): Promise<string>;
+  /**
+   * A new completed session (decider 'operator'): an approved case's identity and face, so
+   * register (getCompletedKyc/consumeKyc/enrollFace) works unchanged.
+   */
+  createVerifiedSession(
+    input: { idData: IdData; embedding: ArrayLike<number>; expiresAt: Date },
+    tx?: Db,
+  ): Promise<string>;
 }
 
 /** The identity engine's id_data as stored (loosely typed there) to the spec's fields. */

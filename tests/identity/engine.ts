@@ -29,17 +29,22 @@ export async function startEngine(
     ocr?: boolean;
     log?: IdentityLog;
     spawnFaceWorker?: EngineOptions['spawnFaceWorker'];
+    /** Keeps KYC evidence sealed with it (issue 30). */
+    sealer?: EngineOptions['sealer'];
+    /** Opens the database (in-memory PGlite by default). */
+    openDb?: () => Promise<Db>;
   } = {},
 ): Promise<Harness> {
   const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
   const clock = { now: Date.now() };
   const [db, engine] = await Promise.all([
-    openDb({ memory: true }),
+    opts.openDb ? opts.openDb() : openDb({ memory: true }),
     createIdentityEngine(config, {
       ocr: opts.ocr ?? false,
       now: () => clock.now,
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.spawnFaceWorker ? { spawnFaceWorker: opts.spawnFaceWorker } : {}),
+      ...(opts.sealer ? { sealer: opts.sealer } : {}),
     }),
   ]);
   return { engine, db, config, clock };

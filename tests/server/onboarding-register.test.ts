@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { onboardingPaths, type IdData, type RegisterRequest } from '../../contract/onboarding';
 import type { Db } from '../../server/db/client';
 import type { CompletedKyc, KycProgress, KycStore } from '../../server/onboarding/kyc-store';
+import { NoAssistedKyc } from './kyc-fakes';
 import { upsertPatient } from '../../server/patients/service';
 import { MemorySms, useTestApp } from './helpers';
 
@@ -9,7 +10,7 @@ import { MemorySms, useTestApp } from './helpers';
  * In-test KYC sessions: what the identity engine would have stored for completed sessions. Their
  * use is recorded in a table through the registration transaction, so a rollback undoes it.
  */
-class MemoryKyc implements KycStore {
+class MemoryKyc extends NoAssistedKyc implements KycStore {
   sessions = new Map<string, CompletedKyc>();
   enrolled: { patientId: string; embedding: number[] }[] = [];
   failEnroll = false;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REGISTRATION_TOKEN_PATTERN } from '../../contract/common';
 import { CONTINUE_ON_PHONE_PATH, onboardingPaths, type IdData } from '../../contract/onboarding';
 import type { KycProgress, KycStore } from '../../server/onboarding/kyc-store';
+import { NoAssistedKyc } from './kyc-fakes';
 import { proveMobile } from '../../server/onboarding/registration';
 import { MemorySms, useTestApp } from './helpers';
 
@@ -21,7 +22,7 @@ const ID_DATA: IdData = {
 };
 
 /** KYC sessions whose progress a test sets (the identity engine's, as registration sees them). */
-class StagedKyc implements KycStore {
+class StagedKyc extends NoAssistedKyc implements KycStore {
   stages = new Map<string, KycProgress>();
   async progressOf(sessionId: string) {
     return this.stages.get(sessionId) ?? { stage: 'started' as const };

@@ -46,4 +46,7 @@ describe('one writer per table', () => {
     expect(writers.length).toBeGreaterThan(0);
     expect(writers.filter((file) => !file.startsWith('operators/'))).toEqual([]);
   });
+  it("kyc_evidence: the identity engine's store only (issue 30)", () => {
+    expect(writersOf('kyc_evidence')).toEqual(['identity/store/evidence.ts']);
+  });
 });

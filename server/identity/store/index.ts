@@ -5,9 +5,10 @@ import { purgeExpiredSessions } from './sessions';
 /**
  * Database access of the identity engine (PGlite or PostgreSQL through the app's Db), one module per
  * table: sessions.ts is the only code that reads or writes `kyc_sessions`, frames.ts
- * `liveness_frames`, enrollments.ts `face_enrollments`.
+ * `liveness_frames`, enrollments.ts `face_enrollments`, evidence.ts `kyc_evidence`.
  */
 export * from './enrollments';
+export * from './evidence';
 export * from './frames';
 export * from './sessions';
 

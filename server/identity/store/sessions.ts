@@ -55,6 +55,41 @@ export async function insertSession(
 }
 
 /**
+ * A session made by the server, not by a liveness challenge (issue 30): 'live' for the repeat of one
+ * side of the card (the face is `embedding`), or 'completed' with `result` (an operator's approval).
+ * It lives until `expiresAt`, and may stay idle that long (the patient comes back when told by SMS).
+ */
+export async function insertMadeSession(
+  db: Db,
+  input: {
+    id: string;
+    decider: string;
+    status: 'live' | 'completed';
+    state: unknown;
+    embedding: ArrayLike<number>;
+    result: unknown;
+    expiresAt: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO kyc_sessions (id, decider, status, liveness_state, selfie_embedding, result,
+                               expires_at, idle_ms, live_at, completed_at)
+     VALUES ($1, $2, $3, $4::jsonb, $5::real[], $6::jsonb, $7::timestamptz,
+             greatest(0, ceil(extract(epoch FROM ($7::timestamptz - now())) * 1000))::bigint,
+             now(), CASE WHEN $3 = 'completed' THEN now() END)`,
+    [
+      input.id,
+      input.decider,
+      input.status,
+      JSON.stringify(input.state),
+      Array.from(input.embedding),
+      input.result === null ? null : JSON.stringify(input.result),
+      input.expiresAt.toISOString(),
+    ],
+  );
+}
+
+/**
  * Counts one document attempt of a session, atomically: false when the session already used `max`
  * (concurrent attempts cannot overshoot: the row is updated only while under the cap).
  */

@@ -27,6 +27,8 @@ import { devOnboardingRoutes, onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
 import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
+import { loadCasesSettings } from './cases/config';
+import { caseRoutes } from './cases/routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
@@ -44,6 +46,7 @@ export type AppDeps = Partial<
     | 'faceLogin'
     | 'insight'
     | 'identitySettings'
+    | 'cases'
   >
 >;
 
@@ -86,6 +89,7 @@ export async function createContext(
     faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
     insight: deps.insight ?? loadInsightSettings(env),
     identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
+    cases: deps.cases ?? loadCasesSettings(env),
   };
 }
 
@@ -112,6 +116,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
+  // Assisted verification, the patient's side, and the cases' retention job (issue 30). The
+  // operators' case routes (server/cases/operator-routes.ts) need requireOperator from
+  // server/operators/auth.ts: registered under /api/operador once that area is in.
+  await app.register(caseRoutes, { prefix: '/api/onboarding', ctx });
   // Journey insight before the engine: the engine the app owns reports its decisions to it.
   await app.register(insightPlugin, { ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.

@@ -1,3 +1,4 @@
+import type { CasesSettings } from './cases/config';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FaceLoginConfig } from './face-login/config';
@@ -31,6 +32,8 @@ export type AppContext = {
   insight: InsightSettings;
   /** The identity engine's IDENTITY_* settings (its pool, budgets, backends). */
   identitySettings: IdentityConfig;
+  /** Assisted verification (issue 30): deadlines, retention, claims, code look-ups, centres. */
+  cases: CasesSettings;
 };
 
 export const systemClock: AppContext['clock'] = {

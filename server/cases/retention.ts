@@ -3,7 +3,7 @@ import { reopenRegistration } from '../onboarding/registration';
 import { audit } from './audit';
 
 /** The sealed parts the purge deletes (and the mobile and code kept for the SMS and look-ups). */
-const SEALED = [
+export const SEALED = [
   'selfie',
   'portrait',
   'front',

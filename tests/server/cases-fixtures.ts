@@ -1,6 +1,10 @@
 import cookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type preHandlerAsyncHookHandler } from 'fastify';
-import { expect } from 'vitest';
+import Fastify, {
+  type FastifyInstance,
+  type InjectOptions,
+  type preHandlerAsyncHookHandler,
+} from 'fastify';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import type { OpenCaseRequest } from '../../contract/cases';
 import type { OperatorRole } from '../../contract/operators';
 import { onboardingPaths, type IdData } from '../../contract/onboarding';
@@ -12,7 +16,7 @@ import { HttpError, installErrorHandling } from '../../server/http/errors';
 import { loadIdentityConfig } from '../../server/identity/config';
 import type { IdentityEngine } from '../../server/identity/engine';
 import type { KycProgress } from '../../server/onboarding/kyc-store';
-import { MemorySms, type TestApp } from './helpers';
+import { MemorySms, useTestApp, type TestApp } from './helpers';
 
 /**
  * Assisted verification's test doubles (issue 30) until the evidence and operators branches merge:
@@ -224,6 +228,8 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
 export function operatorCalls(app: () => FastifyInstance) {
   const as = (name: OperatorName | null) => (name ? { operador_test: name } : undefined);
   return {
+    /** Any request, as is (no operator cookie unless given). */
+    inject: (options: InjectOptions) => app().inject(options),
     get: (name: OperatorName | null, url: string) =>
       app().inject({ method: 'GET', url: `/api/operador${url}`, cookies: as(name) }),
     post: (name: OperatorName | null, url: string, payload: object = {}) =>
@@ -250,4 +256,29 @@ export async function auditRows(ctx: AppContext) {
     'SELECT case_id::text AS case_id, operator_usuario, action, detail FROM case_audit ORDER BY id',
   );
   return rows;
+}
+
+/**
+ * One test file's apps: the patient's (useTestApp, with a memory SMS and the case KYC store) and
+ * the operator routes' on the same context; the KYC store is emptied before each test.
+ */
+export function useCaseApps() {
+  const sms = new MemorySms();
+  const kyc = new CaseKyc();
+  const h = useTestApp({ deps: { sms, kyc } });
+  let opApp: FastifyInstance | undefined;
+  beforeAll(async () => {
+    opApp = await operatorApp(h.t.ctx);
+  });
+  afterAll(async () => {
+    await opApp?.close();
+  });
+  beforeEach(() => kyc.reset());
+  return {
+    sms,
+    kyc,
+    h,
+    p: patient(() => h.t, sms, kyc),
+    op: operatorCalls(() => opApp!),
+  };
 }

@@ -35,4 +35,9 @@ describe('one writer per table', () => {
   it('otp_codes: server/security/otp.ts only, housekeeping included', () => {
     expect(writersOf('otp_codes')).toEqual(['security/otp.ts']);
   });
+  it('cases: server/cases/ only; case_audit: server/cases/audit.ts only (append-only)', () => {
+    expect(writersOf('cases').every((file) => file.startsWith('cases/'))).toBe(true);
+    expect(writersOf('cases').length).toBeGreaterThan(0);
+    expect(writersOf('case_audit')).toEqual(['cases/audit.ts']);
+  });
 });

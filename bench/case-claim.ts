@@ -54,7 +54,7 @@ async function seed(db: Db, n: number) {
       params.push(randomUUID(), TRIGGERS[j % TRIGGERS.length], opened);
       const k = params.length;
       values.push(
-        `($${k - 2}, 'review', 'open', $${k - 1}, 'selfie', $${k}, $${k} + interval '48 hours')`,
+        `($${k - 2}, 'review', 'open', $${k - 1}, 'selfie', $${k}, $${k}::timestamptz + interval '48 hours')`,
       );
     }
     await db.query(

@@ -32,14 +32,14 @@ async function newCentreCode(tx: Db): Promise<string> {
   }
 }
 
-/** A day as Paraguay reads it (dd/mm/aaaa). */
-export const paraguayDate = (d: Date) =>
-  new Intl.DateTimeFormat('es-PY', {
-    timeZone: 'America/Asuncion',
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-  }).format(d);
+/** A day as Paraguay reads it (dd/mm/aaaa): UTC-3 all year since October 2024, as the report. */
+export function paraguayDate(d: Date): string {
+  const [year, month, day] = new Date(d.getTime() - 3 * 3_600_000)
+    .toISOString()
+    .slice(0, 10)
+    .split('-');
+  return `${day}/${month}/${year}`;
+}
 
 type OpenInput = {
   token: string;

@@ -293,6 +293,16 @@ describe('deciding', () => {
     const bad = await decide('ana', id, { decision: 'reject', reason: 'porque sí' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^Revisá la decisión/);
+    // Decided: the operator who decided still sees it; one who took no part does not.
+    expect((await decide('ana', id, { decision: 'reject', reason: 'other' })).statusCode).toBe(200);
+    expect((await op.get('ana', `/casos/${id}`)).statusCode).toBe(200);
+    expect((await op.get('beto', `/casos/${id}`)).statusCode).toBe(403);
+    expect((await op.get('beto', `/casos/${id}/imagen/selfie`)).statusCode).toBe(403);
+    expect((await decide('ana', id, { decision: 'approve' })).json()).toEqual({
+      success: false,
+      message: 'Este caso ya tiene una decisión.',
+      reason: 'case_decided',
+    });
   });
 
   it('rejected: the patient reads the reason and may go to a health centre; the SMS has a link and nothing personal', async () => {
@@ -372,6 +382,11 @@ describe('deciding', () => {
       'Este caso no tiene ninguna foto del rostro. Tomá la foto en el escritorio antes de aprobar.',
     );
     expect((await op.photo('ana', id, Buffer.from('no soy un jpeg'))).statusCode).toBe(415);
+    const tooLarge = Buffer.concat([jpeg('grande'), Buffer.alloc(8 * 1024 * 1024)]);
+    const large = await op.photo('ana', id, tooLarge);
+    expect(large.statusCode).toBe(413);
+    expect(large.json()).toEqual({ success: false, message: 'La solicitud es demasiado grande.' });
+    expect((await op.photo('ana', id, jpeg('desk'), 'image/png')).statusCode).toBe(415);
     const photo = await op.photo('ana', id, jpeg('desk'));
     expect(photo.statusCode).toBe(200);
     // The engine's cosine of the desk face and the card's portrait, and its document threshold.

@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { draftOf, holdRegistration } from '../onboarding/registration';
+import { draftOf, holdRegistrations } from '../onboarding/registration';
 import { sendLogged } from '../sms/send-log';
 import { caseCodeSmsText } from '../sms/sender';
 import { audit } from './audit';
@@ -95,7 +95,7 @@ export async function openCase(
       );
       const row = rows[0];
       if (!row) throw refusal(m.caseTaken, 'case_taken');
-      await holdRegistration(tx, draft.id, holdUntil);
+      await holdRegistrations(tx, [draft.id], holdUntil);
       await audit(tx, {
         caseId: row.id,
         actor: null,
@@ -119,7 +119,7 @@ export async function openCase(
       centreMs: settings.centreMs,
       sealer,
     });
-    await holdRegistration(tx, draft.id, holdUntil);
+    await holdRegistrations(tx, [draft.id], holdUntil);
     return { row, coded: row.kind === 'centro' };
   });
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { reopenRegistration } from '../onboarding/registration';
+import { holdRegistrations, reopenRegistration } from '../onboarding/registration';
 import { audit } from './audit';
 
 /** The sealed parts the purge deletes (and the mobile and code kept for the SMS and look-ups). */
@@ -20,9 +20,10 @@ export type PurgeOutcome = { expired: number; purged: number };
 
 /**
  * The cases' retention (issue 30): centro codes past their deadline expire (the registration stays
- * resumable for the resume window, to choose again); every decided case's sealed data, the mobile
- * and the code are deleted CASES_RETENTION_DAYS after the decision. The row and the audit log stay;
- * each purge writes a 'purge' row naming the parts it deleted.
+ * resumable for the resume window, to choose again); a case still open keeps its registration
+ * alive (however long a review waits); every decided case's sealed data, the mobile and the code
+ * are deleted CASES_RETENTION_DAYS after the decision. The row and the audit log stay; each purge
+ * writes a 'purge' row naming the parts it deleted.
  */
 export async function purgeCases(ctx: AppContext): Promise<PurgeOutcome> {
   const now = new Date(ctx.clock.now());
@@ -41,6 +42,16 @@ export async function purgeCases(ctx: AppContext): Promise<PurgeOutcome> {
       if (row.draft_id)
         await reopenRegistration(tx, { draftId: row.draft_id, now, until: resumeUntil });
     }
+    // Open cases hold their registrations for as long as a case may wait from now.
+    const open = await tx.query<{ draft_id: string }>(
+      `SELECT DISTINCT draft_id::text AS draft_id FROM cases
+        WHERE status = 'open' AND draft_id IS NOT NULL`,
+    );
+    await holdRegistrations(
+      tx,
+      open.rows.map((r) => r.draft_id),
+      new Date(now.getTime() + ctx.cases.centreMs + ctx.onboarding.registration.resumeMs),
+    );
     return rows.length;
   });
   const purged = await ctx.db.transaction(async (tx) => {

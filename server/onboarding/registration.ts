@@ -110,18 +110,19 @@ async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<Regist
 }
 
 /**
- * A case keeps its registration alive (issue 30): the registration and its devices' tokens live at
- * least until `until` (never shortened). Inside the case's transaction.
+ * A case keeps its registration alive (issue 30): the registrations and their devices' tokens live
+ * at least until `until` (never shortened). Inside the case's transaction, or the retention job's.
  */
-export async function holdRegistration(tx: Db, draftId: string, until: Date): Promise<void> {
+export async function holdRegistrations(tx: Db, draftIds: string[], until: Date): Promise<void> {
+  if (!draftIds.length) return;
   await tx.query(
-    'UPDATE registration_drafts SET expires_at = GREATEST(expires_at, $2) WHERE id = $1',
-    [draftId, until],
+    'UPDATE registration_drafts SET expires_at = GREATEST(expires_at, $2) WHERE id = ANY($1::uuid[])',
+    [draftIds, until],
   );
   await tx.query(
     `UPDATE registration_tokens SET expires_at = GREATEST(expires_at, $2)
-      WHERE draft_id = $1 AND kind = 'device'`,
-    [draftId, until],
+      WHERE draft_id = ANY($1::uuid[]) AND kind = 'device'`,
+    [draftIds, until],
   );
 }
 

@@ -112,4 +112,14 @@ describe('retention', () => {
       detail: { found: false },
     });
   });
+  it('an open case keeps its registration alive however long it waits (the job renews the hold)', async () => {
+    const reg = await p.registration();
+    await p.openCase(reg.token);
+    h.t.clock.advance(25 * DAY);
+    expect(await purgeCases(h.t.ctx)).toEqual({ expired: 0, purged: 0 });
+    // Past the first hold (30 days and the resume window), the device's token still names it.
+    h.t.clock.advance(15 * DAY);
+    expect((await p.caseStatus(reg.token)).json().case).toMatchObject({ status: 'open' });
+    expect(await p.resume()).toMatchObject({ resumeAt: 'case', case: { status: 'open' } });
+  });
 });

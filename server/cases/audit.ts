@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 /** Who acted on a case (null: the patient or the server itself). */
 export type AuditActor = { id: string; usuario: string } | null;
 
-export type AuditAction =
+type AuditAction =
   | 'open'
   | 'view'
   | `image:${string}`

@@ -27,7 +27,7 @@ import {
 } from './operator';
 
 /** server/operators/auth.ts's requireOperator: 401 without a session, 403 another role or cross-site. */
-export type RequireOperator = (roles?: readonly OperatorRole[]) => preHandlerAsyncHookHandler;
+type RequireOperator = (roles?: readonly OperatorRole[]) => preHandlerAsyncHookHandler;
 
 type Options = {
   ctx: AppContext;

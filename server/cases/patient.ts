@@ -33,7 +33,7 @@ async function newCentreCode(tx: Db): Promise<string> {
 }
 
 /** A day as Paraguay reads it (dd/mm/aaaa): UTC-3 all year since October 2024, as the report. */
-export function paraguayDate(d: Date): string {
+function paraguayDate(d: Date): string {
   const [year, month, day] = new Date(d.getTime() - 3 * 3_600_000)
     .toISOString()
     .slice(0, 10)

@@ -16,7 +16,7 @@ export const SEALED = [
   'desk_embedding',
 ] as const;
 
-export type PurgeOutcome = { expired: number; purged: number };
+type PurgeOutcome = { expired: number; purged: number };
 
 /**
  * The cases' retention (issue 30): centro codes past their deadline expire (the registration stays

@@ -14,7 +14,7 @@ export type CasePart =
   | 'portrait_embedding'
   | 'desk_embedding';
 
-export type CaseSealer = {
+type CaseSealer = {
   seal(caseId: string, part: CasePart, bytes: Uint8Array | null): Buffer | null;
   open(caseId: string, part: CasePart, sealed: Uint8Array | null): Buffer | null;
   sealJson(caseId: string, part: CasePart, value: unknown): Buffer | null;

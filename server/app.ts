@@ -29,7 +29,10 @@ import { loadInsightSettings } from './insight/config';
 import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
 import { loadOperatorsConfig } from './operators/config';
-import { operatorAuthPlugin } from './operators/auth';
+import { operatorAuthPlugin, requireOperator } from './operators/auth';
+import { loadCasesSettings } from './cases/config';
+import { caseRoutes } from './cases/routes';
+import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
 import { createSmsSender } from './sms';
@@ -48,6 +51,7 @@ export type AppDeps = Partial<
     | 'insight'
     | 'identitySettings'
     | 'operators'
+    | 'cases'
   >
 >;
 
@@ -91,6 +95,7 @@ export async function createContext(
     insight: deps.insight ?? loadInsightSettings(env),
     identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
     operators: deps.operators ?? loadOperatorsConfig(env, config.env),
+    cases: deps.cases ?? loadCasesSettings(env),
   };
 }
 
@@ -117,6 +122,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
+  // Assisted verification, the patient's side, and the cases' retention job (issue 30). The
+  // operators' case routes (server/cases/operator-routes.ts) need requireOperator from
+  // server/operators/auth.ts: registered under /api/operador once that area is in.
+  await app.register(caseRoutes, { prefix: '/api/onboarding', ctx });
   // Journey insight before the engine: the engine the app owns reports its decisions to it.
   await app.register(insightPlugin, { ctx });
   // One identity engine per process (app.identity), read by the identity and face authentication routes.
@@ -140,6 +149,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   // The back office's operators: passkeys, sessions, request.operator (issue 30).
   await app.register(operatorAuthPlugin, { ctx });
+  await app.register(operatorCaseRoutes, { prefix: '/api/operador', ctx, requireOperator });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
     await app.register(devOnboardingRoutes, { prefix: '/api/dev', ctx });

@@ -1,3 +1,4 @@
+import type { CasesSettings } from './cases/config';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { FaceLoginConfig } from './face-login/config';
@@ -34,6 +35,8 @@ export type AppContext = {
   identitySettings: IdentityConfig;
   /** The back office's passkeys (relying party) and operator session limits (issue 30). */
   operators: OperatorsConfig;
+  /** Assisted verification (issue 30): deadlines, retention, claims, code look-ups, centres. */
+  cases: CasesSettings;
 };
 
 export const systemClock: AppContext['clock'] = {

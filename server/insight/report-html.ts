@@ -1,7 +1,14 @@
 import * as echarts from 'echarts';
 import { label, reasonLabels, stepLabels } from './labels';
 import type { DailyRow, FlowReport, Reason, Report, StepTime } from './report';
-import { ENGINE_REASONS_TITLE, KIOSK_HEAD, kioskRow, pct, secs } from './report-text';
+import {
+  assistedTables,
+  ENGINE_REASONS_TITLE,
+  KIOSK_HEAD,
+  kioskRow,
+  pct,
+  secs,
+} from './report-text';
 
 /**
  * The report as one self-contained HTML file: inline CSS and SVG charts drawn on the server by
@@ -252,6 +259,12 @@ ${reasonsFigure('Motivos de falla del kiosco', k.reasons)}
 ${engineFigure('Kiosco', k.engineReasons)}
 ${timesFigure('Tiempo hasta el reconocimiento', k.time ? [k.time] : [])}
 ${dailyFigure('Kiosco por día', k.daily, ['Intentos', 'Reconocidos'])}
+</section>
+<section aria-labelledby="asistida"><h2 id="asistida">Verificación asistida</h2>
+<p>${r.assisted.opened} casos abiertos.</p>
+${assistedTables(r.assisted)
+  .map(([caption, head, rows]) => table(caption, head, rows))
+  .join('\n')}
 </section>
 </main>
 </body>

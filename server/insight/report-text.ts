@@ -1,5 +1,11 @@
 import { label, reasonLabels, stepLabels } from './labels';
 import type { FlowReport, KioskReport, Reason, Report, StepTime } from './report';
+import {
+  CASE_KIND_LABELS,
+  CASE_STATUS_LABELS,
+  TRIGGER_LABELS,
+  type AssistedReport,
+} from './report-cases';
 
 /** The report as plain text for the terminal (Spanish, aligned columns). */
 
@@ -88,6 +94,61 @@ function kioskText(k: KioskReport): string {
   ].join('\n');
 }
 
+/** The assisted path's tables (text and HTML): each a caption, a head and rows. */
+export function assistedTables(a: AssistedReport): Array<[string, string[], string[][]]> {
+  return [
+    [
+      'Casos por motivo y tipo',
+      ['Motivo', 'Tipo', 'Casos'],
+      a.byTrigger.map((t) => [
+        label(TRIGGER_LABELS, t.trigger),
+        label(CASE_KIND_LABELS, t.kind),
+        String(t.count),
+      ]),
+    ],
+    [
+      'Resultados',
+      ['Estado', 'Casos'],
+      a.outcomes.map((o) => [label(CASE_STATUS_LABELS, o.status), String(o.count)]),
+    ],
+    [
+      'Tiempo hasta la decisión',
+      ['Decididos', 'Mediana', 'p90'],
+      [[String(a.decision.n), secs(a.decision.median), secs(a.decision.p90)]],
+    ],
+    [
+      'Rechazos automáticos que una persona aprobó',
+      ['Motivo', 'Aprobados'],
+      a.refusalsApproved.map((r) => [label(TRIGGER_LABELS, r.trigger), String(r.count)]),
+    ],
+    [
+      'Miradas por operador (registro de auditoría)',
+      ['Operador', 'Casos', 'Vistas', 'Imágenes', 'Búsquedas', 'Sin resultado'],
+      a.looks.map((l) => [
+        l.operator,
+        String(l.cases),
+        String(l.views),
+        String(l.images),
+        String(l.lookups),
+        String(l.missedLookups),
+      ]),
+    ],
+  ];
+}
+
+function assistedText(a: AssistedReport): string {
+  return [
+    '## Verificación asistida',
+    '',
+    `${a.opened} casos abiertos`,
+    ...assistedTables(a).flatMap(([caption, head, rows]) => [
+      '',
+      caption,
+      rows.length ? table(head, rows) : '(sin datos)',
+    ]),
+  ].join('\n');
+}
+
 export function reportText(r: Report): string {
   return [
     `# Informe de recorridos del ${r.range.desde} al ${r.range.hasta}`,
@@ -98,6 +159,8 @@ export function reportText(r: Report): string {
     flowText('Recuperación de PIN', r.recovery),
     '',
     kioskText(r.kiosk),
+    '',
+    assistedText(r.assisted),
     '',
   ].join('\n');
 }

@@ -1,5 +1,6 @@
 import type { InsightFlow } from '../../contract/insight';
 import type { Db } from '../db/client';
+import { assistedReport, type AssistedReport } from './report-cases';
 
 /**
  * The operator report's numbers (issue 17), from `insight_events` alone: the registration and PIN
@@ -102,6 +103,8 @@ export type Report = {
   onboarding: FlowReport;
   recovery: FlowReport;
   kiosk: KioskReport;
+  /** the assisted path (issue 30): cases, outcomes, time to decision, looks per operator */
+  assisted: AssistedReport;
 };
 
 type Filter = { where: string; params: unknown[] };
@@ -262,7 +265,7 @@ export async function buildReport(
   options: { journeys?: string[] } = {},
 ): Promise<Report> {
   const f = filter(range, null, options.journeys);
-  const [totals, onboarding, recovery, kiosk] = await Promise.all([
+  const [totals, onboarding, recovery, kiosk, assisted] = await Promise.all([
     db.query<{ events: number; journeys: number }>(
       `SELECT count(*)::int AS events, count(DISTINCT journey)::int AS journeys
          FROM insight_events WHERE ${f.where}`,
@@ -271,6 +274,7 @@ export async function buildReport(
     flowReport(db, range, 'onboarding', ONBOARDING_FUNNEL, options.journeys),
     flowReport(db, range, 'recovery', RECOVERY_FUNNEL, options.journeys),
     kioskReport(db, range, options.journeys),
+    assistedReport(db, range.from, range.to),
   ]);
   return {
     range: { desde: range.desde, hasta: range.hasta },
@@ -279,5 +283,6 @@ export async function buildReport(
     onboarding,
     recovery,
     kiosk,
+    assisted,
   };
 }

@@ -5,6 +5,7 @@ import {
   type RegistrationStage,
 } from '../../contract/onboarding';
 import { isAcceptablePin } from '../../contract/pin';
+import { latestCaseOf, toCaseStatus } from '../cases/status';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -62,16 +63,130 @@ async function kycProgressOf(deps: Deps, draft: Draft): Promise<KycProgress> {
   return deps.kyc.progressOf(draft.kyc_session_id);
 }
 
-/** Where the registration continues: the first step that is not finished (or no longer valid). */
+/**
+ * Where the registration continues: the first step that is not finished (or no longer valid). With
+ * a case (issue 30): 'case' while it is open, rejected or expired; 'supplementary' once approved
+ * (the decision bound a verified KYC session to the registration); after a 'repeat' the usual steps
+ * (the decision cleared the session for the selfie, or bound a live one for a side of the card,
+ * which the answer names as `retake` until it is read).
+ */
 async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<RegistrationResume> {
   const base = { token, phone: draft.celular, email: draft.email };
   if (!draft.pin_hash) return { ...base, resumeAt: 'pin', sessionId: null };
+  const latest = await latestCaseOf(deps.db, draft.id);
+  const withCase = latest ? { case: toCaseStatus(latest) } : {};
   const kyc = await kycProgressOf(deps, draft);
+  if (latest && latest.status !== 'repeat') {
+    if (latest.status === 'approved' && kyc.stage === 'documentRead')
+      return {
+        ...base,
+        ...withCase,
+        resumeAt: 'supplementary',
+        sessionId: draft.kyc_session_id,
+        idData: kyc.idData,
+      };
+    return { ...base, ...withCase, resumeAt: 'case', sessionId: null };
+  }
   if (kyc.stage === 'documentRead')
-    return { ...base, resumeAt: 'review', sessionId: draft.kyc_session_id, idData: kyc.idData };
-  if (kyc.stage === 'selfiePassed')
-    return { ...base, resumeAt: 'document', sessionId: draft.kyc_session_id };
-  return { ...base, resumeAt: 'welcome', sessionId: null };
+    return {
+      ...base,
+      ...withCase,
+      resumeAt: 'review',
+      sessionId: draft.kyc_session_id,
+      idData: kyc.idData,
+    };
+  if (kyc.stage === 'selfiePassed') {
+    const side = latest?.repeat_step;
+    const retake = side === 'front' || side === 'back' ? { retake: side } : {};
+    return {
+      ...base,
+      ...withCase,
+      ...retake,
+      resumeAt: 'document',
+      sessionId: draft.kyc_session_id,
+    };
+  }
+  return { ...base, ...withCase, resumeAt: 'welcome', sessionId: null };
+}
+
+/**
+ * A case keeps its registration alive (issue 30): the registrations and their devices' tokens live
+ * at least until `until` (never shortened). Inside the case's transaction, or the retention job's.
+ */
+export async function holdRegistrations(tx: Db, draftIds: string[], until: Date): Promise<void> {
+  if (!draftIds.length) return;
+  await tx.query(
+    'UPDATE registration_drafts SET expires_at = GREATEST(expires_at, $2) WHERE id = ANY($1::uuid[])',
+    [draftIds, until],
+  );
+  await tx.query(
+    `UPDATE registration_tokens SET expires_at = GREATEST(expires_at, $2)
+      WHERE draft_id = ANY($1::uuid[]) AND kind = 'device'`,
+    [draftIds, until],
+  );
+}
+
+/**
+ * A case was decided: the registration (and its devices) stay resumable for the resume window from
+ * now, and continue with `kycSessionId` (a verified or live session the decision created; null: the
+ * selfie again; undefined: unchanged). Inside the decision's transaction.
+ */
+export async function reopenRegistration(
+  tx: Db,
+  input: { draftId: string; now: Date; until: Date; kycSessionId?: string | null },
+): Promise<void> {
+  await tx.query(
+    `UPDATE registration_drafts SET expires_at = $2, updated_at = $3,
+            kyc_session_id = CASE WHEN $4 THEN $5 ELSE kyc_session_id END
+      WHERE id = $1`,
+    [
+      input.draftId,
+      input.until,
+      input.now,
+      input.kycSessionId !== undefined,
+      input.kycSessionId ?? null,
+    ],
+  );
+  await tx.query(
+    `UPDATE registration_tokens SET expires_at = $2 WHERE draft_id = $1 AND kind = 'device'`,
+    [input.draftId, input.until],
+  );
+}
+
+/**
+ * After a case's decision: an SMS to the registration's mobile with a one-time registration link
+ * (valid as long as the registration), without personal data. False when the gateway refused it.
+ */
+export async function sendDecisionLink(
+  ctx: AppContext,
+  input: { draftId: string; origin: string; clientIp: string; text: (link: string) => string },
+): Promise<boolean> {
+  const { rows } = await ctx.db.query<{ celular: string; expires_at: Date }>(
+    'SELECT celular, expires_at FROM registration_drafts WHERE id = $1 AND completed_at IS NULL',
+    [input.draftId],
+  );
+  const draft = rows[0];
+  if (!draft) return false;
+  const now = new Date(ctx.clock.now());
+  const token = await ctx.db.transaction(async (tx) => {
+    await tx.query(
+      `DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link' AND used_at IS NULL`,
+      [input.draftId],
+    );
+    return insertToken(tx, input.draftId, 'link', now, new Date(draft.expires_at));
+  });
+  const link = linkUrl(ctx.onboarding.registration.publicUrl ?? input.origin, token);
+  const delivery = await sendLogged(
+    ctx,
+    { to: draft.celular, purpose: 'case_decision', body: input.text(link) },
+    {
+      clientIp: input.clientIp,
+      countedEvents: [],
+      undo: () =>
+        ctx.db.query('DELETE FROM registration_tokens WHERE token_hash = $1', [tokenHash(token)]),
+    },
+  );
+  return delivery.status !== 'refused';
 }
 
 /**

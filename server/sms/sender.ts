@@ -1,8 +1,9 @@
 import { OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
 
-export type SmsPurpose = 'onboarding' | 'pin_recovery' | 'onboarding_link';
+export type SmsPurpose =
+  'onboarding' | 'pin_recovery' | 'onboarding_link' | 'case_code' | 'case_decision';
 /** What an SMS code is for (the other purposes carry no code). */
-export type OtpPurpose = Exclude<SmsPurpose, 'onboarding_link'>;
+export type OtpPurpose = Exclude<SmsPurpose, 'onboarding_link' | 'case_code' | 'case_decision'>;
 
 export type SmsMessage = {
   /** Paraguayan mobile in local format 09XXXXXXXX. */
@@ -44,6 +45,16 @@ export function otpSmsText(serviceName: string, code: string, purpose: OtpPurpos
 /** 'Seguir en mi celular': the one-time link that continues the registration on the phone. */
 export function linkSmsText(serviceName: string, link: string, minutes: number): string {
   return `${serviceName}: seguí tu registro en este celular con este enlace: ${link} Vence en ${minutes} minutos. No lo compartas con nadie.`;
+}
+
+/** A health-centre code (issue 30): the code and its deadline only, never personal data. */
+export function caseCodeSmsText(serviceName: string, code: string, deadline: string): string {
+  return `${serviceName}: tu código para verificar tu identidad en un centro de salud es ${code}. Vence el ${deadline}. Llevá tu cédula.`;
+}
+
+/** A case was decided (issue 30): where to continue, never the decision nor personal data. */
+export function caseDecisionSmsText(serviceName: string, link: string): string {
+  return `Tu verificación de identidad en ${serviceName} tiene novedades. Seguí en ${link}`;
 }
 
 /** The notice after a PIN change (PIN recovery): no PIN, no code, a way out if it was not the patient. */

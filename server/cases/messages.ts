@@ -1,0 +1,38 @@
+/** Spanish answers of the case routes (voseo). */
+export const caseMessages = {
+  // The patient's side
+  pinFirst: 'Primero elegí tu PIN.',
+  caseTaken: 'Una persona ya está revisando tu caso. Esperá su respuesta: te avisamos por SMS.',
+  caseDecided: 'Tu caso ya tiene una decisión. Revisá su estado.',
+  reviewAfterReject: 'Tu caso ya fue revisado. Podés verificar tu identidad en un centro de salud.',
+  caseOpen:
+    'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
+  codeSmsFailed: 'No pudimos enviarte el código por SMS. Anotalo: lo ves en esta pantalla.',
+  // The operator's side
+  loginRequired: 'Ingresá con tu llave de acceso para continuar.',
+  badCaseId: 'No encontramos ese caso.',
+  notYours: 'Este caso no está reservado para vos. Tomalo de la cola para verlo.',
+  claimLost: 'Tu reserva de este caso venció por inactividad. Tomalo de nuevo desde la cola.',
+  notHeld: 'Este caso ya no está reservado para vos. Tomalo de nuevo desde la cola.',
+  notOpen: 'Este caso ya tiene una decisión.',
+  noImage: 'Este caso no tiene esa imagen.',
+  badImage: 'Indicá una imagen válida: selfie, portrait, front, back o desk.',
+  badField:
+    'Revisá la corrección: indicá el campo, el valor nuevo y el motivo (al menos 3 letras).',
+  badDecision:
+    'Revisá la decisión: aprobar, rechazar con un motivo de la lista o pedir que repita un paso.',
+  badCode: 'Ingresá un código válido de 8 caracteres (por ejemplo, ABCD-EFGH).',
+  codeNotFound: 'No encontramos un caso abierto con ese código. Revisá el código y su vencimiento.',
+  caseHeld: 'Otra persona está atendiendo este caso.',
+  noFace:
+    'Este caso no tiene ninguna foto del rostro. Tomá la foto en el escritorio antes de aprobar.',
+  supervisorOnly: 'Este caso necesita la aprobación de una persona con rol de supervisor.',
+  secondApprover: 'La segunda aprobación tiene que ser de otro supervisor.',
+  noSelfieForSide:
+    'Este caso no tiene selfie: para repetir un lado del documento, pedí primero que repita la selfie.',
+  notCentro: 'La foto en el escritorio es solo para los casos del centro de salud.',
+  deskNotJpeg: 'Enviá la foto como imagen JPEG.',
+  deskNoFace:
+    'No se ve un rostro claro en la foto. Pedile al paciente que mire a la cámara con buena luz.',
+  registrationGone: 'El registro de este caso ya no existe.',
+};

@@ -1,0 +1,225 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import {
+  CENTRE_CODE_ALPHABET,
+  CENTRE_CODE_LENGTH,
+  formatCentreCode,
+  SUPERVISED_TRIGGERS,
+  type CaseKind,
+  type CaseStatus,
+  type CaseStep,
+  type CaseTrigger,
+} from '../../contract/cases';
+import type { AppContext } from '../context';
+import type { Db } from '../db/client';
+import { HttpError } from '../http/errors';
+import { draftOf, holdRegistrations } from '../onboarding/registration';
+import { sendLogged } from '../sms/send-log';
+import { caseCodeSmsText } from '../sms/sender';
+import { audit } from './audit';
+import { caseKyc, type KycEvidence } from './kyc';
+import { caseMessages as m } from './messages';
+import { caseSealer } from './seal';
+import { CASE_ROW_COLUMNS, latestCaseOf, toCaseStatus, type CaseRow } from './status';
+
+/** A code from the alphabet read aloud without doubt, crypto random, not in use. */
+async function newCentreCode(tx: Db): Promise<string> {
+  for (;;) {
+    let code = '';
+    for (let i = 0; i < CENTRE_CODE_LENGTH; i++)
+      code += CENTRE_CODE_ALPHABET[randomInt(CENTRE_CODE_ALPHABET.length)];
+    const { rows } = await tx.query('SELECT 1 FROM cases WHERE code = $1', [code]);
+    if (!rows.length) return code;
+  }
+}
+
+/** A day as Paraguay reads it (dd/mm/aaaa): UTC-3 all year since October 2024, as the report. */
+function paraguayDate(d: Date): string {
+  const [year, month, day] = new Date(d.getTime() - 3 * 3_600_000)
+    .toISOString()
+    .slice(0, 10)
+    .split('-');
+  return `${day}/${month}/${year}`;
+}
+
+type OpenInput = {
+  token: string;
+  kind: CaseKind;
+  trigger: CaseTrigger;
+  step: CaseStep;
+  clientIp: string;
+};
+
+const refusal = (message: string, reason: string) => new HttpError(409, message, {}, reason);
+
+/**
+ * Opens a case for the registration (or answers the one already open: one per registration, two
+ * opens at once give one case), with what its KYC session captured, sealed. A review case nobody
+ * holds may become a centro case; a rejected review case may open a centro case. A centro case
+ * gets a code (and an SMS with the code and its deadline only). Opening keeps the registration
+ * alive until the case can be decided (CASES_CENTRE_DAYS) plus the resume window.
+ */
+export async function openCase(
+  ctx: AppContext,
+  input: OpenInput,
+): Promise<{ case: CaseStatus; message?: string }> {
+  const draft = await draftOf(ctx, input.token);
+  if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
+  const sessionId = draft.kyc_session_id;
+  // Read before the transaction: on PGlite the transaction holds the only connection.
+  const evidence = sessionId ? await caseKyc(ctx).evidenceOf(sessionId) : null;
+  const now = new Date(ctx.clock.now());
+  const settings = ctx.cases;
+  const holdUntil = new Date(
+    now.getTime() + settings.centreMs + ctx.onboarding.registration.resumeMs,
+  );
+  const idleCutoff = new Date(now.getTime() - settings.claimIdleMs);
+  const sealer = caseSealer(ctx);
+
+  const outcome = await ctx.db.transaction(async (tx) => {
+    // Opens of one registration are serialised on its row (PostgreSQL; PGlite has one connection).
+    await tx.query('SELECT 1 FROM registration_drafts WHERE id = $1 FOR UPDATE', [draft.id]);
+    const latest = await latestCaseOf(tx, draft.id);
+    if (latest?.status === 'open') {
+      if (latest.kind === input.kind || latest.kind === 'centro')
+        return { row: latest, coded: false };
+      // A review case becomes a centro case only while nobody holds it or approved it.
+      const code = await newCentreCode(tx);
+      const expires = new Date(now.getTime() + settings.centreMs);
+      const { rows } = await tx.query<CaseRow>(
+        `UPDATE cases c SET kind = 'centro', code = $2, code_expires_at = $3, expected_by = $3,
+                claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL
+          WHERE c.id = $1 AND c.status = 'open' AND NOT c.needs_supervisor
+            AND (c.claimed_by IS NULL OR c.last_activity_at < $4)
+          RETURNING ${CASE_ROW_COLUMNS}`,
+        [latest.id, code, expires, idleCutoff],
+      );
+      const row = rows[0];
+      if (!row) throw refusal(m.caseTaken, 'case_taken');
+      await holdRegistrations(tx, [draft.id], holdUntil);
+      await audit(tx, {
+        caseId: row.id,
+        actor: null,
+        action: 'open',
+        detail: { kind: 'centro', from: 'review' },
+        at: now,
+      });
+      return { row, coded: true };
+    }
+    if (latest?.status === 'approved') throw refusal(m.caseDecided, 'case_decided');
+    if (latest?.status === 'rejected' && input.kind === 'review')
+      throw refusal(m.reviewAfterReject, 'case_decided');
+    const row = await insertCase(tx, {
+      draftId: draft.id,
+      celular: draft.celular,
+      input,
+      sessionId,
+      evidence,
+      now,
+      reviewMs: settings.reviewMs,
+      centreMs: settings.centreMs,
+      sealer,
+    });
+    await holdRegistrations(tx, [draft.id], holdUntil);
+    return { row, coded: row.kind === 'centro' };
+  });
+
+  const status = toCaseStatus(outcome.row);
+  if (!outcome.coded || !outcome.row.code) return { case: status };
+  const delivery = await sendLogged(
+    ctx,
+    {
+      to: draft.celular,
+      purpose: 'case_code',
+      body: caseCodeSmsText(
+        ctx.onboarding.sms.serviceName,
+        formatCentreCode(outcome.row.code),
+        paraguayDate(new Date(outcome.row.expected_by)),
+      ),
+    },
+    { clientIp: input.clientIp, countedEvents: [], undo: async () => {} },
+  );
+  // The code stays valid: the patient reads it on the screen.
+  return delivery.status === 'refused'
+    ? { case: status, message: m.codeSmsFailed }
+    : { case: status };
+}
+
+async function insertCase(
+  tx: Db,
+  a: {
+    draftId: string;
+    celular: string;
+    input: OpenInput;
+    sessionId: string | null;
+    evidence: KycEvidence | null;
+    now: Date;
+    reviewMs: number;
+    centreMs: number;
+    sealer: ReturnType<typeof caseSealer>;
+  },
+): Promise<CaseRow> {
+  const id = randomUUID();
+  const { kind, trigger, step } = a.input;
+  const e = a.evidence;
+  const code = kind === 'centro' ? await newCentreCode(tx) : null;
+  const expectedBy = new Date(a.now.getTime() + (kind === 'centro' ? a.centreMs : a.reviewMs));
+  const s = a.sealer;
+  const { rows } = await tx.query<CaseRow>(
+    `INSERT INTO cases AS c (id, draft_id, celular, kind, status, trigger, step, kyc_session_id,
+       opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
+       selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
+       attempts_liveness, attempts_scans)
+     VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+       $18, $19, $20, $21, $22, $23)
+     RETURNING ${CASE_ROW_COLUMNS}`,
+    [
+      id,
+      a.draftId,
+      a.celular,
+      kind,
+      trigger,
+      step,
+      a.sessionId,
+      a.now,
+      expectedBy,
+      code,
+      code ? expectedBy : null,
+      s.seal(id, 'selfie', e?.selfie ?? null),
+      s.seal(id, 'portrait', e?.portrait ?? null),
+      s.seal(id, 'front', e?.front ?? null),
+      s.seal(id, 'back', e?.back ?? null),
+      s.sealJson(id, 'fields', e?.idData ?? null),
+      s.sealJson(id, 'selfie_embedding', e?.selfieEmbedding ?? null),
+      s.sealJson(id, 'portrait_embedding', e?.portraitEmbedding ?? null),
+      JSON.stringify(e?.reasons ?? []),
+      e?.faceSimilarity ?? null,
+      e?.faceThreshold ?? null,
+      e?.attempts.liveness ?? 0,
+      e?.attempts.scans ?? 0,
+    ],
+  );
+  const row = rows[0]!;
+  await audit(tx, {
+    caseId: id,
+    actor: null,
+    action: 'open',
+    detail: {
+      kind,
+      trigger,
+      step,
+      supervised: SUPERVISED_TRIGGERS.includes(trigger),
+      evidence: e
+        ? (['selfie', 'portrait', 'front', 'back'] as const).filter((p) => e[p] !== null)
+        : [],
+    },
+    at: a.now,
+  });
+  return row;
+}
+
+/** The registration's newest case as its patient sees it, or null. */
+export async function caseStatusOf(ctx: AppContext, token: string): Promise<CaseStatus | null> {
+  const draft = await draftOf(ctx, token, { finished: true });
+  const latest = await latestCaseOf(ctx.db, draft.id);
+  return latest ? toCaseStatus(latest) : null;
+}

@@ -1,0 +1,261 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CENTRE_CODE_ALPHABET,
+  caseStatusResponse,
+  centresResponse,
+  formatCentreCode,
+  openCaseResponse,
+} from '../../contract/cases';
+import { onboardingPaths } from '../../contract/onboarding';
+import { loadCasesSettings, loadCentres } from '../../server/cases/config';
+import { claimNext } from '../../server/cases/operator';
+import { caseSealer } from '../../server/cases/seal';
+import { ConfigError } from '../../server/env';
+import { auditRows, CaseKyc, ID_DATA, jpeg, OPERATORS, patient } from './cases-fixtures';
+import { MemorySms, useTestApp } from './helpers';
+
+/**
+ * Assisted verification, the patient's side (issue 30): opening a case (review or centro), its
+ * status, the centres, and what a case does to the registration. PGlite, and PostgreSQL in the
+ * PostgreSQL tier (DB-neutral).
+ */
+
+const sms = new MemorySms();
+const kyc = new CaseKyc();
+const h = useTestApp({ deps: { sms, kyc } });
+const p = patient(() => h.t, sms, kyc);
+const HOUR = 3_600_000;
+
+async function caseRow() {
+  const { rows } = await h.t.ctx.db.query<Record<string, unknown>>('SELECT * FROM cases');
+  return rows;
+}
+
+describe('opening a case', () => {
+  it("'Que lo revise una persona': the case answers when to expect an answer and keeps the evidence sealed", async () => {
+    kyc.reset();
+    const { token } = await p.registration();
+    const res = await p.openCase(token);
+    expect(res.statusCode).toBe(200);
+    const body = openCaseResponse.parse(res.json());
+    const opened = new Date(h.t.clock.now()).toISOString();
+    expect(body.case).toEqual({
+      kind: 'review',
+      status: 'open',
+      trigger: 'face_mismatch',
+      openedAt: opened,
+      expectedBy: new Date(h.t.clock.now() + 48 * HOUR).toISOString(),
+    });
+
+    const [row] = await caseRow();
+    const id = row!.id as string;
+    // Sealed at rest: no image bytes nor field values in clear, and each part opens only in its place.
+    for (const part of ['selfie', 'portrait', 'front', 'back', 'fields'] as const) {
+      const sealed = Buffer.from(row![part] as Uint8Array);
+      expect(sealed.includes(Buffer.from('jpeg:'))).toBe(false);
+      expect(sealed.includes(Buffer.from('GONZÁLEZ'))).toBe(false);
+    }
+    const sealer = caseSealer(h.t.ctx);
+    expect(sealer.open(id, 'front', row!.front as Uint8Array)).toEqual(jpeg('front'));
+    expect(sealer.openJson(id, 'fields', row!.fields as Uint8Array)).toEqual(ID_DATA);
+    expect(() => sealer.open(id, 'back', row!.front as Uint8Array)).toThrow();
+    expect(row).toMatchObject({
+      engine_reasons: ['face_mismatch'],
+      face_similarity: 0.31,
+      attempts_liveness: 1,
+      attempts_scans: 2,
+      code: null,
+    });
+    expect(await auditRows(h.t.ctx)).toEqual([
+      {
+        case_id: id,
+        operator_usuario: null,
+        action: 'open',
+        detail: {
+          kind: 'review',
+          trigger: 'face_mismatch',
+          step: 'front',
+          supervised: true,
+          evidence: ['selfie', 'portrait', 'front', 'back'],
+        },
+      },
+    ]);
+  });
+
+  it("'Verificar en un centro de salud': a code read aloud, its deadline, and an SMS with nothing else", async () => {
+    kyc.reset();
+    const { token, phone } = await p.registration();
+    const res = await p.openCase(token, { kind: 'centro', trigger: 'no_camera', step: 'selfie' });
+    expect(res.statusCode).toBe(200);
+    const { case: opened } = openCaseResponse.parse(res.json());
+    expect(opened.code).toMatch(new RegExp(`^[${CENTRE_CODE_ALPHABET}]{8}$`));
+    expect(opened.expectedBy).toBe(new Date(h.t.clock.now() + 30 * 24 * HOUR).toISOString());
+    const message = sms.sent.filter((s) => s.purpose === 'case_code');
+    expect(message).toHaveLength(1);
+    expect(message[0]!.to).toBe(phone);
+    expect(message[0]!.body).toContain(formatCentreCode(opened.code!));
+    expect(message[0]!.body).toContain('02/04/2025'); // 30 days after 2025-03-03, Paraguay's day
+    for (const personal of ['GONZÁLEZ', 'MARÍA', '4567890', '1990'])
+      expect(message[0]!.body).not.toContain(personal);
+  });
+
+  it('two opens at once make one case; opening again answers the same case', async () => {
+    kyc.reset();
+    const { token } = await p.registration();
+    const [a, b] = await Promise.all([p.openCase(token), p.openCase(token)]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(a.json().case).toEqual(b.json().case);
+    expect(await caseRow()).toHaveLength(1);
+    expect((await p.openCase(token)).json().case).toEqual(a.json().case);
+    expect(await caseRow()).toHaveLength(1);
+  });
+
+  it('a review case nobody took becomes a centro case; once taken it cannot', async () => {
+    kyc.reset();
+    const first = await p.registration('0981000001');
+    await p.openCase(first.token);
+    const changed = await p.openCase(first.token, { kind: 'centro' });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().case).toMatchObject({ kind: 'centro', status: 'open' });
+    expect(changed.json().case.code).toMatch(/^[A-Z0-9]{8}$/);
+    expect(sms.sent.filter((s) => s.purpose === 'case_code')).toHaveLength(1);
+
+    const second = await p.registration('0981000002');
+    await p.openCase(second.token);
+    expect(await claimNext(h.t.ctx, OPERATORS.ana)).not.toBeNull();
+    const taken = await p.openCase(second.token, { kind: 'centro' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toEqual({
+      success: false,
+      message: 'Una persona ya está revisando tu caso. Esperá su respuesta: te avisamos por SMS.',
+      reason: 'case_taken',
+    });
+  });
+
+  it('a registration without a KYC session (no camera) opens a case with no evidence', async () => {
+    kyc.reset();
+    const { token } = await p.registration('0981000003', null);
+    const res = await p.openCase(token, { kind: 'centro', trigger: 'no_camera', step: 'selfie' });
+    expect(res.statusCode).toBe(200);
+    const [row] = await caseRow();
+    expect(row).toMatchObject({ selfie: null, front: null, fields: null, engine_reasons: [] });
+  });
+
+  it('refuses bad input and unknown registrations in Spanish (4xx)', async () => {
+    kyc.reset();
+    const { token } = await p.registration();
+    const bad = await p.openCase(token, { kind: 'otro' as never });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      success: false,
+      message: 'Los datos enviados no son válidos. Revisalos e intentá de nuevo.',
+    });
+    const unknown = await p.openCase('x'.repeat(43));
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().message).toMatch(/^Tu registro venció/);
+    const malformed = await p.caseStatus('corto');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().message).toMatch(/^Tu registro venció/);
+  });
+
+  it('needs the PIN first', async () => {
+    kyc.reset();
+    await p.post(onboardingPaths.start, { phone: '0981000004' });
+    const proved = await p.post(onboardingPaths.validateOtp, {
+      celular: '0981000004',
+      otp: sms.lastCode('0981000004'),
+    });
+    const res = await p.openCase(proved.json().registration.token);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('Primero elegí tu PIN.');
+  });
+});
+
+describe('the case and the registration', () => {
+  it('the status answers null, then the case', async () => {
+    kyc.reset();
+    const { token } = await p.registration();
+    expect(caseStatusResponse.parse((await p.caseStatus(token)).json())).toEqual({
+      success: true,
+      case: null,
+    });
+    await p.openCase(token);
+    expect((await p.caseStatus(token)).json().case).toMatchObject({
+      kind: 'review',
+      status: 'open',
+    });
+  });
+
+  it('an open case keeps the registration alive past the resume window and resumes at the case', async () => {
+    kyc.reset();
+    const { token } = await p.registration();
+    await p.openCase(token);
+    h.t.clock.advance(10 * 24 * HOUR);
+    // The device's token still names it (24 h would have ended it).
+    expect((await p.caseStatus(token)).statusCode).toBe(200);
+    const resumed = await p.resume();
+    expect(resumed).toMatchObject({
+      resumeAt: 'case',
+      sessionId: null,
+      case: { kind: 'review', status: 'open' },
+    });
+  });
+
+  it('registering while a case is open is refused (409, Spanish)', async () => {
+    kyc.reset();
+    const { token, sessionId, phone } = await p.registration();
+    kyc.stages.set(sessionId, { stage: 'documentRead', idData: ID_DATA });
+    await p.openCase(token);
+    const res = await p.post(onboardingPaths.register, {
+      registrationToken: token,
+      phone,
+      email: null,
+      pin: '482915',
+      sessionId,
+      supplementaryData: { tipoSangre: 'O+', direccion: '', departamento: '11', ciudad_id: '1101' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({
+      success: false,
+      message:
+        'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
+    });
+    const { rows } = await h.t.ctx.db.query('SELECT 1 FROM patients');
+    expect(rows).toHaveLength(0);
+  });
+});
+
+describe('the health centres', () => {
+  it('GET /centros answers the configured centres by department', async () => {
+    const res = await h.t.app.inject({ method: 'GET', url: '/api/onboarding/centros' });
+    expect(res.statusCode).toBe(200);
+    const centres = centresResponse.parse(res.json());
+    expect(centres.length).toBeGreaterThan(0);
+    expect(centres.every((d) => d.centros.length > 0)).toBe(true);
+  });
+
+  it('a centres file that is not valid stops the start (CASES_CENTRES_FILE)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'centros-'));
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ departamentos: [{ departamento: 'Central' }] }));
+    expect(() => loadCasesSettings({ CASES_CENTRES_FILE: bad })).toThrow(ConfigError);
+    writeFileSync(bad, '{');
+    expect(() => loadCentres(bad)).toThrow(/cannot be read as JSON/);
+    const good = path.join(dir, 'good.json');
+    const centre = { nombre: 'H', direccion: 'D', ciudad: 'C', horario: 'L a V' };
+    writeFileSync(
+      good,
+      JSON.stringify({
+        departamentos: [
+          { departamento: 'Central', centros: [centre] },
+          { departamento: 'Boquerón', centros: [] },
+        ],
+      }),
+    );
+    // Departments without a centre are left out.
+    expect(loadCentres(good)).toEqual([{ departamento: 'Central', centros: [centre] }]);
+  });
+});

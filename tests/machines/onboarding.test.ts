@@ -1232,15 +1232,16 @@ describe('a registration that survives real life (issue 18)', () => {
     expect(selectResumed(h.actor.getSnapshot())).toBe('kyc');
   });
 
+  const idData = {
+    FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
+    DocumentNumber: '4567890',
+    DateOfBirth: '17/05/1990',
+    Gender: 'F',
+    Nationality: 'PARAGUAYA',
+    MaritalStatus: 'SOLTERA',
+  };
+
   it('a read document continues at its review; register goes without a PIN (the server has its hash)', async () => {
-    const idData = {
-      FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
-      DocumentNumber: '4567890',
-      DateOfBirth: '17/05/1990',
-      Gender: 'F',
-      Nationality: 'PARAGUAYA',
-      MaritalStatus: 'SOLTERA',
-    };
     const h = await verified({ ...REGISTRATION, resumeAt: 'review', sessionId: 'kyc-9', idData });
     await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
     h.loads.at(-1)!.answer.resolve(h.kycLogic);
@@ -1256,14 +1257,6 @@ describe('a registration that survives real life (issue 18)', () => {
   });
 
   describe('with a case (issue 30)', () => {
-    const idData = {
-      FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
-      DocumentNumber: '4567890',
-      DateOfBirth: '17/05/1990',
-      Gender: 'F',
-      Nationality: 'PARAGUAYA',
-      MaritalStatus: 'SOLTERA',
-    };
     const open = {
       kind: 'review' as const,
       status: 'open' as const,

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CaseStatus } from '../../contract/cases';
 import type { ScanIdResponse } from '../../contract/identity';
 import { ApiError } from '../../machines/shared/errors';
-import { harness, jpeg, stream, verified } from './kyc.harness';
+import { caseCentro, caseReview, harness, jpeg, stream, verified } from './kyc.harness';
 
 /** The patient's way out of the identity step (issue 30): the offer, the case, resuming with it. */
 
@@ -10,19 +10,8 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 const TOKEN = 'R'.repeat(43);
-const review: CaseStatus = {
-  kind: 'review',
-  status: 'open',
-  trigger: 'patient_choice',
-  openedAt: '2026-11-26T10:00:00.000Z',
-  expectedBy: '2026-11-28T10:00:00.000Z',
-};
-const centro: CaseStatus = {
-  ...review,
-  kind: 'centro',
-  code: 'ACDE3467',
-  expectedBy: '2026-12-26T10:00:00.000Z',
-};
+const review: CaseStatus = { ...caseReview, trigger: 'patient_choice' };
+const centro: CaseStatus = { ...caseCentro, trigger: 'patient_choice', code: 'ACDE3467' };
 const refusal = (reason: string): ScanIdResponse => ({
   success: false,
   kyc_complete: false,

@@ -14,6 +14,21 @@ import { controlled } from './controlled';
 
 type OpenCaseInput = Required<OpenCaseRequest>;
 
+/** A review case open, and a centre code (issue 30), as the server answers them. */
+export const caseReview: CaseStatus = {
+  kind: 'review',
+  status: 'open',
+  trigger: 'face_mismatch',
+  openedAt: '2026-11-26T13:00:00.000Z',
+  expectedBy: '2026-11-28T13:00:00.000Z',
+};
+export const caseCentro: CaseStatus = {
+  ...caseReview,
+  kind: 'centro',
+  code: 'HK7MW3QA',
+  expectedBy: '2026-12-26T13:00:00.000Z',
+};
+
 /** The KYC machine with every actor replaced by one the test drives (machine and screen tests). */
 /** A callback actor the test drives: what it was started with, whether it is still running. */
 export function probe<I>() {

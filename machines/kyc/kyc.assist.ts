@@ -4,7 +4,7 @@ import { assistErrorFrom, isAssistError } from './kyc.assist.actors';
 import type { AssistBack, AssistRequest } from './kyc.assist.types';
 import { caseStepOf, repeatedRefusal, triggerOf } from './kyc.errors';
 import { kycSetup } from './kyc.setup';
-import type { KycContext } from './kyc.types';
+import type { KycContext, KycSession } from './kyc.types';
 
 /**
  * The patient's way out of the identity step (issue 30): 'No puedo completar este paso' on every
@@ -85,6 +85,19 @@ const choose = (allowed: (a: Args) => boolean = () => true) => ({
 });
 const chosenKind = (a: Args) => (a.event as { kind?: string }).kind;
 const failure = ({ event }: Args) => assistErrorFrom('error' in event ? event.error : undefined);
+
+/** Resuming after a person's decision: they verified the identity (the complementary data). */
+export const resumeApproved = {
+  guard: ({ context }: Args) => context.resume?.at === 'supplementary',
+  target: '#kyc.supplementary',
+  actions: [
+    {
+      type: 'assignSession' as const,
+      params: (a: Args) => (a.event as { output: KycSession }).output,
+    },
+    'assignResumedApproval' as const,
+  ],
+};
 
 export const assistState = kycSetup.createStateConfig({
   entry: 'clearStream',

@@ -1,5 +1,5 @@
 import { assign, sendParent } from 'xstate';
-import { assistFrom, assistState, showCase } from './kyc.assist';
+import { assistFrom, assistState, resumeApproved, showCase } from './kyc.assist';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
@@ -77,14 +77,7 @@ export const kycMachine = kycSetup.createMachine({
             target: 'document',
             actions: [
               { type: 'assignSession', params: ({ event }) => event.output },
-              // A person asked for one side again (issue 30): only that side, the other is kept.
-              assign(({ context }) => {
-                const retake =
-                  context.resume?.at === 'document' ? context.resume.retake : undefined;
-                return retake
-                  ? { resume: null, side: retake, retakeOnly: retake, repeatNotice: true }
-                  : { resume: null, resumedHere: true };
-              }),
+              'assignResumedDocument',
             ],
           },
           {
@@ -100,31 +93,12 @@ export const kycMachine = kycSetup.createMachine({
               })),
             ],
           },
-          {
-            // A person verified the identity (issue 30): the complementary data, with what they verified.
-            guard: ({ context }) => context.resume?.at === 'supplementary',
-            target: 'supplementary',
-            actions: [
-              { type: 'assignSession', params: ({ event }) => event.output },
-              assign(({ context }) => ({
-                kycResult:
-                  context.resume?.at === 'supplementary'
-                    ? { success: true, kyc_complete: true, id_data: context.resume.idData }
-                    : null,
-                resume: null,
-                verifiedNotice: true,
-              })),
-            ],
-          },
+          resumeApproved,
           {
             target: 'selfie',
             actions: [
               { type: 'assignSession', params: ({ event }) => event.output },
-              // A person asked for the selfie again (issue 30): said on it.
-              assign(({ context }) => ({
-                repeatNotice: context.resume?.at === 'selfie',
-                resume: null,
-              })),
+              'assignResumedSelfie',
             ],
           },
         ],

@@ -126,6 +126,28 @@ export const kycSetup = setup({
     assignCase: assign((_, found: CaseStatus | null) => ({ case: found, assistError: null })),
     assignAssistError: assign((_, assistError: AssistError | null) => ({ assistError })),
     assignCentres: assign((_, centres: CentresResponse) => ({ centres })),
+    // Resuming after a person's decision (issue 30), once the session is there:
+    /** they verified the identity: the complementary data, with what they verified */
+    assignResumedApproval: assign(({ context }) => ({
+      kycResult:
+        context.resume?.at === 'supplementary'
+          ? { success: true, kyc_complete: true, id_data: context.resume.idData }
+          : null,
+      resume: null,
+      verifiedNotice: true,
+    })),
+    /** the document: one side only when a person asked for it (the server kept the other) */
+    assignResumedDocument: assign(({ context }) => {
+      const retake = context.resume?.at === 'document' ? context.resume.retake : undefined;
+      return retake
+        ? { resume: null, side: retake, retakeOnly: retake, repeatNotice: true }
+        : { resume: null, resumedHere: true };
+    }),
+    /** the selfie: a person asked for it again (said on it), or a new attempt */
+    assignResumedSelfie: assign(({ context }) => ({
+      repeatNotice: context.resume?.at === 'selfie',
+      resume: null,
+    })),
     /** the health centres of this department show */
     assignDepartment: assign({
       department: ({ event }) => (event.type === 'centre.department' ? event.departamento : null),

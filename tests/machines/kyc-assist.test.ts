@@ -2,6 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CaseStatus } from '../../contract/cases';
 import type { ScanIdResponse } from '../../contract/identity';
 import { ApiError } from '../../machines/shared/errors';
+import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
+import {
+  selectAssistNotice,
+  selectAssistOffer,
+  selectAssistView,
+} from '../../machines/kyc/kyc.assist.selectors';
 import { caseCentro, caseReview, harness, jpeg, stream, verified } from './kyc.harness';
 
 /** The patient's way out of the identity step (issue 30): the offer, the case, resuming with it. */
@@ -453,4 +459,43 @@ describe('kyc machine: resuming after a decision', () => {
       expect(input[kept]).toBeNull();
     },
   );
+});
+
+describe('the way out: selectors', () => {
+  it('the offer on a step: the choices after a refusal repeated, else the secondary action; none in a case', () => {
+    expect(selectAssistOffer(kycFixtures.selfieNotDetected)).toBe('ask');
+    expect(selectAssistOffer(kycFixtures.selfieNotDetectedTwice)).toBe('direct');
+    expect(selectAssistOffer(kycFixtures.frontAgainNoFace)).toBe('ask');
+    expect(selectAssistOffer(kycFixtures.frontAgainNoFaceTwice)).toBe('direct');
+    expect(selectAssistOffer(kycFixtures.rejectedMismatchTwice)).toBe('direct');
+    expect(selectAssistOffer(kycFixtures.selfieCameraNotFoundPhone)).toBe('direct');
+    expect(selectAssistOffer(kycFixtures.selfieCameraNotFoundHandoff)).toBe('ask');
+    expect(selectAssistOffer(kycFixtures.review)).toBeNull();
+    expect(selectAssistOffer(kycFixtures.caseWaiting)).toBeNull();
+  });
+
+  it('notices: the step a person asked for, the identity they verified; nowhere else', () => {
+    expect(selectAssistNotice(kycFixtures.repeatSelfie)).toBe('selfie');
+    expect(selectAssistNotice(kycFixtures.repeatFront)).toBe('front');
+    expect(selectAssistNotice(kycFixtures.repeatBack)).toBe('back');
+    expect(selectAssistNotice(kycFixtures.verifiedByPerson)).toBe('verified');
+    expect(selectAssistNotice(kycFixtures.selfieIdle)).toBeNull();
+    expect(selectAssistNotice(kycFixtures.supplementary)).toBeNull();
+  });
+
+  it('the case view: screens by state, the code formatted, the centres of the department', () => {
+    expect(selectAssistView(kycFixtures.caseRefreshFailed).screen).toBe('waiting');
+    expect(selectAssistView(kycFixtures.assistOpenNetwork).screen).toBe('openFailed');
+    const centre = selectAssistView(kycFixtures.centreDepartment);
+    expect(centre).toMatchObject({ screen: 'centre', code: 'HK7M-W3QA' });
+    expect(centre.centres.departments).toEqual(['Capital', 'Central']);
+    expect(centre.centres.list.map((c) => c.ciudad)).toEqual(['Luque', 'San Lorenzo']);
+    expect(selectAssistView(kycFixtures.assistOffer).canBack).toBe(true);
+    expect(selectAssistView(kycFixtures.assistOfferFromRefusal).canBack).toBe(false);
+    expect(selectAssistView(kycFixtures.caseRejectedCentre)).toMatchObject({
+      rejectReason: 'document_invalid',
+      canCentre: false,
+      canReview: false,
+    });
+  });
 });

@@ -387,6 +387,24 @@ describe('kyc machine: the case', () => {
     expect(snap(h).context.case).toEqual(review);
   });
 
+  it('the centre asked for offline: Volver returns to the review kept; from a failed refresh too', async () => {
+    const h = await waiting();
+    h.actor.send({ type: 'assist.choose', kind: 'centro' });
+    h.openCase.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
+    await h.flush();
+    expect(snap(h).value).toEqual({ assist: 'openFailed' });
+    h.actor.send({ type: 'assist.back' });
+    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
+    expect(snap(h).context.assistError).toBeNull();
+    h.actor.send({ type: 'case.refresh' });
+    h.caseStatus.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
+    await h.flush();
+    expect(snap(h).can({ type: 'assist.choose', kind: 'review' })).toBe(false);
+    h.actor.send({ type: 'assist.choose', kind: 'centro' });
+    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.openCase.calls[1]!.input.kind).toBe('centro');
+  });
+
   it('decided meanwhile (case_decided): its status is read', async () => {
     const h = await waiting();
     h.actor.send({ type: 'assist.choose', kind: 'centro' });

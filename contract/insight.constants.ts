@@ -105,6 +105,8 @@ export const BROWSER_ERRORS = [
   'departmentsFailed',
   'citiesFailed',
   'documentMissing',
+  // a case opened for a person to verify the patient (issue 30): the journey's own end
+  'assisted',
   // the SMS code
   'wrongCode',
   'resendFailed',

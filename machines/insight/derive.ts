@@ -81,6 +81,8 @@ const after = (j: Journey, step: InsightStep | null, than: InsightStep | null | 
 const wizard: Deriver = (j, c) => {
   const fails = entered(c, (m) => m.fails !== undefined) ? find(c.next, 'fails') : undefined;
   if (fails && j.current) return j.fail(j.current, fails);
+  // A case opened (issue 30): the step the journey was on ends there, handed to a person.
+  if (entered(c, (m) => m.end === 'assisted') && j.current) return j.fail(j.current, 'assisted');
   const from = stepOf(c.prev);
   const to = stepOf(c.next);
   const current = j.current;

@@ -14,8 +14,11 @@ export type InsightMeta<TContext = never> = {
    * registration form, the PIN, the SMS code, ...) its root's step is the step the child serves.
    */
   step?: InsightStep;
-  /** A final state: the step the flow was on passed, or was cancelled. */
-  end?: 'passed' | 'cancelled';
+  /**
+   * A final state: the step the flow was on passed, or was cancelled. 'assisted' (any state): a
+   * case was opened for a person to verify the patient (issue 30), the journey's own end.
+   */
+  end?: 'passed' | 'cancelled' | 'assisted';
   /** Entering this state fails the step the journey is on, with this code. */
   fails?: BrowserError;
   /**

@@ -118,7 +118,7 @@ export const livenessSampling = fromCallback<
 
 export const verifyDocuments = fromPromise<
   Awaited<ReturnType<typeof postScanId>>,
-  { sessionId: string; front: Blob; back: Blob }
+  { sessionId: string; front: Blob | null; back: Blob | null }
 >(({ input, signal }) => postScanId(input.sessionId, input.front, input.back, signal));
 
 /** The card read is already a patient's (true): said at once, not after 'Finalizar'. */

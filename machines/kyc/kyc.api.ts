@@ -65,18 +65,20 @@ export function postLiveness(
 
 /**
  * POST /scan-id: the session, the front (frontal.jpg) and the back (dorso.jpg). The phone and the
- * PIN are not sent: the PIN leaves memory only in the register call (docs/decisions.md).
+ * PIN are not sent: the PIN leaves memory only in the register call (docs/decisions.md). A side
+ * absent is left out: a person asked for the other side only, and the server kept this one
+ * (issue 30).
  */
 export function postScanId(
   sessionId: string,
-  front: Blob,
-  back: Blob,
+  front: Blob | null,
+  back: Blob | null,
   signal?: AbortSignal,
 ): Promise<ScanIdResponse> {
   const form = new FormData();
   form.append('session_id', sessionId);
-  form.append(identityParts.front, front, 'frontal.jpg');
-  form.append(identityParts.back, back, 'dorso.jpg');
+  if (front) form.append(identityParts.front, front, 'frontal.jpg');
+  if (back) form.append(identityParts.back, back, 'dorso.jpg');
   return request(identityPaths.scanId, { form, schema: scanIdResponse, signal });
 }
 

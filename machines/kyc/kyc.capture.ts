@@ -1,6 +1,7 @@
 import { assign } from 'xstate';
 import type { CameraInput } from '../shared/camera';
 import { DOCUMENT_CAPTURE } from './kyc.actors';
+import { assistFrom } from './kyc.assist';
 import { livenessErrorFrom } from './kyc.errors';
 import { kycSetup } from './kyc.setup';
 
@@ -11,11 +12,14 @@ const DOCUMENT_CAMERA: CameraInput = { facing: 'environment', width: 1920, heigh
 export const selfieState = kycSetup.createStateConfig({
   meta: { insight: { step: 'selfie' } },
   entry: assign({ feedback: [], error: null }),
+  // A person's request to repeat it (issue 30) is said on the selfie only.
+  exit: assign({ repeatNotice: false }),
   invoke: { id: 'camera', src: 'camera', input: SELFIE_CAMERA },
   initial: 'opening',
   on: {
     'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },
     'camera.released': { target: '.opening', actions: 'clearStream' },
+    ...assistFrom('selfie'),
   },
   states: {
     opening: {
@@ -84,12 +88,13 @@ export const selfieState = kycSetup.createStateConfig({
 export const documentState = kycSetup.createStateConfig({
   meta: { insight: { step: 'document' } },
   initial: 'live',
+  on: assistFrom('document'),
   states: {
     live: {
       // The camera runs only while the live view shows: leaving (preview, upload) stops it.
       invoke: { id: 'camera', src: 'camera', input: DOCUMENT_CAMERA },
       // A resumed registration's notice goes with its first screen (issue 29 item 13).
-      exit: assign({ resumedHere: false }),
+      exit: assign({ resumedHere: false, repeatNotice: false }),
       initial: 'opening',
       on: {
         'camera.error': { target: '.cameraFailed', actions: 'assignCameraError' },
@@ -177,8 +182,10 @@ export const documentState = kycSetup.createStateConfig({
         },
         'document.accept': [
           {
-            // The front asked for again, the back kept: both go to verification.
-            guard: ({ context }) => context.side === 'front' && context.back !== null,
+            // The front asked for again, the back kept (here, or by the server after a person
+            // asked for the front only): to verification.
+            guard: ({ context }) =>
+              context.side === 'front' && (context.back !== null || context.retakeOnly === 'front'),
             target: '#kyc.verifying',
           },
           {

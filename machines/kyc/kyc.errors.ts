@@ -3,8 +3,11 @@ import {
   type IdentityReason,
   type ScanIdResponse,
 } from '../../contract/identity';
+import type { CaseStep, CaseTrigger } from '../../contract/cases';
+import { isCameraMissing } from '../shared/camera';
 import { toFlowError, type FlowError } from '../shared/errors';
-import type { KycError, KycErrorCode, RefusalCounts } from './kyc.types';
+import type { KycContext, KycError, KycErrorCode, RefusalCounts } from './kyc.types';
+import type { AssistBack } from './kyc.assist.types';
 
 /**
  * The identity step's failures as codes (issues 27 and 28): the server's `reason` beside its
@@ -122,5 +125,59 @@ const RETAKES: Partial<Record<KycErrorCode, Retake>> = {
 export const retakeOf = (e: KycError): Retake | null => RETAKES[e.code] ?? null;
 
 /** One more refusal for its code (kept across attempts: a person is offered after the same twice). */
-export const countRefusal = (counts: RefusalCounts, e: KycError): RefusalCounts =>
-  e.reason ? { ...counts, [e.reason]: (counts[e.reason] ?? 0) + 1 } : counts;
+export function countRefusal(counts: RefusalCounts, e: KycError): RefusalCounts {
+  const key = e.reason ?? (e.code === 'livenessNotDetected' ? 'liveness' : undefined);
+  return key ? { ...counts, [key]: (counts[key] ?? 0) + 1 } : counts;
+}
+
+/** The case trigger a refusal stands for (issue 30; never shown to the patient). */
+const TRIGGERS: Partial<Record<KycErrorCode, CaseTrigger>> = {
+  livenessNotDetected: 'liveness_failed',
+  frontRejected: 'document_unreadable',
+  backRejected: 'document_unreadable',
+  noFaceOnDocument: 'no_face_on_document',
+  faceMismatch: 'face_mismatch',
+  documentMismatch: 'document_mismatch',
+};
+/** The refusal counts (by reason) that add up to each trigger. */
+const COUNTED_AS: Partial<Record<keyof RefusalCounts, CaseTrigger>> = {
+  liveness: 'liveness_failed',
+  not_a_document: 'document_unreadable',
+  front_unreadable: 'document_unreadable',
+  mrz_unreadable: 'document_unreadable',
+  back_missing: 'document_unreadable',
+  no_face_on_document: 'no_face_on_document',
+  face_mismatch: 'face_mismatch',
+  document_mismatch: 'document_mismatch',
+};
+/** The same refusal this many times: a person is offered with it (issue 28 item 3). */
+export const REFUSALS_BEFORE_ASSIST = 2;
+
+type RefusalState = Pick<KycContext, 'error' | 'refusals' | 'cameraError' | 'canHandoff'>;
+
+/** The trigger of the refusal this screen shows, however many times it happened (null: none). */
+export const triggerOf = (c: RefusalState): CaseTrigger | null =>
+  isCameraMissing(c.cameraError) && !c.canHandoff
+    ? 'no_camera'
+    : ((c.error && TRIGGERS[c.error.code]) ?? null);
+
+/**
+ * The refusal on screen, repeated (or no camera on a device that cannot hand off: nothing to
+ * repeat): the screen offers a person directly. Null when the step may just be tried again.
+ */
+export function repeatedRefusal(c: RefusalState): CaseTrigger | null {
+  const trigger = triggerOf(c);
+  if (trigger === 'no_camera' || trigger === null) return trigger;
+  const times = Object.entries(c.refusals).reduce(
+    (sum, [reason, n]) => (COUNTED_AS[reason as keyof RefusalCounts] === trigger ? sum + n : sum),
+    0,
+  );
+  return times >= REFUSALS_BEFORE_ASSIST ? trigger : null;
+}
+
+/** The step a case names, from the screen the patient left (a refused card names its front). */
+export function caseStepOf(back: AssistBack, c: Pick<KycContext, 'side' | 'error'>): CaseStep {
+  if (back === 'document') return c.side;
+  if (back === 'rejected' && c.error?.code === 'documentRejected') return 'front';
+  return 'selfie';
+}

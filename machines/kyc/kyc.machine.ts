@@ -1,9 +1,10 @@
 import { assign, sendParent } from 'xstate';
+import { assistFrom, assistState, resumeApproved, showCase } from './kyc.assist';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
 import { isCameraMissing } from '../shared/camera';
-import type { HandoffStartEvent, KycError } from './kyc.types';
+import type { HandoffStartEvent, KycContext, KycError } from './kyc.types';
 
 /** verifying's answer (done or error) as the failure it shows: the params of `assignFailure`. */
 const documentError = ({ event }: { event: object }): KycError => documentErrorOf(event);
@@ -23,6 +24,10 @@ const documentRefused = [
   })),
   { target: '#kyc.rejected', actions: { type: 'assignFailure', params: documentError } as const },
 ];
+
+/** A resumed registration's case (issue 30): shown at once, no KYC session needed. */
+const resumedCase = ({ context }: { context: KycContext }) =>
+  context.resume?.at === 'case' ? context.resume.case : null;
 
 /** The supplementary form's events, for its child. */
 const toSupplementary = { actions: 'forwardToSupplementary' } as const;
@@ -57,6 +62,7 @@ export const kycMachine = kycSetup.createMachine({
       meta: { insight: { step: 'selfie' } },
       tags: ['busy'],
       entry: 'clearError',
+      always: showCase(resumedCase, false),
       invoke: {
         id: 'ensureSession',
         src: 'ensureSession',
@@ -71,7 +77,7 @@ export const kycMachine = kycSetup.createMachine({
             target: 'document',
             actions: [
               { type: 'assignSession', params: ({ event }) => event.output },
-              assign({ resume: null, resumedHere: true }),
+              'assignResumedDocument',
             ],
           },
           {
@@ -87,9 +93,13 @@ export const kycMachine = kycSetup.createMachine({
               })),
             ],
           },
+          resumeApproved,
           {
             target: 'selfie',
-            actions: { type: 'assignSession', params: ({ event }) => event.output },
+            actions: [
+              { type: 'assignSession', params: ({ event }) => event.output },
+              'assignResumedSelfie',
+            ],
           },
         ],
         onError: {
@@ -113,10 +123,11 @@ export const kycMachine = kycSetup.createMachine({
       invoke: {
         id: 'verifyDocuments',
         src: 'verifyDocuments',
+        // One side only after a person asked for it: the server keeps the other.
         input: ({ context }) => ({
           sessionId: context.sessionId!,
-          front: context.front!,
-          back: context.back!,
+          front: context.front,
+          back: context.back,
         }),
         onDone: [
           {
@@ -175,8 +186,13 @@ export const kycMachine = kycSetup.createMachine({
     rejected: {
       meta: { insight: { step: 'document' } },
       tags: ['error'],
-      on: { 'kyc.retry': { target: 'starting', actions: 'resetAttempt' } },
+      on: {
+        'kyc.retry': { target: 'starting', actions: 'resetAttempt' },
+        ...assistFrom('rejected'),
+      },
     },
+    // The way out (issue 30): a person, or a health centre.
+    assist: assistState,
     review: {
       meta: { insight: { step: 'review' } },
       initial: 'showing',

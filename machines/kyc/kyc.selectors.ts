@@ -17,7 +17,9 @@ type KycScreen =
   | 'rejected'
   | 'review'
   | 'supplementary'
-  | 'done';
+  | 'done'
+  /** the way out (issue 30): the offer and the case (kyc.assist.selectors.ts) */
+  | 'assist';
 
 export function selectKycScreen(s: Snapshot): KycScreen {
   if (s.matches('failed')) return 'failed';
@@ -29,6 +31,7 @@ export function selectKycScreen(s: Snapshot): KycScreen {
   if (s.matches('review')) return 'review';
   if (s.matches('supplementary')) return 'supplementary';
   if (s.matches('done')) return 'done';
+  if (s.matches('assist')) return 'assist';
   return 'loading';
 }
 

@@ -8,10 +8,13 @@ import {
   rejectKyc,
   verifyDocuments,
 } from './kyc.actors';
+import { loadCentres, openCase, readCaseStatus } from './kyc.assist.actors';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
 import type { InsightStateMeta } from '../insight/meta';
+import type { CaseStatus, CentresResponse } from '../../contract/cases';
+import type { AssistError, AssistRequest } from './kyc.assist.types';
 
 /** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
 export const DEFAULT_LIVENESS_MS = 120_000;
@@ -40,6 +43,14 @@ export const initialKycContext = (
   kycResult: null,
   form: emptySupplementaryForm,
   refusals: {},
+  assist: null,
+  case: null,
+  centres: null,
+  department: null,
+  assistError: null,
+  repeatNotice: false,
+  verifiedNotice: false,
+  retakeOnly: null,
 });
 
 /**
@@ -65,6 +76,9 @@ export const kycSetup = setup({
       checkDocument: 'checkDocument';
       rejectKyc: 'rejectKyc';
       supplementary: 'supplementary';
+      openCase: 'openCase';
+      readCaseStatus: 'readCaseStatus';
+      loadCentres: 'loadCentres';
     },
   },
   actors: {
@@ -78,6 +92,9 @@ export const kycSetup = setup({
     checkDocument,
     rejectKyc,
     supplementary: supplementaryMachine,
+    openCase,
+    readCaseStatus,
+    loadCentres,
   },
   delays: {
     /** spec 9: on to the document 1.2 s after a passed selfie */
@@ -103,6 +120,38 @@ export const kycSetup = setup({
       error,
       refusals: countRefusal(context.refusals, error),
     })),
+    /** the way out asked for (issue 30): which case, why, on which step */
+    assignAssist: assign((_, assist: AssistRequest) => ({ assist, assistError: null })),
+    /** the registration's case as the server answered it */
+    assignCase: assign((_, found: CaseStatus | null) => ({ case: found, assistError: null })),
+    assignAssistError: assign((_, assistError: AssistError | null) => ({ assistError })),
+    assignCentres: assign((_, centres: CentresResponse) => ({ centres })),
+    // Resuming after a person's decision (issue 30), once the session is there:
+    /** they verified the identity: the complementary data, with what they verified */
+    assignResumedApproval: assign(({ context }) => ({
+      kycResult:
+        context.resume?.at === 'supplementary'
+          ? { success: true, kyc_complete: true, id_data: context.resume.idData }
+          : null,
+      resume: null,
+      verifiedNotice: true,
+    })),
+    /** the document: one side only when a person asked for it (the server kept the other) */
+    assignResumedDocument: assign(({ context }) => {
+      const retake = context.resume?.at === 'document' ? context.resume.retake : undefined;
+      return retake
+        ? { resume: null, side: retake, retakeOnly: retake, repeatNotice: true }
+        : { resume: null, resumedHere: true };
+    }),
+    /** the selfie: a person asked for it again (said on it), or a new attempt */
+    assignResumedSelfie: assign(({ context }) => ({
+      repeatNotice: context.resume?.at === 'selfie',
+      resume: null,
+    })),
+    /** the health centres of this department show */
+    assignDepartment: assign({
+      department: ({ event }) => (event.type === 'centre.department' ? event.departamento : null),
+    }),
     /** the photos a refused document asks for again: the capture starts at the first of them */
     retake: assign((_, { retake }: { retake: Retake }) =>
       retake === 'back'
@@ -113,7 +162,10 @@ export const kycSetup = setup({
       sessionId: session.sessionId,
       livenessMs: session.livenessMs ?? context.livenessMs,
     })),
-    assignNotDetected: assign({ error: { code: 'livenessNotDetected' } }),
+    assignNotDetected: assign(({ context }) => {
+      const error: KycError = { code: 'livenessNotDetected' };
+      return { error, refusals: countRefusal(context.refusals, error) };
+    }),
     assignStream: assign({
       stream: ({ event }) => (event.type === 'camera.ready' ? event.stream : null),
       cameraError: null,

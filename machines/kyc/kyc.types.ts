@@ -5,6 +5,7 @@ import type { CameraErrorCode, CameraEvent } from '../shared/camera';
 import type { PollingEvent } from '../shared/polling';
 
 import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
+import type { AssistContext, AssistEvent, AssistResume } from './kyc.assist.types';
 
 /**
  * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
@@ -54,8 +55,11 @@ export type KycErrorCode =
 /** A failure: its code, the server's sentence where it is shown, the server's reason code. */
 export type KycError = { code: KycErrorCode; serverMessage?: string; reason?: IdentityReason };
 
-/** How many times each reason refused this patient's identity step, across attempts. */
-export type RefusalCounts = Partial<Record<IdentityReason, number>>;
+/**
+ * How many times each reason refused this patient's identity step, across attempts ('liveness':
+ * the blink challenge not passed in its time, which has no server reason).
+ */
+export type RefusalCounts = Partial<Record<IdentityReason | 'liveness', number>>;
 
 /** What `ensureSession` answers: the session and, when the server created it, its selfie time limit. */
 export type KycSession = { sessionId: string; livenessMs?: number };
@@ -94,13 +98,16 @@ export type KycContext = {
   form: SupplementaryForm;
   /** refusals by reason code (the assisted-verification path offers a person after two alike) */
   refusals: RefusalCounts;
-};
+} & AssistContext;
 
 /** Where a resumed registration continues inside the identity step (issue 18). */
 export type KycResume =
-  | { at: 'document' }
+  /** the front then the back; with `retake`, a person asked for that side only (the other is kept) */
+  | { at: 'document'; retake?: 'front' | 'back' }
   /** the document the session read, shown again for review */
-  | { at: 'review'; kycResult: KycResult };
+  | { at: 'review'; kycResult: KycResult }
+  /** a case (issue 30): open, decided or expired; approved (supplementary); a repeated selfie */
+  | AssistResume;
 
 /**
  * A session the wizard already holds is reused; otherwise one is created on entry (spec 4, KYC)
@@ -141,7 +148,9 @@ export type KycEvent =
   /** the supplementary form's events, forwarded to its child */
   | SupplementaryEvent
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
-  | { type: 'handoff.start' };
+  | { type: 'handoff.start' }
+  /** the assisted verification's events (issue 30) */
+  | AssistEvent;
 
 /** What the KYC child tells the wizard when the patient hands step 4 to the phone. */
 export type HandoffStartEvent = {

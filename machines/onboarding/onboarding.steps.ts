@@ -12,11 +12,23 @@ import type { LinkOutput, OnboardingContext } from './onboarding.types';
 export const ownDataOf = (kycResult: KycResult | null) =>
   kycResult?.id_data ? pinOwnDataOf(kycResult.id_data) : {};
 
-/** Where step 4 continues for a resumed registration (its passed selfie, its read document). */
+/** A person asked for the selfie again (issue 30): the server continues at 'welcome'. */
+const isRepeatedSelfie = (r: RegistrationResume) =>
+  r.resumeAt === 'welcome' && r.case?.status === 'repeat' && r.case.repeatStep === 'selfie';
+
+/**
+ * Where step 4 continues for a resumed registration: its passed selfie, its read document; with a
+ * case (issue 30), the case itself, the complementary data a person's approval leads to, or the
+ * one step a person asked for again.
+ */
 function kycResumeOf(r: RegistrationResume): KycResume | null {
-  if (r.resumeAt === 'document') return { at: 'document' };
+  if (r.resumeAt === 'document')
+    return r.retake ? { at: 'document', retake: r.retake } : { at: 'document' };
   if (r.resumeAt === 'review' && r.idData)
     return { at: 'review', kycResult: { success: true, kyc_complete: true, id_data: r.idData } };
+  if (r.resumeAt === 'case' && r.case) return { at: 'case', case: r.case };
+  if (r.resumeAt === 'supplementary' && r.idData) return { at: 'supplementary', idData: r.idData };
+  if (isRepeatedSelfie(r)) return { at: 'selfie' };
   return null;
 }
 
@@ -66,8 +78,20 @@ const resumeAt = (step: ResumeStep | ResumeStep[]) => ({
 });
 export const resumeTransitions = [
   { ...resumeAt('pin'), target: '#onboarding.pinCreation' },
+  {
+    // The selfie a person asked for again: straight to it, with its notice.
+    guard: ({ event }: { event: object }) => {
+      const r = registrationOf(event);
+      return r !== null && isRepeatedSelfie(r);
+    },
+    actions: 'assignRegistration' as const,
+    target: '#onboarding.kyc',
+  },
   { ...resumeAt('welcome'), target: '#onboarding.welcome' },
-  { ...resumeAt(['document', 'review']), target: '#onboarding.kyc' },
+  {
+    ...resumeAt(['document', 'review', 'case', 'supplementary']),
+    target: '#onboarding.kyc',
+  },
   // A server that kept no registration: nothing to continue with.
   { target: '#onboarding.unexpected' },
 ];

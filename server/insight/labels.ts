@@ -63,6 +63,7 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   departmentsFailed: 'No cargaron los departamentos',
   citiesFailed: 'No cargaron las ciudades',
   documentMissing: 'Documento sin número',
+  assisted: 'Derivado a una persona o a un centro de salud',
   wrongCode: 'Código incorrecto o vencido',
   resendFailed: 'No se pudo reenviar el código',
   loginFailed: 'Documento o PIN incorrectos',

@@ -104,3 +104,44 @@ export const SupplementaryDocumentMissing = atSupplementary(supplementaryFixture
 export const SupplementaryCitiesFailed = atSupplementary(supplementaryFixtures.citiesFailed);
 export const SupplementaryDone = atSupplementary(supplementaryFixtures.done);
 export const Done = at(kycFixtures.done);
+
+// The way out (issue 30): a person, or a health centre.
+/** The blink challenge not passed twice: the two choices on the refusal's own screen. */
+export const SelfieNotDetectedTwice = at(kycFixtures.selfieNotDetectedTwice);
+/** The card's photo not found twice: its own text, and the choices. */
+export const FrontAgainNoFaceTwice = at(kycFixtures.frontAgainNoFaceTwice);
+/** Faces that differ twice: the mismatch text, 'Reintentar', and the choices. */
+export const RejectedMismatchTwice = at(kycFixtures.rejectedMismatchTwice);
+/** No camera on the phone: nothing to repeat, a person or a centre offered at once. */
+export const SelfieCameraNotFoundPhone = at(kycFixtures.selfieCameraNotFoundPhone);
+/** 'No puedo completar este paso' chosen on the selfie: the offer, with 'Volver'. */
+export const AssistOffer = at(kycFixtures.assistOffer);
+export const AssistOfferFromRefusal = at(kycFixtures.assistOfferFromRefusal);
+export const AssistOpening = at(kycFixtures.assistOpening);
+/** Offline while opening the case: nothing lost, 'Reintentar'. */
+export const AssistOpenNetwork = at(kycFixtures.assistOpenNetwork);
+export const AssistOpenRegistrationComplete = at(kycFixtures.assistOpenRegistrationComplete);
+/** A review open: when to expect an answer, the SMS, 'Actualizar', or the centre instead. */
+export const CaseWaiting = at(kycFixtures.caseWaiting);
+/** The centre asked for after a person took the review: said, the review stays. */
+export const CaseWaitingTaken = at(kycFixtures.caseWaitingTaken);
+export const CaseRefreshing = at(kycFixtures.caseRefreshing);
+export const CaseRefreshFailed = at(kycFixtures.caseRefreshFailed);
+/** The centre code, large, its deadline; the centres loading. */
+export const CentreLoading = at(kycFixtures.centreLoading);
+export const CentreShowing = at(kycFixtures.centreShowing);
+/** A department chosen: its health centres. */
+export const CentreDepartment = at(kycFixtures.centreDepartment);
+export const CentreLoadFailed = at(kycFixtures.centreLoadFailed);
+export const CaseRejected = at(kycFixtures.caseRejected);
+export const CaseRejectedCentre = at(kycFixtures.caseRejectedCentre);
+/** A centre code past its deadline: a new code or a review. */
+export const CaseExpired = at(kycFixtures.caseExpired);
+export const CaseDecided = at(kycFixtures.caseDecided);
+/** A person asked for the selfie again. */
+export const RepeatSelfie = at(kycFixtures.repeatSelfie);
+/** A person asked for the front again: only the front (the server kept the back). */
+export const RepeatFront = at(kycFixtures.repeatFront);
+export const RepeatBack = at(kycFixtures.repeatBack);
+/** A person verified the identity: the complementary data, with its notice. */
+export const VerifiedByPerson = at(kycFixtures.verifiedByPerson);

@@ -697,6 +697,32 @@ describe('onboarding with KYC', () => {
     valid(r.events);
   });
 
+  it('a case opened (issue 30): the step the patient left ends as assisted, once', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    await h.passSelfie();
+    h.kyc().send({ type: 'assist.open' });
+    h.kyc().send({ type: 'assist.choose', kind: 'review' });
+    h.k.openCase.calls.at(-1)!.answer.resolve({
+      kind: 'review',
+      status: 'open',
+      trigger: 'patient_choice',
+      openedAt: '2026-11-26T13:00:00.000Z',
+      expectedBy: '2026-11-28T13:00:00.000Z',
+    });
+    await h.flush();
+    expect(h.kyc().getSnapshot().value).toEqual({ assist: { case: 'waiting' } });
+    // 'Actualizar' (still open) is not a second end.
+    h.kyc().send({ type: 'case.refresh' });
+    h.k.caseStatus.calls.at(-1)!.answer.resolve(h.kyc().getSnapshot().context.case);
+    await h.flush();
+    const failures = r.events.filter((e) => e.outcome === 'failed');
+    expect(failures.map((e) => `${e.step}:${e.error}`)).toEqual(['document:assisted']);
+    valid(r.events);
+  });
+
   it("the supplementary form's own machine: its failure and retry counted on its step", async () => {
     const r = recorder();
     const h = onboarding(r.inspect);

@@ -3,6 +3,7 @@ import type { PhotoHint } from '../../machines/shared/photo-hint';
 import { createActor, fromCallback, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
+import type { CaseStatus, CentresResponse, OpenCaseRequest } from '../../contract/cases';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { selectSupplementaryActor } from '../../machines/kyc/kyc.selectors';
 import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
@@ -10,6 +11,23 @@ import type { KycEvent, KycInput, KycSession } from '../../machines/kyc/kyc.type
 import type { CameraInput } from '../../machines/shared/camera';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
 import { controlled } from './controlled';
+
+type OpenCaseInput = Required<OpenCaseRequest>;
+
+/** A review case open, and a centre code (issue 30), as the server answers them. */
+export const caseReview: CaseStatus = {
+  kind: 'review',
+  status: 'open',
+  trigger: 'face_mismatch',
+  openedAt: '2026-11-26T13:00:00.000Z',
+  expectedBy: '2026-11-28T13:00:00.000Z',
+};
+export const caseCentro: CaseStatus = {
+  ...caseReview,
+  kind: 'centro',
+  code: 'HK7MW3QA',
+  expectedBy: '2026-12-26T13:00:00.000Z',
+};
 
 /** The KYC machine with every actor replaced by one the test drives (machine and screen tests). */
 /** A callback actor the test drives: what it was started with, whether it is still running. */
@@ -61,7 +79,13 @@ export function harness(
   const capture = controlled<Blob, FrameCaptureInput>();
   const scaling = controlled<Blob, { file: Blob }>();
   const hint = controlled<PhotoHint | null, { photo: Blob }>();
-  const verify = controlled<ScanIdResponse, { sessionId: string; front: Blob; back: Blob }>();
+  const verify = controlled<
+    ScanIdResponse,
+    { sessionId: string; front: Blob | null; back: Blob | null }
+  >();
+  const openCase = controlled<CaseStatus, OpenCaseInput>();
+  const caseStatus = controlled<CaseStatus | null, { registrationToken: string }>();
+  const centres = controlled<CentresResponse, void>();
   const reject = controlled<void, { sessionId: string }>();
   const check = controlled<boolean, { registrationToken: string; sessionId: string }>();
   const departments = controlled<Place[], void>();
@@ -81,6 +105,9 @@ export function harness(
       verifyDocuments: verify.logic,
       checkDocument: check.logic,
       rejectKyc: reject.logic,
+      openCase: openCase.logic,
+      readCaseStatus: caseStatus.logic,
+      loadCentres: centres.logic as never,
       supplementary: supplementaryMachine.provide({
         actors: { loadDepartments: departments.logic as never, loadCities: cities.logic },
       }),
@@ -112,6 +139,9 @@ export function harness(
     departments,
     cities,
     session,
+    openCase,
+    caseStatus,
+    centres,
     flush,
     answerSession,
     value: () => actor.getSnapshot().value,

@@ -484,7 +484,7 @@ describe('kyc machine: document verification', () => {
     expect(h.value()).toBe('verifying');
     const input = h.verify.calls[0]!.input;
     expect(input.sessionId).toBe('sess-1');
-    expect([await input.front.text(), await input.back.text()]).toEqual(['front', 'back']);
+    expect([await input.front!.text(), await input.back!.text()]).toEqual(['front', 'back']);
     h.verify.calls[0]!.answer.resolve(verified);
     await h.flush();
     expect(h.value()).toEqual({ review: 'showing' });
@@ -713,7 +713,7 @@ describe('kyc machine: document verification', () => {
       h.actor.send({ type: 'document.accept' });
       expect(h.value()).toBe('verifying');
       expect(h.verify.calls).toHaveLength(2);
-      expect(await h.verify.calls[1]!.input.front.text()).toBe('front');
+      expect(await h.verify.calls[1]!.input.front!.text()).toBe('front');
     },
   );
 
@@ -791,7 +791,7 @@ describe('kyc machine: a refused document asks again for the photos at fault, by
     expect(h.value()).toBe('verifying');
     expect(h.session.calls).toHaveLength(1);
     const input = h.verify.calls[1]!.input;
-    expect([input.sessionId, await input.front.text(), await input.back.text()]).toEqual([
+    expect([input.sessionId, await input.front!.text(), await input.back!.text()]).toEqual([
       'sess-1',
       'front2',
       'back',
@@ -828,7 +828,7 @@ describe('kyc machine: a refused document asks again for the photos at fault, by
     await retake(h, 'back2');
     expect(h.value()).toBe('verifying');
     const input = h.verify.calls[1]!.input;
-    expect([await input.front.text(), await input.back.text()]).toEqual(['front2', 'back2']);
+    expect([await input.front!.text(), await input.back!.text()]).toEqual(['front2', 'back2']);
   });
 
   it.each(['mrz_unreadable', 'back_missing'])(
@@ -847,7 +847,7 @@ describe('kyc machine: a refused document asks again for the photos at fault, by
       await retake(h, 'back2');
       expect(h.value()).toBe('verifying');
       const input = h.verify.calls[1]!.input;
-      expect([await input.front.text(), await input.back.text()]).toEqual(['front', 'back2']);
+      expect([await input.front!.text(), await input.back!.text()]).toEqual(['front', 'back2']);
     },
   );
 
@@ -1006,6 +1006,7 @@ describe('kyc selectors', () => {
     const screens = new Set(Object.values(kycFixtures).map((f) => selectKycScreen(f)));
     expect([...screens].sort()).toEqual(
       [
+        'assist',
         'documentRegistered',
         'done',
         'dorso',

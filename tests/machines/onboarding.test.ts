@@ -1232,15 +1232,16 @@ describe('a registration that survives real life (issue 18)', () => {
     expect(selectResumed(h.actor.getSnapshot())).toBe('kyc');
   });
 
+  const idData = {
+    FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
+    DocumentNumber: '4567890',
+    DateOfBirth: '17/05/1990',
+    Gender: 'F',
+    Nationality: 'PARAGUAYA',
+    MaritalStatus: 'SOLTERA',
+  };
+
   it('a read document continues at its review; register goes without a PIN (the server has its hash)', async () => {
-    const idData = {
-      FullName: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
-      DocumentNumber: '4567890',
-      DateOfBirth: '17/05/1990',
-      Gender: 'F',
-      Nationality: 'PARAGUAYA',
-      MaritalStatus: 'SOLTERA',
-    };
     const h = await verified({ ...REGISTRATION, resumeAt: 'review', sessionId: 'kyc-9', idData });
     await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
     h.loads.at(-1)!.answer.resolve(h.kycLogic);
@@ -1253,6 +1254,71 @@ describe('a registration that survives real life (issue 18)', () => {
     await waitFor(h.actor, (s) => s.matches('registering'));
     expect(h.registers[0]!.input).not.toHaveProperty('pin');
     expect(h.registers[0]!.input.registrationToken).toBe(REGISTRATION.token);
+  });
+
+  describe('with a case (issue 30)', () => {
+    const open = {
+      kind: 'review' as const,
+      status: 'open' as const,
+      trigger: 'face_mismatch' as const,
+      openedAt: '2026-11-26T13:00:00.000Z',
+      expectedBy: '2026-11-28T13:00:00.000Z',
+    };
+    async function kycWith(registration: RegistrationResume) {
+      const h = await verified(registration);
+      await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
+      h.loads.at(-1)!.answer.resolve(h.kycLogic);
+      await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+      return h;
+    }
+
+    it('a case open, rejected or expired: step 4 shows the case', async () => {
+      const h = await kycWith({
+        ...REGISTRATION,
+        resumeAt: 'case',
+        sessionId: 'kyc-9',
+        case: open,
+      });
+      expect(h.kycInputs[0]!.resume).toEqual({ at: 'case', case: open });
+    });
+
+    it('approved: the complementary data with what a person verified, then register without a PIN', async () => {
+      const h = await kycWith({
+        ...REGISTRATION,
+        resumeAt: 'supplementary',
+        sessionId: 'kyc-v',
+        idData,
+        case: { ...open, status: 'approved' },
+      });
+      expect(h.kycInputs[0]).toMatchObject({
+        sessionId: 'kyc-v',
+        resume: { at: 'supplementary', idData },
+      });
+      selectKycActor(h.actor.getSnapshot())!.send({ type: 'test.finish' } as never);
+      await waitFor(h.actor, (s) => s.matches('registering'));
+      expect(h.registers[0]!.input).not.toHaveProperty('pin');
+    });
+
+    it('the selfie asked for again: step 4 at once (not the welcome), at the selfie', async () => {
+      const h = await kycWith({
+        ...REGISTRATION,
+        resumeAt: 'welcome',
+        sessionId: null,
+        case: { ...open, status: 'repeat', repeatStep: 'selfie' },
+      });
+      expect(h.kycInputs[0]!.resume).toEqual({ at: 'selfie' });
+    });
+
+    it('one side of the card asked for again: the document, that side only', async () => {
+      const h = await kycWith({
+        ...REGISTRATION,
+        resumeAt: 'document',
+        sessionId: 'kyc-r',
+        retake: 'back',
+        case: { ...open, status: 'repeat', repeatStep: 'back' },
+      });
+      expect(h.kycInputs[0]!.resume).toEqual({ at: 'document', retake: 'back' });
+    });
   });
 
   it('an answer without a registration is not continued', async () => {

@@ -1,42 +1,12 @@
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRouter } from 'react-router-dom';
-import { fromPromise } from 'xstate';
-import type { KycInput } from '../../machines/kyc/kyc.types';
-import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
-import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { cameraErrors } from '../../src/copy/es.camera';
 import { kyc, kycErrors, supplementaryFieldErrors } from '../../src/copy/es.kyc';
 import { onboarding } from '../../src/copy/es.onboarding';
-import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
-import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
-import { harness, stream, verified } from '../machines/kyc.harness';
+import { stream, verified } from '../machines/kyc.harness';
+import { button, heading, renderKyc, settle } from './kyc.render';
 
 const copy = kyc;
-
-/** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
-function renderKyc(input: KycInput = {}) {
-  const h = harness(undefined, false, { input });
-  const wizard = onboardingMachine.provide({
-    actors: { loadKyc: fromPromise(async () => h.machine) },
-  });
-  render(
-    <MemoryRouter>
-      <OnboardingActor.Provider logic={wizard} options={{ snapshot: onboardingFixtures.welcome }}>
-        <KycScreen kyc={h.actor} />
-      </OnboardingActor.Provider>
-    </MemoryRouter>,
-  );
-  act(() => void h.actor.start());
-  return h;
-}
-
-const heading = (name: string) => screen.getByRole('heading', { level: 1, name });
-const button = (name: string) => screen.getByRole('button', { name });
-const settle = (fn: () => unknown) =>
-  act(async () => {
-    await fn();
-  });
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

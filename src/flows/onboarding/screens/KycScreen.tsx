@@ -8,6 +8,8 @@ import { Muted } from '../../../components/Page';
 import { errorText, kyc, kycErrors } from '../../../copy/es.kyc';
 import { onboarding } from '../../../copy/es.onboarding';
 import { Spinner } from '../../../components/Spinner';
+import { AssistNotice } from './kyc/AssistOffer';
+import { AssistScreen } from './kyc/AssistScreen';
 import { DocumentRegisteredScreen } from './kyc/DocumentRegisteredScreen';
 import { DocumentScreen } from './kyc/DocumentScreen';
 import { KycLayout } from './kyc/KycLayout';
@@ -44,6 +46,8 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
     case 'supplementary':
     case 'done':
       return <SupplementaryStep kyc={kyc} />;
+    case 'assist':
+      return <AssistScreen kyc={kyc} />;
     default: {
       const error = errorText(view.error, kycErrors);
       return (
@@ -65,7 +69,10 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
 function SupplementaryStep({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const supplementary = useSelector(kyc, selectSupplementaryActor);
   return supplementary ? (
-    <SupplementaryScreen supplementary={supplementary} />
+    <>
+      <AssistNotice kyc={kyc} />
+      <SupplementaryScreen supplementary={supplementary} />
+    </>
   ) : (
     <KycLayout title={copy.supplementary.title} busy>
       <Muted role="status">{copy.loading}</Muted>

@@ -13,6 +13,7 @@ import { Muted } from '../../../../components/Page';
 import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { Actions, Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
+import { AssistNotice, AssistOffer } from './AssistOffer';
 import { HandoffOffer } from './HandoffOffer';
 import { KycLayout } from './KycLayout';
 
@@ -75,6 +76,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
       ) : (
         <>
           <Intro>{front ? copy.frontIntro : copy.backIntro}</Intro>
+          <AssistNotice kyc={kyc} />
           <HandoffOffer kyc={kyc} at="first" />
           {view.cameraError ? (
             <CameraProblem
@@ -119,6 +121,7 @@ export function DocumentScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
           <HandoffOffer kyc={kyc} at="last" />
         </>
       )}
+      <AssistOffer kyc={kyc} />
       <input
         ref={file}
         type="file"

@@ -6,6 +6,7 @@ import { Button } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { Tips, TipsTitle } from '../shared.styles';
+import { AssistOffer } from './AssistOffer';
 import { KycLayout } from './KycLayout';
 
 const copy = kyc.rejected;
@@ -25,6 +26,7 @@ export function RejectedScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
       <Button type="button" onClick={() => kyc.send({ type: 'kyc.retry' })}>
         {copy.retry}
       </Button>
+      <AssistOffer kyc={kyc} />
     </KycLayout>
   );
 }

@@ -11,6 +11,7 @@ import { errorText, kyc, kycErrors } from '../../../../copy/es.kyc';
 import { theme } from '../../../../theme/theme';
 import { Intro } from '../shared.styles';
 import { CameraProblem } from './CameraProblem';
+import { AssistNotice, AssistOffer } from './AssistOffer';
 import { HandoffOffer } from './HandoffOffer';
 import { KycLayout } from './KycLayout';
 
@@ -38,6 +39,7 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   return (
     <KycLayout title={copy.title} busy={view.phase === 'running'}>
       <Intro>{copy.intro}</Intro>
+      <AssistNotice kyc={kyc} />
       <HandoffOffer kyc={kyc} at="first" />
       {view.cameraError ? (
         <CameraProblem
@@ -69,6 +71,7 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
         </Button>
       ) : null}
       <HandoffOffer kyc={kyc} at="last" />
+      <AssistOffer kyc={kyc} />
     </KycLayout>
   );
 }

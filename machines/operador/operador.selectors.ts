@@ -60,18 +60,23 @@ export const selectCaseActor = (s: AuthSnapshot) =>
 
 // --- operatorQueue ------------------------------------------------------------------------
 
-export type QueueStatus = 'loading' | 'showing' | 'claiming' | 'failed' | 'code';
+export type QueueStatus =
+  'loading' | 'showing' | 'claiming' | 'failed' | 'code' | 'opening' | 'expired';
 
 export function selectQueue(s: QueueSnapshot) {
-  const status: QueueStatus = s.matches('code')
-    ? 'code'
-    : s.matches('showing')
-      ? 'showing'
-      : s.matches('claiming')
-        ? 'claiming'
-        : s.matches('failed')
-          ? 'failed'
-          : 'loading';
+  const status: QueueStatus = s.matches('taken')
+    ? 'opening'
+    : s.matches('expired')
+      ? 'expired'
+      : s.matches('code')
+        ? 'code'
+        : s.matches('showing')
+          ? 'showing'
+          : s.matches('claiming')
+            ? 'claiming'
+            : s.matches('failed')
+              ? 'failed'
+              : 'loading';
   const { loadedAt } = s.context;
   return {
     status,
@@ -108,7 +113,7 @@ export function selectCodeEntry(s: QueueSnapshot) {
 // --- operatorCase -------------------------------------------------------------------------
 
 export type CaseStatusView =
-  'loading' | 'failed' | 'reviewing' | 'deciding' | 'decided' | 'releasing';
+  'loading' | 'failed' | 'reviewing' | 'deciding' | 'decided' | 'releasing' | 'closed';
 export type CasePanel =
   'none' | 'correcting' | 'confirmingApproval' | 'rejecting' | 'repeating' | 'desk' | 'uploading';
 export type DeskCameraStatus = 'opening' | 'live' | 'capturing' | 'failed';
@@ -127,7 +132,9 @@ export function selectCase(s: CaseSnapshot) {
           ? 'decided'
           : s.matches('releasing')
             ? 'releasing'
-            : 'reviewing';
+            : s.matches('closed') || s.matches('expired')
+              ? 'closed'
+              : 'reviewing';
   const panels = [
     'correcting',
     'confirmingApproval',

@@ -25,6 +25,7 @@ export {
   formatCentreCode,
 } from '../../contract/cases';
 export { CORRECTABLE_FIELDS };
+export { OPERATOR_ENROL_PATH, OPERATOR_PATH } from '../../contract/operators';
 export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
 
 /**

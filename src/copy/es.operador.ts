@@ -50,7 +50,8 @@ export const operador = {
     loggingOut: 'Cerrando sesión...',
   },
   errors: {
-    linkInvalid: 'El enlace de alta venció o ya se usó. Pedí uno nuevo a quien administra el sistema.',
+    linkInvalid:
+      'El enlace de alta venció o ya se usó. Pedí uno nuevo a quien administra el sistema.',
     cancelled: 'Se canceló la llave de acceso. Intentá de nuevo cuando estés listo.',
     unsupported:
       'Este navegador no admite llaves de acceso. Usá un navegador actualizado (Chrome, Edge, Firefox o Safari).',
@@ -157,7 +158,8 @@ export const queueCopy = {
     submit: 'Buscar',
     looking: 'Buscando...',
     cancel: 'Volver a la lista',
-    incomplete: 'El código tiene 8 caracteres (letras y números, sin 0, O, 1, I, L, 2, Z, 5, S, 8 ni B).',
+    incomplete:
+      'El código tiene 8 caracteres (letras y números, sin 0, O, 1, I, L, 2, Z, 5, S, 8 ni B).',
     limited: (seconds: number) =>
       `Demasiadas búsquedas. Esperá ${
         seconds >= 60 ? `${Math.ceil(seconds / 60)} min` : `${seconds} s`

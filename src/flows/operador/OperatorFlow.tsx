@@ -8,9 +8,11 @@ import { OperatorScreens } from './OperatorScreens';
 const tokenOf = (fragment: string) => fragment || null;
 
 /** /operador: the back office (login, queue, case). */
+const noLink = { enrolToken: null };
+
 export default function OperatorFlow() {
   return (
-    <OperatorActor.Provider options={{ inspect }}>
+    <OperatorActor.Provider options={{ input: noLink, inspect }}>
       <OperatorScreens />
     </OperatorActor.Provider>
   );

@@ -30,11 +30,10 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Stack } from '../../../components/Page';
 import { SelectField } from '../../../components/SelectField';
-import { Spinner } from '../../../components/Spinner';
 import { TextField } from '../../../components/TextField';
-import { VisuallyHidden } from '../../../components/VisuallyHidden';
 import { theme } from '../../../theme/theme';
 import { CaseActor } from '../operador.context';
+import { Actions, Badge, Busy, H2, Panel } from './parts';
 
 const Pair = styled.div`
   display: grid;
@@ -102,29 +101,6 @@ const Summary = styled.dl`
     margin: 0;
   }
 `;
-const Actions = styled.div`
-  display: grid;
-  gap: 12px;
-  grid-template-columns: repeat(auto-fit, minmax(160px, 1fr));
-`;
-const Badge = styled.span`
-  display: inline-block;
-  padding: 2px 8px;
-  border-radius: 999px;
-  background: ${theme.colors.infoBg};
-  color: ${theme.colors.info};
-  font-weight: 600;
-  font-size: 0.875rem;
-`;
-const Panel = styled.section`
-  border: 2px solid ${theme.colors.primary};
-  border-radius: ${theme.radius}px;
-  padding: 16px;
-`;
-const H2 = styled.h2`
-  font-size: 1.125rem;
-  margin: 0;
-`;
 const Steps = styled.fieldset`
   border: none;
   margin: 0;
@@ -189,9 +165,7 @@ export function CaseScreen() {
             </Button>
           </>
         ) : (
-          <Muted role="status">
-            <Spinner /> {view.status === 'closed' ? caseCopy.closed : caseCopy.loading}
-          </Muted>
+          <Busy>{view.status === 'closed' ? caseCopy.closed : caseCopy.loading}</Busy>
         )}
       </Stack>
     );
@@ -254,9 +228,9 @@ export function CaseScreen() {
         <Evidence images={view.images} image="back" card />
       </Pair>
       <Muted>{caseCopy.attempts(d.attempts.liveness, d.attempts.scans)}</Muted>
-      <H2>{caseCopy.reasons}</H2>
+      <H2 id="engine-reasons">{caseCopy.reasons}</H2>
       {d.engineReasons.length ? (
-        <ul>
+        <ul aria-labelledby="engine-reasons">
           {d.engineReasons.map((r, i) => (
             <li key={`${r}-${i}`}>{reasonText(r)}</li>
           ))}
@@ -276,10 +250,10 @@ export function CaseScreen() {
                 <Button
                   type="button"
                   $variant="secondary"
+                  aria-label={caseCopy.correctField(operadorTerms.fields[field])}
                   onClick={() => send({ type: 'field.edit', field })}
                 >
                   {caseCopy.correct}
-                  <VisuallyHidden> {operadorTerms.fields[field].toLowerCase()}</VisuallyHidden>
                 </Button>
               ) : null}
             </dd>
@@ -307,9 +281,7 @@ export function CaseScreen() {
 
       <CasePanel />
       {working ? (
-        <Muted role="status">
-          <Spinner /> {view.status === 'deciding' ? caseCopy.deciding : caseCopy.releasing}
-        </Muted>
+        <Busy>{view.status === 'deciding' ? caseCopy.deciding : caseCopy.releasing}</Busy>
       ) : null}
       {view.panel === 'none' && !working ? <CaseActions /> : null}
     </Stack>
@@ -416,11 +388,7 @@ function CasePanel() {
     case 'desk':
       return <DeskPanel />;
     case 'uploading':
-      return (
-        <Muted role="status">
-          <Spinner /> {caseCopy.desk.uploading}
-        </Muted>
-      );
+      return <Busy>{caseCopy.desk.uploading}</Busy>;
     default:
       return null;
   }
@@ -430,9 +398,13 @@ function CorrectionPanel() {
   const { correction, incomplete, saving } = CaseActor.useSelector(selectCorrection);
   const { send } = CaseActor.useActorRef();
   if (!correction) return null;
-  const label = operadorTerms.fields[correction.field];
   return (
-    <Panel aria-labelledby="correction-title">
+    <Panel
+      id="correction-title"
+      title={caseCopy.correctField(operadorTerms.fields[correction.field])}
+      cancelDisabled={saving}
+      onCancel={() => send({ type: 'action.cancel' })}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -441,7 +413,6 @@ function CorrectionPanel() {
         }}
       >
         <Stack>
-          <H2 id="correction-title">{caseCopy.correctField(label)}</H2>
           <TextField
             label={caseCopy.correction.value}
             value={correction.value}
@@ -462,14 +433,6 @@ function CorrectionPanel() {
           <Button type="submit" disabled={saving}>
             {saving ? caseCopy.correction.saving : caseCopy.correction.save}
           </Button>
-          <Button
-            type="button"
-            $variant="secondary"
-            disabled={saving}
-            onClick={() => send({ type: 'action.cancel' })}
-          >
-            {caseCopy.cancel}
-          </Button>
         </Stack>
       </form>
     </Panel>
@@ -479,17 +442,15 @@ function CorrectionPanel() {
 function ApprovePanel() {
   const { send } = CaseActor.useActorRef();
   return (
-    <Panel aria-labelledby="approve-title">
-      <Stack>
-        <H2 id="approve-title">{caseCopy.approveConfirm.title}</H2>
-        <Muted>{caseCopy.approveConfirm.body}</Muted>
-        <Button type="button" onClick={() => send({ type: 'approve.confirm' })}>
-          {caseCopy.approveConfirm.confirm}
-        </Button>
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'action.cancel' })}>
-          {caseCopy.cancel}
-        </Button>
-      </Stack>
+    <Panel
+      id="approve-title"
+      title={caseCopy.approveConfirm.title}
+      onCancel={() => send({ type: 'action.cancel' })}
+    >
+      <Muted>{caseCopy.approveConfirm.body}</Muted>
+      <Button type="button" onClick={() => send({ type: 'approve.confirm' })}>
+        {caseCopy.approveConfirm.confirm}
+      </Button>
     </Panel>
   );
 }
@@ -498,35 +459,29 @@ function RejectPanel() {
   const { rejection, canConfirm } = CaseActor.useSelector(selectRejection);
   const { send } = CaseActor.useActorRef();
   return (
-    <Panel aria-labelledby="reject-title">
-      <Stack>
-        <H2 id="reject-title">{caseCopy.rejectForm.title}</H2>
-        <SelectField
-          label={caseCopy.rejectForm.reason}
-          value={rejection.reason ?? ''}
-          placeholder={caseCopy.rejectForm.placeholder}
-          options={REJECT_REASONS.map((r) => ({ value: r, label: operadorTerms.rejectReasons[r] }))}
-          onValueChange={(value) =>
-            send({ type: 'reject.change', reason: value ? (value as RejectReason) : null })
-          }
-        />
-        <TextField
-          label={caseCopy.rejectForm.note}
-          value={rejection.note}
-          maxLength={NOTE_MAX}
-          onValueChange={(note) => send({ type: 'reject.change', note })}
-        />
-        <Button
-          type="button"
-          disabled={!canConfirm}
-          onClick={() => send({ type: 'reject.confirm' })}
-        >
-          {caseCopy.rejectForm.confirm}
-        </Button>
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'action.cancel' })}>
-          {caseCopy.cancel}
-        </Button>
-      </Stack>
+    <Panel
+      id="reject-title"
+      title={caseCopy.rejectForm.title}
+      onCancel={() => send({ type: 'action.cancel' })}
+    >
+      <SelectField
+        label={caseCopy.rejectForm.reason}
+        value={rejection.reason ?? ''}
+        placeholder={caseCopy.rejectForm.placeholder}
+        options={REJECT_REASONS.map((r) => ({ value: r, label: operadorTerms.rejectReasons[r] }))}
+        onValueChange={(value) =>
+          send({ type: 'reject.change', reason: value ? (value as RejectReason) : null })
+        }
+      />
+      <TextField
+        label={caseCopy.rejectForm.note}
+        value={rejection.note}
+        maxLength={NOTE_MAX}
+        onValueChange={(note) => send({ type: 'reject.change', note })}
+      />
+      <Button type="button" disabled={!canConfirm} onClick={() => send({ type: 'reject.confirm' })}>
+        {caseCopy.rejectForm.confirm}
+      </Button>
     </Panel>
   );
 }
@@ -535,35 +490,29 @@ function RepeatPanel() {
   const { step, canConfirm } = CaseActor.useSelector(selectRepeat);
   const { send } = CaseActor.useActorRef();
   return (
-    <Panel aria-labelledby="repeat-title">
-      <Stack>
-        <H2 id="repeat-title">{caseCopy.repeatForm.title}</H2>
-        <Steps>
-          <legend>{caseCopy.repeatForm.legend}</legend>
-          {CASE_STEPS.map((s) => (
-            <label key={s}>
-              <input
-                type="radio"
-                name="repeat-step"
-                value={s}
-                checked={step === s}
-                onChange={() => send({ type: 'repeat.choose', step: s })}
-              />
-              {operadorTerms.steps[s]}
-            </label>
-          ))}
-        </Steps>
-        <Button
-          type="button"
-          disabled={!canConfirm}
-          onClick={() => send({ type: 'repeat.confirm' })}
-        >
-          {caseCopy.repeatForm.confirm}
-        </Button>
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'action.cancel' })}>
-          {caseCopy.cancel}
-        </Button>
-      </Stack>
+    <Panel
+      id="repeat-title"
+      title={caseCopy.repeatForm.title}
+      onCancel={() => send({ type: 'action.cancel' })}
+    >
+      <Steps>
+        <legend>{caseCopy.repeatForm.legend}</legend>
+        {CASE_STEPS.map((s) => (
+          <label key={s}>
+            <input
+              type="radio"
+              name="repeat-step"
+              value={s}
+              checked={step === s}
+              onChange={() => send({ type: 'repeat.choose', step: s })}
+            />
+            {operadorTerms.steps[s]}
+          </label>
+        ))}
+      </Steps>
+      <Button type="button" disabled={!canConfirm} onClick={() => send({ type: 'repeat.confirm' })}>
+        {caseCopy.repeatForm.confirm}
+      </Button>
     </Panel>
   );
 }
@@ -572,32 +521,30 @@ function DeskPanel() {
   const desk = CaseActor.useSelector(selectDesk);
   const { send } = CaseActor.useActorRef();
   return (
-    <Panel aria-labelledby="desk-title">
-      <Stack>
-        <H2 id="desk-title">{caseCopy.desk.title}</H2>
-        <Muted>{caseCopy.desk.intro}</Muted>
-        <CameraView stream={desk.stream} label={caseCopy.desk.camera} width={640} height={480} />
-        {desk.camera === 'opening' ? <Muted role="status">{caseCopy.desk.opening}</Muted> : null}
-        {desk.camera === 'failed' && desk.cameraError ? (
-          <>
-            <ErrorBanner message={cameraErrors[desk.cameraError]} />
-            <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
-              {caseCopy.desk.retryCamera}
-            </Button>
-          </>
-        ) : (
-          <Button
-            type="button"
-            disabled={!desk.canCapture}
-            onClick={() => send({ type: 'desk.capture' })}
-          >
-            {desk.camera === 'capturing' ? caseCopy.desk.capturing : caseCopy.desk.capture}
+    <Panel
+      id="desk-title"
+      title={caseCopy.desk.title}
+      onCancel={() => send({ type: 'action.cancel' })}
+    >
+      <Muted>{caseCopy.desk.intro}</Muted>
+      <CameraView stream={desk.stream} label={caseCopy.desk.camera} width={640} height={480} />
+      {desk.camera === 'opening' ? <Muted role="status">{caseCopy.desk.opening}</Muted> : null}
+      {desk.camera === 'failed' && desk.cameraError ? (
+        <>
+          <ErrorBanner message={cameraErrors[desk.cameraError]} />
+          <Button type="button" onClick={() => send({ type: 'camera.retry' })}>
+            {caseCopy.desk.retryCamera}
           </Button>
-        )}
-        <Button type="button" $variant="secondary" onClick={() => send({ type: 'action.cancel' })}>
-          {caseCopy.cancel}
+        </>
+      ) : (
+        <Button
+          type="button"
+          disabled={!desk.canCapture}
+          onClick={() => send({ type: 'desk.capture' })}
+        >
+          {desk.camera === 'capturing' ? caseCopy.desk.capturing : caseCopy.desk.capture}
         </Button>
-      </Stack>
+      )}
     </Panel>
   );
 }

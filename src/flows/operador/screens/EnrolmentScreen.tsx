@@ -5,7 +5,7 @@ import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Page, Stack } from '../../../components/Page';
-import { Spinner } from '../../../components/Spinner';
+import { Busy } from './parts';
 import { OperatorActor } from '../operador.context';
 
 /** The enrolment link: who it is for, then 'Crear llave de acceso'. */
@@ -17,11 +17,7 @@ export function EnrolmentScreen() {
     <Page>
       <Stack>
         <Heading focusOnMount>{operador.enrolment.title}</Heading>
-        {status === 'loading' ? (
-          <Muted role="status">
-            <Spinner /> {operador.enrolment.loading}
-          </Muted>
-        ) : null}
+        {status === 'loading' ? <Busy>{operador.enrolment.loading}</Busy> : null}
         {operator ? (
           <>
             <p>{operador.enrolment.greeting(operator.nombre)}</p>
@@ -39,11 +35,7 @@ export function EnrolmentScreen() {
             {operador.enrolment.submit}
           </Button>
         ) : null}
-        {status === 'registering' ? (
-          <Muted role="status">
-            <Spinner /> {operador.enrolment.busy}
-          </Muted>
-        ) : null}
+        {status === 'registering' ? <Busy>{operador.enrolment.busy}</Busy> : null}
         {status === 'failed' && canRetry ? (
           <Button type="button" onClick={() => send({ type: 'enrol.retry' })}>
             {operador.enrolment.retry}

@@ -5,7 +5,7 @@ import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Page, Stack } from '../../../components/Page';
-import { Spinner } from '../../../components/Spinner';
+import { Busy } from './parts';
 import { OperatorActor } from '../operador.context';
 
 /** 'Ingresar con tu llave de acceso': the passkey is the only way in. */
@@ -23,11 +23,7 @@ export function LoginScreen() {
         <Button type="button" disabled={busy} onClick={() => send({ type: 'login.start' })}>
           {operador.login.submit}
         </Button>
-        {busy ? (
-          <Muted role="status">
-            <Spinner /> {operador.login.busy}
-          </Muted>
-        ) : null}
+        {busy ? <Busy>{operador.login.busy}</Busy> : null}
       </Stack>
     </Page>
   );

@@ -6,11 +6,11 @@ import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Stack } from '../../../components/Page';
-import { Spinner } from '../../../components/Spinner';
 import { TextField } from '../../../components/TextField';
 import { operador } from '../../../copy/es.operador';
 import { theme } from '../../../theme/theme';
 import { QueueActor } from '../operador.context';
+import { Actions, Badge, Busy } from './parts';
 
 const Table = styled.table`
   width: 100%;
@@ -26,20 +26,6 @@ const Table = styled.table`
     padding: 8px 6px;
     border-bottom: 1px solid ${theme.colors.border};
   }
-`;
-const Badge = styled.span`
-  display: inline-block;
-  padding: 2px 8px;
-  border-radius: 999px;
-  background: ${theme.colors.infoBg};
-  color: ${theme.colors.info};
-  font-weight: 600;
-  font-size: 0.875rem;
-`;
-const Actions = styled.div`
-  display: grid;
-  gap: 12px;
-  grid-template-columns: repeat(auto-fit, minmax(200px, 1fr));
 `;
 
 /** The queue: open cases oldest first (age and reason, no personal data), and the ways in. */
@@ -62,9 +48,7 @@ export function QueueScreen() {
     <Stack>
       <Heading focusOnMount>{queueCopy.title}</Heading>
       {view.status === 'loading' ? (
-        <Muted role="status">
-          <Spinner /> {queueCopy.loading}
-        </Muted>
+        <Busy>{queueCopy.loading}</Busy>
       ) : (
         <Muted role="status">{queueCopy.total(view.total)}</Muted>
       )}

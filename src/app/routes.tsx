@@ -23,9 +23,10 @@ const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
 // The back office (/operador, issue 30): its own chunk, never loaded by a patient's page. Its
 // paths (contract/operators.ts OPERATOR_PATH, OPERATOR_ENROL_PATH) are written out here: importing
 // them would put the contract's zod schemas in every page's first load.
-const OperatorFlow = lazy(() => import('../flows/operador/OperatorFlow'));
+const loadOperator = () => import('../flows/operador/OperatorFlow');
+const OperatorFlow = lazy(loadOperator);
 const OperatorEnrolmentFlow = lazy(() =>
-  import('../flows/operador/OperatorFlow').then((m) => ({ default: m.OperatorEnrolmentFlow })),
+  loadOperator().then((m) => ({ default: m.OperatorEnrolmentFlow })),
 );
 const TycPage = lazy(() => import('../pages/TycPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));

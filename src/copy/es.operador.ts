@@ -128,6 +128,7 @@ export const reasonText = (code: string): string =>
 const relative = new Intl.RelativeTimeFormat('es-PY', { numeric: 'auto' });
 /** A case's age in words ('hace 3 horas'), from minutes. */
 export function ageText(minutes: number): string {
+  if (minutes < 1) return 'recién';
   if (minutes < 60) return relative.format(-minutes, 'minute');
   if (minutes < 48 * 60) return relative.format(-Math.floor(minutes / 60), 'hour');
   return relative.format(-Math.floor(minutes / (24 * 60)), 'day');

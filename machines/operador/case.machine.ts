@@ -338,14 +338,19 @@ export const caseMachine = setup({
             input: ({ context }) => ({ caseId: context.caseId, photo: context.deskPhoto! }),
             onDone: {
               target: 'idle',
-              actions: assign({
-                deskMatch: ({ event }) => ({
-                  faceSimilarity: event.output.faceSimilarity,
-                  faceThreshold: event.output.faceThreshold,
+              actions: [
+                assign({
+                  deskMatch: ({ event }) => ({
+                    faceSimilarity: event.output.faceSimilarity,
+                    faceThreshold: event.output.faceThreshold,
+                  }),
+                  // shown where the selfie would be, beside the card's portrait
+                  images: ({ context, event }) => ({ ...context.images, desk: event.output.url }),
+                  deskPhoto: null,
+                  error: null,
                 }),
-                deskPhoto: null,
-                error: null,
-              }),
+                'keepImages',
+              ],
             },
             onError: [
               { guard: 'isUnauthorized', target: '#operatorCase.expired' },

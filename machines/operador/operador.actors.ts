@@ -161,6 +161,12 @@ export const releaseCase = fromPromise<void, { caseId: string }>(({ input, signa
 export const DESK_CAPTURE: CaptureOptions = { maxSide: 1280, quality: 0.9 };
 export const camera = cameraActor;
 export const frameCapture = frameCaptureActor;
-export const uploadDeskPhoto = fromPromise<DeskPhotoResponse, { caseId: string; photo: Blob }>(
-  ({ input, signal }) => postDeskPhoto(input.caseId, input.photo, signal),
-);
+/** The desk photo sent; its match, and the photo as an object URL to show beside the portrait. */
+export type DeskUpload = DeskPhotoResponse & { url: string };
+export function createDeskUploader(urls: ObjectUrls = browserObjectUrls) {
+  return fromPromise<DeskUpload, { caseId: string; photo: Blob }>(async ({ input, signal }) => {
+    const res = await postDeskPhoto(input.caseId, input.photo, signal);
+    return { ...res, url: urls.create(input.photo) };
+  });
+}
+export const uploadDeskPhoto = createDeskUploader();

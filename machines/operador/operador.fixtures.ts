@@ -216,7 +216,11 @@ export const caseFixtures = {
   centro: caseAt({ reviewing: 'idle' }, centro),
   centroWithPhoto: caseAt(
     { reviewing: 'idle' },
-    { ...centro, deskMatch: { faceSimilarity: 0.74, faceThreshold: 0.6 } },
+    {
+      ...centro,
+      images: { ...centro.images, desk: IMAGE },
+      deskMatch: { faceSimilarity: 0.74, faceThreshold: 0.6 },
+    },
   ),
   deskOpening: caseAt({ reviewing: { desk: 'opening' } }, centro),
   deskLive: caseAt({ reviewing: { desk: 'live' } }, centro),

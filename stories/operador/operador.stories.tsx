@@ -4,7 +4,6 @@ import type {
   CaseDetail,
   ClaimResponse,
   DecisionResponse,
-  DeskPhotoResponse,
   EnrolOptionsResponse,
   LoginOptionsResponse,
   QueueResponse,
@@ -13,6 +12,7 @@ import type {
 import { caseMachine } from '../../machines/operador/case.machine';
 import { operatorFixtures } from '../../machines/operador/operador.fixtures';
 import { operatorAuthMachine } from '../../machines/operador/operador.machine';
+import type { DeskUpload } from '../../machines/operador/operador.actors';
 import type { LoadedCase } from '../../machines/operador/operador.types';
 import { queueMachine } from '../../machines/operador/queue.machine';
 import { OperatorActor } from '../../src/flows/operador/operador.context';
@@ -48,7 +48,7 @@ const storyOperatorMachine = operatorAuthMachine.provide({
         releaseCase: fromPromise(() => pending<void>()),
         camera: fromCallback(() => () => {}),
         frameCapture: fromPromise(() => pending<Blob>()),
-        uploadDeskPhoto: fromPromise(() => pending<DeskPhotoResponse>()),
+        uploadDeskPhoto: fromPromise(() => pending<DeskUpload>()),
       },
     }),
   },

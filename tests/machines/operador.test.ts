@@ -4,7 +4,6 @@ import type {
   CaseDetail,
   ClaimResponse,
   DecisionResponse,
-  DeskPhotoResponse,
   EnrolOptionsResponse,
   LoginOptionsResponse,
   QueueResponse,
@@ -30,7 +29,11 @@ import type {
   LoadedCase,
 } from '../../machines/operador/operador.types';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
-import { createCaseLoader } from '../../machines/operador/operador.actors';
+import {
+  createCaseLoader,
+  createDeskUploader,
+  type DeskUpload,
+} from '../../machines/operador/operador.actors';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 
@@ -483,7 +486,7 @@ function startCase(over: Partial<CaseDetail> = {}) {
     decide: controlled<DecisionResponse, { caseId: string; decision: DecisionRequest }>(),
     releaseCase: controlled<void, { caseId: string }>(),
     frameCapture: controlled<Blob, FrameCaptureInput>(),
-    uploadDeskPhoto: controlled<DeskPhotoResponse, { caseId: string; photo: Blob }>(),
+    uploadDeskPhoto: controlled<DeskUpload, { caseId: string; photo: Blob }>(),
   };
   const camera = { started: 0, stopped: 0, retried: 0 };
   const actor = createActor(
@@ -688,6 +691,7 @@ describe('operatorCase machine', () => {
       success: true,
       faceSimilarity: 0.72,
       faceThreshold: 0.6,
+      url: 'blob:desk',
     });
     await waitFor(actor, (s) => s.matches({ reviewing: 'idle' }));
     expect(selectDesk(actor.getSnapshot()).match).toEqual({
@@ -696,6 +700,10 @@ describe('operatorCase machine', () => {
       above: true,
     });
     expect(actor.getSnapshot().context.deskPhoto).toBeNull();
+    expect(selectCase(actor.getSnapshot()).images).toMatchObject({
+      selfie: 'blob:1',
+      desk: 'blob:desk',
+    });
     expect(selectCase(actor.getSnapshot())).toMatchObject({
       canApprove: true,
       needsDeskPhoto: false,
@@ -783,6 +791,39 @@ describe('the case loader', () => {
           '/api/operador/casos/c1/imagen/back',
         ]),
       );
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('the desk photo upload', () => {
+  it('posts the JPEG as it is and answers the match with the photo as an object URL', async () => {
+    const fetch = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ success: true, faceSimilarity: 0.7, faceThreshold: 0.6 }), {
+          status: 200,
+        }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    try {
+      const photo = new Blob(['jpeg'], { type: 'image/jpeg' });
+      const upload = createDeskUploader({ create: () => 'blob:desk', revoke: () => {} });
+      const actor = createActor(upload, { input: { caseId: 'c 1', photo } }).start();
+      const out = await new Promise<DeskUpload>((resolve, reject) =>
+        actor.subscribe({ complete: () => resolve(actor.getSnapshot().output!), error: reject }),
+      );
+      expect(out).toEqual({
+        success: true,
+        faceSimilarity: 0.7,
+        faceThreshold: 0.6,
+        url: 'blob:desk',
+      });
+      const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+      expect(url).toBe('/api/operador/casos/c%201/foto');
+      expect(init.method).toBe('POST');
+      expect(init.body).toBe(photo);
+      expect((init.headers as Record<string, string>)['content-type']).toBe('image/jpeg');
     } finally {
       vi.unstubAllGlobals();
     }

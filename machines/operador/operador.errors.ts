@@ -13,12 +13,13 @@ export const isUnauthorized = (err: unknown): boolean => toFlowError(err).status
 
 /**
  * Any failure of the back office as a code (never a sentence): the passkey prompt's errors by
- * name, the server's by status. `during` says what a refusal means: on an enrolment link a 4xx is
- * the link (expired or used); on a login a 4xx is the passkey the server did not accept.
+ * name, the server's by status. `during` says what a refusal means: on an enrolment link's options
+ * a 4xx is the link (expired or used); on its registration a 404 or 410 is the link, another 4xx
+ * the passkey; on a login a 4xx is the passkey the server did not accept.
  */
 export function operatorErrorFrom(
   err: unknown,
-  during: 'enrol' | 'login' | 'desk' = 'desk',
+  during: 'enrol' | 'enrolVerify' | 'login' | 'desk' = 'desk',
 ): OperatorError {
   const name = nameOf(err);
   if (name === 'PasskeysUnsupported') return { code: 'unsupported' };
@@ -35,6 +36,11 @@ export function operatorErrorFrom(
     };
   const status = e.status ?? 0;
   if (during === 'enrol' && status >= 400 && status < 500) return withMessage('linkInvalid');
+  // The passkey's registration refused: the link is spent or gone (404, 410), else the passkey
+  // itself was not accepted (the link still works: try again).
+  if (during === 'enrolVerify' && (status === 404 || status === 410))
+    return withMessage('linkInvalid');
+  if (during === 'enrolVerify' && status >= 400 && status < 500) return withMessage('rejected');
   if (during === 'login' && status >= 400 && status < 500) return withMessage('rejected');
   if (status === 403) return withMessage('forbidden');
   if (status === 404) return withMessage('notFound');

@@ -231,7 +231,14 @@ export const operatorAuthMachine = setup({
                 error: null,
               }),
             },
-            onError: { target: 'failed', actions: 'assignEnrolError' },
+            onError: {
+              target: 'failed',
+              actions: assign({
+                error: (args) => operatorErrorFrom(errorOf(args), 'enrolVerify'),
+                options: null,
+                credential: null,
+              }),
+            },
           },
         },
         failed: {

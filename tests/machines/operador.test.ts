@@ -280,6 +280,21 @@ describe('operatorAuth machine', () => {
     expect(a.enrolOptions.calls).toHaveLength(2);
   });
 
+  it.each([
+    [410, 'linkInvalid', false],
+    [400, 'rejected', true],
+  ] as const)('a refused registration (%i): %s, retry %s', async (status, code, canRetry) => {
+    const { actor, a } = startAuth(TOKEN);
+    a.enrolOptions.calls[0]!.answer.resolve({ success: true, operator, options: { rp: 'x' } });
+    await waitFor(actor, (s) => s.matches({ enrolment: 'ready' }));
+    actor.send({ type: 'enrol.start' });
+    a.createPasskey.calls[0]!.answer.resolve({ id: 'new' });
+    await waitFor(actor, (s) => s.matches({ enrolment: 'verifying' }));
+    a.verifyEnrolment.calls[0]!.answer.reject(new ApiError('server', status, undefined));
+    await waitFor(actor, (s) => s.matches({ enrolment: 'failed' }));
+    expect(selectEnrolment(actor.getSnapshot())).toMatchObject({ error: { code }, canRetry });
+  });
+
   it('a 401 in the queue ends the desk: the login with the notice', async () => {
     const { actor, a, queue } = startAuth();
     a.fetchSession.calls[0]!.answer.resolve(session);

@@ -234,7 +234,7 @@ export const caseCopy = {
   desk: {
     title: 'Foto en el centro de salud',
     intro: 'Verificá la cédula física y tomá una foto del paciente con la cámara del escritorio.',
-    start: 'Tomar foto del paciente',
+    start: 'Abrir la cámara del escritorio',
     camera: 'Cámara del escritorio',
     opening: 'Abriendo la cámara...',
     capture: 'Tomar foto',

@@ -234,6 +234,7 @@ describe('the back office at /operador', () => {
     });
     await user.click(await screen.findByRole('button', { name: queueCopy.claim }));
     await user.click(await screen.findByRole('button', { name: 'Corregir sexo' }));
+    expect(screen.getByRole('heading', { name: caseCopy.correctField('Sexo') })).toHaveFocus();
     const value = screen.getByLabelText(caseCopy.correction.value);
     await user.clear(value);
     await user.type(value, 'M');

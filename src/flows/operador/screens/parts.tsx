@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
 import { caseCopy } from '../../../copy/es.operador';
 import { Button } from '../../../components/Button';
@@ -27,6 +27,9 @@ export const Actions = styled.div<{ $min?: number }>`
 export const H2 = styled.h2`
   font-size: 1.125rem;
   margin: 0;
+  &:focus {
+    outline: none;
+  }
 `;
 
 const Box = styled.section`
@@ -44,7 +47,11 @@ export function Busy({ children }: { children: ReactNode }) {
   );
 }
 
-/** A panel of the case (named by its title) with its own content and 'Cancelar' at the end. */
+/**
+ * A panel of the case (named by its title) with its own content and 'Cancelar' at the end. Its
+ * title takes the focus when it opens: the panel opens below the evidence, away from the button
+ * that opened it.
+ */
 export function Panel({
   id,
   title,
@@ -58,10 +65,14 @@ export function Panel({
   cancelDisabled?: boolean;
   children: ReactNode;
 }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <Box aria-labelledby={id}>
       <Stack>
-        <H2 id={id}>{title}</H2>
+        <H2 id={id} ref={heading} tabIndex={-1}>
+          {title}
+        </H2>
         {children}
         <Button type="button" $variant="secondary" disabled={cancelDisabled} onClick={onCancel}>
           {caseCopy.cancel}

@@ -17,6 +17,11 @@
  * steps 0-2) against the target, the page's total at step 4, the KYC chunk's own gzip size, and
  * where the camera/KYC markers are found (the KYC chunks, not the chunks of steps 0-2).
  * It reports; it does not fail on a budget overrun (the exit code is 0 unless it could not measure).
+ *
+ * The back office (issue 30): no patient page (`/`, `/login`) may load operator code (a marker only
+ * the /operador chunks hold, or a chunk named after them), and /operador's own first load (gzip kB,
+ * no budget) is reported. `--pages-only` measures the pages and skips step 4 (which needs the
+ * identity engine's workers).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -47,6 +52,12 @@ const CODE_MARKERS = [
   'kiosk',
   'toDataURL',
 ] as const;
+/** Strings only the back office's code holds (its API prefix, its login button's words). */
+const OPERATOR_MARKERS = ['/api/operador', 'llave de acceso'] as const;
+/** Chunk file names of the back office (src/flows/operador, machines/operador). */
+const OPERATOR_CHUNK = /Operator|operador/;
+/** The back office's page: measured for its first load (no budget). */
+export const OPERATOR_PAGE = '/operador';
 /** Route names: the lazy route table must name them, so a hit here alone is not camera code. */
 const ROUTE_MARKERS = ['face-login'] as const;
 /** Chunk file names of the camera / KYC / kiosk flows (route-level code splitting). */
@@ -62,6 +73,7 @@ export type JsFile = {
   gzip: number;
   markers: string[];
   routeMarkers: string[];
+  operatorMarkers: string[];
 };
 export type PageReport = {
   page: string;
@@ -70,6 +82,8 @@ export type PageReport = {
   totalGzip: number;
   withinTarget: boolean;
   cameraCode: boolean;
+  /** a chunk of the back office was loaded */
+  operatorCode: boolean;
 };
 
 /**
@@ -97,6 +111,7 @@ function recordJs(page: Page, phase: () => string = () => '') {
             gzip: gzipSync(body, { level: 9 }).length,
             markers: CODE_MARKERS.filter((m) => text.includes(m)),
             routeMarkers: ROUTE_MARKERS.filter((m) => text.includes(m)),
+            operatorMarkers: OPERATOR_MARKERS.filter((m) => text.includes(m)),
           };
         },
         () => null,
@@ -106,11 +121,13 @@ function recordJs(page: Page, phase: () => string = () => '') {
   return files;
 }
 
-async function measure(baseURL: string): Promise<PageReport[]> {
+const isOperatorFile = (f: JsFile) => f.operatorMarkers.length > 0 || OPERATOR_CHUNK.test(f.file);
+
+async function measure(baseURL: string, pages: string[] = PAGES): Promise<PageReport[]> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const reports: PageReport[] = [];
   try {
-    for (const pagePath of PAGES) {
+    for (const pagePath of pages) {
       const context = await browser.newContext();
       const page = await context.newPage();
       const recorded = recordJs(page);
@@ -129,8 +146,9 @@ async function measure(baseURL: string): Promise<PageReport[]> {
         files,
         totalRaw,
         totalGzip,
-        withinTarget: totalGzip <= TARGETS_KB[pagePath]! * 1000,
+        withinTarget: totalGzip <= (TARGETS_KB[pagePath] ?? Infinity) * 1000,
         cameraCode: files.some((f) => f.markers.length > 0 || HEAVY_CHUNK.test(f.file)),
+        operatorCode: files.some(isOperatorFile),
       });
       await context.close();
     }
@@ -263,12 +281,37 @@ export function printReports(reports: PageReport[]): void {
         ? '  camera/KYC/kiosk code loaded: NO'
         : `  camera/KYC/kiosk code loaded: YES in ${heavy.map((f) => `${f.file} [${f.markers.join(', ')}]`).join('; ')}`,
     );
+    const operator = r.files.filter(isOperatorFile);
+    console.log(
+      operator.length === 0
+        ? '  operator (back office) code loaded: NO'
+        : `  operator (back office) code loaded: YES in ${operator.map((f) => `${f.file} [${f.operatorMarkers.join(', ')}]`).join('; ')}`,
+    );
   }
   const worst = reports.reduce((a, b) => (b.totalGzip > a.totalGzip ? b : a));
   console.log(
     `\nSummary: largest page ${worst.page} loads ${kB(worst.totalGzip)} kB gzip (${KiB(worst.totalGzip)} KiB); ` +
       `targets (${PAGES.map((p) => `${p} <= ${TARGETS_KB[p]} KB`).join(', ')}): ${reports.every((r) => r.withinTarget) ? 'met' : 'NOT met'}; ` +
-      `camera/KYC/kiosk code on / or /login: ${reports.some((r) => r.cameraCode) ? 'YES' : 'none'}`,
+      `camera/KYC/kiosk code on / or /login: ${reports.some((r) => r.cameraCode) ? 'YES' : 'none'}; ` +
+      `operator code on / or /login: ${reports.some((r) => r.operatorCode) ? 'YES' : 'none'}`,
+  );
+}
+
+/** /operador's first load: its files, total, and that its own chunks carry the markers. */
+export function printOperator(r: PageReport): void {
+  console.log(`\nPage ${r.page} (the back office, no budget): ${r.files.length} JavaScript files`);
+  for (const f of r.files)
+    console.log(
+      `  ${f.file.padEnd(44)} ${String(f.raw).padStart(9)} ${String(f.gzip).padStart(9)}  ${f.operatorMarkers.join(', ') || '-'}`,
+    );
+  console.log(
+    `  first load: raw ${kB(r.totalRaw)} kB; gzip ${kB(r.totalGzip)} kB = ${KiB(r.totalGzip)} KiB; ` +
+      `operator chunks: ${
+        r.files
+          .filter(isOperatorFile)
+          .map((f) => `${f.file} ${kB(f.gzip)} kB`)
+          .join(', ') || 'NONE FOUND (the markers no longer detect operator code)'
+      }`,
   );
 }
 
@@ -322,7 +365,9 @@ export async function main(): Promise<PageReport[]> {
   try {
     const reports = await measure(server.baseURL);
     printReports(reports);
-    printStep4(await measureStep4(server.baseURL));
+    const [operator] = await measure(server.baseURL, [OPERATOR_PAGE]);
+    printOperator(operator!);
+    if (!process.argv.includes('--pages-only')) printStep4(await measureStep4(server.baseURL));
     return reports;
   } finally {
     await server.stop();

@@ -20,6 +20,14 @@ const ContinueOnPhoneFlow = lazy(() =>
 );
 const RecoveryFlow = lazy(() => import('../flows/recovery/RecoveryFlow'));
 const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
+// The back office (/operador, issue 30): its own chunk, never loaded by a patient's page. Its
+// paths (contract/operators.ts OPERATOR_PATH, OPERATOR_ENROL_PATH) are written out here: importing
+// them would put the contract's zod schemas in every page's first load.
+const loadOperator = () => import('../flows/operador/OperatorFlow');
+const OperatorFlow = lazy(loadOperator);
+const OperatorEnrolmentFlow = lazy(() =>
+  loadOperator().then((m) => ({ default: m.OperatorEnrolmentFlow })),
+);
 const TycPage = lazy(() => import('../pages/TycPage'));
 const NotFoundPage = lazy(() => import('../pages/NotFoundPage'));
 
@@ -46,6 +54,8 @@ export function AppRoutes() {
       <Route path="/onboarding/celular" element={lazyRoute(<ContinueOnPhoneFlow />)} />
       <Route path="/recuperar-pin" element={lazyRoute(<RecoveryFlow />)} />
       <Route path="/face-login" element={lazyRoute(<FaceLoginFlow />)} />
+      <Route path="/operador" element={lazyRoute(<OperatorFlow />)} />
+      <Route path="/operador/alta" element={lazyRoute(<OperatorEnrolmentFlow />)} />
       <Route path="/tyc" element={lazyRoute(<TycPage />)} />
       <Route path="*" element={lazyRoute(<NotFoundPage />)} />
     </Routes>

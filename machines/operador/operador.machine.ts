@@ -1,0 +1,317 @@
+import { assign, setup } from 'xstate';
+import { caseMachine } from './case.machine';
+import {
+  createPasskey,
+  endSession,
+  enrolOptions,
+  fetchSession,
+  loginOptions,
+  usePasskey,
+  verifyEnrolment,
+  verifyLogin,
+} from './operador.actors';
+import { errorOf, isUnauthorized, operatorErrorFrom } from './operador.errors';
+import type {
+  DeskOutput,
+  OperatorAuthContext,
+  OperatorAuthEvent,
+  OperatorAuthInput,
+} from './operador.types';
+import { queueMachine } from './queue.machine';
+
+/** What a ceremony leaves behind, cleared once it ends (nothing of it stays in memory). */
+const ceremonyCleared = { options: null, challengeId: null, credential: null } as const;
+
+/**
+ * The back office's session (`/operador`): operators log in with a passkey only. It asks the server
+ * whether an operator session is live; without one, 'Ingresar con tu llave de acceso' runs a
+ * WebAuthn assertion (options from the server, the browser's prompt, the server's verification).
+ * An enrolment link (`/operador/alta#<token>`) registers the operator's passkey first ('Crear llave
+ * de acceso') and logs them in. Logged in, it runs the desk: the queue (child `queue`) until a case
+ * is taken, then that case (child `case`), then the queue again. A 401 anywhere ends the desk: the
+ * login again, with a notice.
+ */
+export const operatorAuthMachine = setup({
+  types: {
+    context: {} as OperatorAuthContext,
+    events: {} as OperatorAuthEvent,
+    input: {} as OperatorAuthInput,
+    tags: {} as 'busy' | 'error',
+    children: {} as {
+      queue: 'queue';
+      case: 'case';
+      fetchSession: 'fetchSession';
+      loginOptions: 'loginOptions';
+      usePasskey: 'usePasskey';
+      verifyLogin: 'verifyLogin';
+      enrolOptions: 'enrolOptions';
+      createPasskey: 'createPasskey';
+      verifyEnrolment: 'verifyEnrolment';
+      endSession: 'endSession';
+    },
+  },
+  actors: {
+    fetchSession,
+    loginOptions,
+    usePasskey,
+    verifyLogin,
+    enrolOptions,
+    createPasskey,
+    verifyEnrolment,
+    endSession,
+    queue: queueMachine,
+    case: caseMachine,
+  },
+  guards: {
+    hasEnrolToken: ({ context }) => context.enrolToken !== null,
+    isUnauthorized: (args) => isUnauthorized(errorOf(args)),
+    /** a spent or expired link cannot be tried again; anything else can */
+    canRetryEnrolment: ({ context }) => context.error?.code !== 'linkInvalid',
+    /** the queue or the case found the session over */
+    isDeskExpired: ({ event }) => (event as { output?: DeskOutput }).output?.expired === true,
+    hasCaseToOpen: ({ event }) => Boolean((event as { output?: DeskOutput }).output?.caseId),
+  },
+  actions: {
+    assignLoginError: assign({
+      error: (args) => operatorErrorFrom(errorOf(args), 'login'),
+      ...ceremonyCleared,
+    }),
+    assignEnrolError: assign({
+      error: (args) => operatorErrorFrom(errorOf(args), 'enrol'),
+      options: null,
+      credential: null,
+    }),
+    assignExpired: assign({ operator: null, caseId: null, notice: 'sessionExpired' }),
+  },
+}).createMachine({
+  id: 'operatorAuth',
+  context: ({ input }) => ({
+    operator: null,
+    enrolToken: input.enrolToken ?? null,
+    enrolling: null,
+    ...ceremonyCleared,
+    caseId: null,
+    error: null,
+    notice: null,
+  }),
+  initial: 'checking',
+  states: {
+    checking: {
+      tags: ['busy'],
+      always: { guard: 'hasEnrolToken', target: 'enrolment' },
+      invoke: {
+        id: 'fetchSession',
+        src: 'fetchSession',
+        onDone: {
+          target: 'loggedIn',
+          actions: assign({ operator: ({ event }) => event.output.operator }),
+        },
+        onError: [
+          { guard: 'isUnauthorized', target: 'loggedOut' },
+          {
+            target: 'loggedOut.failed',
+            actions: assign({ error: (args) => operatorErrorFrom(errorOf(args)) }),
+          },
+        ],
+      },
+    },
+    loggedOut: {
+      initial: 'idle',
+      on: { 'login.start': { target: 'authenticating', actions: assign({ error: null }) } },
+      states: {
+        idle: {},
+        failed: { tags: ['error'] },
+      },
+    },
+    authenticating: {
+      tags: ['busy'],
+      initial: 'options',
+      exit: assign({ notice: null }),
+      states: {
+        options: {
+          invoke: {
+            id: 'loginOptions',
+            src: 'loginOptions',
+            onDone: {
+              target: 'prompting',
+              actions: assign({
+                options: ({ event }) => event.output.options,
+                challengeId: ({ event }) => event.output.challengeId,
+              }),
+            },
+            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
+          },
+        },
+        /** the browser's passkey prompt */
+        prompting: {
+          invoke: {
+            id: 'usePasskey',
+            src: 'usePasskey',
+            input: ({ context }) => ({ options: context.options! }),
+            onDone: {
+              target: 'verifying',
+              actions: assign({ credential: ({ event }) => event.output }),
+            },
+            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
+          },
+        },
+        verifying: {
+          invoke: {
+            id: 'verifyLogin',
+            src: 'verifyLogin',
+            input: ({ context }) => ({
+              challengeId: context.challengeId!,
+              credential: context.credential!,
+            }),
+            onDone: {
+              target: '#operatorAuth.loggedIn',
+              actions: assign({
+                operator: ({ event }) => event.output.operator,
+                ...ceremonyCleared,
+                error: null,
+              }),
+            },
+            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
+          },
+        },
+      },
+    },
+    /** The one-time enrolment link: who it is for, then the passkey created and registered. */
+    enrolment: {
+      initial: 'loading',
+      states: {
+        loading: {
+          tags: ['busy'],
+          invoke: {
+            id: 'enrolOptions',
+            src: 'enrolOptions',
+            input: ({ context }) => ({ token: context.enrolToken! }),
+            onDone: {
+              target: 'ready',
+              actions: assign({
+                enrolling: ({ event }) => event.output.operator,
+                options: ({ event }) => event.output.options,
+                error: null,
+              }),
+            },
+            onError: { target: 'failed', actions: 'assignEnrolError' },
+          },
+        },
+        ready: { on: { 'enrol.start': 'registering' } },
+        /** the browser's passkey creation prompt */
+        registering: {
+          tags: ['busy'],
+          invoke: {
+            id: 'createPasskey',
+            src: 'createPasskey',
+            input: ({ context }) => ({ options: context.options! }),
+            onDone: {
+              target: 'verifying',
+              actions: assign({ credential: ({ event }) => event.output }),
+            },
+            onError: { target: 'failed', actions: 'assignEnrolError' },
+          },
+        },
+        verifying: {
+          tags: ['busy'],
+          invoke: {
+            id: 'verifyEnrolment',
+            src: 'verifyEnrolment',
+            input: ({ context }) => ({
+              token: context.enrolToken!,
+              credential: context.credential!,
+            }),
+            onDone: {
+              target: '#operatorAuth.loggedIn',
+              actions: assign({
+                operator: ({ event }) => event.output.operator,
+                enrolToken: null,
+                enrolling: null,
+                ...ceremonyCleared,
+                error: null,
+              }),
+            },
+            onError: {
+              target: 'failed',
+              actions: assign({
+                error: (args) => operatorErrorFrom(errorOf(args), 'enrolVerify'),
+                options: null,
+                credential: null,
+              }),
+            },
+          },
+        },
+        failed: {
+          tags: ['error'],
+          on: {
+            // A new ceremony: new options (a challenge is used once).
+            'enrol.retry': { guard: 'canRetryEnrolment', target: 'loading' },
+            'login.start': {
+              target: '#operatorAuth.authenticating',
+              actions: assign({ enrolToken: null, enrolling: null, error: null }),
+            },
+          },
+        },
+      },
+    },
+    loggedIn: {
+      initial: 'queue',
+      entry: assign({ notice: null, error: null }),
+      on: { 'session.logout': '.loggingOut' },
+      states: {
+        queue: {
+          invoke: {
+            id: 'queue',
+            src: 'queue',
+            onDone: [
+              {
+                guard: 'isDeskExpired',
+                target: '#operatorAuth.loggedOut',
+                actions: 'assignExpired',
+              },
+              {
+                guard: 'hasCaseToOpen',
+                target: 'case',
+                actions: assign({ caseId: ({ event }) => event.output.caseId }),
+              },
+              { target: 'queue', reenter: true },
+            ],
+          },
+        },
+        case: {
+          invoke: {
+            id: 'case',
+            src: 'case',
+            input: ({ context }) => ({ caseId: context.caseId! }),
+            onDone: [
+              {
+                guard: 'isDeskExpired',
+                target: '#operatorAuth.loggedOut',
+                actions: 'assignExpired',
+              },
+              { target: 'queue', actions: assign({ caseId: null }) },
+            ],
+          },
+        },
+        loggingOut: {
+          tags: ['busy'],
+          invoke: {
+            id: 'endSession',
+            src: 'endSession',
+            // Whatever the server answers, this page forgets the operator.
+            onDone: {
+              target: '#operatorAuth.loggedOut',
+              actions: assign({ operator: null, caseId: null, notice: 'loggedOut' }),
+            },
+            onError: {
+              target: '#operatorAuth.loggedOut',
+              actions: assign({ operator: null, caseId: null, notice: 'loggedOut' }),
+            },
+          },
+        },
+      },
+    },
+  },
+});
+
+export type OperatorAuthMachine = typeof operatorAuthMachine;

@@ -1,0 +1,210 @@
+import type { SnapshotFrom } from 'xstate';
+import type { CaseMachine } from './case.machine';
+import { CORRECTION_LIMITS, NOTE_MAX } from './case.machine';
+import type { OperatorAuthMachine } from './operador.machine';
+import type { QueueMachine } from './queue.machine';
+import type { OperatorError } from './operador.types';
+
+export { CORRECTION_LIMITS, NOTE_MAX };
+
+type AuthSnapshot = SnapshotFrom<OperatorAuthMachine>;
+type QueueSnapshot = SnapshotFrom<QueueMachine>;
+type CaseSnapshot = SnapshotFrom<CaseMachine>;
+
+// --- operatorAuth -------------------------------------------------------------------------
+
+export type OperatorScreen = 'checking' | 'login' | 'enrolment' | 'desk';
+
+/** Which screen the back office shows. */
+export function selectOperatorScreen(s: AuthSnapshot): OperatorScreen {
+  if (s.matches('checking')) return 'checking';
+  if (s.matches('enrolment')) return 'enrolment';
+  if (s.matches('loggedIn')) return 'desk';
+  return 'login';
+}
+
+/** The login screen: its notice (session over, logged out), its error, whether the prompt runs. */
+export const selectLogin = (s: AuthSnapshot) => ({
+  busy: s.matches('authenticating'),
+  error: s.matches({ loggedOut: 'failed' }) ? s.context.error : null,
+  notice: s.context.notice,
+});
+
+export type EnrolmentStatus = 'loading' | 'ready' | 'registering' | 'failed';
+export function selectEnrolment(s: AuthSnapshot) {
+  const status: EnrolmentStatus = s.matches({ enrolment: 'loading' })
+    ? 'loading'
+    : s.matches({ enrolment: 'ready' })
+      ? 'ready'
+      : s.matches({ enrolment: 'failed' })
+        ? 'failed'
+        : 'registering';
+  return {
+    status,
+    operator: s.context.enrolling,
+    error: status === 'failed' ? s.context.error : null,
+    canRetry: s.can({ type: 'enrol.retry' }),
+  };
+}
+
+/** The operator logged in, and whether the logout is under way. */
+export const selectOperator = (s: AuthSnapshot) => ({
+  operator: s.context.operator,
+  loggingOut: s.matches({ loggedIn: 'loggingOut' }),
+});
+
+export const selectQueueActor = (s: AuthSnapshot) =>
+  s.matches({ loggedIn: 'queue' }) ? s.children.queue : undefined;
+export const selectCaseActor = (s: AuthSnapshot) =>
+  s.matches({ loggedIn: 'case' }) ? s.children.case : undefined;
+
+// --- operatorQueue ------------------------------------------------------------------------
+
+export type QueueStatus =
+  'loading' | 'showing' | 'claiming' | 'failed' | 'code' | 'opening' | 'expired';
+
+export function selectQueue(s: QueueSnapshot) {
+  const status: QueueStatus = s.matches('taken')
+    ? 'opening'
+    : s.matches('expired')
+      ? 'expired'
+      : s.matches('code')
+        ? 'code'
+        : s.matches('showing')
+          ? 'showing'
+          : s.matches('claiming')
+            ? 'claiming'
+            : s.matches('failed')
+              ? 'failed'
+              : 'loading';
+  const { loadedAt } = s.context;
+  return {
+    status,
+    /** each case with its age in minutes at the time the list was read */
+    cases: s.context.cases.map((c) => ({
+      ...c,
+      ageMinutes: Math.max(0, Math.floor((loadedAt - Date.parse(c.openedAt)) / 60_000)),
+    })),
+    total: s.context.total,
+    nothingToTake: s.matches({ showing: 'nothingToTake' }),
+    error: status === 'failed' ? s.context.error : null,
+  };
+}
+
+export type CodeStatus = 'editing' | 'incomplete' | 'looking' | 'failed' | 'limited';
+export function selectCodeEntry(s: QueueSnapshot) {
+  const status: CodeStatus = s.matches({ code: 'incomplete' })
+    ? 'incomplete'
+    : s.matches({ code: 'looking' })
+      ? 'looking'
+      : s.matches({ code: 'failed' })
+        ? 'failed'
+        : s.matches({ code: 'limited' })
+          ? 'limited'
+          : 'editing';
+  return {
+    status,
+    code: s.context.code,
+    error: status === 'failed' || status === 'limited' ? s.context.error : null,
+    canSubmit: status === 'editing' || status === 'incomplete' || status === 'failed',
+  };
+}
+
+// --- operatorCase -------------------------------------------------------------------------
+
+export type CaseStatusView =
+  'loading' | 'failed' | 'reviewing' | 'deciding' | 'decided' | 'releasing' | 'closed';
+export type CasePanel =
+  'none' | 'correcting' | 'confirmingApproval' | 'rejecting' | 'repeating' | 'desk' | 'uploading';
+export type DeskCameraStatus = 'opening' | 'live' | 'capturing' | 'failed';
+
+const percent = (x: number | null | undefined) =>
+  x === null || x === undefined ? null : Math.round(x * 100);
+
+export function selectCase(s: CaseSnapshot) {
+  const status: CaseStatusView = s.matches('loading')
+    ? 'loading'
+    : s.matches('failed')
+      ? 'failed'
+      : s.matches('deciding')
+        ? 'deciding'
+        : s.matches('decided')
+          ? 'decided'
+          : s.matches('releasing')
+            ? 'releasing'
+            : s.matches('closed') || s.matches('expired')
+              ? 'closed'
+              : 'reviewing';
+  const panels = [
+    'correcting',
+    'confirmingApproval',
+    'rejecting',
+    'repeating',
+    'desk',
+    'uploading',
+  ] as const;
+  const panel: CasePanel = panels.find((p) => s.matches({ reviewing: p })) ?? 'none';
+  const d = s.context.detail;
+  const canDecide = d?.claimedByMe === true && d.status === 'open';
+  let error: OperatorError | null = null;
+  if (s.hasTag('error') && !s.matches({ reviewing: { correcting: 'incomplete' } }))
+    error = s.context.error;
+  return {
+    status,
+    panel,
+    detail: d,
+    images: s.context.images,
+    error,
+    canDecide,
+    canApprove: s.can({ type: 'approve.start' }),
+    /** a centro case shows why 'Aprobar' waits: the desk photo first */
+    needsDeskPhoto: canDecide && d?.kind === 'centro' && s.context.deskMatch === null,
+    similarityPercent: percent(d?.faceSimilarity),
+    thresholdPercent: percent(d?.faceThreshold),
+    outcome: s.context.outcome,
+  };
+}
+
+export function selectCorrection(s: CaseSnapshot) {
+  return {
+    correction: s.context.correction,
+    incomplete: s.matches({ reviewing: { correcting: 'incomplete' } }),
+    saving: s.matches({ reviewing: { correcting: 'saving' } }),
+  };
+}
+
+export const selectRejection = (s: CaseSnapshot) => ({
+  rejection: s.context.rejection,
+  canConfirm: s.can({ type: 'reject.confirm' }),
+});
+
+export const selectRepeat = (s: CaseSnapshot) => ({
+  step: s.context.repeatStep,
+  canConfirm: s.can({ type: 'repeat.confirm' }),
+});
+
+export function selectDesk(s: CaseSnapshot) {
+  const camera: DeskCameraStatus = s.matches({ reviewing: { desk: 'live' } })
+    ? 'live'
+    : s.matches({ reviewing: { desk: 'capturing' } })
+      ? 'capturing'
+      : s.matches({ reviewing: { desk: 'cameraFailed' } })
+        ? 'failed'
+        : 'opening';
+  const m = s.context.deskMatch;
+  return {
+    camera,
+    stream: s.context.stream,
+    cameraError: s.context.cameraError,
+    canCapture: s.can({ type: 'desk.capture' }),
+    match: m && {
+      similarityPercent: percent(m.faceSimilarity),
+      thresholdPercent: percent(m.faceThreshold),
+      /** at or above the engine's threshold (a signal for the operator, never a verdict) */
+      above:
+        m.faceSimilarity !== null &&
+        m.faceThreshold !== null &&
+        m.faceSimilarity >= m.faceThreshold,
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import type { CaseStep, RejectReason } from '../../contract/cases';
+import type {
+  CaseDetail,
+  DecisionRequest,
+  EvidenceImage,
+  OperatorProfile,
+  QueuedCase,
+} from '../../contract/operators';
+import { CORRECTABLE_FIELDS } from '../../contract/operators';
+import type { CameraErrorCode, CameraEvent } from '../shared/camera';
+
+/**
+ * The back office at /operador (issue 30): the operator's session (`operatorAuth`), the queue of
+ * cases (`operatorQueue`, its child while logged in) and the case an operator works
+ * (`operatorCase`, its child after a claim or a code). The views take these types from here (src/
+ * never imports contract/).
+ */
+export type { CaseDetail, DecisionRequest, EvidenceImage, OperatorProfile, QueuedCase };
+export type { CaseKind, CaseStep, CaseTrigger, RejectReason } from '../../contract/cases';
+export type { IdentityReason } from '../../contract/identity';
+export {
+  CASE_STEPS,
+  CENTRE_CODE_LENGTH,
+  REJECT_REASONS,
+  formatCentreCode,
+} from '../../contract/cases';
+export { CORRECTABLE_FIELDS };
+export { OPERATOR_ENROL_PATH, OPERATOR_PATH } from '../../contract/operators';
+export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
+
+/**
+ * Why something failed, by code (src/copy/es.operador.ts has the words):
+ * - linkInvalid: the enrolment link expired or was used already
+ * - cancelled: the operator closed the passkey prompt (NotAllowedError)
+ * - unsupported: this browser has no passkeys (no PublicKeyCredential)
+ * - passkeyFailed: the authenticator refused for another reason
+ * - rejected: the server refused the passkey (unknown credential, failed verification)
+ * - network: no answer; tooManyAttempts: 429 (with the wait); server: any other refusal
+ * - notFound: no case with that code; forbidden: the role may not do it (403)
+ * - conflict: someone else holds or decided the case (409)
+ */
+export type OperatorErrorCode =
+  | 'linkInvalid'
+  | 'cancelled'
+  | 'unsupported'
+  | 'passkeyFailed'
+  | 'rejected'
+  | 'network'
+  | 'tooManyAttempts'
+  | 'notFound'
+  | 'forbidden'
+  | 'conflict'
+  | 'server';
+export type OperatorError = {
+  code: OperatorErrorCode;
+  serverMessage?: string;
+  retryAfterSeconds?: number;
+};
+
+/** Why the operator sees the login again. */
+export type OperatorNotice = 'sessionExpired' | 'loggedOut';
+
+// --- operatorAuth -------------------------------------------------------------------------
+
+export type OperatorAuthInput = {
+  /** the enrolment link's one-time token (`/operador/alta#<token>`), read once from the address */
+  enrolToken?: string | null;
+};
+export type OperatorAuthContext = {
+  operator: OperatorProfile | null;
+  enrolToken: string | null;
+  /** who the enrolment link is for (shown before 'Crear llave de acceso') */
+  enrolling: OperatorProfile | null;
+  /** the WebAuthn options of the ceremony under way (the server's JSON, handed to the browser) */
+  options: Record<string, unknown> | null;
+  challengeId: string | null;
+  /** the authenticator's answer, on its way to the server */
+  credential: Record<string, unknown> | null;
+  /** the case being worked (after a claim or a code) */
+  caseId: string | null;
+  error: OperatorError | null;
+  notice: OperatorNotice | null;
+};
+export type OperatorAuthEvent =
+  | { type: 'login.start' }
+  | { type: 'enrol.start' }
+  | { type: 'enrol.retry' }
+  | { type: 'session.logout' };
+
+/** What the queue and the case end with: the case to open, or the session found expired (401). */
+export type DeskOutput = { caseId: string | null; expired: boolean };
+
+// --- operatorQueue ------------------------------------------------------------------------
+
+export type QueueContext = {
+  cases: QueuedCase[];
+  total: number;
+  /** when the list was read (ms since the epoch): the cases' ages count from it */
+  loadedAt: number;
+  /** the health-centre code as typed, formatted XXXX-XXXX */
+  code: string;
+  caseId: string | null;
+  error: OperatorError | null;
+};
+export type QueueEvent =
+  | { type: 'queue.refresh' }
+  | { type: 'queue.claim' }
+  | { type: 'code.open' }
+  | { type: 'code.change'; value: string }
+  | { type: 'code.submit' }
+  | { type: 'code.cancel' };
+
+// --- operatorCase -------------------------------------------------------------------------
+
+export type CaseInput = { caseId: string };
+/** The images of the case as object URLs (revoked when the case closes). */
+export type CaseImages = Partial<Record<EvidenceImage, string>>;
+export type LoadedCase = { detail: CaseDetail; images: CaseImages };
+export type Correction = { field: CorrectableField; value: string; reason: string };
+export type Rejection = { reason: RejectReason | null; note: string };
+export type DeskMatch = { faceSimilarity: number | null; faceThreshold: number | null };
+export type DecisionOutcome = 'approved' | 'awaiting_supervisor' | 'rejected' | 'repeat';
+
+export type CaseContext = {
+  caseId: string;
+  detail: CaseDetail | null;
+  images: CaseImages;
+  correction: Correction | null;
+  rejection: Rejection;
+  repeatStep: CaseStep | null;
+  /** the decision being sent */
+  decision: DecisionRequest | null;
+  outcome: DecisionOutcome | null;
+  stream: MediaStream | null;
+  cameraError: CameraErrorCode | null;
+  /** the desk camera's photo, between the capture and its upload */
+  deskPhoto: Blob | null;
+  /** the desk photo's face match, once uploaded (a signal, never a verdict) */
+  deskMatch: DeskMatch | null;
+  error: OperatorError | null;
+};
+export type CaseEvent =
+  | { type: 'case.retry' }
+  | { type: 'case.close' }
+  | { type: 'field.edit'; field: CorrectableField }
+  | { type: 'correction.change'; value?: string; reason?: string }
+  | { type: 'correction.submit' }
+  | { type: 'action.cancel' }
+  | { type: 'approve.start' }
+  | { type: 'approve.confirm' }
+  | { type: 'reject.start' }
+  | { type: 'reject.change'; reason?: Rejection['reason']; note?: string }
+  | { type: 'reject.confirm' }
+  | { type: 'repeat.start' }
+  | { type: 'repeat.choose'; step: CaseStep }
+  | { type: 'repeat.confirm' }
+  | { type: 'case.release' }
+  | { type: 'desk.start' }
+  | { type: 'desk.capture' }
+  | { type: 'camera.retry' }
+  | CameraEvent;

@@ -1,0 +1,261 @@
+import type {
+  CaseKind,
+  CaseStep,
+  CaseTrigger,
+  CorrectableField,
+  DecisionOutcome,
+  EvidenceImage,
+  IdentityReason,
+  OperatorErrorCode,
+  OperatorNotice,
+  RejectReason,
+} from '../../machines/operador/operador.types';
+import { sharedErrors } from './es';
+
+/**
+ * The back office at /operador (issue 30), for the service's staff. The spec leaves its texts open
+ * beyond the buttons the issue names ('Ingresar con tu llave de acceso', 'Crear llave de acceso',
+ * 'Tomar el siguiente', 'Buscar por código', 'Corregir', 'Aprobar', 'Rechazar', 'Pedir que repita',
+ * 'Soltar', 'Tomar foto', 'Necesita supervisor', 'Queda pendiente de un supervisor').
+ */
+export const operador = {
+  title: 'Verificación asistida',
+  checking: 'Verificando tu sesión...',
+  login: {
+    title: 'Ingreso de operadores',
+    intro: 'Ingresá con la llave de acceso que registraste en este equipo o en tu teléfono.',
+    submit: 'Ingresar con tu llave de acceso',
+    busy: 'Esperando tu llave de acceso...',
+  },
+  notices: {
+    sessionExpired: 'Tu sesión terminó. Ingresá de nuevo con tu llave de acceso.',
+    loggedOut: 'Cerraste la sesión.',
+  } satisfies Record<OperatorNotice, string>,
+  enrolment: {
+    title: 'Alta de operador',
+    loading: 'Verificando el enlace...',
+    greeting: (nombre: string) => `Hola, ${nombre}`,
+    intro:
+      'Vas a crear una llave de acceso (passkey) para ingresar a la verificación asistida. Solo vos podés usarla, con tu huella, tu rostro o el PIN de tu equipo.',
+    role: (rol: string) => `Rol: ${rol}`,
+    submit: 'Crear llave de acceso',
+    busy: 'Creando tu llave de acceso...',
+    retry: 'Intentar de nuevo',
+    toLogin: 'Ir al ingreso',
+  },
+  roles: { revisor: 'Revisor', supervisor: 'Supervisor' } as Record<string, string>,
+  header: {
+    operator: (nombre: string, rol: string) => `${nombre} (${rol})`,
+    logout: 'Cerrar sesión',
+    loggingOut: 'Cerrando sesión...',
+  },
+  errors: {
+    linkInvalid:
+      'El enlace de alta venció o ya se usó. Pedí uno nuevo a quien administra el sistema.',
+    cancelled: 'Se canceló la llave de acceso. Intentá de nuevo cuando estés listo.',
+    unsupported:
+      'Este navegador no admite llaves de acceso. Usá un navegador actualizado (Chrome, Edge, Firefox o Safari).',
+    passkeyFailed: 'No se pudo usar la llave de acceso. Intentá de nuevo.',
+    rejected: 'La llave de acceso no fue aceptada. Si es tu primera vez, usá tu enlace de alta.',
+    network: 'No hay conexión con el servidor. Intentá de nuevo en unos momentos.',
+    tooManyAttempts: sharedErrors.tooManyAttempts,
+    notFound: 'No se encontró lo que buscabas.',
+    forbidden: 'Tu rol no permite esta acción.',
+    conflict: 'Otro operador ya tomó o decidió este caso.',
+    server: sharedErrors.unexpected,
+  } satisfies Record<OperatorErrorCode, string>,
+} as const;
+
+/** Triggers, kinds and the engine's reasons in words (never the codes). */
+export const operadorTerms = {
+  kinds: { review: 'Revisión', centro: 'Centro de salud' } satisfies Record<CaseKind, string>,
+  triggers: {
+    patient_choice: 'El paciente pidió ayuda',
+    liveness_failed: 'La selfie no pasó la prueba de vida',
+    document_unreadable: 'No se pudo leer la cédula',
+    no_face_on_document: 'No se encontró la foto en la cédula',
+    face_mismatch: 'La cara no coincide con la de la cédula',
+    document_mismatch: 'El frente y el dorso son de cédulas distintas',
+    no_camera: 'Sin cámara disponible',
+  } satisfies Record<CaseTrigger, string>,
+  reasons: {
+    session_invalid: 'Sesión de verificación no válida',
+    session_expired: 'La sesión de verificación venció',
+    session_closed: 'La sesión de verificación ya estaba cerrada',
+    liveness_missing: 'Falta la prueba de vida',
+    attempts_exhausted: 'Se agotaron los intentos',
+    frames_exhausted: 'Se agotaron las imágenes de la prueba de vida',
+    scan_in_progress: 'Había otra lectura en curso',
+    face_mismatch: 'La cara no coincide con la de la cédula',
+    no_face_on_document: 'No se encontró la foto en el frente',
+    not_a_document: 'El frente no parece una cédula',
+    front_unreadable: 'No se leyeron el número ni los nombres del frente',
+    document_mismatch: 'El frente y el dorso son de cédulas distintas',
+    mrz_unreadable: 'No se leyó la zona de lectura del dorso',
+    back_missing: 'Falta el dorso',
+    not_paraguayan: 'No es una cédula paraguaya',
+    document_expired: 'La cédula está vencida',
+  } satisfies Record<IdentityReason, string>,
+  steps: { selfie: 'Selfie', front: 'Frente', back: 'Dorso' } satisfies Record<CaseStep, string>,
+  rejectReasons: {
+    faces_differ: 'La persona no es la de la cédula',
+    document_invalid: 'La cédula no es válida, está vencida o no se lee',
+    document_tampered: 'La cédula muestra señales de alteración',
+    photos_unusable: 'Las fotos no permiten decidir',
+    other: 'Otro motivo',
+  } satisfies Record<RejectReason, string>,
+  fields: {
+    FullName: 'Nombre completo',
+    DocumentNumber: 'Número de documento',
+    DateOfBirth: 'Fecha de nacimiento',
+    Gender: 'Sexo',
+    Nationality: 'Nacionalidad',
+    MaritalStatus: 'Estado civil',
+  } satisfies Record<CorrectableField, string>,
+  images: {
+    selfie: 'Selfie del paciente (el cuadro que decidió)',
+    portrait: 'Foto de la cédula',
+    front: 'Frente de la cédula',
+    back: 'Dorso de la cédula',
+    desk: 'Foto tomada en el centro de salud',
+  } satisfies Record<EvidenceImage, string>,
+};
+
+/** A reason code in words; a code the back office does not know is shown as it is. */
+export const reasonText = (code: string): string =>
+  (operadorTerms.reasons as Record<string, string>)[code] ?? code;
+
+const relative = new Intl.RelativeTimeFormat('es-PY', { numeric: 'auto' });
+/** A case's age in words ('hace 3 horas'), from minutes. */
+export function ageText(minutes: number): string {
+  if (minutes < 1) return 'recién';
+  if (minutes < 60) return relative.format(-minutes, 'minute');
+  if (minutes < 48 * 60) return relative.format(-Math.floor(minutes / 60), 'hour');
+  return relative.format(-Math.floor(minutes / (24 * 60)), 'day');
+}
+const dateTime = new Intl.DateTimeFormat('es-PY', { dateStyle: 'short', timeStyle: 'short' });
+export const dateTimeText = (iso: string): string => dateTime.format(new Date(iso));
+
+export const queueCopy = {
+  title: 'Casos abiertos',
+  loading: 'Cargando los casos...',
+  total: (n: number) => (n === 1 ? '1 caso abierto' : `${n} casos abiertos`),
+  empty: 'No hay casos abiertos.',
+  tableCaption: 'Casos abiertos, del más antiguo al más reciente',
+  columns: { age: 'Antigüedad', kind: 'Tipo', trigger: 'Motivo', badge: 'Aprobación' },
+  needsSupervisor: 'Necesita supervisor',
+  claim: 'Tomar el siguiente',
+  claiming: 'Tomando un caso...',
+  nothingToTake: 'No hay casos para tomar',
+  refresh: 'Actualizar',
+  searchCode: 'Buscar por código',
+  opening: 'Abriendo el caso...',
+  expired: 'Tu sesión terminó.',
+  code: {
+    title: 'Buscar por código',
+    intro: 'Ingresá el código que el paciente trae del celular o del SMS (8 caracteres).',
+    label: 'Código',
+    placeholder: 'XXXX-XXXX',
+    submit: 'Buscar',
+    looking: 'Buscando...',
+    cancel: 'Volver a la lista',
+    incomplete:
+      'El código tiene 8 caracteres (letras y números, sin 0, O, 1, I, L, 2, Z, 5, S, 8 ni B).',
+    limited: (seconds: number) =>
+      `Demasiadas búsquedas. Esperá ${
+        seconds >= 60 ? `${Math.ceil(seconds / 60)} min` : `${seconds} s`
+      } y volvé a intentar.`,
+  },
+};
+
+export const caseCopy = {
+  title: (kind: string) => `Caso: ${kind}`,
+  loading: 'Cargando el caso...',
+  retry: 'Intentar de nuevo',
+  backToQueue: 'Volver a la lista',
+  summary: 'Resumen',
+  trigger: 'Motivo',
+  step: 'Paso',
+  openedAt: 'Abierto',
+  expiresAt: 'Vence el código',
+  readOnly: 'Solo lectura: no tenés tomado este caso o ya está decidido.',
+  needsSupervisor: 'Necesita supervisor',
+  approvals: (n: number) => (n === 1 ? '1 aprobación' : `${n} aprobaciones`),
+  evidence: 'Evidencia',
+  faces: 'Selfie y foto de la cédula',
+  documentSides: 'Cédula',
+  missingImage: 'Imagen no disponible',
+  similarity: 'Similitud de rostros',
+  similarityValue: (value: number, threshold: number | null) =>
+    threshold === null ? `${value} %` : `${value} % (umbral ${threshold} %)`,
+  notMeasured: 'No medida',
+  attempts: (liveness: number, scans: number) =>
+    `Intentos: ${liveness} de prueba de vida, ${scans} de lectura de la cédula`,
+  reasons: 'Rechazos del sistema',
+  noReasons: 'Ninguno',
+  fields: 'Datos leídos de la cédula',
+  correct: 'Corregir',
+  correctField: (label: string) => `Corregir ${label.toLowerCase()}`,
+  corrections: 'Correcciones',
+  correctionLine: (field: string, from: string, to: string, reason: string, operator: string) =>
+    `${field}: «${from}» → «${to}». Motivo: ${reason} (${operator})`,
+  correction: {
+    value: 'Valor correcto',
+    reason: 'Motivo de la corrección',
+    reasonHint: 'Obligatorio: por qué corregís este dato.',
+    save: 'Guardar corrección',
+    saving: 'Guardando...',
+    incomplete: 'Escribí un valor distinto del leído y el motivo (al menos 3 caracteres).',
+  },
+  actions: 'Decisión',
+  approve: 'Aprobar',
+  reject: 'Rechazar',
+  repeat: 'Pedir que repita',
+  release: 'Soltar',
+  cancel: 'Cancelar',
+  approveConfirm: {
+    title: '¿Aprobar este caso?',
+    body: 'El paciente podrá continuar su registro con estos datos.',
+    confirm: 'Sí, aprobar',
+  },
+  rejectForm: {
+    title: 'Rechazar el caso',
+    reason: 'Motivo del rechazo',
+    placeholder: 'Elegí un motivo',
+    note: 'Nota (opcional, no la ve el paciente)',
+    confirm: 'Confirmar rechazo',
+  },
+  repeatForm: {
+    title: 'Pedir que repita un paso',
+    legend: 'Paso a repetir',
+    confirm: 'Confirmar',
+  },
+  needsDeskPhoto: 'Para aprobar, primero tomá la foto del paciente en el centro de salud.',
+  desk: {
+    title: 'Foto en el centro de salud',
+    intro: 'Verificá la cédula física y tomá una foto del paciente con la cámara del escritorio.',
+    start: 'Abrir la cámara del escritorio',
+    camera: 'Cámara del escritorio',
+    opening: 'Abriendo la cámara...',
+    capture: 'Tomar foto',
+    capturing: 'Tomando la foto...',
+    uploading: 'Enviando la foto...',
+    retryCamera: 'Reintentar la cámara',
+    matchTitle: 'Coincidencia con la foto de la cédula',
+    matchValue: (value: number, threshold: number | null) =>
+      threshold === null ? `${value} %` : `${value} % (umbral ${threshold} %)`,
+    matchAbove: 'Señal: parecida a la foto de la cédula.',
+    matchBelow: 'Señal: poco parecida a la foto de la cédula. Mirá bien a la persona y la cédula.',
+    noPortrait: 'No hay foto de la cédula para comparar.',
+    signal: 'Es una señal para vos, no una decisión: la decisión es tuya.',
+  },
+  deciding: 'Registrando la decisión...',
+  releasing: 'Soltando el caso...',
+  outcomes: {
+    approved: 'Caso aprobado. El paciente recibirá un SMS para continuar.',
+    awaiting_supervisor: 'Queda pendiente de un supervisor',
+    rejected: 'Caso rechazado. El paciente recibirá un SMS con el motivo.',
+    repeat: 'Se pidió que el paciente repita el paso. Recibirá un SMS.',
+  } satisfies Record<DecisionOutcome, string>,
+  closed: 'Volviendo a la lista...',
+};

@@ -1,0 +1,152 @@
+import styled from 'styled-components';
+import { selectCodeEntry, selectQueue } from '../../../../machines/operador/operador.selectors';
+import { errorText } from '../../../copy/es';
+import { ageText, operadorTerms, queueCopy } from '../../../copy/es.operador';
+import { Button } from '../../../components/Button';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { Heading } from '../../../components/Heading';
+import { Muted, Stack } from '../../../components/Page';
+import { TextField } from '../../../components/TextField';
+import { operador } from '../../../copy/es.operador';
+import { theme } from '../../../theme/theme';
+import { QueueActor } from '../operador.context';
+import { Actions, Badge, Busy } from './parts';
+
+const Table = styled.table`
+  width: 100%;
+  border-collapse: collapse;
+  caption {
+    text-align: left;
+    color: ${theme.colors.muted};
+    padding-bottom: 8px;
+  }
+  th,
+  td {
+    text-align: left;
+    padding: 8px 6px;
+    border-bottom: 1px solid ${theme.colors.border};
+  }
+`;
+
+/** The queue: open cases oldest first (age and reason, no personal data), and the ways in. */
+export function QueueScreen() {
+  const view = QueueActor.useSelector(selectQueue);
+  const { send } = QueueActor.useActorRef();
+  if (view.status === 'code') return <CodeEntry />;
+  if (view.status === 'opening' || view.status === 'expired')
+    return (
+      <Stack>
+        <Heading>{queueCopy.title}</Heading>
+        <Muted role="status">
+          {view.status === 'opening' ? queueCopy.opening : queueCopy.expired}
+        </Muted>
+      </Stack>
+    );
+  const busy = view.status === 'loading' || view.status === 'claiming';
+  const message = errorText(view.error, operador.errors);
+  return (
+    <Stack>
+      <Heading focusOnMount>{queueCopy.title}</Heading>
+      {view.status === 'loading' ? (
+        <Busy>{queueCopy.loading}</Busy>
+      ) : (
+        <Muted role="status">{queueCopy.total(view.total)}</Muted>
+      )}
+      {message ? <ErrorBanner message={message} /> : null}
+      {view.nothingToTake ? <ErrorBanner tone="info" message={queueCopy.nothingToTake} /> : null}
+      <Actions>
+        <Button type="button" disabled={busy} onClick={() => send({ type: 'queue.claim' })}>
+          {view.status === 'claiming' ? queueCopy.claiming : queueCopy.claim}
+        </Button>
+        <Button
+          type="button"
+          $variant="secondary"
+          disabled={busy}
+          onClick={() => send({ type: 'code.open' })}
+        >
+          {queueCopy.searchCode}
+        </Button>
+        <Button
+          type="button"
+          $variant="secondary"
+          disabled={busy}
+          onClick={() => send({ type: 'queue.refresh' })}
+        >
+          {queueCopy.refresh}
+        </Button>
+      </Actions>
+      {view.status !== 'loading' && view.cases.length === 0 && !view.error ? (
+        <Muted>{queueCopy.empty}</Muted>
+      ) : null}
+      {view.cases.length > 0 ? (
+        <Table>
+          <caption>{queueCopy.tableCaption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{queueCopy.columns.age}</th>
+              <th scope="col">{queueCopy.columns.kind}</th>
+              <th scope="col">{queueCopy.columns.trigger}</th>
+              <th scope="col">{queueCopy.columns.badge}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.cases.map((c) => (
+              <tr key={c.id}>
+                <td>{ageText(c.ageMinutes)}</td>
+                <td>{operadorTerms.kinds[c.kind]}</td>
+                <td>{operadorTerms.triggers[c.trigger]}</td>
+                <td>{c.needsSupervisor ? <Badge>{queueCopy.needsSupervisor}</Badge> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** 'Buscar por código': the health-centre code, XXXX-XXXX as typed. */
+function CodeEntry() {
+  const { status, code, error, canSubmit } = QueueActor.useSelector(selectCodeEntry);
+  const { send } = QueueActor.useActorRef();
+  const fieldError =
+    status === 'incomplete'
+      ? queueCopy.code.incomplete
+      : status === 'limited'
+        ? queueCopy.code.limited(error?.retryAfterSeconds ?? 60)
+        : errorText(error, operador.errors);
+  return (
+    <Stack>
+      <Heading focusOnMount>{queueCopy.code.title}</Heading>
+      <form
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          send({ type: 'code.submit' });
+        }}
+      >
+        <Stack>
+          <Muted>{queueCopy.code.intro}</Muted>
+          <TextField
+            label={queueCopy.code.label}
+            value={code}
+            placeholder={queueCopy.code.placeholder}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            inputMode="text"
+            error={fieldError}
+            errorLive
+            onValueChange={(value) => send({ type: 'code.change', value })}
+          />
+          <Button type="submit" disabled={!canSubmit}>
+            {status === 'looking' ? queueCopy.code.looking : queueCopy.code.submit}
+          </Button>
+          <Button type="button" $variant="secondary" onClick={() => send({ type: 'code.cancel' })}>
+            {queueCopy.code.cancel}
+          </Button>
+        </Stack>
+      </form>
+    </Stack>
+  );
+}

@@ -1,0 +1,221 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { identityPaths } from '../contract/identity';
+import { login as loginCopy } from '../src/copy/es';
+import { assist } from '../src/copy/es.assist';
+import { kycErrors } from '../src/copy/es.kyc';
+import { onboarding as copy } from '../src/copy/es.onboarding';
+import { caseCopy, operadorTerms } from '../src/copy/es.operador';
+import { e2eEnv, expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
+import { makeBlinkVideo } from './support/blink-video';
+import {
+  button,
+  cedulas,
+  faces,
+  heading,
+  isPost,
+  kyc,
+  passSelfie,
+  PIN,
+  showOnCamera,
+  test,
+  uploadDocuments,
+} from './support/kyc';
+import {
+  addOperator,
+  enrolAndLogIn,
+  operatorDesk,
+  takeNext,
+  uniqueUsuario,
+} from './support/operators';
+import { choosePin, linkFromOutbox, proveMobile } from './support/registration';
+
+// Issue 30, assisted verification, through the real build, API, identity engine and back office:
+// (a) a card refused for faces that differ -> 'Que lo revise una persona' -> a reviser enrolled by
+// the command's link (passkey on a virtual authenticator) approves, a supervisor approves second
+// -> the patient follows the SMS link, finishes and logs in with the PIN chosen before; (c) a
+// reviser asks for the front again -> the patient repeats only the front. Serial: the queue is
+// shared, and 'Tomar el siguiente' takes its oldest case. Blink seeds 7 and 8 (e2e/support/kyc.ts).
+
+test.describe.configure({ mode: 'serial', timeout: 360_000 });
+test.use({ blinkSeed: 7 });
+
+/** Steps 0-3 for a new mobile, then the selfie passed; the mobile. */
+async function toDocument(page: Page): Promise<string> {
+  const celular = uniqueCelular();
+  await proveMobile(page, celular);
+  await choosePin(page, PIN);
+  await button(page, copy.welcome.next).click();
+  await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
+  await passSelfie(page);
+  return celular;
+}
+
+/** From the offer: 'Que lo revise una persona', and the waiting screen. */
+async function askForAPerson(page: Page): Promise<void> {
+  await button(page, assist.action).click();
+  await expect(heading(page, assist.offer.title)).toBeFocused();
+  await button(page, assist.review).click();
+  await expect(heading(page, assist.waiting.title)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText(assist.waiting.sms)).toBeVisible();
+}
+
+/** The complementary data (first department and city), then 'Onboarding Completo'. */
+async function complete(page: Page): Promise<void> {
+  await expect(heading(page, kyc.supplementary.title)).toBeFocused({ timeout: 30_000 });
+  const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });
+  const city = page.getByLabel(kyc.supplementary.cityLabel, { exact: true });
+  await expect(department.locator('option')).not.toHaveCount(1);
+  await department.selectOption({ index: 1 });
+  await expect(city).toBeEnabled();
+  await city.selectOption({ index: 1 });
+  await button(page, kyc.supplementary.submit).click();
+  await expect(heading(page, copy.complete.title)).toBeVisible({ timeout: 30_000 });
+}
+
+async function logIn(page: Page, documento: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel(loginCopy.documentoLabel, { exact: true }).fill(documento);
+  await page.getByLabel(loginCopy.pinLabel, { exact: true }).fill(PIN);
+  await button(page, loginCopy.submit).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+}
+
+/** 'Aprobar' and its confirmation; the outcome shown. */
+async function approve(page: Page, outcome: string): Promise<void> {
+  await page.getByRole('button', { name: caseCopy.approve, exact: true }).click();
+  await page.getByRole('button', { name: caseCopy.approveConfirm.confirm, exact: true }).click();
+  await expect(page.getByText(outcome)).toBeVisible({ timeout: 30_000 });
+}
+
+/** The report's assisted path for today (npm run report -- --json, through the server's socket). */
+function assistedReport(): {
+  looks: Array<{ operator: string; views: number; images: number }>;
+} {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Asuncion' }).format(
+    new Date(),
+  );
+  const out = execFileSync(
+    'npm',
+    ['run', '-s', 'report', '--', '--desde', today, '--hasta', today, '--json'],
+    {
+      env: { ...process.env, DATA_DIR: e2eEnv.dataDir, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return (JSON.parse(out) as { assisted: ReturnType<typeof assistedReport> }).assisted;
+}
+
+test('(a) faces that differ: a person reviews, a supervisor approves second, the patient finishes from the SMS link and logs in with the PIN chosen before', async ({
+  page,
+  browser,
+}) => {
+  const celular = await toDocument(page);
+  // card-3 carries another person's photo (tests/fixtures/cedulas/manifest.json): 6.631.356.
+  await uploadDocuments(page, 'card-3');
+  await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
+  await expect(page.getByText(kycErrors.faceMismatch, { exact: true })).toBeVisible();
+  await askForAPerson(page);
+  await expectNoAxeViolations(page);
+
+  // A reviser: created by the operator command, enrolled with a passkey, in again with it.
+  const revisor = uniqueUsuario('revisor');
+  const first = await operatorDesk(browser);
+  await enrolAndLogIn(
+    first.page,
+    addOperator(revisor, 'Rosa Revisora', 'revisor').link,
+    'Rosa Revisora',
+  );
+  await takeNext(first.page);
+  await expect(first.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
+  await expect(
+    first.page.getByRole('img', { name: operadorTerms.images.selfie, exact: true }),
+  ).toBeVisible();
+  await expect(
+    first.page.getByRole('img', { name: operadorTerms.images.portrait, exact: true }),
+  ).toBeVisible();
+  await expectNoAxeViolations(first.page);
+  await approve(first.page, caseCopy.outcomes.awaiting_supervisor);
+
+  // Faces that differ need a second approval, by a supervisor.
+  const supervisor = uniqueUsuario('supervisor');
+  const second = await operatorDesk(browser);
+  await enrolAndLogIn(
+    second.page,
+    addOperator(supervisor, 'Sara Supervisora', 'supervisor').link,
+    'Sara Supervisora',
+  );
+  await takeNext(second.page);
+  await approve(second.page, caseCopy.outcomes.approved);
+
+  // The SMS (no personal data) brings the patient back: the complementary data, then done.
+  const link = await linkFromOutbox(page, celular);
+  await page.goto(link);
+  await expect(page.getByText(assist.notices.verified)).toBeVisible({ timeout: 30_000 });
+  await complete(page);
+  await logIn(page, '6631356');
+
+  // Every look and decision is on record: the report counts each operator's looks.
+  const looks = assistedReport().looks;
+  for (const usuario of [revisor, supervisor]) {
+    const mine = looks.find((l) => l.operator === usuario);
+    expect(mine, usuario).toBeDefined();
+    expect(mine!.views).toBeGreaterThanOrEqual(1);
+    expect(mine!.images).toBeGreaterThanOrEqual(2);
+  }
+  await first.context.close();
+  await second.context.close();
+});
+
+test('(c) a reviser asks for the front again: the patient repeats only the front, and registers', async ({
+  page,
+  browser,
+  cameraFile,
+  cameraDir,
+}) => {
+  // Another blink video than (a)'s: the server refuses frames another session already sent.
+  showOnCamera(cameraFile, await makeBlinkVideo(cameraDir, { seed: 8, seconds: 30 }));
+  const celular = await toDocument(page);
+  // A face photo as the front, with the right back of the 'clasica' card (4.265.872).
+  await page.getByTestId('upload-front').setInputFiles(path.join(faces, 'person-12.jpg'));
+  await button(page, kyc.document.accept).click();
+  await expect(heading(page, kyc.document.backTitle)).toBeFocused();
+  await page
+    .getByTestId('upload-back')
+    .setInputFiles(path.join(cedulas, 'templates', 'clasica-back.jpg'));
+  const scan = page.waitForResponse(isPost(identityPaths.scanId), { timeout: 120_000 });
+  await button(page, kyc.document.accept).click();
+  // Refused (a face, no card): the patient asks for a person instead of trying again.
+  expect((await (await scan).json()).success).toBe(false);
+  await askForAPerson(page);
+
+  const revisor = uniqueUsuario('revisor');
+  const desk = await operatorDesk(browser);
+  await enrolAndLogIn(
+    desk.page,
+    addOperator(revisor, 'Raúl Revisor', 'revisor').link,
+    'Raúl Revisor',
+  );
+  await takeNext(desk.page);
+  await desk.page.getByRole('button', { name: caseCopy.repeat, exact: true }).click();
+  await desk.page.getByRole('radio', { name: operadorTerms.steps.front, exact: true }).check();
+  await desk.page.getByRole('button', { name: caseCopy.repeatForm.confirm, exact: true }).click();
+  await expect(desk.page.getByText(caseCopy.outcomes.repeat)).toBeVisible({ timeout: 30_000 });
+
+  // The SMS link: only the front, with the reason; the back the server kept goes with it.
+  const link = await linkFromOutbox(page, celular);
+  await page.goto(link);
+  await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
+  await expect(page.getByText(assist.notices.front)).toBeVisible();
+  await page
+    .getByTestId('upload-front')
+    .setInputFiles(path.join(cedulas, 'templates', 'clasica-front.jpg'));
+  await button(page, kyc.document.accept).click();
+  await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
+  await button(page, kyc.review.confirm).click();
+  await complete(page);
+  await logIn(page, '4265872');
+  await desk.context.close();
+});

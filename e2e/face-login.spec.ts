@@ -1,7 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { login as loginCopy } from '../src/copy/es';
+import { assist } from '../src/copy/es.assist';
 import { faceLogin as copy } from '../src/copy/es.faceLogin';
+import { kyc as kycCopy } from '../src/copy/es.kyc';
+import { onboarding as onboardingCopy } from '../src/copy/es.onboarding';
+import { caseCopy, operadorTerms, queueCopy } from '../src/copy/es.operador';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './chromium';
 import {
   createPatient,
@@ -13,6 +18,8 @@ import {
   uniqueDocumento,
 } from './fixtures';
 import { makeBlinkVideo } from './support/blink-video';
+import { addOperator, enrolAndLogIn, operatorDesk, uniqueUsuario } from './support/operators';
+import { choosePin, linkFromOutbox, proveMobile } from './support/registration';
 
 // Face authentication (/face-login) through the real build, the real API and the real identity
 // engine, in Chromium with a fake camera playing a blink video (e2e/support/blink-video.ts).
@@ -20,13 +27,14 @@ import { makeBlinkVideo } from './support/blink-video';
 // The live face is the second blink pair of the fixtures (`blink-b`, person-15 of
 // tests/fixtures/faces): nobody else's test enrols it (the KYC journey enrols the first blink face,
 // at any moment of a parallel run), so whether it is enrolled is this file's to decide. The tests
-// run in order: first nobody has that face ('No reconocido'), then the operator command enrols it
-// while the server runs, then manual and kiosk modes recognise the patient.
+// run in order: first nobody has that face ('No reconocido'); then a patient without a camera
+// verifies at a health centre, whose desk camera's photo becomes the enrolled face (issue 30 b);
+// then the operator command enrols that patient's face again while the server runs; then manual
+// and kiosk modes recognise the patient.
 //
-// Every test plays its own video (its own seed, 6-8 of the 5-8 e2e/support/blink-video.ts gives this
-// file; seed 5 on this face leaves two frames of a 60 s video too close for makeBlinkVideo's
-// check): the server refuses frames another session sent in the last 72 h, so two tests never play
-// the same frames.
+// Every test plays its own video (its own seed, 6-10 on this face; seed 5 on this face leaves two
+// frames of a 60 s video too close for makeBlinkVideo's check): the server refuses frames another
+// session sent in the last 72 h, so two tests never play the same frames.
 
 const FACE = 'blink-b';
 const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
@@ -101,12 +109,120 @@ test('a live face nobody enrolled gets "No reconocido" and no one\'s data', asyn
   await expectNoAxeViolations(page);
 });
 
-test('a patient enrolled with the operator command (--foto) is recognised by name and document number in manual mode', async ({
+test('(issue 30 b) a patient without a camera verifies at a health centre: an operator finds the code, types the cédula, takes the photo with the desk camera and approves; the patient logs in, and face authentication recognises the face the desk took', async ({
+  cameraPage,
+}, testInfo) => {
+  // The patient's computer has no camera (no fake device).
+  const patientBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+  });
+  const page = await (
+    await patientBrowser.newContext({
+      baseURL: e2eEnv.baseURL,
+      locale: 'es-PY',
+      timezoneId: 'America/Asuncion',
+    })
+  ).newPage();
+  await proveMobile(page, patient.celular);
+  await choosePin(page, patient.pin);
+  await page.getByRole('button', { name: onboardingCopy.welcome.next, exact: true }).click();
+  await page.getByRole('button', { name: assist.action, exact: true }).click({ timeout: 30_000 });
+  await page.getByRole('button', { name: assist.centre, exact: true }).click();
+  const code = page.getByLabel(assist.centreCase.codeLabel);
+  await expect(code).toHaveText(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/, { timeout: 30_000 });
+  const typed = (await code.textContent())!;
+  await expectNoAxeViolations(page);
+
+  // The health centre's desk: a passkey, and a camera that shows the patient (blink-b).
+  const dir = testInfo.outputPath('desk');
+  mkdirSync(dir, { recursive: true });
+  const deskVideo = await makeBlinkVideo(dir, { seed: 9, seconds: 60, face: FACE });
+  const deskBrowser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${deskVideo}`],
+  });
+  const desk = await operatorDesk(deskBrowser);
+  const usuario = uniqueUsuario('centro');
+  await enrolAndLogIn(
+    desk.page,
+    addOperator(usuario, 'Carla Centro', 'revisor').link,
+    'Carla Centro',
+  );
+  await desk.page.getByRole('button', { name: queueCopy.searchCode, exact: true }).click();
+  await desk.page.getByLabel(queueCopy.code.label, { exact: true }).fill(typed.toLowerCase());
+  await desk.page.getByRole('button', { name: queueCopy.code.submit, exact: true }).click();
+  // The cédula in the operator's hands: its fields typed, each with its reason.
+  for (const [field, valueTyped] of [
+    ['FullName', `${patient.apellido} ${patient.nombre}`],
+    ['DocumentNumber', patient.documento],
+    ['DateOfBirth', '1991-06-14'],
+    ['Gender', 'F'],
+    ['Nationality', 'PARAGUAYA'],
+  ] as const) {
+    await desk.page
+      .getByRole('button', {
+        name: caseCopy.correctField(operadorTerms.fields[field]),
+        exact: true,
+      })
+      .click({ timeout: 30_000 });
+    await desk.page.getByLabel(caseCopy.correction.value, { exact: true }).fill(valueTyped);
+    await desk.page
+      .getByLabel(caseCopy.correction.reason, { exact: true })
+      .fill('Leído de la cédula física');
+    await desk.page.getByRole('button', { name: caseCopy.correction.save, exact: true }).click();
+    await expect(desk.page.getByText(valueTyped, { exact: true }).first()).toBeVisible({
+      timeout: 30_000,
+    });
+  }
+  await desk.page.getByRole('button', { name: caseCopy.desk.start, exact: true }).click();
+  await desk.page
+    .getByRole('button', { name: caseCopy.desk.capture, exact: true })
+    .click({ timeout: 30_000 });
+  await expect(desk.page.getByText(caseCopy.desk.signal)).toBeVisible({ timeout: 60_000 });
+  await expectNoAxeViolations(desk.page);
+  await desk.page.getByRole('button', { name: caseCopy.approve, exact: true }).click();
+  await desk.page
+    .getByRole('button', { name: caseCopy.approveConfirm.confirm, exact: true })
+    .click();
+  await expect(desk.page.getByText(caseCopy.outcomes.approved)).toBeVisible({ timeout: 30_000 });
+  await deskBrowser.close();
+
+  // The SMS link: the complementary data, then done; the PIN chosen at step 2 logs in.
+  await page.goto(await linkFromOutbox(page, patient.celular));
+  await expect(page.getByText(assist.notices.verified)).toBeVisible({ timeout: 30_000 });
+  const department = page.getByLabel(kycCopy.supplementary.departmentLabel, { exact: true });
+  await expect(department.locator('option')).not.toHaveCount(1);
+  await department.selectOption({ index: 1 });
+  const city = page.getByLabel(kycCopy.supplementary.cityLabel, { exact: true });
+  await expect(city).toBeEnabled();
+  await city.selectOption({ index: 1 });
+  await page.getByRole('button', { name: kycCopy.supplementary.submit, exact: true }).click();
+  await expect(page.getByRole('heading', { name: onboardingCopy.complete.title })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.goto('/login');
+  await page.getByLabel(loginCopy.documentoLabel, { exact: true }).fill(patient.documento);
+  await page.getByLabel(loginCopy.pinLabel, { exact: true }).fill(patient.pin);
+  await page.getByRole('button', { name: loginCopy.submit, exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard$/, { timeout: 30_000 });
+  await patientBrowser.close();
+
+  // The desk's photo is the enrolled face: face authentication knows the patient.
+  const kiosk = await cameraPage(10);
+  await openFaceLogin(kiosk, '/face-login');
+  await button(kiosk, copy.start).click();
+  await expect(value(kiosk, copy.resultLabels.name)).toHaveText(fullName, { timeout: 90_000 });
+  await expect(value(kiosk, copy.resultLabels.document)).toHaveText(patient.documento);
+});
+
+test("the patient's face enrolled again with the operator command (--foto) is recognised by name and document number in manual mode", async ({
   cameraPage,
 }) => {
-  // `npm run patients -- add ... --foto` while the e2e server runs (it writes through its socket).
+  // `npm run patients -- add ... --foto` while the e2e server runs (it writes through its socket):
+  // the patient the health centre verified, updated (the only patient with this face).
   const added = createPatient(patient, e2eEnv.dataDir, { foto: photo });
-  expect(added).toMatchObject({ ok: true, created: true, face: 'enrolled' });
+  expect(added).toMatchObject({ ok: true, created: false, face: 'enrolled' });
 
   const page = await cameraPage(6);
   await openFaceLogin(page, '/face-login');

@@ -26,6 +26,8 @@ export const caseMessages = {
   caseHeld: 'Otra persona está atendiendo este caso.',
   noFace:
     'Este caso no tiene ninguna foto del rostro. Tomá la foto en el escritorio antes de aprobar.',
+  fieldsMissing:
+    'Faltan el nombre completo o el número de documento: corregilos con los de la cédula antes de aprobar.',
   supervisorOnly: 'Este caso necesita la aprobación de una persona con rol de supervisor.',
   secondApprover: 'La segunda aprobación tiene que ser de otro supervisor.',
   noSelfieForSide:

@@ -403,6 +403,10 @@ export async function decide(
         sealer.openJson<number[]>(row.id, 'desk_embedding', row.desk_embedding) ??
         sealer.openJson<number[]>(row.id, 'selfie_embedding', row.selfie_embedding);
       if (!embedding) throw new HttpError(409, m.noFace, {}, 'no_face');
+      // The patient is registered with these: an approval without them would register no one.
+      const current = currentFields(ctx, row).fields;
+      if (!current.FullName.trim() || !/\d/.test(current.DocumentNumber))
+        throw new HttpError(409, m.fieldsMissing, {}, 'fields_missing');
       const approval: Approval = { operatorId: op.id, usuario: op.usuario, at: now.toISOString() };
       if (supervised && approvals.length === 0) {
         await tx.query(

@@ -417,6 +417,30 @@ describe('deciding', () => {
     expect(actions).toEqual(['open', 'lookup', 'claim', 'desk_photo', 'approve']);
   });
 
+  it('a case whose card was never read cannot be approved until its name and number are typed', async () => {
+    const reg = await p.registration('0981123456', null);
+    const code = (await p.openCase(reg.token, { kind: 'centro', trigger: 'no_camera' })).json().case
+      .code as string;
+    const id = (await op.post('ana', '/codigos', { code })).json().caseId as string;
+    expect((await op.photo('ana', id, jpeg('desk'))).statusCode).toBe(200);
+    const refused = await decide('ana', id, { decision: 'approve' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ success: false, reason: 'fields_missing' });
+    const reason = 'Leído de la cédula física';
+    for (const [field, value] of [
+      ['FullName', 'GONZÁLEZ MARÍA'],
+      ['DocumentNumber', '4567890'],
+    ])
+      expect(
+        (await op.post('ana', `/casos/${id}/campos`, { field, value, reason })).statusCode,
+      ).toBe(200);
+    expect((await decide('ana', id, { decision: 'approve' })).json().outcome).toBe('approved');
+    expect((await p.resume()).idData).toMatchObject({
+      FullName: 'GONZÁLEZ MARÍA',
+      DocumentNumber: '4567890',
+    });
+  });
+
   it("a desk photo without a face is refused with the gates' hint", async () => {
     const reg = await p.registration();
     const code = (await p.openCase(reg.token, { kind: 'centro' })).json().case.code;

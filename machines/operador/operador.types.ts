@@ -18,14 +18,8 @@ import type { CameraErrorCode, CameraEvent } from '../shared/camera';
 export type { CaseDetail, DecisionRequest, EvidenceImage, OperatorProfile, QueuedCase };
 export type { CaseKind, CaseStep, CaseTrigger, RejectReason } from '../../contract/cases';
 export type { IdentityReason } from '../../contract/identity';
-export {
-  CASE_STEPS,
-  CENTRE_CODE_LENGTH,
-  REJECT_REASONS,
-  formatCentreCode,
-} from '../../contract/cases';
+export { CASE_STEPS, REJECT_REASONS } from '../../contract/cases';
 export { CORRECTABLE_FIELDS };
-export { OPERATOR_ENROL_PATH, OPERATOR_PATH } from '../../contract/operators';
 export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
 
 /**

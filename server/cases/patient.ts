@@ -159,8 +159,14 @@ async function insertCase(
   },
 ): Promise<CaseRow> {
   const id = randomUUID();
-  const { kind, trigger, step } = a.input;
+  const { kind, step } = a.input;
   const e = a.evidence;
+  // The browser names what it saw, but never decides supervision: a session the engine refused
+  // for faces that differ or for two cards is that case, whatever trigger the browser sent.
+  const engineSupervised = SUPERVISED_TRIGGERS.findLast((t) =>
+    (e?.reasons as readonly string[] | undefined)?.includes(t),
+  );
+  const trigger: CaseTrigger = engineSupervised ?? a.input.trigger;
   const code = kind === 'centro' ? await newCentreCode(tx) : null;
   const expectedBy = new Date(a.now.getTime() + (kind === 'centro' ? a.centreMs : a.reviewMs));
   const s = a.sealer;
@@ -206,6 +212,7 @@ async function insertCase(
     detail: {
       kind,
       trigger,
+      ...(trigger !== a.input.trigger ? { asked: a.input.trigger } : {}),
       step,
       supervised: SUPERVISED_TRIGGERS.includes(trigger),
       evidence: e

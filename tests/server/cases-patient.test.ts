@@ -14,7 +14,7 @@ import { loadCasesSettings, loadCentres } from '../../server/cases/config';
 import { claimNext } from '../../server/cases/operator';
 import { caseSealer } from '../../server/cases/seal';
 import { ConfigError } from '../../server/env';
-import { auditRows, CaseKyc, ID_DATA, jpeg, OPERATORS, patient } from './cases-fixtures';
+import { auditRows, CaseKyc, evidence, ID_DATA, jpeg, OPERATORS, patient } from './cases-fixtures';
 import { MemorySms, useTestApp } from './helpers';
 
 /**
@@ -100,6 +100,18 @@ describe('opening a case', () => {
     expect(message[0]!.body).toContain('02/04/2025'); // 30 days after 2025-03-03, Paraguay's day
     for (const personal of ['GONZÁLEZ', 'MARÍA', '4567890', '1990'])
       expect(message[0]!.body).not.toContain(personal);
+  });
+
+  it("the engine's refusal, not the browser's trigger, decides supervision", async () => {
+    // The session was refused for faces that differ; the browser says the patient chose.
+    const { token } = await p.registration('0981123456', evidence({ reasons: ['face_mismatch'] }));
+    const opened = await p.openCase(token, { trigger: 'patient_choice' });
+    expect(opened.json().case.trigger).toBe('face_mismatch');
+    // Without such a refusal the browser's trigger stands.
+    const other = await p.registration('0981123457', evidence({ reasons: ['mrz_unreadable'] }));
+    expect((await p.openCase(other.token, { trigger: 'patient_choice' })).json().case.trigger).toBe(
+      'patient_choice',
+    );
   });
 
   it('two opens at once make one case; opening again answers the same case', async () => {

@@ -50,7 +50,7 @@ export function evidence(overrides: Partial<KycEvidence> = {}): KycEvidence {
     back: jpeg('back'),
     portrait: jpeg('portrait'),
     idData: ID_DATA,
-    reasons: ['face_mismatch'],
+    reasons: ['mrz_unreadable'],
     faceSimilarity: 0.31,
     faceThreshold: 0.5,
     attempts: { liveness: 1, scans: 2 },

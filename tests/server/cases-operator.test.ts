@@ -173,7 +173,7 @@ describe('looking at a case', () => {
       status: 'open',
       fields: ID_DATA,
       corrections: [],
-      engineReasons: ['face_mismatch'],
+      engineReasons: ['mrz_unreadable'],
       faceSimilarity: 0.31,
       faceThreshold: 0.5,
       attempts: { liveness: 1, scans: 2 },

@@ -63,7 +63,7 @@ describe('opening a case', () => {
     expect(sealer.openJson(id, 'fields', row!.fields as Uint8Array)).toEqual(ID_DATA);
     expect(() => sealer.open(id, 'back', row!.front as Uint8Array)).toThrow();
     expect(row).toMatchObject({
-      engine_reasons: ['face_mismatch'],
+      engine_reasons: ['mrz_unreadable'],
       face_similarity: 0.31,
       attempts_liveness: 1,
       attempts_scans: 2,

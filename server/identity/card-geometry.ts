@@ -401,12 +401,15 @@ const rgbOf = (m: Mat): RgbImage => ({
   height: m.rows,
 });
 
-/** The card found in a photo, warped to a landscape card and deskewed by its text lines. */
+/**
+ * The card found in a photo, warped to a landscape card and deskewed by its text lines. An outline
+ * whose warp shows fewer than half the text lines of the photo as it is was not the card (a block
+ * of the print of a photo cropped to the card: the portrait with the fields beside it, 12% of the
+ * photo, no face seen in its warp): the photo is then read as having no outline.
+ */
 export function straightenCard(cv: Cv, photo: RgbImage): StraightenedCard {
   return withMats((keep) => {
     const src = keep(matOf(cv, photo));
-    const grey = keep(new cv.Mat());
-    cv.cvtColor(src, grey, cv.COLOR_RGB2GRAY);
     const scale = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
     const small = keep(new cv.Mat());
     cv.resize(
@@ -418,6 +421,25 @@ export function straightenCard(cv: Cv, photo: RgbImage): StraightenedCard {
       cv.INTER_AREA,
     );
     const found = findCardQuad(cv, small);
+    const warped = straightenTo(cv, photo, src, found, scale);
+    if (!found) return warped;
+    const grey = keep(new cv.Mat());
+    cv.cvtColor(src, grey, cv.COLOR_RGB2GRAY);
+    return warped.textLines * 2 < textLines(cv, grey)
+      ? straightenTo(cv, photo, src, null, scale)
+      : warped;
+  });
+}
+
+/** The photo warped to the outline `found` (at `scale`), or with no outline cropped to its text. */
+function straightenTo(
+  cv: Cv,
+  photo: RgbImage,
+  src: Mat,
+  found: Quad | null,
+  scale: number,
+): StraightenedCard {
+  return withMats((keep) => {
     let card: Mat = src;
     let fraction = 1;
     if (found) {

@@ -149,6 +149,20 @@ describe('straightening', () => {
     expect([card.image.width, card.image.height]).toEqual([760, 330]);
   });
 
+  it("a scan cropped to the card, at the browser's 2000 px, is not warped to a block of its print", async () => {
+    // The colour distance above the border's own variation (the border being the card's) once made
+    // an 'outline' of 12% of the photo around the portrait and fields: its warp showed 1 text line
+    // and no face ('no_face_on_document' on a genuine scan).
+    const scan = await sharp(fixture('cedulas', 'card-1-front.jpg'))
+      .resize({ width: 2000 })
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const card = straightenCard(cv, await rgb(scan));
+    expect(card.found).toBe(false);
+    expect([card.image.width, card.image.height]).toEqual([2000, 1261]);
+    expect(card.textLines).toBeGreaterThanOrEqual(8);
+  });
+
   it('measures what a retake hint needs: light, how much of the photo the card takes', async () => {
     const shot = async (capture: Parameters<typeof photographCard>[1]) =>
       straightenCard(

@@ -71,11 +71,13 @@ export function findMaritalStatus(text: string, sex?: string): string | null {
  * matched each token (null: none). The spelling is settled by voteNames and printedSpelling, not
  * here. null when the front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name
  * was read (small labels are the first to blur). Two names read as one word ('VERAVILLALBA': the
- * space between them missed) are both found.
+ * space between them missed) are both found; with `lastCut` (a full MRZ names line) the last name
+ * is found as the start of a printed word ('EL' of 'ELENA').
  */
 export function crossCheckNames(
   tokens: string[],
   frontText: string,
+  lastCut = false,
 ): { ok: boolean | null; tokens: string[]; found: number; front: (string | null)[] } {
   const ws = words(frontText).filter((w) => w.length >= 2 && !/\d/.test(w));
   const labels = ws.some(
@@ -96,6 +98,14 @@ export function crossCheckNames(
       if (!best || d < best.d) best = { w, d };
     }
     if (best && near(best.w, t)) return best.w;
+    // The last name cut by a full MRZ names line: the start of a printed word (completed from it by
+    // untruncatedNames).
+    if (
+      lastCut &&
+      i === tokens.length - 1 &&
+      ws.some((w) => w.length > t.length && w.startsWith(t))
+    )
+      return t;
     return joined(i) ? t : null;
   });
   const found = front.filter((w) => w !== null).length;

@@ -10,6 +10,8 @@ export type MrzFields = {
   issuingState: string;
   surnames: string[];
   names: string[];
+  /** The names line is full (no filler at its end): its last name may be cut ('RAQUE', 'EL'). */
+  namesCut: boolean;
 };
 export type MrzRead = { lines: [string, string, string]; fields: MrzFields; autocorrected: number };
 
@@ -29,7 +31,11 @@ function mrzCandidates(text: string): string[] {
         .toUpperCase()
         .replace(/[\s'"`.,:;]/g, '')
         .replace(/[«‹([{]/g, '<');
-      l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
+      // A full names line cut inside a name ('VILLALBA<GONZALEZ<<CELESTE<ELE': 'ELENA' cut at 30
+      // characters) ends with a letter, one filler and a piece of two letters or more: a name's
+      // start, not misread fillers.
+      const cutName = l.length === 30 && !/\d/.test(l) && /[A-Z]<[KLCE]{2,}$/.test(l);
+      if (!cutName) l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
       if (/\d/.test(l)) {
         for (let i = 0; i < 3; i++)
           l = l.replace(/(?<=<)[KLCE]{1,2}(?=<)/g, (m) => '<'.repeat(m.length));
@@ -158,6 +164,7 @@ function parseTd1(lines: [string, string, string]): MrzRead | null {
       issuingState: f.issuingState ?? '',
       surnames: split(f.lastName),
       names: split(f.firstName),
+      namesCut: !lines[2].endsWith('<'),
     },
   };
 }

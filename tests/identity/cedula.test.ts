@@ -206,6 +206,37 @@ describe('cédula rules', () => {
     });
   });
 
+  it("the piece a full names line ends with is a name's start, completed from the front", () => {
+    // clasica #6 of the bench's seed 3: 'ELENA' cut to 'ELE' was taken for misread fillers and the
+    // name was given without it ('VILLALBA GONZALEZ CELESTE').
+    const card: CardPerson = {
+      surnames: ['VILLALBA', 'GONZÁLEZ'],
+      names: ['CELESTE', 'ELENA'],
+      documentNumber: '4512873',
+      birth: '1979-03-14',
+      expiry: '2031-06-30',
+      sex: 'F',
+      maritalStatus: 'SOLTERA',
+    };
+    const mrz = mrzOf(card);
+    expect(mrz.lines[2]).toBe('VILLALBA<GONZALEZ<<CELESTE<ELE');
+    expect(mrz.fields).toMatchObject({ names: ['CELESTE', 'ELE'], namesCut: true });
+    const front =
+      'REPÚBLICA DEL PARAGUAY\nAPELLIDOS\nVILLALBA GONZÁLEZ\nNOMBRES\nCELESTE ELENA\n' +
+      'ESTADO CIVIL SOLTERA\nN° DOCUMENTO 4.512.873';
+    const v = documentVerdict(
+      { back: { mrz, passes: 1 }, front: [{ text: front, words: [] }], backText: '' },
+      DAY,
+    );
+    expect(v.idData?.FullName).toBe('VILLALBA GONZÁLEZ CELESTE ELENA');
+    // A names line with fillers at its end is not cut: misread fillers there stay fillers.
+    expect(mrzOf(person).fields.namesCut).toBe(false);
+    expect(
+      readTd1([...td1(person).slice(0, 2), 'FRANCO<LOPEZ<<LIZ<ANA<<<<<<<EL'].join('\n'))?.fields
+        .names,
+    ).toEqual(['LIZ', 'ANA']);
+  });
+
   it('a name the full MRZ line cut is completed from the front, which prints it whole', () => {
     const line = 'OVIEDO<MARTINEZ<<CELESTE<RAQUE';
     const front = 'APELLIDOS OVIEDO MARTÍNEZ NOMBRES CELESTE RAQUEL';

@@ -43,6 +43,8 @@ export type StraightenedCard = {
 };
 
 const DETECT_SIDE = 640;
+/** A glare spot burns less than this share of the photo (a white card in bright light, more). */
+const MAX_GLARE_SPOT = 0.04;
 const MAX_CARD_WIDTH = 1600;
 const MIN_CARD_WIDTH = 1012;
 
@@ -146,6 +148,14 @@ function findCardQuad(cv: Cv, rgb: Mat): Quad | null {
     cv.GaussianBlur(grey, blurred, new cv.Size(7, 7), 0);
     const maps: Mat[] = [];
     const k3 = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(3, 3)));
+    // Burnt pixels of a glare spot (often half on the card and half on the table) are neither card
+    // nor table: left out of the regions, a spot at the card's edge is a notch (the hull fills it),
+    // not a bump that drags the outline's corner off the card. Not when much of the photo is burnt
+    // (a white card on a white table in bright light: the card is burnt too).
+    const notBurnt = keep(new cv.Mat());
+    cv.threshold(grey, notBurnt, 247, 255, cv.THRESH_BINARY_INV);
+    const spot = 1 - cv.countNonZero(notBurnt) / imageArea < MAX_GLARE_SPOT;
+    cv.erode(notBurnt, notBurnt, k3, new cv.Point(-1, -1), 2);
     // Faint edges (a light card on a light table) to strong ones (a textured table).
     for (const [low, high] of [
       [8, 24],
@@ -159,14 +169,20 @@ function findCardQuad(cv: Cv, rgb: Mat): Quad | null {
     }
     const k9 = keep(cv.getStructuringElement(cv.MORPH_RECT, new cv.Size(9, 9)));
     const distance = keep(backgroundDistance(cv, rgb));
-    const binaries: Array<[Mat, number]> = [
-      [distance, cv.THRESH_BINARY],
-      [blurred, cv.THRESH_BINARY],
-      [blurred, cv.THRESH_BINARY_INV],
+    // Otsu's threshold, or (the colour distance) one just above the table's own variation: a light
+    // card on a light table differs from it by less than the card's print does (Otsu then splits
+    // the print from card and table alike).
+    const binaries: Array<[Mat, number, number | null]> = [
+      [distance, cv.THRESH_BINARY, null],
+      [distance, cv.THRESH_BINARY, tableVariation(distance)],
+      [blurred, cv.THRESH_BINARY, null],
+      [blurred, cv.THRESH_BINARY_INV, null],
     ];
-    for (const [src, mode] of binaries) {
+    for (const [src, mode, level] of binaries) {
       const bin = keep(new cv.Mat());
-      cv.threshold(src, bin, 0, 255, mode | cv.THRESH_OTSU);
+      if (level === null) cv.threshold(src, bin, 0, 255, mode | cv.THRESH_OTSU);
+      else cv.threshold(src, bin, level, 255, mode);
+      if (spot && mode === cv.THRESH_BINARY) cv.bitwise_and(bin, notBurnt, bin);
       cv.morphologyEx(bin, bin, cv.MORPH_CLOSE, k9);
       cv.morphologyEx(bin, bin, cv.MORPH_OPEN, k9);
       maps.push(bin);
@@ -179,6 +195,15 @@ function findCardQuad(cv: Cv, rgb: Mat): Quad | null {
       for (let i = 0; i < contours.size(); i++) {
         const contour = keep(contours.get(i));
         if (cv.contourArea(contour) < 0.1 * imageArea) continue;
+        // A region that reaches two sides of the photo or more is the table's texture joined up (or
+        // the photo's own frame), not a card lying in it (a photo cropped to the card has no outline).
+        const r = cv.boundingRect(contour);
+        const sides =
+          Number(r.x <= 2) +
+          Number(r.y <= 2) +
+          Number(r.x + r.width >= rgb.cols - 2) +
+          Number(r.y + r.height >= rgb.rows - 2);
+        if (sides >= 2) continue;
         const { quad, fill } = contourQuad(cv, contour);
         if (fill < 0.85 || !plausibleCard(quad, imageArea)) continue;
         const score = quadArea(quad) * fill;
@@ -197,19 +222,36 @@ function medianOf(values: Uint8Array): number {
   return 128;
 }
 
+/** Values of one channel of the photo's border band (3% of its shorter side), where the table is. */
+function borderValues(m: Mat, channel = 0, channels = 1): Uint8Array {
+  const d = m.data as Uint8Array;
+  const w = m.cols;
+  const h = m.rows;
+  const band = Math.max(2, Math.round(Math.min(w, h) * 0.03));
+  const out: number[] = [];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (x < band || x >= w - band || y < band || y >= h - band)
+        out.push(d[(y * w + x) * channels + channel]!);
+  return Uint8Array.from(out);
+}
+
+/**
+ * A level of colour distance above the table's own variation (its grain, noise and light): the
+ * 95th percentile of the border band's distances, plus a margin.
+ */
+function tableVariation(distance: Mat): number {
+  const v = [...borderValues(distance)].sort((a, b) => a - b);
+  const p95 = v[Math.floor(0.95 * v.length)] ?? 0;
+  return Math.max(6, Math.round(p95 * 1.3 + 3));
+}
+
 /** Per pixel, how far its colour is from the background's (the median of the photo's border). */
 function backgroundDistance(cv: Cv, rgb: Mat): Mat {
   const d = rgb.data as Uint8Array;
   const w = rgb.cols;
   const h = rgb.rows;
-  const border: number[][] = [[], [], []];
-  const band = Math.max(2, Math.round(Math.min(w, h) * 0.03));
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      if (x >= band && x < w - band && y >= band && y < h - band) continue;
-      for (let c = 0; c < 3; c++) border[c]!.push(d[(y * w + x) * 3 + c]!);
-    }
-  const bg = border.map((v) => medianOf(Uint8Array.from(v)));
+  const bg = [0, 1, 2].map((c) => medianOf(borderValues(rgb, c, 3)));
   const out = new cv.Mat(h, w, cv.CV_8UC1);
   const o = out.data as Uint8Array;
   for (let i = 0; i < w * h; i++) {
@@ -313,9 +355,12 @@ function textCrop(
   const w = x1 - x0;
   const h = y1 - y0;
   const cx0 = Math.max(0, Math.floor(x0 - 0.45 * w));
-  const cy0 = Math.max(0, Math.floor(y0 - 0.25 * h));
   const cx1 = Math.min(width, Math.ceil(x1 + 0.45 * w));
-  const cy1 = Math.min(height, Math.ceil(y1 + 0.25 * h));
+  // At least a card's height for that width: a strip of a card squeezes the face detector's view
+  // of the portrait (its input is square) until it sees no face.
+  const grow = Math.max(0.25 * h, ((cx1 - cx0) / CARD_ASPECT - h) / 2);
+  const cy0 = Math.max(0, Math.floor(y0 - grow));
+  const cy1 = Math.min(height, Math.ceil(y1 + grow));
   if ((cx1 - cx0) * (cy1 - cy0) > 0.7 * width * height || cx1 - cx0 < 200) return null;
   return { x: cx0, y: cy0, w: cx1 - cx0, h: cy1 - cy0 };
 }
@@ -356,12 +401,15 @@ const rgbOf = (m: Mat): RgbImage => ({
   height: m.rows,
 });
 
-/** The card found in a photo, warped to a landscape card and deskewed by its text lines. */
+/**
+ * The card found in a photo, warped to a landscape card and deskewed by its text lines. An outline
+ * whose warp shows fewer than half the text lines of the photo as it is was not the card (a block
+ * of the print of a photo cropped to the card: the portrait with the fields beside it, 12% of the
+ * photo, no face seen in its warp): the photo is then read as having no outline.
+ */
 export function straightenCard(cv: Cv, photo: RgbImage): StraightenedCard {
   return withMats((keep) => {
     const src = keep(matOf(cv, photo));
-    const grey = keep(new cv.Mat());
-    cv.cvtColor(src, grey, cv.COLOR_RGB2GRAY);
     const scale = Math.min(1, DETECT_SIDE / Math.max(photo.width, photo.height));
     const small = keep(new cv.Mat());
     cv.resize(
@@ -373,6 +421,25 @@ export function straightenCard(cv: Cv, photo: RgbImage): StraightenedCard {
       cv.INTER_AREA,
     );
     const found = findCardQuad(cv, small);
+    const warped = straightenTo(cv, photo, src, found, scale);
+    if (!found) return warped;
+    const grey = keep(new cv.Mat());
+    cv.cvtColor(src, grey, cv.COLOR_RGB2GRAY);
+    return warped.textLines * 2 < textLines(cv, grey)
+      ? straightenTo(cv, photo, src, null, scale)
+      : warped;
+  });
+}
+
+/** The photo warped to the outline `found` (at `scale`), or with no outline cropped to its text. */
+function straightenTo(
+  cv: Cv,
+  photo: RgbImage,
+  src: Mat,
+  found: Quad | null,
+  scale: number,
+): StraightenedCard {
+  return withMats((keep) => {
     let card: Mat = src;
     let fraction = 1;
     if (found) {

@@ -70,24 +70,43 @@ export function findMaritalStatus(text: string, sex?: string): string | null {
  * (edit distance <= 1, or <= 2 for six letters or more: either OCR slips). `front` is the word that
  * matched each token (null: none). The spelling is settled by voteNames and printedSpelling, not
  * here. null when the front is unreadable: neither the 'APELLIDOS'/'NOMBRES' labels nor every name
- * was read (small labels are the first to blur).
+ * was read (small labels are the first to blur). Two names read as one word ('VERAVILLALBA': the
+ * space between them missed) are both found; with `lastCut` (a full MRZ names line) the last name
+ * is found as the start of a printed word ('EL' of 'ELENA').
  */
 export function crossCheckNames(
   tokens: string[],
   frontText: string,
+  lastCut = false,
 ): { ok: boolean | null; tokens: string[]; found: number; front: (string | null)[] } {
   const ws = words(frontText).filter((w) => w.length >= 2 && !/\d/.test(w));
   const labels = ws.some(
     (w) => editDistance(w, 'APELLIDOS') <= 2 || editDistance(w, 'NOMBRES') <= 2,
   );
-  const front = tokens.map((t) => {
+  const near = (w: string, t: string) => editDistance(w, t) <= (t.length >= 6 ? 2 : 1);
+  // Two names printed side by side read as one word when the OCR missed the space between them
+  // ('VERAVILLALBA'): each is found, in the MRZ's spelling (the joined word does not vote on it).
+  const joined = (i: number) =>
+    [tokens[i - 1]! + tokens[i]!, tokens[i]! + tokens[i + 1]!].some(
+      (pair, k) => (k === 0 ? i > 0 : i + 1 < tokens.length) && ws.some((w) => near(w, pair)),
+    );
+  const front = tokens.map((t, i) => {
     if (ws.includes(t)) return t;
     let best: { w: string; d: number } | null = null;
     for (const w of ws) {
       const d = editDistance(w, t);
       if (!best || d < best.d) best = { w, d };
     }
-    return best && best.d <= (t.length >= 6 ? 2 : 1) ? best.w : null;
+    if (best && near(best.w, t)) return best.w;
+    // The last name cut by a full MRZ names line: the start of a printed word (completed from it by
+    // untruncatedNames).
+    if (
+      lastCut &&
+      i === tokens.length - 1 &&
+      ws.some((w) => w.length > t.length && w.startsWith(t))
+    )
+      return t;
+    return joined(i) ? t : null;
   });
   const found = front.filter((w) => w !== null).length;
   if (found === tokens.length) return { ok: true, tokens, found, front };
@@ -98,7 +117,7 @@ export function crossCheckNames(
  * The spelling of each name, by vote: the MRZ's read, the other MRZ reads of the same card (their
  * check digits valid too) and the word the front printed. Names carry no check digit, so one
  * read's slip ('HARIA', 'CARLOSK': a '<' read as K) is outvoted by two that agree; a tie keeps
- * the first MRZ read.
+ * the first MRZ read, unless the other side of it is the front's word with an MRZ read of its own.
  */
 export function voteNames(
   tokens: string[],
@@ -114,6 +133,17 @@ export function voteNames(
     add(front[i]);
     let best = t;
     for (const [w, n] of votes) if (n > votes.get(best)!) best = w;
+    // A tie between MRZ reads alone and MRZ reads the front agrees with goes to the latter: the
+    // MRZ reads share their engine and photo (their slips repeat: 'RAHIREZ' twice), the front's
+    // OCR is another's.
+    const printed = front[i];
+    if (
+      printed &&
+      printed !== best &&
+      votes.get(printed) === votes.get(best) &&
+      votes.get(printed)! >= 2
+    )
+      best = printed;
     return best;
   });
 }

@@ -121,6 +121,9 @@ const FRONT_PASSES: FrontPass[] = [
   },
 ];
 
+/** MRZ reads beyond the first that vote on a name the front printed otherwise. */
+const VOTE_READS = 2;
+
 /** A back needs this many text lines to be worth reading (a cédula's shows 8-10; noise none). */
 const MIN_TEXT_LINES = 4;
 
@@ -297,14 +300,20 @@ export function createDocumentOcr(): DocumentOcr {
           text.front.push(f);
           judged.push(judgeFront(f, mrz.fields));
         }
-        // A name the front printed otherwise (one letter): one more read of the MRZ settles it by
-        // vote (voteNames); names carry no check digit.
+        // A name the front printed otherwise (one letter): two more reads of the MRZ settle it by
+        // vote (voteNames); names carry no check digit, and the next pass of the cascade, on the
+        // same engine, often repeats the first read's slip ('RAHIREZ' twice, 'RAMIREZ' sharpened).
         const agreed = judged.find((j) => j.agrees);
         if (agreed && agreed.names.front.some((w, i) => w !== agreed.names.tokens[i])) {
           try {
-            const other = await readBack(back.image, e, within, text.back.passes);
-            text.back.passes = other.passes;
-            if (other.mrz) text.back.others = [other.mrz];
+            const others: MrzRead[] = [];
+            while (others.length < VOTE_READS && text.back.passes < PASSES.length) {
+              const other = await readBack(back.image, e, within, text.back.passes);
+              text.back.passes = other.passes;
+              if (!other.mrz) break;
+              others.push(other.mrz);
+              text.back.others = others;
+            }
           } catch (err) {
             // Out of time for the vote only: the read stands with the first MRZ's spelling.
             if (!(err instanceof OutOfTime)) throw err;

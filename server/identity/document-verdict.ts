@@ -118,7 +118,7 @@ export type FrontJudgement = {
 };
 
 export function judgeFront(read: FrontRead, mrz: MrzFields): FrontJudgement {
-  const names = crossCheckNames([...mrz.surnames, ...mrz.names], read.text);
+  const names = crossCheckNames([...mrz.surnames, ...mrz.names], read.text, mrz.namesCut);
   const printed = frontNumbers(read.text);
   const number = matchNumber(mrz.documentNumber, printed);
   const mrzNumber = normaliseDocumentNumber(mrz.documentNumber);

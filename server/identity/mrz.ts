@@ -10,6 +10,8 @@ export type MrzFields = {
   issuingState: string;
   surnames: string[];
   names: string[];
+  /** The names line is full (no filler at its end): its last name may be cut ('RAQUE', 'EL'). */
+  namesCut: boolean;
 };
 export type MrzRead = { lines: [string, string, string]; fields: MrzFields; autocorrected: number };
 
@@ -29,7 +31,11 @@ function mrzCandidates(text: string): string[] {
         .toUpperCase()
         .replace(/[\s'"`.,:;]/g, '')
         .replace(/[«‹([{]/g, '<');
-      l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
+      // A full names line cut inside a name ('VILLALBA<GONZALEZ<<CELESTE<ELE': 'ELENA' cut at 30
+      // characters) ends with a letter, one filler and a piece of two letters or more: a name's
+      // start, not misread fillers.
+      const cutName = l.length === 30 && !/\d/.test(l) && /[A-Z]<[KLCE]{2,}$/.test(l);
+      if (!cutName) l = l.replace(/<[<KLCE]*$/, (m) => '<'.repeat(m.length));
       if (/\d/.test(l)) {
         for (let i = 0; i < 3; i++)
           l = l.replace(/(?<=<)[KLCE]{1,2}(?=<)/g, (m) => '<'.repeat(m.length));
@@ -40,11 +46,23 @@ function mrzCandidates(text: string): string[] {
     .map((l) => l.replace(/[^A-Z0-9<]/g, ''));
 }
 
-const fit = (l: string) => (l.length >= 30 ? l.slice(0, 30) : l.padEnd(30, '<'));
+/**
+ * The 30-character readings of one OCR line. A shorter line is padded with fillers; a longer one
+ * carries something the OCR read beside the MRZ (the edge of the MRZ's white panel or of the card
+ * read as 'I', '1', '5', 'Q' before the first character), so every 30-character window of it is a
+ * reading: the check digits pick among them in the first two lines. The names line has no check
+ * digit: its fillers end it, so a longer line that ends with a filler is read from its end (what
+ * was read before it is not the MRZ's), one that does not from its start.
+ */
+function windows(l: string, line: 0 | 1 | 2): string[] {
+  if (l.length <= 30) return [l.padEnd(30, '<')];
+  if (line === 2) return [l.endsWith('<') ? l.slice(-30) : l.slice(0, 30)];
+  return Array.from({ length: l.length - 29 }, (_, i) => l.slice(i, i + 30));
+}
 
 /** Fixes the fixed parts of a Paraguayan TD1: document code 'ID' and the state/nationality 'PRY'. */
 export function fixPry(lines: string[]): [string, string, string] {
-  let [l1, l2, l3] = lines.map(fit) as [string, string, string];
+  let [l1, l2, l3] = lines.map((l) => l.padEnd(30, '<').slice(0, 30)) as [string, string, string];
   const near = (s: string) =>
     s === 'PRY' ||
     [...s].filter((c, i) => c === 'PRY'[i]).length >= 2 ||
@@ -66,6 +84,33 @@ export function fixPry(lines: string[]): [string, string, string] {
   return [l1, l2, l3];
 }
 
+/** A letter the OCR read where the MRZ has a digit, as the digit it is usually mistaken for. */
+const DIGIT_FOR: Record<string, string> = {
+  O: '0',
+  Q: '0',
+  D: '0',
+  U: '0',
+  I: '1',
+  T: '1',
+  Z: '2',
+  A: '4',
+  S: '5',
+  G: '6',
+  B: '8',
+};
+const digitsAt = (l: string, from: number, to: number) =>
+  l.slice(0, from) + [...l.slice(from, to)].map((c) => DIGIT_FOR[c] ?? c).join('') + l.slice(to);
+
+/**
+ * Letters read where a Paraguayan TD1 has only digits: the document number (a cédula's is numeric;
+ * its fillers stay) and its check digit, the dates and their check digits, the composite check
+ * digit ('6302278M291019APRY': the expiry's check digit '4' read as 'A'). The check digits still
+ * decide: a wrong guess does not validate.
+ */
+function fixDigits([l1, l2, l3]: [string, string, string]): [string, string, string] {
+  return [digitsAt(l1, 5, 15), digitsAt(digitsAt(digitsAt(l2, 0, 7), 8, 15), 29, 30), l3];
+}
+
 function isoDate(yymmdd: string, pastOnly: boolean): string {
   const yy = Number(yymmdd.slice(0, 2));
   const nowYY = new Date().getUTCFullYear() % 100;
@@ -73,41 +118,53 @@ function isoDate(yymmdd: string, pastOnly: boolean): string {
   return `${century + yy}-${yymmdd.slice(2, 4)}-${yymmdd.slice(4, 6)}`;
 }
 
-/** Tries every run of three candidate lines; returns the first whose check digits all validate. */
+/**
+ * Tries every run of three candidate lines, each line in each of its readings (windows, fixPry,
+ * fixDigits); returns the first whose check digits all validate.
+ */
 export function readTd1(text: string): MrzRead | null {
   const cands = mrzCandidates(text);
   for (let i = 0; i + 3 <= cands.length; i++) {
-    const lines = fixPry(cands.slice(i, i + 3));
-    if (!lines.every((l) => MRZ_CHARS.test(l))) continue;
-    let r;
-    try {
-      r = parse(lines, { autocorrect: true });
-    } catch {
-      continue;
-    }
-    if (r.format !== 'TD1' || !r.valid) continue;
-    const f = r.fields;
-    if (!f.documentNumber || !f.birthDate || !f.expirationDate) continue;
-    const split = (s: string | null | undefined) => (s ?? '').split(/\s+/).filter(Boolean);
-    const autocorrected = r.details.reduce((n, d) => n + d.autocorrect.length, 0);
-    // Apply the library's autocorrections to the lines we report.
-    const fixed = lines.map((l) => [...l]);
-    for (const d of r.details)
-      for (const a of d.autocorrect) fixed[a.line]![a.column] = a.corrected;
-    return {
-      lines: fixed.map((l) => l.join('')) as [string, string, string],
-      autocorrected,
-      fields: {
-        documentNumber: f.documentNumber,
-        birthDate: isoDate(f.birthDate, true),
-        expirationDate: isoDate(f.expirationDate, false),
-        sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : 'X',
-        nationality: f.nationality ?? '',
-        issuingState: f.issuingState ?? '',
-        surnames: split(f.lastName),
-        names: split(f.firstName),
-      },
-    };
+    const [c1, c2, c3] = [cands[i]!, cands[i + 1]!, cands[i + 2]!];
+    for (const w1 of windows(c1, 0))
+      for (const w2 of windows(c2, 1)) {
+        const r = parseTd1(fixDigits(fixPry([w1, w2, windows(c3, 2)[0]!])));
+        if (r) return r;
+      }
   }
   return null;
+}
+
+/** One reading of the three lines, parsed: null unless every check digit validates. */
+function parseTd1(lines: [string, string, string]): MrzRead | null {
+  if (!lines.every((l) => MRZ_CHARS.test(l))) return null;
+  let r;
+  try {
+    r = parse(lines, { autocorrect: true });
+  } catch {
+    return null;
+  }
+  if (r.format !== 'TD1' || !r.valid) return null;
+  const f = r.fields;
+  if (!f.documentNumber || !f.birthDate || !f.expirationDate) return null;
+  const split = (s: string | null | undefined) => (s ?? '').split(/\s+/).filter(Boolean);
+  const autocorrected = r.details.reduce((n, d) => n + d.autocorrect.length, 0);
+  // Apply the library's autocorrections to the lines we report.
+  const fixed = lines.map((l) => [...l]);
+  for (const d of r.details) for (const a of d.autocorrect) fixed[a.line]![a.column] = a.corrected;
+  return {
+    lines: fixed.map((l) => l.join('')) as [string, string, string],
+    autocorrected,
+    fields: {
+      documentNumber: f.documentNumber,
+      birthDate: isoDate(f.birthDate, true),
+      expirationDate: isoDate(f.expirationDate, false),
+      sex: f.sex === 'male' ? 'M' : f.sex === 'female' ? 'F' : 'X',
+      nationality: f.nationality ?? '',
+      issuingState: f.issuingState ?? '',
+      surnames: split(f.lastName),
+      names: split(f.firstName),
+      namesCut: !lines[2].endsWith('<'),
+    },
+  };
 }

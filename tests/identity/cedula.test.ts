@@ -19,6 +19,7 @@ import {
 } from '../../server/identity/cedula';
 import {
   documentVerdict,
+  judgeFront,
   retakeHint,
   type DocumentText,
 } from '../../server/identity/document-verdict';
@@ -93,7 +94,38 @@ describe('cédula rules', () => {
     expect(crossCheckNames(['GONZALEZ', 'NUNEZ', 'JOSE'], 'GONZALEZ NUNEZ').ok).toBeNull();
   });
 
-  it("a name's spelling is voted by the MRZ reads and the front; a tie keeps the first MRZ read", () => {
+  it('two names read as one word (the space between them missed) are both found', () => {
+    // numeroBajoFoto #4 of the bench, read clean: with the number read exactly, two names 'missing'
+    // of four made it another card's front ('El frente y el dorso no son de la misma cédula').
+    const front = 'APELLIDOS\n42 >  VERAVILLALBA\nLE NOMBRES ,\n7 A - RAQUEL MARIA\n2.202.583 A';
+    expect(crossCheckNames(['VERA', 'VILLALBA', 'RAQUEL', 'MARIA'], front)).toEqual({
+      ok: true,
+      tokens: ['VERA', 'VILLALBA', 'RAQUEL', 'MARIA'],
+      found: 4,
+      front: ['VERA', 'VILLALBA', 'RAQUEL', 'MARIA'],
+    });
+    const card: CardPerson = {
+      surnames: ['VERA', 'VILLALBA'],
+      names: ['RAQUEL', 'MARÍA'],
+      documentNumber: '2202583',
+      birth: '1988-08-25',
+      expiry: '2036-07-03',
+      sex: 'F',
+      maritalStatus: 'CASADA',
+    };
+    expect(judgeFront({ text: front, words: [] }, mrzOf(card).fields)).toMatchObject({
+      agrees: true,
+      number: true,
+    });
+    // Another person's names are not found in a joined word of these.
+    expect(crossCheckNames(['VERA', 'BAEZ', 'RAQUEL'], front)).toMatchObject({
+      ok: false,
+      found: 1,
+      front: [null, null, 'RAQUEL'],
+    });
+  });
+
+  it("a name's spelling is voted by the MRZ reads and the front; a tie keeps the first MRZ read unless the front sides with another", () => {
     // The first MRZ read slipped ('HARIA', a '<' read as K); the front and a second read agree.
     expect(voteNames(['ANA', 'HARIA'], [['ANA', 'MARIA']], ['ANA', 'MARIA'])).toEqual([
       'ANA',
@@ -105,6 +137,18 @@ describe('cédula rules', () => {
     // No second read, or one of another length: the first MRZ read stands.
     expect(voteNames(['HARIA'], [], ['MARIA'])).toEqual(['HARIA']);
     expect(voteNames(['ANA', 'HARIA'], [['ANA']], ['ANA', 'MARIA'])).toEqual(['ANA', 'HARIA']);
+    // numeroBajoFoto #2 of the bench, photographed: the first two MRZ reads (one engine) slipped
+    // alike, the third and the front agree: the tie goes to the front's word.
+    expect(
+      voteNames(
+        ['ACOSTA', 'RAHIREZ'],
+        [
+          ['ACOSTA', 'RAHIREZ'],
+          ['ACOSTA', 'RAMIREZ'],
+        ],
+        ['ACOSTA', 'RAMIREZ'],
+      ),
+    ).toEqual(['ACOSTA', 'RAMIREZ']);
   });
 
   it("names as the card prints them when its letters equal the MRZ's without accents", () => {
@@ -160,6 +204,37 @@ describe('cédula rules', () => {
     expect(findPortrait(frame(face(60, 200, 130, 160), face(600, 100, 260, 320)))).toEqual({
       refused: 'second_face',
     });
+  });
+
+  it("the piece a full names line ends with is a name's start, completed from the front", () => {
+    // clasica #6 of the bench's seed 3: 'ELENA' cut to 'ELE' was taken for misread fillers and the
+    // name was given without it ('VILLALBA GONZALEZ CELESTE').
+    const card: CardPerson = {
+      surnames: ['VILLALBA', 'GONZÁLEZ'],
+      names: ['CELESTE', 'ELENA'],
+      documentNumber: '4512873',
+      birth: '1979-03-14',
+      expiry: '2031-06-30',
+      sex: 'F',
+      maritalStatus: 'SOLTERA',
+    };
+    const mrz = mrzOf(card);
+    expect(mrz.lines[2]).toBe('VILLALBA<GONZALEZ<<CELESTE<ELE');
+    expect(mrz.fields).toMatchObject({ names: ['CELESTE', 'ELE'], namesCut: true });
+    const front =
+      'REPÚBLICA DEL PARAGUAY\nAPELLIDOS\nVILLALBA GONZÁLEZ\nNOMBRES\nCELESTE ELENA\n' +
+      'ESTADO CIVIL SOLTERA\nN° DOCUMENTO 4.512.873';
+    const v = documentVerdict(
+      { back: { mrz, passes: 1 }, front: [{ text: front, words: [] }], backText: '' },
+      DAY,
+    );
+    expect(v.idData?.FullName).toBe('VILLALBA GONZÁLEZ CELESTE ELENA');
+    // A names line with fillers at its end is not cut: misread fillers there stay fillers.
+    expect(mrzOf(person).fields.namesCut).toBe(false);
+    expect(
+      readTd1([...td1(person).slice(0, 2), 'FRANCO<LOPEZ<<LIZ<ANA<<<<<<<EL'].join('\n'))?.fields
+        .names,
+    ).toEqual(['LIZ', 'ANA']);
   });
 
   it('a name the full MRZ line cut is completed from the front, which prints it whole', () => {

@@ -13,7 +13,7 @@ import { blinkDecider, type BlinkState } from '../../server/identity/liveness';
 import { fixPry, readTd1 } from '../../server/identity/mrz';
 import { bands } from '../../server/identity/store';
 import type { FaceObservation, FrameAnalysis } from '../../server/identity/types';
-import { td1, makePeople } from '../fixtures/cedula';
+import { makePeople, mrzName, td1 } from '../fixtures/cedula';
 
 const config = loadIdentityConfig({});
 const decider = blinkDecider({
@@ -311,6 +311,28 @@ describe('MRZ', () => {
     const l3 = 'BAEZ<GONZALEZ<<CELESTE<ELENA<<';
     const r = readTd1([lines[0].replace(/<{3}$/, 'KKK'), lines[1], l3].join('\n'));
     expect(r?.fields.names).toEqual(['CELESTE', 'ELENA']);
+  });
+  it('reads past what the OCR saw before a line (the edge of the MRZ panel read as a character)', () => {
+    // As a photographed back was read: 'I', '3' and 'Q' before the lines, the third kept whole.
+    const r = readTd1([`I${lines[0]}`, `3${lines[1]}`, `Q${lines[2]}`].join('\n'));
+    expect(r?.lines).toEqual(lines);
+    expect(r?.fields.surnames).toEqual(p!.surnames.map(mrzName));
+  });
+  it('reads a letter where the MRZ has a digit as that digit, when the check digits agree', () => {
+    // '1' read 'T' in the number, '0' read 'D' in the dates, the composite check digit '4' read 'A'
+    // (the MRZ library itself corrects only B, G, I, O, S and Z, and not in the number).
+    expect(lines).toEqual([
+      'IDPRY1927827<<0<<<<<<<<<<<<<<<',
+      '8208053F3307102PRY<<<<<<<<<<<4',
+      'BENITEZ<OVIEDO<<MARIA<SOFIA<<<',
+    ]);
+    const read = ['IDPRYT927827<<0<<<<<<<<<<<<<<<', '82D8053F33D71D2PRY<<<<<<<<<<<A', lines[2]];
+    const r = readTd1(read.join('\n'));
+    expect(r?.fields.documentNumber).toBe(p!.documentNumber);
+    expect(r?.fields.birthDate).toBe(p!.birth);
+    expect(r?.fields.expirationDate).toBe(p!.expiry);
+    // A wrong digit read as a letter is still refused by its check digit.
+    expect(readTd1([read[0], read[1]!.replace('F33D', 'F33A'), read[2]].join('\n'))).toBeNull();
   });
   it('refuses a read whose check digit is wrong', () => {
     const wrong = lines[1].slice(0, 6) + ((Number(lines[1][6]) + 1) % 10) + lines[1].slice(7);

@@ -48,7 +48,9 @@ const CODE_MARKERS = [
   'enumerateDevices',
   'start-kyc',
   'scan-id',
-  'liveness',
+  // the liveness call's path: the error code 'livenessFailed', which the journey insight on
+  // /login names, is no camera code
+  'onboarding/liveness',
   'kiosk',
   'toDataURL',
 ] as const;

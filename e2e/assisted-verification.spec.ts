@@ -29,7 +29,12 @@ import {
   takeNext,
   uniqueUsuario,
 } from './support/operators';
-import { choosePin, linkFromOutbox, proveMobile } from './support/registration';
+import {
+  choosePin,
+  completeSupplementary,
+  linkFromOutbox,
+  proveMobile,
+} from './support/registration';
 
 // Issue 30, assisted verification, through the real build, API, identity engine and back office:
 // (a) a card refused for faces that differ -> 'Que lo revise una persona' -> a reviser enrolled by
@@ -59,19 +64,6 @@ async function askForAPerson(page: Page): Promise<void> {
   await button(page, assist.review).click();
   await expect(heading(page, assist.waiting.title)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(assist.waiting.sms)).toBeVisible();
-}
-
-/** The complementary data (first department and city), then 'Onboarding Completo'. */
-async function complete(page: Page): Promise<void> {
-  await expect(heading(page, kyc.supplementary.title)).toBeFocused({ timeout: 30_000 });
-  const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });
-  const city = page.getByLabel(kyc.supplementary.cityLabel, { exact: true });
-  await expect(department.locator('option')).not.toHaveCount(1);
-  await department.selectOption({ index: 1 });
-  await expect(city).toBeEnabled();
-  await city.selectOption({ index: 1 });
-  await button(page, kyc.supplementary.submit).click();
-  await expect(heading(page, copy.complete.title)).toBeVisible({ timeout: 30_000 });
 }
 
 async function logIn(page: Page, documento: string): Promise<void> {
@@ -154,7 +146,7 @@ test('(a) faces that differ: a person reviews, a supervisor approves second, the
   const link = await linkFromOutbox(page, celular);
   await page.goto(link);
   await expect(page.getByText(assist.notices.verified)).toBeVisible({ timeout: 30_000 });
-  await complete(page);
+  await completeSupplementary(page);
   await logIn(page, '6631356');
 
   // Every look and decision is on record: the report counts each operator's looks.
@@ -215,7 +207,7 @@ test('(c) a reviser asks for the front again: the patient repeats only the front
   await button(page, kyc.document.accept).click();
   await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
   await button(page, kyc.review.confirm).click();
-  await complete(page);
+  await completeSupplementary(page);
   await logIn(page, '4265872');
   await desk.context.close();
 });

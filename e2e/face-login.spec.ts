@@ -4,7 +4,6 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { login as loginCopy } from '../src/copy/es';
 import { assist } from '../src/copy/es.assist';
 import { faceLogin as copy } from '../src/copy/es.faceLogin';
-import { kyc as kycCopy } from '../src/copy/es.kyc';
 import { onboarding as onboardingCopy } from '../src/copy/es.onboarding';
 import { caseCopy, operadorTerms, queueCopy } from '../src/copy/es.operador';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './chromium';
@@ -19,7 +18,12 @@ import {
 } from './fixtures';
 import { makeBlinkVideo } from './support/blink-video';
 import { addOperator, enrolAndLogIn, operatorDesk, uniqueUsuario } from './support/operators';
-import { choosePin, linkFromOutbox, proveMobile } from './support/registration';
+import {
+  choosePin,
+  completeSupplementary,
+  linkFromOutbox,
+  proveMobile,
+} from './support/registration';
 
 // Face authentication (/face-login) through the real build, the real API and the real identity
 // engine, in Chromium with a fake camera playing a blink video (e2e/support/blink-video.ts).
@@ -191,16 +195,7 @@ test('(issue 30 b) a patient without a camera verifies at a health centre: an op
   // The SMS link: the complementary data, then done; the PIN chosen at step 2 logs in.
   await page.goto(await linkFromOutbox(page, patient.celular));
   await expect(page.getByText(assist.notices.verified)).toBeVisible({ timeout: 30_000 });
-  const department = page.getByLabel(kycCopy.supplementary.departmentLabel, { exact: true });
-  await expect(department.locator('option')).not.toHaveCount(1);
-  await department.selectOption({ index: 1 });
-  const city = page.getByLabel(kycCopy.supplementary.cityLabel, { exact: true });
-  await expect(city).toBeEnabled();
-  await city.selectOption({ index: 1 });
-  await page.getByRole('button', { name: kycCopy.supplementary.submit, exact: true }).click();
-  await expect(page.getByRole('heading', { name: onboardingCopy.complete.title })).toBeVisible({
-    timeout: 30_000,
-  });
+  await completeSupplementary(page);
   await page.goto('/login');
   await page.getByLabel(loginCopy.documentoLabel, { exact: true }).fill(patient.documento);
   await page.getByLabel(loginCopy.pinLabel, { exact: true }).fill(patient.pin);

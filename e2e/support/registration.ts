@@ -89,7 +89,12 @@ export async function finishIdentity(page: Page, card: string, nombre?: string):
 /** From the review's confirmation: the complementary data (first department and city), then done. */
 export async function confirmAndComplete(page: Page): Promise<void> {
   await button(page, kyc.review.confirm).click();
-  await expect(heading(page, kyc.supplementary.title)).toBeFocused();
+  await completeSupplementary(page);
+}
+
+/** The complementary data (first department and city), then 'Onboarding Completo'. */
+export async function completeSupplementary(page: Page): Promise<void> {
+  await expect(heading(page, kyc.supplementary.title)).toBeFocused({ timeout: 30_000 });
   const department = page.getByLabel(kyc.supplementary.departmentLabel, { exact: true });
   const city = page.getByLabel(kyc.supplementary.cityLabel, { exact: true });
   await expect(department.locator('option')).not.toHaveCount(1);

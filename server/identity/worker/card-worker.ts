@@ -25,9 +25,14 @@ port.postMessage({ ready: true });
 
 port.on('message', async (msg: CardRequest) => {
   try {
-    const card = straightenCard(cv, await decodeRgb(msg.bytes, limits, 2400));
+    const straightened = straightenCard(cv, await decodeRgb(msg.bytes, limits, 2400));
+    // The pixels travel in an ArrayBuffer of their own: a photo read as it is (no outline, no
+    // skew) is sharp's output, whose memory Node.js 24 refuses to transfer ('Cannot transfer
+    // object of unsupported type'). A new Uint8Array copies into its own buffer (never the pool).
+    const data = Buffer.from(new Uint8Array(straightened.image.data).buffer);
+    const card = { ...straightened, image: { ...straightened.image, data } };
     port.postMessage({ id: msg.id, ok: true, card } satisfies CardResponse, [
-      card.image.data.buffer as ArrayBuffer,
+      data.buffer as ArrayBuffer,
     ]);
   } catch (err) {
     const error =

@@ -72,7 +72,11 @@ export async function phone(browser: Browser): Promise<BrowserContext> {
  * From the selfie to the completion: the blink challenge, the card, the review (showing the given
  * names `nombre` when given), the form.
  */
-export async function finishIdentity(page: Page, card: string, nombre?: string): Promise<void> {
+export async function finishIdentity(
+  page: Page,
+  card: string,
+  nombre?: string | RegExp,
+): Promise<void> {
   await passSelfie(page);
   await expect(button(page, kyc.document.capture)).toBeEnabled({ timeout: 20_000 });
   await uploadDocuments(page, card);

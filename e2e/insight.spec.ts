@@ -87,8 +87,9 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
   await button(page, kyc.selfie.retry).click();
   const sessions = [first, await second];
   // The selfie, the cédula, the review, the supplementary form: registered.
-  // The review shows the names as the front reads them; the clean card-2 reads 'OSCAR' since issue 28's name vote (the OCR of that picture misses the
-  // accent; tests/identity/document.test.ts accepts both): the given names, with or without it.
+  // The review shows the names as the front reads them. The clean card-2 reads 'OSCAR' since
+  // issue 28's name vote (the OCR of that picture misses the accent; tests/identity/document.test.ts
+  // accepts both): the given names, with or without it.
   await finishIdentity(page, 'card-2', /^CARLOS [OÓ]SCAR$/);
 
   // PIN recovery for the new patient (leaving the page sends the registration's last events).

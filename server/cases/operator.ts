@@ -452,11 +452,18 @@ export async function decide(
 
     if (input.decision === 'reject') {
       await finish('rejected', { reject_reason: input.reason });
+      // The note is about a patient: sealed on the case (purged with it), only its presence audited.
+      const note = input.note?.trim() ? Buffer.from(input.note.trim(), 'utf8') : null;
+      if (note)
+        await tx.query('UPDATE cases SET reject_note = $2 WHERE id = $1', [
+          row.id,
+          sealer.seal(row.id, 'reject_note', note),
+        ]);
       await audit(tx, {
         caseId: row.id,
         actor,
         action: 'reject',
-        detail: { reason: input.reason, ...(input.note ? { note: input.note } : {}) },
+        detail: { reason: input.reason, note: note !== null },
         at: now,
       });
       return { outcome: 'rejected' as const, draftId: row.draft_id };

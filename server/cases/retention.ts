@@ -14,6 +14,7 @@ export const SEALED = [
   'selfie_embedding',
   'portrait_embedding',
   'desk_embedding',
+  'reject_note',
 ] as const;
 
 type PurgeOutcome = { expired: number; purged: number };

@@ -12,7 +12,8 @@ export type CasePart =
   | 'corrections'
   | 'selfie_embedding'
   | 'portrait_embedding'
-  | 'desk_embedding';
+  | 'desk_embedding'
+  | 'reject_note';
 
 type CaseSealer = {
   seal(caseId: string, part: CasePart, bytes: Uint8Array | null): Buffer | null;

@@ -30,9 +30,19 @@ describe('retention', () => {
       reason: 'Lectura equivocada',
     });
     expect(
-      (await op.post('ana', `/casos/${id}/decision`, { decision: 'reject', reason: 'other' }))
-        .statusCode,
+      (
+        await op.post('ana', `/casos/${id}/decision`, {
+          decision: 'reject',
+          reason: 'other',
+          note: 'Trajo la cédula de su hermano',
+        })
+      ).statusCode,
     ).toBe(200);
+    // The note is sealed on the case; the append-only audit log says only that there was one.
+    const rejected = (await auditRows(h.t.ctx)).find((r) => r.action === 'reject')!;
+    expect(rejected.detail).toEqual({ reason: 'other', note: true });
+    const sealedNote = Buffer.from((await row(id)).reject_note as Uint8Array);
+    expect(sealedNote.includes(Buffer.from('hermano'))).toBe(false);
 
     h.t.clock.advance(30 * DAY - 1000);
     expect(await purgeCases(h.t.ctx)).toEqual({ expired: 0, purged: 0 });
@@ -64,6 +74,7 @@ describe('retention', () => {
           'corrections',
           'selfie_embedding',
           'portrait_embedding',
+          'reject_note',
           'celular',
         ],
       },

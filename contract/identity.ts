@@ -23,12 +23,21 @@ export const identityParts = {
 
 const sessionId = plainText(1, 64);
 
+/** The challenge's modes (IDENTITY_LIVENESS_CHALLENGE); the default is the first. */
+export const LIVENESS_CHALLENGES = ['cues,light', 'cues', 'none'] as const;
+export type LivenessChallengeMode = (typeof LIVENESS_CHALLENGES)[number];
+
 // POST /start-kyc (no body). `liveness_seconds`: the selfie challenge's time limit, counted from
 // the session's first liveness frame (the browser's own limit follows it).
 export const startKycResponse = z.object({
   success: z.literal(true),
   session_id: z.string(),
   liveness_seconds: z.int().check(z.positive()),
+  /**
+   * The selfie's challenge (issue 31, IDENTITY_LIVENESS_CHALLENGE): with `light` the browser says
+   * before the start that the screen will change colour. Absent from an older server: 'none'.
+   */
+  challenge: z.optional(z.enum(LIVENESS_CHALLENGES)),
 });
 export type StartKycResponse = z.infer<typeof startKycResponse>;
 
@@ -37,12 +46,95 @@ export type StartKycResponse = z.infer<typeof startKycResponse>;
 // request (contract/frame-policy.ts chooses them). The server analyses them in order.
 export const LIVENESS_MAX_FRAMES = 8;
 export const LIVENESS_MAX_FRAME_BYTES = 256 * 1024;
-export const livenessFields = z.object({ session_id: sessionId });
+export const livenessFields = z.object({
+  session_id: sessionId,
+  /** JSON of `LivenessMeta` (issue 31); required by a session with a challenge. */
+  meta: z.optional(plainText(2, 4096)),
+});
+
+/**
+ * The challenge's clock (issue 31): milliseconds since the browser started sampling frames for this
+ * KYC session (its first capture is at about 0). One clock per session: a stop and a new start keep
+ * counting from the same origin. Every time below (a frame's `t`, a cue's `at`, a colour's `from`) is
+ * on this clock; the server draws the cue and colour times on it from the frames' own `t`.
+ */
+export const livenessFrameTag = z.object({
+  /** When the frame was captured, on the challenge's clock (ms, whole). */
+  t: z.int().check(z.nonnegative(), z.maximum(3_600_000)),
+  /** The index in `light.colours` painted around the oval when it was captured, or -1 for none. */
+  light: z.int().check(z.gte(-1), z.lte(16)),
+});
+export type LivenessFrameTag = z.infer<typeof livenessFrameTag>;
+
+/** The `meta` field of POST /liveness: one tag per `frame` part, in the same order. */
+export const livenessMeta = z.object({
+  frames: z.array(livenessFrameTag).check(z.maxLength(LIVENESS_MAX_FRAMES)),
+  /**
+   * The camera as the browser sees it (sent with the first request of a run): its label and
+   * frame rate. Signals only (a virtual camera's label); they never refuse on their own.
+   */
+  camera: z.optional(
+    z.object({
+      label: plainText(0, 200),
+      frame_rate: z.optional(z.number().check(z.nonnegative(), z.lte(1000))),
+    }),
+  ),
+});
+export type LivenessMeta = z.infer<typeof livenessMeta>;
+
+/**
+ * What the server asks of the patient now (in every /liveness answer of a challenge session):
+ * - `cue`: blink when the clock reaches `at` ('Parpadeá ahora' from `at` to `until`); `n` counts the
+ *   cues asked so far (1, 2, ...), `of` the blinks on cue still needed to pass, including this one.
+ *   The same cue comes in each answer until its window is over; null while none is pending.
+ * - `light`: the colour sequence to paint around the oval, each colour from `from` to `to`
+ *   (consecutive, each at least LIGHT_MIN_HOLD_MS); `round` changes when the server asks for a new
+ *   sequence (the previous one was not seen on the face). Null when none is asked (or it passed).
+ */
+export const livenessCue = z.object({
+  n: z.int().check(z.positive()),
+  of: z.int().check(z.positive()),
+  at: z.int().check(z.nonnegative()),
+  until: z.int().check(z.nonnegative()),
+});
+export type LivenessCue = z.infer<typeof livenessCue>;
+export const lightColour = z.object({
+  /** '#rrggbb' */
+  colour: z.string().check(z.regex(/^#[0-9a-f]{6}$/)),
+  from: z.int().check(z.nonnegative()),
+  to: z.int().check(z.nonnegative()),
+});
+export const livenessLight = z.object({
+  round: z.int().check(z.positive()),
+  colours: z.array(lightColour),
+});
+export type LivenessLight = z.infer<typeof livenessLight>;
+export const livenessChallenge = z.object({
+  cue: z.nullable(livenessCue),
+  light: z.nullable(livenessLight),
+});
+export type LivenessChallenge = z.infer<typeof livenessChallenge>;
+/**
+ * Every colour is held at least this long: at most one change of colour per 0.5 s keeps the
+ * sequence under WCAG 2.3.1's three flashes in any second (a flash is a pair of opposing changes).
+ */
+export const LIGHT_MIN_HOLD_MS = 500;
+
+/**
+ * What the page exposes for the e2e synthetic camera (issue 31): the element that paints the light
+ * has `data-liveness-light` set to the colour shown ('#rrggbb', absent when none), and the cue's
+ * element is present with `data-liveness-cue` while 'Parpadeá ahora' shows.
+ */
+export const LIVENESS_LIGHT_ATTR = 'data-liveness-light';
+export const LIVENESS_CUE_ATTR = 'data-liveness-cue';
+
 // `time_up`: the challenge's time is over; only a new session can pass (the browser stops polling).
+// `challenge`: present for a session with a challenge (see above).
 export const livenessResponse = z.object({
   feedback: z.array(z.string()),
   liveness_detected: z.boolean(),
   time_up: z.boolean(),
+  challenge: z.optional(livenessChallenge),
 });
 export type LivenessResponse = z.infer<typeof livenessResponse>;
 

@@ -1,0 +1,235 @@
+/**
+ * The synthetic patient of issue 31, as a model: who the patient is (face, skin tone), where they
+ * stand (lighting), their phone (screen brightness, camera), and how they answer the challenge (blink
+ * latency on cue, spontaneous blinks, sway). Pure: no DOM, no Node, no images, so the browser's
+ * synthetic camera (e2e) and the Node renderer of the benches draw the same patient from the same
+ * numbers. Renderers call `illumination` per pixel (or per layer) and `CameraState` per frame.
+ *
+ * Light model (linear, 0..1 per channel, no gamma): a pixel's radiance is its albedo (the fixture
+ * photo's pixel, recoloured by the skin tone inside the face) times the light falling on it: the
+ * ambient light (level x tint) plus the phone screen's light (its colour x brightness x a gain that is
+ * strongest on the face, 30 cm from the screen, and about a tenth of it on the background, a metre
+ * or more away). The camera then applies auto-exposure and auto white balance, both slow (they adapt
+ * over hundreds of ms and so weaken a colour change a little), sensor noise and JPEG.
+ */
+
+/** Deterministic pseudo-random numbers in [0, 1) (xorshift32). */
+export function rng(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s / 0x100000000;
+  };
+}
+
+export type Rgb = [number, number, number];
+
+/** Where the patient stands. `screenGain`: the screen's light on the face relative to this ambient. */
+export type Lighting = {
+  name: 'dim' | 'window' | 'outdoor-bright';
+  /** Ambient level (window light = 1). */
+  level: number;
+  tint: Rgb;
+  /** Sensor noise, grey levels (standard deviation), after exposure. */
+  noise: number;
+};
+
+export const LIGHTINGS: readonly Lighting[] = [
+  // An evening room lit by one warm bulb: the screen is a large part of the light, noise is high.
+  { name: 'dim', level: 0.35, tint: [1, 0.86, 0.68], noise: 6 },
+  // Beside a window in daytime.
+  { name: 'window', level: 1, tint: [0.96, 1, 1.04], noise: 3.5 },
+  // Outdoors in sunlight: the screen's light is a few percent of the light on the face.
+  { name: 'outdoor-bright', level: 6, tint: [1, 0.98, 0.94], noise: 2.5 },
+];
+
+/** Skin tones as multipliers of the fixture face's own colour (roughly Fitzpatrick II to VI). */
+export const SKIN_TONES: readonly { name: string; factor: Rgb }[] = [
+  { name: 'II', factor: [1.08, 1.04, 1.02] },
+  { name: 'III', factor: [0.95, 0.88, 0.8] },
+  { name: 'IV', factor: [0.8, 0.68, 0.56] },
+  { name: 'V', factor: [0.6, 0.47, 0.37] },
+  { name: 'VI', factor: [0.42, 0.32, 0.25] },
+];
+
+/** The screen's light on the face, relative to window-light ambient, at full brightness. */
+export const SCREEN_FACE_GAIN = 0.3;
+/** The same on the background (further from the screen). */
+export const SCREEN_BACKGROUND_GAIN = 0.03;
+
+export type SyntheticPatient = {
+  seed: number;
+  /** The blink pair of tests/fixtures/faces: 'blink' or 'blink-b'. */
+  face: 'blink' | 'blink-b';
+  tone: (typeof SKIN_TONES)[number];
+  lighting: Lighting;
+  /** The phone's screen brightness, 0..1. */
+  screenBrightness: number;
+  /** Median latency of a blink after the cue shows (ms), and its spread (log-normal sigma). */
+  blinkLatencyMs: number;
+  latencySigma: number;
+  /** Chance of not seeing a cue at all (looking away). */
+  missCue: number;
+  /** Spontaneous blinks per minute. */
+  spontaneousPerMinute: number;
+  /** Closed phase of a blink, ms. */
+  closedMs: [number, number];
+  /** Where the head sits in the oval (px of a 640x480 capture) and how it sways. */
+  offset: [number, number];
+  swayPx: number;
+  jitterPx: number;
+  /** Camera pipeline: the scene a frame shows is this old when the frame is captured (ms). */
+  cameraLatencyMs: number;
+  /** The screen shows a change this long after the page asked for it (ms). */
+  displayLatencyMs: number;
+};
+
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+/**
+ * Patient `seed`: its face, tone, lighting and phone drawn from the seed unless given. Voluntary blinks
+ * to a visual cue come 250-600 ms after it (median about 380 ms; reaction time plus the lid's closing).
+ */
+export function makeSyntheticPatient(
+  seed: number,
+  given: Partial<Pick<SyntheticPatient, 'face' | 'tone' | 'lighting' | 'screenBrightness'>> = {},
+): SyntheticPatient {
+  const r = rng(seed * 2_654_435 + 11);
+  const between = (a: number, b: number) => a + (b - a) * r();
+  return {
+    seed,
+    face: given.face ?? (r() < 0.5 ? 'blink' : 'blink-b'),
+    tone: given.tone ?? pick(r, SKIN_TONES),
+    lighting: given.lighting ?? pick(r, LIGHTINGS),
+    screenBrightness: given.screenBrightness ?? between(0.4, 1),
+    blinkLatencyMs: between(300, 450),
+    latencySigma: 0.22,
+    missCue: 0.03,
+    spontaneousPerMinute: between(8, 20),
+    closedMs: [100, 250],
+    offset: [between(-12, 12), between(-10, 10)],
+    swayPx: 2,
+    jitterPx: between(1, 2),
+    cameraLatencyMs: between(50, 130),
+    displayLatencyMs: between(16, 50),
+  };
+}
+
+/** A normal deviate from two uniforms (Box-Muller). */
+export function gaussian(r: () => number): number {
+  const u = Math.max(1e-12, r());
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
+}
+
+/**
+ * The patient's answer to a cue shown at `shownAt` (ms): the closed phase [start, end), or null when
+ * the patient did not see it. `r` draws the chance (give each cue its own stream).
+ */
+export function blinkOnCue(
+  p: SyntheticPatient,
+  shownAt: number,
+  r: () => number,
+): [number, number] | null {
+  if (r() < p.missCue) return null;
+  const latency = Math.max(
+    180,
+    Math.min(900, p.blinkLatencyMs * Math.exp(p.latencySigma * gaussian(r))),
+  );
+  const closed = p.closedMs[0] + (p.closedMs[1] - p.closedMs[0]) * r();
+  const start = shownAt + p.displayLatencyMs + latency;
+  return [start, start + closed];
+}
+
+/** Spontaneous blinks over [0, durationMs): a Poisson process at the patient's rate. */
+export function spontaneousBlinks(
+  p: SyntheticPatient,
+  durationMs: number,
+  r: () => number,
+): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const mean = 60_000 / p.spontaneousPerMinute;
+  let t = -Math.log(Math.max(1e-9, r())) * mean;
+  while (t < durationMs) {
+    const closed = p.closedMs[0] + (p.closedMs[1] - p.closedMs[0]) * r();
+    out.push([t, t + closed]);
+    t += closed - Math.log(Math.max(1e-9, r())) * mean;
+  }
+  return out;
+}
+
+/** How closed the eyes are at `t` given the closed phases: 1 closed, 0.5 lids moving (35 ms either side), 0 open. */
+export function eyesClosedAt(blinks: ReadonlyArray<[number, number]>, t: number): number {
+  for (const [s, e] of blinks) {
+    if (t >= s && t < e) return 1;
+    if (t >= s - 35 && t < e + 35) return 0.5;
+  }
+  return 0;
+}
+
+/** Where the head is at `t` (px of a 640x480 capture): the patient's place, a slow sway, and a jitter per frame. */
+export function headAt(p: SyntheticPatient, t: number, r: () => number): [number, number] {
+  return [
+    p.offset[0] + p.swayPx * Math.sin(t / 1300 + p.seed) + (r() * 2 - 1) * p.jitterPx,
+    p.offset[1] + p.swayPx * 0.75 * Math.sin(t / 1900 + 2 * p.seed) + (r() * 2 - 1) * p.jitterPx,
+  ];
+}
+
+/** '#rrggbb' to 0..1 channels; null/undefined is a dark screen around the oval (no light asked). */
+export function screenRgb(colour: string | null | undefined): Rgb {
+  if (!colour) return [0.92, 0.92, 0.92]; // the page's own light background
+  const n = parseInt(colour.slice(1), 16);
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
+}
+
+/**
+ * The light falling on a point (0..~6 per channel): ambient plus the screen's, `faceWeight` 1 on the
+ * face, 0 on the far background (a renderer blends with a soft face mask).
+ */
+export function illumination(p: SyntheticPatient, screen: Rgb, faceWeight: number): Rgb {
+  const gain =
+    (SCREEN_BACKGROUND_GAIN + (SCREEN_FACE_GAIN - SCREEN_BACKGROUND_GAIN) * faceWeight) *
+    p.screenBrightness;
+  const { level, tint } = p.lighting;
+  return [
+    level * tint[0] + gain * screen[0],
+    level * tint[1] + gain * screen[1],
+    level * tint[2] + gain * screen[2],
+  ];
+}
+
+/**
+ * The camera's slow automatic exposure and white balance: a gain per channel that brings the frame's
+ * mean towards mid-grey with a time constant, so a sudden colour change is seen almost whole at first
+ * and then slowly taken back (as phone cameras do).
+ */
+export type CameraState = { gain: Rgb; at: number };
+
+export const EXPOSURE_TAU_MS = 450;
+export const WHITE_BALANCE_TAU_MS = 900;
+
+/** A new camera state: the gains that suit `mean` (the frame's mean radiance per channel) at once. */
+export function cameraStart(mean: Rgb, at: number): CameraState {
+  const lum = (mean[0] + mean[1] + mean[2]) / 3;
+  const exposure = 0.45 / Math.max(1e-3, lum);
+  return { gain: mean.map((m) => (exposure * lum) / Math.max(1e-3, m)) as unknown as Rgb, at };
+}
+
+/** The camera's gains at `at`, having seen a frame of mean radiance `mean` (per channel). */
+export function cameraStep(state: CameraState, mean: Rgb, at: number): CameraState {
+  const dt = Math.max(0, at - state.at);
+  const lum = (mean[0] + mean[1] + mean[2]) / 3;
+  const exposure = 0.45 / Math.max(1e-3, lum);
+  const kE = 1 - Math.exp(-dt / EXPOSURE_TAU_MS);
+  const kW = 1 - Math.exp(-dt / WHITE_BALANCE_TAU_MS);
+  const gain = state.gain.map((g, c) => {
+    const target = (exposure * lum) / Math.max(1e-3, mean[c]!);
+    // Exposure (the grey part of the gain) adapts faster than the balance between channels.
+    const k = (kE + kW) / 2;
+    return g + (target - g) * k;
+  }) as unknown as Rgb;
+  return { gain, at };
+}

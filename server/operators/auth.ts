@@ -56,11 +56,6 @@ declare module 'fastify' {
   }
 }
 
-const MINUTE = 60_000;
-/** Per client address: enrolment and login calls (options and verify alike) in 10 minutes. */
-const ENROL_LIMIT = { max: 20, windowMs: 10 * MINUTE };
-const LOGIN_LIMIT = { max: 40, windowMs: 10 * MINUTE };
-
 function requestOrigin(request: FastifyRequest): string {
   try {
     return new URL(`${request.protocol}://${request.host}`).origin;
@@ -140,6 +135,10 @@ export function requireOperator(roles?: readonly OperatorRole[]): preHandlerAsyn
 
 async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
+  // Per client address: enrolment and login calls (options and verify alike), operators' settings.
+  const { enrol, login, windowMs } = ctx.operators.limits;
+  const ENROL_LIMIT = { max: enrol, windowMs };
+  const LOGIN_LIMIT = { max: login, windowMs };
   const limit = (request: FastifyRequest, bucket: string, l: typeof LOGIN_LIMIT) =>
     consumeLimits(ctx.db, [{ bucket, key: request.ip, limits: [l] }], ctx.clock.now());
   const logIn = async (
@@ -224,6 +223,12 @@ export const operatorAuthPlugin: FastifyPluginAsync<{ ctx: AppContext }> = fp(
   async (app: FastifyInstance, opts: { ctx: AppContext }) => {
     app.decorateRequest('operator', null);
     app.decorate('operatorAuthContext', opts.ctx);
+    // Said at start, not first at an operator's passkey call (which then answers 503).
+    if (opts.ctx.operators.requireConfiguredOrigin && !opts.ctx.operators.origin)
+      app.log.warn(
+        { event: 'operator_origin_unset' },
+        'Set PUBLIC_URL or OPERATOR_ORIGIN: the back office refuses passkeys without it',
+      );
     await app.register(operatorAuthRoutes, { prefix: OPERATOR_API_PREFIX, ctx: opts.ctx });
   },
   { name: 'operator-auth', fastify: '5.x' },

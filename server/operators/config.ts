@@ -17,6 +17,9 @@ const schema = z.object({
   OPERATOR_RP_NAME: z.string().min(1).max(64).default('Portal del Paciente'),
   OPERATOR_SESSION_IDLE_MINUTES: int(15, 1, 24 * 60),
   OPERATOR_SESSION_HOURS: int(8, 1, 24),
+  /** Per client address in 10 minutes: enrolment calls and login calls (options and verify alike). */
+  OPERATOR_ENROL_PER_10_MIN: int(20, 1, 10_000),
+  OPERATOR_LOGIN_PER_10_MIN: int(40, 1, 10_000),
 });
 
 export type OperatorsConfig = {
@@ -31,6 +34,8 @@ export type OperatorsConfig = {
   publicUrl: string | undefined;
   /** Production without a configured origin: enrolment and login are refused (503). */
   requireConfiguredOrigin: boolean;
+  /** Enrolment and login calls allowed per client address in `windowMs`. */
+  limits: { enrol: number; login: number; windowMs: number };
 };
 
 export function loadOperatorsConfig(
@@ -48,5 +53,10 @@ export function loadOperatorsConfig(
     absoluteMs: c.OPERATOR_SESSION_HOURS * 3_600_000,
     publicUrl: base,
     requireConfiguredOrigin: appEnv === 'production',
+    limits: {
+      enrol: c.OPERATOR_ENROL_PER_10_MIN,
+      login: c.OPERATOR_LOGIN_PER_10_MIN,
+      windowMs: 10 * 60_000,
+    },
   };
 }

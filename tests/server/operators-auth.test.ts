@@ -352,8 +352,13 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
     });
 
     /** An app with one supervisor-only POST guarded like the case routes. */
+    /** The log lines the guarded app wrote (JSON), from warn up. */
+    let logged: string[] = [];
     async function guarded(ctx: AppContext = t.ctx) {
-      app = Fastify();
+      logged = [];
+      app = Fastify({
+        logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } },
+      });
       installErrorHandling(app);
       await app.register(cookie);
       await app.register(operatorAuthPlugin, { ctx });
@@ -468,6 +473,37 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
       });
       expect(res.statusCode).toBe(503);
       expect(res.json().message).toMatch(/operadores/);
+      // Said once at start, before any operator tries: the operator of the server sees it first.
+      expect(logged.filter((l) => l.includes('"operator_origin_unset"')).length).toBe(2);
+      expect(logged[0]).toContain('Set PUBLIC_URL or OPERATOR_ORIGIN');
+    });
+
+    it('says nothing at start when the origin is configured', async () => {
+      await guarded({
+        ...t.ctx,
+        operators: {
+          ...t.ctx.operators,
+          origin: 'https://portal.example.com.py',
+          requireConfiguredOrigin: true,
+        },
+      });
+      expect(logged.join('')).not.toContain('operator_origin_unset');
+    });
+
+    it('takes the login limit from the settings (OPERATOR_LOGIN_PER_10_MIN)', async () => {
+      await guarded({
+        ...t.ctx,
+        operators: { ...t.ctx.operators, limits: { ...t.ctx.operators.limits, login: 3 } },
+      });
+      const options = () =>
+        app.inject({
+          method: 'POST',
+          url: `${API}/ingreso/opciones`,
+          payload: {},
+          headers: SAME_ORIGIN,
+        });
+      for (let i = 0; i < 3; i++) expect((await options()).statusCode).toBe(200);
+      expect((await options()).statusCode).toBe(429);
     });
 
     it('refuses to bind passkeys to an IP address (browsers would refuse them): 503', async () => {

@@ -6,6 +6,7 @@ import {
   type LivenessFrameTag,
   type LivenessLight,
 } from '../../contract/identity';
+import type { LivenessSignal } from '../../contract/insight';
 import { hints } from './hints';
 import {
   blinkDecider,
@@ -71,14 +72,8 @@ const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|
 /** A frame's `t` ahead of what the server's own elapsed time allows by more than this: a signal. */
 const CLOCK_AHEAD_MS = 2000;
 
-/** The signals a session keeps (counts): seen, never refusing on their own. */
-export const CHALLENGE_SIGNALS = [
-  'virtual_camera',
-  'clock_backwards',
-  'clock_ahead',
-  'tag_mismatch',
-] as const;
-export type ChallengeSignal = (typeof CHALLENGE_SIGNALS)[number];
+/** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
+type ChallengeSignal = LivenessSignal;
 
 type Rgb = [number, number, number];
 /** A colour's frames so far: how many, and the sums of the face's and the background's chromaticity. */

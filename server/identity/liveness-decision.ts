@@ -1,4 +1,5 @@
 import type { LivenessChallenge, LivenessMeta } from '../../contract/identity';
+import type { EngineReason } from '../../contract/insight';
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import type { EvidenceKeeper } from './evidence';
@@ -209,7 +210,11 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
         : faceFrame && { image: faceFrame.image, rank: faceFrame.rank, embedding: null },
       reason: refused ?? (timeUp ? timeUpReason(state) : anyReplay ? 'replay' : null),
       attempt: true,
+      signals: decider.signals?.(state) ?? null,
     });
+  // Signals raised for the first time in this session: one insight decision each.
+  const before = decider.signals?.(s.liveness_state) ?? {};
+  const raised = Object.keys(decider.signals?.(state) ?? {}).filter((k) => !(k in before));
   (input.insight ?? noInsight).liveness({
     decider: decider.name,
     state,
@@ -218,6 +223,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     timeUp,
     steps,
     ...(refused ? { refused } : {}),
+    ...(raised.length ? { signals: raised as EngineReason[] } : {}),
   });
   return {
     feedback,

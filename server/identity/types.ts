@@ -71,6 +71,8 @@ export type EngineInsight = {
     timeUp: boolean;
     steps?: Array<Record<string, unknown>>;
     refused?: EngineReason;
+    /** Challenge signals the session raised for the first time in this request (issue 31). */
+    signals?: EngineReason[];
   }): void;
   /** A document scan's outcome: passed (no reason) or refused for `reason`. */
   document(outcome: { reason?: EngineReason | undefined; durationMs: number }): void;

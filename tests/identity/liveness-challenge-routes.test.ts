@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,10 +9,12 @@ import {
 } from '../../contract/identity';
 import { installErrorHandling } from '../../server/http/errors';
 import { identityMessages } from '../../server/identity/errors';
+import { readEvidence } from '../../server/identity/evidence';
 import { LEAD_MS } from '../../server/identity/liveness-challenge';
 import { identityPlugin } from '../../server/identity/plugin';
 import { identityRoutes } from '../../server/identity/routes';
 import { installHealth } from '../../server/lifecycle/readiness';
+import { createSealer } from '../../server/security/sealed';
 import { startEngine, type Harness } from './engine';
 import { multipart, ovalFrame } from './frames';
 
@@ -22,9 +25,10 @@ import { multipart, ovalFrame } from './frames';
  */
 let h: Harness;
 let app: FastifyInstance;
+const sealer = createSealer(randomBytes(32).toString('base64url'));
 
 beforeAll(async () => {
-  h = await startEngine({ IDENTITY_LIVENESS_CHALLENGE: 'cues,light' });
+  h = await startEngine({ IDENTITY_LIVENESS_CHALLENGE: 'cues,light' }, { sealer });
   app = Fastify({ logger: false });
   installErrorHandling(app);
   installHealth(app, h.db);
@@ -113,6 +117,20 @@ describe('the liveness challenge through the routes', () => {
     }
     expect(answer.challenge?.cue).not.toBeNull();
     expect(answer.liveness_detected).toBe(false);
+  });
+
+  it("keeps the session's signals in its evidence (a virtual camera's label), without refusing", async () => {
+    const { session_id } = await start();
+    const res = await post(session_id, await frames(2), {
+      frames: [
+        { t: 0, light: -1 },
+        { t: 125, light: -1 },
+      ],
+      camera: { label: 'OBS Virtual Camera', frame_rate: 30 },
+    });
+    expect(res.statusCode).toBe(200);
+    const evidence = await readEvidence(h.db, sealer, session_id);
+    expect(evidence?.signals).toEqual({ virtual_camera: 1 });
   });
 
   it('/api/ready names the challenge', async () => {

@@ -56,6 +56,7 @@ export function evidence(overrides: Partial<KycEvidence> = {}): KycEvidence {
     attempts: { liveness: 1, scans: 2 },
     selfieEmbedding: SELFIE_EMBEDDING,
     portraitEmbedding: [0.8, 0.6, 0],
+    signals: {},
     ...overrides,
   };
 }

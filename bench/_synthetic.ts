@@ -44,8 +44,15 @@ export const FACE_ELLIPSES: Record<
   blink: { cx: 322, cy: 308, rx: 108, ry: 132 },
   'blink-b': { cx: 330, cy: 290, rx: 112, ry: 138 },
 };
-/** The head (face, hair, ears: 30 cm from the screen) as a multiple of the face's ellipse. */
-const HEAD_SCALE = 1.3;
+/**
+ * The head (face, hair, ears, neck: about as far from the screen as the face, so lit as much) of each
+ * fixture pair, an ellipse in its pixels; the rest of the picture is the background, a metre or more
+ * away.
+ */
+export const HEAD_ELLIPSES: typeof FACE_ELLIPSES = {
+  blink: { cx: 330, cy: 240, rx: 185, ry: 205 },
+  'blink-b': { cx: 325, cy: 275, rx: 235, ry: 290 },
+};
 /** A face on a screen held to the camera: the phone's light reaches the whole image alike, this much of the face's. */
 export const FLAT_WEIGHT = 0.15;
 /** The phone camera's own JPEG quality (0-100). */
@@ -137,6 +144,7 @@ export function syntheticCamera(
   const jitter = rng(p.seed * 7_919 + 101);
   const noise = rng(p.seed * 104_729 + 3);
   const face = FACE_ELLIPSES[p.face];
+  const head = HEAD_ELLIPSES[p.face];
   const W = REGION.width;
   const H = REGION.height;
   const radiance = new Float32Array(W * H * 3);
@@ -178,7 +186,9 @@ export function syntheticCamera(
         const ey = (sy - face.cy) / face.ry;
         const d = Math.sqrt(ex * ex + ey * ey);
         const skin = softEllipse(d);
-        const head = flat ? 0 : softEllipse(d / HEAD_SCALE);
+        const near = flat
+          ? 0
+          : softEllipse(Math.hypot((sx - head.cx) / head.rx, (sy - head.cy) / head.ry), 0.95, 1.05);
         const o = (y * W + x) * 3;
         for (let c = 0; c < 3; c++) {
           let a =
@@ -195,7 +205,7 @@ export function syntheticCamera(
             a = a * (1 - closed) + z * closed;
           }
           const albedo = a * (1 + (tone[c]! - 1) * skin);
-          const v = albedo * (light0[c]! + (light1[c]! - light0[c]!) * head);
+          const v = albedo * (light0[c]! + (light1[c]! - light0[c]!) * near);
           radiance[o + c] = v;
           sum[c] = sum[c]! + v;
         }
@@ -235,7 +245,8 @@ export function syntheticCamera(
 /**
  * The face's and the background's mean chromaticity (r, g, b over r+g+b) of a rendered or decoded
  * frame of the oval's region at any width: the face is the inner part of the fixture's face
- * ellipse (patient at rest), the background the frame outside the head. For tests and the bench's
+ * ellipse (patient at rest), the background the frame outside the head (none for blink-b, whose hair fills the
+ * frame's sides: use blink). For tests and the bench's
  * own check of its renderer (the server measures on its own face box).
  */
 export function chromaticity(
@@ -244,6 +255,7 @@ export function chromaticity(
   offset: [number, number] = [0, 0],
 ): { face: Rgb; background: Rgb } {
   const face = FACE_ELLIPSES[faceName];
+  const head = HEAD_ELLIPSES[faceName];
   const ch = frame.channels ?? 3;
   const k = REGION.width / frame.width;
   const acc = { face: [0, 0, 0] as Rgb, background: [0, 0, 0] as Rgb };
@@ -252,7 +264,8 @@ export function chromaticity(
       const sx = REGION.left + (x + 0.5) * k - offset[0];
       const sy = REGION.top + (y + 0.5) * k - offset[1];
       const d = Math.hypot((sx - face.cx) / face.rx, (sy - face.cy) / face.ry);
-      const into = d < 0.6 ? acc.face : d > HEAD_SCALE * 1.25 ? acc.background : null;
+      const h = Math.hypot((sx - head.cx) / head.rx, (sy - head.cy) / head.ry);
+      const into = d < 0.6 ? acc.face : h > 1.15 ? acc.background : null;
       if (!into) continue;
       const i = (y * frame.width + x) * ch;
       for (let c = 0; c < 3; c++) into[c] = into[c]! + frame.data[i + c]!;

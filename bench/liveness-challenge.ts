@@ -19,7 +19,8 @@
  * 'blink' is the one the thresholds were tuned on, 'blink-b' is held out. Attacks (`--attacks` tries
  * each; passes must be 0): (a) the fixed blink video as the camera (blinks every 1.5-2.5 s, no
  * reaction to cues or the screen: a recording injected); (b) a genuine passed session's requests
- * (frames and tags) replayed into a new session; (c) a face reflecting the right colours in the
+ * (frames and tags) replayed into a new session, and (b2) its recording played as the camera of a
+ * new session (the same scene, fresh frames, the browser's own tags); (c) a face reflecting the right colours in the
  * wrong order, (d) in the right order but one colour (700 ms) late, both blinking on cue; (e) a face
  * on a screen held to the camera (blinking on cue: the screen's light reflects on the whole image
  * alike, weakly). Prints pass rates, times to pass, the light's correlation and face/background
@@ -29,6 +30,7 @@
  *
  *   npx tsx bench/liveness-challenge.ts [--patients 60] [--attacks 20] [--seed 1]
  *     [--mode cues,light|cues|none] [--concurrent 1] [--only genuine|attacks]
+ *     [--genuine-ms 30000] [--attack-ms 45000] (simulated time before a session is cut)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
@@ -146,7 +148,7 @@ class Page {
   }
 }
 
-type Kind = 'genuine' | 'video' | 'wrong-order' | 'late' | 'flat';
+type Kind = 'genuine' | 'video' | 'wrong-order' | 'late' | 'flat' | 'recording';
 
 type Sent = { sentAt: number; frames: Buffer[]; meta: LivenessMeta };
 type SessionResult = {
@@ -155,6 +157,8 @@ type SessionResult = {
   /** The session's end: refused (its reason), time up, or not decided when the run stopped. */
   end: string;
   requests: Sent[];
+  /** What the camera saw (a recording of it is an attack). */
+  scene: Scene | null;
   bytes: number;
   frames: number;
   cpuMs: number;
@@ -231,6 +235,57 @@ async function sessionState(e: Engine, sessionId: string) {
   };
 }
 
+/** A session's result before its first request. */
+function newResult(sessionId: string, end: string): SessionResult {
+  return {
+    sessionId,
+    passedAt: null,
+    end,
+    requests: [],
+    scene: null,
+    bytes: 0,
+    frames: 0,
+    cpuMs: 0,
+    serverMs: [],
+    lightScores: [],
+    cues: 0,
+    signals: null,
+  };
+}
+
+/** One request of session `out`: its engine time and (`measureCpu`) the process' CPU time counted. */
+async function request(
+  e: Engine,
+  out: SessionResult,
+  now: number,
+  frames: Buffer[],
+  meta: LivenessMeta,
+  measureCpu: boolean,
+) {
+  const cpu0 = measureCpu ? process.cpuUsage() : null;
+  const t0 = performance.now();
+  const answer = await send(e, out.sessionId, now, frames, meta);
+  const serverMs = performance.now() - t0;
+  if (cpu0) {
+    const d = process.cpuUsage(cpu0);
+    out.cpuMs += (d.user + d.system) / 1000;
+  }
+  out.serverMs.push(serverMs);
+  out.frames += frames.length;
+  return { answer, serverMs };
+}
+
+/** Whether the answer ends the session (refused, live at `at`, or time up), noted in `out`. */
+function ended(out: SessionResult, answer: LivenessResponse | { error: string }, at: number) {
+  if ('error' in answer) out.end = answer.error;
+  else if (answer.liveness_detected) {
+    out.passedAt = at;
+    out.end = 'live';
+  } else if (answer.time_up) out.end = 'time_up';
+  else return false;
+  return true;
+}
+
 /**
  * One session of a simulated browser: captures, tags, polls, the network, the page, and the patient
  * (or the attacker) in front of the camera.
@@ -241,6 +296,8 @@ async function runSession(
   kind: Kind,
   untilMs: number,
   measureCpu: boolean,
+  /** For 'recording': the scene a genuine session's camera saw, played to this one's. */
+  recorded?: Scene | null,
 ): Promise<SessionResult> {
   const { sessionId } = await e.engine.startSession(e.db);
   const base = Date.now();
@@ -271,7 +328,7 @@ async function runSession(
     }
     return o;
   };
-  const scene: Scene = {
+  const live: Scene = {
     blinks,
     screenAt(t) {
       if (kind === 'video') return null;
@@ -282,9 +339,10 @@ async function runSession(
       return light.colours[order(light)[now.index]!]!.colour;
     },
   };
-  /** The patient answers each cue it sees (all but the video). */
+  const scene = kind === 'recording' && recorded ? recorded : live;
+  /** The patient answers each cue it sees (not a video or a recording). */
   const answerCues = () => {
-    if (kind === 'video') return;
+    if (kind === 'video' || kind === 'recording') return;
     for (const [n, cue] of page.cues) {
       if (answered.has(n)) continue;
       answered.add(n);
@@ -297,19 +355,8 @@ async function runSession(
   let buffer: ReturnType<typeof bufferFrame<LivenessFrameTag>> = [];
   let nextCapture = 0;
   let poll = policy.pollEveryMs;
-  const out: SessionResult = {
-    sessionId,
-    passedAt: null,
-    end: 'running',
-    requests: [],
-    bytes: 0,
-    frames: 0,
-    cpuMs: 0,
-    serverMs: [],
-    lightScores: [],
-    cues: 0,
-    signals: null,
-  };
+  const out = newResult(sessionId, 'running');
+  out.scene = scene;
   while (poll <= untilMs) {
     for (; nextCapture <= poll; nextCapture += policy.captureEveryMs)
       buffer = bufferFrame(policy, buffer, {
@@ -326,39 +373,20 @@ async function runSession(
       ...(out.requests.length ? {} : { camera: CAMERA }),
     };
     const bytes = requestBytes(frames) + metaPartBytes(meta);
-    const cpu0 = measureCpu ? process.cpuUsage() : null;
-    const t0 = performance.now();
-    const answer = await send(e, sessionId, base + poll, frames, meta);
-    const serverMs = performance.now() - t0;
-    if (cpu0) {
-      const d = process.cpuUsage(cpu0);
-      out.cpuMs += (d.user + d.system) / 1000;
-    }
-    out.serverMs.push(serverMs);
+    const { answer, serverMs } = await request(e, out, base + poll, frames, meta, measureCpu);
     out.requests.push({ sentAt: poll, frames, meta });
     out.bytes += bytes;
-    out.frames += frames.length;
     const arrived =
       poll +
       (bytes * 8) / NET.upKbps +
       NET.rttMs +
       serverMs +
       (answerBytes(answer) * 8) / NET.downKbps;
-    if ('error' in answer) {
-      out.end = answer.error;
-      break;
+    if (!('error' in answer)) {
+      page.apply(arrived, answer.challenge);
+      answerCues();
     }
-    page.apply(arrived, answer.challenge);
-    answerCues();
-    if (answer.liveness_detected) {
-      out.passedAt = arrived;
-      out.end = 'live';
-      break;
-    }
-    if (answer.time_up) {
-      out.end = 'time_up';
-      break;
-    }
+    if (ended(out, answer, arrived)) break;
     poll = Math.max(poll + policy.pollEveryMs, arrived);
   }
   Object.assign(out, await sessionState(e, sessionId));
@@ -380,42 +408,10 @@ function videoBlinks(p: SyntheticPatient, durationMs: number): Array<[number, nu
 async function replay(e: Engine, src: SessionResult, measureCpu: boolean): Promise<SessionResult> {
   const { sessionId } = await e.engine.startSession(e.db);
   const base = Date.now();
-  const out: SessionResult = {
-    sessionId,
-    passedAt: null,
-    end: 'replayed all',
-    requests: [],
-    bytes: 0,
-    frames: 0,
-    cpuMs: 0,
-    serverMs: [],
-    lightScores: [],
-    cues: 0,
-    signals: null,
-  };
+  const out = newResult(sessionId, 'replayed all');
   for (const r of src.requests) {
-    const cpu0 = measureCpu ? process.cpuUsage() : null;
-    const t0 = performance.now();
-    const answer = await send(e, sessionId, base + r.sentAt, r.frames, r.meta);
-    out.serverMs.push(performance.now() - t0);
-    if (cpu0) {
-      const d = process.cpuUsage(cpu0);
-      out.cpuMs += (d.user + d.system) / 1000;
-    }
-    out.frames += r.frames.length;
-    if ('error' in answer) {
-      out.end = answer.error;
-      break;
-    }
-    if (answer.liveness_detected) {
-      out.passedAt = r.sentAt;
-      out.end = 'live';
-      break;
-    }
-    if (answer.time_up) {
-      out.end = 'time_up';
-      break;
-    }
+    const { answer } = await request(e, out, base + r.sentAt, r.frames, r.meta, measureCpu);
+    if (ended(out, answer, r.sentAt)) break;
   }
   Object.assign(out, await sessionState(e, sessionId));
   return out;
@@ -523,6 +519,17 @@ export async function main() {
           ? await inParallel(tries, args.concurrent, (i) =>
               replay(e, sources[i % sources.length]!, cpuMeasured),
             )
+          : [],
+      ]);
+      // The same scene re-captured: a recording of the patient's passed session (fresh frames).
+      attacks.push([
+        '(b2) passed session recorded, played as the camera',
+        sources.length
+          ? await inParallel(tries, args.concurrent, (i) => {
+              const src = sources[i % sources.length]!;
+              const p = { ...src.p, seed: src.p.seed + 77_777 };
+              return runSession(e, p, 'recording', args.attackMs, cpuMeasured, src.scene);
+            })
           : [],
       ]);
       if (args.mode === 'cues,light') {

@@ -65,7 +65,18 @@ const REGION = {
   height: OVAL.height,
 };
 
-type Pair = { open: Float32Array; closed: Float32Array; width: number; height: number };
+/**
+ * A face's fixture pair (0..1 per channel) and its masks per pixel: `skin` (the tone's weight) and
+ * `near` (the head, lit by the screen as the face is).
+ */
+type Pair = {
+  open: Float32Array;
+  closed: Float32Array;
+  skin: Float32Array;
+  near: Float32Array;
+  width: number;
+  height: number;
+};
 const pairs = new Map<string, Promise<Pair>>();
 
 async function decode(name: string) {
@@ -78,16 +89,29 @@ async function decode(name: string) {
   return { data: out, width: info.width, height: info.height };
 }
 
-/** The fixture pair of a face, decoded once (0..1 per channel). */
+/** The fixture pair of a face and its masks, made once. */
 function facePair(face: SyntheticPatient['face']): Promise<Pair> {
   let p = pairs.get(face);
   if (!p) {
-    p = Promise.all([decode(`${face}-open.jpg`), decode(`${face}-closed.jpg`)]).then(([o, c]) => ({
-      open: o.data,
-      closed: c.data,
-      width: o.width,
-      height: o.height,
-    }));
+    p = Promise.all([decode(`${face}-open.jpg`), decode(`${face}-closed.jpg`)]).then(([o, c]) => {
+      const { width, height } = o;
+      const f = FACE_ELLIPSES[face];
+      const h = HEAD_ELLIPSES[face];
+      const skin = new Float32Array(width * height);
+      const near = new Float32Array(width * height);
+      for (let y = 0; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const sx = x + 0.5;
+          const sy = y + 0.5;
+          skin[y * width + x] = softEllipse(Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry));
+          near[y * width + x] = softEllipse(
+            Math.hypot((sx - h.cx) / h.rx, (sy - h.cy) / h.ry),
+            0.95,
+            1.05,
+          );
+        }
+      return { open: o.data, closed: c.data, skin, near, width, height };
+    });
     pairs.set(face, p);
   }
   return p;
@@ -143,8 +167,6 @@ export function syntheticCamera(
   const flat = o.reflection === 'flat';
   const jitter = rng(p.seed * 7_919 + 101);
   const noise = rng(p.seed * 104_729 + 3);
-  const face = FACE_ELLIPSES[p.face];
-  const head = HEAD_ELLIPSES[p.face];
   const W = REGION.width;
   const H = REGION.height;
   const radiance = new Float32Array(W * H * 3);
@@ -164,48 +186,46 @@ export function syntheticCamera(
     const light1 = illumination(p, screen, flat ? FLAT_WEIGHT : 1);
     const tone = p.tone.factor;
     const { width: sw, height: sh } = src;
+    // The head moved by (hx, hy): every pixel samples the fixture at the same sub-pixel phase.
+    const ox = REGION.left + 0.5 - hx;
+    const oy = REGION.top + 0.5 - hy;
+    const bx = Math.floor(ox);
+    const by = Math.floor(oy);
+    const fx = ox - bx;
+    const fy = oy - by;
+    const w00 = (1 - fx) * (1 - fy);
+    const w10 = fx * (1 - fy);
+    const w01 = (1 - fx) * fy;
+    const w11 = fx * fy;
+    const { open, closed: shut, skin, near } = src;
     const sum: Rgb = [0, 0, 0];
     for (let y = 0; y < H; y++) {
+      const y0 = Math.min(sh - 2, Math.max(0, y + by));
       for (let x = 0; x < W; x++) {
-        // The scene point under this pixel: the head moved by (hx, hy).
-        const sx = Math.min(sw - 1.001, Math.max(0, REGION.left + x + 0.5 - hx));
-        const sy = Math.min(sh - 1.001, Math.max(0, REGION.top + y + 0.5 - hy));
-        const x0 = Math.floor(sx);
-        const y0 = Math.floor(sy);
-        const fx = sx - x0;
-        const fy = sy - y0;
-        const i00 = (y0 * sw + x0) * 3;
+        const x0 = Math.min(sw - 2, Math.max(0, x + bx));
+        const m = y0 * sw + x0;
+        const i00 = m * 3;
         const i10 = i00 + 3;
         const i01 = i00 + sw * 3;
         const i11 = i01 + 3;
-        const w00 = (1 - fx) * (1 - fy);
-        const w10 = fx * (1 - fy);
-        const w01 = (1 - fx) * fy;
-        const w11 = fx * fy;
-        const ex = (sx - face.cx) / face.rx;
-        const ey = (sy - face.cy) / face.ry;
-        const d = Math.sqrt(ex * ex + ey * ey);
-        const skin = softEllipse(d);
-        const near = flat
-          ? 0
-          : softEllipse(Math.hypot((sx - head.cx) / head.rx, (sy - head.cy) / head.ry), 0.95, 1.05);
+        const k = skin[m]!;
+        const l = flat ? 0 : near[m]!;
         const o = (y * W + x) * 3;
         for (let c = 0; c < 3; c++) {
           let a =
-            src.open[i00 + c]! * w00 +
-            src.open[i10 + c]! * w10 +
-            src.open[i01 + c]! * w01 +
-            src.open[i11 + c]! * w11;
+            open[i00 + c]! * w00 +
+            open[i10 + c]! * w10 +
+            open[i01 + c]! * w01 +
+            open[i11 + c]! * w11;
           if (closed) {
             const z =
-              src.closed[i00 + c]! * w00 +
-              src.closed[i10 + c]! * w10 +
-              src.closed[i01 + c]! * w01 +
-              src.closed[i11 + c]! * w11;
+              shut[i00 + c]! * w00 +
+              shut[i10 + c]! * w10 +
+              shut[i01 + c]! * w01 +
+              shut[i11 + c]! * w11;
             a = a * (1 - closed) + z * closed;
           }
-          const albedo = a * (1 + (tone[c]! - 1) * skin);
-          const v = albedo * (light0[c]! + (light1[c]! - light0[c]!) * near);
+          const v = a * (1 + (tone[c]! - 1) * k) * (light0[c]! + (light1[c]! - light0[c]!) * l);
           radiance[o + c] = v;
           sum[c] = sum[c]! + v;
         }

@@ -4,7 +4,7 @@ import { createDocumentReader } from './document';
 import { createDocumentScan, type DocumentScan } from './document-scan';
 import { evidenceKeeper } from './evidence';
 import { createIdentification, type Identification } from './identification';
-import { blinkDecider, type LivenessDecider } from './liveness';
+import type { LivenessDecider } from './liveness';
 import { challengeDecider } from './liveness-challenge';
 import { createLivenessSessions, type LivenessSessions } from './liveness-sessions';
 import { ms, silentLog, type IdentityLog } from './log';
@@ -60,14 +60,14 @@ export type EngineOptions = {
 
 /**
  * The KYC selfie's decider for IDENTITY_LIVENESS_CHALLENGE (issue 31): the challenge (blinks on cue,
- * and the screen's light with 'cues,light'), or three blinks at any time ('none').
+ * and the screen's light with 'cues,light'), or three blinks at any time ('none'); the signals of
+ * the frames' tags and the camera are kept in every mode.
  */
 export function kycDecider(config: IdentityConfig): LivenessDecider<unknown> {
-  const blink = { ...config.liveness, continuityThreshold: config.continuityThreshold };
-  const { challenge } = config.liveness;
-  return (
-    challenge === 'none' ? blinkDecider(blink) : challengeDecider({ ...blink, challenge })
-  ) as LivenessDecider<unknown>;
+  return challengeDecider({
+    ...config.liveness,
+    continuityThreshold: config.continuityThreshold,
+  }) as LivenessDecider<unknown>;
 }
 
 export async function createIdentityEngine(

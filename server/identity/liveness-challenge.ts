@@ -61,11 +61,15 @@ export const LIGHT_PALETTE = [
 ] as const;
 
 /**
- * When the face follows the sequence (bench/liveness-challenge.ts tunes them): the Pearson
- * correlation of the face's chromaticity deviations with the screen colours', and the face's change
- * over the background's (RMS of the deviations).
+ * When the face follows the sequence: the Pearson correlation of the face's chromaticity deviations
+ * with the screen colours', and the face's change over the background's (RMS of the deviations).
+ * Tuned on the synthetic face 'blink' (bench/_light-tuning.ts, the renderer of bench/_synthetic.ts,
+ * 3 lightings x 5 tones): genuine correlation 0.95-0.99 against at most 0.52 for the colours in the
+ * wrong order or one colour late; genuine ratio 3.1-14.6 against at most 1.26 for a face on a screen.
+ * The thresholds sit between (0.75; 2.0, about the geometric middle). The held-out face 'blink-b':
+ * genuine ratio 1.6-4.0 (below 2 outdoors in sunlight), a face on a screen at most 1.69.
  */
-export const LIGHT_THRESHOLDS = { correlation: 0.6, faceOverBackground: 1.5 };
+export const LIGHT_THRESHOLDS = { correlation: 0.75, faceOverBackground: 2.0 };
 
 /** A camera whose label says it is not a camera (a signal, never a verdict). */
 const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|camo|fake/i;
@@ -90,7 +94,7 @@ export type LightScore = {
 
 export type ChallengeState = {
   kind: 'challenge';
-  mode: Exclude<LivenessChallengeMode, 'none'>;
+  mode: LivenessChallengeMode;
   /** The blink decider's state: when the same face closes and reopens its eyes. */
   blink: BlinkState;
   /** Copied from `blink` for journey insight (the challenge's start, blinks seen at any time). */
@@ -196,10 +200,14 @@ function tagAgrees(light: LivenessLight | null, tag: LivenessFrameTag): boolean 
 }
 
 export type ChallengeConfig = Parameters<typeof blinkDecider>[0] & {
-  challenge: Exclude<LivenessChallengeMode, 'none'>;
+  challenge: LivenessChallengeMode;
 };
 
-/** The challenge decider; `draw` replaces the CSPRNG in tests. */
+/**
+ * The challenge decider; `draw` replaces the CSPRNG in tests. Mode 'none' is the blink decider's
+ * behaviour (three blinks at any time, no `challenge` in the answers, `meta` optional) with the
+ * signals of the frames' tags and the camera kept all the same.
+ */
 export function challengeDecider(
   cfg: ChallengeConfig,
   opts: { draw?: Draw; thresholds?: typeof LIGHT_THRESHOLDS } = {},
@@ -208,8 +216,9 @@ export function challengeDecider(
   const thresholds = opts.thresholds ?? LIGHT_THRESHOLDS;
   const required = cfg.blinksRequired;
   const maxCues = required + EXTRA_CUES;
-  // The blink decider never passes on its own: only blinks on cue count here.
-  const innerRequired = Number.MAX_SAFE_INTEGER;
+  const asks = cfg.challenge !== 'none';
+  // With a challenge the blink decider never passes on its own: only blinks on cue count.
+  const innerRequired = asks ? Number.MAX_SAFE_INTEGER : required;
   const blink = blinkDecider({ ...cfg, blinksRequired: innerRequired });
   const withLight = cfg.challenge === 'cues,light';
 
@@ -241,7 +250,9 @@ export function challengeDecider(
     signals: { ...s.signals, [kind]: (s.signals[kind] ?? 0) + 1 },
   });
   const settle = (s: ChallengeState): ChallengeState => {
-    const done = !s.refused && s.hits >= required && s.lightPassed;
+    const done = asks
+      ? !s.refused && s.hits >= required && s.lightPassed
+      : s.blink.phase === 'done';
     return { ...s, done, startedAt: s.blink.startedAt, blinks: s.blink.blinks };
   };
 
@@ -338,9 +349,11 @@ export function challengeDecider(
     }
     s = settle(s);
     const progressLine = hints.blink(inner.state.blinks, innerRequired);
-    const feedback = s.done
-      ? [hints.done]
-      : inner.feedback.flatMap((line) => (line === progressLine ? progress(s) : [line]));
+    const feedback = !asks
+      ? inner.feedback
+      : s.done
+        ? [hints.done]
+        : inner.feedback.flatMap((line) => (line === progressLine ? progress(s) : [line]));
     return { ...inner, state: s, live: s.done, feedback };
   }
 
@@ -375,9 +388,9 @@ export function challengeDecider(
     };
   }
 
-  return {
+  const decider: LivenessDecider<ChallengeState> = {
     name: blink.name,
-    needsMeta: true,
+    needsMeta: asks,
     initial,
     isLive: (s) => s.done,
     isTimeUp: (s, now) => !s.done && blink.isTimeUp(s.blink, now),
@@ -394,7 +407,7 @@ export function challengeDecider(
 
     progress(s, now) {
       const inner = blink.progress(s.blink, now);
-      if (inner[0] === hints.timeUp && !s.done) return inner;
+      if (!asks || (inner[0] === hints.timeUp && !s.done)) return inner;
       return progress(s);
     },
 
@@ -410,8 +423,10 @@ export function challengeDecider(
       const label = meta?.camera?.label;
       if (label && VIRTUAL_CAMERA.test(label) && !s.signals.virtual_camera)
         s = signal(s, 'virtual_camera');
-      // Nothing is asked before the open-eye baseline, after the end, or without a frame's time.
-      if (s.done || s.refused || s.blink.phase === 'baseline' || s.newestT === null) return s;
+      // Nothing is asked without a challenge, before the open-eye baseline, after the end, or
+      // without a frame's time.
+      if (!asks || s.done || s.refused || s.blink.phase === 'baseline' || s.newestT === null)
+        return s;
       if (s.blink.phase === 'expired') return s;
       const start = s.newestT + LEAD_MS;
       if (withLight && !s.lightPassed && !s.light && s.lightRounds < LIGHT_ROUNDS)
@@ -429,7 +444,10 @@ export function challengeDecider(
       }
       return settle(s);
     },
-
+  };
+  if (!asks) return decider;
+  return {
+    ...decider,
     challenge: (s) => ({
       cue: s.done || s.refused ? null : s.cue,
       light:

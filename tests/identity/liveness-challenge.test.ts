@@ -9,12 +9,14 @@ import {
   LIGHT_COLOURS,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
+  LIGHT_THRESHOLDS,
   challengeDecider,
   judgeLight,
   type ChallengeState,
   type Draw,
 } from '../../server/identity/liveness-challenge';
 import type { FaceObservation, FrameColour } from '../../server/identity/types';
+import { frameColour } from '../../server/identity/worker/colour';
 
 /**
  * The challenge decider (issue 31) on synthetic observations: eye ratios, frame times on the
@@ -288,7 +290,7 @@ describe('the challenge decider: the colour light', () => {
         }),
     });
     expect(p.s.lightScores.map((x) => x.passed)).toEqual([false, false]);
-    expect(p.s.lightScores.every((x) => x.correlation! < 0.6)).toBe(true);
+    expect(p.s.lightScores.every((x) => x.correlation! < LIGHT_THRESHOLDS.correlation)).toBe(true);
     expect(p.s.refused).toBe('light_mismatch');
     expect(p.decider.isLive(p.s)).toBe(false);
   });
@@ -302,7 +304,7 @@ describe('the challenge decider: the colour light', () => {
         }),
     });
     expect(p.s.lightScores[0]!.correlation).toBeGreaterThan(0.9);
-    expect(p.s.lightScores[0]!.ratio).toBeLessThan(1.5);
+    expect(p.s.lightScores[0]!.ratio).toBeLessThan(LIGHT_THRESHOLDS.faceOverBackground);
     expect(p.s.refused).toBe('light_mismatch');
   });
 
@@ -342,6 +344,41 @@ describe('the challenge decider: the colour light', () => {
   });
 });
 
+describe("mode 'none'", () => {
+  it('passes on three blinks at any time, asks nothing, needs no tags, and still keeps signals', () => {
+    const decider = challengeDecider({ ...base, challenge: 'none' });
+    expect(decider.needsMeta).toBe(false);
+    expect(decider.challenge).toBeUndefined();
+    let s = decider.initial();
+    let t = 0;
+    const frame = (ear: number, emb: boolean) => {
+      const step = decider.step(s, {
+        face: face(ear, emb ? me : undefined),
+        now: 10_000 + t,
+        tag: { t, light: -1 },
+      });
+      s = step.state;
+      t += 125;
+      return step;
+    };
+    frame(OPEN, true);
+    frame(OPEN, true);
+    s = decider.finish!(s, { now: 10_000 + t, meta: { frames: [], camera: { label: 'ManyCam' } } });
+    expect(s.cue).toBeNull();
+    expect(s.light).toBeNull();
+    let last = frame(OPEN, true);
+    for (let k = 0; k < 3; k++) {
+      frame(CLOSED, false);
+      last = frame(OPEN, true);
+    }
+    expect(last.live).toBe(true);
+    expect(last.feedback).toEqual([hints.done]);
+    expect(decider.isLive(s)).toBe(true);
+    expect(s.blinks).toBe(3);
+    expect(decider.signals!(s)).toEqual({ virtual_camera: 1 });
+  });
+});
+
 describe('the challenge decider: signals', () => {
   it('a virtual camera, frame times going backwards or ahead of the server are signals, never refusals', () => {
     const p = session({ mode: 'cues' });
@@ -356,5 +393,36 @@ describe('the challenge decider: signals', () => {
     expect(s.signals.clock_ahead).toBe(1);
     expect(s.refused).toBeNull();
     expect(d.signals!(s)).toMatchObject({ virtual_camera: 1, clock_backwards: 1, clock_ahead: 1 });
+  });
+});
+
+describe('the colour statistic (worker/colour.ts)', () => {
+  /** A 160x180 frame: background `wall`, the box filled with `skin`, a dark top-left quarter. */
+  const image = (wall: number[], skin: number[], dark = false) => {
+    const w = 160;
+    const h = 180;
+    const data = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const inBox = x >= 40 && x < 120 && y >= 40 && y < 140;
+        const c = inBox ? skin : dark && x < 20 && y < 27 ? [10, 8, 6] : wall;
+        data.set(c, (y * w + x) * 3);
+      }
+    return { data, width: w, height: h };
+  };
+  const box: [number, number, number, number] = [40, 40, 80, 100];
+
+  it("measures the face's centre and the top corners outside the box; nothing without a box", () => {
+    const c = frameColour(image([100, 110, 120], [180, 120, 90]), box);
+    expect(c).toEqual({ face: [180, 120, 90], background: [100, 110, 120] });
+    expect(frameColour(image([100, 110, 120], [180, 120, 90]), null)).toEqual({
+      face: null,
+      background: null,
+    });
+  });
+
+  it('leaves dark background pixels out while enough mid-tones remain', () => {
+    const c = frameColour(image([100, 110, 120], [180, 120, 90], true), box);
+    expect(c.background).toEqual([100, 110, 120]);
   });
 });

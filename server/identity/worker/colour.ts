@@ -27,14 +27,30 @@ const clampRect = (img: RgbImage, r: Rect): Rect => ({
   y1: Math.min(img.height, Math.ceil(r.y1)),
 });
 
-/** Mean R, G, B of the pixels of `rects` outside `hole`, or null when too few are left. */
-function meanRgb(img: RgbImage, rects: Rect[], hole: Rect | null): [number, number, number] | null {
+/**
+ * Background pixels outside the mid-tones are left out when enough mid-tone ones remain: dark hair
+ * or a dark corner (the sensor's noise floor and the JPEG flatten its change of light) and a burnt
+ * window (clipped) barely show a change of light, which would make the face's change look larger
+ * than it is beside them. Luma from DARK_BELOW, every channel below CLIPPED_FROM.
+ */
+const DARK_BELOW = 50;
+const CLIPPED_FROM = 240;
+
+/**
+ * Mean R, G, B of the pixels of `rects` outside `hole` (with `midTones`, of those not darker than
+ * DARK_BELOW when at least MIN_PIXELS are), or null when too few are left.
+ */
+function meanRgb(
+  img: RgbImage,
+  rects: Rect[],
+  hole: Rect | null,
+  midTones = false,
+): [number, number, number] | null {
   const area = rects.reduce((a, r) => a + Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0), 0);
   const step = Math.max(1, Math.floor(Math.sqrt(area / SAMPLES)));
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let n = 0;
+  /** All pixels, and the bright ones: n, r, g, b. */
+  const all = [0, 0, 0, 0];
+  const bright = [0, 0, 0, 0];
   const d = img.data;
   for (const rect of rects) {
     for (let y = rect.y0; y < rect.y1; y += step) {
@@ -42,22 +58,41 @@ function meanRgb(img: RgbImage, rects: Rect[], hole: Rect | null): [number, numb
       for (let x = rect.x0; x < rect.x1; x += step) {
         if (inRows && x >= hole.x0 && x < hole.x1) continue;
         const i = (y * img.width + x) * 3;
-        r += d[i]!;
-        g += d[i + 1]!;
-        b += d[i + 2]!;
-        n++;
+        const r = d[i]!;
+        const g = d[i + 1]!;
+        const b = d[i + 2]!;
+        all[0]!++;
+        all[1]! += r;
+        all[2]! += g;
+        all[3]! += b;
+        if (
+          midTones &&
+          (r * 77 + g * 150 + b * 29) >> 8 >= DARK_BELOW &&
+          r < CLIPPED_FROM &&
+          g < CLIPPED_FROM &&
+          b < CLIPPED_FROM
+        ) {
+          bright[0]!++;
+          bright[1]! += r;
+          bright[2]! += g;
+          bright[3]! += b;
+        }
       }
     }
   }
-  if (n < MIN_PIXELS / (step * step)) return null;
+  const min = MIN_PIXELS / (step * step);
+  const use = midTones && bright[0]! >= min ? bright : all;
+  const n = use[0]!;
+  if (n < min) return null;
   const round = (v: number) => Math.round((v / n) * 100) / 100;
-  return [round(r), round(g), round(b)];
+  return [round(use[1]!), round(use[2]!), round(use[3]!)];
 }
 
 /**
  * The colour statistic of one liveness frame (issue 31): the mean RGB of the face's centre inside
  * `box` (the face detected in this frame, or the last one found before it) and of the background
- * (the frame's top corners outside the box). Both null without a box. A few thousand pixel reads at
+ * (the frame's top corners outside the box, their dark pixels left out when enough others remain).
+ * Both null without a box. A few thousand pixel reads at
  * most: far under a millisecond.
  */
 export function frameColour(img: RgbImage, box: Box | null | undefined): FrameColour {
@@ -81,5 +116,5 @@ export function frameColour(img: RgbImage, box: Box | null | undefined): FrameCo
     clampRect(img, { x0: 0, x1: cw, y0: 0, y1: ch }),
     clampRect(img, { x0: img.width - cw, x1: img.width, y0: 0, y1: ch }),
   ];
-  return { face: meanRgb(img, [face], null), background: meanRgb(img, corners, hole) };
+  return { face: meanRgb(img, [face], null), background: meanRgb(img, corners, hole, true) };
 }

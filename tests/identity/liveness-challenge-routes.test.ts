@@ -119,6 +119,26 @@ describe('the liveness challenge through the routes', () => {
     expect(answer.liveness_detected).toBe(false);
   });
 
+  it('refuses a recording that answers neither the cues nor the colours: 422 with the reason code, and stays refused', async () => {
+    const { session_id } = await start();
+    const tags = (t0: number) => ({
+      frames: [0, 125, 250].map((d) => ({ t: t0 + d, light: -1 })),
+    });
+    let res = await post(session_id, await frames(3), tags(0));
+    // Open eyes only, no colour painted (a recording): each request jumps past the cue's window and
+    // the colours; the light's two rounds are unseen before the cues run out.
+    for (let k = 1; k < 12 && res.statusCode === 200; k++)
+      res = await post(session_id, await frames(3), tags(k * 4000));
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      message: identityMessages.lightMismatch,
+      reason: 'light_mismatch',
+    });
+    const again = await post(session_id, await frames(1), { frames: [{ t: 60_000, light: -1 }] });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().reason).toBe('light_mismatch');
+  });
+
   it("keeps the session's signals in its evidence (a virtual camera's label), without refusing", async () => {
     const { session_id } = await start();
     const res = await post(session_id, await frames(2), {

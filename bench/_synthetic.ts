@@ -9,11 +9,13 @@
  *     fixture pair (blink or blink-b, open and closed blended by `eyesClosedAt`), moved by the head's
  *     sway and jitter (`headAt`), at the oval's region of a 640x480 capture (tests/identity/frames.ts
  *     OVAL);
- *   - the skin tone inside a soft face mask (the fixture's own colour times the tone's factor);
+ *   - the skin tone inside a soft face mask (the fixture's own colour times the tone's factor, on
+ *     skin-coloured pixels only: the eyes' whites and the teeth keep theirs);
  *   - the light (`illumination`): the lighting's ambient plus the screen's colour shown at the scene's
  *     time, strongest on the head (a soft, wider mask) and weak on the background; or, for a face
  *     shown on a screen held to the camera ('flat'), the same weak light on the whole image;
- *   - the camera's slow auto exposure and white balance (`cameraStep`, one state per camera), the
+ *   - the camera's slow auto exposure (metered mostly on the face, as phones' front cameras do) and
+ *     white balance (the whole frame's) (`cameraStep`, one state per camera), the
  *     lighting's sensor noise, and the phone's own JPEG (0.7);
  *   - then the browser's frame policy (contract/frame-policy.ts selfieFramePolicy): the oval's
  *     region scaled to 160 px wide, JPEG 0.6.
@@ -57,6 +59,8 @@ export const HEAD_ELLIPSES: typeof FACE_ELLIPSES = {
 export const FLAT_WEIGHT = 0.15;
 /** The phone camera's own JPEG quality (0-100). */
 export const CAMERA_QUALITY = 70;
+/** How much of the exposure's metering is the face's (face-priority auto exposure). */
+export const FACE_METERING = 0.6;
 /** The capture's pixels under the oval (whole pixels of the 640x480 frame). */
 const REGION = {
   left: Math.floor(OVAL.left),
@@ -72,7 +76,9 @@ const REGION = {
 type Pair = {
   open: Float32Array;
   closed: Float32Array;
+  /** The tone's weight on the open-eyed and the closed-eyed picture. */
   skin: Float32Array;
+  skinClosed: Float32Array;
   near: Float32Array;
   width: number;
   height: number;
@@ -98,23 +104,37 @@ function facePair(face: SyntheticPatient['face']): Promise<Pair> {
       const f = FACE_ELLIPSES[face];
       const h = HEAD_ELLIPSES[face];
       const skin = new Float32Array(width * height);
+      const skinClosed = new Float32Array(width * height);
       const near = new Float32Array(width * height);
       for (let y = 0; y < height; y++)
         for (let x = 0; x < width; x++) {
           const sx = x + 0.5;
           const sy = y + 0.5;
-          skin[y * width + x] = softEllipse(Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry));
+          const m = y * width + x;
+          const inFace = softEllipse(Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry));
+          skin[m] = inFace * skinLike(o.data, m * 3);
+          skinClosed[m] = inFace * skinLike(c.data, m * 3);
           near[y * width + x] = softEllipse(
             Math.hypot((sx - h.cx) / h.rx, (sy - h.cy) / h.ry),
             0.95,
             1.05,
           );
         }
-      return { open: o.data, closed: c.data, skin, near, width, height };
+      return { open: o.data, closed: c.data, skin, skinClosed, near, width, height };
     });
     pairs.set(face, p);
   }
   return p;
+}
+
+/**
+ * How much a fixture pixel is skin (the tone applies to it): warm (red over blue), so the eyes'
+ * whites, the irises and the teeth keep their own colour on a darker tone.
+ */
+function skinLike(px: Float32Array, i: number): number {
+  const warm = px[i]! - px[i + 2]!;
+  if (warm <= 0.06 || px[i]! < px[i + 1]!) return 0;
+  return warm >= 0.16 ? 1 : (warm - 0.06) / 0.1;
 }
 
 /** 1 inside `inner` of the ellipse's radius, 0 beyond `outer`, smooth between. */
@@ -197,8 +217,11 @@ export function syntheticCamera(
     const w10 = fx * (1 - fy);
     const w01 = (1 - fx) * fy;
     const w11 = fx * fy;
-    const { open, closed: shut, skin, near } = src;
+    const { open, closed: shut, skin, skinClosed, near } = src;
     const sum: Rgb = [0, 0, 0];
+    /** The skin's radiance (all channels) and weight: the exposure meters on the face. */
+    let faceSum = 0;
+    let faceWeight = 0;
     for (let y = 0; y < H; y++) {
       const y0 = Math.min(sh - 2, Math.max(0, y + by));
       for (let x = 0; x < W; x++) {
@@ -208,8 +231,9 @@ export function syntheticCamera(
         const i10 = i00 + 3;
         const i01 = i00 + sw * 3;
         const i11 = i01 + 3;
-        const k = skin[m]!;
+        const k = closed ? skin[m]! * (1 - closed) + skinClosed[m]! * closed : skin[m]!;
         const l = flat ? 0 : near[m]!;
+        faceWeight += k;
         const o = (y * W + x) * 3;
         for (let c = 0; c < 3; c++) {
           let a =
@@ -228,12 +252,20 @@ export function syntheticCamera(
           const v = a * (1 + (tone[c]! - 1) * k) * (light0[c]! + (light1[c]! - light0[c]!) * l);
           radiance[o + c] = v;
           sum[c] = sum[c]! + v;
+          faceSum += v * k;
         }
       }
     }
     const n = W * H;
     const mean: Rgb = [sum[0] / n, sum[1] / n, sum[2] / n];
-    camera = camera ? cameraStep(camera, mean, t) : cameraStart(mean, t);
+    // Face-priority exposure (as phones' front cameras do): the brightness metered is FACE_METERING
+    // the face's and the rest the frame's; the white balance stays the whole frame's.
+    const lum = (mean[0] + mean[1] + mean[2]) / 3;
+    const faceLum = faceWeight ? faceSum / faceWeight / 3 : lum;
+    const metered = FACE_METERING * faceLum + (1 - FACE_METERING) * lum;
+    const scale = metered / Math.max(1e-6, lum);
+    const meter: Rgb = [mean[0] * scale, mean[1] * scale, mean[2] * scale];
+    camera = camera ? cameraStep(camera, meter, t) : cameraStart(meter, t);
     const g = camera.gain;
     const sigma = p.lighting.noise;
     const out = Buffer.alloc(n * 3);

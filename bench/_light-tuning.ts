@@ -126,6 +126,7 @@ const fmt = (xs: number[]) =>
     : '-';
 
 const rows: Array<{
+  bg: number;
   face: string;
   lighting: string;
   tone: string;
@@ -149,6 +150,7 @@ for (const face of faces)
             variant,
             corr: s.correlation ?? NaN,
             ratio: s.ratio ?? NaN,
+            bg: s.background ?? NaN,
           });
         }
       }

@@ -64,10 +64,10 @@ export type EngineOptions = {
  * the frames' tags and the camera are kept in every mode.
  */
 export function kycDecider(config: IdentityConfig): LivenessDecider<unknown> {
-  return challengeDecider({
-    ...config.liveness,
-    continuityThreshold: config.continuityThreshold,
-  }) as LivenessDecider<unknown>;
+  return challengeDecider(
+    { ...config.liveness, continuityThreshold: config.continuityThreshold },
+    { thresholds: config.liveness.light },
+  ) as LivenessDecider<unknown>;
 }
 
 export async function createIdentityEngine(

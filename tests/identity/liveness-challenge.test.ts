@@ -339,6 +339,7 @@ describe('the challenge decider: the colour light', () => {
       seen: false,
       correlation: null,
       ratio: null,
+      background: null,
       passed: false,
     });
   });
@@ -424,5 +425,20 @@ describe('the colour statistic (worker/colour.ts)', () => {
   it('leaves dark background pixels out while enough mid-tones remain', () => {
     const c = frameColour(image([100, 110, 120], [180, 120, 90], true), box);
     expect(c.background).toEqual([100, 110, 120]);
+  });
+});
+
+describe('the settings', () => {
+  it('IDENTITY_LIVENESS_CHALLENGE: cues,light by default; a bad value stops the start naming it', () => {
+    expect(loadIdentityConfig({}).liveness.challenge).toBe('cues,light');
+    expect(loadIdentityConfig({ IDENTITY_LIVENESS_CHALLENGE: 'cues' }).liveness.challenge).toBe(
+      'cues',
+    );
+    expect(() => loadIdentityConfig({ IDENTITY_LIVENESS_CHALLENGE: 'light' })).toThrow(
+      /IDENTITY_LIVENESS_CHALLENGE/,
+    );
+    expect(loadIdentityConfig({ IDENTITY_LIGHT_FACE_OVER_BACKGROUND: '3' }).liveness.light).toEqual(
+      { correlation: LIGHT_THRESHOLDS.correlation, faceOverBackground: 3 },
+    );
   });
 });

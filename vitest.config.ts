@@ -10,7 +10,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/{machines,server,contract,identity}/**/*.test.ts'],
+          include: ['tests/{machines,server,contract,identity,synthetic}/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 120_000,
         },

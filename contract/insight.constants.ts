@@ -145,6 +145,15 @@ export const ENGINE_REASONS = [
   'time_up',
   'frame_cap',
   'replay',
+  // the liveness challenge (issue 31): its refusals, and its signals (recorded as outcome 'signal',
+  // never a verdict: a virtual camera's label, frame times against the server's clock, frame tags
+  // that disagree with the colour schedule)
+  'cues_missed',
+  'light_mismatch',
+  'virtual_camera',
+  'clock_backwards',
+  'clock_ahead',
+  'tag_mismatch',
   // document checks
   'attempts_exhausted',
   'face_mismatch',
@@ -161,6 +170,17 @@ export const ENGINE_REASONS = [
   'not_recognised',
 ] as const;
 export type EngineReason = (typeof ENGINE_REASONS)[number];
+/**
+ * The liveness challenge's signals (issue 31), among the engine's reasons: recorded with outcome
+ * 'signal' the first time a session raises one, counted in the report, never a verdict.
+ */
+export const LIVENESS_SIGNALS = [
+  'virtual_camera',
+  'clock_backwards',
+  'clock_ahead',
+  'tag_mismatch',
+] as const satisfies readonly EngineReason[];
+export type LivenessSignal = (typeof LIVENESS_SIGNALS)[number];
 
 export const DEVICES = ['mobile', 'desktop'] as const;
 export const BROWSER_FAMILIES = [

@@ -31,8 +31,10 @@ export {
   INSIGHT_MAX_EVENTS_PER_JOURNEY,
   insightPaths,
   type BrowserError,
+  LIVENESS_SIGNALS,
   type EngineReason,
   type InsightFlow,
+  type LivenessSignal,
   type InsightOutcome,
   type InsightStep,
   type InsightTokenResponse,
@@ -77,11 +79,14 @@ export const insightBatch = z.strictObject({
 });
 export type InsightBatch = z.infer<typeof insightBatch>;
 
-/** The engine's decisions, recorded by the server into the same table (journey null). */
+/**
+ * The engine's decisions, recorded by the server into the same table (journey null). 'signal': a
+ * liveness challenge's signal (issue 31; `error` says which), seen in a session, never a verdict.
+ */
 export type EngineDecision = {
   flow: 'onboarding' | 'faceLogin';
   step: 'selfie' | 'document' | 'recognition';
-  outcome: 'passed' | 'failed';
+  outcome: 'passed' | 'failed' | 'signal';
   error?: EngineReason;
   durationMs?: number;
   attempt?: number;

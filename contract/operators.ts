@@ -133,6 +133,11 @@ export const caseDetail = z.object({
   ),
   /** the engine's refusals in this registration, oldest first */
   engineReasons: z.array(engineReason),
+  /**
+   * the selfie challenge's signals in this registration (issue 31: 'virtual_camera',
+   * 'clock_backwards', 'clock_ahead', 'tag_mismatch', counts): never verdicts; absent from an older server
+   */
+  engineSignals: z.optional(z.record(z.string(), z.number())),
   /** face similarity of the selfie and the card's portrait (0..1) and the threshold, when measured */
   faceSimilarity: z.nullable(z.number()),
   faceThreshold: z.nullable(z.number()),

@@ -62,6 +62,7 @@ type CaseFull = Pick<
   portrait_embedding: Uint8Array | null;
   desk_embedding: Uint8Array | null;
   engine_reasons: string[] | string;
+  engine_signals: Record<string, number> | string;
   face_similarity: number | null;
   face_threshold: number | null;
   attempts_liveness: number;
@@ -79,7 +80,7 @@ type CaseFull = Pick<
 
 const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, status, trigger, step,
   opened_at, code_expires_at, fields, corrections, selfie_embedding, portrait_embedding,
-  desk_embedding, engine_reasons, face_similarity, face_threshold, attempts_liveness,
+  desk_embedding, engine_reasons, engine_signals, face_similarity, face_threshold, attempts_liveness,
   attempts_scans, needs_supervisor, claimed_by, last_activity_at, approvals, decided_by,
   (selfie IS NOT NULL) AS has_selfie, (portrait IS NOT NULL) AS has_portrait,
   (front IS NOT NULL) AS has_front, (back IS NOT NULL) AS has_back, (desk IS NOT NULL) AS has_desk`;
@@ -256,6 +257,7 @@ export async function caseDetail(
     fields,
     corrections,
     engineReasons: json(row.engine_reasons),
+    engineSignals: json(row.engine_signals),
     faceSimilarity: row.face_similarity,
     faceThreshold: row.face_threshold,
     attempts: { liveness: row.attempts_liveness, scans: row.attempts_scans },

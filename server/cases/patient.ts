@@ -174,9 +174,9 @@ async function insertCase(
     `INSERT INTO cases AS c (id, draft_id, celular, kind, status, trigger, step, kyc_session_id,
        opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
        selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
-       attempts_liveness, attempts_scans)
+       attempts_liveness, attempts_scans, engine_signals)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-       $18, $19, $20, $21, $22, $23)
+       $18, $19, $20, $21, $22, $23, $24)
      RETURNING ${CASE_ROW_COLUMNS}`,
     [
       id,
@@ -202,6 +202,7 @@ async function insertCase(
       e?.faceThreshold ?? null,
       e?.attempts.liveness ?? 0,
       e?.attempts.scans ?? 0,
+      JSON.stringify(e?.signals ?? {}),
     ],
   );
   const row = rows[0]!;

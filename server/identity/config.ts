@@ -1,8 +1,14 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { bool, int, num, parseEnv } from '../env';
-import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
+import {
+  LIVENESS_CHALLENGES,
+  LIVENESS_MAX_FRAME_BYTES,
+  LIVENESS_MAX_FRAMES,
+  type LivenessChallengeMode,
+} from '../../contract/identity';
 import { selfieFramePolicy } from '../../contract/frame-policy';
+import { LIGHT_THRESHOLDS } from './liveness-challenge';
 import type { BackendSetting } from './worker/models';
 
 /**
@@ -49,6 +55,9 @@ const schema = z.object({
   IDENTITY_REOPEN_RATIO: num(0.85, 0.1, 1),
   IDENTITY_BASELINE_FRAMES: int(2, 1, 10),
   IDENTITY_LIVENESS_SECONDS: int(120, 5),
+  IDENTITY_LIVENESS_CHALLENGE: z.enum(LIVENESS_CHALLENGES).default(LIVENESS_CHALLENGES[0]),
+  IDENTITY_LIGHT_CORRELATION: num(LIGHT_THRESHOLDS.correlation, -1, 1),
+  IDENTITY_LIGHT_FACE_OVER_BACKGROUND: num(LIGHT_THRESHOLDS.faceOverBackground, 0, 100),
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
@@ -114,6 +123,17 @@ export type IdentityConfig = {
     reopenRatio: number;
     baselineFrames: number;
     timeLimitMs: number;
+    /**
+     * The KYC selfie's challenge (issue 31, liveness-challenge.ts): 'cues,light' blinks on cue and
+     * the screen's colour sequence on the face, 'cues' blinks on cue only, 'none' three blinks at
+     * any time. The kiosk (face-login) keeps its own profile, without a challenge.
+     */
+    challenge: LivenessChallengeMode;
+    /**
+     * When the face follows the colour sequence (liveness-challenge.ts judgeLight): the correlation
+     * of its colour change with the screen's, and its change over the background's.
+     */
+    light: { correlation: number; faceOverBackground: number };
     /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */
     duplicateDistance: number;
     /**
@@ -190,6 +210,11 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
       reopenRatio: c.IDENTITY_REOPEN_RATIO,
       baselineFrames: c.IDENTITY_BASELINE_FRAMES,
       timeLimitMs: c.IDENTITY_LIVENESS_SECONDS * 1000,
+      challenge: c.IDENTITY_LIVENESS_CHALLENGE,
+      light: {
+        correlation: c.IDENTITY_LIGHT_CORRELATION,
+        faceOverBackground: c.IDENTITY_LIGHT_FACE_OVER_BACKGROUND,
+      },
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,
       unchangedBelow: c.IDENTITY_UNCHANGED_BELOW,

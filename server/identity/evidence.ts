@@ -66,6 +66,8 @@ export type EvidenceKeeper = {
       selfie: { image: Uint8Array; rank: number; embedding: number[] | null } | null;
       reason: string | null;
       attempt: boolean;
+      /** The session's challenge signals (issue 31), or null/absent to keep the stored ones. */
+      signals?: Record<string, number> | null;
     },
   ): Promise<void>;
   /**
@@ -120,6 +122,7 @@ export function evidenceKeeper(sealer: Sealer, log: IdentityLog): EvidenceKeeper
             : null,
         reason: e.reason,
         attempt: e.attempt,
+        signals: e.signals ?? null,
       });
     },
     async sides(front, back) {
@@ -176,7 +179,20 @@ export type SessionEvidence = {
   attempts: { liveness: number; scans: number };
   selfieEmbedding: number[] | null;
   portraitEmbedding: number[] | null;
+  /** The liveness challenge's signals (issue 31): counts per signal, never verdicts; {} when none. */
+  signals: Record<string, number>;
 };
+
+/** Stored signals (jsonb: an object, or its text on some drivers) as counts. */
+function signalsOf(v: Record<string, number> | string | null | undefined): Record<string, number> {
+  const o = typeof v === 'string' ? (JSON.parse(v) as unknown) : v;
+  if (!o || typeof o !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(o as Record<string, unknown>).filter(
+      (e): e is [string, number] => typeof e[1] === 'number',
+    ),
+  );
+}
 
 const numbers = (v: ArrayLike<unknown> | null | undefined) => (v ? Array.from(v, Number) : null);
 
@@ -204,6 +220,7 @@ export async function readEvidence(
     attempts: { liveness: row.liveness_attempts ?? 0, scans: row.scans ?? 0 },
     selfieEmbedding: numbers(row.selfie_embedding) ?? numbers(row.session_selfie),
     portraitEmbedding: numbers(row.portrait_embedding),
+    signals: signalsOf(row.signals),
   };
 }
 

@@ -24,8 +24,10 @@ type LivenessOutcome = {
   timeUp: boolean;
   /** the per-frame log of liveness-decision.ts: gate names and the replay flag */
   steps?: Array<Record<string, unknown>>;
-  /** the request was refused before any analysis (the session's frame cap) */
+  /** the request was refused before any analysis (the session's frame cap), or by the challenge */
   refused?: EngineReason;
+  /** the liveness challenge's signals the session raised for the first time (issue 31) */
+  signals?: EngineReason[];
 };
 
 export function createEngineRecorder(write: Write) {
@@ -39,13 +41,17 @@ export function createEngineRecorder(write: Write) {
   return {
     record,
     /**
-     * One liveness request's decisions: refused before analysis, passed (timed from the challenge's first frame), time up
+     * One liveness request's decisions: the challenge's signals first raised (outcome 'signal'),
+     * refused (before analysis, or by the challenge), passed (timed from the challenge's first frame), time up
      * (`eyes_never_closed` when no blink was ever counted), a replayed frame, and each gate that
      * failed (one decision per kind per request).
      */
     liveness(o: LivenessOutcome): void {
       try {
         const where = livenessStep(o.decider);
+        // Signals are never verdicts: their own outcome, counted apart from the failures.
+        for (const signal of o.signals ?? [])
+          record({ ...where, outcome: 'signal', error: signal });
         if (o.refused) return record({ ...where, outcome: 'failed', error: o.refused });
         const s = o.state as { startedAt?: number | null; blinks?: number } | null;
         const since = typeof s?.startedAt === 'number' ? { durationMs: o.now - s.startedAt } : {};

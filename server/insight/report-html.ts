@@ -8,6 +8,9 @@ import {
   kioskRow,
   pct,
   secs,
+  SIGNALS_HEAD,
+  SIGNALS_TITLE,
+  signalRows,
 } from './report-text';
 
 /**
@@ -239,6 +242,7 @@ export function reportHtml(r: Report, generatedAt: Date): string {
 ${funnelFigure('Embudo del registro', r.onboarding)}
 ${reasonsFigure('Motivos de falla del registro', r.onboarding.reasons)}
 ${engineFigure('Registro', r.onboarding.engineReasons)}
+${table(SIGNALS_TITLE, SIGNALS_HEAD, signalRows(r))}
 ${timesFigure('Tiempo por paso del registro', r.onboarding.times)}
 ${dailyFigure('Registro por día', r.onboarding.daily, ['Iniciados', 'Registrados'])}
 </section>

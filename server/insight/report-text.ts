@@ -53,6 +53,13 @@ const reasonsTable = (reasons: Reason[]) =>
 const engineText = (reasons: Reason[]) =>
   reasons.length ? ['', ENGINE_REASONS_TITLE, reasonsTable(reasons)] : [];
 
+/** The selfie challenge's signals (issue 31): a line per signal, never counted as failures. */
+export const SIGNALS_TITLE =
+  'Señales de la prueba de vida (sesiones de selfie que las mostraron; no son rechazos)';
+export const signalRows = (r: Report): string[][] =>
+  r.signals.map((s) => [label(reasonLabels, s.signal), String(s.sessions)]);
+export const SIGNALS_HEAD = ['Señal', 'Sesiones'];
+
 function flowText(title: string, f: FlowReport): string {
   return [
     `## ${title}`,
@@ -155,6 +162,9 @@ export function reportText(r: Report): string {
     `${r.events} eventos, ${r.journeys} recorridos`,
     '',
     flowText('Registro', r.onboarding),
+    '',
+    SIGNALS_TITLE,
+    table(SIGNALS_HEAD, signalRows(r)),
     '',
     flowText('Recuperación de PIN', r.recovery),
     '',

@@ -1,4 +1,4 @@
-import type { InsightFlow } from '../../contract/insight';
+import { LIVENESS_SIGNALS, type InsightFlow } from '../../contract/insight';
 import type { Db } from '../db/client';
 import { assistedReport, type AssistedReport } from './report-cases';
 
@@ -105,6 +105,11 @@ export type Report = {
   kiosk: KioskReport;
   /** the assisted path (issue 30): cases, outcomes, time to decision, looks per operator */
   assisted: AssistedReport;
+  /**
+   * The selfie challenge's signals (issue 31): selfie sessions that raised each one (every signal,
+   * 0 included). Signals, never verdicts: not among the failures.
+   */
+  signals: Array<{ signal: string; sessions: number }>;
 };
 
 type Filter = { where: string; params: unknown[] };
@@ -265,7 +270,7 @@ export async function buildReport(
   options: { journeys?: string[] } = {},
 ): Promise<Report> {
   const f = filter(range, null, options.journeys);
-  const [totals, onboarding, recovery, kiosk, assisted] = await Promise.all([
+  const [totals, onboarding, recovery, kiosk, assisted, signals] = await Promise.all([
     db.query<{ events: number; journeys: number }>(
       `SELECT count(*)::int AS events, count(DISTINCT journey)::int AS journeys
          FROM insight_events WHERE ${f.where}`,
@@ -275,7 +280,14 @@ export async function buildReport(
     flowReport(db, range, 'recovery', RECOVERY_FUNNEL, options.journeys),
     kioskReport(db, range, options.journeys),
     assistedReport(db, range.from, range.to),
+    db.query<{ error: string; count: number }>(
+      `SELECT error, count(*)::int AS count FROM insight_events
+        WHERE ${f.where} AND source = 'engine' AND outcome = 'signal' AND error IS NOT NULL
+        GROUP BY error`,
+      f.params,
+    ),
   ]);
+  const raised = new Map(signals.rows.map((r) => [r.error, r.count]));
   return {
     range: { desde: range.desde, hasta: range.hasta },
     events: totals.rows[0]?.events ?? 0,
@@ -284,5 +296,6 @@ export async function buildReport(
     recovery,
     kiosk,
     assisted,
+    signals: LIVENESS_SIGNALS.map((signal) => ({ signal, sessions: raised.get(signal) ?? 0 })),
   };
 }

@@ -41,6 +41,11 @@ export type KycEvidence = {
   attempts: { liveness: number; scans: number };
   selfieEmbedding: number[] | null;
   portraitEmbedding: number[] | null;
+  /**
+   * The liveness challenge's signals (issue 31), counts per signal: 'virtual_camera',
+   * 'clock_backwards', 'clock_ahead', 'tag_mismatch'. Never verdicts; {} when none.
+   */
+  signals: Record<string, number>;
 };
 
 /**

@@ -34,6 +34,8 @@ describe('identity endpoints in the app', () => {
       url: identityPaths.liveness,
       ...multipart([
         { name: 'session_id', value: session_id },
+        // The frame's tag (issue 31: the default challenge needs one per frame).
+        { name: 'meta', value: JSON.stringify({ frames: [{ t: 0, light: -1 }] }) },
         {
           name: 'frame',
           value: await cameraFrame('blink-open.jpg', { seed: 5 }),
@@ -42,7 +44,9 @@ describe('identity endpoints in the app', () => {
       ]),
     });
     expect(res.statusCode).toBe(200);
-    expect(livenessResponse.parse(res.json()).liveness_detected).toBe(false);
+    const answer = livenessResponse.parse(res.json());
+    expect(answer.liveness_detected).toBe(false);
+    expect(answer.challenge).toEqual({ cue: null, light: null });
   });
 
   it(

@@ -56,6 +56,8 @@ export function evidence(overrides: Partial<KycEvidence> = {}): KycEvidence {
     attempts: { liveness: 1, scans: 2 },
     selfieEmbedding: SELFIE_EMBEDDING,
     portraitEmbedding: [0.8, 0.6, 0],
+    // The selfie challenge's signals (issue 31): the case keeps them for the operator.
+    signals: { virtual_camera: 1 },
     ...overrides,
   };
 }

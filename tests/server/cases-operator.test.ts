@@ -174,6 +174,7 @@ describe('looking at a case', () => {
       fields: ID_DATA,
       corrections: [],
       engineReasons: ['mrz_unreadable'],
+      engineSignals: { virtual_camera: 1 },
       faceSimilarity: 0.31,
       faceThreshold: 0.5,
       attempts: { liveness: 1, scans: 2 },

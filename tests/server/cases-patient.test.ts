@@ -64,6 +64,7 @@ describe('opening a case', () => {
     expect(() => sealer.open(id, 'back', row!.front as Uint8Array)).toThrow();
     expect(row).toMatchObject({
       engine_reasons: ['mrz_unreadable'],
+      engine_signals: { virtual_camera: 1 },
       face_similarity: 0.31,
       attempts_liveness: 1,
       attempts_scans: 2,

@@ -353,6 +353,51 @@ describe('retention and the engine', () => {
     ]);
     expect(stored.every((r) => r.source === 'engine' && r.journey === null)).toBe(true);
   });
+
+  it("records the selfie challenge's signals apart from failures, and the report has a line per signal", async () => {
+    const recorder = createEngineRecorder((d) => h.t.app.insight.record(d));
+    // Two sessions raise a virtual camera's label, one of them also frame times ahead; one is refused.
+    recorder.liveness({
+      decider: 'blink',
+      state: null,
+      now: 0,
+      live: false,
+      timeUp: false,
+      signals: ['virtual_camera', 'clock_ahead'],
+    });
+    recorder.liveness({
+      decider: 'blink',
+      state: null,
+      now: 0,
+      live: false,
+      timeUp: false,
+      refused: 'cues_missed',
+      signals: ['virtual_camera'],
+    });
+    await h.t.app.insight.flush();
+    const stored = await rows();
+    expect(stored.map((r) => [r.step, r.outcome, r.error])).toEqual([
+      ['selfie', 'signal', 'virtual_camera'],
+      ['selfie', 'signal', 'clock_ahead'],
+      ['selfie', 'signal', 'virtual_camera'],
+      ['selfie', 'failed', 'cues_missed'],
+    ]);
+    // Paraguay's day of the app's clock (UTC-3), the report's days.
+    const day = new Date(h.t.clock.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+    const report = await buildReport(h.t.ctx.db, reportRange(day, day)!);
+    expect(report.signals).toEqual([
+      { signal: 'virtual_camera', sessions: 2 },
+      { signal: 'clock_backwards', sessions: 0 },
+      { signal: 'clock_ahead', sessions: 1 },
+      { signal: 'tag_mismatch', sessions: 0 },
+    ]);
+    // Not among the engine's failures: only the refusal is.
+    expect(report.onboarding.engineReasons.map((r) => r.error)).toEqual(['cues_missed']);
+    const text = reportText(report);
+    expect(text).toMatch(/Cámara virtual \(señal\)\s+2/);
+    expect(text).toMatch(/Tiempos de imagen hacia atrás \(señal\)\s+0/);
+    expect(reportHtml(report, new Date())).toContain('Cámara virtual (señal)');
+  });
 });
 
 describe('who may write journey insight (issue 29 item 7)', () => {

@@ -40,6 +40,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two API processes on one Postgr
       LOGIN_DELAY_MAX_MS: '0',
       IDENTITY_POOL_SIZE: '1',
       IDENTITY_BLINKS_REQUIRED: '1',
+      // Blinks at fixed times, without the challenge's tags: the blink decider across processes.
+      IDENTITY_LIVENESS_CHALLENGE: 'none',
     };
     await addPatient(patient, env);
     await addPatient(other, env);

@@ -24,6 +24,7 @@ export type EvidenceRow = {
   portrait_embedding: number[] | null;
   keep_front: boolean | null;
   keep_back: boolean | null;
+  signals: Record<string, number> | string | null;
 };
 
 /**
@@ -46,6 +47,8 @@ export type LivenessEvidence = {
   reason: string | null;
   /** The request was decided (counts as a liveness attempt). */
   attempt: boolean;
+  /** The session's challenge signals so far (issue 31: counts per signal), or null to keep the stored ones. */
+  signals?: Record<string, number> | null;
 };
 
 /**
@@ -60,14 +63,15 @@ export async function saveLivenessEvidence(
   const replace = `($2::bytea IS NOT NULL AND ($3::real >= 2 OR kyc_evidence.selfie_rank IS NULL
                     OR $3::real > kyc_evidence.selfie_rank))`;
   await db.query(
-    `INSERT INTO kyc_evidence (session_id, selfie, selfie_rank, selfie_embedding, reasons, liveness_attempts)
-     VALUES ($1, $2::bytea, $3::real, $4::real[], ${firstReason('$5')}, $6)
+    `INSERT INTO kyc_evidence (session_id, selfie, selfie_rank, selfie_embedding, reasons, liveness_attempts, signals)
+     VALUES ($1, $2::bytea, $3::real, $4::real[], ${firstReason('$5')}, $6, COALESCE($7::jsonb, '{}'::jsonb))
      ON CONFLICT (session_id) DO UPDATE SET
        selfie = CASE WHEN ${replace} THEN $2::bytea ELSE kyc_evidence.selfie END,
        selfie_rank = CASE WHEN ${replace} THEN $3::real ELSE kyc_evidence.selfie_rank END,
        selfie_embedding = COALESCE(CASE WHEN ${replace} THEN $4::real[] END, kyc_evidence.selfie_embedding),
        reasons = ${appendReason('$5')},
        liveness_attempts = kyc_evidence.liveness_attempts + $6,
+       signals = COALESCE($7::jsonb, kyc_evidence.signals),
        updated_at = now()`,
     [
       sessionId,
@@ -76,6 +80,7 @@ export async function saveLivenessEvidence(
       e.selfie?.embedding ?? null,
       e.reason,
       e.attempt ? 1 : 0,
+      e.signals ? JSON.stringify(e.signals) : null,
     ],
   );
 }
@@ -168,7 +173,7 @@ export async function loadEvidence(
   const { rows } = await db.query<EvidenceRow & { session_selfie: number[] | null }>(
     `SELECT s.selfie_embedding AS session_selfie, e.selfie, e.front, e.back, e.portrait, e.id_data,
             e.reasons, e.face_similarity, e.face_threshold, e.liveness_attempts, e.scans,
-            e.selfie_embedding, e.portrait_embedding, e.keep_front, e.keep_back
+            e.selfie_embedding, e.portrait_embedding, e.keep_front, e.keep_back, e.signals
        FROM kyc_sessions s LEFT JOIN kyc_evidence e ON e.session_id = s.id
       WHERE s.id = $1`,
     [sessionId],

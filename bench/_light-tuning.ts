@@ -1,0 +1,172 @@
+/**
+ * The light's statistic on the synthetic patient (issue 31), without the face models: the Node
+ * renderer (bench/_synthetic.ts) films a colour sequence, the server's own colour statistic
+ * (server/identity/worker/colour.ts) is taken in the face box the fixture's face ellipse gives, and
+ * the server's judgement (judgeLight) gives each round's correlation and face/background ratio.
+ * Genuine patients per face, lighting and tone; attacks: colours in the wrong order, late by one
+ * colour, a face on a screen (flat reflection). Prints the distributions to choose the thresholds.
+ * `npx tsx bench/_light-tuning.ts [--per N] [--face blink|blink-b]`
+ */
+import sharp from 'sharp';
+import { OVAL } from '../tests/identity/frames';
+import {
+  LIGHTINGS,
+  SKIN_TONES,
+  makeSyntheticPatient,
+  rng,
+  type SyntheticPatient,
+} from '../tests/synthetic/model';
+import {
+  LIGHT_COLOURS,
+  LIGHT_HOLD_MS,
+  LIGHT_PALETTE,
+  LIGHT_SETTLE_MS,
+  judgeLight,
+} from '../server/identity/liveness-challenge';
+import { frameColour } from '../server/identity/worker/colour';
+import { FACE_ELLIPSES, syntheticCamera } from './_synthetic';
+
+const arg = (name: string, def: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1]! : def;
+};
+const per = Number(arg('per', '1'));
+const faces = arg('face', 'blink,blink-b').split(',') as Array<SyntheticPatient['face']>;
+const START = 1500;
+const METRIC = arg('metric', 'chroma');
+
+type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat';
+const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat').split(',') as Variant[];
+
+function drawSequence(r: () => number): string[] {
+  for (;;) {
+    const picks: number[] = [];
+    for (let k = 0; k < LIGHT_COLOURS; k++) {
+      let p = Math.floor(r() * LIGHT_PALETTE.length);
+      while (p === picks[k - 1]) p = Math.floor(r() * LIGHT_PALETTE.length);
+      picks.push(p);
+    }
+    if (new Set(picks).size >= 3) return picks.map((p) => LIGHT_PALETTE[p]!);
+  }
+}
+
+async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
+  const colours = seq.map((colour, k) => ({
+    colour,
+    from: START + k * LIGHT_HOLD_MS,
+    to: START + (k + 1) * LIGHT_HOLD_MS,
+  }));
+  const shown =
+    variant === 'wrong-order'
+      ? // another order of the same colours (a rotation, none in place when possible)
+        seq.map((_, k) => seq[(k + 2) % seq.length]!)
+      : seq;
+  const shift = variant === 'late' ? LIGHT_HOLD_MS : 0;
+  const screenAt = (t: number) => {
+    const at = t - p.displayLatencyMs - shift;
+    const k = colours.findIndex((c) => at >= c.from && at < c.to);
+    return k < 0 ? null : shown[k]!;
+  };
+  const cam = syntheticCamera(p, { reflection: variant === 'flat' ? 'flat' : 'face' });
+  const acc = colours.map(() => ({
+    n: 0,
+    face: [0, 0, 0] as [number, number, number],
+    nb: 0,
+    background: [0, 0, 0] as [number, number, number],
+  }));
+  const f = FACE_ELLIPSES[p.face];
+  const k = OVAL.width / 160;
+  const box: [number, number, number, number] = [
+    (f.cx - f.rx - OVAL.left + p.offset[0]) / k,
+    (f.cy - f.ry - OVAL.top + p.offset[1]) / k,
+    (2 * f.rx) / k,
+    (2 * f.ry) / k,
+  ];
+  const last = colours.at(-1)!.to;
+  for (let t = 0; t <= last; t += 125) {
+    const jpeg = await cam.capture(t, { screenAt, blinks: [] });
+    if (t < START) continue;
+    const i = colours.findIndex((c) => t >= c.from && t < c.to);
+    const c = colours[i];
+    if (!c || t < c.from + LIGHT_SETTLE_MS) continue;
+    const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+    const col = frameColour({ data, width: info.width, height: info.height }, box);
+    const chroma = (v: [number, number, number] | null) => {
+      if (!v) return null;
+      if (METRIC === 'log') {
+        const l = v.map((x) => Math.log(Math.max(1, x)));
+        const m = (l[0]! + l[1]! + l[2]!) / 3;
+        return [l[0]! - m, l[1]! - m, l[2]! - m] as [number, number, number];
+      }
+      const s = v[0] + v[1] + v[2];
+      return [v[0] / s, v[1] / s, v[2] / s] as [number, number, number];
+    };
+    const fc = chroma(col.face);
+    const bc = chroma(col.background);
+    const a = acc[i]!;
+    if (fc) {
+      a.n++;
+      for (let j = 0; j < 3; j++) a.face[j]! += fc[j]!;
+    }
+    if (bc) {
+      a.nb++;
+      for (let j = 0; j < 3; j++) a.background[j]! += bc[j]!;
+    }
+  }
+  return judgeLight({ round: 1, colours, acc });
+}
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * (s.length - 1)))]!;
+};
+const fmt = (xs: number[]) =>
+  xs.length
+    ? `min ${q(xs, 0).toFixed(2)} p10 ${q(xs, 0.1).toFixed(2)} p50 ${q(xs, 0.5).toFixed(2)} p90 ${q(xs, 0.9).toFixed(2)} max ${q(xs, 1).toFixed(2)}`
+    : '-';
+
+const rows: Array<{
+  bg: number;
+  face: string;
+  lighting: string;
+  tone: string;
+  variant: Variant;
+  corr: number;
+  ratio: number;
+}> = [];
+let seed = 1;
+for (const face of faces)
+  for (const lighting of LIGHTINGS)
+    for (const tone of SKIN_TONES)
+      for (let n = 0; n < per; n++) {
+        const p = makeSyntheticPatient(seed++, { face, lighting, tone });
+        const seq = drawSequence(rng(seed * 31 + 7));
+        for (const variant of VARIANTS) {
+          const s = await session(p, variant, seq);
+          rows.push({
+            face,
+            lighting: lighting.name,
+            tone: tone.name,
+            variant,
+            corr: s.correlation ?? NaN,
+            ratio: s.ratio ?? NaN,
+            bg: s.background ?? NaN,
+          });
+        }
+      }
+
+for (const face of faces)
+  for (const variant of VARIANTS) {
+    for (const lighting of [...LIGHTINGS.map((l) => l.name), 'all']) {
+      const sel = rows.filter(
+        (r) =>
+          r.face === face &&
+          r.variant === variant &&
+          (lighting === 'all' || r.lighting === lighting),
+      );
+      console.log(
+        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} n=${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | ratio ${fmt(sel.map((r) => r.ratio))}`,
+      );
+    }
+  }
+console.log(JSON.stringify(rows));

@@ -18,6 +18,9 @@ export const Panel = styled.div`
   display: flex;
   flex-direction: column;
   gap: 16px;
+  /* The white reaches a little past the text, the layout unchanged. */
+  padding: 8px 12px;
+  margin: -8px -12px;
   background: ${theme.colors.surface};
   border-radius: ${theme.radius}px;
 `;

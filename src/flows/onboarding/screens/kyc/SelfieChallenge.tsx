@@ -49,8 +49,8 @@ const blink = keyframes`
  */
 const Eye = styled.svg`
   flex: none;
-  width: 44px;
-  height: 44px;
+  width: 36px;
+  height: 36px;
   & g {
     transform-origin: 24px 24px;
     transform: scaleY(0.12);
@@ -72,15 +72,16 @@ const CueBadge = styled.p`
   margin: 0;
   display: flex;
   align-items: center;
-  gap: 10px;
-  padding: 8px 18px;
+  gap: 8px;
+  padding: 6px 16px 6px 12px;
   border: 3px solid #ffffff;
   border-radius: 999px;
   background: #000000;
   color: #ffffff;
-  font-size: 1.625rem;
+  font-size: 1.375rem;
   font-weight: 700;
   line-height: 1.2;
+  white-space: nowrap;
 `;
 
 /**

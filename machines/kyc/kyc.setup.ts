@@ -172,12 +172,21 @@ export const kycSetup = setup({
         ? {}
         : { clockOrigin: null, challengeAsked: null }),
     })),
-    /** an answer's hints, and its challenge for the next run of the session (after 'Detener') */
-    assignLivenessAnswer: assign(({ event }) =>
-      event.type === 'poll.result'
-        ? { feedback: event.result.feedback, challengeAsked: event.result.challenge ?? null }
-        : {},
-    ),
+    /**
+     * An answer's hints, and its challenge for the next run of the session (after 'Detener'). A
+     * session the wizard held names no mode: its answers say it (a challenge, with or without light).
+     */
+    assignLivenessAnswer: assign(({ context, event }) => {
+      if (event.type !== 'poll.result') return {};
+      const asked = event.result.challenge ?? null;
+      const challenge =
+        !asked || context.challenge === 'cues,light'
+          ? context.challenge
+          : asked.light
+            ? ('cues,light' as const)
+            : ('cues' as const);
+      return { feedback: event.result.feedback, challengeAsked: asked, challenge };
+    }),
     assignNotDetected: assign(({ context }) => {
       const error: KycError = { code: 'livenessNotDetected' };
       return { error, refusals: countRefusal(context.refusals, error) };

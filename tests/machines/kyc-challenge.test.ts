@@ -282,6 +282,26 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     });
   });
 
+  it('a session the wizard held (no mode known): its answers say the mode', async () => {
+    const r = await running((_call, i) =>
+      waiting(i === 0 ? { cue: null, light: null } : { cue: null, light: light(2000) }),
+    );
+    // As if start-kyc had not been asked (the wizard's own session): 'none' until an answer.
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(r.h.actor.getSnapshot().context.challenge).toBe('cues,light');
+    const held = await running(
+      (_call, i) =>
+        waiting(i === 0 ? { cue: null, light: null } : { cue: null, light: light(2000) }),
+      'none',
+    );
+    await vi.advanceTimersByTimeAsync(125 + 700);
+    expect(held.h.actor.getSnapshot().context.challenge).toBe('cues');
+    await vi.advanceTimersByTimeAsync(700);
+    expect(held.h.actor.getSnapshot().context.challenge).toBe('cues,light');
+    held.h.actor.send({ type: 'liveness.stop' });
+    expect(selectSelfieView(held.h.actor.getSnapshot())).toMatchObject({ onCue: true });
+  });
+
   it("'none' mode: neither the cue nor a colour, no notice, every frame tagged -1", async () => {
     const r = await running(() => waiting(), 'none');
     r.h.actor.send({ type: 'liveness.stop' });

@@ -38,23 +38,33 @@ export const Stage = styled.div`
   margin: 0 auto;
 `;
 
-const blink = keyframes`
-  0%, 35%, 100% { transform: scaleY(1); }
-  50%, 65% { transform: scaleY(0.12); }
+const openPhase = keyframes`
+  0%, 45% { opacity: 1; }
+  55%, 90% { opacity: 0; }
+  100% { opacity: 1; }
+`;
+const closedPhase = keyframes`
+  0%, 45% { opacity: 0; }
+  55%, 90% { opacity: 1; }
+  100% { opacity: 0; }
 `;
 
 /**
- * The closing eye: it blinks once a second; with reduced motion (the global style stops every
- * animation) it stays drawn closed, so the cue never relies on motion, colour or sound alone.
+ * The eye: open, then closed, once every 1.2 s. With reduced motion (the global style stops every
+ * animation) it stays drawn closed (the lid and its lashes), so the cue never relies on motion,
+ * colour or sound alone.
  */
 const Eye = styled.svg`
   flex: none;
   width: 36px;
   height: 36px;
-  & g {
-    transform-origin: 24px 24px;
-    transform: scaleY(0.12);
-    animation: ${blink} 1s ease-in-out infinite;
+  & .open {
+    opacity: 0;
+    animation: ${openPhase} 1.2s linear infinite;
+  }
+  & .closed {
+    opacity: 1;
+    animation: ${closedPhase} 1.2s linear infinite;
   }
 `;
 
@@ -95,14 +105,19 @@ export function ChallengeCue({ shown, text }: { shown: boolean; text: string }) 
       {shown ? (
         <CueBadge {...{ [LIVENESS_CUE_ATTR]: '' }}>
           <Eye viewBox="0 0 48 48" aria-hidden="true" focusable="false">
-            <g>
-              <path
-                d="M4 24 C12 12 36 12 44 24 C36 36 12 36 4 24 Z"
-                fill="#ffffff"
-                stroke="#ffffff"
-                strokeWidth="2"
-              />
+            <g className="open">
+              <path d="M4 24 C12 12 36 12 44 24 C36 36 12 36 4 24 Z" fill="#ffffff" />
               <circle cx="24" cy="24" r="7" fill="#000000" />
+            </g>
+            <g
+              className="closed"
+              fill="none"
+              stroke="#ffffff"
+              strokeWidth="3"
+              strokeLinecap="round"
+            >
+              <path d="M5 20 Q24 38 43 20" />
+              <path d="M12 28 L8 35 M24 31 L24 39 M36 28 L40 35" />
             </g>
           </Eye>
           {text}

@@ -697,6 +697,25 @@ describe('onboarding with KYC', () => {
     valid(r.events);
   });
 
+  it("the selfie's challenge refused it (issue 31): reported as such, not as 'unexpected'", async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.k.camera.last().send({ type: 'camera.ready', stream });
+    h.kyc().send({ type: 'liveness.start' });
+    h.k.sampling.last().send({
+      type: 'poll.error',
+      error: { code: 'rejected', status: 422, serverMessage: 'x', reason: 'light_mismatch' },
+    });
+    await h.flush();
+    expect(r.seen().filter((s) => s.startsWith('selfie'))).toEqual([
+      'selfie:entered',
+      'selfie:failed:challengeFailed',
+    ]);
+    valid(r.events);
+  });
+
   it('a case opened (issue 30): the step the patient left ends as assisted, once', async () => {
     const r = recorder();
     const h = onboarding(r.inspect);

@@ -92,6 +92,8 @@ export const BROWSER_ERRORS = [
   'network',
   'livenessFailed',
   'livenessNotDetected',
+  // the selfie's challenge refused it (issue 31: cues_missed, light_mismatch)
+  'challengeFailed',
   'sessionExpired',
   'imageFailed',
   'faceMismatch',

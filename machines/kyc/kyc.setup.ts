@@ -36,6 +36,11 @@ export const initialKycContext = (
   stream: null,
   cameraError: null,
   feedback: [],
+  challenge: 'none',
+  clockOrigin: null,
+  challengeAsked: null,
+  cue: null,
+  lightColour: null,
   front: null,
   back: null,
   photoUploaded: false,
@@ -161,7 +166,27 @@ export const kycSetup = setup({
     assignSession: assign(({ context }, session: KycSession) => ({
       sessionId: session.sessionId,
       livenessMs: session.livenessMs ?? context.livenessMs,
+      challenge: session.challenge ?? context.challenge,
+      // A new session has a clock and a challenge of its own.
+      ...(session.sessionId === context.sessionId
+        ? {}
+        : { clockOrigin: null, challengeAsked: null }),
     })),
+    /**
+     * An answer's hints, and its challenge for the next run of the session (after 'Detener'). A
+     * session the wizard held names no mode: its answers say it (a challenge, with or without light).
+     */
+    assignLivenessAnswer: assign(({ context, event }) => {
+      if (event.type !== 'poll.result') return {};
+      const asked = event.result.challenge ?? null;
+      const challenge =
+        !asked || context.challenge === 'cues,light'
+          ? context.challenge
+          : asked.light
+            ? ('cues,light' as const)
+            : ('cues' as const);
+      return { feedback: event.result.feedback, challengeAsked: asked, challenge };
+    }),
     assignNotDetected: assign(({ context }) => {
       const error: KycError = { code: 'livenessNotDetected' };
       return { error, refusals: countRefusal(context.refusals, error) };

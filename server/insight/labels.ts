@@ -50,6 +50,7 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   network: 'Sin conexión',
   livenessFailed: 'Falló la prueba de vida',
   livenessNotDetected: 'Tiempo agotado sin prueba de vida',
+  challengeFailed: 'Desafío de la selfie no superado',
   sessionExpired: 'Sesión vencida',
   imageFailed: 'No se pudo leer la foto',
   faceMismatch: 'La cara no coincide',

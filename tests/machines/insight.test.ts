@@ -525,6 +525,13 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
       for (const call of load.calls) call.answer.resolve(k.machine as unknown as KycMachine);
       await flush();
     },
+    /** to step 4, its first session, the selfie's challenge running */
+    async toSelfieRunning() {
+      await this.toKyc();
+      await answerSession('sess-1');
+      k.camera.last().send({ type: 'camera.ready', stream });
+      kyc().send({ type: 'liveness.start' });
+    },
     async passSelfie() {
       k.camera.last().send({ type: 'camera.ready', stream });
       kyc().send({ type: 'liveness.start' });
@@ -657,10 +664,7 @@ describe('onboarding with KYC', () => {
   it('a failed selfie, a retry with a new session, a rejected document, a retry, a refused register', async () => {
     const r = recorder();
     const h = onboarding(r.inspect);
-    await h.toKyc();
-    await h.answerSession('sess-1');
-    h.k.camera.last().send({ type: 'camera.ready', stream });
-    h.kyc().send({ type: 'liveness.start' });
+    await h.toSelfieRunning();
     h.k.sampling.last().send({
       type: 'poll.result',
       result: { liveness_detected: false, feedback: [], time_up: true },
@@ -694,6 +698,22 @@ describe('onboarding with KYC', () => {
     await h.flush();
     expect(r.seen().slice(-2)).toEqual(['document:retried', 'selfie:entered']);
     expect(r.events.at(-1)!.attempt).toBe(3);
+    valid(r.events);
+  });
+
+  it("the selfie's challenge refused it (issue 31): reported as such, not as 'unexpected'", async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toSelfieRunning();
+    h.k.sampling.last().send({
+      type: 'poll.error',
+      error: { code: 'rejected', status: 422, serverMessage: 'x', reason: 'light_mismatch' },
+    });
+    await h.flush();
+    expect(r.seen().filter((s) => s.startsWith('selfie'))).toEqual([
+      'selfie:entered',
+      'selfie:failed:challengeFailed',
+    ]);
     valid(r.events);
   });
 

@@ -134,25 +134,75 @@ export function decodeAnchor(bytes: Uint8Array | null | undefined): EyeAnchor | 
 }
 
 /**
- * How much the eyes changed between an analysed frame (its anchor) and a new one: for each eye, the
- * smallest mean absolute difference over shifts of the new frame's window of up to 2 px (hand-held
- * jitter), brightness offset removed; the larger of the two eyes. A lid closing changes it by far
- * more than sensor noise.
+ * How far (px of the frame, either way) the eye regions are looked for in a new frame: a hand-held
+ * phone's sway and tremor move the head 1-2 px per frame, and the comparison is with the last
+ * ANALYSED frame, often several frames back (bench/eye-change.ts: with +-2 px a fifth of unchanged
+ * open frames of a hand-held camera measured as changed, up to 45).
+ */
+export const EYE_SEARCH_PX = 4;
+/**
+ * The part of an eye region a lid never crosses: outside an ellipse through the middle of the
+ * region (normalised radius squared above this), i.e. the brow, the cheek and the corners beyond
+ * the eye. The eye itself spans the middle two thirds of the region's width and its lids the middle
+ * 30-40% of its height (eyeBox), so the lid's own movement does not pull the search.
+ */
+const LID_FREE_R2 = 0.6;
+function lidFree(w: number, h: number): Uint32Array {
+  const out: number[] = [];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const nx = (x + 0.5 - w / 2) / (w / 2);
+      const ny = (y + 0.5 - h / 2) / (h / 2);
+      if (nx * nx + ny * ny > LID_FREE_R2) out.push(y * w + x);
+    }
+  return Uint32Array.from(out);
+}
+/** Mean absolute difference of two mean-removed patches, over `only` pixels when given. */
+function meanAbsDiff(a: Float32Array, b: Float32Array, only?: Uint32Array): number {
+  let sum = 0;
+  if (only) {
+    for (const i of only) sum += Math.abs(a[i]! - b[i]!);
+    return sum / Math.max(1, only.length);
+  }
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+/**
+ * How much the eyes changed between an analysed frame (its anchor) and a new one, for each eye: where
+ * its region went (the shift of up to EYE_SEARCH_PX that best matches the part of the region a lid
+ * never crosses), then the smallest mean absolute difference of the whole region within a pixel of
+ * that place, brightness offset removed; the larger of the two eyes. Finding the place from around
+ * the lids follows the head however far it moved, and leaves a closing lid nowhere to hide: a wider
+ * search over the whole region would let a shift of the lid's edge pass for a lid half way (a lid
+ * moves 2-3 px of a 160 px frame). A lid closing changes it by far more than sensor noise.
  */
 export function eyeChange(anchor: EyeAnchor, img: GreyImage): number {
   let worst = 0;
   for (const e of anchor.eyes) {
     const box: EyeBox = [e.x, e.y, e.w, e.h];
     const a = greyAt({ data: e.data, width: e.w, height: e.h }, [0, 0, e.w, e.h], 0, 0)!;
-    let best = Number.POSITIVE_INFINITY;
-    for (let dy = -2; dy <= 2; dy++)
-      for (let dx = -2; dx <= 2; dx++) {
+    const ring = lidFree(e.w, e.h);
+    let at: [number, number] | null = null;
+    let nearest = Number.POSITIVE_INFINITY;
+    for (let dy = -EYE_SEARCH_PX; dy <= EYE_SEARCH_PX; dy++)
+      for (let dx = -EYE_SEARCH_PX; dx <= EYE_SEARCH_PX; dx++) {
         const b = greyAt(img, box, dx, dy);
         if (!b) continue;
-        let sum = 0;
-        for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-        best = Math.min(best, sum / a.length);
+        const d = meanAbsDiff(a, b, ring);
+        // Ties go to the smaller shift.
+        if (d < nearest || (d === nearest && at && Math.hypot(dx, dy) < Math.hypot(...at))) {
+          nearest = d;
+          at = [dx, dy];
+        }
       }
+    let best = Number.POSITIVE_INFINITY;
+    if (at)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const b = greyAt(img, box, at[0] + dx, at[1] + dy);
+          if (b) best = Math.min(best, meanAbsDiff(a, b));
+        }
     worst = Math.max(worst, best);
   }
   return worst;

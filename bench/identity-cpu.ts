@@ -21,6 +21,14 @@
  * rounds' figures; the load average is printed with them (the machine may be shared: CPU time is the
  * comparable figure, wall-clock is not). Figures, not a test.
  *
+ * Every round runs both cameras of bench/_patient.ts, each with patients of its own: 'bench' (the
+ * first synthetic camera; the kiosk's frames are the fixtures' hand-held captures, open x3 then a
+ * blink) and 'real' (as costly as hand-held footage: sway, a wandering tremor of 1-2 px per frame,
+ * noise 3.5 grey, the camera's JPEG 0.7 before the browser's own; the kiosk films the patient every
+ * 300 ms until the decision, blinking when he does). Per frame, from the server's log: frames skipped
+ * as unchanged, the worker's detections (fresh, tracked, tracked ones redone, described), decode
+ * and model time.
+ *
  *   npx tsx bench/identity-cpu.ts [rounds=3]
  * KIOSK_GALLERY (1000), CPU_SELFIE_SESSIONS per round (2), CPU_KIOSK_SESSIONS per round (6),
  * IDENTITY_POOL_SIZE (the server's default: every core).

@@ -5,9 +5,10 @@
  * noise, JPEG), captured and grouped into requests by the browser's own frame policy
  * (contract/frame-policy.ts), exactly as the capture actor does.
  */
+import sharp from 'sharp';
 import { bufferFrame, type FramePolicy, type SampledFrame } from '../contract/frame-policy';
 import { rng } from '../tests/fixtures/cedula';
-import { ovalFrame } from '../tests/identity/frames';
+import { OVAL, ovalFrame } from '../tests/identity/frames';
 
 const CAMERA_FRAME_MS = 1000 / 30;
 
@@ -19,9 +20,30 @@ export type Patient = {
   brightness: number;
   /** A photo held to the camera: never blinks. */
   still: boolean;
+  /** How the camera films: see `Camera`. */
+  camera: Camera;
 };
 
-export function makePatient(seed: number, durationMs: number, still = false): Patient {
+/**
+ * 'bench': the benches' first camera (noise 3 per channel at the frame's own 160 px, one JPEG at the
+ * policy's quality, an independent jitter per frame of up to 2 px of the 640x480 capture with a degree
+ * of rotation and 1.5% zoom). 'real': at least as costly as real footage of a hand-held phone (issue
+ * 31's 'cost' figure): in pixels of the frame the server receives, a sway of +-2 px and a tremor that
+ * moves the head 1-2 px per frame (a wandering walk: `realHead`), sensor noise of 3.5 grey levels,
+ * the camera's JPEG 0.7, then the browser's JPEG at the policy's quality. (The same figures in pixels of the 640x480 capture, scaled down to 160 px, average the
+ * noise and the jitter away: consecutive frames then differ less than the bench camera's, even as
+ * little as a re-encode.)
+ */
+export type Camera = 'bench' | 'real';
+/** The 'real' camera's figures (px of the frame sent, grey levels, JPEG quality 0-100). */
+export const REAL_CAMERA = { swayPx: 2, jitterPx: [1, 2], noise: 3.5, quality: 70 } as const;
+
+export function makePatient(
+  seed: number,
+  durationMs: number,
+  still = false,
+  camera: Camera = 'bench',
+): Patient {
   const r = rng(seed * 104_729 + 7);
   const between = (a: number, b: number) => a + (b - a) * r();
   const blinks: Array<[number, number]> = [];
@@ -37,6 +59,7 @@ export function makePatient(seed: number, durationMs: number, still = false): Pa
     offset: [between(-10, 10), between(-8, 8)],
     brightness: between(0.85, 1.15),
     still,
+    camera,
   };
 }
 
@@ -53,6 +76,7 @@ export function eyesAt(p: Patient, t: number): number {
 export function capture(p: Patient, t: number, policy: FramePolicy): Promise<Buffer> {
   const frame = Math.floor(t / CAMERA_FRAME_MS);
   const shown = frame * CAMERA_FRAME_MS;
+  if (p.camera === 'real') return realCapture(p, frame, policy);
   // A slow sway of the head on top of each frame's jitter.
   const sway: [number, number] = [
     p.offset[0] + 2 * Math.sin(shown / 1500 + p.seed),
@@ -66,6 +90,76 @@ export function capture(p: Patient, t: number, policy: FramePolicy): Promise<Buf
     offset: sway,
     brightness: p.brightness,
   });
+}
+
+/** The hand's tremor moves the head this often (a step of REAL_CAMERA.jitterPx each time). */
+const JITTER_EVERY_MS = 125;
+/** How much of its offset the tremor keeps from one step to the next (it wanders, but comes back). */
+const JITTER_KEEP = 0.85;
+/**
+ * Where the head is in camera frame `frame` of a 'real' camera (px of the frame sent): a slow sway of
+ * +-swayPx and a tremor that moves it 1-2 px in a random direction every 125 ms (a random walk drawn
+ * back towards the place: about 3 px from it at any time), so that a frame and an earlier one a few
+ * captures back are a few pixels apart, as in hand-held footage.
+ */
+export function realHead(p: Patient, frame: number): [number, number] {
+  const t = frame * CAMERA_FRAME_MS;
+  const r = rng(p.seed * 7_368_787 + 5);
+  const [j0, j1] = REAL_CAMERA.jitterPx;
+  let x = 0;
+  let y = 0;
+  for (let n = 0; n <= Math.floor(t / JITTER_EVERY_MS); n++) {
+    const angle = r() * 2 * Math.PI;
+    const step = j0 + (j1 - j0) * r();
+    x = x * JITTER_KEEP + step * Math.cos(angle);
+    y = y * JITTER_KEEP + step * Math.sin(angle);
+  }
+  const sway = REAL_CAMERA.swayPx;
+  return [
+    sway * Math.sin(t / 1300 + p.seed) + x,
+    sway * 0.75 * Math.sin(t / 1900 + 2 * p.seed) + y,
+  ];
+}
+
+/**
+ * A 'real' camera's frame `frame` (30 fps) of `region` (640x480 capture pixels; the oval's by
+ * default) drawn `width` px wide: the head where `realHead` puts it (scaled to capture pixels),
+ * grey noise, the camera's JPEG 0.7 (no other jitter: the head's is all of it).
+ */
+export function realCameraFrame(
+  p: Patient,
+  frame: number,
+  closed: number,
+  width: number,
+  region?: { left: number; top: number; width: number; height: number },
+): Promise<Buffer> {
+  const k = (region ?? OVAL).width / width;
+  const [dx, dy] = realHead(p, frame);
+  return ovalFrame({
+    seed: p.seed * 100_000 + frame,
+    closed,
+    width,
+    quality: REAL_CAMERA.quality,
+    offset: [p.offset[0] + dx * k, p.offset[1] + dy * k],
+    brightness: p.brightness,
+    noise: REAL_CAMERA.noise,
+    greyNoise: true,
+    still: true,
+    ...(region ? { region } : {}),
+  });
+}
+
+/** A 'real' camera's frame as the browser sends it: the camera's JPEG, encoded again at the policy's quality. */
+export async function realCapture(
+  p: Patient,
+  frame: number,
+  policy: FramePolicy,
+  closed = eyesAt(p, frame * CAMERA_FRAME_MS),
+): Promise<Buffer> {
+  const camera = await realCameraFrame(p, frame, closed, policy.maxWidth);
+  return sharp(camera)
+    .jpeg({ quality: Math.round(policy.quality * 100) })
+    .toBuffer();
 }
 
 export type Request = { sentAt: number; frames: Buffer[] };

@@ -21,6 +21,14 @@
  * rounds' figures; the load average is printed with them (the machine may be shared: CPU time is the
  * comparable figure, wall-clock is not). Figures, not a test.
  *
+ * Every round runs both cameras of bench/_patient.ts, each with patients of its own: 'bench' (the
+ * first synthetic camera; the kiosk's frames are the fixtures' hand-held captures, open x3 then a
+ * blink) and 'real' (as costly as hand-held footage: sway, a wandering tremor of 1-2 px per frame,
+ * noise 3.5 grey, the camera's JPEG 0.7 before the browser's own; the kiosk films the patient every
+ * 300 ms until the decision, blinking when he does). Per frame, from the server's log: frames skipped
+ * as unchanged, the worker's detections (fresh, tracked, tracked ones redone, described), decode
+ * and model time.
+ *
  *   npx tsx bench/identity-cpu.ts [rounds=3]
  * KIOSK_GALLERY (1000), CPU_SELFIE_SESSIONS per round (2), CPU_KIOSK_SESSIONS per round (6),
  * IDENTITY_POOL_SIZE (the server's default: every core).
@@ -37,7 +45,7 @@ import { createIdentityEngine } from '../server/identity/engine';
 import { EMBEDDING_MODEL } from '../server/identity/store';
 import { blinkSequence, fixture } from '../tests/identity/frames';
 import { gaussian, kioskFrame } from './_identity';
-import { capture, makePatient, runClient } from './_patient';
+import { capture, eyesAt, makePatient, realCameraFrame, runClient, type Camera } from './_patient';
 import {
   cpuSeconds,
   descendants,
@@ -153,8 +161,8 @@ async function enrol(dataDir: string, descriptions: number[][]) {
 }
 
 /** The requests one selfie patient's browser sends over SELFIE_MS (the frame policy's poll groups). */
-async function selfieRequests(seed: number): Promise<Buffer[][]> {
-  const patient = makePatient(seed, SELFIE_MS);
+async function selfieRequests(seed: number, camera: Camera): Promise<Buffer[][]> {
+  const patient = makePatient(seed, SELFIE_MS, false, camera);
   const { requests } = await runClient(
     policy,
     (t) => capture(patient, t, policy),
@@ -163,6 +171,35 @@ async function selfieRequests(seed: number): Promise<Buffer[][]> {
     0,
   );
   return requests.map((r) => r.frames);
+}
+
+/** Camera frames (30 fps) between two kiosk frames (FACE_LOGIN_INTERVAL_MS, 300 ms). */
+const KIOSK_EVERY = 9;
+/** At most this many frames of a 'real' kiosk session (9 s). */
+const KIOSK_MAX_FRAMES = 30;
+/**
+ * One kiosk session's frames as the kiosk sends them (kioskFrame: the 480x480 square, JPEG 0.92):
+ * the 'bench' camera's hand-held captures of the fixtures, open x3 then a blink; or a 'real'
+ * camera filming a patient who blinks when he does (bench/_patient.ts: 1.5-4 s apart), a frame
+ * every 300 ms (a closed phase between two frames is not seen).
+ */
+async function kioskFrames(seed: number, camera: Camera): Promise<Buffer[]> {
+  if (camera === 'bench') return Promise.all((await blinkSequence(1, seed)).map(kioskFrame));
+  const patient = makePatient(seed, KIOSK_MAX_FRAMES * KIOSK_EVERY * (1000 / 30), false, camera);
+  const whole = { left: 0, top: 0, width: 640, height: 480 };
+  return Promise.all(
+    Array.from({ length: KIOSK_MAX_FRAMES }, async (_, i) =>
+      kioskFrame(
+        await realCameraFrame(
+          patient,
+          i * KIOSK_EVERY,
+          eyesAt(patient, (i * KIOSK_EVERY * 1000) / 30),
+          640,
+          whole,
+        ),
+      ),
+    ),
+  );
 }
 
 /** The server's log lines this bench reads (timings only; the server never logs images). */
@@ -177,6 +214,11 @@ type LogTotals = {
   replayMs: number;
   totalMs: number;
   identifyMs: number[];
+  /** The worker's detections (fresh, tracked, tracked ones redone fresh, described). */
+  fresh: number;
+  tracked: number;
+  redone: number;
+  described: number;
 };
 const emptyTotals = (): LogTotals => ({
   requests: 0,
@@ -189,6 +231,10 @@ const emptyTotals = (): LogTotals => ({
   replayMs: 0,
   totalMs: 0,
   identifyMs: [],
+  fresh: 0,
+  tracked: 0,
+  redone: 0,
+  described: 0,
 });
 function listen(server: ApiProcess) {
   let totals = emptyTotals();
@@ -222,6 +268,11 @@ function listen(server: ApiProcess) {
       totals.detectMs += ms.detect!;
       totals.replayMs += ms.replayCheck!;
       totals.totalMs += ms.total!;
+      const d = o.detections as Record<'fresh' | 'tracked' | 'redone' | 'described', number>;
+      totals.fresh += d.fresh;
+      totals.tracked += d.tracked;
+      totals.redone += d.redone;
+      totals.described += d.described;
     }
   });
   return {
@@ -325,21 +376,44 @@ async function kioskSession(server: ApiProcess, frames: Buffer[], rec: KioskReco
   return decided;
 }
 
+const CAMERAS: Camera[] = ['bench', 'real'];
+/** Per frame of a block: what the worker did (from the server's log). */
+const perFrame = (l: LogTotals) => {
+  const n = Math.max(1, l.frames);
+  return {
+    skippedPct: (100 * l.skipped) / n,
+    freshPerFrame: l.fresh / n,
+    trackedPerFrame: l.tracked / n,
+    redonePerFrame: l.redone / n,
+    describedPerFrame: l.described / n,
+    decodeMsPerFrame: l.decodeMs / n,
+    detectMsPerFrame: l.detectMs / n,
+  };
+};
+
 export async function main() {
   console.log(
-    `identity-cpu: ${ROUNDS} rounds of ${SELFIE_SESSIONS} selfie sessions and ${KIOSK_SESSIONS} kiosk sessions; ${GALLERY} enrolled; ${os.cpus().length} cores; load average ${load()}`,
+    `identity-cpu: ${ROUNDS} rounds of ${SELFIE_SESSIONS} selfie sessions and ${KIOSK_SESSIONS} kiosk sessions per camera (${CAMERAS.join(', ')}); ${GALLERY} enrolled; ${os.cpus().length} cores; load average ${load()}`,
   );
   // Off the clock: every round's patients and kiosk frames, and the gallery.
   const t0 = performance.now();
-  const selfie: Buffer[][][] = [];
-  for (let i = 0; i < (ROUNDS + 1) * SELFIE_SESSIONS; i++)
-    selfie.push(await selfieRequests(31_000 + i));
-  const kiosk: Buffer[][] = [];
-  for (let i = 0; i < (ROUNDS + 1) * KIOSK_SESSIONS + 1; i++)
-    kiosk.push(await Promise.all((await blinkSequence(1, 9000 + i)).map(kioskFrame)));
+  const selfie = {} as Record<Camera, Buffer[][][]>;
+  const kiosk = {} as Record<Camera, Buffer[][]>;
+  for (const camera of CAMERAS) {
+    selfie[camera] = [];
+    for (let i = 0; i < (ROUNDS + 1) * SELFIE_SESSIONS; i++)
+      selfie[camera].push(await selfieRequests(31_000 + i, camera));
+    kiosk[camera] = [];
+    for (let i = 0; i < (ROUNDS + 1) * KIOSK_SESSIONS + 1; i++)
+      kiosk[camera].push(await kioskFrames(9000 + i, camera));
+  }
   const descriptions = await galleryDescriptions(GALLERY);
+  for (const camera of CAMERAS)
+    console.log(
+      `  camera '${camera}': ${selfie[camera].length} selfie patients (${sum(selfie[camera].map((s) => s.length))} requests, frames per request ${median(selfie[camera].flat().map((r) => r.length))}, frame ${(median(selfie[camera].flat(2).map((f) => f.length)) / 1024).toFixed(1)} KB), ${kiosk[camera].length} kiosk sessions (frame ${Math.round(median(kiosk[camera].flat().map((f) => f.length)) / 1024)} KB, ${(await sharp(kiosk[camera][0]![0]!).metadata()).width} px square)`,
+    );
   console.log(
-    `  made ${selfie.length} selfie patients (${sum(selfie.map((s) => s.length))} requests, frames per request ${median(selfie.flat().map((r) => r.length))}), ${kiosk.length} kiosk sessions (frame ${Math.round(median(kiosk.flat().map((f) => f.length)) / 1024)} KB, ${(await sharp(kiosk[0]![0]!).metadata()).width} px square), ${descriptions.length} descriptions, in ${Math.round((performance.now() - t0) / 1000)} s`,
+    `  ${descriptions.length} descriptions; made in ${Math.round((performance.now() - t0) / 1000)} s`,
   );
   await withPgliteFolder(0, async (dataDir) => {
     await enrol(dataDir, descriptions);
@@ -347,6 +421,7 @@ export async function main() {
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       SMS_PROVIDER: 'outbox',
+      ONBOARDING_PUBLIC_URL: 'https://salud.example.test',
       TRUST_PROXY: '127.0.0.1',
       FACE_AUTH_REQUIRE_DEVICE: 'false',
       FACE_AUTH_FRAMES_PER_MINUTE: '1000000',
@@ -359,93 +434,108 @@ export async function main() {
       await server.logged('identity_ready');
       // Warm-up (lazy modules, JIT, the first model calls on the request path), then the first
       // recognition after start: it loads the gallery.
-      await selfieSession(server.url, selfie[0]!.slice(0, 4));
+      await selfieSession(server.url, selfie.bench[0]!.slice(0, 4));
       const first = kioskRecord();
-      await kioskSession(server, kiosk[0]!, first);
+      await kioskSession(server, kiosk.bench[0]!, first);
       console.log(
         `  first recognition after start (loads the ${GALLERY}-face gallery): ${r0(first.recognitionCpu[0] ?? NaN)} ms CPU (recognised: ${first.recognised === 1}); load ${load()}`,
       );
       logs.take();
 
-      const rounds: Array<Record<string, number | string>> = [];
-      const byPosition: number[][] = [];
+      const rounds: Record<Camera, Array<Record<string, number | string>>> = {
+        bench: [],
+        real: [],
+      };
+      const byPosition: Record<Camera, number[][]> = { bench: [], real: [] };
       for (let r = 0; r < ROUNDS; r++) {
-        // Selfie block.
-        const s0 = treeCpu(server.pid);
-        let requests = 0;
-        let frames = 0;
-        let live = 0;
-        for (let k = 0; k < SELFIE_SESSIONS; k++) {
-          const res = await selfieSession(server.url, selfie[(r + 1) * SELFIE_SESSIONS + k]!);
-          requests += res.requests;
-          frames += res.frames;
-          if (res.live) live++;
-        }
-        const sc = cpuSince(server.pid, s0);
-        const sl = logs.take();
-        const selfieLoad = load();
-        // Kiosk block.
-        const k0 = treeCpu(server.pid);
-        const rec = kioskRecord();
-        for (let k = 0; k < KIOSK_SESSIONS; k++)
-          await kioskSession(server, kiosk[1 + r * KIOSK_SESSIONS + k]!, rec);
-        const kc = cpuSince(server.pid, k0);
-        rec.byPosition.forEach((xs, i) => (byPosition[i] ??= []).push(...xs));
-        const kl = logs.take();
-        rounds.push({
-          selfieCpuPerRequest: sc.tree / requests,
-          selfieCpuPerFrame: sc.tree / frames,
-          selfieMainThreadPerRequest: sc.main / requests,
-          selfieRequests: requests,
-          selfieFrames: frames,
-          selfieFramesPerRequest: frames / requests,
-          selfieSkippedPct: (100 * sl.skipped) / Math.max(1, sl.frames),
-          selfiePassed: `${live}/${SELFIE_SESSIONS}`,
-          selfieAnalyseMsPerRequest: sl.analyseMs / Math.max(1, sl.requests),
-          selfieDetectMsPerRequest: sl.detectMs / Math.max(1, sl.requests),
-          selfieDecodeMsPerRequest: sl.decodeMs / Math.max(1, sl.requests),
-          selfieReplayMsPerRequest: sl.replayMs / Math.max(1, sl.requests),
-          selfieLoad,
-          kioskCpuPerFrame: sum(rec.frameCpu) / rec.frameCpu.length,
-          kioskCpuPerFrameMedian: median(rec.frameCpu),
-          kioskCpuPerRecognition: median(rec.recognitionCpu),
-          kioskMainThreadPerFrame: kc.main / rec.frameCpu.length,
-          kioskFrames: rec.frameCpu.length,
-          kioskRecognised: `${rec.recognised}/${KIOSK_SESSIONS}`,
-          kioskAnalyseMsPerFrame: kl.analyseMs / Math.max(1, kl.requests),
-          kioskDetectMsPerFrame: kl.detectMs / Math.max(1, kl.requests),
-          kioskDecodeMsPerFrame: kl.decodeMs / Math.max(1, kl.requests),
-          kioskReplayMsPerFrame: kl.replayMs / Math.max(1, kl.requests),
-          kioskIdentifyMs: median(kl.identifyMs),
-          kioskLoad: load(),
-        });
-        const row = rounds.at(-1)!;
-        console.log(
-          `  round ${r + 1}: ` +
-            JSON.stringify(
-              Object.fromEntries(
-                Object.entries(row).map(([k, v]) => [
-                  k,
-                  typeof v === 'number' ? Number(v.toFixed(1)) : v,
-                ]),
+        for (const camera of CAMERAS) {
+          // Selfie block.
+          const s0 = treeCpu(server.pid);
+          let requests = 0;
+          let frames = 0;
+          let live = 0;
+          for (let k = 0; k < SELFIE_SESSIONS; k++) {
+            const res = await selfieSession(
+              server.url,
+              selfie[camera][(r + 1) * SELFIE_SESSIONS + k]!,
+            );
+            requests += res.requests;
+            frames += res.frames;
+            if (res.live) live++;
+          }
+          const sc = cpuSince(server.pid, s0);
+          const sl = logs.take();
+          const selfieLoad = load();
+          // Kiosk block.
+          const k0 = treeCpu(server.pid);
+          const rec = kioskRecord();
+          for (let k = 0; k < KIOSK_SESSIONS; k++)
+            await kioskSession(server, kiosk[camera][1 + r * KIOSK_SESSIONS + k]!, rec);
+          const kc = cpuSince(server.pid, k0);
+          rec.byPosition.forEach((xs, i) => (byPosition[camera][i] ??= []).push(...xs));
+          const kl = logs.take();
+          const prefixed = (prefix: string, o: Record<string, number>) =>
+            Object.fromEntries(Object.entries(o).map(([k, v]) => [prefix + k, v]));
+          rounds[camera].push({
+            selfieCpuPerRequest: sc.tree / requests,
+            selfieCpuPerFrame: sc.tree / frames,
+            selfieMainThreadPerRequest: sc.main / requests,
+            selfieRequests: requests,
+            selfieFrames: frames,
+            selfieFramesPerRequest: frames / requests,
+            selfiePassed: `${live}/${SELFIE_SESSIONS}`,
+            ...prefixed('selfie_', perFrame(sl)),
+            selfieAnalyseMsPerRequest: sl.analyseMs / Math.max(1, sl.requests),
+            selfieDetectMsPerRequest: sl.detectMs / Math.max(1, sl.requests),
+            selfieDecodeMsPerRequest: sl.decodeMs / Math.max(1, sl.requests),
+            selfieReplayMsPerRequest: sl.replayMs / Math.max(1, sl.requests),
+            selfieLoad,
+            kioskCpuPerFrame: sum(rec.frameCpu) / rec.frameCpu.length,
+            kioskCpuPerFrameMedian: median(rec.frameCpu),
+            kioskCpuPerRecognition: median(rec.recognitionCpu),
+            kioskMainThreadPerFrame: kc.main / rec.frameCpu.length,
+            kioskFrames: rec.frameCpu.length,
+            kioskRecognised: `${rec.recognised}/${KIOSK_SESSIONS}`,
+            ...prefixed('kiosk_', perFrame(kl)),
+            kioskAnalyseMsPerFrame: kl.analyseMs / Math.max(1, kl.requests),
+            kioskReplayMsPerFrame: kl.replayMs / Math.max(1, kl.requests),
+            kioskIdentifyMs: median(kl.identifyMs),
+            kioskLoad: load(),
+          });
+          const row = rounds[camera].at(-1)!;
+          console.log(
+            `  round ${r + 1} camera '${camera}': ` +
+              JSON.stringify(
+                Object.fromEntries(
+                  Object.entries(row).map(([k, v]) => [
+                    k,
+                    typeof v === 'number' ? Number(v.toFixed(2)) : v,
+                  ]),
+                ),
               ),
-            ),
+          );
+        }
+      }
+      for (const camera of CAMERAS) {
+        const med = (k: string, digits = 0) =>
+          median(rounds[camera].map((x) => x[k] as number)).toFixed(digits);
+        console.log(`camera '${camera}':`);
+        console.log(
+          `  selfie liveness (6-frame requests as the browser sends them): CPU per request ${med('selfieCpuPerRequest')} ms, per frame ${med('selfieCpuPerFrame', 1)} ms` +
+            ` (main thread ${med('selfieMainThreadPerRequest')} ms per request; per frame: skipped as unchanged ${med('selfie_skippedPct')}%,` +
+            ` detections fresh ${med('selfie_freshPerFrame', 2)} tracked ${med('selfie_trackedPerFrame', 2)} redone ${med('selfie_redonePerFrame', 2)}, described ${med('selfie_describedPerFrame', 2)},` +
+            ` decode ${med('selfie_decodeMsPerFrame', 1)} ms, models ${med('selfie_detectMsPerFrame', 1)} ms; replay check ${med('selfieReplayMsPerRequest')} ms per request)`,
+        );
+        console.log(
+          `  kiosk (480x480 JPEG 0.92, one frame per request): CPU per frame ${med('kioskCpuPerFrame', 1)} ms (median frame ${med('kioskCpuPerFrameMedian')} ms; main thread ${med('kioskMainThreadPerFrame')} ms),` +
+            ` per recognition (start to decision) ${med('kioskCpuPerRecognition')} ms with ${GALLERY} enrolled` +
+            ` (per frame: skipped ${med('kiosk_skippedPct')}%, fresh ${med('kiosk_freshPerFrame', 2)} redone ${med('kiosk_redonePerFrame', 2)} described ${med('kiosk_describedPerFrame', 2)},` +
+            ` decode ${med('kiosk_decodeMsPerFrame', 1)} ms, models ${med('kiosk_detectMsPerFrame', 1)} ms, replay check ${med('kioskReplayMsPerFrame')} ms; 1:N search ${med('kioskIdentifyMs')} ms)`,
+        );
+        console.log(
+          `  kiosk CPU by frame of the session (median ms; the last one decides and identifies): ${byPosition[camera].map((xs, i) => `#${i + 1} ${r0(median(xs))} (n=${xs.length})`).join(', ')}`,
         );
       }
-      const med = (k: string) => r0(median(rounds.map((x) => x[k] as number)));
-      console.log(
-        `selfie liveness (6-frame requests as the browser sends them): CPU per request ${med('selfieCpuPerRequest')} ms, per frame ${med('selfieCpuPerFrame')} ms` +
-          ` (main thread ${med('selfieMainThreadPerRequest')} ms per request; frames skipped as unchanged ${med('selfieSkippedPct')}%;` +
-          ` server timings per request: analyse ${med('selfieAnalyseMsPerRequest')} ms = decode ${med('selfieDecodeMsPerRequest')} + models ${med('selfieDetectMsPerRequest')}, replay check ${med('selfieReplayMsPerRequest')} ms)`,
-      );
-      console.log(
-        `kiosk (480x480 JPEG 0.92, one frame per request): CPU per frame ${med('kioskCpuPerFrame')} ms (median frame ${med('kioskCpuPerFrameMedian')} ms; main thread ${med('kioskMainThreadPerFrame')} ms),` +
-          ` per recognition (start to decision) ${med('kioskCpuPerRecognition')} ms with ${GALLERY} enrolled` +
-          ` (server timings per frame: analyse ${med('kioskAnalyseMsPerFrame')} ms = decode ${med('kioskDecodeMsPerFrame')} + models ${med('kioskDetectMsPerFrame')}, replay check ${med('kioskReplayMsPerFrame')} ms; 1:N search ${med('kioskIdentifyMs')} ms)`,
-      );
-      console.log(
-        `  kiosk CPU by frame of the session (median ms; the last one decides and identifies): ${byPosition.map((xs, i) => `#${i + 1} ${r0(median(xs))} (n=${xs.length})`).join(', ')}`,
-      );
       console.log(`medians of ${ROUNDS} rounds; load average now ${load()}`);
     } finally {
       await server.stop();

@@ -218,7 +218,7 @@ export function createLivenessSessions(deps: {
         });
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
       }
-      const { frames, anchor } = await analyseFrames(images, session, decider);
+      const { frames, anchor, detections } = await analyseFrames(images, session, decider);
       const tAnalysed = performance.now();
       const result = await db.transaction((tx) =>
         decideFrames(tx, {
@@ -240,6 +240,7 @@ export function createLivenessSessions(deps: {
         event: 'liveness_frames',
         session: short(sessionId),
         frames: result.steps,
+        detections,
         live: result.live,
         thresholds: {
           closed: config.liveness.closedRatio,

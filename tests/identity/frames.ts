@@ -159,6 +159,14 @@ export type OvalFrameOptions = {
   offset?: [number, number];
   /** No per-frame jitter (a photo on a stand). */
   still?: boolean;
+  /**
+   * The same noise on the three channels (a grey-level standard deviation of `noise`), as a phone's
+   * sensor noise mostly is after its processing; by default each channel has its own (grey about
+   * 0.67 x `noise`).
+   */
+  greyNoise?: boolean;
+  /** The camera's region drawn (640x480 capture pixels); the oval's by default, the whole frame for the kiosk. */
+  region?: { left: number; top: number; width: number; height: number };
 };
 
 /**
@@ -170,9 +178,10 @@ export async function ovalFrame(o: OvalFrameOptions): Promise<Buffer> {
   const open = await raw('blink-open.jpg');
   const shut = await raw('blink-closed.jpg');
   const { width: sw, height: sh } = open;
+  const region = o.region ?? OVAL;
   const W = o.width;
-  const H = Math.round((W * 360) / 320);
-  const k = OVAL.width / W;
+  const H = Math.round((W * region.height) / region.width);
+  const k = region.width / W;
   const r = rng(o.seed * 7919 + 29);
   const u = () => r() * 2 - 1;
   const angle = o.still ? 0 : (u() * 1 * Math.PI) / 180;
@@ -190,14 +199,15 @@ export async function ovalFrame(o: OvalFrameOptions): Promise<Buffer> {
   const out = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++) {
     for (let x = 0; x < W; x++) {
-      const X = OVAL.left + (x + 0.5) * k - cx - tx;
-      const Y = OVAL.top + (y + 0.5) * k - cy - ty;
+      const X = region.left + (x + 0.5) * k - cx - tx;
+      const Y = region.top + (y + 0.5) * k - cy - ty;
       const sx = Math.min(sw - 1.001, Math.max(0, cos * X + sin * Y + cx));
       const sy = Math.min(sh - 1.001, Math.max(0, -sin * X + cos * Y + cy));
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
       const fx = sx - x0;
       const fy = sy - y0;
+      const grain = o.greyNoise ? (r() + r() + r() - 1.5) * 2 * noise : 0;
       const i00 = (y0 * sw + x0) * 3;
       const i10 = i00 + 3;
       const i01 = i00 + sw * 3;
@@ -218,7 +228,8 @@ export async function ovalFrame(o: OvalFrameOptions): Promise<Buffer> {
             shut.data[i01 + c]! * w01 +
             shut.data[i11 + c]! * w11
           : 0;
-        const v = (a * c0 + z * c1) * b + (r() + r() + r() - 1.5) * 2 * noise;
+        const v =
+          (a * c0 + z * c1) * b + (o.greyNoise ? grain : (r() + r() + r() - 1.5) * 2 * noise);
         out[(y * W + x) * 3 + c] = v < 0 ? 0 : v > 255 ? 255 : v;
       }
     }

@@ -59,6 +59,63 @@ describe('the eye anchor across requests', () => {
     },
   );
 
+  it(
+    "a hand-held patient's head shakes a few pixels: its open frames are skipped, and every blink counts",
+    { timeout: T },
+    async () => {
+      // In px of the 160 px frame: a hand's tremor, caught at every capture on the other side (3.5 px
+      // across, 2 px down), on a sway of +-2 px and sensor noise of 3.5 grey levels.
+      const plans = ['oooooo', 'oooooo', 'oocooo', 'oooooo', 'ooooco', 'oooooo', 'oocooo'];
+      const requests = await Promise.all(
+        plans.map((plan, r) =>
+          Promise.all(
+            [...plan].map((k, i) => {
+              const n = r * 6 + i;
+              const side = n % 2 ? 1 : -1;
+              const sway = 2 * Math.sin((n * policy.captureEveryMs) / 1300);
+              const [x, y] = [1.75 * side + sway, -side + sway * 0.75];
+              return ovalFrame({
+                seed: 600 + n,
+                closed: k === 'c' ? 1 : 0,
+                width: policy.maxWidth,
+                quality: Math.round(policy.quality * 100),
+                offset: [(x * 8) / 3, (y * 8) / 3],
+                noise: 3.5,
+                greyNoise: true,
+                still: true,
+              });
+            }),
+          ),
+        ),
+      );
+      const { sessionId: sid } = await h.engine.startSession(h.db);
+      let skipped = 0;
+      let open = 0;
+      const answers = [];
+      for (const [r, frames] of requests.entries()) {
+        h.clock.now += policy.pollEveryMs;
+        logged.length = 0;
+        answers.push(await h.engine.livenessFrames(h.db, sid, frames));
+        const steps = logged.find((l) => l.event === 'liveness_frames')!.frames as Array<{
+          skipped?: unknown;
+        }>;
+        // After the baseline (the first request), the open frames not next to a blink.
+        if (r > 0)
+          for (const [i, k] of [...plans[r]!].entries())
+            if (k === 'o' && plans[r]![i - 1] !== 'c') {
+              open++;
+              if (steps[i]?.skipped) skipped++;
+            }
+      }
+      // Every blink counted: live at the third.
+      expect(answers.map((a) => a.liveness_detected).indexOf(true)).toBe(plans.length - 1);
+      expect(answers[2]!.feedback).toEqual([hints.blink(1, 3)]);
+      expect(answers[4]!.feedback).toEqual([hints.blink(2, 3)]);
+      // And the open frames cost no model time (with a +-2 px search, 5 of these 30 were skipped).
+      expect(skipped / open).toBeGreaterThan(0.8);
+    },
+  );
+
   it('is dropped once the session is rejected', { timeout: T }, async () => {
     const { sessionId: sid } = await h.engine.startSession(h.db);
     await send(sid, 'oooooo', 81);

@@ -105,8 +105,11 @@ export type FramesResult = {
    * frame is then analysed).
    */
   anchor: Uint8Array | null;
-  /** How the task's detections went (for the log): fresh, tracked, and tracked ones done again fresh. */
-  detections: { fresh: number; tracked: number; redone: number };
+  /**
+   * How the task's detections went (for the log): fresh, tracked, tracked ones done again fresh, and
+   * how many of them computed the description.
+   */
+  detections: { fresh: number; tracked: number; redone: number; described: number };
 };
 
 /** Reopening and closing may be seen this far (in eye ratio over the baseline) before the decider sees them. */
@@ -245,10 +248,10 @@ export async function analyzeFrames(
       timings: { decodeMs: tDecode - t0, detectMs: tDetect - tDecode },
     });
   }
-  const { fresh, tracked, redone } = task;
+  const { fresh, tracked, redone, described } = task;
   return {
     frames: out,
     anchor: anchor ? encodeAnchor(anchor.eyes) : null,
-    detections: { fresh, tracked, redone },
+    detections: { fresh, tracked, redone, described },
   };
 }

@@ -53,12 +53,15 @@ type TaskTracking = {
   fresh: number;
   tracked: number;
   redone: number;
+  /** Detections that computed the description (each of them fresh). */
+  described: number;
 };
 export const newTask = (): TaskTracking => ({
   lastFoundOne: false,
   fresh: 0,
   tracked: 0,
   redone: 0,
+  described: 0,
 });
 
 type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
@@ -84,6 +87,7 @@ export async function detectWithEyes(
     found = await runDetection(human, img, describe, true);
   } else if (tracked) task.tracked++;
   else task.fresh++;
+  if (describe) task.described++;
   task.lastFoundOne = found.length === 1;
   return found;
 }

@@ -89,7 +89,7 @@ export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox], ear: number): 
  * The anchor as bytes, for the session row (a few hundred bytes for the selfie's 160 px frames, a
  * few KB for the kiosk's 480 px ones): version 1, frame width and height (unsigned 16-bit), the
  * frame's mean eye ratio (32-bit float), then per eye x, y, width, height (unsigned 16-bit), all
- * little-endian, then each eye's grey pixels, row by row. Only the regions themselves: the +-2 px
+ * little-endian, then each eye's grey pixels, row by row. Only the regions themselves: the
  * shift search moves the NEW frame's window, never the anchor's.
  */
 const ANCHOR_VERSION = 1;
@@ -134,25 +134,119 @@ export function decodeAnchor(bytes: Uint8Array | null | undefined): EyeAnchor | 
 }
 
 /**
- * How much the eyes changed between an analysed frame (its anchor) and a new one: for each eye, the
- * smallest mean absolute difference over shifts of the new frame's window of up to 2 px (hand-held
- * jitter), brightness offset removed; the larger of the two eyes. A lid closing changes it by far
- * more than sensor noise.
+ * How far (px of the frame, either way) the eye regions are looked for in a new frame: a hand-held
+ * phone's sway and tremor move the head 1-2 px per frame, and the comparison is with the last
+ * ANALYSED frame, often several frames back (bench/eye-change.ts: with +-2 px a fifth of unchanged
+ * open frames of a hand-held camera measured as changed, up to 45).
+ */
+export const EYE_SEARCH_PX = 4;
+/**
+ * The part of an eye region a lid never crosses: outside an ellipse through the middle of the
+ * region (normalised radius squared above this), i.e. the brow, the cheek and the corners beyond
+ * the eye. The eye itself spans the middle two thirds of the region's width and its lids the middle
+ * 30-40% of its height (eyeBox), so the lid's own movement does not pull the search.
+ */
+const LID_FREE_R2 = 0.6;
+/** The pixels (row-major indices) of a w x h eye region that a lid never crosses. */
+function lidFree(w: number, h: number): Uint32Array {
+  const out: number[] = [];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const nx = (x + 0.5 - w / 2) / (w / 2);
+      const ny = (y + 0.5 - h / 2) / (h / 2);
+      if (nx * nx + ny * ny > LID_FREE_R2) out.push(y * w + x);
+    }
+  return Uint32Array.from(out);
+}
+
+/**
+ * An anchor's eye region and where to look for it in a new frame: its mean-removed pixels, the
+ * lid-free ones as offsets into the frame, and a summed-area table of the frame around the region
+ * (the region's mean at any shift in O(1)): the comparison runs 90 times per eye, allocation-free.
+ */
+function regionSearch(e: EyePatch, img: GreyImage) {
+  const { w, h } = e;
+  const { data, width } = img;
+  const a = greyAt({ data: e.data, width: w, height: h }, [0, 0, w, h], 0, 0)!;
+  const ring = lidFree(w, h);
+  const ringAt = new Int32Array(ring.length);
+  for (let k = 0; k < ring.length; k++) {
+    const y = (ring[k]! / w) | 0;
+    ringAt[k] = y * width + ring[k]! - y * w;
+  }
+  // Summed-area table over the region grown by the search (clipped to the frame).
+  const S = EYE_SEARCH_PX + 1;
+  const gx = Math.max(0, e.x - S);
+  const gy = Math.max(0, e.y - S);
+  const gw = Math.min(img.width, e.x + w + S) - gx;
+  const gh = Math.min(img.height, e.y + h + S) - gy;
+  const sat = new Float64Array((gw + 1) * (gh + 1));
+  for (let y = 0; y < gh; y++) {
+    let row = 0;
+    for (let x = 0; x < gw; x++) {
+      row += data[(gy + y) * width + gx + x]!;
+      sat[(y + 1) * (gw + 1) + x + 1] = sat[y * (gw + 1) + x + 1]! + row;
+    }
+  }
+  /**
+   * Mean absolute difference at a shift, each side's mean removed (brightness), over the whole
+   * region or only its lid-free pixels; Infinity when the shifted region leaves the frame.
+   */
+  return (dx: number, dy: number, lidFreeOnly: boolean): number => {
+    const x0 = e.x + dx;
+    const y0 = e.y + dy;
+    if (x0 < 0 || y0 < 0 || x0 + w > img.width || y0 + h > img.height) return Infinity;
+    if (x0 < gx || y0 < gy || x0 + w > gx + gw || y0 + h > gy + gh) return Infinity;
+    const [l, t] = [x0 - gx, y0 - gy];
+    const mean =
+      (sat[(t + h) * (gw + 1) + l + w]! -
+        sat[t * (gw + 1) + l + w]! -
+        sat[(t + h) * (gw + 1) + l]! +
+        sat[t * (gw + 1) + l]!) /
+      (w * h);
+    const base = y0 * width + x0;
+    let sum = 0;
+    if (lidFreeOnly) {
+      for (let k = 0; k < ring.length; k++)
+        sum += Math.abs(a[ring[k]!]! - (data[base + ringAt[k]!]! - mean));
+      return sum / Math.max(1, ring.length);
+    }
+    for (let y = 0; y < h; y++) {
+      const row = base + y * width;
+      for (let x = 0; x < w; x++) sum += Math.abs(a[y * w + x]! - (data[row + x]! - mean));
+    }
+    return sum / (w * h);
+  };
+}
+
+/**
+ * How much the eyes changed between an analysed frame (its anchor) and a new one, for each eye: where
+ * its region went (the shift of up to EYE_SEARCH_PX that best matches the part of the region a lid
+ * never crosses), then the smallest mean absolute difference of the whole region within a pixel of
+ * that place, brightness offset removed; the larger of the two eyes. Finding the place from around
+ * the lids follows the head however far it moved, and leaves a closing lid nowhere to hide: a wider
+ * search over the whole region would let a shift of the lid's edge pass for a lid half way (a lid
+ * moves 2-3 px of a 160 px frame). A lid closing changes it by far more than sensor noise.
  */
 export function eyeChange(anchor: EyeAnchor, img: GreyImage): number {
   let worst = 0;
   for (const e of anchor.eyes) {
-    const box: EyeBox = [e.x, e.y, e.w, e.h];
-    const a = greyAt({ data: e.data, width: e.w, height: e.h }, [0, 0, e.w, e.h], 0, 0)!;
-    let best = Number.POSITIVE_INFINITY;
-    for (let dy = -2; dy <= 2; dy++)
-      for (let dx = -2; dx <= 2; dx++) {
-        const b = greyAt(img, box, dx, dy);
-        if (!b) continue;
-        let sum = 0;
-        for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
-        best = Math.min(best, sum / a.length);
+    const diff = regionSearch(e, img);
+    let at: [number, number] | null = null;
+    let nearest = Number.POSITIVE_INFINITY;
+    for (let dy = -EYE_SEARCH_PX; dy <= EYE_SEARCH_PX; dy++)
+      for (let dx = -EYE_SEARCH_PX; dx <= EYE_SEARCH_PX; dx++) {
+        const d = diff(dx, dy, true);
+        // Ties go to the smaller shift.
+        if (d < nearest || (d === nearest && at && Math.hypot(dx, dy) < Math.hypot(...at))) {
+          nearest = d;
+          at = [dx, dy];
+        }
       }
+    let best = Number.POSITIVE_INFINITY;
+    if (at)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) best = Math.min(best, diff(at[0] + dx, at[1] + dy, false));
     worst = Math.max(worst, best);
   }
   return worst;

@@ -77,6 +77,8 @@ export const LIGHT_THRESHOLDS = { correlation: 0.75, faceOverBackground: 2.5 };
 const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|camo|fake/i;
 /** A frame's `t` ahead of what the server's own elapsed time allows by more than this: a signal. */
 const CLOCK_AHEAD_MS = 2000;
+/** A frame's `t` this far behind the newest one: the browser's clock started again (a reloaded page). */
+const CLOCK_RESTART_MS = 1000;
 
 /** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
 type ChallengeSignal = LivenessSignal;
@@ -123,6 +125,8 @@ export type ChallengeState = {
   /** The newest frame's `t`, and the first frame's `t` with the server's time then (the timing signal). */
   newestT: number | null;
   clock: { t: number; now: number } | null;
+  /** Times the browser's clock started again and what was pending was asked anew (at most once). */
+  restarts: number;
   lastBox: [number, number, number, number] | null;
   signals: Partial<Record<ChallengeSignal, number>>;
 };
@@ -253,6 +257,7 @@ export function challengeDecider(
     done: false,
     newestT: null,
     clock: null,
+    restarts: 0,
     lastBox: null,
     signals: {},
   });
@@ -289,7 +294,25 @@ export function challengeDecider(
     let s = s0;
     const tag = frame?.tag;
     if (!tag) return s;
-    if (s.newestT !== null && tag.t < s.newestT) s = signal(s, 'clock_backwards');
+    const newest = s.newestT;
+    if (newest !== null && tag.t < newest) {
+      s = signal(s, 'clock_backwards');
+      // A page loaded again with the session it held starts its clock at 0: what was asked on the
+      // old clock cannot be met on the new one, so it is asked again from the new clock (the cue
+      // and the colour round are not counted). Once per session: more restarts refund nothing.
+      if (tag.t < newest - CLOCK_RESTART_MS && s.restarts < 1)
+        s = {
+          ...s,
+          restarts: s.restarts + 1,
+          clock: null,
+          newestT: null,
+          closingAt: null,
+          cue: null,
+          cues: s.cue ? s.cues - 1 : s.cues,
+          light: null,
+          lightRounds: s.light ? s.lightRounds - 1 : s.lightRounds,
+        };
+    }
     if (!s.clock) s = { ...s, clock: { t: tag.t, now } };
     else if (tag.t - s.clock.t > now - s.clock.now + CLOCK_AHEAD_MS) s = signal(s, 'clock_ahead');
     s = { ...s, newestT: Math.max(s.newestT ?? 0, tag.t) };
@@ -341,6 +364,7 @@ export function challengeDecider(
         blink: inner.state,
         clock: s.clock,
         newestT: s.newestT,
+        restarts: s.restarts,
         signals: s.signals,
       };
     } else if (was === 'open' && is === 'closed') {

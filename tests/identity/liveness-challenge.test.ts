@@ -122,6 +122,10 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
       api.run(250);
       return api.finish();
     },
+    /** The browser's clock starts again at `at` (a reloaded page holding the session). */
+    clockTo(at: number) {
+      t = at;
+    },
     reflecting(fn: typeof reflect) {
       reflect = fn;
     },
@@ -394,6 +398,33 @@ describe('the challenge decider: signals', () => {
     expect(s.signals.clock_ahead).toBe(1);
     expect(s.refused).toBeNull();
     expect(d.signals!(s)).toMatchObject({ virtual_camera: 1, clock_backwards: 1, clock_ahead: 1 });
+  });
+});
+
+describe('the challenge decider: a browser clock that starts again', () => {
+  it('asks the pending cue and colours again on the new clock, once per session', () => {
+    const p = session({ mode: 'cues,light' });
+    const first = p.start();
+    expect(first.cue!.n).toBe(1);
+    p.run(first.cue!.at - 200);
+    // The page is loaded again: its clock starts at 0 while the cue is due on the old one.
+    p.clockTo(0);
+    p.run(250);
+    expect(p.s.signals.clock_backwards).toBe(1);
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+    const again = p.finish();
+    // The same first cue and first round, drawn from the new clock (nothing counted as missed).
+    expect(again.cue).toMatchObject({ n: 1, of: 3, at: 250 + LEAD_MS });
+    expect(again.light!.round).toBe(1);
+    expect(p.s.refused).toBeNull();
+    // A second restart refunds nothing: the cue and the round asked stay spent.
+    p.run(1500);
+    p.clockTo(0);
+    p.run(250);
+    // Not asked anew, the old clock stays: each of the three frames behind it is a signal.
+    expect(p.s.signals.clock_backwards).toBe(4);
+    expect(p.s.restarts).toBe(1);
+    expect(p.decider.challenge!(p.s).cue).toMatchObject({ n: 1, at: 250 + LEAD_MS });
   });
 });
 

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page, Response } from '@playwright/test';
+import type { APIRequestContext, BrowserContext, Page, Response } from '@playwright/test';
 import { identityPaths } from '../../contract/identity';
 import { landing } from '../../src/copy/es';
 import { kyc } from '../../src/copy/es.kyc';
@@ -9,10 +9,12 @@ import { onboarding as copy } from '../../src/copy/es.onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
 import { makeBlinkVideo } from './blink-video';
+import { installSyntheticCamera } from './synthetic-camera';
 
 /**
  * Shared by the KYC e2e specs (e2e/kyc*.spec.ts): a Chromium whose fake camera plays a file of the
- * test's choosing, and the steps from / to the selfie, through the selfie and the documents.
+ * test's choosing, the selfie's camera (that file, or the synthetic patient: `selfieCamera`), and the
+ * steps from / to the selfie, through the selfie and the documents.
  * Playwright allows worker options (`test.use({ blinkSeed, cameraImage, ... })`) only at the top
  * of a file, so each camera or browser set-up is its own e2e/kyc-*.spec.ts.
  *
@@ -20,7 +22,25 @@ import { makeBlinkVideo } from './blink-video';
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
  * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
  * differ). The other KYC specs show a still image.
+ *
+ * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
+ * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects
+ * the colour it shows; its seed is `selfieSeed` (default: the test's blinkSeed, so the seeds above
+ * stay one per test). The rear camera (documents) is still the file camera, and so is the selfie
+ * with `selfieCamera: 'file'` (the blink video: a RECORDING, which the challenge refuses;
+ * e2e/kyc-recording.spec.ts) or a still image (`cameraImage`, always the file camera). Contexts a
+ * test makes itself get the synthetic camera through `useSelfieCamera`.
  */
+export type SelfieCamera = 'file' | 'synthetic';
+
+/**
+ * The selfie camera of every spec that does not choose: 'file' until the server's challenge (srv31)
+ * and the page's cues and colours (web31) are merged, then 'synthetic' (the blink video cannot
+ * answer a cue). E2E_SELFIE_CAMERA=synthetic tries it before.
+ */
+export const DEFAULT_SELFIE_CAMERA: SelfieCamera =
+  process.env.E2E_SELFIE_CAMERA === 'synthetic' ? 'synthetic' : 'file';
+
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');
 export { kyc };
@@ -45,9 +65,22 @@ export type KycWorkerFixtures = {
    * time a page opens the camera, so `showOnCamera(file)` changes what the NEXT opening shows.
    */
   cameraFile: string;
+  /** The selfie's front camera: the file camera (a recording) or the synthetic patient. */
+  selfieCamera: SelfieCamera;
 };
 
-export const test = base.extend<object, KycWorkerFixtures>({
+export type KycTestFixtures = {
+  /** The synthetic patient's seed (one per test in a run); 0: the test's blinkSeed. */
+  selfieSeed: number;
+};
+
+export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
+  selfieCamera: [DEFAULT_SELFIE_CAMERA, { scope: 'worker', option: true }],
+  selfieSeed: [0, { option: true }],
+  context: async ({ context, selfieCamera, selfieSeed, blinkSeed, cameraImage }, use) => {
+    await useSelfieCamera(context, cameraImage ? 'file' : selfieCamera, selfieSeed || blinkSeed);
+    await use(context);
+  },
   blinkSeed: [1, { scope: 'worker', option: true }],
   blinkSeconds: [30, { scope: 'worker', option: true }],
   cameraPrompt: ['accept', { scope: 'worker', option: true }],
@@ -96,6 +129,18 @@ export const test = base.extend<object, KycWorkerFixtures>({
     { scope: 'worker' },
   ],
 });
+
+/**
+ * `context`'s front camera (for a context the test makes itself, e.g. a phone): the synthetic patient
+ * of `seed`, or nothing to do for the file camera.
+ */
+export async function useSelfieCamera(
+  context: BrowserContext,
+  camera: SelfieCamera,
+  seed: number,
+): Promise<void> {
+  if (camera === 'synthetic') await installSyntheticCamera(context, { seed });
+}
 
 /** Atomically points the camera symlink at another video (the camera already open keeps its file). */
 function pointTo(link: string, target: string) {

@@ -71,6 +71,8 @@ export type SyntheticCameraState = {
   /** performance.now() of the camera's clock origin (null before the first opening). */
   origin: number | null;
   frames: number;
+  /** Time spent drawing frames (ms, in total): the camera's own CPU cost. */
+  drawMs: number;
 };
 
 declare global {
@@ -202,7 +204,13 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     noise: rng(cfg.seed * 7919 + 4),
   };
   const spontaneous = spontaneousBlinks(patient, 30 * 60_000, r.blinks);
-  const state: SyntheticCameraState = { patient, cueBlinks: [], origin: null, frames: 0 };
+  const state: SyntheticCameraState = {
+    patient,
+    cueBlinks: [],
+    origin: null,
+    frames: 0,
+    drawMs: 0,
+  };
   window.__syntheticCamera = state;
   const blinks = () => [...spontaneous, ...state.cueBlinks];
   const clock = () => (state.origin === null ? 0 : performance.now() - state.origin);
@@ -284,6 +292,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     let lastScene = clock() - patient.cameraLatencyMs;
 
     const draw = () => {
+      const started = performance.now();
       const t = clock();
       const s = t - patient.cameraLatencyMs;
       const [hx, hy] = headAt(patient, s, r.jitter);
@@ -364,6 +373,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       }
       ctx.globalCompositeOperation = 'source-over';
       state.frames += 1;
+      state.drawMs += performance.now() - started;
     };
     draw();
 

@@ -179,6 +179,9 @@ const IDENTITY_REASONS = [
   'liveness_missing',
   'attempts_exhausted',
   'frames_exhausted',
+  // the liveness challenge refused the session (issue 31): a new session, or the assisted path
+  'cues_missed', // too few blinks on cue
+  'light_mismatch', // the screen's colour sequence was not seen on the face
   // a second scan of the same session while one runs (issue 29 item 2): wait for it, then again
   'scan_in_progress',
   // the document: what the patient repeats follows from the code

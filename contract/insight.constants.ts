@@ -145,6 +145,15 @@ export const ENGINE_REASONS = [
   'time_up',
   'frame_cap',
   'replay',
+  // the liveness challenge (issue 31): its refusals, and its signals (recorded as outcome 'signal',
+  // never a verdict: a virtual camera's label, frame times against the server's clock, frame tags
+  // that disagree with the colour schedule)
+  'cues_missed',
+  'light_mismatch',
+  'virtual_camera',
+  'clock_backwards',
+  'clock_ahead',
+  'tag_mismatch',
   // document checks
   'attempts_exhausted',
   'face_mismatch',

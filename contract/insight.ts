@@ -77,11 +77,14 @@ export const insightBatch = z.strictObject({
 });
 export type InsightBatch = z.infer<typeof insightBatch>;
 
-/** The engine's decisions, recorded by the server into the same table (journey null). */
+/**
+ * The engine's decisions, recorded by the server into the same table (journey null). 'signal': a
+ * liveness challenge's signal (issue 31; `error` says which), seen in a session, never a verdict.
+ */
 export type EngineDecision = {
   flow: 'onboarding' | 'faceLogin';
   step: 'selfie' | 'document' | 'recognition';
-  outcome: 'passed' | 'failed';
+  outcome: 'passed' | 'failed' | 'signal';
   error?: EngineReason;
   durationMs?: number;
   attempt?: number;

@@ -1,5 +1,12 @@
 import { fromCallback, fromPromise } from 'xstate';
-import { KYC_REJECT_REASON, type LivenessResponse } from '../../contract/identity';
+import {
+  KYC_REJECT_REASON,
+  type LivenessChallenge,
+  type LivenessCue,
+  type LivenessFrameTag,
+  type LivenessMeta,
+  type LivenessResponse,
+} from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import {
   bufferFrame,
@@ -8,13 +15,12 @@ import {
   type SampledFrame,
 } from '../../contract/frame-policy';
 import {
+  cameraOf,
   DOCUMENT_IMAGE,
-  releaseVideo,
-  startSampling,
-  videoOf,
+  sampleStream,
   type CaptureOptions,
 } from '../shared/frame-capture';
-import { startPolling, type PollingEvent } from '../shared/polling';
+import { startPolling } from '../shared/polling';
 import {
   getCities,
   postBindKyc,
@@ -25,7 +31,16 @@ import {
   postScanId,
   postStartKyc,
 } from './kyc.api';
-import type { KycSession } from './kyc.types';
+import {
+  cueAt,
+  frameTag,
+  lightIndexAt,
+  logPaint,
+  nextChange,
+  sameCue,
+  type PaintLog,
+} from './kyc.challenge';
+import type { KycSession, SamplingEvent } from './kyc.types';
 
 /** The selfie oval (spec 9: 320x360). */
 const SELFIE_VIEW = { width: 320, height: 360 } as const;
@@ -35,8 +50,8 @@ export const DOCUMENT_CAPTURE: CaptureOptions = { ...DOCUMENT_IMAGE };
 
 /**
  * The KYC session: the one the wizard already holds, else a new one from the server, with the
- * server's selfie time limit (a held session keeps the limit the machine already knows), bound to
- * the patient's registration.
+ * server's selfie time limit and challenge mode (a held session keeps what the machine already
+ * knows), bound to the patient's registration.
  */
 export const ensureSession = fromPromise<
   KycSession,
@@ -46,14 +61,56 @@ export const ensureSession = fromPromise<
   const res = await postStartKyc(signal);
   // A new session belongs to the registration: a lost page resumes after its passed steps.
   if (input.registrationToken) await postBindKyc(input.registrationToken, res.session_id, signal);
-  return { sessionId: res.session_id, livenessMs: res.liveness_seconds * 1000 };
+  return {
+    sessionId: res.session_id,
+    livenessMs: res.liveness_seconds * 1000,
+    challenge: res.challenge ?? 'none',
+  };
 });
 
 type LivenessSamplingInput = {
   stream: MediaStream;
   sessionId: string;
+  /** the challenge clock's origin (`now()` at the session's first frame); null: not started yet */
+  clockOrigin: number | null;
+  /** the last answer's challenge, from an earlier run of this session (a stop and a new start) */
+  challenge?: LivenessChallenge | null;
   policy?: FramePolicy;
 };
+
+/** What the sampling actor needs from the browser; tests pass fakes (the face-login actors' way). */
+export type SamplingEnv = {
+  /** a monotonic clock in ms (the same one `capture` stamps frames with) */
+  now: () => number;
+  /** starts capturing `stream` as the policy says, each frame with its capture time; returns stop */
+  capture: (
+    stream: MediaStream,
+    policy: FramePolicy,
+    onFrame: (frame: SampledFrame<Blob>) => void,
+  ) => () => void;
+  /** the camera's label and frame rate (the signals of issue 31) */
+  camera: (stream: MediaStream) => NonNullable<LivenessMeta['camera']>;
+  post: typeof postLiveness;
+};
+
+const browserSamplingEnv: SamplingEnv = {
+  now: () => performance.now(),
+  capture: (stream, policy, onFrame) =>
+    sampleStream(
+      stream,
+      policy.captureEveryMs,
+      {
+        cropAspect: SELFIE_VIEW.width / SELFIE_VIEW.height,
+        maxWidth: policy.maxWidth,
+        quality: policy.quality,
+      },
+      onFrame,
+    ),
+  camera: cameraOf,
+  post: postLiveness,
+};
+
+type TaggedFrame = { data: Blob; tag: LivenessFrameTag };
 
 /**
  * The selfie challenge while it runs: frames are captured from the camera every
@@ -61,60 +118,101 @@ type LivenessSamplingInput = {
  * `policy.pollEveryMs`, one request in flight, `policy.select(buffer)` goes to POST /liveness as
  * repeated `frame` parts and the buffer starts over. The server decides; each answer goes to the
  * parent as `poll.result`, the first failure as `poll.error`. Leaving the state stops everything.
+ *
+ * The challenge (issue 31): one clock per KYC session, from its first frame (the origin comes in
+ * with the input after a stop and a start); each frame is tagged with its time on it and the colour
+ * index painted when it was captured, and each request carries those tags (`meta`), with the camera
+ * on the first request of a run. Each answer's challenge is run on the clock: the actor tells the
+ * machine when the cue shows and hides and which colour to paint (kyc.challenge.ts).
  */
-export const livenessSampling = fromCallback<
-  { type: 'noop' },
-  LivenessSamplingInput,
-  PollingEvent<LivenessResponse>
->(({ input, sendBack }) => {
-  const policy = input.policy ?? selfieFramePolicy;
-  const controller = new AbortController();
-  let buffer: SampledFrame<Blob>[] = [];
-  let video: HTMLVideoElement | null = null;
-  let stopSampling = () => {};
-  videoOf(input.stream, controller.signal)
-    .then((v) => {
-      video = v;
-      if (controller.signal.aborted) return releaseVideo(v);
-      stopSampling = startSampling(
-        v,
-        policy.captureEveryMs,
-        {
-          cropAspect: SELFIE_VIEW.width / SELFIE_VIEW.height,
-          maxWidth: policy.maxWidth,
-          quality: policy.quality,
+export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
+  fromCallback<{ type: 'noop' }, LivenessSamplingInput, SamplingEvent>(({ input, sendBack }) => {
+    const policy = input.policy ?? selfieFramePolicy;
+    let origin = input.clockOrigin;
+    let challenge = input.challenge ?? null;
+    let buffer: SampledFrame<TaggedFrame>[] = [];
+    let paints: PaintLog = [];
+    let cue: LivenessCue | null = null;
+    let light: { index: number; colour: string | null } = { index: -1, colour: null };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cameraSent = false;
+    let stopped = false;
+
+    /** Shows what the challenge asks for now and sets the timer for its next change. */
+    const show = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      if (stopped || origin === null) return;
+      const t = env.now() - origin;
+      const nextCue = cueAt(challenge?.cue, t);
+      if (!sameCue(nextCue, cue)) {
+        cue = nextCue;
+        sendBack(cue ? { type: 'cue.show', cue } : { type: 'cue.hide' });
+      }
+      const index = lightIndexAt(challenge?.light, t);
+      const colour = index >= 0 ? challenge!.light!.colours[index]!.colour : null;
+      if (index !== light.index || colour !== light.colour) {
+        light = { index, colour };
+        paints = logPaint(paints, t, index);
+        sendBack(colour ? { type: 'light.show', index, colour } : { type: 'light.off' });
+      }
+      const next = nextChange(challenge, t);
+      if (next !== null) timer = setTimeout(show, Math.max(1, Math.ceil(next - t)));
+    };
+
+    const stopCapture = env.capture(input.stream, policy, (frame) => {
+      if (stopped) return;
+      if (origin === null) {
+        origin = frame.capturedAt;
+        sendBack({ type: 'liveness.clock', origin });
+      }
+      const tag = frameTag(paints, frame.capturedAt - origin);
+      buffer = bufferFrame(policy, buffer, {
+        capturedAt: frame.capturedAt,
+        data: { data: frame.data, tag },
+      });
+    });
+    // A run after a stop goes on with the session's challenge at once (its past is skipped).
+    show();
+
+    const stopPolling = startPolling<LivenessResponse | null>(
+      {
+        intervalMs: policy.pollEveryMs,
+        delayFirst: true,
+        request: async (signal) => {
+          const frames = policy.select(buffer);
+          buffer = [];
+          if (frames.length === 0) return null;
+          const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };
+          if (!cameraSent) {
+            meta.camera = env.camera(input.stream);
+            cameraSent = true;
+          }
+          return env.post(
+            input.sessionId,
+            frames.map((f) => f.data.data),
+            signal,
+            meta,
+          );
         },
-        (frame) => {
-          buffer = bufferFrame(policy, buffer, frame);
-        },
-      );
-    })
-    .catch(() => {});
-  const stopPolling = startPolling<LivenessResponse | null>(
-    {
-      intervalMs: policy.pollEveryMs,
-      delayFirst: true,
-      request: async (signal) => {
-        const frames = policy.select(buffer);
-        buffer = [];
-        if (frames.length === 0) return null;
-        return postLiveness(
-          input.sessionId,
-          frames.map((f) => f.data),
-          signal,
-        );
       },
-    },
-    (result) => result && sendBack({ type: 'poll.result', result }),
-    (error) => sendBack({ type: 'poll.error', error }),
-  );
-  return () => {
-    controller.abort();
-    stopSampling();
-    stopPolling();
-    releaseVideo(video);
-  };
-});
+      (result) => {
+        if (!result) return;
+        challenge = result.challenge ?? null;
+        show();
+        sendBack({ type: 'poll.result', result });
+      },
+      (error) => sendBack({ type: 'poll.error', error }),
+    );
+    return () => {
+      stopped = true;
+      if (timer !== undefined) clearTimeout(timer);
+      stopCapture();
+      stopPolling();
+    };
+  });
+
+export const livenessSampling = createLivenessSampling();
 
 export const verifyDocuments = fromPromise<
   Awaited<ReturnType<typeof postScanId>>,

@@ -6,6 +6,7 @@ import {
   scanIdResponse,
   startKycResponse,
   type KycRejectResponse,
+  type LivenessMeta,
   type LivenessResponse,
   type ScanIdResponse,
   type StartKycResponse,
@@ -51,14 +52,19 @@ export async function postDocumentCheck(
   return answer.registered;
 }
 
-/** POST /liveness: the session and the chosen frames as repeated `frame` parts (oldest first). */
+/**
+ * POST /liveness: the session, the chosen frames as repeated `frame` parts (oldest first) and, with
+ * `meta`, their tags on the challenge's clock and the camera (issue 31), as JSON.
+ */
 export function postLiveness(
   sessionId: string,
   frames: readonly Blob[],
   signal?: AbortSignal,
+  meta?: LivenessMeta,
 ): Promise<LivenessResponse> {
   const form = new FormData();
   form.append('session_id', sessionId);
+  if (meta) form.append('meta', JSON.stringify(meta));
   frames.forEach((frame, i) => form.append(identityParts.frame, frame, `frame-${i}.jpg`));
   return request(identityPaths.liveness, { form, schema: livenessResponse, signal });
 }

@@ -32,23 +32,36 @@ export const selfieState = kycSetup.createStateConfig({
     running: {
       tags: ['busy'],
       entry: assign({ feedback: [] }),
+      // Nothing of the challenge shows once it stops (passed, failed, stopped, camera lost).
+      exit: assign({ cue: null, lightColour: null }),
       invoke: {
         id: 'livenessSampling',
         src: 'livenessSampling',
-        input: ({ context }) => ({ stream: context.stream!, sessionId: context.sessionId! }),
+        input: ({ context }) => ({
+          stream: context.stream!,
+          sessionId: context.sessionId!,
+          clockOrigin: context.clockOrigin,
+          challenge: context.challengeAsked,
+        }),
       },
       after: { livenessTimeout: { target: 'failed', actions: 'assignNotDetected' } },
       on: {
         'liveness.stop': 'idle',
+        // The challenge (issue 31): the sampling actor keeps the clock and says what shows when.
+        'liveness.clock': { actions: assign({ clockOrigin: ({ event }) => event.origin }) },
+        'cue.show': { actions: assign({ cue: ({ event }) => event.cue }) },
+        'cue.hide': { actions: assign({ cue: null }) },
+        'light.show': { actions: assign({ lightColour: ({ event }) => event.colour }) },
+        'light.off': { actions: assign({ lightColour: null }) },
         'poll.result': [
           {
             guard: 'isLive',
             target: 'passed',
-            actions: assign({ feedback: ({ event }) => event.result.feedback }),
+            actions: 'assignLivenessAnswer',
           },
           // The server's time is over (it counts from the first frame, across a stop and start).
           { guard: 'isTimeUp', target: 'failed', actions: 'assignNotDetected' },
-          { actions: assign({ feedback: ({ event }) => event.result.feedback }) },
+          { actions: 'assignLivenessAnswer' },
         ],
         'poll.error': {
           target: 'failed',

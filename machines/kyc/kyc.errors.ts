@@ -72,11 +72,22 @@ export function kycErrorFrom(err: unknown): KycError {
   );
 }
 
-/** A failed liveness request: the session over, too many attempts, or the spec's generic selfie problem. */
+/**
+ * The challenge's refusals (issue 31): the blinks not made on cue (`cues_missed`), the screen's
+ * colours not seen on the face (`light_mismatch`). The session is over; the server's sentence says why.
+ */
+const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch'];
+
+/**
+ * A failed liveness request: the session over, the challenge refused, too many attempts, or the
+ * spec's generic selfie problem.
+ */
 export function livenessErrorFrom(error: FlowError): KycError {
   const reason = reasonOf(error.reason);
   if (reason && SESSION_OVER.includes(reason))
     return withMessage('sessionExpired', undefined, reason);
+  if (error.reason && CHALLENGE_REFUSALS.includes(error.reason))
+    return withMessage('challengeFailed', error.serverMessage, reason);
   if (error.code === 'tooManyAttempts')
     return withMessage('tooManyAttempts', error.serverMessage, reason);
   return withMessage('livenessFailed', undefined, reason);
@@ -124,15 +135,19 @@ const RETAKES: Partial<Record<KycErrorCode, Retake>> = {
 };
 export const retakeOf = (e: KycError): Retake | null => RETAKES[e.code] ?? null;
 
+/** The selfie not passed (its time over, or its challenge refused): counted as 'liveness'. */
+const LIVENESS_REFUSED: readonly KycErrorCode[] = ['livenessNotDetected', 'challengeFailed'];
+
 /** One more refusal for its code (kept across attempts: a person is offered after the same twice). */
 export function countRefusal(counts: RefusalCounts, e: KycError): RefusalCounts {
-  const key = e.reason ?? (e.code === 'livenessNotDetected' ? 'liveness' : undefined);
+  const key = LIVENESS_REFUSED.includes(e.code) ? 'liveness' : e.reason;
   return key ? { ...counts, [key]: (counts[key] ?? 0) + 1 } : counts;
 }
 
 /** The case trigger a refusal stands for (issue 30; never shown to the patient). */
 const TRIGGERS: Partial<Record<KycErrorCode, CaseTrigger>> = {
   livenessNotDetected: 'liveness_failed',
+  challengeFailed: 'liveness_failed',
   frontRejected: 'document_unreadable',
   backRejected: 'document_unreadable',
   noFaceOnDocument: 'no_face_on_document',

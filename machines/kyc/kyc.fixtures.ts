@@ -16,6 +16,9 @@ const photo = (label: string): Blob =>
 
 const base: KycContext = initialKycContext(SESSION);
 const selfie: KycContext = { ...base, stream: null };
+/** A session with the challenge (issue 31): the server asks for each blink and lights the face. */
+const challengeSelfie: KycContext = { ...selfie, challenge: 'cues,light', clockOrigin: 0 };
+const cue = { n: 2, of: 2, at: 6400, until: 7900 };
 const feedback = [
   'Parpadeá despacio (1 de 3).',
   'frame duplicado: la imagen se repite, no cuenta.',
@@ -151,6 +154,45 @@ export const kycFixtures = {
   ),
   /** The camera works, and the phone is offered by choice. */
   selfieIdleHandoff: at({ selfie: 'idle' }, { ...selfie, canHandoff: true }),
+  // The challenge (issue 31): the notice before the start, the colours, the cue, its refusals.
+  selfieIdleLight: at({ selfie: 'idle' }, challengeSelfie),
+  selfieIdleCues: at({ selfie: 'idle' }, { ...challengeSelfie, challenge: 'cues' }),
+  selfieColourWarm: at({ selfie: 'running' }, { ...challengeSelfie, lightColour: '#ffd27a' }),
+  selfieColourCool: at({ selfie: 'running' }, { ...challengeSelfie, lightColour: '#7ab8ff' }),
+  selfieCue: at({ selfie: 'running' }, { ...challengeSelfie, challenge: 'cues', cue }),
+  selfieCueColour: at(
+    { selfie: 'running' },
+    { ...challengeSelfie, cue, lightColour: '#a8f0b4', feedback: ['Parpadeá ahora (2 de 3).'] },
+  ),
+  selfieCuesMissed: at(
+    { selfie: 'failed' },
+    {
+      ...challengeSelfie,
+      error: {
+        code: 'challengeFailed',
+        serverMessage:
+          'No vimos tus parpadeos cuando te los pedimos. Intentá de nuevo y parpadeá cada vez que aparezca «Parpadeá ahora».',
+      },
+      refusals: { liveness: 1 },
+    },
+  ),
+  selfieLightMismatch: at(
+    { selfie: 'failed' },
+    {
+      ...challengeSelfie,
+      error: {
+        code: 'challengeFailed',
+        serverMessage:
+          'No pudimos ver los colores de la pantalla en tu cara. Intentá de nuevo con tu cara cerca de la pantalla, dentro del óvalo.',
+      },
+      refusals: { liveness: 1 },
+    },
+  ),
+  /** refused by the challenge twice: a person or a centre offered on the refusal's own screen */
+  selfieLightMismatchTwice: at(
+    { selfie: 'failed' },
+    { ...challengeSelfie, error: { code: 'challengeFailed' }, refusals: { liveness: 2 } },
+  ),
   frontOpening: at({ document: { live: 'opening' } }, front),
   frontWaiting: at({ document: { live: 'waiting' } }, front),
   frontPlaying: at({ document: { live: 'playing' } }, front),

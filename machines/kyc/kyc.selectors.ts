@@ -104,6 +104,23 @@ export function selectSelfieView(s: Snapshot) {
     feedback: visibleFeedback(s.context.feedback),
     error: phase === 'failed' ? s.context.error : null,
     canRetryCamera: s.can({ type: 'camera.retry' }),
+    ...selectChallengeView(s, phase),
+  };
+}
+
+/**
+ * The selfie challenge on screen (issue 31): the intro asks to blink on the cue when the server
+ * asks for each blink; before the start, with light, the notice that the screen changes colour;
+ * while it runs, 'Parpadeá ahora' and the colour around the oval, as the sampling actor says.
+ */
+function selectChallengeView(s: Snapshot, phase: SelfiePhase) {
+  const mode = s.context.challenge;
+  const running = phase === 'running';
+  return {
+    onCue: mode !== 'none',
+    lightNotice: mode === 'cues,light' && (phase === 'opening' || phase === 'idle'),
+    cue: running && s.context.cue !== null,
+    lightColour: running ? s.context.lightColour : null,
   };
 }
 

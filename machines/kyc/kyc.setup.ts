@@ -36,6 +36,11 @@ export const initialKycContext = (
   stream: null,
   cameraError: null,
   feedback: [],
+  challenge: 'none',
+  clockOrigin: null,
+  challengeAsked: null,
+  cue: null,
+  lightColour: null,
   front: null,
   back: null,
   photoUploaded: false,
@@ -161,7 +166,18 @@ export const kycSetup = setup({
     assignSession: assign(({ context }, session: KycSession) => ({
       sessionId: session.sessionId,
       livenessMs: session.livenessMs ?? context.livenessMs,
+      challenge: session.challenge ?? context.challenge,
+      // A new session has a clock and a challenge of its own.
+      ...(session.sessionId === context.sessionId
+        ? {}
+        : { clockOrigin: null, challengeAsked: null }),
     })),
+    /** an answer's hints, and its challenge for the next run of the session (after 'Detener') */
+    assignLivenessAnswer: assign(({ event }) =>
+      event.type === 'poll.result'
+        ? { feedback: event.result.feedback, challengeAsked: event.result.challenge ?? null }
+        : {},
+    ),
     assignNotDetected: assign(({ context }) => {
       const error: KycError = { code: 'livenessNotDetected' };
       return { error, refusals: countRefusal(context.refusals, error) };

@@ -1,6 +1,12 @@
 import type { PhotoHint } from '../shared/photo-hint';
 import type { IdData, SupplementaryData } from '../../contract/onboarding';
-import type { IdentityReason, LivenessResponse } from '../../contract/identity';
+import type {
+  IdentityReason,
+  LivenessChallenge,
+  LivenessChallengeMode,
+  LivenessCue,
+  LivenessResponse,
+} from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
 import type { PollingEvent } from '../shared/polling';
 
@@ -29,6 +35,8 @@ export type KycErrorCode =
   | 'livenessFailed'
   /** the blink challenge did not pass in the time allowed */
   | 'livenessNotDetected'
+  /** the challenge refused the selfie (issue 31: blinks not on cue, colours not seen): the server's sentence */
+  | 'challengeFailed'
   /** the session is over (expired, unknown, closed, its attempts or frames spent): a new one */
   | 'sessionExpired'
   /** the photo could not be captured or read */
@@ -57,12 +65,19 @@ export type KycError = { code: KycErrorCode; serverMessage?: string; reason?: Id
 
 /**
  * How many times each reason refused this patient's identity step, across attempts ('liveness':
- * the blink challenge not passed in its time, which has no server reason).
+ * the blink challenge not passed, in its time or on its cues and colours).
  */
 export type RefusalCounts = Partial<Record<IdentityReason | 'liveness', number>>;
 
-/** What `ensureSession` answers: the session and, when the server created it, its selfie time limit. */
-export type KycSession = { sessionId: string; livenessMs?: number };
+/**
+ * What `ensureSession` answers: the session and, when the server created it, its selfie time limit
+ * and challenge mode (issue 31; an older server names none: 'none').
+ */
+export type KycSession = {
+  sessionId: string;
+  livenessMs?: number;
+  challenge?: LivenessChallengeMode;
+};
 
 export type KycContext = {
   sessionId: string | null;
@@ -87,6 +102,19 @@ export type KycContext = {
   cameraError: CameraErrorCode | null;
   /** the last liveness hints, as the server sent them */
   feedback: string[];
+  /** the session's selfie challenge (issue 31): with light, the selfie says the screen changes colour */
+  challenge: LivenessChallengeMode;
+  /**
+   * The challenge clock's origin (the sampling actor's clock at the session's first frame), kept
+   * across a stop and a start; null until the session's first frame. A new session starts over.
+   */
+  clockOrigin: number | null;
+  /** the last answer's challenge, for the next run of the same session (after 'Detener') */
+  challengeAsked: LivenessChallenge | null;
+  /** 'Parpadeá ahora' shows (the sampling actor says when), or null */
+  cue: LivenessCue | null;
+  /** the colour painted around the oval ('#rrggbb'), or null */
+  lightColour: string | null;
   front: Blob | null;
   back: Blob | null;
   /** the photo in the preview was chosen from a file ('Elegir otra imagen'), not captured */
@@ -138,7 +166,8 @@ export type KycEvent =
   | { type: 'video.playing' }
   | { type: 'liveness.start' }
   | { type: 'liveness.stop' }
-  | PollingEvent<LivenessResponse>
+  /** the sampling actor's answers, clock and challenge moments */
+  | SamplingEvent
   | { type: 'document.capture' }
   | { type: 'document.upload'; file: Blob }
   | { type: 'document.retake' }
@@ -151,6 +180,17 @@ export type KycEvent =
   | { type: 'handoff.start' }
   /** the assisted verification's events (issue 30) */
   | AssistEvent;
+
+/** What the selfie's sampling actor tells the KYC machine (kyc.actors.ts). */
+export type SamplingEvent =
+  | PollingEvent<LivenessResponse>
+  /** the session's first frame: the challenge clock's origin, kept for the next runs */
+  | { type: 'liveness.clock'; origin: number }
+  | { type: 'cue.show'; cue: LivenessCue }
+  | { type: 'cue.hide' }
+  /** paint `colour` (the challenge's light.colours[index]) around the oval */
+  | { type: 'light.show'; index: number; colour: string }
+  | { type: 'light.off' };
 
 /** What the KYC child tells the wizard when the patient hands step 4 to the phone. */
 export type HandoffStartEvent = {

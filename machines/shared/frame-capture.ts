@@ -1,4 +1,5 @@
 import { fromPromise } from 'xstate';
+import { CONTROL_CHARACTER } from '../../contract/common';
 import { photoHint, type PhotoHint } from './photo-hint';
 
 /**
@@ -210,6 +211,51 @@ export function startSampling(
     stopped = true;
     clearInterval(timer);
   };
+}
+
+/**
+ * `startSampling` on a camera stream: plays it in a video element of its own (`videoOf`), then
+ * captures as `startSampling` does. Returns the stop function, which also releases the video.
+ */
+export function sampleStream(
+  stream: MediaStream,
+  everyMs: number,
+  options: CaptureOptions,
+  onFrame: (frame: { capturedAt: number; data: Blob }) => void,
+): () => void {
+  const controller = new AbortController();
+  let video: HTMLVideoElement | null = null;
+  let stopSampling = () => {};
+  videoOf(stream, controller.signal)
+    .then((v) => {
+      video = v;
+      if (controller.signal.aborted) return releaseVideo(v);
+      stopSampling = startSampling(v, everyMs, options, onFrame);
+    })
+    .catch(() => {});
+  return () => {
+    controller.abort();
+    stopSampling();
+    releaseVideo(video);
+  };
+}
+
+/** The longest camera label the liveness request carries (contract/identity.ts livenessMeta). */
+const CAMERA_LABEL_MAX = 200;
+
+/**
+ * The camera as the browser names it (issue 31's signals): its video track's label, without
+ * control characters and at most 200 characters, and the frame rate it runs at, when known.
+ */
+export function cameraOf(stream: MediaStream): { label: string; frame_rate?: number } {
+  const track = stream.getVideoTracks?.()[0];
+  const label = (track?.label ?? '')
+    .replace(new RegExp(CONTROL_CHARACTER.source, 'g'), ' ')
+    .slice(0, CAMERA_LABEL_MAX);
+  const rate = track?.getSettings?.().frameRate;
+  return typeof rate === 'number' && Number.isFinite(rate) && rate >= 0 && rate <= 1000
+    ? { label, frame_rate: rate }
+    : { label };
 }
 
 /**

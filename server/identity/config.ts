@@ -1,7 +1,12 @@
 import os from 'node:os';
 import { z } from 'zod';
 import { bool, int, num, parseEnv } from '../env';
-import { LIVENESS_MAX_FRAME_BYTES, LIVENESS_MAX_FRAMES } from '../../contract/identity';
+import {
+  LIVENESS_CHALLENGES,
+  LIVENESS_MAX_FRAME_BYTES,
+  LIVENESS_MAX_FRAMES,
+  type LivenessChallengeMode,
+} from '../../contract/identity';
 import { selfieFramePolicy } from '../../contract/frame-policy';
 import type { BackendSetting } from './worker/models';
 
@@ -49,6 +54,7 @@ const schema = z.object({
   IDENTITY_REOPEN_RATIO: num(0.85, 0.1, 1),
   IDENTITY_BASELINE_FRAMES: int(2, 1, 10),
   IDENTITY_LIVENESS_SECONDS: int(120, 5),
+  IDENTITY_LIVENESS_CHALLENGE: z.enum(LIVENESS_CHALLENGES).default(LIVENESS_CHALLENGES[0]),
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
@@ -114,6 +120,12 @@ export type IdentityConfig = {
     reopenRatio: number;
     baselineFrames: number;
     timeLimitMs: number;
+    /**
+     * The KYC selfie's challenge (issue 31, liveness-challenge.ts): 'cues,light' blinks on cue and
+     * the screen's colour sequence on the face, 'cues' blinks on cue only, 'none' three blinks at
+     * any time. The kiosk (face-login) keeps its own profile, without a challenge.
+     */
+    challenge: LivenessChallengeMode;
     /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */
     duplicateDistance: number;
     /**
@@ -190,6 +202,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
       reopenRatio: c.IDENTITY_REOPEN_RATIO,
       baselineFrames: c.IDENTITY_BASELINE_FRAMES,
       timeLimitMs: c.IDENTITY_LIVENESS_SECONDS * 1000,
+      challenge: c.IDENTITY_LIVENESS_CHALLENGE,
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,
       unchangedBelow: c.IDENTITY_UNCHANGED_BELOW,

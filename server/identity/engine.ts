@@ -5,6 +5,7 @@ import { createDocumentScan, type DocumentScan } from './document-scan';
 import { evidenceKeeper } from './evidence';
 import { createIdentification, type Identification } from './identification';
 import { blinkDecider, type LivenessDecider } from './liveness';
+import { challengeDecider } from './liveness-challenge';
 import { createLivenessSessions, type LivenessSessions } from './liveness-sessions';
 import { ms, silentLog, type IdentityLog } from './log';
 import { FacePool } from './pool';
@@ -57,6 +58,18 @@ export type EngineOptions = {
   sealer?: Sealer;
 };
 
+/**
+ * The KYC selfie's decider for IDENTITY_LIVENESS_CHALLENGE (issue 31): the challenge (blinks on cue,
+ * and the screen's light with 'cues,light'), or three blinks at any time ('none').
+ */
+export function kycDecider(config: IdentityConfig): LivenessDecider<unknown> {
+  const blink = { ...config.liveness, continuityThreshold: config.continuityThreshold };
+  const { challenge } = config.liveness;
+  return (
+    challenge === 'none' ? blinkDecider(blink) : challengeDecider({ ...blink, challenge })
+  ) as LivenessDecider<unknown>;
+}
+
 export async function createIdentityEngine(
   config: IdentityConfig,
   options: EngineOptions = {},
@@ -79,11 +92,7 @@ export async function createIdentityEngine(
     onEvent: (event, data) =>
       event === 'worker_ready' ? log.info({ event, ...data }) : log.warn({ event, ...data }),
   });
-  const decider = (options.decider ??
-    blinkDecider({
-      ...config.liveness,
-      continuityThreshold: config.continuityThreshold,
-    })) as LivenessDecider<unknown>;
+  const decider = (options.decider ?? kycDecider(config)) as LivenessDecider<unknown>;
   const t0 = performance.now();
   const evidence = options.sealer ? evidenceKeeper(options.sealer, log) : null;
   const reader = createDocumentReader(config, (event, data) => log.warn({ event, ...data }));

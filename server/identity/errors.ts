@@ -28,6 +28,14 @@ export const identityMessages = {
   // again with a new session (a genuine patient never gets here).
   framesExhausted:
     'Esta verificación ya recibió demasiadas imágenes (session expired). Volvé a empezar el proceso.',
+  // The challenge (issue 31): a request of a challenge session without its frames' tags (an old browser).
+  metaMissing:
+    'Tu navegador no envió los datos de la validación. Actualizá la página o usá un navegador más nuevo.',
+  // The challenge refused the session: only a new one can pass (or the assisted path).
+  cuesMissed:
+    'No vimos tus parpadeos cuando te los pedimos. Volvé a intentar y parpadeá cada vez que aparezca la señal.',
+  lightMismatch:
+    'No vimos en tu cara la luz de la pantalla. Alejate del sol directo, subí el brillo de la pantalla y volvé a intentar.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
@@ -72,6 +80,9 @@ export type IdentityErrorCode =
   | 'attempts_exhausted'
   | 'frames_exhausted'
   | 'scan_in_progress'
+  | 'meta_missing'
+  | 'cues_missed'
+  | 'light_mismatch'
   | 'busy'
   | 'worker_failed';
 
@@ -89,6 +100,9 @@ export const identityStatus: Record<IdentityErrorCode, number> = {
   attempts_exhausted: 429,
   frames_exhausted: 429,
   scan_in_progress: 409,
+  meta_missing: 400,
+  cues_missed: 422,
+  light_mismatch: 422,
   busy: 503,
   worker_failed: 500,
 };

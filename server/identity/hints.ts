@@ -12,4 +12,10 @@ export const hints = {
   otherFace: 'La cara cambió. La misma persona tiene que completar la validación.',
   timeUp: 'Se terminó el tiempo. Volvé a iniciar la validación.',
   done: '¡Listo! Validación de vida completada.',
+  // The challenge (issue 31): blinks on cue and the screen's light.
+  waitCue: 'Esperá la señal y parpadeá.',
+  cueCount: (done: number, total: number) => `Parpadeos: ${done} de ${total}.`,
+  light: 'Mantené tu cara dentro del óvalo mientras la pantalla cambia de color.',
+  lightAgain:
+    'No vimos la luz de la pantalla en tu cara. Vamos a probar otra vez: acercá la cara a la pantalla.',
 } as const;

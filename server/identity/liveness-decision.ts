@@ -1,10 +1,11 @@
+import type { LivenessChallenge, LivenessMeta } from '../../contract/identity';
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import type { EvidenceKeeper } from './evidence';
 import { findReplays, findSessionDuplicates, type DuplicateCheck } from './duplicates';
 import { checkGates, type GateResult } from './gates';
 import { hints } from './hints';
-import type { LivenessDecider } from './liveness';
+import type { ChallengeRefusal, FrameSignals, LivenessDecider } from './liveness';
 import * as store from './store';
 import { noInsight, type EngineInsight, type FrameAnalysis } from './types';
 
@@ -19,6 +20,8 @@ type DecisionInput = {
   images: Uint8Array[];
   /** Their analyses, in the same order. */
   frames: FrameAnalysis[];
+  /** The request's `meta` (issue 31): one tag per frame, the camera; null when not sent. */
+  meta?: LivenessMeta | null;
   /**
    * The eye anchor the worker returned, and the session's frame_seq it analysed after: kept for the
    * next request only if no other request of the session was applied in between (its frames would
@@ -44,6 +47,10 @@ type Decision = {
   live: boolean;
   timeUp: boolean;
   steps: FrameLog[];
+  /** The challenge refused the session (issue 31): only a new one can pass. */
+  refused: ChallengeRefusal | null;
+  /** What a challenge session asks now (issue 31); undefined for a decider without one. */
+  challenge?: LivenessChallenge;
   /**
    * When the replay and session-duplicate searches ended (performance.now()); null when the session
    * was no longer in liveness.
@@ -83,6 +90,7 @@ const faceFrameRank = (gates: GateResult) =>
 /** Applies a request's analysed frames to the session, in order, and saves the outcome. */
 export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decision> {
   const { sessionId, images, frames, decider, config, now } = input;
+  const tags = input.meta?.frames ?? [];
   const s = await store.loadSession(tx, sessionId, true);
   if (s.status !== 'liveness')
     return {
@@ -90,6 +98,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       live: s.status !== 'rejected',
       timeUp: false,
       steps: [],
+      refused: null,
       tChecked: null,
     };
   const fps = frames.map((f) => ({
@@ -127,6 +136,8 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
   for (const [i, frame] of frames.entries()) {
     const t = now();
     const { thumb, dhash } = fps[i]!;
+    /** The frame's tag and colour statistic for a challenge (not for a replay: nothing of it counts). */
+    const signals: FrameSignals = { tag: tags[i], colour: frame.colour };
     // A near-duplicate of another session's frame, or of an earlier frame of this session (stored,
     // or earlier in this request).
     const dup = replays[i]!.dup ? replays[i]! : repeats[i]!;
@@ -134,7 +145,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     if (frame.skipped && !dup.dup) {
       // The eyes did not change since an analysed frame: nothing new for the decider (only
       // the time limit). Its fingerprint is kept against later duplicates.
-      const idle = decider.idle(state, t, []);
+      const idle = decider.idle(state, t, [], signals);
       state = idle.state;
       // A request whose frames are all skipped still says where the challenge stands.
       feedback = idle.feedback.length ? idle.feedback : decider.progress(state, t);
@@ -147,15 +158,15 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       // No progress; the answer keeps the last real frame's feedback (or time up).
       anyDuplicate = true;
       if (dup.replay) anyReplay = true;
-      const idle = decider.idle(state, t, []);
+      const idle = decider.idle(state, t, [], dup.replay ? undefined : signals);
       state = idle.state;
       if (idle.feedback.length) feedback = idle.feedback;
       steps.push(frameLog(frame, gates, dup, { counted: false, live: idle.live }));
       continue;
     }
     const step = gates.ok
-      ? decider.step(state, { face: gates.face, now: t })
-      : decider.idle(state, t, gates.hints);
+      ? decider.step(state, { ...signals, face: gates.face, now: t })
+      : decider.idle(state, t, gates.hints, signals);
     state = step.state;
     feedback = step.feedback;
     seq += 1;
@@ -173,6 +184,9 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     if (step.live) break;
   }
   await store.insertFrames(tx, sessionId, stored);
+  // A challenge draws what it asks next from the request's newest frame (issue 31).
+  if (decider.finish) state = decider.finish(state, { now: now(), meta: input.meta ?? null });
+  const refused = decider.refusal?.(state) ?? null;
   const live = decider.isLive(state);
   if (anyDuplicate && !live && !feedback.includes(hints.duplicate))
     feedback = [...feedback, hints.duplicate];
@@ -187,13 +201,13 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     },
     anchor: !live && s.frame_seq === input.anchor.afterSeq ? input.anchor.bytes : null,
   });
-  const timeUp = decider.isTimeUp(state, now());
+  const timeUp = !refused && decider.isTimeUp(state, now());
   if (input.evidence)
     await input.evidence.liveness(tx, sessionId, {
       selfie: selfie
         ? { image: selfie.image, rank: BEST_SELFIE_RANK, embedding: selfie.embedding }
         : faceFrame && { image: faceFrame.image, rank: faceFrame.rank, embedding: null },
-      reason: timeUp ? timeUpReason(state) : anyReplay ? 'replay' : null,
+      reason: refused ?? (timeUp ? timeUpReason(state) : anyReplay ? 'replay' : null),
       attempt: true,
     });
   (input.insight ?? noInsight).liveness({
@@ -203,8 +217,17 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     live,
     timeUp,
     steps,
+    ...(refused ? { refused } : {}),
   });
-  return { feedback, live, timeUp, steps, tChecked };
+  return {
+    feedback,
+    live,
+    timeUp,
+    steps,
+    refused,
+    ...(decider.challenge ? { challenge: decider.challenge(state) } : {}),
+    tChecked,
+  };
 }
 
 /** Why a challenge's time ran out, as journey insight names it: no blink ever counted, or too few. */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { LivenessChallenge, LivenessMeta } from '../../contract/identity';
 import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import { IdentityError, identityMessages } from './errors';
@@ -6,7 +7,7 @@ import { hints } from './hints';
 import { checkUpload } from './image';
 import type { EvidenceKeeper } from './evidence';
 import { decideFrames, timeUpReason } from './liveness-decision';
-import type { LivenessDecider } from './liveness';
+import type { ChallengeRefusal, LivenessDecider } from './liveness';
 import { ms, short, type IdentityLog } from './log';
 import type { FacePool } from './pool';
 import * as store from './store';
@@ -19,11 +20,21 @@ import type { FramesResult } from './worker/analyze';
  * (liveness-decision.ts); the state lives in the database, so any API process takes the next request.
  */
 
-/** `time_up`: the challenge's time is over (counted from its first frame); only a new session can pass. */
-type LivenessAnswer = { feedback: string[]; liveness_detected: boolean; time_up: boolean };
+/**
+ * `time_up`: the challenge's time is over (counted from its first frame); only a new session can
+ * pass. `challenge`: what a challenge session asks now (issue 31), in every answer of one.
+ */
+type LivenessAnswer = {
+  feedback: string[];
+  liveness_detected: boolean;
+  time_up: boolean;
+  challenge?: LivenessChallenge;
+};
 
 /** A liveness profile other than the KYC selfie's (face authentication's kiosk); photos are never kept for it. */
 type SessionProfile = { profile?: LivenessDecider<unknown> };
+/** A request's `meta` (issue 31): the frames' tags and the camera; required by a challenge. */
+type RequestMeta = { meta?: LivenessMeta | null };
 
 export interface LivenessSessions {
   /** `profile`: another liveness decider (the kiosk's); its sessions answer only to that profile. */
@@ -33,7 +44,7 @@ export interface LivenessSessions {
     db: Db,
     sessionId: string,
     frame: Uint8Array,
-    opts?: SessionProfile,
+    opts?: SessionProfile & RequestMeta,
   ): Promise<LivenessAnswer>;
   /**
    * The frames of one request (oldest first), analysed in order within the session's state: a blink
@@ -43,10 +54,17 @@ export interface LivenessSessions {
     db: Db,
     sessionId: string,
     frames: Uint8Array[],
-    opts?: SessionProfile,
+    opts?: SessionProfile & RequestMeta,
   ): Promise<LivenessAnswer>;
   rejectKyc(db: Db, sessionId: string, reason: string): Promise<void>;
 }
+
+/** The refusal of a session by its challenge (issue 31), with its Spanish sentence. */
+const refusalError = (reason: ChallengeRefusal) =>
+  new IdentityError(
+    reason,
+    reason === 'cues_missed' ? identityMessages.cuesMissed : identityMessages.lightMismatch,
+  );
 
 export function createLivenessSessions(deps: {
   config: IdentityConfig;
@@ -96,6 +114,7 @@ export function createLivenessSessions(deps: {
       moved: plan.moved,
       unchangedBelow: config.liveness.unchangedBelow,
       analyseAll: plan.analyseAll,
+      colourBox: plan.colourBox,
     });
   }
 
@@ -136,17 +155,28 @@ export function createLivenessSessions(deps: {
           identityMessages.tooManyFrames.replace('{n}', String(config.liveness.maxFrames)),
         );
       for (const image of images) checkFrame(image);
+      // A challenge needs each frame's tag (an old browser sends none).
+      const meta = opts.meta ?? null;
+      if (decider.needsMeta && (!meta || meta.frames.length !== images.length))
+        throw new IdentityError('meta_missing', identityMessages.metaMissing);
       const session = await store.loadSession(db, sessionId);
       // A session answers only to the profile that started it (a kiosk session is no KYC selfie).
       if (session.decider !== decider.name)
         throw new IdentityError('session_invalid', identityMessages.sessionInvalid);
+      /** What a challenge session asks now, for every answer of one. */
+      const challengeOf = (state: unknown) =>
+        decider.challenge ? { challenge: decider.challenge(state) } : {};
       if (session.status !== 'liveness') {
         return {
           feedback: [hints.done],
           liveness_detected: session.status === 'live' || session.status === 'completed',
           time_up: false,
+          ...(decider.challenge ? { challenge: { cue: null, light: null } } : {}),
         };
       }
+      // A session the challenge refused stays refused: only a new one can pass.
+      const refusedBefore = decider.refusal?.(session.liveness_state) ?? null;
+      if (refusedBefore) throw refusalError(refusedBefore);
       // The challenge's time is over: no frame can change the answer, so none costs model time.
       if (decider.isTimeUp(session.liveness_state, now())) {
         const at = now();
@@ -162,7 +192,12 @@ export function createLivenessSessions(deps: {
           reason: timeUpReason(session.liveness_state),
           attempt: false,
         });
-        return { feedback: [hints.timeUp], liveness_detected: false, time_up: true };
+        return {
+          feedback: [hints.timeUp],
+          liveness_detected: false,
+          time_up: true,
+          ...challengeOf(session.liveness_state),
+        };
       }
       // The session's frame cap, counted before any model time (a refused request costs none).
       if (
@@ -190,6 +225,7 @@ export function createLivenessSessions(deps: {
           sessionId,
           images,
           frames,
+          meta,
           anchor: { bytes: anchor, afterSeq: session.frame_seq },
           decider,
           keepPhoto: config.storePhotos && !opts.profile,
@@ -219,10 +255,12 @@ export function createLivenessSessions(deps: {
           detect: Math.round(frames.reduce((a, f) => a + f.timings.detectMs, 0)),
         },
       });
+      if (result.refused) throw refusalError(result.refused);
       return {
         feedback: result.feedback,
         liveness_detected: result.live,
         time_up: result.timeUp,
+        ...(result.challenge !== undefined ? { challenge: result.challenge } : {}),
       };
     },
 

@@ -1,6 +1,7 @@
+import type { LivenessChallenge, LivenessFrameTag, LivenessMeta } from '../../contract/identity';
 import type { IdentityConfig } from './config';
 import { hints } from './hints';
-import { cosineSimilarity, type FaceObservation } from './types';
+import { cosineSimilarity, type FaceObservation, type FrameColour } from './types';
 
 /**
  * The liveness decision, pluggable: the engine handles images, gates and duplicate frames, then
@@ -34,7 +35,17 @@ export type BlinkState = {
   similarities: number[];
 };
 
-type LivenessFrame = { face: FaceObservation; now: number };
+/**
+ * What a frame brings besides its face (issue 31): its tag from the request's `meta` (capture time on
+ * the challenge's clock, the colour painted) and its colour statistic. Every frame but a replay has
+ * them, skipped and gated frames included.
+ */
+export type FrameSignals = { tag?: LivenessFrameTag | undefined; colour?: FrameColour | undefined };
+
+type LivenessFrame = FrameSignals & { face: FaceObservation; now: number };
+
+/** Why a challenge refused its session (only a new session can pass). */
+export type ChallengeRefusal = 'cues_missed' | 'light_mismatch';
 
 type LivenessStep<S> = {
   state: S;
@@ -58,13 +69,23 @@ export interface LivenessDecider<S = BlinkState> {
    */
   needsEmbedding(state: S): EmbeddingPlan;
   /** Answer for a frame that did not pass the gates (or was a duplicate): hints only, no progress. */
-  idle(state: S, now: number, feedback: string[]): LivenessStep<S>;
+  idle(state: S, now: number, feedback: string[], frame?: FrameSignals): LivenessStep<S>;
   /** Where the challenge stands (a request whose frames were all skipped as unchanged says this). */
   progress(state: S, now: number): string[];
   step(state: S, frame: LivenessFrame): LivenessStep<S>;
   isLive(state: S): boolean;
   /** The challenge's time is over at `now`: only a new session can pass. */
   isTimeUp(state: S, now: number): boolean;
+  /**
+   * A decider with a challenge (issue 31, liveness-challenge.ts) asks for each request's frame tags
+   * (`meta`), draws what to ask after a request's frames (`finish`), says it in every answer
+   * (`challenge`), may refuse the session, and keeps signals (never verdicts) with it.
+   */
+  readonly needsMeta?: boolean;
+  finish?(state: S, request: { now: number; meta: LivenessMeta | null }): S;
+  challenge?(state: S): LivenessChallenge;
+  refusal?(state: S): ChallengeRefusal | null;
+  signals?(state: S): Record<string, number> | null;
 }
 
 /**
@@ -86,6 +107,8 @@ export type EmbeddingPlan = {
   blink?: BlinkPlan | undefined;
   /** Analyse every frame of the request, none skipped as unchanged (while the open baseline is measured). */
   analyseAll?: boolean | undefined;
+  /** The last face box seen: the colour statistic's region until the request finds one (issue 31). */
+  colourBox?: [number, number, number, number] | null | undefined;
 };
 
 /**

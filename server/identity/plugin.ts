@@ -54,14 +54,19 @@ export const identityPlugin = fp(
     );
     app.decorate('identity', holder);
     // GET /api/ready: warming in the background is 'starting'; in tests the engine starts on demand.
+    // Once ready it names the backend and the KYC selfie's challenge (IDENTITY_LIVENESS_CHALLENGE).
     if (app.hasDecorator('readiness'))
-      app.readiness.register('identity', async () =>
-        holder.isReady()
-          ? { ...identityStates.ready, backend: (await holder.get()).stats().pool.backend }
-          : background
-            ? identityStates.starting
-            : identityStates.onDemand,
-      );
+      app.readiness.register('identity', async () => {
+        if (holder.isReady()) {
+          const engine = await holder.get();
+          return {
+            ...identityStates.ready,
+            backend: engine.stats().pool.backend,
+            challenge: engine.config.liveness.challenge,
+          };
+        }
+        return background ? identityStates.starting : identityStates.onDemand;
+      });
   },
   { name: 'identity', fastify: '5.x' },
 );

@@ -4,7 +4,9 @@ import {
   identityParts,
   kycRejectRequest,
   livenessFields,
+  livenessMeta,
   scanIdFields,
+  type LivenessMeta,
   type KycRejectResponse,
   type LivenessResponse,
   type ScanIdResponse,
@@ -36,6 +38,23 @@ export async function answer<T>(fn: () => Promise<T>): Promise<T> {
       });
     throw err;
   }
+}
+
+/**
+ * The /liveness `meta` field (issue 31): JSON of the frames' tags and the camera. Absent: null (the
+ * engine refuses it for a challenge session); present but unreadable: 400.
+ */
+function parseMeta(raw: string | undefined): LivenessMeta | null {
+  if (raw === undefined) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, identityMessages.metaMissing);
+  }
+  const meta = livenessMeta.safeParse(json);
+  if (!meta.success) throw new HttpError(400, identityMessages.metaMissing);
+  return meta.data;
 }
 
 const MINUTE = 60_000;
@@ -80,6 +99,7 @@ export async function identityRoutes(
       success: true,
       session_id: sessionId,
       liveness_seconds: Math.round(e.config.liveness.timeLimitMs / 1000),
+      challenge: e.config.liveness.challenge,
     };
   });
 
@@ -105,14 +125,18 @@ export async function identityRoutes(
     const frames = upload.files[identityParts.frame] ?? [];
     if (!frames.length || frames.some((f) => !f.length))
       throw new HttpError(400, identityMessages.missingFile);
+    const meta = parseMeta(fields.data.meta);
     // A patient already in a session: high priority; one address holds a bounded share of the
     // workers and a frame budget per minute (keyed like face authentication's, `ip:`).
     return answer(() =>
-      engine.queues.face.run(() => engine.livenessFrames(ctx.db, fields.data.session_id, frames), {
-        key: `ip:${request.ip}`,
-        priority: 'high',
-        cost: frames.length,
-      }),
+      engine.queues.face.run(
+        () => engine.livenessFrames(ctx.db, fields.data.session_id, frames, { meta }),
+        {
+          key: `ip:${request.ip}`,
+          priority: 'high',
+          cost: frames.length,
+        },
+      ),
     );
   });
 

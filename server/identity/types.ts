@@ -27,6 +27,17 @@ export type FrameAnalysis = {
    * request (`change` is the eye-region difference): it brings nothing new to the blink decision.
    */
   skipped?: { of: number; change: number } | undefined;
+  /**
+   * The colour statistic of the frame (liveness frames, issue 31: worker/colour.ts), skipped frames
+   * included: the screen's light is judged on it.
+   */
+  colour?: FrameColour | undefined;
+};
+
+/** Mean R, G, B (0-255) of the face's centre and of the background (the top corners outside the face). */
+export type FrameColour = {
+  face: [number, number, number] | null;
+  background: [number, number, number] | null;
 };
 
 /** Cosine similarity of two embeddings (Human's descriptions are not unit length). */

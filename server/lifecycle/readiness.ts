@@ -6,6 +6,8 @@ type CheckResult = {
   state: string;
   /** Which implementation serves the component (identity: what runs the face models). */
   backend?: string | null;
+  /** identity: the KYC selfie's liveness challenge (IDENTITY_LIVENESS_CHALLENGE). */
+  challenge?: string;
 };
 type Check = () => CheckResult | Promise<CheckResult>;
 

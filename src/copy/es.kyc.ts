@@ -35,6 +35,13 @@ export const kyc = {
     openingCamera: 'Abriendo la cámara...',
     videoLabel: 'Tu cara en la cámara frontal',
     feedbackLabel: 'Indicaciones',
+    /** The server asks for each blink (issue 31): the intro says to wait for the cue. */
+    cueIntro:
+      'Poné tu cara dentro del óvalo, mirá a la cámara y tocá «Iniciar validación». Cada vez que aparezca «Parpadeá ahora», parpadeá una vez.',
+    /** Before the start when the screen will light the face with colours (issue 31). */
+    lightNotice:
+      'Al iniciar, la pantalla va a cambiar de color unos segundos. Mantené tu rostro dentro del óvalo.',
+    cue: 'Parpadeá ahora',
   },
   document: {
     frontTitle: 'Frente de tu cédula',
@@ -133,6 +140,9 @@ export const kycErrors: Record<KycErrorCode, string> = {
     'Ocurrió un problema validando tu selfie. Reiniciá el paso de validación de vida.',
   livenessNotDetected:
     'No se detectó prueba de vida. Intentá de nuevo asegurándote de mirar a la cámara y estar en un lugar bien iluminado.',
+  // The challenge refused (issue 31): the server's sentence says why; this when it sends none.
+  challengeFailed:
+    'No pudimos confirmar la prueba de vida. Intentá de nuevo, con tu cara dentro del óvalo, y parpadeá cada vez que aparezca «Parpadeá ahora».',
   sessionExpired: 'La sesión expiró. Volvé a empezar el proceso.',
   imageFailed: 'No se pudo generar imagen',
   faceMismatch: 'La selfie y la foto del documento no coinciden. Intentá de nuevo con buena luz.',

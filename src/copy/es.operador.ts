@@ -85,6 +85,8 @@ export const operadorTerms = {
     liveness_missing: 'Falta la prueba de vida',
     attempts_exhausted: 'Se agotaron los intentos',
     frames_exhausted: 'Se agotaron las imágenes de la prueba de vida',
+    cues_missed: 'No parpadeó cuando se le pidió',
+    light_mismatch: 'No se vio en la cara la luz de la pantalla',
     scan_in_progress: 'Había otra lectura en curso',
     face_mismatch: 'La cara no coincide con la de la cédula',
     no_face_on_document: 'No se encontró la foto en el frente',

@@ -53,6 +53,25 @@ export const SelfieCameraNotFound = at(kycFixtures.selfieCameraNotFound);
 export const SelfieCameraNotFoundHandoff = at(kycFixtures.selfieCameraNotFoundHandoff);
 /** The phone offered by choice, beside a working camera. */
 export const SelfieIdleHandoff = at(kycFixtures.selfieIdleHandoff);
+// The challenge (issue 31): the server asks for each blink and lights the face with colours.
+/** Before the start: blink on the cue, and the screen will change colour. */
+export const SelfieIdleLight = at(kycFixtures.selfieIdleLight);
+/** Cues only (no light): no colour notice. */
+export const SelfieIdleCues = at(kycFixtures.selfieIdleCues);
+/** A colour around the oval, the texts on their white panels. */
+export const SelfieColourWarm = at(kycFixtures.selfieColourWarm);
+/** Another colour of the sequence. */
+export const SelfieColourCool = at(kycFixtures.selfieColourCool);
+/** 'Parpadeá ahora' over the oval, with the closing eye. */
+export const SelfieCue = at(kycFixtures.selfieCue);
+/** The cue while a colour shows. */
+export const SelfieCueColour = at(kycFixtures.selfieCueColour);
+/** Refused: the blinks not made on cue (the server's sentence), 'Intentar nuevamente'. */
+export const SelfieCuesMissed = at(kycFixtures.selfieCuesMissed);
+/** Refused: the screen's colours not seen on the face. */
+export const SelfieLightMismatch = at(kycFixtures.selfieLightMismatch);
+/** Refused by the challenge twice: a person or a centre offered. */
+export const SelfieLightMismatchTwice = at(kycFixtures.selfieLightMismatchTwice);
 export const FrontOpening = at(kycFixtures.frontOpening);
 export const FrontWaiting = at(kycFixtures.frontWaiting);
 export const FrontPlaying = at(kycFixtures.frontPlaying);

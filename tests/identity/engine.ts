@@ -35,7 +35,13 @@ export async function startEngine(
     openDb?: () => Promise<Db>;
   } = {},
 ): Promise<Harness> {
-  const config = loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env });
+  // The fixture frames blink at fixed times, not on cue: the harness runs the blink decider
+  // without a challenge ('none') unless a test asks for one (tests/identity/liveness-challenge*.test.ts).
+  const config = loadIdentityConfig({
+    IDENTITY_POOL_SIZE: '1',
+    IDENTITY_LIVENESS_CHALLENGE: 'none',
+    ...env,
+  });
   const clock = { now: Date.now() };
   const [db, engine] = await Promise.all([
     opts.openDb ? opts.openDb() : openDb({ memory: true }),

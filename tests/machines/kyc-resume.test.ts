@@ -226,7 +226,12 @@ describe('ensureSession', () => {
         input: { sessionId: null, registrationToken: TOKEN },
       }).start();
       await waitFor(fresh, (s) => s.status === 'done');
-      expect(fresh.getSnapshot().output).toEqual({ sessionId: 'kyc-new', livenessMs: 120_000 });
+      // A server that names no challenge (before issue 31): 'none'.
+      expect(fresh.getSnapshot().output).toEqual({
+        sessionId: 'kyc-new',
+        livenessMs: 120_000,
+        challenge: 'none',
+      });
       expect(calls).toEqual([
         { url: '/api/onboarding/start-kyc', body: {} },
         {

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 import type { PhotoHint } from '../../machines/shared/photo-hint';
-import { createActor, fromCallback, type InspectionEvent } from 'xstate';
+import { createActor, fromCallback, type AnyActorLogic, type InspectionEvent } from 'xstate';
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import type { CaseStatus, CentresResponse, OpenCaseRequest } from '../../contract/cases';
@@ -72,10 +72,20 @@ export const verified: ScanIdResponse = {
 export function harness(
   sessions: Array<string | KycSession> = ['sess-1', 'sess-2', 'sess-3'],
   start = true,
-  options: { inspect?: (event: InspectionEvent) => void; input?: KycInput } = {},
+  options: {
+    inspect?: (event: InspectionEvent) => void;
+    input?: KycInput;
+    /** the selfie's sampling actor, when a test runs a real one (default: a probe) */
+    livenessSampling?: AnyActorLogic;
+  } = {},
 ) {
   const camera = probe<CameraInput>();
-  const sampling = probe<{ stream: MediaStream; sessionId: string }>();
+  const sampling = probe<{
+    stream: MediaStream;
+    sessionId: string;
+    clockOrigin: number | null;
+    challenge: unknown;
+  }>();
   const capture = controlled<Blob, FrameCaptureInput>();
   const scaling = controlled<Blob, { file: Blob }>();
   const hint = controlled<PhotoHint | null, { photo: Blob }>();
@@ -98,7 +108,7 @@ export function harness(
     actors: {
       ensureSession: session.logic,
       camera: camera.logic as never,
-      livenessSampling: sampling.logic as never,
+      livenessSampling: (options.livenessSampling ?? sampling.logic) as never,
       frameCapture: capture.logic,
       imageScaling: scaling.logic,
       photoHint: hint.logic,
@@ -113,7 +123,7 @@ export function harness(
       }),
     },
   });
-  const { input = {}, ...rest } = options;
+  const { input = {}, livenessSampling: _sampling, ...rest } = options;
   const actor = createActor(machine, { input, ...rest });
   if (start) actor.start();
   let sessionIndex = 0;

@@ -53,7 +53,7 @@ describe('kyc machine: entry', () => {
     vi.useRealTimers();
     const calls = stubFetch({
       status: 200,
-      body: { success: true, session_id: 'sess-42', liveness_seconds: 45 },
+      body: { success: true, session_id: 'sess-42', liveness_seconds: 45, challenge: 'cues' },
     });
     const camera = probe<CameraInput>();
     const actor = createActor(kycMachine.provide({ actors: { camera: camera.logic as never } }), {
@@ -67,8 +67,9 @@ describe('kyc machine: entry', () => {
     await waitFor(actor, (s) => s.matches('selfie'));
     expect(calls).toEqual([{ url: '/api/onboarding/start-kyc', method: 'POST' }]);
     expect(actor.getSnapshot().context.sessionId).toBe('sess-42');
-    // The selfie's time limit is the server's.
+    // The selfie's time limit and its challenge (issue 31) are the server's.
     expect(actor.getSnapshot().context.livenessMs).toBe(45_000);
+    expect(actor.getSnapshot().context.challenge).toBe('cues');
     expect(actor.getSnapshot().value).toEqual({ selfie: 'opening' });
     expect(camera.last().input).toEqual({ facing: 'user', width: 640, height: 480 });
   });
@@ -154,7 +155,13 @@ describe('kyc machine: selfie', () => {
       stream,
     });
     h.actor.send({ type: 'liveness.start' });
-    expect(h.sampling.last().input).toEqual({ stream, sessionId: 'sess-1' });
+    // A new session: its challenge clock starts with the first frame, nothing asked yet.
+    expect(h.sampling.last().input).toEqual({
+      stream,
+      sessionId: 'sess-1',
+      clockOrigin: null,
+      challenge: null,
+    });
     expect(selectSelfieView(h.actor.getSnapshot()).button).toBe('stop');
     const hints: LivenessResponse = {
       liveness_detected: false,

@@ -9,8 +9,8 @@ import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
 import { harness } from '../machines/kyc.harness';
 
 /** The KYC screens on a KYC actor whose camera, polling and calls the test drives. */
-export function renderKyc(input: KycInput = {}) {
-  const h = harness(undefined, false, { input });
+export function renderKyc(input: KycInput = {}, sessions?: Parameters<typeof harness>[0]) {
+  const h = harness(sessions, false, { input });
   const wizard = onboardingMachine.provide({
     actors: { loadKyc: fromPromise(async () => h.machine) },
   });

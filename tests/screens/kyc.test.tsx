@@ -1,5 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { assist } from '../../src/copy/es.assist';
 import { cameraErrors } from '../../src/copy/es.camera';
 import { kyc, kycErrors, supplementaryFieldErrors } from '../../src/copy/es.kyc';
 import { onboarding } from '../../src/copy/es.onboarding';
@@ -65,6 +66,57 @@ describe('KYC screens', () => {
     fireEvent.click(button(copy.selfie.start));
     await settle(() => h.sampling.last().send({ type: 'poll.error', error: { code: 'network' } }));
     expect(screen.getByRole('alert')).toHaveTextContent(kycErrors.livenessFailed);
+    fireEvent.click(button(copy.selfie.retry));
+    expect(h.session.calls).toHaveLength(2);
+  });
+
+  it("selfie with the challenge (issue 31): the colour notice before the start, the colour around the oval and 'Parpadeá ahora' as the machine says, for people and for the synthetic camera", async () => {
+    const h = renderKyc({}, [{ sessionId: 'sess-1', challenge: 'cues,light' }]);
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    expect(screen.getByText(copy.selfie.cueIntro)).toBeInTheDocument();
+    expect(screen.getByText(copy.selfie.lightNotice)).toBeInTheDocument();
+    fireEvent.click(button(copy.selfie.start));
+    expect(screen.queryByText(copy.selfie.lightNotice)).toBeNull();
+    const lit = () => document.querySelectorAll('[data-liveness-light]');
+    const cue = () => document.querySelectorAll('[data-liveness-cue]');
+    expect([lit().length, cue().length]).toEqual([0, 0]);
+    await settle(() => h.sampling.last().send({ type: 'light.show', index: 0, colour: '#ffd27a' }));
+    expect(lit()).toHaveLength(1);
+    expect(lit()[0]).toHaveAttribute('data-liveness-light', '#ffd27a');
+    expect(lit()[0]).toHaveStyle({ backgroundColor: '#ffd27a' });
+    // The texts stay on the screen, above the colour.
+    expect(heading(copy.selfie.title)).toBeInTheDocument();
+    expect(button(copy.selfie.stop)).toBeEnabled();
+    await settle(() =>
+      h.sampling.last().send({ type: 'cue.show', cue: { n: 1, of: 3, at: 4000, until: 5500 } }),
+    );
+    expect(cue()).toHaveLength(1);
+    expect(cue()[0]).toHaveTextContent(copy.selfie.cue);
+    expect(cue()[0]!.parentElement).toHaveAttribute('aria-live', 'assertive');
+    await settle(() => h.sampling.last().send({ type: 'cue.hide' }));
+    await settle(() => h.sampling.last().send({ type: 'light.off' }));
+    expect([lit().length, cue().length]).toEqual([0, 0]);
+    // Stopped in the middle: nothing of the challenge stays.
+    await settle(() => h.sampling.last().send({ type: 'light.show', index: 1, colour: '#7ab8ff' }));
+    fireEvent.click(button(copy.selfie.stop));
+    expect(lit()).toHaveLength(0);
+  });
+
+  it("selfie: a refusal of the challenge shows the server's sentence, 'Intentar nuevamente' and 'No puedo completar este paso'", async () => {
+    const h = renderKyc({}, [{ sessionId: 'sess-1', challenge: 'cues,light' }, 'sess-2']);
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    fireEvent.click(button(copy.selfie.start));
+    const sentence = 'No vimos tus parpadeos cuando te los pedimos.';
+    await settle(() =>
+      h.sampling.last().send({
+        type: 'poll.error',
+        error: { code: 'rejected', status: 422, serverMessage: sentence, reason: 'cues_missed' },
+      }),
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent(sentence);
+    expect(button(assist.action)).toBeInTheDocument();
     fireEvent.click(button(copy.selfie.retry));
     expect(h.session.calls).toHaveLength(2);
   });

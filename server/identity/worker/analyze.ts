@@ -1,6 +1,7 @@
 import { decodeRgb, fingerprint, meanLuma, type ImageLimits } from '../image';
 import type { BlinkPlan, EmbeddingPlan } from '../liveness';
 import type { FrameAnalysis } from '../types';
+import { frameColour } from './colour';
 import { detectWithEyes, newTask } from './detect';
 import { decodeAnchor, encodeAnchor, eyeAnchor, eyeChange, grey, type EyeAnchor } from './eyes';
 import type { Human } from './models';
@@ -91,6 +92,8 @@ export type FramesOptions = {
    * changed.
    */
   anchor?: Uint8Array | null | undefined;
+  /** The face box of the session's last analysed frame: the colour statistic's region until one is found. */
+  colourBox?: [number, number, number, number] | null | undefined;
 };
 
 export type FramesResult = {
@@ -161,6 +164,7 @@ export async function analyzeFrames(
   let baseline = blink?.baseline ?? null;
   let describeFirst = opts.describeFirst;
   let from = opts.moved?.from;
+  let colourBox = opts.colourBox ?? null;
   for (const [index, bytes] of frames.entries()) {
     const t0 = performance.now();
     const img = await decodeRgb(bytes, limits, opts.maxSide ?? 640);
@@ -189,6 +193,7 @@ export async function analyzeFrames(
         ...base,
         faces: [],
         skipped: { of: anchor.index, change: Number(change.toFixed(2)) },
+        colour: frameColour(img, colourBox),
         timings: { decodeMs: tDecode - t0, detectMs: 0 },
       });
       continue;
@@ -232,9 +237,11 @@ export async function analyzeFrames(
     }
     const eyes = only?.eyes ? eyeAnchor(g, only.eyes, only.face.ear.mean) : null;
     anchor = eyes ? { index, eyes, closed } : null;
+    colourBox = only?.face.box ?? colourBox;
     out.push({
       ...base,
       faces: found.map((f) => f.face),
+      colour: frameColour(img, colourBox),
       timings: { decodeMs: tDecode - t0, detectMs: tDetect - tDecode },
     });
   }

@@ -1,9 +1,26 @@
 import type { ReactNode } from 'react';
+import styled from 'styled-components';
 import { Button } from '../../../../components/Button';
 import { Heading } from '../../../../components/Heading';
 import { Page, Stack } from '../../../../components/Page';
 import { onboarding } from '../../../../copy/es.onboarding';
 import { OnboardingActor } from '../../onboarding.context';
+import { theme } from '../../../../theme/theme';
+
+/**
+ * Texts on the page's own white, positioned above what a step paints under them: the selfie's
+ * challenge fills the screen around the oval with a colour (issue 31), and every text stays
+ * readable on its panel.
+ */
+export const Panel = styled.div`
+  position: relative;
+  z-index: 1;
+  display: flex;
+  flex-direction: column;
+  gap: 16px;
+  background: ${theme.colors.surface};
+  border-radius: ${theme.radius}px;
+`;
 
 /** A KYC sub-step: its heading (focused when it appears), its content and 'Cancelar' (home). */
 export function KycLayout({
@@ -19,15 +36,19 @@ export function KycLayout({
   return (
     <Page>
       <Stack aria-busy={busy}>
-        <Heading focusOnMount>{title}</Heading>
+        <Panel>
+          <Heading focusOnMount>{title}</Heading>
+        </Panel>
         {children}
-        <Button
-          type="button"
-          $variant="secondary"
-          onClick={() => wizard.send({ type: 'flow.back' })}
-        >
-          {onboarding.cancel}
-        </Button>
+        <Panel>
+          <Button
+            type="button"
+            $variant="secondary"
+            onClick={() => wizard.send({ type: 'flow.back' })}
+          >
+            {onboarding.cancel}
+          </Button>
+        </Panel>
       </Stack>
     </Page>
   );

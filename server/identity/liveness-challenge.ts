@@ -1,0 +1,446 @@
+import { randomInt } from 'node:crypto';
+import {
+  LIGHT_MIN_HOLD_MS,
+  type LivenessChallengeMode,
+  type LivenessCue,
+  type LivenessFrameTag,
+  type LivenessLight,
+} from '../../contract/identity';
+import { hints } from './hints';
+import {
+  blinkDecider,
+  type BlinkState,
+  type ChallengeRefusal,
+  type FrameSignals,
+  type LivenessDecider,
+} from './liveness';
+
+/**
+ * The KYC selfie's challenge (issue 31; the protocol is /work/briefs/issue31-overview.md, summed up
+ * in server/identity/README.md): the blink decider (liveness.ts) tells when the same face closes and
+ * opens its eyes; this decider asks for each blink at a moment it draws (a cue), counts only blinks
+ * whose closing frame falls in the cue's window, and ('cues,light') paints the face with a colour
+ * sequence it draws and checks that the face's colour followed it more than the background's.
+ * Everything is drawn with node:crypto and kept in the session's `liveness_state` (any API process
+ * takes the next request); every time is on the challenge's clock, the frames' own `t`.
+ */
+
+/** The answer must reach the browser before what it asks starts (Regular 3G): cues and colours start this long after the newest frame's `t`. */
+export const LEAD_MS = 1800;
+/** A cue's window: a blink counts when its closing frame's `t` is in [at + CUE_MIN_LATENCY_MS, at + CUE_WINDOW_MS]. */
+export const CUE_WINDOW_MS = 1500;
+export const CUE_MIN_LATENCY_MS = 150;
+/** The next cue comes this long (drawn) after the previous blink's reopening or window. */
+export const CUE_GAP_MS: readonly [number, number] = [600, 1800];
+/** Cues asked beyond the blinks required: then the session is refused ('cues_missed'). */
+export const EXTRA_CUES = 2;
+
+/** The colour sequence: this many colours, each held this long, at most this many rounds. */
+export const LIGHT_COLOURS = 5;
+export const LIGHT_HOLD_MS = 700;
+export const LIGHT_ROUNDS = 2;
+/** A colour's frames: `t` in [from + LIGHT_SETTLE_MS, to] (the camera's and the screen's latency). */
+export const LIGHT_SETTLE_MS = 250;
+/** The sequence is judged once a frame has `t` >= the last colour's `to` + this. */
+export const LIGHT_JUDGE_AFTER_MS = 300;
+/** A tag this close to a colour change may carry either neighbour's index (not a signal). */
+const TAG_SLACK_MS = 150;
+
+/**
+ * The palette: strong hues a phone screen can cast on a face, none a saturated red (WCAG 2.3.1's red
+ * flash: R / (R + G + B) >= 0.8; the reddest here is 0.61).
+ */
+export const LIGHT_PALETTE = [
+  '#ff6040',
+  '#40ff60',
+  '#4060ff',
+  '#ffff40',
+  '#40ffff',
+  '#ff40ff',
+] as const;
+
+/**
+ * When the face follows the sequence (bench/liveness-challenge.ts tunes them): the Pearson
+ * correlation of the face's chromaticity deviations with the screen colours', and the face's change
+ * over the background's (RMS of the deviations).
+ */
+export const LIGHT_THRESHOLDS = { correlation: 0.6, faceOverBackground: 1.5 };
+
+/** A camera whose label says it is not a camera (a signal, never a verdict). */
+const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|camo|fake/i;
+/** A frame's `t` ahead of what the server's own elapsed time allows by more than this: a signal. */
+const CLOCK_AHEAD_MS = 2000;
+
+/** The signals a session keeps (counts): seen, never refusing on their own. */
+export const CHALLENGE_SIGNALS = [
+  'virtual_camera',
+  'clock_backwards',
+  'clock_ahead',
+  'tag_mismatch',
+] as const;
+export type ChallengeSignal = (typeof CHALLENGE_SIGNALS)[number];
+
+type Rgb = [number, number, number];
+/** A colour's frames so far: how many, and the sums of the face's and the background's chromaticity. */
+type ColourAcc = { n: number; face: Rgb; nb: number; background: Rgb };
+type LightRound = LivenessLight & { acc: ColourAcc[] };
+/** The judgement of a round (for the log and the bench). */
+export type LightScore = {
+  round: number;
+  seen: boolean;
+  correlation: number | null;
+  ratio: number | null;
+  passed: boolean;
+};
+
+export type ChallengeState = {
+  kind: 'challenge';
+  mode: Exclude<LivenessChallengeMode, 'none'>;
+  /** The blink decider's state: when the same face closes and reopens its eyes. */
+  blink: BlinkState;
+  /** Copied from `blink` for journey insight (the challenge's start, blinks seen at any time). */
+  startedAt: number | null;
+  blinks: number;
+  /** Blinks on cue. */
+  hits: number;
+  /** Cues asked so far, and the one pending (null when none). */
+  cues: number;
+  cue: LivenessCue | null;
+  /** When the previous cue ended (its blink's reopening, or its window's end). */
+  cueEnded: number | null;
+  /** The closing frame's `t` of the blink under way. */
+  closingAt: number | null;
+  /** The colour sequence asked now (null before, between rounds and once passed), and rounds drawn. */
+  light: LightRound | null;
+  lightRounds: number;
+  lightPassed: boolean;
+  lightScores: LightScore[];
+  refused: ChallengeRefusal | null;
+  done: boolean;
+  /** The newest frame's `t`, and the first frame's `t` with the server's time then (the timing signal). */
+  newestT: number | null;
+  clock: { t: number; now: number } | null;
+  lastBox: [number, number, number, number] | null;
+  signals: Partial<Record<ChallengeSignal, number>>;
+};
+
+/** A whole number in [min, max] (inclusive), drawn with a CSPRNG. */
+export type Draw = (min: number, max: number) => number;
+const cryptoDraw: Draw = (min, max) => randomInt(min, max + 1);
+
+/** '#rrggbb' -> chromaticity (r, g, b over r + g + b). */
+const hexChroma = (hex: string): Rgb => {
+  const v = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const sum = v[0]! + v[1]! + v[2]!;
+  return [v[0]! / sum, v[1]! / sum, v[2]! / sum];
+};
+const chroma = (rgb: Rgb | null): Rgb | null => {
+  if (!rgb) return null;
+  const sum = rgb[0] + rgb[1] + rgb[2];
+  return sum >= 15 ? [rgb[0] / sum, rgb[1] / sum, rgb[2] / sum] : null;
+};
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Deviations of each row from the rows' mean, per channel, flattened. */
+function deviations(rows: Rgb[]): number[] {
+  const mean = [0, 1, 2].map((c) => rows.reduce((a, r) => a + r[c]!, 0) / rows.length);
+  return rows.flatMap((r) => [r[0] - mean[0]!, r[1] - mean[1]!, r[2] - mean[2]!]);
+}
+function pearson(a: number[], b: number[]): number {
+  const ma = a.reduce((x, y) => x + y, 0) / a.length;
+  const mb = b.reduce((x, y) => x + y, 0) / b.length;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += (a[i]! - ma) * (b[i]! - mb);
+    aa += (a[i]! - ma) ** 2;
+    bb += (b[i]! - mb) ** 2;
+  }
+  return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
+}
+const rms = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length);
+
+/**
+ * Judges a round from its colours' frames: unseen when a colour has no usable frame (face and
+ * background), else passed when the face's chromaticity follows the screen colours (correlation)
+ * and changes clearly more than the background's.
+ */
+export function judgeLight(
+  light: Pick<LightRound, 'round' | 'colours' | 'acc'>,
+  thresholds = LIGHT_THRESHOLDS,
+): LightScore {
+  const unseen = { round: light.round, seen: false, correlation: null, ratio: null, passed: false };
+  if (light.acc.some((a) => !a.n || !a.nb)) return unseen;
+  const mean = (sum: Rgb, n: number): Rgb => [sum[0] / n, sum[1] / n, sum[2] / n];
+  const expected = deviations(light.colours.map((c) => hexChroma(c.colour)));
+  const face = deviations(light.acc.map((a) => mean(a.face, a.n)));
+  const background = deviations(light.acc.map((a) => mean(a.background, a.nb)));
+  const correlation = pearson(expected, face);
+  const ratio = rms(face) / Math.max(rms(background), 1e-4);
+  return {
+    round: light.round,
+    seen: true,
+    correlation: round3(correlation),
+    ratio: round3(ratio),
+    passed: correlation >= thresholds.correlation && ratio >= thresholds.faceOverBackground,
+  };
+}
+
+/** The colour index scheduled at `t` (-1 for none). */
+const scheduledAt = (light: LivenessLight, t: number) =>
+  light.colours.findIndex((c) => t >= c.from && t < c.to);
+
+/** Whether a frame's light tag may be right: the colour scheduled at its time or, near a change, a neighbour's; -1 (nothing painted yet: a late answer) always may. */
+function tagAgrees(light: LivenessLight | null, tag: LivenessFrameTag): boolean {
+  if (tag.light === -1) return true;
+  if (!light || tag.light >= light.colours.length) return false;
+  return [tag.t - TAG_SLACK_MS, tag.t, tag.t + TAG_SLACK_MS].some(
+    (t) => scheduledAt(light, t) === tag.light,
+  );
+}
+
+export type ChallengeConfig = Parameters<typeof blinkDecider>[0] & {
+  challenge: Exclude<LivenessChallengeMode, 'none'>;
+};
+
+/** The challenge decider; `draw` replaces the CSPRNG in tests. */
+export function challengeDecider(
+  cfg: ChallengeConfig,
+  opts: { draw?: Draw; thresholds?: typeof LIGHT_THRESHOLDS } = {},
+): LivenessDecider<ChallengeState> {
+  const draw = opts.draw ?? cryptoDraw;
+  const thresholds = opts.thresholds ?? LIGHT_THRESHOLDS;
+  const required = cfg.blinksRequired;
+  const maxCues = required + EXTRA_CUES;
+  // The blink decider never passes on its own: only blinks on cue count here.
+  const innerRequired = Number.MAX_SAFE_INTEGER;
+  const blink = blinkDecider({ ...cfg, blinksRequired: innerRequired });
+  const withLight = cfg.challenge === 'cues,light';
+
+  const initial = (): ChallengeState => ({
+    kind: 'challenge',
+    mode: cfg.challenge,
+    blink: blink.initial(),
+    startedAt: null,
+    blinks: 0,
+    hits: 0,
+    cues: 0,
+    cue: null,
+    cueEnded: null,
+    closingAt: null,
+    light: null,
+    lightRounds: 0,
+    lightPassed: !withLight,
+    lightScores: [],
+    refused: null,
+    done: false,
+    newestT: null,
+    clock: null,
+    lastBox: null,
+    signals: {},
+  });
+
+  const signal = (s: ChallengeState, kind: ChallengeSignal): ChallengeState => ({
+    ...s,
+    signals: { ...s.signals, [kind]: (s.signals[kind] ?? 0) + 1 },
+  });
+  const settle = (s: ChallengeState): ChallengeState => {
+    const done = !s.refused && s.hits >= required && s.lightPassed;
+    return { ...s, done, startedAt: s.blink.startedAt, blinks: s.blink.blinks };
+  };
+
+  /** A cue whose window passed without a blink closing in it: missed. */
+  function resolveCue(s: ChallengeState, t: number): ChallengeState {
+    const cue = s.cue;
+    if (!cue || t <= cue.until) return s;
+    const closingInWindow =
+      s.blink.phase === 'closed' &&
+      s.closingAt !== null &&
+      s.closingAt >= cue.at + CUE_MIN_LATENCY_MS &&
+      s.closingAt <= cue.until;
+    if (closingInWindow) return s;
+    const next = { ...s, cue: null, cueEnded: cue.until };
+    // Not enough cues left for the blinks still needed: refused.
+    if (next.hits + (maxCues - next.cues) < required) return { ...next, refused: 'cues_missed' };
+    return next;
+  }
+
+  /** A frame's tag and colour: the clock signals, the colour sample, the light's judgement. */
+  function observe(s0: ChallengeState, now: number, frame: FrameSignals | undefined) {
+    let s = s0;
+    const tag = frame?.tag;
+    if (!tag) return s;
+    if (s.newestT !== null && tag.t < s.newestT) s = signal(s, 'clock_backwards');
+    if (!s.clock) s = { ...s, clock: { t: tag.t, now } };
+    else if (tag.t - s.clock.t > now - s.clock.now + CLOCK_AHEAD_MS) s = signal(s, 'clock_ahead');
+    s = { ...s, newestT: Math.max(s.newestT ?? 0, tag.t) };
+    if (!tagAgrees(s.light, tag)) s = signal(s, 'tag_mismatch');
+    s = resolveCue(s, tag.t);
+    const light = s.light;
+    if (!light || s.lightPassed || s.refused) return s;
+    const i = tag.light;
+    const c = i >= 0 ? light.colours[i] : undefined;
+    const face = chroma(frame.colour?.face ?? null);
+    const background = chroma(frame.colour?.background ?? null);
+    if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag) && face) {
+      const acc = light.acc.map((a, k) => {
+        if (k !== i) return a;
+        const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
+        return {
+          n: a.n + 1,
+          face: add(a.face, face),
+          nb: a.nb + (background ? 1 : 0),
+          background: background ? add(a.background, background) : a.background,
+        };
+      });
+      s = { ...s, light: { ...light, acc } };
+    }
+    const last = light.colours[light.colours.length - 1]!;
+    if (tag.t >= last.to + LIGHT_JUDGE_AFTER_MS) {
+      const score = judgeLight(s.light!, thresholds);
+      s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
+      // Passed, or failed or unseen: a new round (drawn by `finish`) or, after the last, refused.
+      s = { ...s, light: null, lightPassed: score.passed };
+      if (!score.passed && s.lightRounds >= LIGHT_ROUNDS) s = { ...s, refused: 'light_mismatch' };
+    }
+    return s;
+  }
+
+  /** The blink decider's answer with the challenge's state around it. */
+  function wrap(
+    before: ChallengeState,
+    inner: ReturnType<typeof blink.step>,
+    t: number | null,
+  ): ReturnType<LivenessDecider<ChallengeState>['step']> {
+    let s: ChallengeState = { ...before, blink: inner.state };
+    const was = before.blink.phase;
+    const is = inner.state.phase;
+    if (is === 'baseline' && was !== 'baseline') {
+      // Another face took over: the challenge starts again for whoever is there now.
+      s = {
+        ...initial(),
+        blink: inner.state,
+        clock: s.clock,
+        newestT: s.newestT,
+        signals: s.signals,
+      };
+    } else if (was === 'open' && is === 'closed') {
+      s.closingAt = t;
+    } else if (was === 'closed' && inner.state.blinks > before.blink.blinks) {
+      const cue = s.cue;
+      const closing = s.closingAt;
+      if (
+        cue &&
+        closing !== null &&
+        closing >= cue.at + CUE_MIN_LATENCY_MS &&
+        closing <= cue.until
+      ) {
+        s = { ...s, hits: s.hits + 1, cue: null, cueEnded: t ?? cue.until };
+      }
+      s.closingAt = null;
+      if (t !== null) s = resolveCue(s, t);
+    }
+    s = settle(s);
+    const progressLine = hints.blink(inner.state.blinks, innerRequired);
+    const feedback = s.done
+      ? [hints.done]
+      : inner.feedback.flatMap((line) => (line === progressLine ? progress(s) : [line]));
+    return { ...inner, state: s, live: s.done, feedback };
+  }
+
+  function progress(s: ChallengeState): string[] {
+    if (s.done) return [hints.done];
+    const lines: string[] = [hints.waitCue, hints.cueCount(s.hits, required)];
+    if (s.light) lines.push(s.light.round > 1 ? hints.lightAgain : hints.light);
+    return lines;
+  }
+
+  /** A new colour sequence from `start`: LIGHT_COLOURS colours of the palette, none twice in a row, at least three different. */
+  function drawLight(round: number, start: number): LightRound {
+    let picks: number[] = [];
+    do {
+      picks = [];
+      for (let k = 0; k < LIGHT_COLOURS; k++) {
+        const prev = picks[k - 1];
+        let pick = draw(0, LIGHT_PALETTE.length - (prev === undefined ? 1 : 2));
+        if (prev !== undefined && pick >= prev) pick += 1;
+        picks.push(pick);
+      }
+    } while (new Set(picks).size < 3);
+    const hold = Math.max(LIGHT_HOLD_MS, LIGHT_MIN_HOLD_MS);
+    return {
+      round,
+      colours: picks.map((p, k) => ({
+        colour: LIGHT_PALETTE[p]!,
+        from: start + k * hold,
+        to: start + (k + 1) * hold,
+      })),
+      acc: picks.map(() => ({ n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] })),
+    };
+  }
+
+  return {
+    name: blink.name,
+    needsMeta: true,
+    initial,
+    isLive: (s) => s.done,
+    isTimeUp: (s, now) => !s.done && blink.isTimeUp(s.blink, now),
+    refusal: (s) => s.refused,
+    signals: (s) => (Object.keys(s.signals).length ? { ...s.signals } : null),
+
+    needsEmbedding: (s) => ({ ...blink.needsEmbedding(s.blink), colourBox: s.lastBox }),
+
+    idle(state, now, feedback, frame) {
+      const s = observe(state, now, frame);
+      const inner = blink.idle(s.blink, now, feedback);
+      return wrap(s, inner, frame?.tag?.t ?? null);
+    },
+
+    progress(s, now) {
+      const inner = blink.progress(s.blink, now);
+      if (inner[0] === hints.timeUp && !s.done) return inner;
+      return progress(s);
+    },
+
+    step(state, frame) {
+      let s = observe(state, frame.now, frame);
+      s = { ...s, lastBox: frame.face.box };
+      if (s.done || s.refused) return wrap(s, blink.idle(s.blink, frame.now, []), null);
+      return wrap(s, blink.step(s.blink, frame), frame.tag?.t ?? null);
+    },
+
+    finish(state, { meta }) {
+      let s = state;
+      const label = meta?.camera?.label;
+      if (label && VIRTUAL_CAMERA.test(label) && !s.signals.virtual_camera)
+        s = signal(s, 'virtual_camera');
+      // Nothing is asked before the open-eye baseline, after the end, or without a frame's time.
+      if (s.done || s.refused || s.blink.phase === 'baseline' || s.newestT === null) return s;
+      if (s.blink.phase === 'expired') return s;
+      const start = s.newestT + LEAD_MS;
+      if (withLight && !s.lightPassed && !s.light && s.lightRounds < LIGHT_ROUNDS)
+        s = { ...s, light: drawLight(s.lightRounds + 1, start), lightRounds: s.lightRounds + 1 };
+      if (!s.cue && s.hits < required && s.cues < maxCues) {
+        const at =
+          s.cues === 0
+            ? start
+            : Math.max(start, s.cueEnded ?? 0) + draw(CUE_GAP_MS[0], CUE_GAP_MS[1]);
+        s = {
+          ...s,
+          cues: s.cues + 1,
+          cue: { n: s.cues + 1, of: required - s.hits, at, until: at + CUE_WINDOW_MS },
+        };
+      }
+      return settle(s);
+    },
+
+    challenge: (s) => ({
+      cue: s.done || s.refused ? null : s.cue,
+      light:
+        s.light && !s.done && !s.refused
+          ? { round: s.light.round, colours: s.light.colours }
+          : null,
+    }),
+  };
+}

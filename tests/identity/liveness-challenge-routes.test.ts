@@ -1,0 +1,123 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  identityPaths,
+  livenessResponse,
+  startKycResponse,
+  type LivenessMeta,
+} from '../../contract/identity';
+import { installErrorHandling } from '../../server/http/errors';
+import { identityMessages } from '../../server/identity/errors';
+import { LEAD_MS } from '../../server/identity/liveness-challenge';
+import { identityPlugin } from '../../server/identity/plugin';
+import { identityRoutes } from '../../server/identity/routes';
+import { installHealth } from '../../server/lifecycle/readiness';
+import { startEngine, type Harness } from './engine';
+import { multipart, ovalFrame } from './frames';
+
+/**
+ * The challenge through the routes (issue 31, app.inject on PGlite, the real engine): start-kyc's
+ * mode, the challenge in every /liveness answer, 400 for a request without the frames' tags, and
+ * /api/ready naming the mode.
+ */
+let h: Harness;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  h = await startEngine({ IDENTITY_LIVENESS_CHALLENGE: 'cues,light' });
+  app = Fastify({ logger: false });
+  installErrorHandling(app);
+  installHealth(app, h.db);
+  await app.register(identityPlugin, { env: 'test', identity: h.engine });
+  await app.register(identityRoutes, { prefix: '/api/onboarding', ctx: { db: h.db } });
+  await app.ready();
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+  await h?.engine.close();
+  await h?.db.close();
+});
+
+const start = async () => {
+  const res = await app.inject({ method: 'POST', url: identityPaths.startKyc });
+  expect(res.statusCode).toBe(200);
+  return startKycResponse.parse(res.json());
+};
+
+let seed = 500;
+/** Open-eye frames as the browser sends them (160 px wide, JPEG 0.6). */
+const frames = (n: number) =>
+  Promise.all(
+    Array.from({ length: n }, () => ovalFrame({ seed: seed++, width: 160, quality: 60 })),
+  );
+
+async function post(sessionId: string, images: Buffer[], meta?: LivenessMeta | string) {
+  const parts = [
+    { name: 'session_id', value: sessionId },
+    ...(meta === undefined
+      ? []
+      : [{ name: 'meta', value: typeof meta === 'string' ? meta : JSON.stringify(meta) }]),
+    ...images.map((value, i) => ({
+      name: 'frame',
+      value,
+      filename: `f${i}.jpg`,
+      type: 'image/jpeg',
+    })),
+  ];
+  const body = multipart(parts);
+  return app.inject({
+    method: 'POST',
+    url: identityPaths.liveness,
+    headers: body.headers,
+    payload: body.payload,
+  });
+}
+
+describe('the liveness challenge through the routes', () => {
+  it('start-kyc answers the mode', async () => {
+    expect((await start()).challenge).toBe('cues,light');
+  });
+
+  it('refuses frames without their tags (an old browser) with 400 and a Spanish sentence', async () => {
+    const { session_id } = await start();
+    const images = await frames(2);
+    const none = await post(session_id, images);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().message).toBe(identityMessages.metaMissing);
+    // One tag for two frames, and a meta that is not JSON.
+    const short = await post(session_id, images, { frames: [{ t: 0, light: -1 }] });
+    expect(short.statusCode).toBe(400);
+    const garbled = await post(session_id, images, '{"frames": [');
+    expect(garbled.statusCode).toBe(400);
+    expect(garbled.json().message).toBe(identityMessages.metaMissing);
+  });
+
+  it('answers the challenge in every answer: nothing before the baseline, then the cue and the colours', async () => {
+    const { session_id } = await start();
+    const tags = (ts: number[]) => ({ frames: ts.map((t) => ({ t, light: -1 })) });
+    let answer = livenessResponse.parse(
+      (await post(session_id, await frames(1), tags([0]))).json(),
+    );
+    expect(answer.challenge).toEqual({ cue: null, light: null });
+    // More open frames: the baseline is measured, and the challenge starts LEAD_MS after the newest.
+    for (let k = 0; k < 4 && !answer.challenge?.cue; k++) {
+      const t0 = 700 * (k + 1);
+      const res = await post(session_id, await frames(3), tags([t0, t0 + 125, t0 + 250]));
+      expect(res.statusCode).toBe(200);
+      answer = livenessResponse.parse(res.json());
+      if (answer.challenge?.cue) {
+        expect(answer.challenge.cue).toMatchObject({ n: 1, of: 3, at: t0 + 250 + LEAD_MS });
+        expect(answer.challenge.light?.round).toBe(1);
+        expect(answer.challenge.light?.colours[0]?.from).toBe(t0 + 250 + LEAD_MS);
+      }
+    }
+    expect(answer.challenge?.cue).not.toBeNull();
+    expect(answer.liveness_detected).toBe(false);
+  });
+
+  it('/api/ready names the challenge', async () => {
+    await start(); // the engine answers once asked (test environment)
+    const res = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(res.json().checks.identity).toMatchObject({ ok: true, challenge: 'cues,light' });
+  });
+});

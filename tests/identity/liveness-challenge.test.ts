@@ -1,0 +1,360 @@
+import { describe, expect, it } from 'vitest';
+import type { LivenessMeta } from '../../contract/identity';
+import { loadIdentityConfig } from '../../server/identity/config';
+import { hints } from '../../server/identity/hints';
+import {
+  CUE_MIN_LATENCY_MS,
+  CUE_WINDOW_MS,
+  LEAD_MS,
+  LIGHT_COLOURS,
+  LIGHT_JUDGE_AFTER_MS,
+  LIGHT_PALETTE,
+  challengeDecider,
+  judgeLight,
+  type ChallengeState,
+  type Draw,
+} from '../../server/identity/liveness-challenge';
+import type { FaceObservation, FrameColour } from '../../server/identity/types';
+
+/**
+ * The challenge decider (issue 31) on synthetic observations: eye ratios, frame times on the
+ * challenge's clock, colour statistics. The draws come from a seeded generator (the server's are
+ * node:crypto's).
+ */
+const config = loadIdentityConfig({});
+const base = { ...config.liveness, continuityThreshold: config.continuityThreshold };
+
+/** A seeded draw (mulberry32): the same sequence on every run. */
+function seeded(seed: number): Draw {
+  let a = seed >>> 0;
+  return (min, max) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return min + Math.floor(r * (max - min + 1));
+  };
+}
+
+const me = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
+const OPEN = 0.33;
+const CLOSED = 0.12;
+const face = (ear: number, embedding?: number[]): FaceObservation => ({
+  box: [40, 30, 80, 80],
+  score: 1,
+  ear: { left: ear, right: ear, mean: ear },
+  luminance: 140,
+  ...(embedding ? { embedding } : {}),
+});
+
+const hexRgb = (hex: string): [number, number, number] => [
+  parseInt(hex.slice(1, 3), 16),
+  parseInt(hex.slice(3, 5), 16),
+  parseInt(hex.slice(5, 7), 16),
+];
+const SKIN: [number, number, number] = [150, 110, 90];
+const WALL: [number, number, number] = [120, 120, 115];
+/** A face lit by `screen` with strength `k` (the background with `kb`). */
+function lit(screen: string | null, k = 0.25, kb = 0.02): FrameColour {
+  const s = screen ? hexRgb(screen) : [0, 0, 0];
+  const mix = (c: [number, number, number], w: number) =>
+    c.map((v, i) => v * (1 - w) + s[i]! * w * (screen ? 1 : 0)) as [number, number, number];
+  return { face: mix(SKIN, screen ? k : 0), background: mix(WALL, screen ? kb : 0) };
+}
+
+type Options = { mode?: 'cues,light' | 'cues'; seed?: number };
+
+/** A session driven frame by frame, as the engine does: step each frame, finish each request. */
+function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
+  const decider = challengeDecider({ ...base, challenge: mode }, { draw: seeded(seed) });
+  let s: ChallengeState = decider.initial();
+  let now = 10_000;
+  let t = 0;
+  /** What the face reflects at time t: the colour scheduled (default), or another. */
+  let reflect: (t: number, s: ChallengeState) => FrameColour = (at, st) => {
+    const light = st.light;
+    const c = light?.colours.find((x) => at >= x.from && at < x.to);
+    return lit(c?.colour ?? null);
+  };
+  /** The tag a frame carries (the colour painted at its time). */
+  let tagOf = (at: number, st: ChallengeState) =>
+    st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
+  const frame = (ear: number, withEmbedding = true) => {
+    const tag = { t, light: tagOf(t, s) };
+    const step = decider.step(s, {
+      face: face(ear, withEmbedding ? me : undefined),
+      now,
+      tag,
+      colour: reflect(t, s),
+    });
+    s = step.state;
+    return step;
+  };
+  const api = {
+    decider,
+    get s() {
+      return s;
+    },
+    get t() {
+      return t;
+    },
+    /** Frames every 125 ms until `until` (open eyes, or closed from `close` to `reopen`). */
+    run(until: number, blink?: { close: number; reopen: number }) {
+      let last: ReturnType<typeof frame> | null = null;
+      while (t <= until) {
+        const closed = blink && t >= blink.close && t < blink.reopen;
+        last = frame(closed ? CLOSED : OPEN, !closed);
+        t += 125;
+        now += 125;
+      }
+      return last!;
+    },
+    /** The end of a request (the engine's finish), with its meta. */
+    finish(meta: LivenessMeta | null = null) {
+      s = decider.finish!(s, { now, meta });
+      return decider.challenge!(s);
+    },
+    /** Up to the baseline, then the first request's end. */
+    start() {
+      api.run(250);
+      return api.finish();
+    },
+    reflecting(fn: typeof reflect) {
+      reflect = fn;
+    },
+    tagging(fn: typeof tagOf) {
+      tagOf = fn;
+    },
+  };
+  return api;
+}
+
+/** Blinks on each cue `latency` ms after its `at`, until the session is over or the cues run out. */
+function answerCues(p: ReturnType<typeof session>, latency: (n: number) => number | null) {
+  for (let k = 0; k < 8 && !p.s.done && !p.s.refused && p.s.hits < 3; k++) {
+    const cue = p.decider.challenge!(p.s).cue;
+    if (!cue) {
+      p.run(p.t + 700);
+      p.finish();
+      continue;
+    }
+    const after = latency(cue.n);
+    if (after === null) p.run(cue.until + 125);
+    else p.run(cue.at + after + 500, { close: cue.at + after, reopen: cue.at + after + 250 });
+    p.finish();
+  }
+}
+
+describe('the challenge decider: blinks on cue', () => {
+  it('asks nothing before the open-eye baseline, then the first cue and the colours LEAD_MS after the newest frame', () => {
+    const p = session({ mode: 'cues,light' });
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+    const c = p.start();
+    const newest = p.t - 125;
+    expect(c.cue).toEqual({ n: 1, of: 3, at: newest + LEAD_MS, until: newest + LEAD_MS + 1500 });
+    expect(c.light!.round).toBe(1);
+    expect(c.light!.colours).toHaveLength(LIGHT_COLOURS);
+    expect(c.light!.colours[0]!.from).toBe(newest + LEAD_MS);
+    for (const [i, colour] of c.light!.colours.entries()) {
+      expect(colour.to - colour.from).toBe(700);
+      if (i) expect(colour.from).toBe(c.light!.colours[i - 1]!.to);
+      if (i) expect(colour.colour).not.toBe(c.light!.colours[i - 1]!.colour);
+      const [r, g, b] = hexRgb(colour.colour);
+      expect(r / (r + g + b)).toBeLessThan(0.8);
+    }
+  });
+
+  it.each([
+    ['in the window', 400, 1],
+    ['just after at + 150', CUE_MIN_LATENCY_MS + 1, 1],
+    ['before at + 150', 50, 0],
+    ['after the window', CUE_WINDOW_MS + 100, 0],
+  ])('a blink closing %s counts %i', (_name, after, hits) => {
+    const p = session({ mode: 'cues' });
+    const cue = p.start().cue!;
+    // Frames every 125 ms: the closing frame is the first one at or after `close`.
+    const close = cue.at + after;
+    p.run(close + 600, { close, reopen: close + 250 });
+    expect(p.s.hits).toBe(hits);
+    expect(p.s.blinks).toBe(1);
+  });
+
+  it('three blinks on cue pass (mode cues): each next cue comes after the previous blink', () => {
+    const p = session({ mode: 'cues' });
+    p.start();
+    const cues: Array<{ at: number; until: number }> = [];
+    answerCues(p, (n) => {
+      cues.push(p.decider.challenge!(p.s).cue!);
+      return n ? 400 : null;
+    });
+    expect(p.s.done).toBe(true);
+    expect(p.decider.isLive(p.s)).toBe(true);
+    expect(p.s.hits).toBe(3);
+    expect(p.s.cues).toBe(3);
+    for (let i = 1; i < cues.length; i++)
+      expect(cues[i]!.at).toBeGreaterThanOrEqual(cues[i - 1]!.at + 400 + 250 + 600);
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+  });
+
+  it('blinks at any time outside the windows do not count and do not refuse', () => {
+    const p = session({ mode: 'cues' });
+    const cue = p.start().cue!;
+    p.run(cue.at - 700, { close: cue.at - 1200, reopen: cue.at - 950 });
+    expect(p.s.blinks).toBe(1);
+    expect(p.s.hits).toBe(0);
+    expect(p.s.refused).toBeNull();
+    expect(p.decider.challenge!(p.s).cue).toEqual(cue);
+  });
+
+  it('refuses (cues_missed) once the cues left cannot give 3 blinks: 5 cues with 2 hits', () => {
+    const p = session({ mode: 'cues' });
+    p.start();
+    const pattern = [400, null, 400, null, null];
+    answerCues(p, (n) => pattern[n - 1] ?? null);
+    expect(p.s.cues).toBe(5);
+    expect(p.s.hits).toBe(2);
+    expect(p.s.refused).toBe('cues_missed');
+    expect(p.decider.refusal!(p.s)).toBe('cues_missed');
+    expect(p.decider.isLive(p.s)).toBe(false);
+  });
+
+  it('refuses after three missed cues (a recording that never answers)', () => {
+    const p = session({ mode: 'cues' });
+    p.start();
+    answerCues(p, () => null);
+    expect(p.s.cues).toBe(3);
+    expect(p.s.refused).toBe('cues_missed');
+  });
+
+  it('says what to do: wait for the cue, and the count', () => {
+    const p = session({ mode: 'cues' });
+    const cue = p.start().cue!;
+    const step = p.run(cue.at + 900, { close: cue.at + 400, reopen: cue.at + 650 });
+    expect(step.feedback).toEqual([hints.waitCue, hints.cueCount(1, 3)]);
+  });
+});
+
+describe('the challenge decider: the colour light', () => {
+  /** A passing run of both parts; `reflect` changes what the face shows. */
+  const run = (o: Options & { setup?: (p: ReturnType<typeof session>) => void } = {}) => {
+    const p = session({ mode: 'cues,light', ...o });
+    o.setup?.(p);
+    p.start();
+    answerCues(p, () => 400);
+    // The light is judged once a frame is past the last colour (a second round if needed).
+    for (let k = 0; k < 10 && !p.s.done && !p.s.refused; k++) {
+      p.run(p.t + 700);
+      p.finish();
+    }
+    return p;
+  };
+
+  it('a face that follows the sequence passes (with three blinks on cue)', () => {
+    const p = run();
+    expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: true, passed: true });
+    expect(p.s.lightScores[0]!.correlation).toBeGreaterThan(0.9);
+    expect(p.s.done).toBe(true);
+  });
+
+  it('three blinks on cue do not pass while the light fails; a second round that passes does', () => {
+    const p = session({ mode: 'cues,light' });
+    // Round 1 reflects on face and background alike (fails), round 2 on the face.
+    p.reflecting((at, st) => {
+      const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
+      return st.light?.round === 1 ? lit(c?.colour ?? null, 0.1, 0.1) : lit(c?.colour ?? null);
+    });
+    p.start();
+    answerCues(p, () => 400);
+    expect(p.s.hits).toBe(3);
+    expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: true, passed: false });
+    expect(p.s.done).toBe(false);
+    const round2 = p.decider.challenge!(p.s).light!;
+    expect(round2.round).toBe(2);
+    expect(p.decider.progress(p.s, 0)).toContain(hints.lightAgain);
+    p.run(round2.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    expect(p.s.lightScores[1]).toMatchObject({ round: 2, passed: true });
+    expect(p.s.done).toBe(true);
+  });
+
+  it('colours in the wrong order fail each round, then refuse (light_mismatch)', () => {
+    const p = run({
+      setup: (q) =>
+        q.reflecting((at, st) => {
+          const colours = st.light?.colours ?? [];
+          const i = colours.findIndex((x) => at >= x.from && at < x.to);
+          // The sequence reversed.
+          return lit(i < 0 ? null : colours[colours.length - 1 - i]!.colour);
+        }),
+    });
+    expect(p.s.lightScores.map((x) => x.passed)).toEqual([false, false]);
+    expect(p.s.lightScores.every((x) => x.correlation! < 0.6)).toBe(true);
+    expect(p.s.refused).toBe('light_mismatch');
+    expect(p.decider.isLive(p.s)).toBe(false);
+  });
+
+  it('a flat reflection (face and background changing alike) fails', () => {
+    const p = run({
+      setup: (q) =>
+        q.reflecting((at, st) => {
+          const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
+          return lit(c?.colour ?? null, 0.1, 0.1);
+        }),
+    });
+    expect(p.s.lightScores[0]!.correlation).toBeGreaterThan(0.9);
+    expect(p.s.lightScores[0]!.ratio).toBeLessThan(1.5);
+    expect(p.s.refused).toBe('light_mismatch');
+  });
+
+  it('a tag that disagrees with the schedule is not used, and is a signal', () => {
+    const p = session({ mode: 'cues,light' });
+    // Every frame of the first colour claims the second: that colour is unseen in round 1.
+    p.tagging((at, st) => {
+      const i = st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
+      return i === 0 ? 1 : i;
+    });
+    p.start();
+    const round1 = p.decider.challenge!(p.s).light!;
+    p.run(round1.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: false, passed: false });
+    expect(p.s.signals.tag_mismatch).toBeGreaterThan(0);
+    expect(p.s.refused).toBeNull();
+    // A new round, with new colours and times.
+    const round2 = p.finish().light!;
+    expect(round2.round).toBe(2);
+    expect(round2.colours[0]!.from).toBeGreaterThan(round1.colours.at(-1)!.to);
+  });
+
+  it('judgeLight: unseen when a colour has no frame', () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    const acc = colours.map(() => ({ n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] }));
+    expect(judgeLight({ round: 1, colours, acc } as Parameters<typeof judgeLight>[0])).toEqual({
+      round: 1,
+      seen: false,
+      correlation: null,
+      ratio: null,
+      passed: false,
+    });
+  });
+});
+
+describe('the challenge decider: signals', () => {
+  it('a virtual camera, frame times going backwards or ahead of the server are signals, never refusals', () => {
+    const p = session({ mode: 'cues' });
+    p.run(250);
+    p.finish({ frames: [], camera: { label: 'OBS Virtual Camera', frame_rate: 30 } });
+    expect(p.s.signals.virtual_camera).toBe(1);
+    const d = p.decider;
+    // A frame from the past, then one 10 s ahead of the server's own elapsed time.
+    let s = d.step(p.s, { face: face(OPEN, me), now: 20_000, tag: { t: 100, light: -1 } }).state;
+    expect(s.signals.clock_backwards).toBe(1);
+    s = d.step(s, { face: face(OPEN, me), now: 20_100, tag: { t: 60_000, light: -1 } }).state;
+    expect(s.signals.clock_ahead).toBe(1);
+    expect(s.refused).toBeNull();
+    expect(d.signals!(s)).toMatchObject({ virtual_camera: 1, clock_backwards: 1, clock_ahead: 1 });
+  });
+});

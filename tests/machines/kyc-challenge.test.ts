@@ -1,0 +1,360 @@
+/**
+ * Issue 31, the browser's side of the liveness challenge: the KYC machine with its real sampling
+ * actor (kyc.actors.ts createLivenessSampling) on fake timers, the camera and the server faked.
+ * One clock per KYC session from its first frame; each frame tagged with its time and the colour
+ * painted when it was captured; the cue and the colours shown when the server's answer says, a late
+ * answer skipping what is past; the camera named once per run.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type {
+  LivenessChallenge,
+  LivenessLight,
+  LivenessMeta,
+  LivenessResponse,
+} from '../../contract/identity';
+import { createLivenessSampling, type SamplingEnv } from '../../machines/kyc/kyc.actors';
+import { cueAt, lightIndexAt, nextChange, paintedAt } from '../../machines/kyc/kyc.challenge';
+import { selectSelfieView } from '../../machines/kyc/kyc.selectors';
+import { selectAssistOffer } from '../../machines/kyc/kyc.assist.selectors';
+import { livenessErrorFrom } from '../../machines/kyc/kyc.errors';
+import { ApiError, toFlowError } from '../../machines/shared/errors';
+import { cameraOf } from '../../machines/shared/frame-capture';
+import { harness, stream as bareStream } from './kyc.harness';
+
+type Call = { sessionId: string; frames: number; meta: LivenessMeta; at: number };
+type Respond = (call: Call, index: number) => LivenessResponse | Promise<LivenessResponse>;
+
+const waiting = (challenge?: LivenessChallenge): LivenessResponse => ({
+  feedback: [],
+  liveness_detected: false,
+  time_up: false,
+  ...(challenge ? { challenge } : {}),
+});
+
+/** A camera whose track names itself (what `cameraOf` reads). */
+const camera = {
+  ...bareStream,
+  getVideoTracks: () => [{ label: 'OBS Virtual Camera', getSettings: () => ({ frameRate: 30 }) }],
+} as unknown as MediaStream;
+
+/** The sampling actor on fake timers: a frame every `captureEveryMs`, the server answering `respond`. */
+function fakeEnv(respond: Respond) {
+  const calls: Call[] = [];
+  let capturing = 0;
+  const env: SamplingEnv = {
+    now: () => Date.now(),
+    capture: (_stream, policy, onFrame) => {
+      capturing += 1;
+      const timer = setInterval(
+        () => onFrame({ capturedAt: Date.now(), data: new Blob(['jpeg']) }),
+        policy.captureEveryMs,
+      );
+      return () => {
+        capturing -= 1;
+        clearInterval(timer);
+      };
+    },
+    camera: cameraOf,
+    post: async (sessionId, frames, _signal, meta) => {
+      const call = { sessionId, frames: frames.length, meta: meta!, at: Date.now() };
+      calls.push(call);
+      return respond(call, calls.length - 1);
+    },
+  };
+  return { env, calls, capturing: () => capturing };
+}
+
+/** The machine with a real sampling actor, its session answered ('cues,light' unless said). */
+async function running(respond: Respond, challenge: 'cues,light' | 'cues' | 'none' = 'cues,light') {
+  const fake = fakeEnv(respond);
+  const h = harness(
+    [
+      { sessionId: 'sess-1', challenge },
+      { sessionId: 'sess-2', challenge },
+    ],
+    true,
+    { livenessSampling: createLivenessSampling(fake.env) },
+  );
+  await h.answerSession();
+  h.camera.last().send({ type: 'camera.ready', stream: camera });
+  // What the page showed, on the challenge's clock: each change of the colour and of the cue.
+  const shown: Array<{ t: number; colour: string | null; cue: boolean }> = [];
+  h.actor.subscribe((s) => {
+    const origin = s.context.clockOrigin;
+    const last = shown.at(-1) ?? { t: -1, colour: null, cue: false };
+    const now = {
+      t: Date.now() - (origin ?? 0),
+      colour: s.context.lightColour,
+      cue: s.context.cue !== null,
+    };
+    if (origin === null || (last.colour === now.colour && last.cue === now.cue)) return;
+    // Changes at the same moment (the cue and a colour) are one change of the page.
+    if (last.t === now.t) shown.pop();
+    shown.push(now);
+  });
+  h.actor.send({ type: 'liveness.start' });
+  return { ...fake, h, shown };
+}
+
+const A = '#ffe0a0';
+const B = '#a0c8ff';
+const C = '#c8ffa0';
+/** Three colours on the clock from `start`, 700 ms each (off the 125 ms frame grid: no ties). */
+const light = (start: number, round = 1, colours = [A, B, C]): LivenessLight => ({
+  round,
+  colours: colours.map((colour, i) => ({
+    colour,
+    from: start + i * 700,
+    to: start + (i + 1) * 700,
+  })),
+});
+
+/** Every frame tag the server received, in order. */
+const tags = (calls: Call[]) => calls.flatMap((c) => c.meta.frames);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(0);
+});
+afterEach(() => vi.useRealTimers());
+
+describe('the challenge timeline (kyc.challenge.ts)', () => {
+  it('says what shows at a moment and when it changes next', () => {
+    const seq = light(1010);
+    const cue = { n: 1, of: 3, at: 1500, until: 3000 };
+    expect([1009, 1010, 1709, 1710, 3109, 3110].map((t) => lightIndexAt(seq, t))).toEqual([
+      -1, 0, 0, 1, 2, -1,
+    ]);
+    expect([1499, 1500, 2999, 3000].map((t) => cueAt(cue, t) !== null)).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect(nextChange({ cue, light: seq }, 1200)).toBe(1500);
+    expect(nextChange({ cue, light: seq }, 1500)).toBe(1710);
+    expect(nextChange({ cue, light: seq }, 3110)).toBeNull();
+    expect(paintedAt([{ t: 10, index: 0 }], 9)).toBe(-1);
+  });
+});
+
+describe('kyc machine: the selfie challenge (issue 31)', () => {
+  it('paints the colours and shows the cue when the answer says, and tags each frame with the colour painted when it was captured', async () => {
+    const challenge: LivenessChallenge = {
+      cue: { n: 1, of: 3, at: 1500, until: 3000 },
+      light: light(1010),
+    };
+    const r = await running(() => waiting(challenge));
+    await vi.advanceTimersByTimeAsync(5_000);
+    // The first frame started the clock; the server got every frame in order, on that clock.
+    const origin = r.h.actor.getSnapshot().context.clockOrigin;
+    expect(origin).toBe(125);
+    const sent = tags(r.calls);
+    expect(sent[0]).toEqual({ t: 0, light: -1 });
+    expect(sent.map((f) => f.t)).toEqual(sent.map((_f, i) => i * 125));
+    // The page showed each colour from its `from` to its `to`, then nothing; the cue in its window.
+    expect(r.shown).toEqual([
+      { t: 1010, colour: A, cue: false },
+      { t: 1500, colour: A, cue: true },
+      { t: 1710, colour: B, cue: true },
+      { t: 2410, colour: C, cue: true },
+      { t: 3000, colour: C, cue: false },
+      { t: 3110, colour: null, cue: false },
+    ]);
+    // Each frame's tag is the colour the page was told to paint when the frame was captured.
+    const index = (colour: string | null) => (colour ? [A, B, C].indexOf(colour) : -1);
+    const paintedWhen = (t: number) => index(r.shown.findLast((s) => s.t <= t)?.colour ?? null);
+    expect(sent.length).toBeGreaterThan(30);
+    for (const f of sent) expect(f.light, `frame at ${f.t}`).toBe(paintedWhen(f.t));
+    expect(new Set(sent.map((f) => f.light))).toEqual(new Set([-1, 0, 1, 2]));
+    // The view shows what the machine holds.
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(selectSelfieView(r.h.actor.getSnapshot())).toMatchObject({
+      cue: false,
+      lightColour: null,
+    });
+  });
+
+  it('a late answer shows what is current now and skips what is past', async () => {
+    let release: (answer: LivenessResponse) => void = () => {};
+    const challenge: LivenessChallenge = {
+      cue: { n: 1, of: 3, at: 1500, until: 3000 },
+      light: light(1010),
+    };
+    const r = await running((_call, i) => {
+      if (i === 0) return waiting({ cue: null, light: null });
+      if (i === 1) return new Promise<LivenessResponse>((resolve) => (release = resolve));
+      return waiting(challenge);
+    });
+    // The second request (at 1400 ms) is answered only when the clock is past the first colour.
+    await vi.advanceTimersByTimeAsync(125 + 1_800);
+    expect(r.shown).toEqual([]);
+    release(waiting(challenge));
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(r.shown).toEqual([
+      { t: 1800, colour: B, cue: true },
+      { t: 2410, colour: C, cue: true },
+      { t: 3000, colour: C, cue: false },
+      { t: 3110, colour: null, cue: false },
+    ]);
+    // The first colour was never painted, so no frame says it was.
+    expect(tags(r.calls).some((f) => f.light === 0)).toBe(false);
+    expect(
+      tags(r.calls)
+        .filter((f) => f.t >= 1800 && f.t < 2410)
+        .every((f) => f.light === 1),
+    ).toBe(true);
+
+    // A cue whose window is already over never shows.
+    const late = await running(() =>
+      waiting({ cue: { n: 2, of: 2, at: 100, until: 400 }, light: null }),
+    );
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(late.shown.some((s) => s.cue)).toBe(false);
+  });
+
+  it('a new round replaces the sequence still showing', async () => {
+    const first: LivenessChallenge = { cue: null, light: light(1010) };
+    // The new round is asked from the answer after 1500 ms of clock on.
+    const second: LivenessChallenge = { cue: null, light: light(2600, 2, [C, A, B]) };
+    const r = await running((call) => waiting(call.meta.frames.at(-1)!.t < 1500 ? first : second));
+    await vi.advanceTimersByTimeAsync(6_000);
+    const answeredAt = r.calls.find((c) => c.meta.frames.at(-1)!.t >= 1500)!;
+    const switched = r.shown.find((s) => s.t > 1500 && s.colour === null)!;
+    // Round 1's B stopped when round 2 came (nothing until round 2's first colour), then round 2.
+    expect(r.shown.map((s) => s.colour)).toEqual([A, B, null, C, A, B, null]);
+    expect(switched.t).toBeGreaterThanOrEqual(answeredAt.at - 125);
+    expect(switched.t).toBeLessThan(2410);
+    expect(r.shown.slice(-4).map((s) => s.t)).toEqual([2600, 3300, 4000, 4700]);
+  });
+
+  it("keeps one clock per session across 'Detener' and 'Iniciar validación', and names the camera once per run", async () => {
+    const r = await running(() => waiting({ cue: null, light: null }));
+    await vi.advanceTimersByTimeAsync(2_000);
+    const firstRun = r.calls.length;
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(r.capturing()).toBe(0);
+    await vi.advanceTimersByTimeAsync(5_000);
+    r.h.actor.send({ type: 'liveness.start' });
+    await vi.advanceTimersByTimeAsync(2_000);
+    const before = tags(r.calls.slice(0, firstRun));
+    const after = tags(r.calls.slice(firstRun));
+    // The second run's frames go on from the first run's clock: no going back to 0.
+    expect(r.h.actor.getSnapshot().context.clockOrigin).toBe(125);
+    expect(after[0]!.t).toBeGreaterThanOrEqual(before.at(-1)!.t + 5_000);
+    expect(after.map((f) => f.t)).toEqual([...after.map((f) => f.t)].sort((x, y) => x - y));
+    // The camera's label and frame rate on the first request of each run only.
+    const named = r.calls.map((c) => c.meta.camera ?? null);
+    expect(named[0]).toEqual({ label: 'OBS Virtual Camera', frame_rate: 30 });
+    expect(named[firstRun]).toEqual(named[0]);
+    expect(named.filter((c) => c !== null)).toHaveLength(2);
+    expect(firstRun).toBeGreaterThan(1);
+    expect(r.calls.length - firstRun).toBeGreaterThan(1);
+  });
+
+  it("'Detener' in the middle of the colours: the next run shows the current colour at once", async () => {
+    const r = await running(() => waiting({ cue: null, light: light(1010) }));
+    await vi.advanceTimersByTimeAsync(125 + 1_200);
+    expect(r.h.actor.getSnapshot().context.lightColour).toBe(A);
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(r.h.actor.getSnapshot().context.lightColour).toBeNull();
+    await vi.advanceTimersByTimeAsync(600);
+    r.h.actor.send({ type: 'liveness.start' });
+    // At 1800 on the clock: B, without waiting for an answer.
+    expect(r.h.actor.getSnapshot().context.lightColour).toBe(B);
+  });
+
+  it('a new session starts a new clock', async () => {
+    const r = await running(() => waiting({ cue: null, light: null }));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(r.h.actor.getSnapshot().context.clockOrigin).toBe(125);
+    r.h.actor.send({
+      type: 'poll.error',
+      error: { code: 'server', status: 500 },
+    });
+    expect(r.h.value()).toEqual({ selfie: 'failed' });
+    r.h.actor.send({ type: 'liveness.start' });
+    await r.h.answerSession();
+    expect(r.h.actor.getSnapshot().context).toMatchObject({
+      sessionId: 'sess-2',
+      clockOrigin: null,
+      challengeAsked: null,
+    });
+  });
+
+  it("'none' mode: neither the cue nor a colour, no notice, every frame tagged -1", async () => {
+    const r = await running(() => waiting(), 'none');
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(selectSelfieView(r.h.actor.getSnapshot())).toMatchObject({
+      onCue: false,
+      lightNotice: false,
+    });
+    r.h.actor.send({ type: 'liveness.start' });
+    await vi.advanceTimersByTimeAsync(6_000);
+    expect(r.shown).toEqual([]);
+    expect(tags(r.calls).length).toBeGreaterThan(30);
+    expect(tags(r.calls).every((f) => f.light === -1)).toBe(true);
+  });
+
+  it('says before the start that the screen will change colour, with light only', async () => {
+    for (const [mode, notice] of [
+      ['cues,light', true],
+      ['cues', false],
+    ] as const) {
+      const r = await running(() => waiting(), mode);
+      r.h.actor.send({ type: 'liveness.stop' });
+      expect(selectSelfieView(r.h.actor.getSnapshot())).toMatchObject({
+        phase: 'idle',
+        onCue: true,
+        lightNotice: notice,
+      });
+      r.h.actor.send({ type: 'liveness.start' });
+      expect(selectSelfieView(r.h.actor.getSnapshot()).lightNotice).toBe(false);
+    }
+  });
+
+  it("the challenge's refusals: the server's sentence, 'Intentar nuevamente', and a person after two", async () => {
+    const r = await running(() => waiting());
+    const refuse = (reason: string, message: string) =>
+      r.h.actor.send({
+        type: 'poll.error',
+        error: { code: 'rejected', status: 422, serverMessage: message, reason },
+      });
+    refuse('cues_missed', 'No parpadeaste cuando te lo pedimos.');
+    expect(r.h.value()).toEqual({ selfie: 'failed' });
+    const view = selectSelfieView(r.h.actor.getSnapshot());
+    expect(view).toMatchObject({ button: 'retry', buttonEnabled: true });
+    expect(view.error).toMatchObject({
+      code: 'challengeFailed',
+      serverMessage: 'No parpadeaste cuando te lo pedimos.',
+    });
+    expect(selectAssistOffer(r.h.actor.getSnapshot())).toBe('ask');
+    // 'Intentar nuevamente': a new session; refused again, by the colours this time.
+    r.h.actor.send({ type: 'liveness.start' });
+    await r.h.answerSession();
+    r.h.camera.last().send({ type: 'camera.ready', stream: camera });
+    r.h.actor.send({ type: 'liveness.start' });
+    refuse('light_mismatch', 'No vimos los colores de la pantalla en tu cara.');
+    expect(selectSelfieView(r.h.actor.getSnapshot()).error).toMatchObject({
+      code: 'challengeFailed',
+    });
+    expect(selectAssistOffer(r.h.actor.getSnapshot())).toBe('direct');
+  });
+
+  it("maps the challenge's refusal codes of an error answer, whatever the status", () => {
+    for (const [status, reason] of [
+      [422, 'cues_missed'],
+      [403, 'light_mismatch'],
+    ] as const) {
+      const error = toFlowError(new ApiError('rejected', status, 'La frase.', undefined, reason));
+      expect(livenessErrorFrom(error)).toEqual({
+        code: 'challengeFailed',
+        serverMessage: 'La frase.',
+      });
+    }
+    // Another code stays the spec's generic selfie problem.
+    expect(
+      livenessErrorFrom(toFlowError(new ApiError('rejected', 422, 'x', undefined, 'other'))),
+    ).toEqual({ code: 'livenessFailed' });
+  });
+});

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, BrowserContext, Page, Response } from '@playwright/test';
-import { identityPaths } from '../../contract/identity';
+import { identityPaths, type LivenessResponse } from '../../contract/identity';
 import { landing } from '../../src/copy/es';
 import { kyc } from '../../src/copy/es.kyc';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
@@ -21,7 +21,8 @@ import { installSyntheticCamera } from './synthetic-camera';
  * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
  * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
- * differ). The other KYC specs show a still image.
+ * differ), kyc-recording 13 (the recording attack). The other KYC specs show a still image.
+ * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24.
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
  * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects
@@ -34,12 +35,13 @@ import { installSyntheticCamera } from './synthetic-camera';
 export type SelfieCamera = 'file' | 'synthetic';
 
 /**
- * The selfie camera of every spec that does not choose: 'file' until the server's challenge (srv31)
- * and the page's cues and colours (web31) are merged, then 'synthetic' (the blink video cannot
- * answer a cue). E2E_SELFIE_CAMERA=synthetic tries it before.
+ * The selfie camera of every spec that does not choose: the synthetic patient, since the server's
+ * challenge (srv31) and the page's cues and colours (web31) are in (the blink video cannot answer a
+ * cue). E2E_SELFIE_CAMERA=file brings back the recording everywhere (to see the challenge refuse
+ * every journey).
  */
 export const DEFAULT_SELFIE_CAMERA: SelfieCamera =
-  process.env.E2E_SELFIE_CAMERA === 'synthetic' ? 'synthetic' : 'file';
+  process.env.E2E_SELFIE_CAMERA === 'file' ? 'file' : 'synthetic';
 
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');
@@ -233,13 +235,31 @@ export async function toSelfie(
   return session;
 }
 
-/** 'Iniciar validación' and the blink challenge until the front of the cédula. */
+/**
+ * 'Iniciar validación' and the blink challenge until the front of the cédula. What the challenge
+ * asked is noted on the test (annotation 'selfie': seconds to pass, cues, colour rounds, requests).
+ */
 export async function passSelfie(page: Page): Promise<void> {
+  const answers: LivenessResponse[] = [];
+  const onResponse = async (r: Response) => {
+    if (!isPost(identityPaths.liveness)(r) || r.status() !== 200) return;
+    answers.push((await r.json().catch(() => ({}))) as LivenessResponse);
+  };
+  page.on('response', onResponse);
   const start = button(page, kyc.selfie.start);
   await expect(start).toBeEnabled({ timeout: 30_000 });
+  const startedAt = Date.now();
   await start.click();
   await expect(button(page, kyc.selfie.stop)).toBeVisible();
   await expect(page.getByText(kyc.selfie.passed)).toBeVisible({ timeout: 90_000 });
+  const seconds = (Date.now() - startedAt) / 1000;
+  page.off('response', onResponse);
+  const cues = Math.max(0, ...answers.map((a) => a.challenge?.cue?.n ?? 0));
+  const rounds = Math.max(0, ...answers.map((a) => a.challenge?.light?.round ?? 0));
+  test.info().annotations.push({
+    type: 'selfie',
+    description: `passed in ${seconds.toFixed(1)} s: ${cues} cues, ${rounds} colour rounds, ${answers.length} requests`,
+  });
   await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 5_000 });
 }
 

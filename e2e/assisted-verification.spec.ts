@@ -161,53 +161,58 @@ test('(a) faces that differ: a person reviews, a supervisor approves second, the
   await second.context.close();
 });
 
-test('(c) a reviser asks for the front again: the patient repeats only the front, and registers', async ({
-  page,
-  browser,
-  cameraFile,
-  cameraDir,
-}) => {
-  // Another blink video than (a)'s: the server refuses frames another session already sent.
-  showOnCamera(cameraFile, await makeBlinkVideo(cameraDir, { seed: 8, seconds: 30 }));
-  const celular = await toDocument(page);
-  // A face photo as the front, with the right back of the 'clasica' card (4.265.872).
-  await page.getByTestId('upload-front').setInputFiles(path.join(faces, 'person-12.jpg'));
-  await button(page, kyc.document.accept).click();
-  await expect(heading(page, kyc.document.backTitle)).toBeFocused();
-  await page
-    .getByTestId('upload-back')
-    .setInputFiles(path.join(cedulas, 'templates', 'clasica-back.jpg'));
-  const scan = page.waitForResponse(isPost(identityPaths.scanId), { timeout: 120_000 });
-  await button(page, kyc.document.accept).click();
-  // Refused (a face, no card): the patient asks for a person instead of trying again.
-  expect((await (await scan).json()).success).toBe(false);
-  await askForAPerson(page);
+test.describe(() => {
+  // The synthetic camera's own patient for (c): the server refuses frames (a)'s session sent.
+  test.use({ selfieSeed: 8 });
 
-  const revisor = uniqueUsuario('revisor');
-  const desk = await operatorDesk(browser);
-  await enrolAndLogIn(
-    desk.page,
-    addOperator(revisor, 'Raúl Revisor', 'revisor').link,
-    'Raúl Revisor',
-  );
-  await takeNext(desk.page);
-  await desk.page.getByRole('button', { name: caseCopy.repeat, exact: true }).click();
-  await desk.page.getByRole('radio', { name: operadorTerms.steps.front, exact: true }).check();
-  await desk.page.getByRole('button', { name: caseCopy.repeatForm.confirm, exact: true }).click();
-  await expect(desk.page.getByText(caseCopy.outcomes.repeat)).toBeVisible({ timeout: 30_000 });
+  test('(c) a reviser asks for the front again: the patient repeats only the front, and registers', async ({
+    page,
+    browser,
+    cameraFile,
+    cameraDir,
+  }) => {
+    // Another blink video than (a)'s: the server refuses frames another session already sent.
+    showOnCamera(cameraFile, await makeBlinkVideo(cameraDir, { seed: 8, seconds: 30 }));
+    const celular = await toDocument(page);
+    // A face photo as the front, with the right back of the 'clasica' card (4.265.872).
+    await page.getByTestId('upload-front').setInputFiles(path.join(faces, 'person-12.jpg'));
+    await button(page, kyc.document.accept).click();
+    await expect(heading(page, kyc.document.backTitle)).toBeFocused();
+    await page
+      .getByTestId('upload-back')
+      .setInputFiles(path.join(cedulas, 'templates', 'clasica-back.jpg'));
+    const scan = page.waitForResponse(isPost(identityPaths.scanId), { timeout: 120_000 });
+    await button(page, kyc.document.accept).click();
+    // Refused (a face, no card): the patient asks for a person instead of trying again.
+    expect((await (await scan).json()).success).toBe(false);
+    await askForAPerson(page);
 
-  // The SMS link: only the front, with the reason; the back the server kept goes with it.
-  const link = await linkFromOutbox(page, celular);
-  await page.goto(link);
-  await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
-  await expect(page.getByText(assist.notices.front)).toBeVisible();
-  await page
-    .getByTestId('upload-front')
-    .setInputFiles(path.join(cedulas, 'templates', 'clasica-front.jpg'));
-  await button(page, kyc.document.accept).click();
-  await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
-  await button(page, kyc.review.confirm).click();
-  await completeSupplementary(page);
-  await logIn(page, '4265872');
-  await desk.context.close();
+    const revisor = uniqueUsuario('revisor');
+    const desk = await operatorDesk(browser);
+    await enrolAndLogIn(
+      desk.page,
+      addOperator(revisor, 'Raúl Revisor', 'revisor').link,
+      'Raúl Revisor',
+    );
+    await takeNext(desk.page);
+    await desk.page.getByRole('button', { name: caseCopy.repeat, exact: true }).click();
+    await desk.page.getByRole('radio', { name: operadorTerms.steps.front, exact: true }).check();
+    await desk.page.getByRole('button', { name: caseCopy.repeatForm.confirm, exact: true }).click();
+    await expect(desk.page.getByText(caseCopy.outcomes.repeat)).toBeVisible({ timeout: 30_000 });
+
+    // The SMS link: only the front, with the reason; the back the server kept goes with it.
+    const link = await linkFromOutbox(page, celular);
+    await page.goto(link);
+    await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
+    await expect(page.getByText(assist.notices.front)).toBeVisible();
+    await page
+      .getByTestId('upload-front')
+      .setInputFiles(path.join(cedulas, 'templates', 'clasica-front.jpg'));
+    await button(page, kyc.document.accept).click();
+    await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
+    await button(page, kyc.review.confirm).click();
+    await completeSupplementary(page);
+    await logIn(page, '4265872');
+    await desk.context.close();
+  });
 });

@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { cameraErrors } from '../src/copy/es.camera';
 import { onboarding as copy } from '../src/copy/es.onboarding';
 import { expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
-import { button, heading, kyc, PIN, test } from './support/kyc';
+import { button, heading, kyc, PIN, test, useSelfieCamera } from './support/kyc';
 import {
   choosePin,
   expireLinks,
@@ -45,12 +45,15 @@ test("(c) no camera here: 'Seguir en mi celular', the phone finishes, this page 
   page,
   context,
   browser,
+  selfieCamera,
+  blinkSeed,
 }) => {
   const celular = await toHandoff(page, context);
   await expectNoAxeViolations(page);
 
   const link = await linkFromOutbox(page, celular);
   const handset = await phone(browser);
+  await useSelfieCamera(handset, selfieCamera, blinkSeed);
   try {
     const mobile = await handset.newPage();
     await mobile.goto(link);

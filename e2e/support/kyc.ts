@@ -1,26 +1,48 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import type { APIRequestContext, Page, Response } from '@playwright/test';
-import { identityPaths } from '../../contract/identity';
+import type { APIRequestContext, BrowserContext, Page, Response } from '@playwright/test';
+import { identityPaths, type LivenessResponse } from '../../contract/identity';
 import { landing } from '../../src/copy/es';
 import { kyc } from '../../src/copy/es.kyc';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
 import { makeBlinkVideo } from './blink-video';
+import { installSyntheticCamera } from './synthetic-camera';
 
 /**
  * Shared by the KYC e2e specs (e2e/kyc*.spec.ts): a Chromium whose fake camera plays a file of the
- * test's choosing, and the steps from / to the selfie, through the selfie and the documents.
+ * test's choosing, the selfie's camera (that file, or the synthetic patient: `selfieCamera`), and the
+ * steps from / to the selfie, through the selfie and the documents.
  * Playwright allows worker options (`test.use({ blinkSeed, cameraImage, ... })`) only at the top
  * of a file, so each camera or browser set-up is its own e2e/kyc-*.spec.ts.
  *
  * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
  * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
- * differ). The other KYC specs show a still image.
+ * differ), kyc-recording 13 (the recording attack). The other KYC specs show a still image.
+ * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24.
+ *
+ * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
+ * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects
+ * the colour it shows; its seed is `selfieSeed` (default: the test's blinkSeed, so the seeds above
+ * stay one per test). The rear camera (documents) is still the file camera, and so is the selfie
+ * with `selfieCamera: 'file'` (the blink video: a RECORDING, which the challenge refuses;
+ * e2e/kyc-recording.spec.ts) or a still image (`cameraImage`, always the file camera). Contexts a
+ * test makes itself get the synthetic camera through `useSelfieCamera`.
  */
+export type SelfieCamera = 'file' | 'synthetic';
+
+/**
+ * The selfie camera of every spec that does not choose: the synthetic patient, since the server's
+ * challenge (srv31) and the page's cues and colours (web31) are in (the blink video cannot answer a
+ * cue). E2E_SELFIE_CAMERA=file brings back the recording everywhere (to see the challenge refuse
+ * every journey).
+ */
+export const DEFAULT_SELFIE_CAMERA: SelfieCamera =
+  process.env.E2E_SELFIE_CAMERA === 'file' ? 'file' : 'synthetic';
+
 export const cedulas = path.resolve('tests', 'fixtures', 'cedulas');
 export const faces = path.resolve('tests', 'fixtures', 'faces');
 export { kyc };
@@ -45,9 +67,22 @@ export type KycWorkerFixtures = {
    * time a page opens the camera, so `showOnCamera(file)` changes what the NEXT opening shows.
    */
   cameraFile: string;
+  /** The selfie's front camera: the file camera (a recording) or the synthetic patient. */
+  selfieCamera: SelfieCamera;
 };
 
-export const test = base.extend<object, KycWorkerFixtures>({
+export type KycTestFixtures = {
+  /** The synthetic patient's seed (one per test in a run); 0: the test's blinkSeed. */
+  selfieSeed: number;
+};
+
+export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
+  selfieCamera: [DEFAULT_SELFIE_CAMERA, { scope: 'worker', option: true }],
+  selfieSeed: [0, { option: true }],
+  context: async ({ context, selfieCamera, selfieSeed, blinkSeed, cameraImage }, use) => {
+    await useSelfieCamera(context, cameraImage ? 'file' : selfieCamera, selfieSeed || blinkSeed);
+    await use(context);
+  },
   blinkSeed: [1, { scope: 'worker', option: true }],
   blinkSeconds: [30, { scope: 'worker', option: true }],
   cameraPrompt: ['accept', { scope: 'worker', option: true }],
@@ -96,6 +131,28 @@ export const test = base.extend<object, KycWorkerFixtures>({
     { scope: 'worker' },
   ],
 });
+
+/**
+ * The journeys' patient is an attentive one: it never looks away from a cue (the model's missCue is
+ * 3%) and its blinks on cue close for 160-260 ms, as a blink made on request does (the model's
+ * 100-250 ms are spontaneous blinks': a 100 ms closing falls between two of the page's frames, taken
+ * every 125 ms and further apart on a busy machine). Measured at load 12-16: seed 4 as drawn (one cue
+ * missed, one blink of 100 ms) passed with 3 of 5 cues once and was refused once. How often a real
+ * patient passes is the bench's question (bench/liveness-challenge.ts), not the journeys'.
+ */
+const ATTENTIVE = { missCue: 0, closedMs: [160, 260] as [number, number] };
+
+/**
+ * `context`'s front camera (for a context the test makes itself, e.g. a phone): the synthetic patient
+ * of `seed`, or nothing to do for the file camera.
+ */
+export async function useSelfieCamera(
+  context: BrowserContext,
+  camera: SelfieCamera,
+  seed: number,
+): Promise<void> {
+  if (camera === 'synthetic') await installSyntheticCamera(context, { seed, patient: ATTENTIVE });
+}
 
 /** Atomically points the camera symlink at another video (the camera already open keeps its file). */
 function pointTo(link: string, target: string) {
@@ -188,13 +245,31 @@ export async function toSelfie(
   return session;
 }
 
-/** 'Iniciar validación' and the blink challenge until the front of the cédula. */
+/**
+ * 'Iniciar validación' and the blink challenge until the front of the cédula. What the challenge
+ * asked is noted on the test (annotation 'selfie': seconds to pass, cues, colour rounds, requests).
+ */
 export async function passSelfie(page: Page): Promise<void> {
+  const answers: LivenessResponse[] = [];
+  const onResponse = async (r: Response) => {
+    if (!isPost(identityPaths.liveness)(r) || r.status() !== 200) return;
+    answers.push((await r.json().catch(() => ({}))) as LivenessResponse);
+  };
+  page.on('response', onResponse);
   const start = button(page, kyc.selfie.start);
   await expect(start).toBeEnabled({ timeout: 30_000 });
+  const startedAt = Date.now();
   await start.click();
   await expect(button(page, kyc.selfie.stop)).toBeVisible();
   await expect(page.getByText(kyc.selfie.passed)).toBeVisible({ timeout: 90_000 });
+  const seconds = (Date.now() - startedAt) / 1000;
+  page.off('response', onResponse);
+  const cues = Math.max(0, ...answers.map((a) => a.challenge?.cue?.n ?? 0));
+  const rounds = Math.max(0, ...answers.map((a) => a.challenge?.light?.round ?? 0));
+  test.info().annotations.push({
+    type: 'selfie',
+    description: `passed in ${seconds.toFixed(1)} s: ${cues} cues, ${rounds} colour rounds, ${answers.length} requests`,
+  });
   await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 5_000 });
 }
 

@@ -1,0 +1,409 @@
+/**
+ * The synthetic camera's page side (issue 31): bundled by esbuild at test time
+ * (e2e/support/synthetic-camera.ts) and run as an init script before any page script. It replaces
+ * `navigator.mediaDevices.getUserMedia` for the FRONT camera (facingMode 'user', or none) with a
+ * canvas `captureStream` drawing the synthetic patient of tests/synthetic/model.ts; a request for
+ * the rear camera ('environment': the documents) goes to the browser's own (Chromium's file camera).
+ *
+ * Each frame at time t (ms since the page first opened this camera) shows the scene at
+ * t - cameraLatencyMs: the fixture photo (eyes open, or closed during a blink, the lids blended while
+ * they move) recoloured by the skin tone inside a soft face mask, moved by the head's sway and a
+ * jitter per frame, lit by the ambient light plus the phone screen's light (much stronger on the face
+ * than on the background: `illumination`), through the camera's slow auto exposure and white balance
+ * (`cameraStep`), with sensor noise. The screen's colour is read from the page's
+ * `data-liveness-light` element (shown displayLatencyMs after the page sets it), and every time a
+ * `data-liveness-cue` element appears (or its value changes) the patient answers with a blink
+ * (`blinkOnCue`), on top of spontaneous ones.
+ *
+ * Canvas 2D only (Chromium and the server share 2 cores): per frame two image draws (the photo,
+ * the closed-eye photo when the lids move), one 'multiply' of a small light map scaled up, a
+ * 'lighter' self-draw when the exposure brightens, and two 'overlay' draws of pre-made noise tiles
+ * (fine, and coarse blotches) at random offsets. Never a per-pixel loop per frame.
+ */
+import {
+  blinkOnCue,
+  cameraStart,
+  cameraStep,
+  eyesClosedAt,
+  headAt,
+  illumination,
+  LIGHTINGS,
+  makeSyntheticPatient,
+  rng,
+  screenRgb,
+  SKIN_TONES,
+  spontaneousBlinks,
+  type CameraState,
+  type Rgb,
+  type SyntheticPatient,
+} from '../../tests/synthetic/model';
+
+/** The face's soft mask: 1 inside 0.8 of the ellipse, fading to 0 at 1.2 of it (px of the photo). */
+export type FaceEllipse = { cx: number; cy: number; rx: number; ry: number };
+
+/** What the Node side passes (JSON). */
+export type SyntheticCameraConfig = {
+  seed: number;
+  face: SyntheticPatient['face'];
+  /** Skin tone name of SKIN_TONES ('II'..'VI'), lighting name of LIGHTINGS; drawn from the seed if absent. */
+  tone?: string;
+  lighting?: string;
+  screenBrightness?: number;
+  /** Any other field of the patient, over what the seed drew (e.g. spontaneousPerMinute: 0). */
+  patient?: Partial<Omit<SyntheticPatient, 'seed' | 'face' | 'tone' | 'lighting'>>;
+  /** data: URLs of the fixture photos (640x480). */
+  images: { open: string; closed: string };
+  ellipse: FaceEllipse;
+  lightAttr: string;
+  cueAttr: string;
+  /** The track's label (a phone's front camera, not a virtual one). */
+  label: string;
+  width: number;
+  height: number;
+  fps: number;
+};
+
+/** What the page can read of the camera (debugging; the e2e checks measure pixels instead). */
+export type SyntheticCameraState = {
+  patient: SyntheticPatient;
+  /** The blinks answering cues: [closed from, closed until] on the camera's clock (ms). */
+  cueBlinks: Array<[number, number]>;
+  /** performance.now() of the camera's clock origin (null before the first opening). */
+  origin: number | null;
+  frames: number;
+  /** Time spent drawing frames (ms, in total): the camera's own CPU cost. */
+  drawMs: number;
+};
+
+declare global {
+  interface Window {
+    __syntheticCamera?: SyntheticCameraState;
+  }
+}
+
+const NOISE_TILES = 4;
+const NOISE_TILE = 128;
+/** The coarse noise's grain (px): its tiles are drawn this many times larger. */
+const NOISE_COARSE = 6;
+/** The light map's size: the light is smooth, the 'multiply' draw scales it up. */
+const MAP_W = 80;
+const MAP_H = 60;
+
+type Facing = 'user' | 'environment' | undefined;
+
+/** The facingMode a video constraint asks for (a string, { ideal }, { exact }, or a list). */
+function facingOf(video: MediaStreamConstraints['video']): Facing {
+  if (!video || typeof video !== 'object') return undefined;
+  const f = video.facingMode;
+  const pickOne = (v: unknown): Facing => {
+    const s = Array.isArray(v) ? v[0] : v;
+    return s === 'user' || s === 'environment' ? s : undefined;
+  };
+  if (typeof f === 'string' || Array.isArray(f)) return pickOne(f);
+  if (f && typeof f === 'object') return pickOne(f.exact ?? f.ideal);
+  return undefined;
+}
+
+function loadImage(src: string): Promise<HTMLImageElement> {
+  return new Promise((resolve, reject) => {
+    const img = new Image();
+    img.onload = () => resolve(img);
+    img.onerror = () => reject(new Error('synthetic camera: fixture image'));
+    img.src = src;
+  });
+}
+
+function canvasOf(width: number, height: number) {
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d', { willReadFrequently: false });
+  if (!ctx) throw new Error('synthetic camera: no 2d context');
+  return { canvas, ctx };
+}
+
+/** Soft face mask weight at (x, y). */
+function maskAt(e: FaceEllipse, x: number, y: number): number {
+  const r = Math.hypot((x - e.cx) / e.rx, (y - e.cy) / e.ry);
+  return Math.max(0, Math.min(1, (1.2 - r) / 0.4));
+}
+
+/**
+ * The photo's albedo with the skin tone applied inside the mask (once, per pixel), and the means the
+ * exposure needs: the whole frame's albedo and the albedo weighted by the mask (per channel, 0..1).
+ */
+function albedo(img: HTMLImageElement, cfg: SyntheticCameraConfig, tone: Rgb) {
+  const { canvas, ctx } = canvasOf(cfg.width, cfg.height);
+  ctx.drawImage(img, 0, 0, cfg.width, cfg.height);
+  const data = ctx.getImageData(0, 0, cfg.width, cfg.height);
+  const px = data.data;
+  const mean = [0, 0, 0];
+  const masked = [0, 0, 0];
+  for (let y = 0; y < cfg.height; y++) {
+    for (let x = 0; x < cfg.width; x++) {
+      const i = (y * cfg.width + x) * 4;
+      const m = maskAt(cfg.ellipse, x, y);
+      for (let c = 0; c < 3; c++) {
+        const v = Math.min(255, px[i + c]! * (1 + (tone[c]! - 1) * m));
+        px[i + c] = v;
+        mean[c]! += v / 255;
+        masked[c]! += (v / 255) * m;
+      }
+    }
+  }
+  ctx.putImageData(data, 0, 0);
+  const n = cfg.width * cfg.height;
+  return {
+    canvas,
+    mean: mean.map((v) => v / n) as unknown as Rgb,
+    masked: masked.map((v) => v / n) as unknown as Rgb,
+  };
+}
+
+/**
+ * Noise tiles for the 'overlay' draw: mid-grey plus a normal deviate per channel. Overlay moves a
+ * pixel b by about 2 min(b, 1 - b) times the tile's deviation, so the tile's spread is the sensor
+ * noise over 0.9 (a typical b of 0.45).
+ */
+function noiseTiles(sigma: number, r: () => number): HTMLCanvasElement[] {
+  const tiles: HTMLCanvasElement[] = [];
+  for (let k = 0; k < NOISE_TILES; k++) {
+    const { canvas, ctx } = canvasOf(NOISE_TILE, NOISE_TILE);
+    const data = ctx.createImageData(NOISE_TILE, NOISE_TILE);
+    for (let i = 0; i < data.data.length; i += 4) {
+      for (let c = 0; c < 3; c++) {
+        const u = Math.max(1e-12, r());
+        const g = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * r());
+        data.data[i + c] = Math.max(0, Math.min(255, 128 + (g * sigma) / 0.9));
+      }
+      data.data[i + 3] = 255;
+    }
+    ctx.putImageData(data, 0, 0);
+    tiles.push(canvas);
+  }
+  return tiles;
+}
+
+export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
+  const media = navigator.mediaDevices;
+  if (!media?.getUserMedia) return;
+  const original = media.getUserMedia.bind(media);
+
+  const drawn = makeSyntheticPatient(cfg.seed, {
+    face: cfg.face,
+    ...(cfg.tone ? { tone: SKIN_TONES.find((t) => t.name === cfg.tone) } : {}),
+    ...(cfg.lighting ? { lighting: LIGHTINGS.find((l) => l.name === cfg.lighting) } : {}),
+    ...(cfg.screenBrightness !== undefined ? { screenBrightness: cfg.screenBrightness } : {}),
+  });
+  const patient: SyntheticPatient = { ...drawn, ...cfg.patient };
+  // One stream of numbers per use, all from the seed: two seeds differ in everything.
+  const r = {
+    blinks: rng(cfg.seed * 7919 + 1),
+    cues: rng(cfg.seed * 7919 + 2),
+    jitter: rng(cfg.seed * 7919 + 3),
+    noise: rng(cfg.seed * 7919 + 4),
+  };
+  const spontaneous = spontaneousBlinks(patient, 30 * 60_000, r.blinks);
+  const state: SyntheticCameraState = {
+    patient,
+    cueBlinks: [],
+    origin: null,
+    frames: 0,
+    drawMs: 0,
+  };
+  window.__syntheticCamera = state;
+  const blinks = () => [...spontaneous, ...state.cueBlinks];
+  const clock = () => (state.origin === null ? 0 : performance.now() - state.origin);
+
+  // The page: the screen's colour (when the patient sees it) and the cues.
+  const lights: Array<{ at: number; screen: Rgb }> = [{ at: -Infinity, screen: screenRgb(null) }];
+  let lightValue: string | null = null;
+  let cueElement: Element | null = null;
+  let cueValue: string | null = null;
+  const watchPage = () => {
+    const lit = document.querySelector(`[${cfg.lightAttr}]`)?.getAttribute(cfg.lightAttr) ?? null;
+    if (lit !== lightValue) {
+      lightValue = lit;
+      const valid = lit && /^#[0-9a-f]{6}$/i.test(lit) ? lit : null;
+      lights.push({ at: clock() + patient.displayLatencyMs, screen: screenRgb(valid) });
+      if (lights.length > 64) lights.splice(1, lights.length - 64);
+    }
+    const cue = document.querySelector(`[${cfg.cueAttr}]`);
+    const value = cue?.getAttribute(cfg.cueAttr) ?? null;
+    if (cue && (cue !== cueElement || value !== cueValue)) {
+      const answer = state.origin === null ? null : blinkOnCue(patient, clock(), r.cues);
+      if (answer) state.cueBlinks.push(answer);
+    }
+    cueElement = cue;
+    cueValue = value;
+  };
+  new MutationObserver(watchPage).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: [cfg.lightAttr, cfg.cueAttr],
+  });
+  const screenAt = (s: number): Rgb => {
+    let screen = lights[0]!.screen;
+    for (const l of lights) if (l.at <= s) screen = l.screen;
+    return screen;
+  };
+
+  let ready: Promise<Awaited<ReturnType<typeof prepare>>> | null = null;
+  async function prepare() {
+    const [open, closed] = await Promise.all([
+      loadImage(cfg.images.open),
+      loadImage(cfg.images.closed),
+    ]);
+    const a = albedo(open, cfg, patient.tone.factor);
+    const b = albedo(closed, cfg, patient.tone.factor);
+    return {
+      open: a.canvas,
+      closed: b.canvas,
+      mean: a.mean,
+      masked: a.masked,
+      // Of the noise's variance, 64% is per pixel and 36% in blotches of NOISE_COARSE pixels.
+      fine: noiseTiles(0.8 * patient.lighting.noise, r.noise),
+      coarse: noiseTiles(0.6 * patient.lighting.noise, r.noise),
+    };
+  }
+
+  /** The scene's light at scene time s: on the background, and the face's extra (per channel). */
+  const lightAt = (s: number) => {
+    const screen = screenAt(s);
+    const background = illumination(patient, screen, 0);
+    const face = illumination(patient, screen, 1);
+    return { background, extra: face.map((v, c) => v - background[c]!) as unknown as Rgb };
+  };
+  let camera: CameraState | null = null;
+
+  async function syntheticStream(): Promise<MediaStream> {
+    const assets = await (ready ??= prepare());
+    if (state.origin === null) state.origin = performance.now();
+    const { canvas, ctx } = canvasOf(cfg.width, cfg.height);
+    const map = canvasOf(MAP_W, MAP_H);
+    const sx = MAP_W / cfg.width;
+    const sy = MAP_H / cfg.height;
+    const patternsOf = (tiles: HTMLCanvasElement[]) =>
+      tiles.map((tile) => ctx.createPattern(tile, 'repeat')!);
+    const fine = patternsOf(assets.fine);
+    const coarse = patternsOf(assets.coarse);
+    const { mean, masked } = assets;
+    let lastScene = clock() - patient.cameraLatencyMs;
+
+    const draw = () => {
+      const started = performance.now();
+      const t = clock();
+      const s = t - patient.cameraLatencyMs;
+      const [hx, hy] = headAt(patient, s, r.jitter);
+      // A blink shorter than the time since the last frame (a slow frame on a busy machine) still
+      // shows closed in this one, as the exposure would have caught it; it is never lost.
+      const all = blinks();
+      const missed = all.some(([from, until]) => from > lastScene && until <= s);
+      const closed = missed ? 1 : eyesClosedAt(all, s);
+      lastScene = s;
+      const light = lightAt(s);
+      const radiance = [0, 1, 2].map(
+        (c) => mean[c]! * light.background[c]! + masked[c]! * light.extra[c]!,
+      ) as unknown as Rgb;
+      camera = camera ? cameraStep(camera, radiance, s) : cameraStart(radiance, s);
+      const k0 = light.background.map((v, c) => v * camera!.gain[c]!);
+      const k1 = light.extra.map((v, c) => v * camera!.gain[c]!);
+      let k = Math.max(1, ...k0.map((v, c) => v + k1[c]!));
+
+      // The photo, moved with the head (drawn 6% larger so a shift never shows an edge).
+      ctx.globalCompositeOperation = 'source-over';
+      ctx.globalAlpha = 1;
+      const w = cfg.width * 1.06;
+      const h = cfg.height * 1.06;
+      const x0 = (cfg.width - w) / 2 + hx;
+      const y0 = (cfg.height - h) / 2 + hy;
+      ctx.drawImage(assets.open, x0, y0, w, h);
+      if (closed > 0) {
+        ctx.globalAlpha = closed;
+        ctx.drawImage(assets.closed, x0, y0, w, h);
+        ctx.globalAlpha = 1;
+      }
+
+      // The light: background level everywhere plus the face's extra inside the moving mask.
+      const byte = (v: number) => Math.round(Math.max(0, Math.min(1, v / k)) * 255);
+      const m = map.ctx;
+      m.globalCompositeOperation = 'source-over';
+      m.setTransform(1, 0, 0, 1, 0, 0);
+      m.fillStyle = `rgb(${byte(k0[0]!)},${byte(k0[1]!)},${byte(k0[2]!)})`;
+      m.fillRect(0, 0, MAP_W, MAP_H);
+      const e = cfg.ellipse;
+      const ex = x0 + e.cx * 1.06;
+      const ey = y0 + e.cy * 1.06;
+      m.setTransform(e.rx * 1.06 * sx, 0, 0, e.ry * 1.06 * sy, ex * sx, ey * sy);
+      const extra = `${byte(k1[0]!)},${byte(k1[1]!)},${byte(k1[2]!)}`;
+      const g = m.createRadialGradient(0, 0, 0, 0, 0, 1.2);
+      g.addColorStop(0, `rgba(${extra},1)`);
+      g.addColorStop(0.8 / 1.2, `rgba(${extra},1)`);
+      g.addColorStop(1, `rgba(${extra},0)`);
+      m.globalCompositeOperation = 'lighter';
+      m.fillStyle = g;
+      m.fillRect(-1.2, -1.2, 2.4, 2.4);
+      ctx.globalCompositeOperation = 'multiply';
+      ctx.drawImage(map.canvas, 0, 0, cfg.width, cfg.height);
+      // The exposure's gain above 1: add the frame to itself.
+      ctx.globalCompositeOperation = 'lighter';
+      while (k > 1.004) {
+        const f = Math.min(2, k);
+        ctx.globalAlpha = f - 1;
+        ctx.drawImage(canvas, 0, 0);
+        k /= f;
+      }
+      ctx.globalAlpha = 1;
+
+      // Sensor noise: a fine tile and a coarse one (the blotches a phone's noise reduction leaves),
+      // each one of the pre-made tiles at a random offset.
+      ctx.globalCompositeOperation = 'overlay';
+      for (const [set, scale] of [
+        [fine, 1],
+        [coarse, NOISE_COARSE],
+      ] as const) {
+        const pattern = set[Math.floor(r.noise() * set.length)]!;
+        const span = NOISE_TILE * scale;
+        pattern.setTransform(
+          new DOMMatrix().translate(r.noise() * span, r.noise() * span).scale(scale),
+        );
+        ctx.fillStyle = pattern;
+        ctx.fillRect(0, 0, cfg.width, cfg.height);
+      }
+      ctx.globalCompositeOperation = 'source-over';
+      state.frames += 1;
+      state.drawMs += performance.now() - started;
+    };
+    draw();
+
+    const stream = canvas.captureStream(cfg.fps);
+    const [track] = stream.getVideoTracks();
+    if (track) {
+      const settings = track.getSettings.bind(track);
+      Object.defineProperty(track, 'label', { value: cfg.label });
+      track.getSettings = () => ({
+        ...settings(),
+        width: cfg.width,
+        height: cfg.height,
+        frameRate: cfg.fps,
+        facingMode: 'user',
+      });
+    }
+    const timer = setInterval(() => {
+      if (stream.getVideoTracks().every((tr) => tr.readyState === 'ended')) clearInterval(timer);
+      else draw();
+    }, 1000 / cfg.fps);
+    return stream;
+  }
+
+  media.getUserMedia = async (constraints?: MediaStreamConstraints) => {
+    if (!constraints?.video || facingOf(constraints.video) === 'environment')
+      return original(constraints);
+    // The browser's own camera first, so a withheld permission or a missing camera fails as it
+    // would; its stream is closed at once and the synthetic one answers.
+    const real = await original({ audio: false, video: true });
+    real.getTracks().forEach((tr) => tr.stop());
+    return syntheticStream();
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * A synthetic front camera for e2e (issue 31 item 5): `installSyntheticCamera(context, { seed })`
+ * makes every page of the context answer a front-camera getUserMedia with the synthetic patient of
+ * tests/synthetic/model.ts drawn live into a canvas stream (640x480, 30 fps): head sway and jitter,
+ * sensor noise, skin tone, ambient light, the phone screen's light on the face, slow auto exposure
+ * and white balance, camera latency, spontaneous blinks and one blink in answer to each cue the page
+ * shows (`data-liveness-cue`), lit by the colour the page paints (`data-liveness-light`). The rear
+ * camera (documents) stays Chromium's file camera, and so does a context without this call: the
+ * file camera plays a fixed recording, which is the ATTACK the challenge must refuse.
+ *
+ * Seeds: the replay check refuses a frame that is a near-duplicate of another session's counted
+ * frame (72 h; one database per e2e run), so each test's patient has its own seed: its own place in
+ * the oval, sway phase, jitter, noise, tone, lighting and blink times (e2e/synthetic-camera.spec.ts
+ * measures two seeds' frames apart with the server's fingerprint).
+ *
+ * The page side (synthetic-camera.browser.ts) is bundled with esbuild once per test run.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { BrowserContext } from '@playwright/test';
+import { build } from 'esbuild';
+import { LIVENESS_CUE_ATTR, LIVENESS_LIGHT_ATTR } from '../../contract/identity';
+import type { FaceEllipse, SyntheticCameraConfig } from './synthetic-camera.browser';
+
+export type { SyntheticCameraState } from './synthetic-camera.browser';
+
+export type SyntheticCameraOptions = Pick<
+  SyntheticCameraConfig,
+  'seed' | 'tone' | 'lighting' | 'screenBrightness' | 'patient'
+> & {
+  /** The blink pair tests/fixtures/faces/<face>-open.jpg / -closed.jpg (default 'blink'). */
+  face?: SyntheticCameraConfig['face'];
+  /** The camera's label (default a phone's front camera as Chrome on Android names it). */
+  label?: string;
+  fps?: number;
+};
+
+const faces = path.resolve('tests', 'fixtures', 'faces');
+
+/**
+ * Each fixture's face, for the soft mask (skin tone, the screen's light): the ellipse around the
+ * skin of the face in the 640x480 photo (forehead to chin, cheek to cheek), read off the photos.
+ */
+export const FACE_ELLIPSES: Record<SyntheticCameraConfig['face'], FaceEllipse> = {
+  blink: { cx: 322, cy: 315, rx: 118, ry: 130 },
+  'blink-b': { cx: 318, cy: 285, rx: 120, ry: 140 },
+};
+
+let bundle: Promise<string> | null = null;
+
+/** The page script, built once per run (a worker process) from TypeScript. */
+function pageScript(): Promise<string> {
+  bundle ??= build({
+    entryPoints: [path.resolve('e2e', 'support', 'synthetic-camera.browser.ts')],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: '__syntheticCameraModule',
+    target: 'chrome120',
+    logLevel: 'silent',
+  }).then((r) => r.outputFiles[0]!.text);
+  return bundle;
+}
+
+const dataUrl = (file: string) =>
+  `data:image/jpeg;base64,${readFileSync(path.join(faces, file)).toString('base64')}`;
+
+/** The config the page side gets for these options. */
+export function syntheticCameraConfig(options: SyntheticCameraOptions): SyntheticCameraConfig {
+  const face = options.face ?? 'blink';
+  return {
+    seed: options.seed,
+    face,
+    tone: options.tone,
+    lighting: options.lighting,
+    screenBrightness: options.screenBrightness,
+    patient: options.patient,
+    images: { open: dataUrl(`${face}-open.jpg`), closed: dataUrl(`${face}-closed.jpg`) },
+    ellipse: FACE_ELLIPSES[face],
+    lightAttr: LIVENESS_LIGHT_ATTR,
+    cueAttr: LIVENESS_CUE_ATTR,
+    label: options.label ?? 'camera2 1, facing front',
+    width: 640,
+    height: 480,
+    fps: options.fps ?? 30,
+  };
+}
+
+/** Every page of `context` opened from now on has the synthetic front camera of patient `seed`. */
+export async function installSyntheticCamera(
+  context: BrowserContext,
+  options: SyntheticCameraOptions,
+): Promise<void> {
+  if (!Number.isInteger(options.seed) || options.seed < 1)
+    throw new Error(`synthetic camera: seed must be a positive integer (${options.seed})`);
+  const script = await pageScript();
+  const config = JSON.stringify(syntheticCameraConfig(options));
+  await context.addInitScript({
+    content: `${script}\n__syntheticCameraModule.installSyntheticCamera(${config});`,
+  });
+}

@@ -428,6 +428,9 @@ export async function main() {
       FACE_AUTH_SESSIONS_PER_MINUTE: '1000000',
       IDENTITY_START_PER_ADDRESS_MINUTE: '1000000',
       IDENTITY_START_PER_ADDRESS_HOUR: '1000000',
+      // The blink-only mode: these selfie patients blink at fixed times, untagged (the challenge's
+      // CPU per frame, with its cues and colours, is bench/liveness-challenge.ts').
+      IDENTITY_LIVENESS_CHALLENGE: 'none',
     });
     const logs = listen(server);
     try {

@@ -80,7 +80,7 @@ const NETWORKS = {
 } as const;
 let NET: { rttMs: number; upKbps: number; downKbps: number } = NETWORKS['regular-3g'];
 /** Sets the network and the engine's time per request (simulated) for the sessions that follow. */
-export function useNetwork(name: keyof typeof NETWORKS, serverMs: number | null = 400) {
+function useNetwork(name: keyof typeof NETWORKS, serverMs: number | null = 400) {
   if (!(name in NETWORKS)) throw new Error(`--network: one of ${Object.keys(NETWORKS)}`);
   NET = NETWORKS[name];
   serverMsSetting = serverMs;
@@ -205,7 +205,7 @@ type Engine = {
   clock: AsyncLocalStorage<{ now: number }>;
 };
 
-export async function startEngine(
+async function startEngine(
   mode: LivenessChallengeMode,
 ): Promise<Engine & { close(): Promise<void> }> {
   const config = loadIdentityConfig({ ...process.env, IDENTITY_LIVENESS_CHALLENGE: mode });
@@ -320,7 +320,7 @@ function ended(out: SessionResult, answer: LivenessResponse | { error: string },
  * One session of a simulated browser: captures, tags, polls, the network, the page, and the patient
  * (or the attacker) in front of the camera.
  */
-export async function runSession(
+async function runSession(
   e: Engine,
   p: SyntheticPatient,
   kind: Kind,

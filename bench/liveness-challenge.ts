@@ -146,9 +146,10 @@ class Page {
   apply(arrived: number, challenge: LivenessChallenge | undefined) {
     if (!challenge) return;
     this.lights.push({ arrived, light: challenge.light });
-    const cue = challenge.cue;
-    if (cue && !this.cues.has(cue.n) && arrived < cue.until)
-      this.cues.set(cue.n, { at: cue.at, until: cue.until, shownAt: Math.max(cue.at, arrived) });
+    // The current cue and the next one the server sends ahead, each shown once from its `at`.
+    for (const cue of [challenge.cue, challenge.next_cue])
+      if (cue && !this.cues.has(cue.n) && arrived < cue.until)
+        this.cues.set(cue.n, { at: cue.at, until: cue.until, shownAt: Math.max(cue.at, arrived) });
   }
 
   /** The colour painted at `t` (the newest answer arrived by then): its index, colour and round. */

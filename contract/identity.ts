@@ -111,6 +111,11 @@ export const livenessLight = z.object({
 export type LivenessLight = z.infer<typeof livenessLight>;
 export const livenessChallenge = z.object({
   cue: z.nullable(livenessCue),
+  /**
+   * The cue after `cue` (its window starts after that one's), sent ahead so that it shows on time
+   * whatever the round trip; it becomes `cue` in later answers. Absent from an older server.
+   */
+  next_cue: z.optional(z.nullable(livenessCue)),
   light: z.nullable(livenessLight),
 });
 export type LivenessChallenge = z.infer<typeof livenessChallenge>;

@@ -32,7 +32,7 @@ import {
   postStartKyc,
 } from './kyc.api';
 import {
-  cueAt,
+  challengeCueAt,
   frameTag,
   lightIndexAt,
   logPaint,
@@ -144,7 +144,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       timer = undefined;
       if (stopped || origin === null) return;
       const t = env.now() - origin;
-      const nextCue = cueAt(challenge?.cue, t);
+      const nextCue = challengeCueAt(challenge, t);
       if (!sameCue(nextCue, cue)) {
         cue = nextCue;
         sendBack(cue ? { type: 'cue.show', cue } : { type: 'cue.hide' });

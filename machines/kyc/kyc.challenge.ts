@@ -16,6 +16,12 @@ import type {
 export const cueAt = (cue: LivenessCue | null | undefined, t: number): LivenessCue | null =>
   cue && t >= cue.at && t < cue.until ? cue : null;
 
+/** The challenge's cue to show at `t`: the current one, or the next one the server sent ahead. */
+export const challengeCueAt = (
+  challenge: LivenessChallenge | null | undefined,
+  t: number,
+): LivenessCue | null => cueAt(challenge?.cue, t) ?? cueAt(challenge?.next_cue, t);
+
 /** The index in `light.colours` to paint at `t` (each from `from` to `to`), or -1 for none. */
 export const lightIndexAt = (light: LivenessLight | null | undefined, t: number): number =>
   light ? light.colours.findIndex((c) => t >= c.from && t < c.to) : -1;
@@ -24,7 +30,7 @@ export const lightIndexAt = (light: LivenessLight | null | undefined, t: number)
 export function nextChange(challenge: LivenessChallenge | null, t: number): number | null {
   if (!challenge) return null;
   const moments = [
-    ...(challenge.cue ? [challenge.cue.at, challenge.cue.until] : []),
+    ...[challenge.cue, challenge.next_cue].flatMap((c) => (c ? [c.at, c.until] : [])),
     ...(challenge.light?.colours.flatMap((c) => [c.from, c.to]) ?? []),
   ].filter((m) => m > t);
   return moments.length ? Math.min(...moments) : null;

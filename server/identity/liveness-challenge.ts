@@ -111,6 +111,12 @@ export type ChallengeState = {
   /** Cues asked so far, and the one pending (null when none). */
   cues: number;
   cue: LivenessCue | null;
+  /**
+   * The cue after it, drawn and answered with it (its window starts after the current one's), so the
+   * browser has it in time without waiting for the answer to the current blink (a round trip on
+   * Regular 3G is more than a second); it becomes the current cue when that one ends.
+   */
+  next: LivenessCue | null;
   /** When the previous cue ended (its blink's reopening, or its window's end). */
   cueEnded: number | null;
   /** The closing frame's `t` of the blink under way. */
@@ -169,8 +175,8 @@ function pearson(a: number[], b: number[]): number {
 const rms = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length);
 
 /**
- * Judges a round from its colours' frames: unseen when a colour has no usable frame (face and
- * background), else passed when the face's chromaticity follows the screen colours (correlation)
+ * Judges a round from its colours' frames: unseen when more than one colour has no usable frame
+ * (face and background), else passed when the face's chromaticity follows the screen colours (correlation)
  * and changes clearly more than the background's.
  */
 export function judgeLight(
@@ -185,11 +191,18 @@ export function judgeLight(
     background: null,
     passed: false,
   };
-  if (light.acc.some((a) => !a.n || !a.nb)) return unseen;
+  // On a slow uplink the browser sends only some of its frames: a round is judged on the colours
+  // that have frames, all but one at least, and at least three different ones among them.
+  const seen = light.colours.flatMap((c, k) => {
+    const a = light.acc[k]!;
+    return a.n && a.nb ? [{ colour: c.colour, a }] : [];
+  });
+  if (seen.length < light.colours.length - 1 || new Set(seen.map((x) => x.colour)).size < 3)
+    return unseen;
   const mean = (sum: Rgb, n: number): Rgb => [sum[0] / n, sum[1] / n, sum[2] / n];
-  const expected = deviations(light.colours.map((c) => hexChroma(c.colour)));
-  const face = deviations(light.acc.map((a) => mean(a.face, a.n)));
-  const background = deviations(light.acc.map((a) => mean(a.background, a.nb)));
+  const expected = deviations(seen.map((x) => hexChroma(x.colour)));
+  const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
+  const background = deviations(seen.map(({ a }) => mean(a.background, a.nb)));
   const correlation = pearson(expected, face);
   const ratio = rms(face) / Math.max(rms(background), 1e-4);
   return {
@@ -247,6 +260,7 @@ export function challengeDecider(
     hits: 0,
     cues: 0,
     cue: null,
+    next: null,
     cueEnded: null,
     closingAt: null,
     light: null,
@@ -273,20 +287,30 @@ export function challengeDecider(
     return { ...s, done, startedAt: s.blink.startedAt, blinks: s.blink.blinks };
   };
 
-  /** A cue whose window passed without a blink closing in it: missed. */
-  function resolveCue(s: ChallengeState, t: number): ChallengeState {
-    const cue = s.cue;
-    if (!cue || t <= cue.until) return s;
-    const closingInWindow =
-      s.blink.phase === 'closed' &&
-      s.closingAt !== null &&
-      s.closingAt >= cue.at + CUE_MIN_LATENCY_MS &&
-      s.closingAt <= cue.until;
-    if (closingInWindow) return s;
-    const next = { ...s, cue: null, cueEnded: cue.until };
-    // Not enough cues left for the blinks still needed: refused.
-    if (next.hits + (maxCues - next.cues) < required) return { ...next, refused: 'cues_missed' };
-    return next;
+  /** The current cue has ended (answered, or its window passed) at `ended`: the next one is current. */
+  const endCue = (s: ChallengeState, ended: number): ChallengeState => ({
+    ...s,
+    cue: s.next && { ...s.next, of: required - s.hits },
+    next: null,
+    cueEnded: ended,
+  });
+
+  /** Cues whose window passed without a blink closing in it: missed. */
+  function resolveCue(first: ChallengeState, t: number): ChallengeState {
+    let s = first;
+    for (let cue = s.cue; cue && t > cue.until; cue = s.cue) {
+      const closingInWindow =
+        s.blink.phase === 'closed' &&
+        s.closingAt !== null &&
+        s.closingAt >= cue.at + CUE_MIN_LATENCY_MS &&
+        s.closingAt <= cue.until;
+      if (closingInWindow) return s;
+      s = endCue(s, cue.until);
+      // Not enough cues left for the blinks still needed: refused.
+      const pending = s.cue ? 1 : 0;
+      if (s.hits + pending + (maxCues - s.cues) < required) return { ...s, refused: 'cues_missed' };
+    }
+    return s;
   }
 
   /** A frame's tag and colour: the clock signals, the colour sample, the light's judgement. */
@@ -308,7 +332,8 @@ export function challengeDecider(
           newestT: null,
           closingAt: null,
           cue: null,
-          cues: s.cue ? s.cues - 1 : s.cues,
+          next: null,
+          cues: s.cues - (s.cue ? 1 : 0) - (s.next ? 1 : 0),
           light: null,
           lightRounds: s.light ? s.lightRounds - 1 : s.lightRounds,
         };
@@ -378,7 +403,7 @@ export function challengeDecider(
         closing >= cue.at + CUE_MIN_LATENCY_MS &&
         closing <= cue.until
       ) {
-        s = { ...s, hits: s.hits + 1, cue: null, cueEnded: t ?? cue.until };
+        s = endCue({ ...s, hits: s.hits + 1 }, t ?? cue.until);
       }
       s.closingAt = null;
       if (t !== null) s = resolveCue(s, t);
@@ -467,16 +492,21 @@ export function challengeDecider(
       const start = s.newestT + LEAD_MS;
       if (withLight && !s.lightPassed && !s.light && s.lightRounds < LIGHT_ROUNDS)
         s = { ...s, light: drawLight(s.lightRounds + 1, start), lightRounds: s.lightRounds + 1 };
+      const cue = (at: number): LivenessCue => ({
+        n: s.cues + 1,
+        of: required - s.hits,
+        at,
+        until: at + CUE_WINDOW_MS,
+      });
+      const gap = () => draw(CUE_GAP_MS[0], CUE_GAP_MS[1]);
       if (!s.cue && s.hits < required && s.cues < maxCues) {
-        const at =
-          s.cues === 0
-            ? start
-            : Math.max(start, s.cueEnded ?? 0) + draw(CUE_GAP_MS[0], CUE_GAP_MS[1]);
-        s = {
-          ...s,
-          cues: s.cues + 1,
-          cue: { n: s.cues + 1, of: required - s.hits, at, until: at + CUE_WINDOW_MS },
-        };
+        const at = s.cues === 0 ? start : Math.max(start, s.cueEnded ?? 0) + gap();
+        s = { ...s, cues: s.cues + 1, cue: cue(at) };
+      }
+      // The one after it, answered now (a miss of the current one would need it at once).
+      if (s.cue && !s.next && s.cues < maxCues) {
+        const at = Math.max(start, s.cue.until + gap());
+        s = { ...s, cues: s.cues + 1, next: cue(at) };
       }
       return settle(s);
     },
@@ -486,6 +516,7 @@ export function challengeDecider(
     ...decider,
     challenge: (s) => ({
       cue: s.done || s.refused ? null : s.cue,
+      next_cue: s.done || s.refused ? null : s.next,
       light:
         s.light && !s.done && !s.refused
           ? { round: s.light.round, colours: s.light.colours }

@@ -56,6 +56,11 @@ const hexRgb = (hex: string): [number, number, number] => [
   parseInt(hex.slice(5, 7), 16),
 ];
 const SKIN: [number, number, number] = [150, 110, 90];
+/** r, g, b over their sum (what the decider accumulates per colour). */
+const chromaOf = (c: [number, number, number]): [number, number, number] => {
+  const sum = c[0] + c[1] + c[2];
+  return [c[0] / sum, c[1] / sum, c[2] / sum];
+};
 const WALL: [number, number, number] = [120, 120, 115];
 /** A face lit by `screen` with strength `k` (the background with `kb`). */
 function lit(screen: string | null, k = 0.25, kb = 0.02): FrameColour {
@@ -155,10 +160,15 @@ function answerCues(p: ReturnType<typeof session>, latency: (n: number) => numbe
 describe('the challenge decider: blinks on cue', () => {
   it('asks nothing before the open-eye baseline, then the first cue and the colours LEAD_MS after the newest frame', () => {
     const p = session({ mode: 'cues,light' });
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
     const c = p.start();
     const newest = p.t - 125;
     expect(c.cue).toEqual({ n: 1, of: 3, at: newest + LEAD_MS, until: newest + LEAD_MS + 1500 });
+    // The next cue goes out with it, its window 0.6-1.8 s after this one's (no round trip to wait).
+    expect(c.next_cue).toMatchObject({ n: 2, of: 3 });
+    expect(c.next_cue!.at - c.cue!.until).toBeGreaterThanOrEqual(600);
+    expect(c.next_cue!.at - c.cue!.until).toBeLessThanOrEqual(1800);
+    expect(c.next_cue!.until - c.next_cue!.at).toBe(1500);
     expect(c.light!.round).toBe(1);
     expect(c.light!.colours).toHaveLength(LIGHT_COLOURS);
     expect(c.light!.colours[0]!.from).toBe(newest + LEAD_MS);
@@ -197,10 +207,11 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.s.done).toBe(true);
     expect(p.decider.isLive(p.s)).toBe(true);
     expect(p.s.hits).toBe(3);
-    expect(p.s.cues).toBe(3);
+    // Each cue went out with the next one ahead: the fourth was asked and never needed.
+    expect(p.s.cues).toBe(4);
     for (let i = 1; i < cues.length; i++)
       expect(cues[i]!.at).toBeGreaterThanOrEqual(cues[i - 1]!.at + 400 + 250 + 600);
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
   });
 
   it('blinks at any time outside the windows do not count and do not refuse', () => {
@@ -229,8 +240,11 @@ describe('the challenge decider: blinks on cue', () => {
     const p = session({ mode: 'cues' });
     p.start();
     answerCues(p, () => null);
-    expect(p.s.cues).toBe(3);
+    // Three missed; the fourth was sent ahead (with the third) and is never shown once refused.
+    expect(p.s.hits).toBe(0);
+    expect(p.s.cues).toBe(4);
     expect(p.s.refused).toBe('cues_missed');
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
   });
 
   it('says what to do: wait for the cue, and the count', () => {
@@ -314,10 +328,10 @@ describe('the challenge decider: the colour light', () => {
 
   it('a tag that disagrees with the schedule is not used, and is a signal', () => {
     const p = session({ mode: 'cues,light' });
-    // Every frame of the first colour claims the second: that colour is unseen in round 1.
+    // Every frame of the first two colours claims another: two colours unseen in round 1.
     p.tagging((at, st) => {
       const i = st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
-      return i === 0 ? 1 : i;
+      return i === 0 || i === 1 ? i + 2 : i;
     });
     p.start();
     const round1 = p.decider.challenge!(p.s).light!;
@@ -331,14 +345,24 @@ describe('the challenge decider: the colour light', () => {
     expect(round2.colours[0]!.from).toBeGreaterThan(round1.colours.at(-1)!.to);
   });
 
-  it('judgeLight: unseen when a colour has no frame', () => {
+  it('judgeLight: judged on four colours when one has no frame (a slow uplink), unseen with two missing', () => {
     const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
       colour,
       from: i * 700,
       to: (i + 1) * 700,
     }));
-    const acc = colours.map(() => ({ n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] }));
-    expect(judgeLight({ round: 1, colours, acc } as Parameters<typeof judgeLight>[0])).toEqual({
+    /** The frames of each colour: a face lit by it, and a wall that barely changes. */
+    const acc = (missing: number[]) =>
+      colours.map((c, k) => {
+        if (missing.includes(k)) return { n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] };
+        const { face, background } = lit(c.colour);
+        return { n: 1, face: chromaOf(face!), nb: 1, background: chromaOf(background!) };
+      });
+    const judge = (missing: number[]) =>
+      judgeLight({ round: 1, colours, acc: acc(missing) } as Parameters<typeof judgeLight>[0]);
+    expect(judge([]).passed).toBe(true);
+    expect(judge([2])).toMatchObject({ seen: true, passed: true });
+    expect(judge([1, 3])).toEqual({
       round: 1,
       seen: false,
       correlation: null,
@@ -411,7 +435,7 @@ describe('the challenge decider: a browser clock that starts again', () => {
     p.clockTo(0);
     p.run(250);
     expect(p.s.signals.clock_backwards).toBe(1);
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
     const again = p.finish();
     // The same first cue and first round, drawn from the new clock (nothing counted as missed).
     expect(again.cue).toMatchObject({ n: 1, of: 3, at: 250 + LEAD_MS });

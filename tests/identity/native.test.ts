@@ -286,6 +286,8 @@ describe('native against tfjs-wasm on the fixture faces', () => {
         ok: true,
         state: 'ready',
         backend: 'onnxruntime-node',
+        // The KYC selfie's challenge (issue 31): the default, this engine's settings giving none.
+        challenge: 'cues,light',
       });
     } finally {
       await app.close();

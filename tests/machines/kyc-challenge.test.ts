@@ -13,7 +13,13 @@ import type {
   LivenessResponse,
 } from '../../contract/identity';
 import { createLivenessSampling, type SamplingEnv } from '../../machines/kyc/kyc.actors';
-import { cueAt, lightIndexAt, nextChange, paintedAt } from '../../machines/kyc/kyc.challenge';
+import {
+  challengeCueAt,
+  cueAt,
+  lightIndexAt,
+  nextChange,
+  paintedAt,
+} from '../../machines/kyc/kyc.challenge';
 import { selectSelfieView } from '../../machines/kyc/kyc.selectors';
 import { selectAssistOffer } from '../../machines/kyc/kyc.assist.selectors';
 import { livenessErrorFrom } from '../../machines/kyc/kyc.errors';
@@ -135,6 +141,17 @@ describe('the challenge timeline (kyc.challenge.ts)', () => {
     expect(nextChange({ cue, light: seq }, 1500)).toBe(1710);
     expect(nextChange({ cue, light: seq }, 3110)).toBeNull();
     expect(paintedAt([{ t: 10, index: 0 }], 9)).toBe(-1);
+  });
+
+  it('shows the next cue the server sent ahead at its own time, without another answer', () => {
+    const cue = { n: 1, of: 3, at: 1500, until: 3000 };
+    const next_cue = { n: 2, of: 3, at: 4000, until: 5500 };
+    const challenge = { cue, next_cue, light: null };
+    expect(
+      [1500, 3500, 4000, 5499, 5500].map((t) => challengeCueAt(challenge, t)?.n ?? null),
+    ).toEqual([1, null, 2, 2, null]);
+    expect(nextChange(challenge, 3000)).toBe(4000);
+    expect(nextChange(challenge, 4000)).toBe(5500);
   });
 });
 
@@ -367,9 +384,11 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
       [403, 'light_mismatch'],
     ] as const) {
       const error = toFlowError(new ApiError('rejected', status, 'La frase.', undefined, reason));
+      // The contract knows both codes: the reason is kept (the same refusal twice offers a person).
       expect(livenessErrorFrom(error)).toEqual({
         code: 'challengeFailed',
         serverMessage: 'La frase.',
+        reason,
       });
     }
     // Another code stays the spec's generic selfie problem.

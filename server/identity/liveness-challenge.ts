@@ -85,7 +85,14 @@ type ChallengeSignal = LivenessSignal;
 
 type Rgb = [number, number, number];
 /** A colour's frames so far: how many, and the sums of the face's and the background's chromaticity. */
-type ColourAcc = { n: number; face: Rgb; nb: number; background: Rgb };
+type ColourAcc = {
+  n: number;
+  face: Rgb;
+  nb: number;
+  background: Rgb;
+  /** The background's parts apart (FrameColour.patches): frames and chromaticity sums. */
+  patches?: Array<{ n: number; sum: Rgb }>;
+};
 type LightRound = LivenessLight & { acc: ColourAcc[] };
 /** The judgement of a round (for the log and the bench). */
 export type LightScore = {
@@ -204,7 +211,16 @@ export function judgeLight(
   const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
   const background = deviations(seen.map(({ a }) => mean(a.background, a.nb)));
   const correlation = pearson(expected, face);
-  const ratio = rms(face) / Math.max(rms(background), 1e-4);
+  // The background's change: its part that changed least (a wall beside long hair, which is lit
+  // like the face), when every seen colour has frames of it; else the whole background's.
+  const parts = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
+  const partChanges = Array.from({ length: parts }, (_, p) => p).flatMap((p) =>
+    seen.every(({ a }) => a.patches?.[p]?.n)
+      ? [rms(deviations(seen.map(({ a }) => mean(a.patches![p]!.sum, a.patches![p]!.n))))]
+      : [],
+  );
+  const backgroundChange = partChanges.length ? Math.min(...partChanges) : rms(background);
+  const ratio = rms(face) / Math.max(backgroundChange, 1e-4);
   return {
     round: light.round,
     seen: true,
@@ -353,11 +369,17 @@ export function challengeDecider(
       const acc = light.acc.map((a, k) => {
         if (k !== i) return a;
         const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
+        const patches = (frame.colour?.patches ?? []).map((rgb, p) => {
+          const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb };
+          const c = chroma(rgb);
+          return c ? { n: had.n + 1, sum: add(had.sum, c) } : had;
+        });
         return {
           n: a.n + 1,
           face: add(a.face, face),
           nb: a.nb + (background ? 1 : 0),
           background: background ? add(a.background, background) : a.background,
+          ...(patches.length ? { patches } : {}),
         };
       });
       s = { ...s, light: { ...light, acc } };

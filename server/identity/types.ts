@@ -38,6 +38,12 @@ export type FrameAnalysis = {
 export type FrameColour = {
   face: [number, number, number] | null;
   background: [number, number, number] | null;
+  /**
+   * The background's parts apart (top-left, top-right, left edge, right edge, outside the face box):
+   * long hair in the top corners is lit like the face, the wall at the edges is not; a face on a
+   * screen changes everywhere alike. Null where a part has too few pixels.
+   */
+  patches?: Array<[number, number, number] | null> | undefined;
 };
 
 /** Cosine similarity of two embeddings (Human's descriptions are not unit length). */

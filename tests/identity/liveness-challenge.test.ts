@@ -345,6 +345,40 @@ describe('the challenge decider: the colour light', () => {
     expect(round2.colours[0]!.from).toBeGreaterThan(round1.colours.at(-1)!.to);
   });
 
+  it("judgeLight: the background's least-changing part counts (long hair lit like the face, a wall beside it), and a flat screen changes everywhere", () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    /** Each colour's frame: the face lit by it; the patches lit with `patchK` each. */
+    const acc = (patchK: number[]) =>
+      colours.map((c) => {
+        const { face } = lit(c.colour);
+        const patch = (k: number) => chromaOf(lit(c.colour, 0.25, k).background!);
+        // The whole background: the top corners (the first two parts).
+        const top = chromaOf(lit(c.colour, 0.25, (patchK[0]! + patchK[1]!) / 2).background!);
+        return {
+          n: 1,
+          face: chromaOf(face!),
+          nb: 1,
+          background: top,
+          patches: patchK.map((k) => ({ n: 1, sum: patch(k) })),
+        };
+      });
+    const judge = (patchK: number[]) =>
+      judgeLight({ round: 1, colours, acc: acc(patchK) } as Parameters<typeof judgeLight>[0]);
+    // Hair in the top corners lit as the face is, the wall at the edges barely: passes.
+    expect(judge([0.25, 0.25, 0.02, 0.02])).toMatchObject({ seen: true, passed: true });
+    // The same without the parts (an older session's state): the hair makes it look flat.
+    const noParts = acc([0.25, 0.25, 0.02, 0.02]).map(({ patches: _, ...a }) => a);
+    expect(
+      judgeLight({ round: 1, colours, acc: noParts } as Parameters<typeof judgeLight>[0]).passed,
+    ).toBe(false);
+    // A face on a screen: every part changes as the face does.
+    expect(judge([0.25, 0.25, 0.25, 0.25])).toMatchObject({ seen: true, passed: false });
+  });
+
   it('judgeLight: judged on four colours when one has no frame (a slow uplink), unseen with two missing', () => {
     const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
       colour,
@@ -470,7 +504,13 @@ describe('the colour statistic (worker/colour.ts)', () => {
 
   it("measures the face's centre and the top corners outside the box; nothing without a box", () => {
     const c = frameColour(image([100, 110, 120], [180, 120, 90]), box);
-    expect(c).toEqual({ face: [180, 120, 90], background: [100, 110, 120] });
+    const wall: [number, number, number] = [100, 110, 120];
+    // The background, and its four parts apart (top corners, left and right edges).
+    expect(c).toEqual({
+      face: [180, 120, 90],
+      background: wall,
+      patches: [wall, wall, wall, wall],
+    });
     expect(frameColour(image([100, 110, 120], [180, 120, 90]), null)).toEqual({
       face: null,
       background: null,

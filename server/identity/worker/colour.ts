@@ -13,6 +13,9 @@ const FACE_PART = [0.25, 0.75, 0.2, 0.8] as const;
 const CORNER_W = 0.22;
 const CORNER_H = 0.3;
 const BOX_MARGIN = 0.1;
+/** The left and right edges beside the face (fractions of the frame): a wall where hair is not. */
+const EDGE_W = 0.14;
+const EDGE_Y = [0.3, 0.7] as const;
 /** Fewer pixels than this in a region: no colour for it (null). */
 const MIN_PIXELS = 24;
 /** At most about this many pixels are read per region (a sampling step on larger frames). */
@@ -116,5 +119,19 @@ export function frameColour(img: RgbImage, box: Box | null | undefined): FrameCo
     clampRect(img, { x0: 0, x1: cw, y0: 0, y1: ch }),
     clampRect(img, { x0: img.width - cw, x1: img.width, y0: 0, y1: ch }),
   ];
-  return { face: meanRgb(img, [face], null), background: meanRgb(img, corners, hole, true) };
+  const ew = img.width * EDGE_W;
+  const edges = [
+    clampRect(img, { x0: 0, x1: ew, y0: img.height * EDGE_Y[0], y1: img.height * EDGE_Y[1] }),
+    clampRect(img, {
+      x0: img.width - ew,
+      x1: img.width,
+      y0: img.height * EDGE_Y[0],
+      y1: img.height * EDGE_Y[1],
+    }),
+  ];
+  return {
+    face: meanRgb(img, [face], null),
+    background: meanRgb(img, corners, hole, true),
+    patches: [...corners, ...edges].map((r) => meanRgb(img, [r], hole, true)),
+  };
 }

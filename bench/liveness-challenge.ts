@@ -394,7 +394,10 @@ async function runSession(
         capturedAt: nextCapture,
         data: { t: Math.round(nextCapture), light: page.painted(nextCapture).index },
       });
-    const chosen = policy.select(buffer);
+    // As the browser: the frames of a cue's window (shown on this page) go first.
+    const chosen = policy.select(buffer, (f) =>
+      [...page.cues.values()].some((c) => f.data.t >= c.at && f.data.t <= c.until + 300),
+    );
     buffer = [];
     // Only the frames sent are drawn (in order: the camera's exposure follows them).
     const frames: Buffer[] = [];

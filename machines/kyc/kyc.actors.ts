@@ -33,6 +33,7 @@ import {
 } from './kyc.api';
 import {
   challengeCueAt,
+  inCueWindow,
   frameTag,
   lightIndexAt,
   logPaint,
@@ -180,7 +181,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         intervalMs: policy.pollEveryMs,
         delayFirst: true,
         request: async (signal) => {
-          const frames = policy.select(buffer);
+          const frames = policy.select(buffer, (f) => inCueWindow(challenge, f.data.tag.t));
           buffer = [];
           if (frames.length === 0) return null;
           const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };

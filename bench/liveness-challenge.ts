@@ -394,10 +394,7 @@ async function runSession(
         capturedAt: nextCapture,
         data: { t: Math.round(nextCapture), light: page.painted(nextCapture).index },
       });
-    // As the browser: the frames of a cue's window (shown on this page) go first.
-    const chosen = policy.select(buffer, (f) =>
-      [...page.cues.values()].some((c) => f.data.t >= c.at && f.data.t <= c.until + 300),
-    );
+    const chosen = policy.select(buffer);
     buffer = [];
     // Only the frames sent are drawn (in order: the camera's exposure follows them).
     const frames: Buffer[] = [];

@@ -29,14 +29,8 @@ export interface FramePolicy {
   readonly maxWidth: number;
   /** JPEG quality of a liveness frame (spec section 9: 0.7). */
   readonly quality: number;
-  /**
-   * The frames to send from the buffer (oldest first). `keep`: the frames that matter most (issue
-   * 31: those captured while a cue asks for a blink), sent first; the rest fill up what is left.
-   */
-  select<T>(
-    buffer: readonly SampledFrame<T>[],
-    keep?: (frame: SampledFrame<T>) => boolean,
-  ): SampledFrame<T>[];
+  /** The frames to send from the buffer (oldest first). */
+  select<T>(buffer: readonly SampledFrame<T>[]): SampledFrame<T>[];
 }
 
 /** Evenly spaced frames from the buffer, always including the oldest and the newest. */
@@ -70,18 +64,8 @@ export const selfieFramePolicy: FramePolicy = {
   maxBuffered: 16,
   maxWidth: 160,
   quality: 0.6,
-  select(buffer, keep) {
-    const max = this.maxFramesPerRequest;
-    if (!keep || buffer.length <= max) return evenlySpaced(buffer, max);
-    // On a slow uplink the buffer holds more than a request carries: a blink asked for lasts a
-    // frame or two, so the frames of a cue's window go first, the others evenly spaced around them.
-    const kept = buffer.filter(keep);
-    if (kept.length >= max) return evenlySpaced(kept, max);
-    const others = evenlySpaced(
-      buffer.filter((f) => !keep(f)),
-      max - kept.length,
-    );
-    return [...kept, ...others].sort((a, b) => a.capturedAt - b.capturedAt);
+  select(buffer) {
+    return evenlySpaced(buffer, this.maxFramesPerRequest);
   },
 };
 

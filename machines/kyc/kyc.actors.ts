@@ -33,7 +33,6 @@ import {
 } from './kyc.api';
 import {
   challengeCueAt,
-  inCueWindow,
   frameTag,
   lightIndexAt,
   logPaint,
@@ -181,7 +180,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         intervalMs: policy.pollEveryMs,
         delayFirst: true,
         request: async (signal) => {
-          const frames = policy.select(buffer, (f) => inCueWindow(challenge, f.data.tag.t));
+          const frames = policy.select(buffer);
           buffer = [];
           if (frames.length === 0) return null;
           const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };

@@ -26,18 +26,6 @@ export const challengeCueAt = (
 export const lightIndexAt = (light: LivenessLight | null | undefined, t: number): number =>
   light ? light.colours.findIndex((c) => t >= c.from && t < c.to) : -1;
 
-/** How long after a cue's window its blink may still be reopening (frames the server needs). */
-const CUE_TAIL_MS = 300;
-
-/**
- * A frame captured at `t` falls in a cue's window (or just after it, while the eyes reopen): the
- * frames a slow uplink must not drop first (contract/frame-policy.ts `select`'s `keep`).
- */
-export const inCueWindow = (challenge: LivenessChallenge | null | undefined, t: number): boolean =>
-  [challenge?.cue, challenge?.next_cue].some(
-    (c) => c !== null && c !== undefined && t >= c.at && t <= c.until + CUE_TAIL_MS,
-  );
-
 /** The first moment after `t` when what is shown changes (a cue or a colour starts or ends). */
 export function nextChange(challenge: LivenessChallenge | null, t: number): number | null {
   if (!challenge) return null;

@@ -299,18 +299,6 @@ describe('the frame policy', () => {
     expect(sent.at(-1)).toBe(14);
     expect(new Set(sent).size).toBe(sent.length);
   });
-  it("thins a backlog around the frames of a cue's window, which all go (a blink asked for lasts a frame or two)", () => {
-    // Frames 5-9 were captured while 'Parpadeá ahora' showed.
-    const inWindow = (f: { data: number }) => f.data >= 5 && f.data <= 9;
-    const sent = policy.select(buf(15), inWindow).map((f) => f.data);
-    expect(sent).toHaveLength(policy.maxFramesPerRequest);
-    expect(sent).toEqual(expect.arrayContaining([5, 6, 7, 8, 9]));
-    expect(sent).toEqual([...sent].sort((a, b) => a - b));
-    // Evenly spaced, a window's frames can be dropped: frames 5, 7 and 9 are.
-    expect(policy.select(buf(15)).map((f) => f.data)).not.toContain(5);
-    // Within the bound nothing is thinned either way.
-    expect(policy.select(buf(6), inWindow).map((f) => f.data)).toEqual([0, 1, 2, 3, 4, 5]);
-  });
   it('stays within the server bounds', () => {
     expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);
     expect(Math.ceil(policy.pollEveryMs / policy.captureEveryMs)).toBeLessThanOrEqual(

@@ -134,20 +134,13 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
 
 /**
  * The journeys' patient is an attentive one: it never looks away from a cue (the model's missCue is
- * 3%) and its blinks on cue close for 250-400 ms, as a blink made on request does (the model's
+ * 3%) and its blinks on cue close for 160-260 ms, as a blink made on request does (the model's
  * 100-250 ms are spontaneous blinks': a 100 ms closing falls between two of the page's frames, taken
  * every 125 ms and further apart on a busy machine). Measured at load 12-16: seed 4 as drawn (one cue
  * missed, one blink of 100 ms) passed with 3 of 5 cues once and was refused once. How often a real
  * patient passes is the bench's question (bench/liveness-challenge.ts), not the journeys'.
  */
-const ATTENTIVE = { missCue: 0, closedMs: [250, 400] as [number, number] };
-/**
- * The journeys' light: by a window, the screen at 80%. The seed still draws the tone, the sway, the
- * noise and the blink times. In .ci/run (load 5-7) a journey patient drawn in dim light and one with
- * its screen at 51% were refused 'cues_missed' (0 and 1 blinks of 3 seen) with 160-260 ms blinks;
- * how each lighting fares is the bench's question, not the journeys'.
- */
-const JOURNEY_LIGHT = { lighting: 'window', screenBrightness: 0.8 } as const;
+const ATTENTIVE = { missCue: 0, closedMs: [160, 260] as [number, number] };
 
 /**
  * `context`'s front camera (for a context the test makes itself, e.g. a phone): the synthetic patient
@@ -158,8 +151,7 @@ export async function useSelfieCamera(
   camera: SelfieCamera,
   seed: number,
 ): Promise<void> {
-  if (camera === 'synthetic')
-    await installSyntheticCamera(context, { seed, ...JOURNEY_LIGHT, patient: ATTENTIVE });
+  if (camera === 'synthetic') await installSyntheticCamera(context, { seed, patient: ATTENTIVE });
 }
 
 /** Atomically points the camera symlink at another video (the camera already open keeps its file). */

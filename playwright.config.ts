@@ -77,7 +77,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
+      // E2E_LOG_LEVEL=info keeps the engine's per-frame log (liveness_frames) in the runner's output.
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
       DEMO_PATIENT: 'true',
       // Fast progressive delay, but the real thresholds: delay from the 5th failure, lock at the 10th.
       LOGIN_DELAY_BASE_MS: '50',

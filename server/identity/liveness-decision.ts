@@ -152,7 +152,11 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       feedback = idle.feedback.length ? idle.feedback : decider.progress(state, t);
       seq += 1;
       stored.push({ seq, thumb, dhash, counted: true });
-      steps.push({ skipped: frame.skipped, duplicate: false });
+      steps.push({
+        skipped: frame.skipped,
+        duplicate: false,
+        ...(tags[i] ? { t: tags[i].t } : {}),
+      });
       continue;
     }
     if (dup.dup) {
@@ -162,7 +166,13 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       const idle = decider.idle(state, t, [], dup.replay ? undefined : signals);
       state = idle.state;
       if (idle.feedback.length) feedback = idle.feedback;
-      steps.push(frameLog(frame, gates, dup, { counted: false, live: idle.live }));
+      steps.push(
+        frameLog(frame, gates, dup, {
+          counted: false,
+          live: idle.live,
+          ...(tags[i] ? { t: tags[i].t } : {}),
+        }),
+      );
       continue;
     }
     const step = gates.ok
@@ -180,7 +190,12 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     else if (input.evidence && faceFrameRank(gates) > (faceFrame?.rank ?? -1))
       faceFrame = { rank: faceFrameRank(gates), image: images[i]! };
     steps.push(
-      frameLog(frame, gates, dup, { counted: step.counted, live: step.live, ...step.scores }),
+      frameLog(frame, gates, dup, {
+        counted: step.counted,
+        live: step.live,
+        ...(tags[i] ? { t: tags[i].t } : {}),
+        ...step.scores,
+      }),
     );
     if (step.live) break;
   }

@@ -242,6 +242,10 @@ export function createLivenessSessions(deps: {
         frames: result.steps,
         detections,
         live: result.live,
+        ...(result.challenge
+          ? { cue: result.challenge.cue, nextCue: result.challenge.next_cue }
+          : {}),
+        ...(result.refused ? { refused: result.refused } : {}),
         thresholds: {
           closed: config.liveness.closedRatio,
           reopen: config.liveness.reopenRatio,

@@ -14,7 +14,14 @@ import {
   analyzeImage,
   type FramesOptions,
 } from '../../server/identity/worker/analyze';
-import { decodeAnchor } from '../../server/identity/worker/eyes';
+import { decodeRgb } from '../../server/identity/image';
+import {
+  decodeAnchor,
+  eyeChange,
+  eyeContrast,
+  grey,
+  unchangedLimit,
+} from '../../server/identity/worker/eyes';
 import { loadHuman, type Human } from '../../server/identity/worker/models';
 import { fixture, ovalFrame } from './frames';
 
@@ -293,6 +300,37 @@ describe('the eye anchor across requests', () => {
     },
   );
 
+  it(
+    'eyes of low contrast: a closing lid that changes them by less than the fixed limit is analysed, open eyes still skipped',
+    { timeout: T },
+    async () => {
+      // A soft camera in a dim room: the same frames at 30% of their contrast.
+      const soft = (jpeg: Buffer) =>
+        sharp(jpeg)
+          .linear(0.3, 0.7 * 128)
+          .jpeg({ quality: 90 })
+          .toBuffer();
+      const [o1, o2, c1] = await Promise.all(
+        [shot(251), shot(252), shot(253, 1)].map(async (f) => soft(await f)),
+      );
+      const baseline = (await fresh(o1!)).faces[0]!.ear.mean;
+      const plan = { unchangedBelow: 16, blink: blink(baseline) };
+      const { anchor } = await frames([o1!], plan);
+      const eyes = decodeAnchor(anchor)!;
+      const change = async (f: Buffer) => eyeChange(eyes, grey(await decodeRgb(f, limits, 640)));
+      // The closing measures under the fixed limit here (it would have been skipped), over the
+      // contrast-relative one.
+      expect(await change(c1!)).toBeLessThan(16);
+      expect(unchangedLimit(eyes, 16)).toBeLessThan(await change(c1!));
+      expect((await frames([c1!], { ...plan, anchor })).frames[0]!.skipped).toBeUndefined();
+      expect((await frames([o2!], { ...plan, anchor })).frames[0]!.skipped).toBeDefined();
+      // Eyes of ordinary contrast keep the setting's limit.
+      const sharpEyes = decodeAnchor((await frames([await shot(254)], plan)).anchor)!;
+      expect(unchangedLimit(sharpEyes, 16)).toBe(16);
+      expect(eyeContrast(sharpEyes)).toBeGreaterThan(16 / 0.7);
+    },
+  );
+
   it('is ignored when the frame size changed or it does not decode', { timeout: T }, async () => {
     const [o1, o2] = await Promise.all([shot(211), shot(212)]);
     const baseline = (await fresh(o1)).faces[0]!.ear.mean;
@@ -335,6 +373,15 @@ describe('the eye anchor across requests', () => {
       // eyes may measure 0.86 next time), analysed.
       expect(await at(0.5, true)).toBe(true);
       expect(await at(0.84, true)).toBe(false);
+      // Within one request, eyes at 0.72 of the baseline: closed early for this worker (it readies the
+      // reopening's description 0.05 ahead) but not for the decider (0.70), so the next frame is
+      // analysed. Skipped as unchanged, a closed frame there was a lost blink (seen in e2e: 0.702,
+      // then closed and skipped, then open, and no blink counted).
+      const halfWay = await frames([o1, o2], {
+        unchangedBelow: 16,
+        blink: { closedRatio: 0.7, reopenRatio: 0.85, baseline: ear / 0.72, closed: false },
+      });
+      expect(halfWay.frames[1]!.skipped).toBeUndefined();
     },
   );
 });

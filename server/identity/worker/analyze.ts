@@ -3,7 +3,15 @@ import type { BlinkPlan, EmbeddingPlan } from '../liveness';
 import type { FrameAnalysis } from '../types';
 import { frameColour } from './colour';
 import { detectWithEyes, newTask } from './detect';
-import { decodeAnchor, encodeAnchor, eyeAnchor, eyeChange, grey, type EyeAnchor } from './eyes';
+import {
+  decodeAnchor,
+  encodeAnchor,
+  eyeAnchor,
+  eyeChange,
+  grey,
+  unchangedLimit,
+  type EyeAnchor,
+} from './eyes';
 import type { Human } from './models';
 
 export type AnalyzeOptions = {
@@ -78,7 +86,8 @@ export type FramesOptions = {
   /**
    * Skip a frame whose eye regions differ from the last analysed frame's by less than this (mean
    * absolute grey difference after removing the brightness offset, best of small shifts): it adds
-   * nothing to a blink decision, and the detector is what costs. 0 analyses every frame. With a
+   * nothing to a blink decision, and the detector is what costs. 0 analyses every frame. Lower for
+   * eyes of low contrast (eyes.ts unchangedLimit: a lid closes them by less). With a
    * blink plan, only while the last analysed frame's eyes were clearly on one side of the threshold
    * the decider waits for (STEADY_MARGIN).
    */
@@ -131,7 +140,13 @@ const REOPENED_CHANGE = 28;
  * stay as they are (a lost blink).
  */
 const STEADY_MARGIN = 0.1;
-/** Whether frames unchanged from an analysed frame with eye ratio `ear` can bring the decider nothing. */
+/**
+ * Whether frames unchanged from an analysed frame with eye ratio `ear` can bring the decider nothing.
+ * `closed` is the decider's own phase after that frame (its thresholds exactly, not the early
+ * closing this worker describes for): eyes at 0.702 of the baseline are not closed for the decider,
+ * so the fully closed frame after them must be analysed, not skipped as unchanged (a lost blink, seen
+ * in e2e: the lid half way, then closed, then open again, and no blink counted).
+ */
 function steady(ear: number, closed: boolean, baseline: number | null, blink?: BlinkPlan): boolean {
   if (!blink || baseline === null) return true;
   if (!Number.isFinite(ear)) return false;
@@ -164,6 +179,8 @@ export async function analyzeFrames(
     ? { index: -1, eyes: given, closed: blink?.closed ?? false }
     : null;
   let closed = blink?.closed ?? false;
+  /** The decider's phase as its thresholds set it (`closed` turns early, to describe the reopening). */
+  let phaseClosed = blink?.closed ?? false;
   let baseline = blink?.baseline ?? null;
   let describeFirst = opts.describeFirst;
   let from = opts.moved?.from;
@@ -188,9 +205,9 @@ export async function analyzeFrames(
     if (
       anchor &&
       change !== null &&
-      change < opts.unchangedBelow &&
+      change < unchangedLimit(anchor.eyes, opts.unchangedBelow) &&
       !opts.analyseAll &&
-      steady(anchor.eyes.ear, closed, baseline, blink)
+      steady(anchor.eyes.ear, phaseClosed, baseline, blink)
     ) {
       out.push({
         ...base,
@@ -236,6 +253,8 @@ export async function analyzeFrames(
         baseline ??= ear;
         if (ear < baseline * (blink.closedRatio + BLINK_MARGIN)) closed = true;
         else if (ear >= baseline * blink.reopenRatio) closed = false;
+        if (ear < baseline * blink.closedRatio) phaseClosed = true;
+        else if (ear >= baseline * blink.reopenRatio) phaseClosed = false;
       }
     }
     const eyes = only?.eyes ? eyeAnchor(g, only.eyes, only.face.ear.mean) : null;

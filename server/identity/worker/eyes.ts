@@ -85,6 +85,35 @@ export function eyeAnchor(img: GreyImage, eyes: [EyeBox, EyeBox], ear: number): 
   return { width: img.width, height: img.height, ear, eyes: patches as [EyePatch, EyePatch] };
 }
 
+/**
+ * A closing lid changes an eye region by about as much as the region's own contrast (the lid covers
+ * the iris, the white and the lashes with skin): on the challenge's synthetic patients
+ * (bench/eye-contrast.ts, 40 patients, both faces, tones II-VI, dim, window and outdoor light) closed
+ * eyes changed 0.80-1.15 times the open region's contrast and open eyes, 125 ms-1.25 s later, at most
+ * 0.69 times. A fixed limit does not follow this: a low-contrast face (dark skin outdoors, a dim room,
+ * a soft camera) closes its eyes by less than IDENTITY_UNCHANGED_BELOW (16), and its blinks were
+ * skipped as unchanged (e2e: closed frames at 14-15, lost cues).
+ */
+export const CLOSING_SHARE = 0.7;
+
+/** The anchor's eye contrast: the mean absolute deviation from its mean of each eye's region, the lower of the two. */
+export function eyeContrast(a: EyeAnchor): number {
+  return Math.min(
+    ...a.eyes.map((e) => {
+      let sum = 0;
+      for (const v of e.data) sum += v;
+      const mean = sum / e.data.length;
+      let dev = 0;
+      for (const v of e.data) dev += Math.abs(v - mean);
+      return dev / e.data.length;
+    }),
+  );
+}
+
+/** Frames changed less than this from the anchor are unchanged: `limit` (the setting), lower for low-contrast eyes. */
+export const unchangedLimit = (a: EyeAnchor, limit: number): number =>
+  Math.min(limit, CLOSING_SHARE * eyeContrast(a));
+
 /*
  * The anchor as bytes, for the session row (a few hundred bytes for the selfie's 160 px frames, a
  * few KB for the kiosk's 480 px ones): version 1, frame width and height (unsigned 16-bit), the

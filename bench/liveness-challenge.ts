@@ -377,7 +377,7 @@ async function runSession(
     for (const [n, cue] of page.cues) {
       if (answered.has(n)) continue;
       answered.add(n);
-      const blink = blinkOnCue(p, cue.shownAt, cueDraw);
+      const blink = blinkOnCue(p, cue.shownAt, cueDraw, blinks);
       if (blink) blinks.push(blink);
     }
     blinks.sort((a, b) => a[0] - b[0]);

@@ -231,7 +231,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     const cue = document.querySelector(`[${cfg.cueAttr}]`);
     const value = cue?.getAttribute(cfg.cueAttr) ?? null;
     if (cue && (cue !== cueElement || value !== cueValue)) {
-      const answer = state.origin === null ? null : blinkOnCue(patient, clock(), r.cues);
+      const answer = state.origin === null ? null : blinkOnCue(patient, clock(), r.cues, blinks());
       if (answer) state.cueBlinks.push(answer);
     }
     cueElement = cue;

@@ -126,13 +126,21 @@ export function gaussian(r: () => number): number {
 }
 
 /**
+ * Eyes that just opened close again on request only after this long (ms): two blinks never run into
+ * one (a spontaneous blink as the cue shows is followed by the one asked for, as a person does).
+ */
+export const BLINK_REFRACTORY_MS = 200;
+
+/**
  * The patient's answer to a cue shown at `shownAt` (ms): the closed phase [start, end), or null when
- * the patient did not see it. `r` draws the chance (give each cue its own stream).
+ * the patient did not see it. `r` draws the chance (give each cue its own stream). A blink already
+ * under way then (`others`: the patient's other blinks) delays the answer until after it.
  */
 export function blinkOnCue(
   p: SyntheticPatient,
   shownAt: number,
   r: () => number,
+  others: ReadonlyArray<[number, number]> = [],
 ): [number, number] | null {
   if (r() < p.missCue) return null;
   const latency = Math.max(
@@ -140,7 +148,15 @@ export function blinkOnCue(
     Math.min(900, p.blinkLatencyMs * Math.exp(p.latencySigma * gaussian(r))),
   );
   const closed = p.closedMs[0] + (p.closedMs[1] - p.closedMs[0]) * r();
-  const start = shownAt + p.displayLatencyMs + latency;
+  let start = shownAt + p.displayLatencyMs + latency;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const [s, e] of others)
+      if (s < start + closed + BLINK_REFRACTORY_MS && e + BLINK_REFRACTORY_MS > start) {
+        start = e + BLINK_REFRACTORY_MS;
+        moved = true;
+      }
+  }
   return [start, start + closed];
 }
 

@@ -32,13 +32,14 @@
  *     [--mode cues,light|cues|none] [--concurrent 1] [--only genuine|attacks]
  *     [--genuine-ms 30000] [--attack-ms 45000] (simulated time before a session is cut)
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
- *     [--network regular-3g|fast-3g|wifi]
+ *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import os from 'node:os';
-import { bufferFrame, selfieFramePolicy as policy } from '../contract/frame-policy';
+import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
 import {
   LIVENESS_CHALLENGES,
+  livenessResponse,
   type LivenessChallenge,
   type LivenessChallengeMode,
   type LivenessFrameTag,
@@ -80,6 +81,8 @@ const NETWORKS = {
 } as const;
 let NET: { rttMs: number; upKbps: number; downKbps: number } = NETWORKS['regular-3g'];
 /** Sets the network and the engine's time per request (simulated) for the sessions that follow. */
+/** The browser's frame policy: the selfie's, or its width and JPEG quality as `--width` and `--quality` try. */
+let policy: FramePolicy = selfieFramePolicy;
 function useNetwork(name: keyof typeof NETWORKS, serverMs: number | null = 400) {
   if (!(name in NETWORKS)) throw new Error(`--network: one of ${Object.keys(NETWORKS)}`);
   NET = NETWORKS[name];
@@ -103,6 +106,8 @@ type Args = {
   genuineMs: number;
   /** Simulated time an attack runs (unless refused first). */
   attackMs: number;
+  width: number;
+  quality: number;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -124,6 +129,8 @@ function parseArgs(argv: string[]): Args {
     serverMs: get('server-ms') === 'real' ? null : Number(get('server-ms') ?? 400),
     genuineMs: Number(get('genuine-ms') ?? 30_000),
     attackMs: Number(get('attack-ms') ?? 45_000),
+    width: Number(get('width') ?? selfieFramePolicy.maxWidth),
+    quality: Number(get('quality') ?? selfieFramePolicy.quality),
   };
 }
 
@@ -240,7 +247,10 @@ async function send(
 ): Promise<LivenessResponse | { error: string }> {
   return e.clock.run({ now }, async () => {
     try {
-      return await e.engine.livenessFrames(e.db, sessionId, frames, { meta });
+      const answer = await e.engine.livenessFrames(e.db, sessionId, frames, { meta });
+      // What the browser accepts (kyc.api.ts parses every answer with the contract): an answer it
+      // refuses ends its session in a generic error, and so it ends the bench's.
+      return livenessResponse.safeParse(answer).success ? answer : { error: 'contract' };
     } catch (err) {
       const code = (err as { code?: string }).code;
       if (!code) throw err;
@@ -333,7 +343,7 @@ async function runSession(
   const { sessionId } = await e.engine.startSession(e.db);
   const base = Date.now();
   const page = new Page();
-  const camera = syntheticCamera(p, { reflection: kind === 'flat' ? 'flat' : 'face' });
+  const camera = syntheticCamera(p, { reflection: kind === 'flat' ? 'flat' : 'face', policy });
   const cueDraw = rng(p.seed * 31 + 5);
   const blinks: Array<[number, number]> =
     kind === 'video'
@@ -508,8 +518,9 @@ function table(rows: string[][]) {
 export async function main() {
   const args = parseArgs(process.argv.slice(2));
   useNetwork(args.network, args.serverMs);
+  policy = { ...selfieFramePolicy, maxWidth: args.width, quality: args.quality };
   console.log(
-    `liveness challenge bench: mode ${args.mode}, ${args.patients} genuine patients, ${args.attacks} tries per attack, seed ${args.seed}, ${args.concurrent} session(s) at a time; answers after the engine's ${args.serverMs === null ? 'real time' : `${args.serverMs} ms`}; ${args.network} (${NET.rttMs} ms RTT, ${NET.upKbps} kbit/s up, ${NET.downKbps} down); load ${load()}`,
+    `liveness challenge bench: mode ${args.mode}, ${args.patients} genuine patients, ${args.attacks} tries per attack, seed ${args.seed}, ${args.concurrent} session(s) at a time; frames ${policy.maxWidth} px, JPEG ${policy.quality}; answers after the engine's ${args.serverMs === null ? 'real time' : `${args.serverMs} ms`}; ${args.network} (${NET.rttMs} ms RTT, ${NET.upKbps} kbit/s up, ${NET.downKbps} down); load ${load()}`,
   );
   const e = await startEngine(args.mode);
   const t0 = performance.now();

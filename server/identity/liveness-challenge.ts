@@ -303,10 +303,14 @@ export function challengeDecider(
     return { ...s, done, startedAt: s.blink.startedAt, blinks: s.blink.blinks };
   };
 
-  /** The current cue has ended (answered, or its window passed) at `ended`: the next one is current. */
+  /**
+   * The current cue has ended (answered, or its window passed) at `ended`: the next one is current,
+   * unless every blink is in (only the light may be left: no cue is asked then, and none with
+   * `of` 0, which the contract refuses).
+   */
   const endCue = (s: ChallengeState, ended: number): ChallengeState => ({
     ...s,
-    cue: s.next && { ...s.next, of: required - s.hits },
+    cue: s.next && s.hits < required ? { ...s.next, of: required - s.hits } : null,
     next: null,
     cueEnded: ended,
   });
@@ -442,7 +446,10 @@ export function challengeDecider(
 
   function progress(s: ChallengeState): string[] {
     if (s.done) return [hints.done];
-    const lines: string[] = [hints.waitCue, hints.cueCount(s.hits, required)];
+    const lines: string[] =
+      s.hits < required
+        ? [hints.waitCue, hints.cueCount(s.hits, required)]
+        : [hints.cueCount(s.hits, required)];
     if (s.light) lines.push(s.light.round > 1 ? hints.lightAgain : hints.light);
     return lines;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LivenessMeta } from '../../contract/identity';
+import { livenessChallenge, type LivenessMeta } from '../../contract/identity';
 import { loadIdentityConfig } from '../../server/identity/config';
 import { hints } from '../../server/identity/hints';
 import {
@@ -292,6 +292,12 @@ describe('the challenge decider: the colour light', () => {
     const round2 = p.decider.challenge!(p.s).light!;
     expect(round2.round).toBe(2);
     expect(p.decider.progress(p.s, 0)).toContain(hints.lightAgain);
+    // Every blink is in: no cue asked any more (one with `of` 0 broke the browser's contract and
+    // ended the session in a generic error, e2e kyc-recording), nor 'wait for the cue'.
+    const answer = p.decider.challenge!(p.s);
+    expect(answer).toMatchObject({ cue: null, next_cue: null });
+    expect(livenessChallenge.safeParse(answer).success).toBe(true);
+    expect(p.decider.progress(p.s, 0)).not.toContain(hints.waitCue);
     p.run(round2.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
     expect(p.s.lightScores[1]).toMatchObject({ round: 2, passed: true });
     expect(p.s.done).toBe(true);

@@ -181,9 +181,15 @@ export const imageScalingActor = fromPromise<Blob, { file: Blob }>(({ input }) =
   scaleImage(input.file),
 );
 
+/** Frames being encoded at once: the capture keeps its pace while a slow phone encodes. */
+export const MAX_ENCODING = 3;
+
 /**
- * Captures a frame from `video` every `everyMs` (skipping a tick while the previous encode runs)
- * and hands each to `onFrame` with its capture time. Returns the stop function.
+ * Captures a frame from `video` every `everyMs` and hands each to `onFrame` with its capture time,
+ * in capture order. The frame is taken at the tick (drawn into its own canvas) and encoded after:
+ * up to MAX_ENCODING encodes run at once, so a slow encode no longer skips the next ticks (a busy
+ * phone or machine left 250-380 ms between frames, longer than a blink's closed phase); a tick is
+ * skipped only while that many are under way. Returns the stop function.
  */
 export function startSampling(
   video: HTMLVideoElement,
@@ -192,19 +198,23 @@ export function startSampling(
   onFrame: (frame: { capturedAt: number; data: Blob }) => void,
   env: ImageEnv = browserImageEnv,
 ): () => void {
-  let busy = false;
+  let encoding = 0;
   let stopped = false;
+  /** The frames delivered so far, in order: each waits for the one before it. */
+  let delivered: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
-    if (busy || stopped || video.readyState < 2) return;
-    busy = true;
+    if (encoding >= MAX_ENCODING || stopped || video.readyState < 2) return;
+    encoding += 1;
     const capturedAt = performance.now();
-    captureFrame(video, options, env)
+    const encoded = captureFrame(video, options, env);
+    delivered = delivered
+      .then(() => encoded)
       .then((data) => {
         if (!stopped) onFrame({ capturedAt, data });
       })
       .catch(() => {})
       .finally(() => {
-        busy = false;
+        encoding -= 1;
       });
   }, everyMs);
   return () => {

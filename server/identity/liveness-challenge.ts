@@ -487,7 +487,11 @@ export function challengeDecider(
     refusal: (s) => s.refused,
     signals: (s) => (Object.keys(s.signals).length ? { ...s.signals } : null),
 
-    needsEmbedding: (s) => ({ ...blink.needsEmbedding(s.blink), colourBox: s.lastBox }),
+    needsEmbedding: (s) => ({
+      ...blink.needsEmbedding(s.blink),
+      colourBox: s.lastBox,
+      careful: [s.cue, s.next].flatMap((c) => (c ? [[c.at, c.until] as [number, number]] : [])),
+    }),
 
     idle(state, now, feedback, frame) {
       const s = observe(state, now, frame);

@@ -104,8 +104,10 @@ export function createLivenessSessions(deps: {
     images: Uint8Array[],
     session: store.SessionRow,
     decider: LivenessDecider<unknown>,
+    meta: LivenessMeta | null,
   ): Promise<FramesResult> {
     const plan = decider.needsEmbedding(session.liveness_state);
+    const times = meta?.frames.map((f) => f.t);
     return pool.analyzeFrames(images, {
       anchor: session.eye_anchor,
       maxSide: 640,
@@ -115,6 +117,7 @@ export function createLivenessSessions(deps: {
       unchangedBelow: config.liveness.unchangedBelow,
       analyseAll: plan.analyseAll,
       colourBox: plan.colourBox,
+      careful: plan.careful?.length && times ? { windows: plan.careful, times } : undefined,
     });
   }
 
@@ -218,7 +221,7 @@ export function createLivenessSessions(deps: {
         });
         throw new IdentityError('frames_exhausted', identityMessages.framesExhausted);
       }
-      const { frames, anchor, detections } = await analyseFrames(images, session, decider);
+      const { frames, anchor, detections } = await analyseFrames(images, session, decider, meta);
       const tAnalysed = performance.now();
       const result = await db.transaction((tx) =>
         decideFrames(tx, {

@@ -109,6 +109,11 @@ export type EmbeddingPlan = {
   analyseAll?: boolean | undefined;
   /** The last face box seen: the colour statistic's region until the request finds one (issue 31). */
   colourBox?: [number, number, number, number] | null | undefined;
+  /**
+   * Where a blink counts (issue 31: the cues' windows, on the frames' clock): a frame whose `t` falls
+   * in one is skipped as unchanged only below the stricter limit (eyes.ts CUE_WINDOW_SHARE).
+   */
+  careful?: Array<[number, number]> | undefined;
 };
 
 /**

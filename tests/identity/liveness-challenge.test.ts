@@ -169,6 +169,12 @@ describe('the challenge decider: blinks on cue', () => {
     expect(c.next_cue!.at - c.cue!.until).toBeGreaterThanOrEqual(600);
     expect(c.next_cue!.at - c.cue!.until).toBeLessThanOrEqual(1800);
     expect(c.next_cue!.until - c.next_cue!.at).toBe(1500);
+    // The worker skips frames in these windows only when the eyes clearly did not move.
+    expect(p.decider.needsEmbedding(p.s).careful).toEqual([
+      [c.cue!.at, c.cue!.until],
+      [c.next_cue!.at, c.next_cue!.until],
+    ]);
+    expect(p.decider.needsEmbedding(p.decider.initial()).careful).toEqual([]);
     expect(c.light!.round).toBe(1);
     expect(c.light!.colours).toHaveLength(LIGHT_COLOURS);
     expect(c.light!.colours[0]!.from).toBe(newest + LEAD_MS);

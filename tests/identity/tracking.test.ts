@@ -331,6 +331,39 @@ describe('the eye anchor across requests', () => {
     },
   );
 
+  it(
+    "within a cue's window (careful) a lid half way is analysed; outside it, it is skipped as before",
+    { timeout: T },
+    async () => {
+      const o1 = await shot(261);
+      const baseline = (await fresh(o1)).faces[0]!.ear.mean;
+      // A setting far above the contrast's limits: the eyes' contrast alone decides here.
+      const plan = { unchangedBelow: 255, blink: blink(baseline) };
+      const { anchor } = await frames([o1], plan);
+      const eyes = decodeAnchor(anchor)!;
+      const [inside, outside] = [true, false].map((c) => unchangedLimit(eyes, 255, c));
+      expect(inside).toBeLessThan(outside!);
+      // A lid part way whose change falls between the two limits.
+      let half: Buffer | null = null;
+      for (const closed of [0.2, 0.3, 0.4, 0.5, 0.6, 0.7]) {
+        const f = await shot(262, closed);
+        const c = eyeChange(eyes, grey(await decodeRgb(f, limits, 640)));
+        if (c >= inside! && c < outside!) {
+          half = f;
+          break;
+        }
+      }
+      expect(half).not.toBeNull();
+      const at = (windows: Array<[number, number]>) =>
+        frames([half!], { ...plan, anchor, careful: { windows, times: [5000] } }).then(
+          (r) => r.frames[0]!.skipped,
+        );
+      expect(await at([[4500, 6000]])).toBeUndefined();
+      expect(await at([[1000, 2500]])).toBeDefined();
+      expect((await frames([half!], { ...plan, anchor })).frames[0]!.skipped).toBeDefined();
+    },
+  );
+
   it('is ignored when the frame size changed or it does not decode', { timeout: T }, async () => {
     const [o1, o2] = await Promise.all([shot(211), shot(212)]);
     const baseline = (await fresh(o1)).faces[0]!.ear.mean;

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   centreCrop,
   DOCUMENT_IMAGE,
   encodeFrame,
   fitWithin,
   scaleImage,
+  startSampling,
   type ImageEnv,
   type Size,
 } from '../../machines/shared/frame-capture';
@@ -117,5 +118,55 @@ describe('frame capture and image scaling (machines/shared/frame-capture.ts)', (
     expect(f.log.at(-1)).toEqual({ op: 'toBlob', args: ['image/jpeg', 0.92] });
     expect(f.log.some((l) => l.op === 'scale')).toBe(false);
     expect(f.closed()).toBe(1);
+  });
+
+  it('captures at its pace while encodes are slow (several at once), delivering in capture order', async () => {
+    vi.useFakeTimers();
+    try {
+      // Each encode takes 300 ms, finishing out of order would need a later one to be faster:
+      // the second encode here is the fastest.
+      const durations = [300, 100, 300, 300, 300, 300, 300];
+      let k = 0;
+      const env: ImageEnv = {
+        canvas: () => ({
+          getContext: () =>
+            ({ drawImage: () => {}, translate: () => {}, scale: () => {} }) as never,
+          toBlob: () => {
+            const mine = k++;
+            return new Promise<Blob>((resolve) =>
+              setTimeout(() => resolve({ mine } as unknown as Blob), durations[mine] ?? 300),
+            );
+          },
+        }),
+        decode: async () => {
+          throw new Error('unused');
+        },
+      };
+      const video = { readyState: 4, videoWidth: 640, videoHeight: 480 } as HTMLVideoElement;
+      const frames: Array<{ capturedAt: number; data: string }> = [];
+      const stop = startSampling(
+        video,
+        125,
+        { maxWidth: 160, quality: 0.6 },
+        (f) => {
+          frames.push({
+            capturedAt: f.capturedAt,
+            data: String((f.data as unknown as { mine: number }).mine),
+          });
+        },
+        env,
+      );
+      await vi.advanceTimersByTimeAsync(125 * 8 + 400);
+      stop();
+      await vi.advanceTimersByTimeAsync(1000);
+      // With one encode at a time a 300 ms encode took every third tick; now every tick until
+      // MAX_ENCODING are under way, and in capture order (the fast second one waited for the first).
+      expect(frames.map((f) => f.data)).toEqual(frames.map((_, i) => String(i)));
+      const gaps = frames.slice(1).map((f, i) => f.capturedAt - frames[i]!.capturedAt);
+      expect(Math.max(...gaps)).toBeLessThanOrEqual(250);
+      expect(frames.length).toBeGreaterThanOrEqual(6);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -92,6 +92,11 @@ export type FramesOptions = {
    * the decider waits for (STEADY_MARGIN).
    */
   unchangedBelow: number;
+  /**
+   * The frames' times (the request's tags, in order) and the windows where a blink counts: a frame in
+   * one is unchanged only below the stricter limit (eyes.ts CUE_WINDOW_SHARE).
+   */
+  careful?: { windows: Array<[number, number]>; times: number[] } | undefined;
   /** Analyse every frame (skip none). */
   analyseAll?: boolean | undefined;
   /**
@@ -120,6 +125,12 @@ export type FramesResult = {
    */
   detections: { fresh: number; tracked: number; redone: number; described: number };
 };
+
+/** Whether frame `index`'s time falls in a window where a blink counts. */
+function inCueWindow(careful: FramesOptions['careful'], index: number): boolean {
+  const t = careful?.times[index];
+  return t !== undefined && careful!.windows.some(([from, to]) => t >= from && t <= to);
+}
 
 /** Reopening and closing may be seen this far (in eye ratio over the baseline) before the decider sees them. */
 const BLINK_MARGIN = 0.05;
@@ -205,7 +216,7 @@ export async function analyzeFrames(
     if (
       anchor &&
       change !== null &&
-      change < unchangedLimit(anchor.eyes, opts.unchangedBelow) &&
+      change < unchangedLimit(anchor.eyes, opts.unchangedBelow, inCueWindow(opts.careful, index)) &&
       !opts.analyseAll &&
       steady(anchor.eyes.ear, phaseClosed, baseline, blink)
     ) {

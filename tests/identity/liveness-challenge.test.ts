@@ -3,6 +3,7 @@ import { livenessChallenge, type LivenessMeta } from '../../contract/identity';
 import { loadIdentityConfig } from '../../server/identity/config';
 import { hints } from '../../server/identity/hints';
 import {
+  CUE_GAP_MS,
   CUE_MIN_LATENCY_MS,
   CUE_WINDOW_MS,
   LEAD_MS,
@@ -163,12 +164,17 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
     const c = p.start();
     const newest = p.t - 125;
-    expect(c.cue).toEqual({ n: 1, of: 3, at: newest + LEAD_MS, until: newest + LEAD_MS + 1500 });
-    // The next cue goes out with it, its window 0.6-1.8 s after this one's (no round trip to wait).
+    expect(c.cue).toEqual({
+      n: 1,
+      of: 3,
+      at: newest + LEAD_MS,
+      until: newest + LEAD_MS + CUE_WINDOW_MS,
+    });
+    // The next cue goes out with it, its window CUE_GAP_MS after this one's (no round trip to wait).
     expect(c.next_cue).toMatchObject({ n: 2, of: 3 });
-    expect(c.next_cue!.at - c.cue!.until).toBeGreaterThanOrEqual(600);
-    expect(c.next_cue!.at - c.cue!.until).toBeLessThanOrEqual(1800);
-    expect(c.next_cue!.until - c.next_cue!.at).toBe(1500);
+    expect(c.next_cue!.at - c.cue!.until).toBeGreaterThanOrEqual(CUE_GAP_MS[0]);
+    expect(c.next_cue!.at - c.cue!.until).toBeLessThanOrEqual(CUE_GAP_MS[1]);
+    expect(c.next_cue!.until - c.next_cue!.at).toBe(CUE_WINDOW_MS);
     // The worker skips frames in these windows only when the eyes clearly did not move.
     expect(p.decider.needsEmbedding(p.s).careful).toEqual([
       [c.cue!.at, c.cue!.until],

@@ -80,9 +80,9 @@ const NETWORKS = {
   wifi: { rttMs: 30, upKbps: 20_000, downKbps: 50_000 },
 } as const;
 let NET: { rttMs: number; upKbps: number; downKbps: number } = NETWORKS['regular-3g'];
-/** Sets the network and the engine's time per request (simulated) for the sessions that follow. */
 /** The browser's frame policy: the selfie's, or its width and JPEG quality as `--width` and `--quality` try. */
 let policy: FramePolicy = selfieFramePolicy;
+/** Sets the network and the engine's time per request (simulated) for the sessions that follow. */
 function useNetwork(name: keyof typeof NETWORKS, serverMs: number | null = 400) {
   if (!(name in NETWORKS)) throw new Error(`--network: one of ${Object.keys(NETWORKS)}`);
   NET = NETWORKS[name];

@@ -139,6 +139,8 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     const { thumb, dhash } = fps[i]!;
     /** The frame's tag and colour statistic for a challenge (not for a replay: nothing of it counts). */
     const signals: FrameSignals = { tag: tags[i], colour: frame.colour };
+    /** The frame's time on the challenge's clock, for the log (no tag, nothing). */
+    const logTime = tags[i] ? { t: tags[i].t } : {};
     // A near-duplicate of another session's frame, or of an earlier frame of this session (stored,
     // or earlier in this request).
     const dup = replays[i]!.dup ? replays[i]! : repeats[i]!;
@@ -155,7 +157,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       steps.push({
         skipped: frame.skipped,
         duplicate: false,
-        ...(tags[i] ? { t: tags[i].t } : {}),
+        ...logTime,
       });
       continue;
     }
@@ -170,7 +172,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
         frameLog(frame, gates, dup, {
           counted: false,
           live: idle.live,
-          ...(tags[i] ? { t: tags[i].t } : {}),
+          ...logTime,
         }),
       );
       continue;
@@ -193,7 +195,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       frameLog(frame, gates, dup, {
         counted: step.counted,
         live: step.live,
-        ...(tags[i] ? { t: tags[i].t } : {}),
+        ...logTime,
         ...step.scores,
       }),
     );

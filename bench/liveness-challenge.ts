@@ -33,8 +33,12 @@
  *     [--genuine-ms 30000] [--attack-ms 45000] (simulated time before a session is cut)
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
  *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
+ *     [--face blink|blink-b] (genuine patients of one face only)
+ *     [--log FILE] (the engine's log, one JSON line per event: each request's frames, cues and
+ *     refusal; and each genuine session's blinks and light scores, for diagnosis)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import fs from 'node:fs';
 import os from 'node:os';
 import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
 import {
@@ -108,6 +112,8 @@ type Args = {
   attackMs: number;
   width: number;
   quality: number;
+  face: SyntheticPatient['face'] | null;
+  log: string | null;
 };
 
 function parseArgs(argv: string[]): Args {
@@ -131,6 +137,8 @@ function parseArgs(argv: string[]): Args {
     attackMs: Number(get('attack-ms') ?? 45_000),
     width: Number(get('width') ?? selfieFramePolicy.maxWidth),
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
+    face: get('face') === 'blink' || get('face') === 'blink-b' ? (get('face') as 'blink') : null,
+    log: get('log') ?? null,
   };
 }
 
@@ -157,6 +165,12 @@ class Page {
     for (const cue of [challenge.cue, challenge.next_cue])
       if (cue && !this.cues.has(cue.n) && arrived < cue.until)
         this.cues.set(cue.n, { at: cue.at, until: cue.until, shownAt: Math.max(cue.at, arrived) });
+  }
+
+  /** Whether a cue shows at `t` (the capture actor sends the frames captured then first). */
+  cueShown(t: number): boolean {
+    for (const c of this.cues.values()) if (t >= c.shownAt && t < c.until) return true;
+    return false;
   }
 
   /** The colour painted at `t` (the newest answer arrived by then): its index, colour and round. */
@@ -213,6 +227,9 @@ type Engine = {
   clock: AsyncLocalStorage<{ now: number }>;
 };
 
+/** The `--log` file's sink: one JSON line per event (scores and timings, never images). */
+let logLine: ((obj: Record<string, unknown>) => void) | null = null;
+
 async function startEngine(
   mode: LivenessChallengeMode,
 ): Promise<Engine & { close(): Promise<void> }> {
@@ -221,7 +238,11 @@ async function startEngine(
   const t0 = performance.now();
   const [database, engine] = await Promise.all([
     benchDb(),
-    createIdentityEngine(config, { ocr: false, now: () => clock.getStore()?.now ?? Date.now() }),
+    createIdentityEngine(config, {
+      ocr: false,
+      now: () => clock.getStore()?.now ?? Date.now(),
+      ...(logLine ? { log: { info: logLine, warn: logLine } } : {}),
+    }),
   ]);
   console.log(
     `engine ready (IDENTITY_LIVENESS_CHALLENGE=${mode}) on ${database.kind}: ${config.poolSize} face worker(s) on ${os.cpus().length} core(s), ${Math.round(performance.now() - t0)} ms; load ${load()}`,
@@ -403,6 +424,7 @@ async function runSession(
       buffer = bufferFrame(policy, buffer, {
         capturedAt: nextCapture,
         data: { t: Math.round(nextCapture), light: page.painted(nextCapture).index },
+        cued: page.cueShown(nextCapture),
       });
     const chosen = policy.select(buffer);
     buffer = [];
@@ -432,6 +454,20 @@ async function runSession(
     poll = Math.max(poll + policy.pollEveryMs, arrived);
   }
   Object.assign(out, await sessionState(e, sessionId));
+  logLine?.({
+    event: 'bench_session',
+    session: sessionId.slice(0, 8),
+    kind,
+    face: p.face,
+    lighting: p.lighting.name,
+    tone: p.tone.name,
+    end: out.end,
+    passedAt: out.passedAt === null ? null : Math.round(out.passedAt),
+    cues: [...page.cues].map(([n, c]) => ({ n, at: c.at, shownAt: Math.round(c.shownAt) })),
+    blinks: scene.blinks.map(([a, b]) => [Math.round(a), Math.round(b)]),
+    cameraLatencyMs: Math.round(p.cameraLatencyMs),
+    lightScores: out.lightScores,
+  });
   return out;
 }
 
@@ -459,12 +495,16 @@ async function replay(e: Engine, src: SessionResult, measureCpu: boolean): Promi
   return out;
 }
 
-/** The genuine patients: lightings in turn, then faces, tones and screen brightness spread. */
-function genuinePatients(n: number, seed: number): SyntheticPatient[] {
+/** The genuine patients: lightings in turn, then faces (or only `face`), tones and screen brightness spread. */
+function genuinePatients(
+  n: number,
+  seed: number,
+  face: SyntheticPatient['face'] | null = null,
+): SyntheticPatient[] {
   return Array.from({ length: n }, (_, i) =>
     makeSyntheticPatient(seed * 10_000 + i, {
       lighting: LIGHTINGS[i % LIGHTINGS.length]!,
-      face: Math.floor(i / LIGHTINGS.length) % 2 ? 'blink-b' : 'blink',
+      face: face ?? (Math.floor(i / LIGHTINGS.length) % 2 ? 'blink-b' : 'blink'),
       tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
       screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
     }),
@@ -518,6 +558,10 @@ function table(rows: string[][]) {
 export async function main() {
   const args = parseArgs(process.argv.slice(2));
   useNetwork(args.network, args.serverMs);
+  if (args.log) {
+    const file = fs.openSync(args.log, 'w');
+    logLine = (obj) => fs.writeSync(file, `${JSON.stringify(obj)}\n`);
+  }
   policy = { ...selfieFramePolicy, maxWidth: args.width, quality: args.quality };
   console.log(
     `liveness challenge bench: mode ${args.mode}, ${args.patients} genuine patients, ${args.attacks} tries per attack, seed ${args.seed}, ${args.concurrent} session(s) at a time; frames ${policy.maxWidth} px, JPEG ${policy.quality}; answers after the engine's ${args.serverMs === null ? 'real time' : `${args.serverMs} ms`}; ${args.network} (${NET.rttMs} ms RTT, ${NET.upKbps} kbit/s up, ${NET.downKbps} down); load ${load()}`,
@@ -528,7 +572,7 @@ export async function main() {
   try {
     let genuine: Array<SessionResult & { p: SyntheticPatient }> = [];
     if (args.only !== 'attacks') {
-      const patients = genuinePatients(args.patients, args.seed);
+      const patients = genuinePatients(args.patients, args.seed, args.face);
       genuine = await inParallel(patients.length, args.concurrent, async (i) => ({
         ...(await runSession(e, patients[i]!, 'genuine', args.genuineMs, cpuMeasured)),
         p: patients[i]!,

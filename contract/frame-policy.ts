@@ -14,6 +14,11 @@ export interface SampledFrame<T = unknown> {
   readonly capturedAt: number;
   /** The encoded frame (a Blob in the browser, a Buffer in the bench). */
   readonly data: T;
+  /**
+   * Captured while the page asked for a blink (issue 31: a blink counts only in its cue's window):
+   * such frames are sent before any other and dropped last.
+   */
+  readonly cued?: boolean;
 }
 
 export interface FramePolicy {
@@ -44,6 +49,24 @@ function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): Sampl
 }
 
 /**
+ * At most `max` frames of the buffer, in capture order: the cued ones first (evenly spaced among
+ * them when they are too many), the rest of the room evenly spaced among the others.
+ */
+function cuedFirst<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
+  if (buffer.length <= max) return [...buffer];
+  const cued = buffer.filter((f) => f.cued);
+  if (cued.length >= max) return evenlySpaced(cued, max);
+  const chosen = new Set([
+    ...cued,
+    ...evenlySpaced(
+      buffer.filter((f) => !f.cued),
+      max - cued.length,
+    ),
+  ]);
+  return buffer.filter((f) => chosen.has(f));
+}
+
+/**
  * The selfie policy, sized by the blink and the uplink (issue 7; bench/liveness-sampling.ts measures
  * it, figures in docs/measurements.md):
  * - A blink's closed phase lasts 100-250 ms, so a frame every 125 ms lands on nearly every blink
@@ -65,16 +88,21 @@ export const selfieFramePolicy: FramePolicy = {
   maxWidth: 160,
   quality: 0.6,
   select(buffer) {
-    return evenlySpaced(buffer, this.maxFramesPerRequest);
+    return cuedFirst(buffer, this.maxFramesPerRequest);
   },
 };
 
-/** Adds a frame to the buffer, dropping the oldest past `maxBuffered`. */
+/** Adds a frame to the buffer, dropping past `maxBuffered` the oldest uncued frame (the oldest when all are cued). */
 export function bufferFrame<T>(
   policy: FramePolicy,
   buffer: readonly SampledFrame<T>[],
   frame: SampledFrame<T>,
 ): SampledFrame<T>[] {
   const next = [...buffer, frame];
-  return next.length > policy.maxBuffered ? next.slice(next.length - policy.maxBuffered) : next;
+  if (next.length <= policy.maxBuffered) return next;
+  const drop = Math.max(
+    0,
+    next.findIndex((f) => !f.cued),
+  );
+  return next.filter((_, i) => i !== drop);
 }

@@ -170,6 +170,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       buffer = bufferFrame(policy, buffer, {
         capturedAt: frame.capturedAt,
         data: { data: frame.data, tag },
+        cued: challengeCueAt(challenge, tag.t) !== null,
       });
     });
     // A run after a stop goes on with the session's challenge at once (its past is skipped).

@@ -13,7 +13,7 @@ import {
   livenessResponse,
   startKycResponse,
 } from '../../contract/identity';
-import { selfieFramePolicy } from '../../contract/frame-policy';
+import { bufferFrame, selfieFramePolicy } from '../../contract/frame-policy';
 import { CANDIDATE_LIMIT } from '../../server/identity/duplicates';
 import { hints } from '../../server/identity/hints';
 import { decodeRgb, fingerprint, FINGERPRINT_H, FINGERPRINT_W } from '../../server/identity/image';
@@ -298,6 +298,25 @@ describe('the frame policy', () => {
     expect(sent[0]).toBe(0);
     expect(sent.at(-1)).toBe(14);
     expect(new Set(sent).size).toBe(sent.length);
+  });
+  it('sends the frames captured while a cue showed before any other (issue 31)', () => {
+    const cued = (n: number, from: number, to: number) =>
+      buf(n).map((f) => ({ ...f, cued: f.data >= from && f.data < to }));
+    // 15 frames, 6 of them in the cue's window: all 6 go, and 2 of the others evenly spaced.
+    const sent = policy.select(cued(15, 5, 11)).map((f) => f.data);
+    expect(sent).toEqual([0, 5, 6, 7, 8, 9, 10, 14]);
+    // More cued frames than room: evenly spaced among them, none of the others.
+    const many = policy.select(cued(16, 2, 14)).map((f) => f.data);
+    expect(many).toHaveLength(policy.maxFramesPerRequest);
+    expect(many.every((d) => d >= 2 && d < 14)).toBe(true);
+  });
+  it('drops the oldest uncued frame when the buffer is full, never a cued one while others remain', () => {
+    let buffer: ReturnType<typeof bufferFrame<number>> = [];
+    for (let i = 0; i < policy.maxBuffered + 3; i++)
+      buffer = bufferFrame(policy, buffer, { capturedAt: i * 125, data: i, cued: i < 2 });
+    expect(buffer).toHaveLength(policy.maxBuffered);
+    expect(buffer.map((f) => f.data).slice(0, 3)).toEqual([0, 1, 5]);
+    expect(buffer.at(-1)!.data).toBe(policy.maxBuffered + 2);
   });
   it('stays within the server bounds', () => {
     expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);

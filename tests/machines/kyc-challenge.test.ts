@@ -192,6 +192,27 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     });
   });
 
+  it('on a slow uplink, sends every frame captured while the cue showed and thins the others', async () => {
+    const challenge: LivenessChallenge = {
+      cue: { n: 1, of: 3, at: 1500, until: 2500 },
+      light: null,
+    };
+    // The first answer at once, then each one 2.5 s later: 20 frames captured per request, 8 sent.
+    const r = await running(async (_call, i) => {
+      if (i > 0) await new Promise((done) => setTimeout(done, 2_500));
+      return waiting(challenge);
+    });
+    await vi.advanceTimersByTimeAsync(9_000);
+    const sent = tags(r.calls).map((f) => f.t);
+    const inWindow = Array.from({ length: 8 }, (_, k) => 1500 + k * 125);
+    expect(sent.filter((t) => t >= 1500 && t < 2500)).toEqual(inWindow);
+    // The request that carried them had room for nothing else.
+    const carrier = r.calls.find((c) => c.meta.frames.some((f) => f.t === 1500))!;
+    expect(carrier.meta.frames.map((f) => f.t)).toEqual(inWindow);
+    // Frames outside the window were thinned.
+    expect(sent.filter((t) => t >= 2500 && t < 6000).length).toBeLessThan((6000 - 2500) / 125);
+  });
+
   it('a late answer shows what is current now and skips what is past', async () => {
     let release: (answer: LivenessResponse) => void = () => {};
     const challenge: LivenessChallenge = {

@@ -1,11 +1,13 @@
 /**
  * The light's statistic on the synthetic patient (issue 31), without the face models: the Node
- * renderer (bench/_synthetic.ts) films a colour sequence, the server's own colour statistic
- * (server/identity/worker/colour.ts) is taken in the face box the fixture's face ellipse gives, and
- * the server's judgement (judgeLight) gives each round's correlation and face/background ratio.
- * Genuine patients per face, lighting and tone; attacks: colours in the wrong order, late by one
- * colour, a face on a screen (flat reflection). Prints the distributions to choose the thresholds.
- * `npx tsx bench/_light-tuning.ts [--per N] [--face blink|blink-b]`
+ * renderer (bench/_synthetic.ts) films a colour sequence (a frame every 125 ms, all of them used),
+ * the server's own colour statistic (server/identity/worker/colour.ts) is taken in the face box the
+ * fixture's face ellipse gives, accumulated as the server does, and the server's judgement
+ * (judgeLight) gives each round's correlation, `beyond` and verdict. Genuine patients per face,
+ * lighting and tone; attacks: colours in the wrong order, late by one colour, a face on a screen
+ * (flat reflection). Prints the distributions and pass counts to choose the thresholds (tune on one
+ * face, report the other apart).
+ * `npx tsx bench/_light-tuning.ts [--per N] [--face blink|blink-b] [--variants genuine,flat]`
  */
 import sharp from 'sharp';
 import { OVAL } from '../tests/identity/frames';
@@ -33,7 +35,6 @@ const arg = (name: string, def: string) => {
 const per = Number(arg('per', '1'));
 const faces = arg('face', 'blink,blink-b').split(',') as Array<SyntheticPatient['face']>;
 const START = 1500;
-const METRIC = arg('metric', 'chroma');
 
 type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat';
 const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat').split(',') as Variant[];
@@ -68,11 +69,13 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     return k < 0 ? null : shown[k]!;
   };
   const cam = syntheticCamera(p, { reflection: variant === 'flat' ? 'flat' : 'face' });
+  type Rgb = [number, number, number];
   const acc = colours.map(() => ({
     n: 0,
-    face: [0, 0, 0] as [number, number, number],
+    face: [0, 0, 0] as Rgb,
     nb: 0,
-    background: [0, 0, 0] as [number, number, number],
+    background: [0, 0, 0] as Rgb,
+    patches: [] as Array<{ n: number; sum: Rgb; clipped: number }>,
   }));
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
@@ -91,27 +94,30 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     if (!c || t < c.from + LIGHT_SETTLE_MS) continue;
     const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
     const col = frameColour({ data, width: info.width, height: info.height }, box);
-    const chroma = (v: [number, number, number] | null) => {
+    const chroma = (v: Rgb | null | undefined): Rgb | null => {
       if (!v) return null;
-      if (METRIC === 'log') {
-        const l = v.map((x) => Math.log(Math.max(1, x)));
-        const m = (l[0]! + l[1]! + l[2]!) / 3;
-        return [l[0]! - m, l[1]! - m, l[2]! - m] as [number, number, number];
-      }
       const s = v[0] + v[1] + v[2];
-      return [v[0] / s, v[1] / s, v[2] / s] as [number, number, number];
+      return [v[0] / s, v[1] / s, v[2] / s];
     };
+    const add = (sum: Rgb, c: Rgb) => sum.forEach((_, j) => (sum[j]! += c[j]!));
     const fc = chroma(col.face);
     const bc = chroma(col.background);
     const a = acc[i]!;
-    if (fc) {
-      a.n++;
-      for (let j = 0; j < 3; j++) a.face[j]! += fc[j]!;
-    }
+    if (!fc) continue;
+    a.n++;
+    add(a.face, fc);
     if (bc) {
       a.nb++;
-      for (let j = 0; j < 3; j++) a.background[j]! += bc[j]!;
+      add(a.background, bc);
     }
+    (col.patches ?? []).forEach((part, p) => {
+      const pc = chroma(part?.rgb);
+      if (!pc) return;
+      const had = (a.patches[p] ??= { n: 0, sum: [0, 0, 0], clipped: 0 });
+      had.n++;
+      add(had.sum, pc);
+      had.clipped = Math.max(had.clipped, part!.clipped);
+    });
   }
   return judgeLight({ round: 1, colours, acc });
 }
@@ -126,13 +132,14 @@ const fmt = (xs: number[]) =>
     : '-';
 
 const rows: Array<{
-  bg: number;
   face: string;
   lighting: string;
   tone: string;
   variant: Variant;
   corr: number;
-  ratio: number;
+  beyond: number;
+  parts: number;
+  passed: boolean;
 }> = [];
 let seed = 1;
 for (const face of faces)
@@ -149,12 +156,14 @@ for (const face of faces)
             tone: tone.name,
             variant,
             corr: s.correlation ?? NaN,
-            ratio: s.ratio ?? NaN,
-            bg: s.background ?? NaN,
+            beyond: s.beyond ?? NaN,
+            parts: s.parts,
+            passed: s.passed,
           });
         }
       }
 
+// `beyond` is NaN when no part fit (the round fails): left out of the spread, counted apart.
 for (const face of faces)
   for (const variant of VARIANTS) {
     for (const lighting of [...LIGHTINGS.map((l) => l.name), 'all']) {
@@ -164,9 +173,12 @@ for (const face of faces)
           r.variant === variant &&
           (lighting === 'all' || r.lighting === lighting),
       );
+      const fit = sel.filter((r) => !Number.isNaN(r.beyond));
       console.log(
-        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} n=${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | ratio ${fmt(sel.map((r) => r.ratio))}`,
+        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} passed ${sel.filter((r) => r.passed).length}/${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | beyond ${fmt(fit.map((r) => r.beyond))} (no part fit: ${sel.length - fit.length}; parts usable median ${q(
+          sel.map((r) => r.parts),
+          0.5,
+        )})`,
       );
     }
   }
-console.log(JSON.stringify(rows));

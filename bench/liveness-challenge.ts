@@ -23,8 +23,8 @@
  * new session (the same scene, fresh frames, the browser's own tags); (c) a face reflecting the right colours in the
  * wrong order, (d) in the right order but one colour (700 ms) late, both blinking on cue; (e) a face
  * on a screen held to the camera (blinking on cue: the screen's light reflects on the whole image
- * alike, weakly). Prints pass rates, times to pass, the light's correlation and face/background
- * ratio per group (what the server's thresholds separate), bytes sent per session, and the engine's
+ * alike, weakly). Prints pass rates, times to pass, the light's correlation and `beyond` per group
+ * (what the server's thresholds separate), bytes sent per session, and the engine's
  * CPU per frame (process.cpuUsage around each request, the face workers are threads of this process;
  * sessions run one at a time while it is measured, so no rendering is counted).
  *
@@ -215,7 +215,7 @@ type SessionResult = {
   uploadMs: number[];
   cpuMs: number;
   serverMs: number[];
-  lightScores: Array<{ correlation: number | null; ratio: number | null; passed: boolean }>;
+  lightScores: Array<{ correlation: number | null; beyond: number | null; passed: boolean }>;
   cues: number;
   signals: Record<string, number> | null;
 };
@@ -546,7 +546,8 @@ function scores(rs: SessionResult[]) {
     rounds: all.length,
     unseen: all.length - seen.length,
     correlation: seen.map((s) => s.correlation!),
-    ratio: seen.map((s) => s.ratio!),
+    beyond: seen.flatMap((s) => (s.beyond === null ? [] : [s.beyond])),
+    unfit: seen.filter((s) => s.beyond === null).length,
   };
 }
 
@@ -731,12 +732,19 @@ function reportLight(
 ) {
   if (mode !== 'cues,light') return;
   console.log(
-    "\nLIGHT: every judged round (the server's correlation and face/background ratio), min / p10 / median / p90 / max",
+    "\nLIGHT: every judged round (the server's correlation, and the face's change beyond the background's: `beyond`, where a part fit), min / p10 / median / p90 / max",
   );
-  const rows = [['group', 'rounds', 'unseen', 'correlation', 'face/background']];
+  const rows = [['group', 'rounds', 'unseen', 'no part fit', 'correlation', 'beyond']];
   const add = (name: string, rs: SessionResult[]) => {
     const s = scores(rs);
-    rows.push([name, String(s.rounds), String(s.unseen), spread(s.correlation), spread(s.ratio)]);
+    rows.push([
+      name,
+      String(s.rounds),
+      String(s.unseen),
+      String(s.unfit),
+      spread(s.correlation),
+      spread(s.beyond),
+    ]);
   };
   for (const face of ['blink', 'blink-b'] as const)
     for (const l of LIGHTINGS)

@@ -66,16 +66,20 @@ export const LIGHT_PALETTE = [
 
 /**
  * When the face follows the sequence (the defaults of IDENTITY_LIGHT_CORRELATION and
- * IDENTITY_LIGHT_FACE_OVER_BACKGROUND): the Pearson correlation of the face's chromaticity deviations
- * with the screen colours', and the face's change over the background's (RMS of the deviations).
- * Tuned on the synthetic face 'blink' (bench/_light-tuning.ts on the renderer of bench/_synthetic.ts
- * as of bench31 b1d3794, 3 lightings x 5 tones, one round each): genuine correlation 0.94-0.99
- * against at most 0.58 for the colours in the wrong order or one colour late; genuine ratio 3.2-16.6
- * (tone VI 1.5-1.7) against at most 2.32 for a face on a screen (outdoors). The held-out face
- * 'blink-b': genuine ratio 1.8-3.8 (below 2.5 outdoors and on tones V-VI by a window), a face on a
- * screen at most 1.52.
+ * IDENTITY_LIGHT_BEYOND_BACKGROUND; judgeLight says how each is measured): the face's chromaticity
+ * changes with the screen's colours (correlation), and its change beyond a part of the background
+ * is most of its change (`beyond`: a wall a metre away is barely lit by the screen, a face on a
+ * screen changes everywhere alike). `BEYOND_FIT` is how closely the face-minus-part change must
+ * follow the screen's colours for that part to count. docs/measurements.md has the figures.
  */
-export const LIGHT_THRESHOLDS = { correlation: 0.75, faceOverBackground: 2.5 };
+export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6 };
+export const BEYOND_FIT = 0.8;
+/**
+ * A background part counts only when at most this fraction of its pixels clipped in every frame of
+ * the round: clipped pixels do not change, and pixels that clip under one colour and not another (a
+ * window near white) fake a change of the part.
+ */
+export const PART_MAX_CLIPPED = 0.1;
 
 /** A camera whose label says it is not a camera (a signal, never a verdict). */
 const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|camo|fake/i;
@@ -94,8 +98,8 @@ type ColourAcc = {
   face: Rgb;
   nb: number;
   background: Rgb;
-  /** The background's parts apart (FrameColour.patches): frames and chromaticity sums. */
-  patches?: Array<{ n: number; sum: Rgb }>;
+  /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
+  patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
 };
 type LightRound = LivenessLight & { acc: ColourAcc[] };
 /** The judgement of a round (for the log and the bench). */
@@ -103,9 +107,10 @@ export type LightScore = {
   round: number;
   seen: boolean;
   correlation: number | null;
-  ratio: number | null;
-  /** The background's correlation with the screen colours (for the log and the bench). */
-  background: number | null;
+  /** The face's change beyond the best background part's, as a fraction of the face's change (null: no part fit). */
+  beyond: number | null;
+  /** Background parts usable in the round (frames in every colour, little clipping). */
+  parts: number;
   passed: boolean;
 };
 
@@ -183,12 +188,26 @@ function pearson(a: number[], b: number[]): number {
   }
   return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
 }
-const rms = (xs: number[]) => Math.sqrt(xs.reduce((a, x) => a + x * x, 0) / xs.length);
+/** The least-squares slope of `y` on `x` (both centred already: deviations). */
+const slope = (y: number[], x: number[]) => {
+  const xx = x.reduce((a, v) => a + v * v, 0);
+  return xx ? y.reduce((a, v, i) => a + v * x[i]!, 0) / xx : 0;
+};
 
 /**
- * Judges a round from its colours' frames: unseen when more than one colour has no usable frame
- * (face and background), else passed when the face's chromaticity follows the screen colours (correlation)
- * and changes clearly more than the background's.
+ * Judges a round from its colours' frames: unseen when more than one colour has no usable frame,
+ * else passed when
+ * - the face's chromaticity follows the screen colours: the Pearson correlation of its deviations
+ *   (colours x channels, from the round's mean) with the screen colours' is at least
+ *   `thresholds.correlation`;
+ * - and it changes well beyond some part of the background: for each part with frames in every
+ *   colour and at most PART_MAX_CLIPPED clipped, the face's deviations minus the part's follow the
+ *   screen colours (correlation BEYOND_FIT or more) with a slope of at least `thresholds.beyond` of
+ *   the face's own. Both regions are seen through the same camera at once, so its automatic white
+ *   balance and exposure, which take back part of the light's change on every pixel alike, cancel
+ *   in the difference; a far wall is barely lit by the screen (beyond about 0.9), hair is lit like
+ *   the face (about 0), and a face on a screen changes everywhere alike (about 0 for every part).
+ * Frames from an older state without parts: the whole background is the one part.
  */
 export function judgeLight(
   light: Pick<LightRound, 'round' | 'colours' | 'acc'>,
@@ -198,40 +217,47 @@ export function judgeLight(
     round: light.round,
     seen: false,
     correlation: null,
-    ratio: null,
-    background: null,
+    beyond: null,
+    parts: 0,
     passed: false,
   };
   // On a slow uplink the browser sends only some of its frames: a round is judged on the colours
   // that have frames, all but one at least, and at least three different ones among them.
   const seen = light.colours.flatMap((c, k) => {
     const a = light.acc[k]!;
-    return a.n && a.nb ? [{ colour: c.colour, a }] : [];
+    return a.n ? [{ colour: c.colour, a }] : [];
   });
   if (seen.length < light.colours.length - 1 || new Set(seen.map((x) => x.colour)).size < 3)
     return unseen;
   const mean = (sum: Rgb, n: number): Rgb => [sum[0] / n, sum[1] / n, sum[2] / n];
   const expected = deviations(seen.map((x) => hexChroma(x.colour)));
   const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
-  const background = deviations(seen.map(({ a }) => mean(a.background, a.nb)));
   const correlation = pearson(expected, face);
-  // The background's change: its part that changed least (a wall beside long hair, which is lit
-  // like the face), when every seen colour has frames of it; else the whole background's.
-  const parts = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
-  const partChanges = Array.from({ length: parts }, (_, p) => p).flatMap((p) =>
-    seen.every(({ a }) => a.patches?.[p]?.n)
-      ? [rms(deviations(seen.map(({ a }) => mean(a.patches![p]!.sum, a.patches![p]!.n))))]
-      : [],
-  );
-  const backgroundChange = partChanges.length ? Math.min(...partChanges) : rms(background);
-  const ratio = rms(face) / Math.max(backgroundChange, 1e-4);
+  const faceSlope = slope(face, expected);
+  const count = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
+  const parts: number[][] = count
+    ? Array.from({ length: count }, (_, p) => p).flatMap((p) =>
+        seen.every(({ a }) => a.patches?.[p]?.n && (a.patches[p]!.clipped ?? 0) <= PART_MAX_CLIPPED)
+          ? [deviations(seen.map(({ a }) => mean(a.patches![p]!.sum, a.patches![p]!.n)))]
+          : [],
+      )
+    : seen.every(({ a }) => a.nb)
+      ? [deviations(seen.map(({ a }) => mean(a.background, a.nb)))]
+      : [];
+  let beyond: number | null = null;
+  for (const part of parts) {
+    const diff = face.map((v, i) => v - part[i]!);
+    if (faceSlope <= 0 || pearson(expected, diff) < BEYOND_FIT) continue;
+    const b = slope(diff, expected) / faceSlope;
+    if (beyond === null || b > beyond) beyond = b;
+  }
   return {
     round: light.round,
     seen: true,
     correlation: round3(correlation),
-    ratio: round3(ratio),
-    background: round3(pearson(expected, background)),
-    passed: correlation >= thresholds.correlation && ratio >= thresholds.faceOverBackground,
+    beyond: beyond === null ? null : round3(beyond),
+    parts: parts.length,
+    passed: correlation >= thresholds.correlation && beyond !== null && beyond >= thresholds.beyond,
   };
 }
 
@@ -371,16 +397,23 @@ export function challengeDecider(
     if (!light || s.lightPassed || s.refused) return s;
     const i = tag.light;
     const c = i >= 0 ? light.colours[i] : undefined;
+
     const face = chroma(frame.colour?.face ?? null);
     const background = chroma(frame.colour?.background ?? null);
     if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag) && face) {
       const acc = light.acc.map((a, k) => {
         if (k !== i) return a;
         const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
-        const patches = (frame.colour?.patches ?? []).map((rgb, p) => {
-          const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb };
-          const c = chroma(rgb);
-          return c ? { n: had.n + 1, sum: add(had.sum, c) } : had;
+        const patches = (frame.colour?.patches ?? []).map((part, p) => {
+          const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb, clipped: 0 };
+          const c = chroma(part?.rgb ?? null);
+          return c
+            ? {
+                n: had.n + 1,
+                sum: add(had.sum, c),
+                clipped: Math.max(had.clipped ?? 0, part!.clipped),
+              }
+            : had;
         });
         return {
           n: a.n + 1,

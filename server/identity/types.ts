@@ -40,11 +40,14 @@ export type FrameColour = {
   background: [number, number, number] | null;
   /**
    * The background's parts apart (top-left, top-right, left edge, right edge, outside the face box):
-   * long hair in the top corners is lit like the face, the wall at the edges is not; a face on a
-   * screen changes everywhere alike. Null where a part has too few pixels.
+   * long hair is lit like the face, a wall a metre away is not; a face on a screen changes everywhere
+   * alike. Null where a part has too few pixels.
    */
-  patches?: Array<[number, number, number] | null> | undefined;
+  patches?: Array<BackgroundPart | null> | undefined;
 };
+
+/** A part of the background in one frame: the mean R, G, B of all its pixels, and the fraction clipped (worker/colour.ts). */
+export type BackgroundPart = { rgb: [number, number, number]; clipped: number };
 
 /** Cosine similarity of two embeddings (Human's descriptions are not unit length). */
 export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): number {

@@ -11,6 +11,7 @@ import {
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
   LIGHT_THRESHOLDS,
+  PART_MAX_CLIPPED,
   challengeDecider,
   judgeLight,
   type ChallengeState,
@@ -340,7 +341,7 @@ describe('the challenge decider: the colour light', () => {
         }),
     });
     expect(p.s.lightScores[0]!.correlation).toBeGreaterThan(0.9);
-    expect(p.s.lightScores[0]!.ratio).toBeLessThan(LIGHT_THRESHOLDS.faceOverBackground);
+    expect(p.s.lightScores[0]!.beyond ?? 0).toBeLessThan(LIGHT_THRESHOLDS.beyond);
     expect(p.s.refused).toBe('light_mismatch');
   });
 
@@ -397,6 +398,67 @@ describe('the challenge decider: the colour light', () => {
     expect(judge([0.25, 0.25, 0.25, 0.25])).toMatchObject({ seen: true, passed: false });
   });
 
+  it("judgeLight: the camera's white balance taking back part of the light on every pixel alike does not hide the face's change", () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    /** Each colour's frame, the face lit with 0.25 and the wall with `kb`; every pixel then times the camera's gains. */
+    const acc = (kb: number, balance: number) =>
+      colours.map((c) => {
+        const { face, background } = lit(c.colour, 0.25, kb);
+        const s = hexRgb(c.colour);
+        const gain = s.map((v) => 1 / (1 + (balance * v) / 255));
+        const g = (rgb: [number, number, number]) =>
+          chromaOf(rgb.map((v, i) => v * gain[i]!) as [number, number, number]);
+        const wall = g(background!);
+        return {
+          n: 1,
+          face: g(face!),
+          nb: 1,
+          background: wall,
+          patches: [{ n: 1, sum: wall, clipped: 0 }],
+        };
+      });
+    const judge = (kb: number, balance: number) =>
+      judgeLight({ round: 1, colours, acc: acc(kb, balance) } as Parameters<typeof judgeLight>[0]);
+    // The balance pushes the wall's colour against the screen's: its change is as large as the
+    // face's left-over one, yet the difference between them is the light's.
+    const real = judge(0.02, 0.3);
+    expect(real).toMatchObject({ seen: true, passed: true, parts: 1 });
+    expect(real.beyond!).toBeGreaterThan(0.8);
+    // A face on a screen under the same balance: face and wall alike, nothing beyond.
+    expect(judge(0.25, 0.3)).toMatchObject({ seen: true, passed: false });
+  });
+
+  it('judgeLight: a part with clipped pixels does not count (they fake a change)', () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    const acc = (clipped: number) =>
+      colours.map((c) => {
+        const { face, background } = lit(c.colour, 0.25, 0.02);
+        const hair = chromaOf(lit(c.colour, 0.25, 0.25).background!);
+        return {
+          n: 1,
+          face: chromaOf(face!),
+          nb: 1,
+          background: hair,
+          patches: [
+            { n: 1, sum: hair, clipped: 0 },
+            { n: 1, sum: chromaOf(background!), clipped },
+          ],
+        };
+      });
+    const judge = (clipped: number) =>
+      judgeLight({ round: 1, colours, acc: acc(clipped) } as Parameters<typeof judgeLight>[0]);
+    expect(judge(0)).toMatchObject({ passed: true, parts: 2 });
+    expect(judge(PART_MAX_CLIPPED + 0.05)).toMatchObject({ passed: false, parts: 1, beyond: null });
+  });
+
   it('judgeLight: judged on four colours when one has no frame (a slow uplink), unseen with two missing', () => {
     const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
       colour,
@@ -418,8 +480,8 @@ describe('the challenge decider: the colour light', () => {
       round: 1,
       seen: false,
       correlation: null,
-      ratio: null,
-      background: null,
+      beyond: null,
+      parts: 0,
       passed: false,
     });
   });
@@ -527,7 +589,7 @@ describe('the colour statistic (worker/colour.ts)', () => {
     expect(c).toEqual({
       face: [180, 120, 90],
       background: wall,
-      patches: [wall, wall, wall, wall],
+      patches: [wall, wall, wall, wall].map((rgb) => ({ rgb, clipped: 0 })),
     });
     expect(frameColour(image([100, 110, 120], [180, 120, 90]), null)).toEqual({
       face: null,
@@ -538,6 +600,15 @@ describe('the colour statistic (worker/colour.ts)', () => {
   it('leaves dark background pixels out while enough mid-tones remain', () => {
     const c = frameColour(image([100, 110, 120], [180, 120, 90], true), box);
     expect(c.background).toEqual([100, 110, 120]);
+  });
+
+  it("counts a part's clipped pixels (a burnt window), and measures the part whole", () => {
+    const c = frameColour(image([255, 250, 200], [180, 120, 90]), box);
+    expect(c.patches![0]).toEqual({ rgb: [255, 250, 200], clipped: 1 });
+    const d = frameColour(image([100, 110, 120], [180, 120, 90], true), box);
+    // The dark quarter is in the top-left part's mean (dark pixels are not left out of a part).
+    expect(d.patches![0]!.rgb[0]).toBeLessThan(100);
+    expect(d.patches![0]!.clipped).toBe(0);
   });
 });
 
@@ -550,8 +621,9 @@ describe('the settings', () => {
     expect(() => loadIdentityConfig({ IDENTITY_LIVENESS_CHALLENGE: 'light' })).toThrow(
       /IDENTITY_LIVENESS_CHALLENGE/,
     );
-    expect(loadIdentityConfig({ IDENTITY_LIGHT_FACE_OVER_BACKGROUND: '3' }).liveness.light).toEqual(
-      { correlation: LIGHT_THRESHOLDS.correlation, faceOverBackground: 3 },
-    );
+    expect(loadIdentityConfig({ IDENTITY_LIGHT_BEYOND_BACKGROUND: '0.7' }).liveness.light).toEqual({
+      correlation: LIGHT_THRESHOLDS.correlation,
+      beyond: 0.7,
+    });
   });
 });

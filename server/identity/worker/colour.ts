@@ -1,5 +1,5 @@
 import type { RgbImage } from '../image';
-import type { FrameColour } from '../types';
+import type { BackgroundPart, FrameColour } from '../types';
 
 type Box = [number, number, number, number];
 
@@ -31,29 +31,38 @@ const clampRect = (img: RgbImage, r: Rect): Rect => ({
 });
 
 /**
- * Background pixels outside the mid-tones are left out when enough mid-tone ones remain: dark hair
- * or a dark corner (the sensor's noise floor and the JPEG flatten its change of light) and a burnt
- * window (clipped) barely show a change of light, which would make the face's change look larger
- * than it is beside them. Luma from DARK_BELOW, every channel below CLIPPED_FROM.
+ * Background pixels outside the mid-tones are left out of `background` when enough mid-tone ones
+ * remain (luma from DARK_BELOW, every channel below CLIPPED_FROM).
  */
 const DARK_BELOW = 50;
 const CLIPPED_FROM = 240;
-
 /**
- * Mean R, G, B of the pixels of `rects` outside `hole` (with `midTones`, of those not darker than
- * DARK_BELOW when at least MIN_PIXELS are), or null when too few are left.
+ * A background part's clipped pixels (a channel at SATURATED_FROM or more: a burnt window) cannot
+ * show the light's change, and those that clip under one colour and not another fake one; the
+ * fraction is judged per round (liveness-challenge.ts: a part is used whole or not at all).
  */
-function meanRgb(
-  img: RgbImage,
-  rects: Rect[],
-  hole: Rect | null,
-  midTones = false,
-): [number, number, number] | null {
+const SATURATED_FROM = 250;
+
+const luma = (r: number, g: number, b: number) => (r * 77 + g * 150 + b * 29) >> 8;
+
+/** What `scan` gathers over some rectangles: pixels read, sums, the mid-tones' and the clipped count. */
+type Scan = {
+  n: number;
+  sum: [number, number, number];
+  mid: { n: number; sum: [number, number, number] };
+  clipped: number;
+};
+
+/** Reads the pixels of `rects` outside `hole` (about SAMPLES of them: a step on larger rectangles). */
+function scan(img: RgbImage, rects: Rect[], hole: Rect | null): Scan & { step: number } {
   const area = rects.reduce((a, r) => a + Math.max(0, r.x1 - r.x0) * Math.max(0, r.y1 - r.y0), 0);
   const step = Math.max(1, Math.floor(Math.sqrt(area / SAMPLES)));
-  /** All pixels, and the bright ones: n, r, g, b. */
-  const all = [0, 0, 0, 0];
-  const bright = [0, 0, 0, 0];
+  const out: Scan = {
+    n: 0,
+    sum: [0, 0, 0],
+    mid: { n: 0, sum: [0, 0, 0] },
+    clipped: 0,
+  };
   const d = img.data;
   for (const rect of rects) {
     for (let y = rect.y0; y < rect.y1; y += step) {
@@ -64,31 +73,59 @@ function meanRgb(
         const r = d[i]!;
         const g = d[i + 1]!;
         const b = d[i + 2]!;
-        all[0]!++;
-        all[1]! += r;
-        all[2]! += g;
-        all[3]! += b;
+        out.n++;
+        out.sum[0] += r;
+        out.sum[1] += g;
+        out.sum[2] += b;
+        if (r >= SATURATED_FROM || g >= SATURATED_FROM || b >= SATURATED_FROM) out.clipped++;
         if (
-          midTones &&
-          (r * 77 + g * 150 + b * 29) >> 8 >= DARK_BELOW &&
+          luma(r, g, b) >= DARK_BELOW &&
           r < CLIPPED_FROM &&
           g < CLIPPED_FROM &&
           b < CLIPPED_FROM
         ) {
-          bright[0]!++;
-          bright[1]! += r;
-          bright[2]! += g;
-          bright[3]! += b;
+          out.mid.n++;
+          out.mid.sum[0] += r;
+          out.mid.sum[1] += g;
+          out.mid.sum[2] += b;
         }
       }
     }
   }
-  const min = MIN_PIXELS / (step * step);
-  const use = midTones && bright[0]! >= min ? bright : all;
-  const n = use[0]!;
-  if (n < min) return null;
-  const round = (v: number) => Math.round((v / n) * 100) / 100;
-  return [round(use[1]!), round(use[2]!), round(use[3]!)];
+  return { ...out, step };
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
+const meanOf = (sum: [number, number, number], n: number): [number, number, number] => [
+  round2(sum[0] / n),
+  round2(sum[1] / n),
+  round2(sum[2] / n),
+];
+
+/**
+ * Mean R, G, B of the pixels of `rects` outside `hole` (with `midTones`, of the mid-tone ones when
+ * at least MIN_PIXELS are), or null when too few are left.
+ */
+function meanRgb(
+  img: RgbImage,
+  rects: Rect[],
+  hole: Rect | null,
+  midTones = false,
+): [number, number, number] | null {
+  const s = scan(img, rects, hole);
+  const min = MIN_PIXELS / (s.step * s.step);
+  if (midTones && s.mid.n >= min) return meanOf(s.mid.sum, s.mid.n);
+  return s.n < min ? null : meanOf(s.sum, s.n);
+}
+
+/** A background part: the mean of all its pixels and the fraction clipped, or null when too few. */
+function part(img: RgbImage, rect: Rect, hole: Rect): BackgroundPart | null {
+  const s = scan(img, [rect], hole);
+  if (s.n < MIN_PIXELS / (s.step * s.step)) return null;
+  return {
+    rgb: meanOf(s.sum, s.n),
+    clipped: round2(s.clipped / s.n),
+  };
 }
 
 /**
@@ -132,6 +169,6 @@ export function frameColour(img: RgbImage, box: Box | null | undefined): FrameCo
   return {
     face: meanRgb(img, [face], null),
     background: meanRgb(img, corners, hole, true),
-    patches: [...corners, ...edges].map((r) => meanRgb(img, [r], hole, true)),
+    patches: [...corners, ...edges].map((r) => part(img, r, hole)),
   };
 }

@@ -18,4 +18,6 @@ export const hints = {
   light: 'Mantené tu cara dentro del óvalo mientras la pantalla cambia de color.',
   lightAgain:
     'No vimos la luz de la pantalla en tu cara. Vamos a probar otra vez: acercá la cara a la pantalla.',
+  lightBackground:
+    'No pudimos comparar tu cara con lo que hay detrás. Vamos a probar otra vez: evitá tener una ventana o una luz fuerte detrás tuyo.',
 } as const;

@@ -481,13 +481,17 @@ export function challengeDecider(
     return { ...inner, state: s, live: s.done, feedback };
   }
 
+  /** Another round: when the last one had no background part to compare the face with, say what to change. */
+  const lightAgain = (last: LightScore | undefined) =>
+    last?.seen && last.parts === 0 ? hints.lightBackground : hints.lightAgain;
+
   function progress(s: ChallengeState): string[] {
     if (s.done) return [hints.done];
     const lines: string[] =
       s.hits < required
         ? [hints.waitCue, hints.cueCount(s.hits, required)]
         : [hints.cueCount(s.hits, required)];
-    if (s.light) lines.push(s.light.round > 1 ? hints.lightAgain : hints.light);
+    if (s.light) lines.push(s.light.round > 1 ? lightAgain(s.lightScores.at(-1)) : hints.light);
     return lines;
   }
 

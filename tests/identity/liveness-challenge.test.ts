@@ -316,6 +316,21 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.done).toBe(true);
   });
 
+  it('a round with no background part to compare (all clipped: a window behind) says to avoid a bright background', () => {
+    const p = session({ mode: 'cues,light' });
+    const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
+    p.reflecting((at, st) => {
+      const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
+      const frame = lit(c?.colour ?? null);
+      return st.light?.round === 1 ? { ...frame, patches: [burnt, burnt, burnt, burnt] } : frame;
+    });
+    p.start();
+    answerCues(p, () => 400);
+    expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: true, parts: 0, passed: false });
+    expect(p.decider.progress(p.s, 0)).toContain(hints.lightBackground);
+    expect(p.decider.progress(p.s, 0)).not.toContain(hints.lightAgain);
+  });
+
   it('colours in the wrong order fail each round, then refuse (light_mismatch)', () => {
     const p = run({
       setup: (q) =>

@@ -397,7 +397,6 @@ export function challengeDecider(
     if (!light || s.lightPassed || s.refused) return s;
     const i = tag.light;
     const c = i >= 0 ? light.colours[i] : undefined;
-
     const face = chroma(frame.colour?.face ?? null);
     const background = chroma(frame.colour?.background ?? null);
     if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag) && face) {

@@ -23,6 +23,8 @@ import {
   LIGHT_HOLD_MS,
   LIGHT_PALETTE,
   LIGHT_SETTLE_MS,
+  addColour,
+  emptyColourAcc,
   judgeLight,
 } from '../server/identity/liveness-challenge';
 import { frameColour } from '../server/identity/worker/colour';
@@ -69,14 +71,7 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     return k < 0 ? null : shown[k]!;
   };
   const cam = syntheticCamera(p, { reflection: variant === 'flat' ? 'flat' : 'face' });
-  type Rgb = [number, number, number];
-  const acc = colours.map(() => ({
-    n: 0,
-    face: [0, 0, 0] as Rgb,
-    nb: 0,
-    background: [0, 0, 0] as Rgb,
-    patches: [] as Array<{ n: number; sum: Rgb; clipped: number }>,
-  }));
+  let acc = colours.map(emptyColourAcc);
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
   const box: [number, number, number, number] = [
@@ -93,31 +88,8 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     const c = colours[i];
     if (!c || t < c.from + LIGHT_SETTLE_MS) continue;
     const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-    const col = frameColour({ data, width: info.width, height: info.height }, box);
-    const chroma = (v: Rgb | null | undefined): Rgb | null => {
-      if (!v) return null;
-      const s = v[0] + v[1] + v[2];
-      return [v[0] / s, v[1] / s, v[2] / s];
-    };
-    const add = (sum: Rgb, c: Rgb) => sum.forEach((_, j) => (sum[j]! += c[j]!));
-    const fc = chroma(col.face);
-    const bc = chroma(col.background);
-    const a = acc[i]!;
-    if (!fc) continue;
-    a.n++;
-    add(a.face, fc);
-    if (bc) {
-      a.nb++;
-      add(a.background, bc);
-    }
-    (col.patches ?? []).forEach((part, p) => {
-      const pc = chroma(part?.rgb);
-      if (!pc) return;
-      const had = (a.patches[p] ??= { n: 0, sum: [0, 0, 0], clipped: 0 });
-      had.n++;
-      add(had.sum, pc);
-      had.clipped = Math.max(had.clipped, part!.clipped);
-    });
+    const colour = frameColour({ data, width: info.width, height: info.height }, box);
+    acc = acc.map((a, j) => (j === i ? addColour(a, colour) : a));
   }
   return judgeLight({ round: 1, colours, acc });
 }

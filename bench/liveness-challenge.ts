@@ -116,6 +116,13 @@ type Args = {
   log: string | null;
 };
 
+/** `--face`: one of the synthetic patient's faces, or every face (null). */
+const faceArg = (v: string | undefined): SyntheticPatient['face'] | null => {
+  if (v === undefined) return null;
+  if (v === 'blink' || v === 'blink-b') return v;
+  throw new Error('--face: blink or blink-b');
+};
+
 function parseArgs(argv: string[]): Args {
   const get = (name: string) => {
     const i = argv.indexOf(`--${name}`);
@@ -137,7 +144,7 @@ function parseArgs(argv: string[]): Args {
     attackMs: Number(get('attack-ms') ?? 45_000),
     width: Number(get('width') ?? selfieFramePolicy.maxWidth),
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
-    face: get('face') === 'blink' || get('face') === 'blink-b' ? (get('face') as 'blink') : null,
+    face: faceArg(get('face')),
     log: get('log') ?? null,
   };
 }

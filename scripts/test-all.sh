@@ -9,7 +9,7 @@ step() { printf '\n=== %s ===\n' "$*"; }
 # Runs a Vitest tier (its arguments) writing its JSON report to $1. Once, and only when a test
 # worker died in V8 rather than a test failing (the report counts no failed test, the log says the
 # worker exited: V8's 'Check failed: jit_page.has_value()' under PGlite's WebAssembly, nodejs/node
-# issue 64500, seen once in 37 runs here), the tier runs again, and says so.
+# issue 64500; it ended one .ci/run here on 2026-11-26), the tier runs again, and says so.
 vitest_tier() {
   local json=$1
   shift

@@ -8,6 +8,7 @@ import {
 } from '../../contract/identity';
 import type { LivenessSignal } from '../../contract/insight';
 import { hints } from './hints';
+import type { FrameColour } from './types';
 import {
   blinkDecider,
   type BlinkState,
@@ -93,7 +94,7 @@ type ChallengeSignal = LivenessSignal;
 
 type Rgb = [number, number, number];
 /** A colour's frames so far: how many, and the sums of the face's and the background's chromaticity. */
-type ColourAcc = {
+export type ColourAcc = {
   n: number;
   face: Rgb;
   nb: number;
@@ -188,6 +189,39 @@ function pearson(a: number[], b: number[]): number {
   }
   return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
 }
+/** A colour's frames before the first. */
+export const emptyColourAcc = (): ColourAcc => ({
+  n: 0,
+  face: [0, 0, 0],
+  nb: 0,
+  background: [0, 0, 0],
+});
+
+/**
+ * A colour's frames with one more: its face's chromaticity, the background's, and each background
+ * part's with the most clipped so far. A frame without a face (or too dark to tell) adds nothing.
+ */
+export function addColour(a: ColourAcc, colour: FrameColour | undefined): ColourAcc {
+  const face = chroma(colour?.face ?? null);
+  if (!face) return a;
+  const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
+  const background = chroma(colour?.background ?? null);
+  const patches = (colour?.patches ?? []).map((part, p) => {
+    const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb, clipped: 0 };
+    const c = chroma(part?.rgb ?? null);
+    return c
+      ? { n: had.n + 1, sum: add(had.sum, c), clipped: Math.max(had.clipped ?? 0, part!.clipped) }
+      : had;
+  });
+  return {
+    n: a.n + 1,
+    face: add(a.face, face),
+    nb: a.nb + (background ? 1 : 0),
+    background: background ? add(a.background, background) : a.background,
+    ...(patches.length ? { patches } : {}),
+  };
+}
+
 /** The least-squares slope of `y` on `x` (both centred already: deviations). */
 const slope = (y: number[], x: number[]) => {
   const xx = x.reduce((a, v) => a + v * v, 0);
@@ -397,31 +431,8 @@ export function challengeDecider(
     if (!light || s.lightPassed || s.refused) return s;
     const i = tag.light;
     const c = i >= 0 ? light.colours[i] : undefined;
-    const face = chroma(frame.colour?.face ?? null);
-    const background = chroma(frame.colour?.background ?? null);
-    if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag) && face) {
-      const acc = light.acc.map((a, k) => {
-        if (k !== i) return a;
-        const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
-        const patches = (frame.colour?.patches ?? []).map((part, p) => {
-          const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb, clipped: 0 };
-          const c = chroma(part?.rgb ?? null);
-          return c
-            ? {
-                n: had.n + 1,
-                sum: add(had.sum, c),
-                clipped: Math.max(had.clipped ?? 0, part!.clipped),
-              }
-            : had;
-        });
-        return {
-          n: a.n + 1,
-          face: add(a.face, face),
-          nb: a.nb + (background ? 1 : 0),
-          background: background ? add(a.background, background) : a.background,
-          ...(patches.length ? { patches } : {}),
-        };
-      });
+    if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag)) {
+      const acc = light.acc.map((a, k) => (k === i ? addColour(a, frame.colour) : a));
       s = { ...s, light: { ...light, acc } };
     }
     const last = light.colours[light.colours.length - 1]!;
@@ -514,7 +525,7 @@ export function challengeDecider(
         from: start + k * hold,
         to: start + (k + 1) * hold,
       })),
-      acc: picks.map(() => ({ n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] })),
+      acc: picks.map(emptyColourAcc),
     };
   }
 

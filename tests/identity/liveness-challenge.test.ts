@@ -12,6 +12,8 @@ import {
   LIGHT_PALETTE,
   LIGHT_THRESHOLDS,
   PART_MAX_CLIPPED,
+  addColour,
+  emptyColourAcc,
   challengeDecider,
   judgeLight,
   type ChallengeState,
@@ -445,6 +447,22 @@ describe('the challenge decider: the colour light', () => {
     expect(real.beyond!).toBeGreaterThan(0.8);
     // A face on a screen under the same balance: face and wall alike, nothing beyond.
     expect(judge(0.25, 0.3)).toMatchObject({ seen: true, passed: false });
+  });
+
+  it("addColour: a frame adds its face's, background's and parts' chromaticity, keeping each part's most clipped; no face, nothing", () => {
+    const frame = (clipped: number): FrameColour => ({
+      face: [120, 60, 20],
+      background: [50, 50, 100],
+      patches: [{ rgb: [100, 100, 50], clipped }, null],
+    });
+    const one = addColour(emptyColourAcc(), frame(0.3));
+    const two = addColour(one, frame(0.1));
+    expect(two.n).toBe(2);
+    expect(two.nb).toBe(2);
+    expect(two.face.map((v) => Math.round(v * 100) / 100)).toEqual([1.2, 0.6, 0.2]);
+    expect(two.patches![0]).toMatchObject({ n: 2, clipped: 0.3 });
+    expect(two.patches![1]).toMatchObject({ n: 0 });
+    expect(addColour(two, { face: null, background: [50, 50, 100] })).toBe(two);
   });
 
   it('judgeLight: a part with clipped pixels does not count (they fake a change)', () => {

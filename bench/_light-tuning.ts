@@ -109,6 +109,7 @@ const rows: Array<{
   tone: string;
   variant: Variant;
   corr: number;
+  change: number;
   beyond: number;
   parts: number;
   passed: boolean;
@@ -128,6 +129,7 @@ for (const face of faces)
             tone: tone.name,
             variant,
             corr: s.correlation ?? NaN,
+            change: s.change ?? NaN,
             beyond: s.beyond ?? NaN,
             parts: s.parts,
             passed: s.passed,
@@ -147,7 +149,7 @@ for (const face of faces)
       );
       const fit = sel.filter((r) => !Number.isNaN(r.beyond));
       console.log(
-        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} passed ${sel.filter((r) => r.passed).length}/${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | beyond ${fmt(fit.map((r) => r.beyond))} (no part fit: ${sel.length - fit.length}; parts usable median ${q(
+        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} passed ${sel.filter((r) => r.passed).length}/${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | change ${fmt(sel.map((r) => r.change * 100))}e-2 | beyond ${fmt(fit.map((r) => r.beyond))} (no part fit: ${sel.length - fit.length}; parts usable median ${q(
           sel.map((r) => r.parts),
           0.5,
         )})`,

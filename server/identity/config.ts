@@ -58,6 +58,7 @@ const schema = z.object({
   IDENTITY_LIVENESS_CHALLENGE: z.enum(LIVENESS_CHALLENGES).default(LIVENESS_CHALLENGES[0]),
   IDENTITY_LIGHT_CORRELATION: num(LIGHT_THRESHOLDS.correlation, -1, 1),
   IDENTITY_LIGHT_BEYOND_BACKGROUND: num(LIGHT_THRESHOLDS.beyond, 0, 2),
+  IDENTITY_LIGHT_FACE_CHANGE: num(LIGHT_THRESHOLDS.change, 0, 1),
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
@@ -133,7 +134,7 @@ export type IdentityConfig = {
      * When the face follows the colour sequence (liveness-challenge.ts judgeLight): the correlation
      * of its colour change with the screen's, and its change over the background's.
      */
-    light: { correlation: number; beyond: number };
+    light: typeof LIGHT_THRESHOLDS;
     /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */
     duplicateDistance: number;
     /**
@@ -214,6 +215,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
       light: {
         correlation: c.IDENTITY_LIGHT_CORRELATION,
         beyond: c.IDENTITY_LIGHT_BEYOND_BACKGROUND,
+        change: c.IDENTITY_LIGHT_FACE_CHANGE,
       },
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,

@@ -66,14 +66,16 @@ export const LIGHT_PALETTE = [
 ] as const;
 
 /**
- * When the face follows the sequence (the defaults of IDENTITY_LIGHT_CORRELATION and
- * IDENTITY_LIGHT_BEYOND_BACKGROUND; judgeLight says how each is measured): the face's chromaticity
- * changes with the screen's colours (correlation), and its change beyond a part of the background
- * is most of its change (`beyond`: a wall a metre away is barely lit by the screen, a face on a
- * screen changes everywhere alike). `BEYOND_FIT` is how closely the face-minus-part change must
+ * When the face follows the sequence (the defaults of IDENTITY_LIGHT_CORRELATION,
+ * IDENTITY_LIGHT_BEYOND_BACKGROUND and IDENTITY_LIGHT_FACE_CHANGE; judgeLight says how each is
+ * measured): the face's chromaticity changes with the screen's colours (correlation), enough to
+ * tell from noise (`change`: a real face outdoors 0.011 at least in the tuning, a face on a screen
+ * outdoors 0.005 at most), and its change beyond a part of the background is most of its change
+ * (`beyond`: a wall a metre away is barely lit by the screen, a face on a screen changes everywhere
+ * alike). `BEYOND_FIT` is how closely the face-minus-part change must
  * follow the screen's colours for that part to count. docs/measurements.md has the figures.
  */
-export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6 };
+export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007 };
 export const BEYOND_FIT = 0.8;
 /**
  * A background part counts only when at most this fraction of its pixels clipped in every frame of
@@ -108,6 +110,8 @@ export type LightScore = {
   round: number;
   seen: boolean;
   correlation: number | null;
+  /** The face's own change: the slope of its chromaticity deviations on the screen colours'. */
+  change: number | null;
   /** The face's change beyond the best background part's, as a fraction of the face's change (null: no part fit). */
   beyond: number | null;
   /** Background parts usable in the round (frames in every colour, little clipping). */
@@ -241,6 +245,9 @@ const slope = (y: number[], x: number[]) => {
  *   balance and exposure, which take back part of the light's change on every pixel alike, cancel
  *   in the difference; a far wall is barely lit by the screen (beyond about 0.9), hair is lit like
  *   the face (about 0), and a face on a screen changes everywhere alike (about 0 for every part).
+ * - and the face's own change (the slope of its deviations on the screen colours') is at least
+ *   `thresholds.change`: outdoors a screen's reflection is near the noise floor, and `beyond`, a
+ *   ratio of two small slopes, is then noise (a face on a screen reached 1.06 once).
  * Frames from an older state without parts: the whole background is the one part.
  */
 export function judgeLight(
@@ -251,6 +258,7 @@ export function judgeLight(
     round: light.round,
     seen: false,
     correlation: null,
+    change: null,
     beyond: null,
     parts: 0,
     passed: false,
@@ -289,9 +297,14 @@ export function judgeLight(
     round: light.round,
     seen: true,
     correlation: round3(correlation),
+    change: Math.round(faceSlope * 1e4) / 1e4,
     beyond: beyond === null ? null : round3(beyond),
     parts: parts.length,
-    passed: correlation >= thresholds.correlation && beyond !== null && beyond >= thresholds.beyond,
+    passed:
+      correlation >= thresholds.correlation &&
+      faceSlope >= thresholds.change &&
+      beyond !== null &&
+      beyond >= thresholds.beyond,
   };
 }
 

@@ -318,6 +318,22 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.done).toBe(true);
   });
 
+  it('a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less', () => {
+    const p = run({
+      setup: (q) =>
+        q.reflecting((at, st) => {
+          const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
+          return lit(c?.colour ?? null, 0.004, 0);
+        }),
+    });
+    const first = p.s.lightScores[0]!;
+    expect(first.correlation).toBeGreaterThan(0.9);
+    expect(first.beyond).toBeGreaterThan(0.9);
+    expect(first.change).toBeLessThan(LIGHT_THRESHOLDS.change);
+    expect(first.passed).toBe(false);
+    expect(p.s.refused).toBe('light_mismatch');
+  });
+
   it('a round with no background part to compare (all clipped: a window behind) says to avoid a bright background', () => {
     const p = session({ mode: 'cues,light' });
     const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
@@ -513,6 +529,7 @@ describe('the challenge decider: the colour light', () => {
       round: 1,
       seen: false,
       correlation: null,
+      change: null,
       beyond: null,
       parts: 0,
       passed: false,
@@ -657,6 +674,7 @@ describe('the settings', () => {
     expect(loadIdentityConfig({ IDENTITY_LIGHT_BEYOND_BACKGROUND: '0.7' }).liveness.light).toEqual({
       correlation: LIGHT_THRESHOLDS.correlation,
       beyond: 0.7,
+      change: LIGHT_THRESHOLDS.change,
     });
   });
 });

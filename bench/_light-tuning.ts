@@ -19,11 +19,10 @@ import {
   type SyntheticPatient,
 } from '../tests/synthetic/model';
 import {
-  LIGHT_COLOURS,
   LIGHT_HOLD_MS,
-  LIGHT_PALETTE,
   LIGHT_SETTLE_MS,
   addColour,
+  drawLightColours,
   emptyColourAcc,
   judgeLight,
 } from '../server/identity/liveness-challenge';
@@ -41,17 +40,9 @@ const START = 1500;
 type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat';
 const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat').split(',') as Variant[];
 
-function drawSequence(r: () => number): string[] {
-  for (;;) {
-    const picks: number[] = [];
-    for (let k = 0; k < LIGHT_COLOURS; k++) {
-      let p = Math.floor(r() * LIGHT_PALETTE.length);
-      while (p === picks[k - 1]) p = Math.floor(r() * LIGHT_PALETTE.length);
-      picks.push(p);
-    }
-    if (new Set(picks).size >= 3) return picks.map((p) => LIGHT_PALETTE[p]!);
-  }
-}
+/** The server's own draw of a round's colours, from the patient's seeded generator. */
+const drawSequence = (r: () => number) =>
+  drawLightColours((min, max) => min + Math.floor(r() * (max - min + 1)));
 
 async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
   const colours = seq.map((colour, k) => ({
@@ -156,3 +147,9 @@ for (const face of faces)
       );
     }
   }
+
+// The genuine rounds that failed, one line each (what to look at next).
+for (const r of rows.filter((x) => x.variant === 'genuine' && !x.passed))
+  console.log(
+    `failed: ${r.face} ${r.lighting} tone ${r.tone} parts ${r.parts} corr ${r.corr.toFixed(2)} beyond ${r.beyond.toFixed(2)} change ${(r.change * 100).toFixed(2)}e-2`,
+  );

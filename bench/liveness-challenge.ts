@@ -41,6 +41,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
+import { judgedForLight } from '../machines/kyc/kyc.challenge';
 import {
   LIVENESS_CHALLENGES,
   livenessResponse,
@@ -427,12 +428,15 @@ async function runSession(
   const out = newResult(sessionId, 'running');
   out.scene = scene;
   while (poll <= untilMs) {
-    for (; nextCapture <= poll; nextCapture += policy.captureEveryMs, out.captured++)
+    for (; nextCapture <= poll; nextCapture += policy.captureEveryMs, out.captured++) {
+      const tag = { t: Math.round(nextCapture), light: page.painted(nextCapture).index };
       buffer = bufferFrame(policy, buffer, {
         capturedAt: nextCapture,
-        data: { t: Math.round(nextCapture), light: page.painted(nextCapture).index },
+        data: tag,
         cued: page.cueShown(nextCapture),
+        lit: judgedForLight(page.round(nextCapture), tag),
       });
+    }
     const chosen = policy.select(buffer);
     buffer = [];
     // Only the frames sent are drawn (in order: the camera's exposure follows them).

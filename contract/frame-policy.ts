@@ -19,7 +19,15 @@ export interface SampledFrame<T = unknown> {
    * such frames are sent before any other and dropped last.
    */
   readonly cued?: boolean;
+  /**
+   * Captured while the page painted a colour of the light challenge (issue 31: the server judges
+   * each colour on its frames): sent after the cued ones, before the others.
+   */
+  readonly lit?: boolean;
 }
+
+/** A frame's rank: 2 cued, 1 lit, 0 neither (sent in that order, dropped in the reverse). */
+const rank = (f: SampledFrame<unknown>) => (f.cued ? 2 : f.lit ? 1 : 0);
 
 export interface FramePolicy {
   /** Request cadence (spec section 9: 700 ms, one request in flight). */
@@ -49,20 +57,21 @@ function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): Sampl
 }
 
 /**
- * At most `max` frames of the buffer, in capture order: the cued ones first (evenly spaced among
- * them when they are too many), the rest of the room evenly spaced among the others.
+ * At most `max` frames of the buffer, in capture order: the cued ones first, then the lit ones, then
+ * the others, each rank evenly spaced among itself when it is more than the room left.
  */
-function cuedFirst<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
+function byRank<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
   if (buffer.length <= max) return [...buffer];
-  const cued = buffer.filter((f) => f.cued);
-  if (cued.length >= max) return evenlySpaced(cued, max);
-  const chosen = new Set([
-    ...cued,
-    ...evenlySpaced(
-      buffer.filter((f) => !f.cued),
-      max - cued.length,
-    ),
-  ]);
+  const chosen = new Set<SampledFrame<T>>();
+  for (const r of [2, 1, 0]) {
+    const room = max - chosen.size;
+    if (room <= 0) break;
+    for (const f of evenlySpaced(
+      buffer.filter((x) => rank(x) === r),
+      room,
+    ))
+      chosen.add(f);
+  }
   return buffer.filter((f) => chosen.has(f));
 }
 
@@ -88,11 +97,11 @@ export const selfieFramePolicy: FramePolicy = {
   maxWidth: 160,
   quality: 0.6,
   select(buffer) {
-    return cuedFirst(buffer, this.maxFramesPerRequest);
+    return byRank(buffer, this.maxFramesPerRequest);
   },
 };
 
-/** Adds a frame to the buffer, dropping past `maxBuffered` the oldest uncued frame (the oldest when all are cued). */
+/** Adds a frame to the buffer, dropping past `maxBuffered` the oldest frame of the lowest rank there (neither cued nor lit first). */
 export function bufferFrame<T>(
   policy: FramePolicy,
   buffer: readonly SampledFrame<T>[],
@@ -100,9 +109,7 @@ export function bufferFrame<T>(
 ): SampledFrame<T>[] {
   const next = [...buffer, frame];
   if (next.length <= policy.maxBuffered) return next;
-  const drop = Math.max(
-    0,
-    next.findIndex((f) => !f.cued),
-  );
+  const lowest = Math.min(...next.map(rank));
+  const drop = next.findIndex((f) => rank(f) === lowest);
   return next.filter((_, i) => i !== drop);
 }

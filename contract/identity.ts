@@ -124,6 +124,11 @@ export type LivenessChallenge = z.infer<typeof livenessChallenge>;
  * sequence under WCAG 2.3.1's three flashes in any second (a flash is a pair of opposing changes).
  */
 export const LIGHT_MIN_HOLD_MS = 500;
+/**
+ * A colour's frames are those with `t` in [from + LIGHT_SETTLE_MS, to] (the camera's and the
+ * screen's latency): the server judges on them, and the browser sends them before others.
+ */
+export const LIGHT_SETTLE_MS = 250;
 
 /**
  * What the page exposes for the e2e synthetic camera (issue 31): the element that paints the light

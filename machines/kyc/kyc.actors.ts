@@ -33,6 +33,7 @@ import {
 } from './kyc.api';
 import {
   challengeCueAt,
+  judgedForLight,
   frameTag,
   lightIndexAt,
   logPaint,
@@ -171,6 +172,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         capturedAt: frame.capturedAt,
         data: { data: frame.data, tag },
         cued: challengeCueAt(challenge, tag.t) !== null,
+        lit: judgedForLight(challenge?.light, tag),
       });
     });
     // A run after a stop goes on with the session's challenge at once (its past is skipped).

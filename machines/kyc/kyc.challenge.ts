@@ -1,8 +1,9 @@
-import type {
-  LivenessChallenge,
-  LivenessCue,
-  LivenessFrameTag,
-  LivenessLight,
+import {
+  LIGHT_SETTLE_MS,
+  type LivenessChallenge,
+  type LivenessCue,
+  type LivenessFrameTag,
+  type LivenessLight,
 } from '../../contract/identity';
 
 /**
@@ -25,6 +26,15 @@ export const challengeCueAt = (
 /** The index in `light.colours` to paint at `t` (each from `from` to `to`), or -1 for none. */
 export const lightIndexAt = (light: LivenessLight | null | undefined, t: number): number =>
   light ? light.colours.findIndex((c) => t >= c.from && t < c.to) : -1;
+
+/**
+ * Whether the server judges the light on a frame with this tag: a colour was painted and `t` is in
+ * that colour's [from + LIGHT_SETTLE_MS, to] (such frames are sent before the others but cued ones).
+ */
+export function judgedForLight(light: LivenessLight | null | undefined, tag: LivenessFrameTag) {
+  const c = tag.light >= 0 ? light?.colours[tag.light] : undefined;
+  return c !== undefined && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to;
+}
 
 /** The first moment after `t` when what is shown changes (a cue or a colour starts or ends). */
 export function nextChange(challenge: LivenessChallenge | null, t: number): number | null {

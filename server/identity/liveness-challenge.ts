@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import {
   LIGHT_MIN_HOLD_MS,
+  LIGHT_SETTLE_MS,
   type LivenessChallengeMode,
   type LivenessCue,
   type LivenessFrameTag,
@@ -45,8 +46,8 @@ export const EXTRA_CUES = 2;
 export const LIGHT_COLOURS = 5;
 export const LIGHT_HOLD_MS = 700;
 export const LIGHT_ROUNDS = 2;
-/** A colour's frames: `t` in [from + LIGHT_SETTLE_MS, to] (the camera's and the screen's latency). */
-export const LIGHT_SETTLE_MS = 250;
+/** A colour's frames: `t` in [from + LIGHT_SETTLE_MS, to] (contract/identity.ts). */
+export { LIGHT_SETTLE_MS };
 /** The sequence is judged once a frame has `t` >= the last colour's `to` + this. */
 export const LIGHT_JUDGE_AFTER_MS = 300;
 /** A tag this close to a colour change may carry either neighbour's index (not a signal). */
@@ -308,6 +309,17 @@ export function judgeLight(
   };
 }
 
+/**
+ * A round's colours: LIGHT_COLOURS different colours of the palette in a drawn order. With a colour
+ * repeated, another order of the same colours can leave most of the sequence in place (the bench's
+ * attacker passed 1/20 so, correlation 0.77-0.91); with all different, any other order moves at
+ * least two colours.
+ */
+export function drawLightColours(draw: Draw): string[] {
+  const left: string[] = [...LIGHT_PALETTE];
+  return Array.from({ length: LIGHT_COLOURS }, () => left.splice(draw(0, left.length - 1), 1)[0]!);
+}
+
 /** The colour index scheduled at `t` (-1 for none). */
 const scheduledAt = (light: LivenessLight, t: number) =>
   light.colours.findIndex((c) => t >= c.from && t < c.to);
@@ -518,23 +530,14 @@ export function challengeDecider(
     return lines;
   }
 
-  /** A new colour sequence from `start`: LIGHT_COLOURS colours of the palette, none twice in a row, at least three different. */
+  /** A new colour sequence from `start` (drawLightColours). */
   function drawLight(round: number, start: number): LightRound {
-    let picks: number[] = [];
-    do {
-      picks = [];
-      for (let k = 0; k < LIGHT_COLOURS; k++) {
-        const prev = picks[k - 1];
-        let pick = draw(0, LIGHT_PALETTE.length - (prev === undefined ? 1 : 2));
-        if (prev !== undefined && pick >= prev) pick += 1;
-        picks.push(pick);
-      }
-    } while (new Set(picks).size < 3);
+    const picks = drawLightColours(draw);
     const hold = Math.max(LIGHT_HOLD_MS, LIGHT_MIN_HOLD_MS);
     return {
       round,
-      colours: picks.map((p, k) => ({
-        colour: LIGHT_PALETTE[p]!,
+      colours: picks.map((colour, k) => ({
+        colour,
         from: start + k * hold,
         to: start + (k + 1) * hold,
       })),

@@ -10,6 +10,7 @@ import {
   LIGHT_COLOURS,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
+  drawLightColours,
   LIGHT_THRESHOLDS,
   PART_MAX_CLIPPED,
   addColour,
@@ -190,10 +191,20 @@ describe('the challenge decider: blinks on cue', () => {
     for (const [i, colour] of c.light!.colours.entries()) {
       expect(colour.to - colour.from).toBe(700);
       if (i) expect(colour.from).toBe(c.light!.colours[i - 1]!.to);
-      if (i) expect(colour.colour).not.toBe(c.light!.colours[i - 1]!.colour);
       const [r, g, b] = hexRgb(colour.colour);
       expect(r / (r + g + b)).toBeLessThan(0.8);
     }
+    // All different: another order of them moves at least two colours.
+    expect(new Set(c.light!.colours.map((x) => x.colour)).size).toBe(LIGHT_COLOURS);
+  });
+
+  it('draws every order of different palette colours (the draw picks among those left)', () => {
+    const first = drawLightColours((min) => min);
+    const last = drawLightColours((_min, max) => max);
+    expect(first).toEqual(LIGHT_PALETTE.slice(0, LIGHT_COLOURS));
+    expect(last).toEqual([...LIGHT_PALETTE].reverse().slice(0, LIGHT_COLOURS));
+    for (let seed = 1; seed < 50; seed++)
+      expect(new Set(drawLightColours(seeded(seed))).size).toBe(LIGHT_COLOURS);
   });
 
   it.each([

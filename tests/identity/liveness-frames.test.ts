@@ -318,6 +318,34 @@ describe('the frame policy', () => {
     expect(buffer.map((f) => f.data).slice(0, 3)).toEqual([0, 1, 5]);
     expect(buffer.at(-1)!.data).toBe(policy.maxBuffered + 2);
   });
+  it('sends the frames under a judged colour after the cued ones and before the others, and drops them after the others', () => {
+    // 15 frames: 3 cued (4-6), 6 lit (7-12), 6 neither: the 3 cued, then 5 of the 6 lit.
+    const ranked = buf(15).map((f) => ({
+      ...f,
+      cued: f.data >= 4 && f.data < 7,
+      lit: f.data >= 7 && f.data < 13,
+    }));
+    const sent = policy.select(ranked).map((f) => f.data);
+    expect(sent).toHaveLength(policy.maxFramesPerRequest);
+    expect(sent.slice(0, 3)).toEqual([4, 5, 6]);
+    expect(sent.slice(3).every((d) => d >= 7 && d < 13)).toBe(true);
+    // Room left after the cued and lit ones goes to the others.
+    const few = policy.select(ranked.map((f) => ({ ...f, lit: f.data === 8 }))).map((f) => f.data);
+    expect(few).toContain(8);
+    expect(few.filter((d) => d < 4 || d >= 7).length).toBe(policy.maxFramesPerRequest - 3);
+    // A full buffer drops the oldest frame that is neither, then the oldest lit one.
+    let buffer: ReturnType<typeof bufferFrame<number>> = [];
+    for (let i = 0; i < policy.maxBuffered + 2; i++)
+      buffer = bufferFrame(policy, buffer, {
+        capturedAt: i * 125,
+        data: i,
+        cued: i === 1,
+        lit: i !== 1,
+      });
+    expect(buffer.map((f) => f.data).slice(0, 2)).toEqual([1, 3]);
+    buffer = bufferFrame(policy, buffer, { capturedAt: 0, data: 99 });
+    expect(buffer.map((f) => f.data)).not.toContain(99);
+  });
   it('stays within the server bounds', () => {
     expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);
     expect(Math.ceil(policy.pollEveryMs / policy.captureEveryMs)).toBeLessThanOrEqual(

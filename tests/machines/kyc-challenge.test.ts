@@ -16,6 +16,7 @@ import { createLivenessSampling, type SamplingEnv } from '../../machines/kyc/kyc
 import {
   challengeCueAt,
   cueAt,
+  judgedForLight,
   lightIndexAt,
   nextChange,
   paintedAt,
@@ -141,6 +142,30 @@ describe('the challenge timeline (kyc.challenge.ts)', () => {
     expect(nextChange({ cue, light: seq }, 1500)).toBe(1710);
     expect(nextChange({ cue, light: seq }, 3110)).toBeNull();
     expect(paintedAt([{ t: 10, index: 0 }], 9)).toBe(-1);
+  });
+
+  it("a frame counts for the light once its colour settled, painted with that colour, until the colour's end", () => {
+    const light = {
+      round: 1,
+      colours: [
+        { colour: '#ff6040', from: 1000, to: 1700 },
+        { colour: '#40ff60', from: 1700, to: 2400 },
+      ],
+    };
+    const at = (t: number, painted: number) => judgedForLight(light, { t, light: painted });
+    expect([at(1100, 0), at(1250, 0), at(1700, 0), at(1800, 1), at(2000, 1)]).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
+    // Nothing painted yet (a late answer), an index the round has not, or no round: not for the light.
+    expect([at(1300, -1), at(1300, 5), judgedForLight(null, { t: 1300, light: 0 })]).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('shows the next cue the server sent ahead at its own time, without another answer', () => {

@@ -126,7 +126,7 @@ describe('several frames per request (engine)', () => {
       const limits = { maxUploadBytes: 1 << 20, maxPixels: 1 << 24, minImageSide: 1 };
       const hashes = new Set<bigint>();
       for (const f of source.flat())
-        hashes.add((await fingerprint(await decodeRgb(f, limits, 640))).dhash);
+        hashes.add(fingerprint(await decodeRgb(f, limits, 640)).dhash);
       // Other patients' captures stored first: for every frame, CANDIDATE_LIMIT + 10 frames sharing
       // three of its four dHash bands (3 bits away), each with another thumbnail.
       const other = Buffer.from(

@@ -35,7 +35,7 @@ export async function analyzeImage(
   const task = newTask();
   const img = await decodeRgb(bytes, limits, opts.maxSide ?? 1280);
   const tDecode = performance.now();
-  const fp = opts.fingerprint ? await fingerprint(img) : undefined;
+  const fp = opts.fingerprint ? fingerprint(img) : undefined;
   let found = await detectWithEyes(human, img, opts.embedding === 'all', task);
   const cond = opts.embedding;
   if (typeof cond === 'object' && found.length === 1) {
@@ -199,7 +199,7 @@ export async function analyzeFrames(
   for (const [index, bytes] of frames.entries()) {
     const t0 = performance.now();
     const img = await decodeRgb(bytes, limits, opts.maxSide ?? 640);
-    const fp = await fingerprint(img);
+    const fp = fingerprint(img);
     const g = grey(img);
     const luminance = meanLuma(img);
     const tDecode = performance.now();

@@ -70,8 +70,8 @@ export const LIGHT_PALETTE = [
  * When the face follows the sequence (the defaults of IDENTITY_LIGHT_CORRELATION,
  * IDENTITY_LIGHT_BEYOND_BACKGROUND and IDENTITY_LIGHT_FACE_CHANGE; judgeLight says how each is
  * measured): the face's chromaticity changes with the screen's colours (correlation), enough to
- * tell from noise (`change`: a real face outdoors 0.011 at least in the tuning, a face on a screen
- * outdoors 0.005 at most), and its change beyond a part of the background is most of its change
+ * tell from noise (`change`: a real face outdoors 0.0099 at least in the tuning, a face on a screen
+ * outdoors 0.0059 at most), and its change beyond a part of the background is most of its change
  * (`beyond`: a wall a metre away is barely lit by the screen, a face on a screen changes everywhere
  * alike). `BEYOND_FIT` is how closely the face-minus-part change must
  * follow the screen's colours for that part to count. docs/measurements.md has the figures.

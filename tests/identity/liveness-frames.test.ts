@@ -125,8 +125,7 @@ describe('several frames per request (engine)', () => {
       // The dHash the engine will compute for each frame (the worker's own decode and fingerprint).
       const limits = { maxUploadBytes: 1 << 20, maxPixels: 1 << 24, minImageSide: 1 };
       const hashes = new Set<bigint>();
-      for (const f of source.flat())
-        hashes.add(fingerprint(await decodeRgb(f, limits, 640)).dhash);
+      for (const f of source.flat()) hashes.add(fingerprint(await decodeRgb(f, limits, 640)).dhash);
       // Other patients' captures stored first: for every frame, CANDIDATE_LIMIT + 10 frames sharing
       // three of its four dHash bands (3 bits away), each with another thumbnail.
       const other = Buffer.from(

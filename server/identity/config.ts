@@ -132,7 +132,8 @@ export type IdentityConfig = {
     challenge: LivenessChallengeMode;
     /**
      * When the face follows the colour sequence (liveness-challenge.ts judgeLight): the correlation
-     * of its colour change with the screen's, and its change over the background's.
+     * of its colour change with the screen's, its change beyond a background part's, and its own
+     * change at least.
      */
     light: typeof LIGHT_THRESHOLDS;
     /** Mean absolute difference (grey levels, 0-255) of two frame fingerprints under which a frame is a duplicate. */

@@ -67,6 +67,9 @@ const chromaOf = (c: [number, number, number]): [number, number, number] => {
   return [c[0] / sum, c[1] / sum, c[2] / sum];
 };
 const WALL: [number, number, number] = [120, 120, 115];
+/** The colour the state's round schedules at `at` (null for none). */
+const scheduledColour = (st: ChallengeState, at: number): string | null =>
+  st.light?.colours.find((x) => at >= x.from && at < x.to)?.colour ?? null;
 /** A face lit by `screen` with strength `k` (the background with `kb`). */
 function lit(screen: string | null, k = 0.25, kb = 0.02): FrameColour {
   const s = screen ? hexRgb(screen) : [0, 0, 0];
@@ -84,11 +87,8 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
   let now = 10_000;
   let t = 0;
   /** What the face reflects at time t: the colour scheduled (default), or another. */
-  let reflect: (t: number, s: ChallengeState) => FrameColour = (at, st) => {
-    const light = st.light;
-    const c = light?.colours.find((x) => at >= x.from && at < x.to);
-    return lit(c?.colour ?? null);
-  };
+  let reflect: (t: number, s: ChallengeState) => FrameColour = (at, st) =>
+    lit(scheduledColour(st, at));
   /** The tag a frame carries (the colour painted at its time). */
   let tagOf = (at: number, st: ChallengeState) =>
     st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
@@ -307,8 +307,8 @@ describe('the challenge decider: the colour light', () => {
     const p = session({ mode: 'cues,light' });
     // Round 1 reflects on face and background alike (fails), round 2 on the face.
     p.reflecting((at, st) => {
-      const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
-      return st.light?.round === 1 ? lit(c?.colour ?? null, 0.1, 0.1) : lit(c?.colour ?? null);
+      const c = scheduledColour(st, at);
+      return st.light?.round === 1 ? lit(c, 0.1, 0.1) : lit(c);
     });
     p.start();
     answerCues(p, () => 400);
@@ -331,11 +331,7 @@ describe('the challenge decider: the colour light', () => {
 
   it('a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less', () => {
     const p = run({
-      setup: (q) =>
-        q.reflecting((at, st) => {
-          const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
-          return lit(c?.colour ?? null, 0.004, 0);
-        }),
+      setup: (q) => q.reflecting((at, st) => lit(scheduledColour(st, at), 0.004, 0)),
     });
     const first = p.s.lightScores[0]!;
     expect(first.correlation).toBeGreaterThan(0.9);
@@ -349,8 +345,7 @@ describe('the challenge decider: the colour light', () => {
     const p = session({ mode: 'cues,light' });
     const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
     p.reflecting((at, st) => {
-      const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
-      const frame = lit(c?.colour ?? null);
+      const frame = lit(scheduledColour(st, at));
       return st.light?.round === 1 ? { ...frame, patches: [burnt, burnt, burnt, burnt] } : frame;
     });
     p.start();
@@ -378,11 +373,7 @@ describe('the challenge decider: the colour light', () => {
 
   it('a flat reflection (face and background changing alike) fails', () => {
     const p = run({
-      setup: (q) =>
-        q.reflecting((at, st) => {
-          const c = st.light?.colours.find((x) => at >= x.from && at < x.to);
-          return lit(c?.colour ?? null, 0.1, 0.1);
-        }),
+      setup: (q) => q.reflecting((at, st) => lit(scheduledColour(st, at), 0.1, 0.1)),
     });
     expect(p.s.lightScores[0]!.correlation).toBeGreaterThan(0.9);
     expect(p.s.lightScores[0]!.beyond ?? 0).toBeLessThan(LIGHT_THRESHOLDS.beyond);

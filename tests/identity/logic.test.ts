@@ -3,6 +3,9 @@ import { loadIdentityConfig } from '../../server/identity/config';
 import { checkGates } from '../../server/identity/gates';
 import { hints } from '../../server/identity/hints';
 import {
+  FINGERPRINT_H,
+  FINGERPRINT_W,
+  fingerprint,
   fingerprintDistance,
   fingerprintDistanceFrom,
   hamming64,
@@ -281,6 +284,39 @@ describe('fingerprints', () => {
       if (d > 0) expect(from(prepareFingerprint(b), d * 0.99)).toBe(Number.POSITIVE_INFINITY);
     }
     expect(from(prepareFingerprint(new Uint8Array(10)))).toBe(Number.POSITIVE_INFINITY);
+  });
+  it('takes the thumbnail and the dHash as area averages of the luma, at any frame size', () => {
+    /** A w x h frame whose grey level is g(x, y) on every channel. */
+    const frame = (w: number, h: number, g: (x: number, y: number) => number) => ({
+      width: w,
+      height: h,
+      data: Buffer.from(
+        Array.from({ length: w * h * 3 }, (_, i) =>
+          g(Math.floor(i / 3) % w, Math.floor(i / 3 / w)),
+        ),
+      ),
+    });
+    // Brighter to the left: every dHash bit (left brighter than right) is set; to the right, none.
+    const left = fingerprint(frame(160, 180, (x) => 255 - x));
+    expect(left.dhash).toBe(0xffff_ffff_ffff_ffffn);
+    expect(fingerprint(frame(160, 180, (x) => x)).dhash).toBe(0n);
+    // The thumbnail is the mean of the area each of its pixels covers, 10/3 columns each: the first
+    // covers x 0, 1, 2 and a third of 3 (mean x 1.2), the last a third of 156 and 157-159 (157.8).
+    expect(left.thumb).toHaveLength(FINGERPRINT_W * FINGERPRINT_H);
+    expect(left.thumb[0]).toBe(Math.round(255 - 1.2));
+    expect(left.thumb[FINGERPRINT_W - 1]).toBe(Math.round(255 - 157.8));
+    // Luma, not one channel: a pure green frame is 0.587 of white.
+    const green = fingerprint({
+      width: 64,
+      height: 64,
+      data: Buffer.from(Array.from({ length: 64 * 64 * 3 }, (_, i) => (i % 3 === 1 ? 200 : 0))),
+    });
+    expect(green.thumb[0]).toBe(Math.round(0.587 * 200));
+    // A frame smaller than the thumbnail (IDENTITY_MIN_IMAGE_SIDE may be 16) is stretched.
+    const tiny = fingerprint(frame(16, 16, (_x, y) => y * 10));
+    expect(tiny.thumb).toHaveLength(FINGERPRINT_W * FINGERPRINT_H);
+    expect(tiny.thumb[0]).toBe(0);
+    expect(tiny.thumb.at(-1)).toBe(150);
   });
   it('splits a dHash into four 16-bit bands', () => {
     expect(bands(0x0001_0002_0003_0004n)).toEqual([1, 2, 3, 4]);

@@ -427,6 +427,8 @@ async function runSession(
   let poll = policy.pollEveryMs;
   const out = newResult(sessionId, 'running');
   out.scene = scene;
+  /** Each request's timing for the log: sent, bytes, frames' span, the answer's arrival and cue. */
+  const timeline: Array<Record<string, unknown>> = [];
   while (poll <= untilMs) {
     for (; nextCapture <= poll; nextCapture += policy.captureEveryMs, out.captured++) {
       const tag = { t: Math.round(nextCapture), light: page.painted(nextCapture).index };
@@ -457,6 +459,16 @@ async function runSession(
       NET.rttMs +
       (serverMsSetting ?? serverMs) +
       (answerBytes(answer) * 8) / NET.downKbps;
+    timeline.push({
+      sent: poll,
+      kb: Math.round(bytes / 102.4) / 10,
+      from: chosen[0]?.capturedAt,
+      to: chosen.at(-1)?.capturedAt,
+      n: chosen.length,
+      arrived: Math.round(arrived),
+      cue: 'error' in answer ? null : (answer.challenge?.cue?.n ?? null),
+      next: 'error' in answer ? null : (answer.challenge?.next_cue?.n ?? null),
+    });
     if (!('error' in answer)) {
       page.apply(arrived, answer.challenge);
       answerCues();
@@ -478,6 +490,7 @@ async function runSession(
     blinks: scene.blinks.map(([a, b]) => [Math.round(a), Math.round(b)]),
     cameraLatencyMs: Math.round(p.cameraLatencyMs),
     lightScores: out.lightScores,
+    timeline,
   });
   return out;
 }

@@ -42,7 +42,13 @@ export const CUE_GAP_MS: readonly [number, number] = [400, 1200];
 /** Cues asked beyond the blinks required: then the session is refused ('cues_missed'). */
 export const EXTRA_CUES = 2;
 
-/** The colour sequence: this many colours, each held this long, at most this many rounds. */
+/**
+ * The colour sequence: rounds of this many colours, each held this long, at most this many rounds.
+ * The rounds are drawn together and painted back to back: the second is on the screen before the
+ * first is judged (its last frames reach the server a second or more after it ends on Regular 3G,
+ * and a round drawn only then started about 6 s after the first ended), and the answer that judges
+ * a round passed stops the painting.
+ */
 export const LIGHT_COLOURS = 5;
 export const LIGHT_HOLD_MS = 700;
 export const LIGHT_ROUNDS = 2;
@@ -105,7 +111,11 @@ export type ColourAcc = {
   /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
   patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
 };
-type LightRound = LivenessLight & { acc: ColourAcc[] };
+/**
+ * The colour sequence asked: its rounds back to back (LIGHT_COLOURS colours each), each colour's
+ * frames, and how many of its rounds were judged (failed) so far.
+ */
+type LightRound = LivenessLight & { acc: ColourAcc[]; judged?: number };
 /** The judgement of a round (for the log and the bench). */
 export type LightScore = {
   round: number;
@@ -143,7 +153,10 @@ export type ChallengeState = {
   cueEnded: number | null;
   /** The closing frame's `t` of the blink under way. */
   closingAt: number | null;
-  /** The colour sequence asked now (null before, between rounds and once passed), and rounds drawn. */
+  /**
+   * The colour sequence asked (null before it is drawn; kept once passed, so that the frames the
+   * page tags while it still paints agree with it), and the rounds drawn.
+   */
   light: LightRound | null;
   lightRounds: number;
   lightPassed: boolean;
@@ -333,6 +346,20 @@ function tagAgrees(light: LivenessLight | null, tag: LivenessFrameTag): boolean 
   );
 }
 
+/** How many rounds a sequence holds, and round `k` of it (its colours, their frames, its number). */
+const roundsIn = (light: LivenessLight) => Math.ceil(light.colours.length / LIGHT_COLOURS);
+function roundOf(light: LightRound, k: number): Pick<LightRound, 'round' | 'colours' | 'acc'> {
+  const at = k * LIGHT_COLOURS;
+  return {
+    round: light.round + k,
+    colours: light.colours.slice(at, at + LIGHT_COLOURS),
+    acc: light.acc.slice(at, at + LIGHT_COLOURS),
+  };
+}
+/** Rounds drawn and not judged yet (none once the light passed: nothing is refunded then). */
+const unjudged = (s: Pick<ChallengeState, 'light' | 'lightPassed'>) =>
+  s.light && !s.lightPassed ? roundsIn(s.light) - (s.light.judged ?? 0) : 0;
+
 export type ChallengeConfig = Parameters<typeof blinkDecider>[0] & {
   challenge: LivenessChallengeMode;
 };
@@ -444,7 +471,7 @@ export function challengeDecider(
           next: null,
           cues: s.cues - (s.cue ? 1 : 0) - (s.next ? 1 : 0),
           light: null,
-          lightRounds: s.light ? s.lightRounds - 1 : s.lightRounds,
+          lightRounds: s.lightRounds - unjudged(s),
         };
     }
     if (!s.clock) s = { ...s, clock: { t: tag.t, now } };
@@ -452,22 +479,26 @@ export function challengeDecider(
     s = { ...s, newestT: Math.max(s.newestT ?? 0, tag.t) };
     if (!tagAgrees(s.light, tag)) s = signal(s, 'tag_mismatch');
     s = resolveCue(s, tag.t);
-    const light = s.light;
+    let light = s.light;
     if (!light || s.lightPassed || s.refused) return s;
     const i = tag.light;
     const c = i >= 0 ? light.colours[i] : undefined;
     if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag)) {
       const acc = light.acc.map((a, k) => (k === i ? addColour(a, frame.colour) : a));
-      s = { ...s, light: { ...light, acc } };
+      light = { ...light, acc };
     }
-    const last = light.colours[light.colours.length - 1]!;
-    if (tag.t >= last.to + LIGHT_JUDGE_AFTER_MS) {
-      const score = judgeLight(s.light!, thresholds);
+    // Each round of the sequence whose last colour is past: judged in turn until one passes.
+    for (let k = light.judged ?? 0; k < roundsIn(light); k++) {
+      const round = roundOf(light, k);
+      if (tag.t < round.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS) break;
+      const score = judgeLight(round, thresholds);
       s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
-      // Passed, or failed or unseen: a new round (drawn by `finish`) or, after the last, refused.
-      s = { ...s, light: null, lightPassed: score.passed };
-      if (!score.passed && s.lightRounds >= LIGHT_ROUNDS) s = { ...s, refused: 'light_mismatch' };
+      light = { ...light, judged: k + 1 };
+      if (score.passed) return { ...s, light, lightPassed: true };
     }
+    s = { ...s, light };
+    // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.
+    if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) s = { ...s, refused: 'light_mismatch' };
     return s;
   }
 
@@ -526,13 +557,14 @@ export function challengeDecider(
       s.hits < required
         ? [hints.waitCue, hints.cueCount(s.hits, required)]
         : [hints.cueCount(s.hits, required)];
-    if (s.light) lines.push(s.light.round > 1 ? lightAgain(s.lightScores.at(-1)) : hints.light);
+    if (s.light && !s.lightPassed)
+      lines.push(s.lightScores.length ? lightAgain(s.lightScores.at(-1)) : hints.light);
     return lines;
   }
 
-  /** A new colour sequence from `start` (drawLightColours). */
-  function drawLight(round: number, start: number): LightRound {
-    const picks = drawLightColours(draw);
+  /** A new colour sequence from `start`: `rounds` rounds back to back, each drawLightColours'. */
+  function drawLight(round: number, rounds: number, start: number): LightRound {
+    const picks = Array.from({ length: rounds }, () => drawLightColours(draw)).flat();
     const hold = Math.max(LIGHT_HOLD_MS, LIGHT_MIN_HOLD_MS);
     return {
       round,
@@ -542,6 +574,7 @@ export function challengeDecider(
         to: start + (k + 1) * hold,
       })),
       acc: picks.map(emptyColourAcc),
+      judged: 0,
     };
   }
 
@@ -590,8 +623,10 @@ export function challengeDecider(
         return s;
       if (s.blink.phase === 'expired') return s;
       const start = s.newestT + LEAD_MS;
-      if (withLight && !s.lightPassed && !s.light && s.lightRounds < LIGHT_ROUNDS)
-        s = { ...s, light: drawLight(s.lightRounds + 1, start), lightRounds: s.lightRounds + 1 };
+      if (withLight && !s.lightPassed && unjudged(s) === 0 && s.lightRounds < LIGHT_ROUNDS) {
+        const rounds = LIGHT_ROUNDS - s.lightRounds;
+        s = { ...s, light: drawLight(s.lightRounds + 1, rounds, start), lightRounds: LIGHT_ROUNDS };
+      }
       const cue = (at: number): LivenessCue => ({
         n: s.cues + 1,
         of: required - s.hits,
@@ -618,7 +653,7 @@ export function challengeDecider(
       cue: s.done || s.refused ? null : s.cue,
       next_cue: s.done || s.refused ? null : s.next,
       light:
-        s.light && !s.done && !s.refused
+        s.light && !s.lightPassed && !s.done && !s.refused
           ? { round: s.light.round, colours: s.light.colours }
           : null,
     }),

@@ -8,6 +8,7 @@ import {
   CUE_WINDOW_MS,
   LEAD_MS,
   LIGHT_COLOURS,
+  LIGHT_ROUNDS,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
   drawLightColours,
@@ -67,9 +68,12 @@ const chromaOf = (c: [number, number, number]): [number, number, number] => {
   return [c[0] / sum, c[1] / sum, c[2] / sum];
 };
 const WALL: [number, number, number] = [120, 120, 115];
-/** The colour the state's round schedules at `at` (null for none). */
+/** The colour the state's sequence schedules at `at` (null for none). */
 const scheduledColour = (st: ChallengeState, at: number): string | null =>
   st.light?.colours.find((x) => at >= x.from && at < x.to)?.colour ?? null;
+/** Whether `at` falls in the first round of the state's sequence (its first LIGHT_COLOURS colours). */
+const inFirstRound = (st: ChallengeState, at: number) =>
+  (st.light?.colours.findIndex((x) => at >= x.from && at < x.to) ?? -1) < LIGHT_COLOURS;
 /** A face lit by `screen` with strength `k` (the background with `kb`). */
 function lit(screen: string | null, k = 0.25, kb = 0.02): FrameColour {
   const s = screen ? hexRgb(screen) : [0, 0, 0];
@@ -185,8 +189,9 @@ describe('the challenge decider: blinks on cue', () => {
       [c.next_cue!.at, c.next_cue!.until],
     ]);
     expect(p.decider.needsEmbedding(p.decider.initial()).careful).toEqual([]);
+    // Every round at once, back to back: the second is painted before the first is judged.
     expect(c.light!.round).toBe(1);
-    expect(c.light!.colours).toHaveLength(LIGHT_COLOURS);
+    expect(c.light!.colours).toHaveLength(LIGHT_ROUNDS * LIGHT_COLOURS);
     expect(c.light!.colours[0]!.from).toBe(newest + LEAD_MS);
     for (const [i, colour] of c.light!.colours.entries()) {
       expect(colour.to - colour.from).toBe(700);
@@ -194,8 +199,11 @@ describe('the challenge decider: blinks on cue', () => {
       const [r, g, b] = hexRgb(colour.colour);
       expect(r / (r + g + b)).toBeLessThan(0.8);
     }
-    // All different: another order of them moves at least two colours.
-    expect(new Set(c.light!.colours.map((x) => x.colour)).size).toBe(LIGHT_COLOURS);
+    // A round's colours are all different: another order of them moves at least two colours.
+    for (let k = 0; k < LIGHT_ROUNDS; k++) {
+      const round = c.light!.colours.slice(k * LIGHT_COLOURS, (k + 1) * LIGHT_COLOURS);
+      expect(new Set(round.map((x) => x.colour)).size).toBe(LIGHT_COLOURS);
+    }
   });
 
   it('draws every order of different palette colours (the draw picks among those left)', () => {
@@ -308,15 +316,18 @@ describe('the challenge decider: the colour light', () => {
     // Round 1 reflects on face and background alike (fails), round 2 on the face.
     p.reflecting((at, st) => {
       const c = scheduledColour(st, at);
-      return st.light?.round === 1 ? lit(c, 0.1, 0.1) : lit(c);
+      return inFirstRound(st, at) ? lit(c, 0.1, 0.1) : lit(c);
     });
     p.start();
     answerCues(p, () => 400);
     expect(p.s.hits).toBe(3);
     expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: true, passed: false });
     expect(p.s.done).toBe(false);
-    const round2 = p.decider.challenge!(p.s).light!;
-    expect(round2.round).toBe(2);
+    // The same sequence goes on: its second round is already on the screen.
+    const sequence = p.decider.challenge!(p.s).light!;
+    expect(sequence.round).toBe(1);
+    const round2 = sequence.colours.slice(LIGHT_COLOURS);
+    expect(round2[0]!.from).toBe(sequence.colours[LIGHT_COLOURS - 1]!.to);
     expect(p.decider.progress(p.s, 0)).toContain(hints.lightAgain);
     // Every blink is in: no cue asked any more (one with `of` 0 broke the browser's contract and
     // ended the session in a generic error, e2e kyc-recording), nor 'wait for the cue'.
@@ -324,9 +335,27 @@ describe('the challenge decider: the colour light', () => {
     expect(answer).toMatchObject({ cue: null, next_cue: null });
     expect(livenessChallenge.safeParse(answer).success).toBe(true);
     expect(p.decider.progress(p.s, 0)).not.toContain(hints.waitCue);
-    p.run(round2.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    p.run(round2.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
     expect(p.s.lightScores[1]).toMatchObject({ round: 2, passed: true });
     expect(p.s.done).toBe(true);
+  });
+
+  it('a round that passes stops the colours; frames the page tagged before it knew are no signal', () => {
+    const p = session({ mode: 'cues,light' });
+    const sequence = p.start().light!;
+    // One blink on the first cue, then open eyes past the first round's judgement.
+    const cue = p.decider.challenge!(p.s).cue!;
+    p.run(cue.at + 900, { close: cue.at + 400, reopen: cue.at + 650 });
+    p.run(sequence.colours[LIGHT_COLOURS - 1]!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    expect(p.s.lightScores).toEqual([expect.objectContaining({ round: 1, passed: true })]);
+    expect(p.s.lightPassed).toBe(true);
+    expect(p.s.done).toBe(false);
+    // Still painting the second round until the answer comes: its tags agree with what was asked.
+    p.run(sequence.colours[LIGHT_COLOURS + 1]!.to);
+    expect(p.s.signals.tag_mismatch).toBeUndefined();
+    expect(p.finish().light).toBeNull();
+    expect(p.decider.progress(p.s, 0)).not.toContain(hints.light);
+    expect(p.s.lightScores).toHaveLength(1);
   });
 
   it('a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less', () => {
@@ -346,7 +375,7 @@ describe('the challenge decider: the colour light', () => {
     const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
     p.reflecting((at, st) => {
       const frame = lit(scheduledColour(st, at));
-      return st.light?.round === 1 ? { ...frame, patches: [burnt, burnt, burnt, burnt] } : frame;
+      return inFirstRound(st, at) ? { ...frame, patches: [burnt, burnt, burnt, burnt] } : frame;
     });
     p.start();
     answerCues(p, () => 400);
@@ -388,15 +417,13 @@ describe('the challenge decider: the colour light', () => {
       return i === 0 || i === 1 ? i + 2 : i;
     });
     p.start();
-    const round1 = p.decider.challenge!(p.s).light!;
-    p.run(round1.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    const sequence = p.decider.challenge!(p.s).light!;
+    p.run(sequence.colours[LIGHT_COLOURS - 1]!.to + LIGHT_JUDGE_AFTER_MS + 125);
     expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: false, passed: false });
     expect(p.s.signals.tag_mismatch).toBeGreaterThan(0);
     expect(p.s.refused).toBeNull();
-    // A new round, with new colours and times.
-    const round2 = p.finish().light!;
-    expect(round2.round).toBe(2);
-    expect(round2.colours[0]!.from).toBeGreaterThan(round1.colours.at(-1)!.to);
+    // The second round goes on (new colours, right after the first); nothing new is drawn.
+    expect(p.finish().light).toEqual(sequence);
   });
 
   it("judgeLight: the background's least-changing part counts (long hair lit like the face, a wall beside it), and a flat screen changes everywhere", () => {

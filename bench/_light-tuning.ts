@@ -36,6 +36,8 @@ const arg = (name: string, def: string) => {
 const per = Number(arg('per', '1'));
 const faces = arg('face', 'blink,blink-b').split(',') as Array<SyntheticPatient['face']>;
 const START = 1500;
+const EV = Number(arg('ev', '0'));
+const TONES = arg('tones', SKIN_TONES.map((t) => t.name).join(',')).split(',');
 
 type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat';
 const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat').split(',') as Variant[];
@@ -61,7 +63,10 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     const k = colours.findIndex((c) => at >= c.from && at < c.to);
     return k < 0 ? null : shown[k]!;
   };
-  const cam = syntheticCamera(p, { reflection: variant === 'flat' ? 'flat' : 'face' });
+  const cam = syntheticCamera(p, {
+    reflection: variant === 'flat' ? 'flat' : 'face',
+    exposureEv: () => EV,
+  });
   let acc = colours.map(emptyColourAcc);
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
@@ -108,7 +113,7 @@ const rows: Array<{
 let seed = 1;
 for (const face of faces)
   for (const lighting of LIGHTINGS)
-    for (const tone of SKIN_TONES)
+    for (const tone of SKIN_TONES.filter((t) => TONES.includes(t.name)))
       for (let n = 0; n < per; n++) {
         const p = makeSyntheticPatient(seed++, { face, lighting, tone });
         const seq = drawSequence(rng(seed * 31 + 7));

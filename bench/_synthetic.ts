@@ -168,6 +168,12 @@ export type SyntheticCameraOptions = {
   policy?: FramePolicy;
   /** The phone camera's own JPEG quality (0-100), CAMERA_QUALITY by default. */
   cameraQuality?: number;
+  /**
+   * Exposure compensation (EV) asked by capture time `t` (the browser's backlight guard): the auto
+   * exposure's target times 2^EV, reached at the exposure's own pace (the brightness it meters is
+   * taken as 2^-EV brighter); white balance unchanged.
+   */
+  exposureEv?: (t: number) => number;
 };
 
 export type SyntheticCamera = {
@@ -264,7 +270,8 @@ export function syntheticCamera(
     const faceLum = faceWeight ? faceSum / faceWeight / 3 : lum;
     const metered = FACE_METERING * faceLum + (1 - FACE_METERING) * lum;
     const scale = metered / Math.max(1e-6, lum);
-    const meter: Rgb = [mean[0] * scale, mean[1] * scale, mean[2] * scale];
+    const bias = scale * 2 ** -(o.exposureEv?.(t) ?? 0);
+    const meter: Rgb = [mean[0] * bias, mean[1] * bias, mean[2] * bias];
     camera = camera ? cameraStep(camera, meter, t) : cameraStart(meter, t);
     const g = camera.gain;
     const sigma = p.lighting.noise;

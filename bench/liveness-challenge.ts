@@ -34,14 +34,23 @@
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
  *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
  *     [--face blink|blink-b] (genuine patients of one face only)
+ *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
+ *     backlight guard asks for before a burnt background: Chrome on Android does, iOS does not)
  *     [--log FILE] (the engine's log, one JSON line per event: each request's frames, cues and
  *     refusal; and each genuine session's blinks and light scores, for diagnosis)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
+import sharp from 'sharp';
 import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
 import { judgedForLight } from '../machines/kyc/kyc.challenge';
+import {
+  BACKLIGHT_CHECKS,
+  BURNT_SHARE,
+  burntCorners,
+  darkerExposure,
+} from '../machines/shared/exposure';
 import {
   LIVENESS_CHALLENGES,
   livenessResponse,
@@ -97,6 +106,14 @@ function useNetwork(name: keyof typeof NETWORKS, serverMs: number | null = 400) 
 const PASS_WITHIN_MS = 15_000;
 /** The phone's camera (its label is a signal only). */
 const CAMERA = { label: 'camera2 1, facing front', frame_rate: 30 };
+/**
+ * `--exposure android` (default): the camera offers `exposureCompensation` (Chrome on Android: this
+ * range), so the browser's backlight guard (machines/shared/exposure.ts) can darken it; `none`: it
+ * does not (iOS Safari). The constraint takes effect this long after it is asked.
+ */
+const PHONE_EXPOSURE_RANGE = { min: -2, max: 2, step: 1 / 6 };
+const EXPOSURE_APPLY_MS = 100;
+let exposureSupported = true;
 
 type Args = {
   patients: number;
@@ -115,6 +132,7 @@ type Args = {
   quality: number;
   face: SyntheticPatient['face'] | null;
   log: string | null;
+  exposure: 'android' | 'none';
 };
 
 /** `--face`: one of the synthetic patient's faces, or every face (null). */
@@ -147,6 +165,7 @@ function parseArgs(argv: string[]): Args {
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
     face: faceArg(get('face')),
     log: get('log') ?? null,
+    exposure: get('exposure') === 'none' ? 'none' : 'android',
   };
 }
 
@@ -226,6 +245,8 @@ type SessionResult = {
   lightScores: Array<{ correlation: number | null; beyond: number | null; passed: boolean }>;
   cues: number;
   signals: Record<string, number> | null;
+  /** The exposure compensation the browser's backlight guard asked (0: none). */
+  exposureEv: number;
 };
 
 type Engine = {
@@ -320,6 +341,7 @@ function newResult(sessionId: string, end: string): SessionResult {
     lightScores: [],
     cues: 0,
     signals: null,
+    exposureEv: 0,
   };
 }
 
@@ -372,7 +394,35 @@ async function runSession(
   const { sessionId } = await e.engine.startSession(e.db);
   const base = Date.now();
   const page = new Page();
-  const camera = syntheticCamera(p, { reflection: kind === 'flat' ? 'flat' : 'face', policy });
+  /** The browser's backlight guard: the EV it asked and from when, and its burnt looks in a row. */
+  const guard = { ev: 0, from: Infinity, burnt: 0, lastLook: -Infinity, done: !exposureSupported };
+  const camera = syntheticCamera(p, {
+    reflection: kind === 'flat' ? 'flat' : 'face',
+    policy,
+    exposureEv: (t) => (t >= guard.from ? guard.ev : 0),
+  });
+  /**
+   * The guard's look at a frame the camera gave (the bench renders only the frames sent: each one
+   * BACKLIGHT_CHECKS.everyMs after the last look counts), as machines/shared/exposure.ts decides.
+   */
+  const look = async (t: number, jpeg: Buffer) => {
+    if (guard.done || t - guard.lastLook < BACKLIGHT_CHECKS.everyMs) return;
+    if (t > BACKLIGHT_CHECKS.untilMs) {
+      guard.done = true;
+      return;
+    }
+    guard.lastLook = t;
+    const { data, info } = await sharp(jpeg)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    guard.burnt = burntCorners(data, info.width, info.height) > BURNT_SHARE ? guard.burnt + 1 : 0;
+    if (guard.burnt >= BACKLIGHT_CHECKS.inARow) {
+      guard.done = true;
+      guard.ev = darkerExposure(PHONE_EXPOSURE_RANGE)!;
+      guard.from = t + EXPOSURE_APPLY_MS;
+    }
+  };
   const cueDraw = rng(p.seed * 31 + 5);
   const blinks: Array<[number, number]> =
     kind === 'video'
@@ -443,7 +493,10 @@ async function runSession(
     buffer = [];
     // Only the frames sent are drawn (in order: the camera's exposure follows them).
     const frames: Buffer[] = [];
-    for (const f of chosen) frames.push(await camera.capture(f.capturedAt, scene));
+    for (const f of chosen) {
+      frames.push(await camera.capture(f.capturedAt, scene));
+      await look(f.capturedAt, frames.at(-1)!);
+    }
     const meta: LivenessMeta = {
       frames: chosen.map((f) => f.data),
       ...(out.requests.length ? {} : { camera: CAMERA }),
@@ -477,6 +530,7 @@ async function runSession(
     poll = Math.max(poll + policy.pollEveryMs, arrived);
   }
   Object.assign(out, await sessionState(e, sessionId));
+  out.exposureEv = guard.ev;
   logLine?.({
     event: 'bench_session',
     session: sessionId.slice(0, 8),
@@ -490,6 +544,7 @@ async function runSession(
     blinks: scene.blinks.map(([a, b]) => [Math.round(a), Math.round(b)]),
     cameraLatencyMs: Math.round(p.cameraLatencyMs),
     lightScores: out.lightScores,
+    exposureEv: out.exposureEv,
     timeline,
   });
   return out;
@@ -588,8 +643,9 @@ export async function main() {
     logLine = (obj) => fs.writeSync(file, `${JSON.stringify(obj)}\n`);
   }
   policy = { ...selfieFramePolicy, maxWidth: args.width, quality: args.quality };
+  exposureSupported = args.exposure === 'android';
   console.log(
-    `liveness challenge bench: mode ${args.mode}, ${args.patients} genuine patients, ${args.attacks} tries per attack, seed ${args.seed}, ${args.concurrent} session(s) at a time; frames ${policy.maxWidth} px, JPEG ${policy.quality}; answers after the engine's ${args.serverMs === null ? 'real time' : `${args.serverMs} ms`}; ${args.network} (${NET.rttMs} ms RTT, ${NET.upKbps} kbit/s up, ${NET.downKbps} down); load ${load()}`,
+    `liveness challenge bench: mode ${args.mode}, exposure compensation ${args.exposure}, ${args.patients} genuine patients, ${args.attacks} tries per attack, seed ${args.seed}, ${args.concurrent} session(s) at a time; frames ${policy.maxWidth} px, JPEG ${policy.quality}; answers after the engine's ${args.serverMs === null ? 'real time' : `${args.serverMs} ms`}; ${args.network} (${NET.rttMs} ms RTT, ${NET.upKbps} kbit/s up, ${NET.downKbps} down); load ${load()}`,
   );
   const e = await startEngine(args.mode);
   const t0 = performance.now();
@@ -731,6 +787,10 @@ function reportGenuine(genuine: Array<SessionResult & { p: SyntheticPatient }>, 
     `\nGENUINE (mode ${args.mode}, run until ${args.genuineMs / 1000} s of simulated time)`,
   );
   table(rows);
+  const darker = genuine.filter((g) => g.exposureEv < 0);
+  console.log(
+    `darker exposure asked (backlight guard, --exposure ${args.exposure}): ${darker.length}/${genuine.length} sessions, ${darker.filter(within).length} of them passed in time; by lighting ${LIGHTINGS.map((l) => `${l.name} ${darker.filter((g) => g.p.lighting.name === l.name).length}`).join(', ')}; by tone ${SKIN_TONES.map((t) => `${t.name} ${darker.filter((g) => g.p.tone.name === t.name).length}`).join(', ')}`,
+  );
 }
 
 function reportAttacks(attacks: Array<[string, SessionResult[]]>) {

@@ -113,3 +113,12 @@ export function bufferFrame<T>(
   const drop = next.findIndex((f) => rank(f) === lowest);
   return next.filter((_, i) => i !== drop);
 }
+
+/**
+ * The light's background reference (issue 31): the frame's top corners, these fractions of the
+ * oval's crop wide and high (server/identity/worker/colour.ts measures each corner as a part), and a
+ * pixel is burnt when a channel is at `saturatedFrom` or more (a burnt part shows no change). The
+ * browser looks at the same corners before the colours start (machines/shared/exposure.ts): burnt,
+ * it asks the camera for a darker exposure where the camera can.
+ */
+export const BACKGROUND_CORNERS = { width: 0.22, height: 0.3, saturatedFrom: 250 } as const;

@@ -10,7 +10,7 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './support/s
 // stream through a video element and a canvas (never from the camera's own state). The regions are
 // in the 640x480 frame: the face's cheeks and nose (inside the face mask whatever the patient's
 // place in the oval), the background's top corners, and a band over both eyes.
-// Seeds 21-24 are this file's (e2e/support/synthetic-camera.ts: one seed per test in a run).
+// Seeds 21-26 are this file's (e2e/support/synthetic-camera.ts: one seed per test in a run).
 
 type Box = { x: number; y: number; w: number; h: number };
 const FACE: Box = { x: 270, y: 290, w: 100, h: 70 };
@@ -53,14 +53,14 @@ type Sample = { t: number; boxes: Array<[number, number, number]> };
 
 /**
  * Every video frame for `ms` from now: its time (performance.now() when the page got it) and the
- * mean r, g, b (0-255) of each box. `mark` runs in the page at the start (e.g. sets a cue) and
- * its performance.now() is returned as `at`.
+ * mean r, g, b (0-255) of each box. `mark` runs in the page at the start (sets a cue, or the track's
+ * exposure compensation as the app sets it) and its performance.now() is returned as `at`.
  */
 async function sampleFrames(
   page: Page,
   ms: number,
   boxes: Box[],
-  mark?: { attr: string; value: string | null; on: string },
+  mark?: { attr: string; value: string | null; on: string } | { exposureCompensation: number },
 ): Promise<{ at: number; samples: Sample[] }> {
   return page.evaluate(
     async ({ ms, boxes, mark }) => {
@@ -71,7 +71,14 @@ async function sampleFrames(
       const ctx = canvas.getContext('2d', { willReadFrequently: true })!;
       const samples: Array<{ t: number; boxes: Array<[number, number, number]> }> = [];
       const at = performance.now();
-      if (mark) {
+      if (mark && 'exposureCompensation' in mark) {
+        const [track] = (video.srcObject as MediaStream).getVideoTracks();
+        await track!.applyConstraints({
+          advanced: [
+            { exposureCompensation: mark.exposureCompensation } as MediaTrackConstraintSet,
+          ],
+        });
+      } else if (mark) {
         const el = document.getElementById(mark.on)!;
         if (mark.value === null) el.removeAttribute(mark.attr);
         else el.setAttribute(mark.attr, mark.value);
@@ -158,6 +165,81 @@ test('a colour on data-liveness-light moves the face towards it, the background 
     );
     await sampleFrames(page, 900, boxes); // back to the page's own light
   }
+});
+
+/** The whole frame, and a sample's mean luma (BT.601) over its first box. */
+const FRAME: Box = { x: 0, y: 0, w: 640, h: 480 };
+const luma = (s: Sample) => {
+  const [r, g, b] = s.boxes[0]!;
+  return 0.299 * r + 0.587 * g + 0.114 * b;
+};
+const meanLuma = (samples: Sample[]) =>
+  samples.reduce((sum, s) => sum + luma(s), 0) / Math.max(1, samples.length);
+
+/** The camera's video track, as the page sees it: its exposure capability and setting. */
+async function exposureOf(page: Page) {
+  return page.evaluate(() => {
+    const video = (window as unknown as { testVideo: HTMLVideoElement }).testVideo;
+    const [track] = (video.srcObject as MediaStream).getVideoTracks();
+    const capability = (track!.getCapabilities() as { exposureCompensation?: unknown })
+      .exposureCompensation;
+    const setting = (track!.getSettings() as { exposureCompensation?: unknown })
+      .exposureCompensation;
+    return { capability: capability ?? null, setting: setting ?? null };
+  });
+}
+
+test('exposure compensation as on Android: -1 EV halves the picture through the slow auto exposure', async ({
+  context,
+  browser,
+}) => {
+  const page = await openCamera(context, { seed: 25, lighting: 'window', tone: 'V' });
+  expect(await exposureOf(page)).toEqual({
+    capability: { min: -2, max: 2, step: 1 / 6 },
+    setting: 0,
+  });
+  // The exposure settles: two windows in a row within 2% of each other.
+  let last = 0;
+  await expect
+    .poll(async () => {
+      const now = meanLuma((await sampleFrames(page, 300, [FRAME])).samples);
+      const change = Math.abs(now - last) / Math.max(1, now);
+      last = now;
+      return change;
+    })
+    .toBeLessThan(0.02);
+  const before = meanLuma((await sampleFrames(page, 400, [FRAME])).samples);
+  const { at, samples } = await sampleFrames(page, 1700, [FRAME], { exposureCompensation: -1 });
+  expect((await exposureOf(page)).setting).toBe(-1);
+  const ratioFrom = (from: number, to: number) => {
+    const frames = samples.filter((s) => s.t - at >= from && s.t - at < to);
+    expect(frames.length, `frames ${from}-${to} ms after`).toBeGreaterThan(0);
+    return meanLuma(frames) / before;
+  };
+  // Not at once: the first frames still show about the old brightness (the model gives 0.9 at
+  // 150 ms), then the camera's gain follows its time constant (about 0.54 at 1.5 s).
+  const early = ratioFrom(0, 150);
+  const late = ratioFrom(1400, 1700);
+  test.info().annotations.push({
+    type: 'exposure',
+    description: `mean luma ${before.toFixed(1)}; -1 EV: ${early.toFixed(3)} in the first 150 ms, ${late.toFixed(3)} at 1.4-1.7 s`,
+  });
+  expect(early, 'the picture does not jump').toBeGreaterThan(0.85);
+  expect(late).toBeGreaterThan(0.35);
+  expect(late).toBeLessThan(0.75);
+  // Beyond the range: the camera clamps it.
+  await sampleFrames(page, 0, [FRAME], { exposureCompensation: -5 });
+  expect((await exposureOf(page)).setting).toBe(-2);
+
+  // Without the capability (iOS Safari, the file camera) the track has none of it.
+  const other = await browser.newContext();
+  const ios = await openCamera(other, {
+    seed: 26,
+    lighting: 'window',
+    exposureCompensation: false,
+  });
+  expect(await exposureOf(ios)).toEqual({ capability: null, setting: null });
+  await other.close();
 });
 
 test('the eyes close 200-900 ms after each data-liveness-cue appears', async ({ context }) => {

@@ -9,7 +9,7 @@ import { onboarding as copy } from '../../src/copy/es.onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
 import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
 import { makeBlinkVideo } from './blink-video';
-import { installSyntheticCamera } from './synthetic-camera';
+import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic-camera';
 
 /**
  * Shared by the KYC e2e specs (e2e/kyc*.spec.ts): a Chromium whose fake camera plays a file of the
@@ -74,13 +74,24 @@ export type KycWorkerFixtures = {
 export type KycTestFixtures = {
   /** The synthetic patient's seed (one per test in a run); 0: the test's blinkSeed. */
   selfieSeed: number;
+  /** The synthetic patient's tone, lighting and face when a test names them (else the seed's). */
+  selfieScene: SelfieScene;
 };
 
 export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
   selfieCamera: [DEFAULT_SELFIE_CAMERA, { scope: 'worker', option: true }],
   selfieSeed: [0, { option: true }],
-  context: async ({ context, selfieCamera, selfieSeed, blinkSeed, cameraImage }, use) => {
-    await useSelfieCamera(context, cameraImage ? 'file' : selfieCamera, selfieSeed || blinkSeed);
+  selfieScene: [{}, { option: true }],
+  context: async (
+    { context, selfieCamera, selfieSeed, selfieScene, blinkSeed, cameraImage },
+    use,
+  ) => {
+    await useSelfieCamera(
+      context,
+      cameraImage ? 'file' : selfieCamera,
+      selfieSeed || blinkSeed,
+      selfieScene,
+    );
     await use(context);
   },
   blinkSeed: [1, { scope: 'worker', option: true }],
@@ -143,6 +154,12 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
  */
 const ATTENTIVE = { missCue: 0, closedMs: [200, 300] as [number, number] };
 
+/** What a test may fix of the synthetic patient's scene (the seed draws the rest). */
+export type SelfieScene = Pick<
+  SyntheticCameraOptions,
+  'tone' | 'lighting' | 'face' | 'screenBrightness' | 'exposureCompensation' | 'faceMetering'
+>;
+
 /**
  * `context`'s front camera (for a context the test makes itself, e.g. a phone): the synthetic patient
  * of `seed`, or nothing to do for the file camera.
@@ -151,8 +168,10 @@ export async function useSelfieCamera(
   context: BrowserContext,
   camera: SelfieCamera,
   seed: number,
+  scene: SelfieScene = {},
 ): Promise<void> {
-  if (camera === 'synthetic') await installSyntheticCamera(context, { seed, patient: ATTENTIVE });
+  if (camera === 'synthetic')
+    await installSyntheticCamera(context, { ...scene, seed, patient: ATTENTIVE });
 }
 
 /** Atomically points the camera symlink at another video (the camera already open keeps its file). */

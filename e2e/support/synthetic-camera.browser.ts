@@ -15,6 +15,12 @@
  * `data-liveness-cue` element appears (or its value changes) the patient answers with a blink
  * (`blinkOnCue`), on top of spontaneous ones.
  *
+ * Exposure compensation (`exposureCompensation`, default on) as Chrome on Android offers it through
+ * the Image Capture constraints: the track's capabilities and settings carry it, and
+ * `applyConstraints` sets it (clamped and snapped to the step). The camera then aims at the target
+ * brightness times 2^EV and gets there through the same slow auto exposure, as a phone does; with
+ * the option off the track has none of it, like iOS Safari or Chromium's file camera.
+ *
  * Canvas 2D only (Chromium and the server share 2 cores): per frame two image draws (the photo,
  * the closed-eye photo when the lids move), one 'multiply' of a small light map scaled up, a
  * 'lighter' self-draw when the exposure brightens, and two 'overlay' draws of pre-made noise tiles
@@ -61,6 +67,14 @@ export type SyntheticCameraConfig = {
   width: number;
   height: number;
   fps: number;
+  /** Whether the track offers exposure compensation (default true: Chrome on Android). */
+  exposureCompensation?: boolean;
+  /**
+   * How much of the exposure's metering is the face's (0, the default: the whole frame's; phones'
+   * front cameras meter mostly on the face, bench/_synthetic.ts FACE_METERING 0.6, and then a dark
+   * face before a bright window burns the window).
+   */
+  faceMetering?: number;
 };
 
 /** What the page can read of the camera (debugging; the e2e checks measure pixels instead). */
@@ -73,6 +87,8 @@ export type SyntheticCameraState = {
   frames: number;
   /** Time spent drawing frames (ms, in total): the camera's own CPU cost. */
   drawMs: number;
+  /** The exposure compensation the page set (EV; 0 when the track opens or offers none). */
+  exposureEv: number;
 };
 
 declare global {
@@ -88,6 +104,32 @@ const NOISE_COARSE = 6;
 /** The light map's size: the light is smooth, the 'multiply' draw scales it up. */
 const MAP_W = 80;
 const MAP_H = 60;
+/** A phone's front camera's range (EV): Camera2 commonly gives -12..12 steps of 1/6 EV. */
+const EXPOSURE_COMPENSATION = { min: -2, max: 2, step: 1 / 6 };
+
+/** An exposureCompensation constraint's value: a number, or a ConstrainDouble's exact or ideal. */
+function evOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (value && typeof value === 'object') {
+    const { exact, ideal } = value as { exact?: unknown; ideal?: unknown };
+    return evOf(exact ?? ideal);
+  }
+  return undefined;
+}
+
+/**
+ * Takes exposureCompensation out of a constraint set (the top level or an advanced one): its value,
+ * and the rest for the browser's own applyConstraints.
+ */
+function takeExposure(set: MediaTrackConstraintSet): {
+  ev: number | undefined;
+  rest: MediaTrackConstraintSet;
+} {
+  const { exposureCompensation, ...rest } = set as MediaTrackConstraintSet & {
+    exposureCompensation?: unknown;
+  };
+  return { ev: evOf(exposureCompensation), rest };
+}
 
 type Facing = 'user' | 'environment' | undefined;
 
@@ -139,10 +181,12 @@ function albedo(img: HTMLImageElement, cfg: SyntheticCameraConfig, tone: Rgb) {
   const px = data.data;
   const mean = [0, 0, 0];
   const masked = [0, 0, 0];
+  let weight = 0;
   for (let y = 0; y < cfg.height; y++) {
     for (let x = 0; x < cfg.width; x++) {
       const i = (y * cfg.width + x) * 4;
       const m = maskAt(cfg.ellipse, x, y);
+      weight += m;
       for (let c = 0; c < 3; c++) {
         const v = Math.min(255, px[i + c]! * (1 + (tone[c]! - 1) * m));
         px[i + c] = v;
@@ -157,6 +201,8 @@ function albedo(img: HTMLImageElement, cfg: SyntheticCameraConfig, tone: Rgb) {
     canvas,
     mean: mean.map((v) => v / n) as unknown as Rgb,
     masked: masked.map((v) => v / n) as unknown as Rgb,
+    /** The mask's mean weight (the face's share of the frame). */
+    weight: weight / n,
   };
 }
 
@@ -210,6 +256,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     origin: null,
     frames: 0,
     drawMs: 0,
+    exposureEv: 0,
   };
   window.__syntheticCamera = state;
   const blinks = () => [...spontaneous, ...state.cueBlinks];
@@ -262,6 +309,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       closed: b.canvas,
       mean: a.mean,
       masked: a.masked,
+      weight: a.weight,
       // Of the noise's variance, 64% is per pixel and 36% in blotches of NOISE_COARSE pixels.
       fine: noiseTiles(0.8 * patient.lighting.noise, r.noise),
       coarse: noiseTiles(0.6 * patient.lighting.noise, r.noise),
@@ -280,6 +328,8 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
   async function syntheticStream(): Promise<MediaStream> {
     const assets = await (ready ??= prepare());
     if (state.origin === null) state.origin = performance.now();
+    // A new track starts at the camera's default, as a phone's does when the page opens it again.
+    state.exposureEv = 0;
     const { canvas, ctx } = canvasOf(cfg.width, cfg.height);
     const map = canvasOf(MAP_W, MAP_H);
     const sx = MAP_W / cfg.width;
@@ -288,7 +338,8 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       tiles.map((tile) => ctx.createPattern(tile, 'repeat')!);
     const fine = patternsOf(assets.fine);
     const coarse = patternsOf(assets.coarse);
-    const { mean, masked } = assets;
+    const { mean, masked, weight } = assets;
+    const faceMetering = cfg.faceMetering ?? 0;
     let lastScene = clock() - patient.cameraLatencyMs;
 
     const draw = () => {
@@ -303,9 +354,21 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       const closed = missed ? 1 : eyesClosedAt(all, s);
       lastScene = s;
       const light = lightAt(s);
-      const radiance = [0, 1, 2].map(
+      // Exposure compensation as a phone's auto exposure takes it: the metered brightness is scaled
+      // by 2^-EV, so the exposure aims at 2^EV of its target and gets there at its own pace (never
+      // at once). All channels alike: the white balance does not move.
+      const frame = [0, 1, 2].map(
         (c) => mean[c]! * light.background[c]! + masked[c]! * light.extra[c]!,
-      ) as unknown as Rgb;
+      );
+      // Face-priority metering: the brightness metered is faceMetering the face's and the rest the
+      // frame's; the white balance stays the whole frame's (as bench/_synthetic.ts does).
+      const lum = (v: number[]) => (v[0]! + v[1]! + v[2]!) / 3;
+      const face = [0, 1, 2].map(
+        (c) => (masked[c]! / Math.max(1e-6, weight)) * (light.background[c]! + light.extra[c]!),
+      );
+      const metered = faceMetering * lum(face) + (1 - faceMetering) * lum(frame);
+      const metering = (metered / Math.max(1e-6, lum(frame))) * 2 ** -state.exposureEv;
+      const radiance = frame.map((v) => v * metering) as unknown as Rgb;
       camera = camera ? cameraStep(camera, radiance, s) : cameraStart(radiance, s);
       const k0 = light.background.map((v, c) => v * camera!.gain[c]!);
       const k1 = light.extra.map((v, c) => v * camera!.gain[c]!);
@@ -379,6 +442,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
 
     const stream = canvas.captureStream(cfg.fps);
     const [track] = stream.getVideoTracks();
+    const exposure = cfg.exposureCompensation !== false;
     if (track) {
       const settings = track.getSettings.bind(track);
       Object.defineProperty(track, 'label', { value: cfg.label });
@@ -388,13 +452,47 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
         height: cfg.height,
         frameRate: cfg.fps,
         facingMode: 'user',
+        ...(exposure ? { exposureCompensation: state.exposureEv } : {}),
       });
+      if (exposure) withExposureCompensation(track);
     }
     const timer = setInterval(() => {
       if (stream.getVideoTracks().every((tr) => tr.readyState === 'ended')) clearInterval(timer);
       else draw();
     }, 1000 / cfg.fps);
     return stream;
+  }
+
+  /**
+   * The track's capabilities and applyConstraints as Chrome on Android has them for exposure
+   * compensation. The last value given wins (the top level, then each advanced set in order); the
+   * other constraints go to the canvas track's own applyConstraints, and a refusal of theirs is not
+   * passed on: the limits of the canvas track behind the camera must not show through to the app.
+   */
+  function withExposureCompensation(track: MediaStreamTrack) {
+    const capabilities = track.getCapabilities?.bind(track);
+    track.getCapabilities = () =>
+      ({
+        ...capabilities?.(),
+        exposureCompensation: { ...EXPOSURE_COMPENSATION },
+      }) as MediaTrackCapabilities;
+    const apply = track.applyConstraints?.bind(track);
+    track.applyConstraints = async (constraints?: MediaTrackConstraints) => {
+      const { advanced, ...top } = constraints ?? {};
+      const first = takeExposure(top);
+      const sets = (advanced ?? []).map(takeExposure);
+      const ev = [first, ...sets].reduce<number | undefined>((v, set) => set.ev ?? v, undefined);
+      if (ev !== undefined) {
+        const { min, max, step } = EXPOSURE_COMPENSATION;
+        state.exposureEv = Math.max(min, Math.min(max, Math.round(ev / step) * step));
+      }
+      const rest = sets.map((set) => set.rest).filter((set) => Object.keys(set).length > 0);
+      const others: MediaTrackConstraints = {
+        ...first.rest,
+        ...(rest.length ? { advanced: rest } : {}),
+      };
+      if (apply && Object.keys(others).length > 0) await apply(others).catch(() => undefined);
+    };
   }
 
   media.getUserMedia = async (constraints?: MediaStreamConstraints) => {

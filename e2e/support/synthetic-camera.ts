@@ -13,6 +13,10 @@
  * the oval, sway phase, jitter, noise, tone, lighting and blink times (e2e/synthetic-camera.spec.ts
  * measures two seeds' frames apart with the server's fingerprint).
  *
+ * Exposure compensation: the front camera's track offers it as Chrome on Android does (Image
+ * Capture's `exposureCompensation`, -2..2 EV), unless `exposureCompensation: false` (iOS Safari,
+ * Chromium's file camera); synthetic-camera.browser.ts says how the picture answers it.
+ *
  * The page side (synthetic-camera.browser.ts) is bundled with esbuild once per test run.
  */
 import { readFileSync } from 'node:fs';
@@ -26,7 +30,13 @@ export type { SyntheticCameraState } from './synthetic-camera.browser';
 
 export type SyntheticCameraOptions = Pick<
   SyntheticCameraConfig,
-  'seed' | 'tone' | 'lighting' | 'screenBrightness' | 'patient'
+  | 'seed'
+  | 'tone'
+  | 'lighting'
+  | 'screenBrightness'
+  | 'patient'
+  | 'exposureCompensation'
+  | 'faceMetering'
 > & {
   /** The blink pair tests/fixtures/faces/<face>-open.jpg / -closed.jpg (default 'blink'). */
   face?: SyntheticCameraConfig['face'];
@@ -83,6 +93,8 @@ export function syntheticCameraConfig(options: SyntheticCameraOptions): Syntheti
     width: 640,
     height: 480,
     fps: options.fps ?? 30,
+    exposureCompensation: options.exposureCompensation ?? true,
+    ...(options.faceMetering ? { faceMetering: options.faceMetering } : {}),
   };
 }
 

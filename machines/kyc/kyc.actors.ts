@@ -20,6 +20,7 @@ import {
   sampleStream,
   type CaptureOptions,
 } from '../shared/frame-capture';
+import { guardStreamBacklight } from '../shared/exposure';
 import { startPolling } from '../shared/polling';
 import {
   getCities,
@@ -77,6 +78,8 @@ type LivenessSamplingInput = {
   /** the last answer's challenge, from an earlier run of this session (a stop and a new start) */
   challenge?: LivenessChallenge | null;
   policy?: FramePolicy;
+  /** look for a bright background before the colours (the session's challenge has light) */
+  backlight?: boolean;
 };
 
 /** What the sampling actor needs from the browser; tests pass fakes (the face-login actors' way). */
@@ -92,6 +95,8 @@ export type SamplingEnv = {
   /** the camera's label and frame rate (the signals of issue 31) */
   camera: (stream: MediaStream) => NonNullable<LivenessMeta['camera']>;
   post: typeof postLiveness;
+  /** a darker exposure before a bright background, where the camera can (shared/exposure.ts); returns stop */
+  backlight?: (stream: MediaStream) => () => void;
 };
 
 const browserSamplingEnv: SamplingEnv = {
@@ -107,6 +112,7 @@ const browserSamplingEnv: SamplingEnv = {
       },
       onFrame,
     ),
+  backlight: (stream) => guardStreamBacklight(stream, SELFIE_VIEW.width / SELFIE_VIEW.height),
   camera: cameraOf,
   post: postLiveness,
 };
@@ -177,6 +183,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
     });
     // A run after a stop goes on with the session's challenge at once (its past is skipped).
     show();
+    const stopBacklight = (input.backlight && env.backlight?.(input.stream)) || (() => {});
 
     const stopPolling = startPolling<LivenessResponse | null>(
       {
@@ -212,6 +219,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       if (timer !== undefined) clearTimeout(timer);
       stopCapture();
       stopPolling();
+      stopBacklight();
     };
   });
 

@@ -42,6 +42,8 @@ export const selfieState = kycSetup.createStateConfig({
           sessionId: context.sessionId!,
           clockOrigin: context.clockOrigin,
           challenge: context.challengeAsked,
+          // A darker exposure before a bright background helps only the light's check.
+          backlight: context.challenge === 'cues,light',
         }),
       },
       after: { livenessTimeout: { target: 'failed', actions: 'assignNotDetected' } },

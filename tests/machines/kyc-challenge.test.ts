@@ -48,6 +48,8 @@ const camera = {
 function fakeEnv(respond: Respond) {
   const calls: Call[] = [];
   let capturing = 0;
+  /** The backlight guard: streams it looked at, and guards still running. */
+  const backlight = { started: [] as MediaStream[], running: 0 };
   const env: SamplingEnv = {
     now: () => Date.now(),
     capture: (_stream, policy, onFrame) => {
@@ -67,8 +69,15 @@ function fakeEnv(respond: Respond) {
       calls.push(call);
       return respond(call, calls.length - 1);
     },
+    backlight: (stream) => {
+      backlight.started.push(stream);
+      backlight.running += 1;
+      return () => {
+        backlight.running -= 1;
+      };
+    },
   };
-  return { env, calls, capturing: () => capturing };
+  return { env, calls, capturing: () => capturing, backlight };
 }
 
 /** The machine with a real sampling actor, its session answered ('cues,light' unless said). */
@@ -377,6 +386,21 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     expect(r.shown).toEqual([]);
     expect(tags(r.calls).length).toBeGreaterThan(30);
     expect(tags(r.calls).every((f) => f.light === -1)).toBe(true);
+  });
+
+  it('looks for a bright background in each run with light only, and stops looking with the run', async () => {
+    const r = await running(() => waiting());
+    expect(r.backlight.started).toEqual([camera]);
+    expect(r.backlight.running).toBe(1);
+    r.h.actor.send({ type: 'liveness.stop' });
+    expect(r.backlight.running).toBe(0);
+    r.h.actor.send({ type: 'liveness.start' });
+    expect(r.backlight.started).toHaveLength(2);
+    for (const mode of ['cues', 'none'] as const) {
+      const without = await running(() => waiting(), mode);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(without.backlight.started).toEqual([]);
+    }
   });
 
   it('says before the start that the screen will change colour, with light only', async () => {

@@ -1,3 +1,4 @@
+import { BACKGROUND_CORNERS } from '../../../contract/frame-policy';
 import type { RgbImage } from '../image';
 import type { BackgroundPart, FrameColour } from '../types';
 
@@ -10,8 +11,8 @@ type Box = [number, number, number, number];
  */
 const FACE_PART = [0.25, 0.75, 0.2, 0.8] as const;
 /** The background: the frame's top corners (fractions of the frame), minus the face box and a margin. */
-const CORNER_W = 0.22;
-const CORNER_H = 0.3;
+const CORNER_W = BACKGROUND_CORNERS.width;
+const CORNER_H = BACKGROUND_CORNERS.height;
 const BOX_MARGIN = 0.1;
 /** The left and right edges beside the face (fractions of the frame): a wall where hair is not. */
 const EDGE_W = 0.14;
@@ -41,7 +42,7 @@ const CLIPPED_FROM = 240;
  * show the light's change, and those that clip under one colour and not another fake one; the
  * fraction is judged per round (liveness-challenge.ts: a part is used whole or not at all).
  */
-const SATURATED_FROM = 250;
+const SATURATED_FROM = BACKGROUND_CORNERS.saturatedFrom;
 
 const luma = (r: number, g: number, b: number) => (r * 77 + g * 150 + b * 29) >> 8;
 

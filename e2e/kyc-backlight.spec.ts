@@ -1,0 +1,56 @@
+import { identityPaths } from '../contract/identity';
+import { expect } from './fixtures';
+import { button, isPost, kyc, passSelfie, PIN, test, toSelfie } from './support/kyc';
+
+// Issue 31's light before a bright background: the darkest skin tone before a window, with a front
+// camera that meters on the face (faceMetering 1: face-priority auto exposure; the journeys' camera
+// meters the whole frame). The camera exposes for the face and burns the window, so the light has
+// no background to compare the face's change with. Where the camera offers exposure compensation
+// (the synthetic camera's default, as Chrome on Android) the page sees the burnt corners before the
+// colours start and asks for -1 EV, and the selfie passes; where it does not (iOS Safari), the light
+// refuses. Blink seed 14; synthetic patients 15 and 16 (e2e/support/kyc.ts).
+
+test.describe.configure({ timeout: 240_000 });
+test.use({ blinkSeed: 14 });
+const scene = { tone: 'VI', lighting: 'window', face: 'blink', faceMetering: 1 } as const;
+/** The exposure compensation the page asked of the synthetic camera (EV). */
+const askedEv = (page: import('@playwright/test').Page) =>
+  page.evaluate(
+    () => (window as { __syntheticCamera?: { exposureEv: number } }).__syntheticCamera!.exposureEv,
+  );
+
+test.describe('a camera that offers exposure compensation', () => {
+  test.use({ selfieSeed: 15, selfieScene: scene });
+
+  test('a dark face before a bright window: the page darkens the exposure and the selfie passes', async ({
+    page,
+  }) => {
+    await toSelfie(page, PIN);
+    expect(await askedEv(page)).toBe(0);
+    await passSelfie(page);
+    expect(await askedEv(page)).toBeCloseTo(-1, 5);
+  });
+});
+
+test.describe('a camera without it', () => {
+  test.use({
+    selfieSeed: 16,
+    selfieScene: { ...scene, exposureCompensation: false },
+  });
+
+  test('the same scene: the light has nothing to compare the face with and refuses', async ({
+    page,
+  }) => {
+    await toSelfie(page, PIN);
+    const refused = page.waitForResponse(
+      (r) => isPost(identityPaths.liveness)(r) && r.status() === 422,
+      { timeout: 180_000 },
+    );
+    await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: 30_000 });
+    await button(page, kyc.selfie.start).click();
+    const refusal = (await (await refused).json()) as { reason?: string; message?: string };
+    expect(refusal.reason).toBe('light_mismatch');
+    await expect(page.getByText(refusal.message!, { exact: true })).toBeVisible();
+    expect(await askedEv(page)).toBe(0);
+  });
+});

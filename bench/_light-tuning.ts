@@ -153,6 +153,11 @@ for (const face of faces)
     }
   }
 
+// The attacks' rounds that passed, one line each (must be none).
+for (const r of rows.filter((x) => x.variant !== 'genuine' && x.passed))
+  console.log(
+    `attack passed: ${r.variant} ${r.face} ${r.lighting} tone ${r.tone} parts ${r.parts} corr ${r.corr.toFixed(2)} beyond ${r.beyond.toFixed(2)} change ${(r.change * 100).toFixed(2)}e-2`,
+  );
 // The genuine rounds that failed, one line each (what to look at next).
 for (const r of rows.filter((x) => x.variant === 'genuine' && !x.passed))
   console.log(

@@ -155,12 +155,14 @@ describe('kyc machine: selfie', () => {
       stream,
     });
     h.actor.send({ type: 'liveness.start' });
-    // A new session: its challenge clock starts with the first frame, nothing asked yet.
+    // A new session: its challenge clock starts with the first frame, nothing asked yet; no light
+    // in this session ('none'), so no look for a bright background.
     expect(h.sampling.last().input).toEqual({
       stream,
       sessionId: 'sess-1',
       clockOrigin: null,
       challenge: null,
+      backlight: false,
     });
     expect(selectSelfieView(h.actor.getSnapshot()).button).toBe('stop');
     const hints: LivenessResponse = {

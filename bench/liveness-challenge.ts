@@ -45,12 +45,7 @@ import os from 'node:os';
 import sharp from 'sharp';
 import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
 import { judgedForLight } from '../machines/kyc/kyc.challenge';
-import {
-  BACKLIGHT_CHECKS,
-  BURNT_SHARE,
-  burntCorners,
-  darkerExposure,
-} from '../machines/shared/exposure';
+import { BACKLIGHT_CHECKS, backlightLook, darkerExposure } from '../machines/shared/exposure';
 import {
   LIVENESS_CHALLENGES,
   livenessResponse,
@@ -416,8 +411,9 @@ async function runSession(
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    guard.burnt = burntCorners(data, info.width, info.height) > BURNT_SHARE ? guard.burnt + 1 : 0;
-    if (guard.burnt >= BACKLIGHT_CHECKS.inARow) {
+    const verdict = backlightLook(guard.burnt, { data, width: info.width, height: info.height });
+    guard.burnt = verdict.inARow;
+    if (verdict.darken) {
       guard.done = true;
       guard.ev = darkerExposure(PHONE_EXPOSURE_RANGE)!;
       guard.from = t + EXPOSURE_APPLY_MS;

@@ -58,7 +58,19 @@ export type ExposureTrack = {
   applyConstraints: (c: MediaTrackConstraints) => Promise<void>;
 };
 /** One look at the oval crop: its RGBA pixels, or null when no frame is there yet. */
-export type Grab = () => { data: ArrayLike<number>; width: number; height: number } | null;
+export type Look = { data: ArrayLike<number>; width: number; height: number } | null;
+export type Grab = () => Look;
+
+/**
+ * The guard's decision at one look (shared with the bench's simulated browser): the burnt looks in
+ * a row so far, with this one, and whether to ask for the darker exposure now. No frame yet counts
+ * as not burnt.
+ */
+export function backlightLook(inARow: number, look: Look): { inARow: number; darken: boolean } {
+  const burnt = look !== null && burntCorners(look.data, look.width, look.height) > BURNT_SHARE;
+  const next = burnt ? inARow + 1 : 0;
+  return { inARow: next, darken: next >= BACKLIGHT_CHECKS.inARow };
+}
 
 /**
  * Checks `grab` every BACKLIGHT_CHECKS.everyMs until `untilMs`; after `inARow` burnt checks asks
@@ -76,9 +88,9 @@ export function guardBacklight(
   let elapsed = 0;
   const timer = setInterval(() => {
     elapsed += BACKLIGHT_CHECKS.everyMs;
-    const img = grab();
-    burnt = img && burntCorners(img.data, img.width, img.height) > BURNT_SHARE ? burnt + 1 : 0;
-    if (burnt >= BACKLIGHT_CHECKS.inARow) {
+    const look = backlightLook(burnt, grab());
+    burnt = look.inARow;
+    if (look.darken) {
       clearInterval(timer);
       track
         .applyConstraints({ advanced: [{ exposureCompensation: ev } as MediaTrackConstraintSet] })

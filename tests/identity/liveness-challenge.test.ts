@@ -146,6 +146,10 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
     tagging(fn: typeof tagOf) {
       tagOf = fn;
     },
+    /** The state as something else left it (a state stored by an older server). */
+    restore(state: ChallengeState) {
+      s = state;
+    },
   };
   return api;
 }
@@ -343,6 +347,8 @@ describe('the challenge decider: the colour light', () => {
   it('a round that passes stops the colours; frames the page tagged before it knew are no signal', () => {
     const p = session({ mode: 'cues,light' });
     const sequence = p.start().light!;
+    // The page paints the sequence it got until an answer says otherwise: its tags come from it.
+    p.tagging((at) => sequence.colours.findIndex((x) => at >= x.from && at < x.to));
     // One blink on the first cue, then open eyes past the first round's judgement.
     const cue = p.decider.challenge!(p.s).cue!;
     p.run(cue.at + 900, { close: cue.at + 400, reopen: cue.at + 650 });
@@ -356,6 +362,33 @@ describe('the challenge decider: the colour light', () => {
     expect(p.finish().light).toBeNull();
     expect(p.decider.progress(p.s, 0)).not.toContain(hints.light);
     expect(p.s.lightScores).toHaveLength(1);
+  });
+
+  it('a state stored before the rounds came together (one round of 5 colours) is judged, then its one round left is drawn', () => {
+    const p = session({ mode: 'cues,light' });
+    p.reflecting((at, st) => lit(scheduledColour(st, at), 0.1, 0.1));
+    const sequence = p.start().light!;
+    const { judged: _, ...light } = p.s.light!;
+    p.restore({
+      ...p.s,
+      light: {
+        ...light,
+        colours: light.colours.slice(0, LIGHT_COLOURS),
+        acc: light.acc.slice(0, LIGHT_COLOURS),
+      },
+      lightRounds: 1,
+    });
+    p.run(sequence.colours[LIGHT_COLOURS - 1]!.to + LIGHT_JUDGE_AFTER_MS + 125);
+    expect(p.s.lightScores).toEqual([expect.objectContaining({ round: 1, passed: false })]);
+    expect(p.s.refused).toBeNull();
+    const next = p.finish().light!;
+    expect(next.round).toBe(2);
+    expect(next.colours).toHaveLength(LIGHT_COLOURS);
+    // The cues answered meanwhile (unanswered, they would refuse first: cues_missed).
+    answerCues(p, () => 400);
+    p.run(Math.max(p.t, next.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS + 125));
+    expect(p.s.lightScores.map((x) => x.round)).toEqual([1, 2]);
+    expect(p.s.refused).toBe('light_mismatch');
   });
 
   it('a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less', () => {

@@ -3,7 +3,7 @@ import { DOCUMENT_MAX, DOCUMENT_MIN, PIN_LENGTH } from '../../contract/login';
 import { PIN_FROM_OWN_DATA, pinProblem } from '../../contract/pin';
 import { toFlowError } from '../shared/errors';
 import { onlyDigits } from '../shared/input';
-import { cleanPhoneInput, phoneFromInput } from '../shared/phone';
+import { localPhoneInput, phoneFromInput } from '../shared/phone';
 import { otpMachine } from '../otp/otp.machine';
 import {
   resendRecoveryCode,
@@ -123,7 +123,7 @@ export const recoveryMachine = setup({
     }),
     assignCelular: assign(({ context, event }) => {
       const celular =
-        event.type === 'celular.change' ? cleanPhoneInput(event.value) : context.celular;
+        event.type === 'celular.change' ? localPhoneInput(event.value) : context.celular;
       const fixed = isCelularValid(celular);
       return {
         celular,

@@ -21,7 +21,7 @@ export type RecoveryError = { code: RecoveryErrorCode; serverMessage?: string };
 export type RecoveryContext = {
   /** the document number as typed (digits only, at most 12) */
   documento: string;
-  /** the registered mobile as typed or pasted (machines/shared/input.ts cleanPhoneInput) */
+  /** the registered mobile: digits, at most 10; a pasted +595 number as 09XXXXXXXX (machines/shared/phone.ts localPhoneInput) */
   celular: string;
   /** the resend wait the server announced with the code */
   resendAfterSeconds: number | null;

@@ -24,3 +24,23 @@ export function phoneFromInput(input: string): string | null {
   const parsed = parsePhoneNumberFromString(input, 'PY');
   return parsed?.country === 'PY' && parsed.isValid() ? `0${parsed.nationalNumber}` : null;
 }
+
+/** The local form's length: 09XXXXXXXX (the spec's recovery field, placeholder 098XXXXXXX). */
+const LOCAL_PHONE_DIGITS = 10;
+/** +595 and the 9 national digits, while a patient types the country code on the keypad. */
+const INTERNATIONAL_PHONE_DIGITS = 12;
+
+/**
+ * What PIN recovery's mobile field keeps (the spec: digits only, at most 10): a number the one
+ * rule above reads as a Paraguayan mobile becomes its local `09XXXXXXXX` (a pasted
+ * `+595 981 123456` or `0981 123 456` too); anything else is its digits, at most 10. A number
+ * begun with `+` keeps its sign and room for the country code until it is whole.
+ */
+export function localPhoneInput(value: string): string {
+  const local = phoneFromInput(value);
+  if (local !== null) return local;
+  const digits = value.replace(/\D/g, '');
+  return value.trimStart().startsWith('+')
+    ? `+${digits.slice(0, INTERNATIONAL_PHONE_DIGITS)}`
+    : digits.slice(0, LOCAL_PHONE_DIGITS);
+}

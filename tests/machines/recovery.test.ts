@@ -102,14 +102,40 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
     });
   });
 
-  it('keeps digits only in the document (up to 12), the mobile as typed or pasted', () => {
+  it('keeps digits only in the document (up to 12); a pasted +595 mobile becomes the local 09XXXXXXXX', () => {
     const { actor } = start();
     actor.send({ type: 'documento.change', value: '1.234.567-89012345' });
     actor.send({ type: 'celular.change', value: '+595 981 123 456' });
     expect(actor.getSnapshot().context).toMatchObject({
       documento: '123456789012',
-      celular: '+595 981 123 456',
+      celular: CEL,
     });
+  });
+
+  /** What the field holds after each keystroke of `typed`, as a browser sends them. */
+  function typeCelular(actor: Started['actor'], typed: string) {
+    for (let i = 1; i <= typed.length; i += 1) {
+      const field = actor.getSnapshot().context.celular;
+      actor.send({ type: 'celular.change', value: field + typed[i - 1] });
+    }
+    return actor.getSnapshot().context.celular;
+  }
+
+  it('holds the mobile to digits only, at most 10 (the spec: 098XXXXXXX), typed or pasted (issue 43 item 4)', () => {
+    const { actor } = start();
+    expect(typeCelular(actor, '0981-765461999')).toBe('0981765461');
+    actor.send({ type: 'celular.change', value: '' });
+    actor.send({ type: 'celular.change', value: '0981-765461999' });
+    expect(actor.getSnapshot().context.celular).toBe('0981765461');
+    actor.send({ type: 'celular.change', value: '0981 123 456' });
+    expect(actor.getSnapshot().context.celular).toBe(CEL);
+  });
+
+  it('a mobile typed with its country code on the keypad ends as the local number', () => {
+    const { actor } = start();
+    expect(typeCelular(actor, '+595 981 123456')).toBe(CEL);
+    actor.send({ type: 'celular.change', value: '' });
+    expect(typeCelular(actor, '981123456')).toBe(CEL);
   });
 
   it.each(['+595 981 123456', '0981 123 456', '981123456', '(0981) 123-456'])(

@@ -20,7 +20,7 @@ const heading = async (name: string) => {
 };
 
 describe('step 0, Recuperar Pin', () => {
-  it('focuses its title, keeps the document digits and the mobile as typed, and sends once both are filled', async () => {
+  it('focuses its title, keeps the document digits and the mobile digits, and sends once both are filled', async () => {
     render(<s.RequestEditing />);
     await heading(copy.request.title);
     expect(screen.getByRole('link', { name: copy.backToLogin }).getAttribute('href')).toBe(
@@ -31,7 +31,7 @@ describe('step 0, Recuperar Pin', () => {
     fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1.234.567' } });
     fireEvent.change(field(copy.request.celularLabel), { target: { value: '0981-123-456' } });
     expect(field(copy.request.documentoLabel).value).toBe('1234567');
-    expect(field(copy.request.celularLabel).value).toBe('0981-123-456');
+    expect(field(copy.request.celularLabel).value).toBe('0981123456');
     expect(field(copy.request.celularLabel).placeholder).toBe('098XXXXXXX');
     // The one mobile field (registration's too): the tel keypad, room for a pasted +595 number.
     expect(field(copy.request.celularLabel).maxLength).toBe(16);
@@ -43,18 +43,28 @@ describe('step 0, Recuperar Pin', () => {
   });
 
   it.each(['+595 981 123456', '0981 123 456', '981123456'])(
-    'a mobile pasted from the contacts (%s) is kept as pasted and accepted',
+    'a mobile pasted from the contacts (%s) shows as the local 0981123456 and is accepted',
     async (pasted) => {
       render(<s.RequestEditing />);
       await heading(copy.request.title);
       fireEvent.change(field(copy.request.documentoLabel), { target: { value: '1234567' } });
       fireEvent.change(field(copy.request.celularLabel), { target: { value: pasted } });
-      expect(field(copy.request.celularLabel).value).toBe(pasted);
+      expect(field(copy.request.celularLabel).value).toBe('0981123456');
       fireEvent.click(button(copy.request.submit));
       expect(await screen.findByRole('button', { name: copy.request.submitting })).toBeDisabled();
       expect(field(copy.request.celularLabel)).not.toHaveAttribute('aria-invalid');
     },
   );
+
+  it('holds the mobile to 10 digits: 0981-765461999 leaves 0981765461 (issue 43 item 4)', async () => {
+    render(<s.RequestEditing />);
+    await heading(copy.request.title);
+    const celular = field(copy.request.celularLabel);
+    for (const key of '0981-765461999') {
+      fireEvent.change(celular, { target: { value: celular.value + key } });
+    }
+    expect(celular.value).toBe('0981765461');
+  });
 
   it('says why a mobile is refused under it; fixing it clears the message and keeps what was typed', async () => {
     render(<s.RequestInvalidCelular />);

@@ -38,3 +38,4 @@ const at = (snapshot: StoryParameters['snapshot']): Story => ({
 export const Idle = at(dashboardFixtures.idle);
 export const MenuOpen = at(dashboardFixtures.menuOpen);
 export const Notice = at(dashboardFixtures.notice);
+export const Emergency = at(dashboardFixtures.emergency);

@@ -1,9 +1,22 @@
 import { assign, setup } from 'xstate';
-import type { DashboardContext, DashboardEvent } from './dashboard.types';
+import type { DashboardContext, DashboardEvent, EmergencyLine } from './dashboard.types';
 
 export const NOTICE_MS = 4_000;
 
-/** The dashboard's menu and the 'Próximamente' notice of its still inert buttons. */
+/**
+ * What SOS offers until the service asks for more (issue 43 item 5): Paraguay's emergency lines,
+ * each a link that dials in one tap. SEME (Servicio de Emergencias Médicas Extrahospitalarias) 141
+ * first, then the Policía Nacional's 911.
+ */
+export const EMERGENCY_LINES: readonly { line: EmergencyLine; dial: string }[] = [
+  { line: 'seme', dial: '141' },
+  { line: 'police', dial: '911' },
+];
+
+/**
+ * The dashboard's menu, the 'Próximamente' notice of its still inert buttons and SOS's emergency
+ * numbers (shown until closed, no timer: a patient in trouble is not hurried).
+ */
 export const dashboardMachine = setup({
   types: { context: {} as DashboardContext, events: {} as DashboardEvent },
   delays: { noticeTimeout: NOTICE_MS },
@@ -22,6 +35,7 @@ export const dashboardMachine = setup({
       on: {
         'menu.toggle': 'menuOpen',
         'feature.select': { target: 'notice', actions: 'assignFeature' },
+        'sos.open': 'emergency',
       },
     },
     menuOpen: {
@@ -29,6 +43,7 @@ export const dashboardMachine = setup({
         'menu.toggle': 'idle',
         'menu.close': 'idle',
         'feature.select': { target: 'notice', actions: 'assignFeature' },
+        'sos.open': 'emergency',
       },
     },
     notice: {
@@ -37,6 +52,14 @@ export const dashboardMachine = setup({
         'notice.dismiss': { target: 'idle', actions: 'clearFeature' },
         'feature.select': { target: 'notice', reenter: true, actions: 'assignFeature' },
         'menu.toggle': { target: 'menuOpen', actions: 'clearFeature' },
+        'sos.open': { target: 'emergency', actions: 'clearFeature' },
+      },
+    },
+    emergency: {
+      on: {
+        'sos.close': 'idle',
+        'feature.select': { target: 'notice', actions: 'assignFeature' },
+        'menu.toggle': 'menuOpen',
       },
     },
   },

@@ -1,5 +1,5 @@
 import type { LoginErrorCode, LoginMissing } from '../../machines/login/login.types';
-import type { DashboardFeature } from '../../machines/dashboard/dashboard.types';
+import type { DashboardButton, EmergencyLine } from '../../machines/dashboard/dashboard.types';
 
 /** THE Spanish catalogue. Texts from the spec are copied verbatim. */
 export const appName = 'Portal del Paciente';
@@ -80,9 +80,19 @@ export const dashboard = {
     autoconsulta: 'AUTOCONSULTA',
     historial: 'HISTORIAL',
     sos: 'SOS',
-  } satisfies Record<DashboardFeature, string>,
+  } satisfies Record<DashboardButton, string>,
   comingSoon: (feature: string) => `${feature}: Próximamente. Estamos trabajando en esta función.`,
   dismiss: 'Cerrar aviso',
+  /** SOS: the emergency lines, each a link that dials (issue 43 item 5). */
+  sos: {
+    title: 'Números de emergencia',
+    intro: 'Tocá un número para llamar.',
+    lines: {
+      seme: { name: 'SEME 141', detail: 'Emergencias médicas y ambulancia' },
+      police: { name: '911', detail: 'Policía Nacional' },
+    } satisfies Record<EmergencyLine, { name: string; detail: string }>,
+    close: 'Cerrar',
+  },
 } as const;
 
 export const notFound = {

@@ -1,8 +1,9 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import styled from 'styled-components';
-import type { DashboardFeature } from '../../../machines/dashboard/dashboard.types';
+import type { DashboardButton } from '../../../machines/dashboard/dashboard.types';
 import { selectDashboardView } from '../../../machines/dashboard/dashboard.selectors';
 import { selectLoggingOut, selectPatient } from '../../../machines/session/session.selectors';
+import { Button } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Logo } from '../../components/Logo';
 import { Main } from '../../components/Page';
@@ -98,6 +99,55 @@ const BigButton = styled.button<{ $sos?: boolean }>`
   cursor: pointer;
 `;
 
+/** SOS's emergency numbers: under the buttons, each line a large link that dials. */
+const Emergency = styled.section`
+  width: 100%;
+  max-width: ${theme.layout.formMaxWidth}px;
+  margin-top: 16px;
+  padding: 16px;
+  display: grid;
+  gap: 12px;
+  border: 2px solid ${theme.colors.accent};
+  border-radius: ${theme.radius * 1.5}px;
+  background: ${theme.colors.surface};
+`;
+
+const EmergencyTitle = styled.h2`
+  font-size: 1.25rem;
+  margin: 0;
+  &:focus {
+    outline: none;
+  }
+`;
+
+const EmergencyIntro = styled.p`
+  margin: 0;
+`;
+
+const DialLink = styled.a`
+  display: grid;
+  align-content: center;
+  justify-items: center;
+  gap: 4px;
+  min-height: 96px;
+  padding: 12px 16px;
+  border-radius: ${theme.radius * 1.5}px;
+  background: ${theme.colors.accent};
+  color: ${theme.colors.primaryText};
+  text-decoration: none;
+  text-align: center;
+`;
+
+const DialNumber = styled.span`
+  font-size: 2rem;
+  font-weight: 800;
+  letter-spacing: 0.02em;
+`;
+
+const DialDetail = styled.span`
+  font-size: 1rem;
+`;
+
 const Greeting = styled.h1`
   font-size: 1.25rem;
   margin: 8px 0 0;
@@ -118,7 +168,7 @@ const Dots = () => (
   </svg>
 );
 
-const FEATURES: DashboardFeature[] = ['autoconsulta', 'historial', 'sos'];
+const BUTTONS: DashboardButton[] = ['autoconsulta', 'historial', 'sos'];
 
 export function DashboardScreen() {
   const view = DashboardActor.useSelector(selectDashboardView);
@@ -128,10 +178,19 @@ export function DashboardScreen() {
   const session = SessionActor.useActorRef();
   const firstItem = useRef<HTMLButtonElement>(null);
   const toggle = useRef<HTMLButtonElement>(null);
+  const sos = useRef<HTMLButtonElement>(null);
+  const emergencyTitle = useRef<HTMLHeadingElement>(null);
+  const emergencyShown = view.emergency !== null;
 
   useEffect(() => {
     if (view.menuOpen) firstItem.current?.focus();
   }, [view.menuOpen]);
+
+  // The numbers appear under the buttons: their title takes the focus, so a screen reader reads
+  // them and the page scrolls them into view.
+  useEffect(() => {
+    if (emergencyShown) emergencyTitle.current?.focus();
+  }, [emergencyShown]);
 
   const onMenuKey = (e: KeyboardEvent) => {
     if (e.key === 'Escape') {
@@ -179,17 +238,54 @@ export function DashboardScreen() {
       <Main>
         {patient ? <Greeting>{copy.greeting(patient.nombre)}</Greeting> : null}
         <Grid>
-          {FEATURES.map((feature) => (
-            <BigButton
-              key={feature}
-              type="button"
-              $sos={feature === 'sos'}
-              onClick={() => send({ type: 'feature.select', feature })}
-            >
-              {copy.features[feature]}
-            </BigButton>
-          ))}
+          {BUTTONS.map((button) =>
+            button === 'sos' ? (
+              <BigButton
+                key={button}
+                ref={sos}
+                type="button"
+                $sos
+                aria-expanded={emergencyShown}
+                aria-controls="dashboard-sos"
+                onClick={() => send({ type: 'sos.open' })}
+              >
+                {copy.features.sos}
+              </BigButton>
+            ) : (
+              <BigButton
+                key={button}
+                type="button"
+                onClick={() => send({ type: 'feature.select', feature: button })}
+              >
+                {copy.features[button]}
+              </BigButton>
+            ),
+          )}
         </Grid>
+        {view.emergency ? (
+          <Emergency id="dashboard-sos" aria-labelledby="dashboard-sos-title">
+            <EmergencyTitle id="dashboard-sos-title" ref={emergencyTitle} tabIndex={-1}>
+              {copy.sos.title}
+            </EmergencyTitle>
+            <EmergencyIntro>{copy.sos.intro}</EmergencyIntro>
+            {view.emergency.map(({ line, dial }) => (
+              <DialLink key={line} href={`tel:${dial}`}>
+                <DialNumber>{copy.sos.lines[line].name}</DialNumber>
+                <DialDetail>{copy.sos.lines[line].detail}</DialDetail>
+              </DialLink>
+            ))}
+            <Button
+              type="button"
+              $variant="secondary"
+              onClick={() => {
+                send({ type: 'sos.close' });
+                sos.current?.focus();
+              }}
+            >
+              {copy.sos.close}
+            </Button>
+          </Emergency>
+        ) : null}
         <NoticeArea aria-live="polite">
           {view.notice ? (
             <ErrorBanner tone="info" message={copy.comingSoon(copy.features[view.notice])} />

@@ -92,7 +92,7 @@ export const BROWSER_ERRORS = [
   'network',
   'livenessFailed',
   'livenessNotDetected',
-  // the selfie's challenge refused it (issue 31: cues_missed, light_mismatch)
+  // the selfie's challenge refused it (issue 31: cues_missed, light_mismatch; issue 41: face_changed)
   'challengeFailed',
   'sessionExpired',
   'imageFailed',
@@ -152,6 +152,7 @@ export const ENGINE_REASONS = [
   // that disagree with the colour schedule)
   'cues_missed',
   'light_mismatch',
+  'face_changed',
   'virtual_camera',
   'clock_backwards',
   'clock_ahead',

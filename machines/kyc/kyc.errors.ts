@@ -74,9 +74,10 @@ export function kycErrorFrom(err: unknown): KycError {
 
 /**
  * The challenge's refusals (issue 31): the blinks not made on cue (`cues_missed`), the screen's
- * colours not seen on the face (`light_mismatch`). The session is over; the server's sentence says why.
+ * colours not seen on the face (`light_mismatch`), another face once something was asked
+ * (`face_changed`, issue 41). The session is over; the server's sentence says why.
  */
-const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch'];
+const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch', 'face_changed'];
 
 /**
  * A failed liveness request: the session over, the challenge refused, too many attempts, or the

@@ -36,6 +36,8 @@ export const identityMessages = {
     'No vimos tus parpadeos cuando te los pedimos. Volvé a intentar y parpadeá cada vez que aparezca la señal.',
   lightMismatch:
     'No vimos en tu cara la luz de la pantalla. Alejate del sol directo, subí el brillo de la pantalla y volvé a intentar.',
+  faceChanged:
+    'Vimos otra cara durante la validación. La misma persona tiene que hacerla de principio a fin: volvé a intentar.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
@@ -83,6 +85,7 @@ export type IdentityErrorCode =
   | 'meta_missing'
   | 'cues_missed'
   | 'light_mismatch'
+  | 'face_changed'
   | 'busy'
   | 'worker_failed';
 
@@ -103,6 +106,7 @@ export const identityStatus: Record<IdentityErrorCode, number> = {
   meta_missing: 400,
   cues_missed: 422,
   light_mismatch: 422,
+  face_changed: 422,
   busy: 503,
   worker_failed: 500,
 };

@@ -449,6 +449,22 @@ export function challengeDecider(
     return s;
   }
 
+  /** What was asked, `by` ms later on the frames' clock (a browser clock that started again). */
+  function onClock(s: ChallengeState, by: number): ChallengeState {
+    const cue = (c: LivenessCue | null) => c && { ...c, at: c.at + by, until: c.until + by };
+    return {
+      ...s,
+      cue: cue(s.cue),
+      next: cue(s.next),
+      cueEnded: s.cueEnded === null ? null : s.cueEnded + by,
+      closingAt: s.closingAt === null ? null : s.closingAt + by,
+      light: s.light && {
+        ...s.light,
+        colours: s.light.colours.map((c) => ({ ...c, from: c.from + by, to: c.to + by })),
+      },
+    };
+  }
+
   /** A frame's tag and colour: the clock signals, the colour sample, the light's judgement. */
   function observe(s0: ChallengeState, now: number, frame: FrameSignals | undefined) {
     let s = s0;
@@ -457,22 +473,18 @@ export function challengeDecider(
     const newest = s.newestT;
     if (newest !== null && tag.t < newest) {
       s = signal(s, 'clock_backwards');
-      // A page loaded again with the session it held starts its clock at 0: what was asked on the
-      // old clock cannot be met on the new one, so it is asked again from the new clock (the cue
-      // and the colour round are not counted). Once per session: more restarts refund nothing.
-      if (tag.t < newest - CLOCK_RESTART_MS && s.restarts < 1)
+      // A page loaded again with the session it held starts its clock at 0: what was asked stays
+      // asked, moved onto the new clock at the same moments of the server's time (issue 41: a
+      // restart refunds nothing; it used to ask the pending cue and colours anew once).
+      if (tag.t < newest - CLOCK_RESTART_MS) {
+        const was = s.clock ? s.clock.t + (now - s.clock.now) : newest;
         s = {
-          ...s,
+          ...onClock(s, tag.t - was),
           restarts: s.restarts + 1,
           clock: null,
           newestT: null,
-          closingAt: null,
-          cue: null,
-          next: null,
-          cues: s.cues - (s.cue ? 1 : 0) - (s.next ? 1 : 0),
-          light: null,
-          lightRounds: s.lightRounds - unjudged(s),
         };
+      }
     }
     if (!s.clock) s = { ...s, clock: { t: tag.t, now } };
     else if (tag.t - s.clock.t > now - s.clock.now + CLOCK_AHEAD_MS) s = signal(s, 'clock_ahead');
@@ -512,15 +524,21 @@ export function challengeDecider(
     const was = before.blink.phase;
     const is = inner.state.phase;
     if (is === 'baseline' && was !== 'baseline') {
-      // Another face took over: the challenge starts again for whoever is there now.
-      s = {
-        ...initial(),
-        blink: inner.state,
-        clock: s.clock,
-        newestT: s.newestT,
-        restarts: s.restarts,
-        signals: s.signals,
-      };
+      // Another face took over (issue 41). Once anything was asked or counted, nothing is refunded:
+      // the session is refused (a replayed video that showed another face for one frame got fresh
+      // cues and colours before, as many times as it liked within the time limit). Before that
+      // there is nothing to refund, and the face now in front of the camera is the reference.
+      s =
+        s.cues > 0 || s.light !== null || before.blink.blinks > 0
+          ? { ...s, refused: 'face_changed' }
+          : {
+              ...initial(),
+              blink: inner.state,
+              clock: s.clock,
+              newestT: s.newestT,
+              restarts: s.restarts,
+              signals: s.signals,
+            };
     } else if (was === 'open' && is === 'closed') {
       s.closingAt = t;
     } else if (was === 'closed' && inner.state.blinks > before.blink.blinks) {

@@ -60,11 +60,12 @@ export interface LivenessSessions {
 }
 
 /** The refusal of a session by its challenge (issue 31), with its Spanish sentence. */
-const refusalError = (reason: ChallengeRefusal) =>
-  new IdentityError(
-    reason,
-    reason === 'cues_missed' ? identityMessages.cuesMissed : identityMessages.lightMismatch,
-  );
+const REFUSAL_TEXT: Record<ChallengeRefusal, string> = {
+  cues_missed: identityMessages.cuesMissed,
+  light_mismatch: identityMessages.lightMismatch,
+  face_changed: identityMessages.faceChanged,
+};
+const refusalError = (reason: ChallengeRefusal) => new IdentityError(reason, REFUSAL_TEXT[reason]);
 
 export function createLivenessSessions(deps: {
   config: IdentityConfig;

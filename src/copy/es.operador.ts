@@ -87,6 +87,7 @@ export const operadorTerms = {
     frames_exhausted: 'Se agotaron las imágenes de la prueba de vida',
     cues_missed: 'No parpadeó cuando se le pidió',
     light_mismatch: 'No se vio en la cara la luz de la pantalla',
+    face_changed: 'Otra cara tomó la validación',
     scan_in_progress: 'Había otra lectura en curso',
     face_mismatch: 'La cara no coincide con la de la cédula',
     no_face_on_document: 'No se encontró la foto en el frente',

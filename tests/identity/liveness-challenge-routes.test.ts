@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   identityPaths,
@@ -16,7 +17,7 @@ import { identityRoutes } from '../../server/identity/routes';
 import { installHealth } from '../../server/lifecycle/readiness';
 import { createSealer } from '../../server/security/sealed';
 import { startEngine, type Harness } from './engine';
-import { multipart, ovalFrame } from './frames';
+import { fixture, multipart, OVAL, ovalFrame } from './frames';
 
 /**
  * The challenge through the routes (issue 31, app.inject on PGlite, the real engine): start-kyc's
@@ -140,6 +141,51 @@ describe('the liveness challenge through the routes', () => {
     const again = await post(session_id, await frames(1), { frames: [{ t: 60_000, light: -1 }] });
     expect(again.statusCode).toBe(422);
     expect(again.json().reason).toBe(reason);
+  });
+
+  it("frames of face A, then face B blinking, then A again: 422 'face_changed' once the challenge asked, and it stays refused (issue 41)", async () => {
+    const { session_id } = await start();
+    const tags = (t0: number, n: number) => ({
+      frames: Array.from({ length: n }, (_, k) => ({ t: t0 + k * 125, light: -1 })),
+    });
+    let t = 0;
+    let answer = livenessResponse.parse(
+      (await post(session_id, await frames(3), tags(t, 3))).json(),
+    );
+    for (let k = 0; k < 4 && !answer.challenge?.cue; k++) {
+      t += 700;
+      answer = livenessResponse.parse((await post(session_id, await frames(3), tags(t, 3))).json());
+    }
+    expect(answer.challenge?.cue).not.toBeNull();
+    // Another person's face where the patient's was, blinking: its reopening is described (a face
+    // that stays where the last one was with its eyes open is not, until it blinks or moves).
+    const other = (eyes: 'open' | 'closed', shift: number) =>
+      sharp(fixture('faces', `blink-b-${eyes}.jpg`))
+        .extract({
+          left: Math.round(OVAL.left) + shift,
+          top: 0,
+          width: Math.round(OVAL.width),
+          height: OVAL.height,
+        })
+        .resize({ width: 160 })
+        .jpeg({ quality: 60 })
+        .toBuffer();
+    t += 700;
+    const swapped = await post(
+      session_id,
+      await Promise.all([other('open', 0), other('closed', 3), other('open', 6)]),
+      tags(t, 3),
+    );
+    expect(swapped.statusCode).toBe(422);
+    expect(swapped.json()).toMatchObject({
+      reason: 'face_changed',
+      message: identityMessages.faceChanged,
+    });
+    // Face A again: no fresh cues or colours, the refusal stands.
+    t += 700;
+    const again = await post(session_id, await frames(3), tags(t, 3));
+    expect(again.statusCode).toBe(422);
+    expect(again.json().reason).toBe('face_changed');
   });
 
   it("keeps the session's signals in its evidence (a virtual camera's label), without refusing", async () => {

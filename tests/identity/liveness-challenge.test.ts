@@ -652,29 +652,95 @@ describe('the challenge decider: signals', () => {
 });
 
 describe('the challenge decider: a browser clock that starts again', () => {
-  it('asks the pending cue and colours again on the new clock, once per session', () => {
+  it('moves what was asked onto the new clock at the same moments, and refunds nothing', () => {
     const p = session({ mode: 'cues,light' });
     const first = p.start();
     expect(first.cue!.n).toBe(1);
     p.run(first.cue!.at - 200);
-    // The page is loaded again: its clock starts at 0 while the cue is due on the old one.
+    // The page is loaded again: its clock starts at 0 while the cue is due on the old one. The
+    // first frame on the new clock is taken when the old one would have read `was` (the test's
+    // server time runs with the frames).
+    const was = p.t;
     p.clockTo(0);
-    p.run(250);
+    p.run(0);
     expect(p.s.signals.clock_backwards).toBe(1);
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
-    const again = p.finish();
-    // The same first cue and first round, drawn from the new clock (nothing counted as missed).
-    expect(again.cue).toMatchObject({ n: 1, of: 3, at: 250 + LEAD_MS });
-    expect(again.light!.round).toBe(1);
-    expect(p.s.refused).toBeNull();
-    // A second restart refunds nothing: the cue and the round asked stay spent.
+    const moved = p.decider.challenge!(p.s);
+    // The same cue, the same colours, at the same moments of the server's time (nothing asked anew).
+    expect(moved.cue).toEqual({
+      ...first.cue!,
+      at: first.cue!.at - was,
+      until: first.cue!.until - was,
+    });
+    expect(moved.next_cue).toEqual({
+      ...first.next_cue!,
+      at: first.next_cue!.at - was,
+      until: first.next_cue!.until - was,
+    });
+    expect(moved.light!.colours).toEqual(
+      first.light!.colours.map((c) => ({ ...c, from: c.from - was, to: c.to - was })),
+    );
+    expect(p.s.cues).toBe(2);
+    expect(p.s.lightRounds).toBe(LIGHT_ROUNDS);
+    // A second restart moves them again, still the same asks: no client buys another try.
     p.run(1500);
+    const before = p.decider.challenge!(p.s);
+    const cues = p.s.cues;
+    const again = p.t;
     p.clockTo(0);
+    p.run(0);
+    expect(p.s.restarts).toBe(2);
+    expect(p.decider.challenge!(p.s).cue).toMatchObject({
+      n: before.cue!.n,
+      at: before.cue!.at - again,
+    });
+    expect(p.s.cues).toBe(cues);
+  });
+});
+
+describe('the challenge decider: another face (issue 41, one try per session)', () => {
+  const other = Array.from({ length: 1024 }, (_, i) => Math.cos(i * 7));
+  const stepWith = (p: ReturnType<typeof session>, embedding: number[], ear = OPEN) =>
+    p.decider.step(p.s, {
+      face: face(ear, embedding),
+      now: 50_000 + p.t,
+      tag: { t: p.t, light: -1 },
+    });
+
+  it('frames of face A, one of face B, then A again: refused once a cue was asked, nothing refunded', () => {
+    const p = session({ mode: 'cues,light' });
+    const asked = p.start();
+    expect(asked.cue).not.toBeNull();
+    p.run(asked.cue!.at - 300);
+    const swapped = stepWith(p, other);
+    expect(swapped.state.refused).toBe('face_changed');
+    expect(p.decider.refusal!(swapped.state)).toBe('face_changed');
+    p.restore(swapped.state);
+    // Face A again: the refusal stands, and no cue or colour is asked any more.
+    p.run(p.t + 500);
+    expect(p.s.refused).toBe('face_changed');
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.s.cues).toBe(2);
+  });
+
+  it('once a blink was seen, even in the mode without cues', () => {
+    const p = session({ mode: 'cues' });
+    p.start();
+    const cue = p.decider.challenge!(p.s).cue!;
+    p.run(cue.at + 700, { close: cue.at + 300, reopen: cue.at + 550 });
+    expect(p.s.hits).toBe(1);
+    const swapped = stepWith(p, other);
+    expect(swapped.state.refused).toBe('face_changed');
+    expect(swapped.state.hits).toBe(1);
+  });
+
+  it('before anything was asked, the face in front of the camera becomes the reference', () => {
+    const p = session({ mode: 'cues,light' });
     p.run(250);
-    // Not asked anew, the old clock stays: each of the three frames behind it is a signal.
-    expect(p.s.signals.clock_backwards).toBe(4);
-    expect(p.s.restarts).toBe(1);
-    expect(p.decider.challenge!(p.s).cue).toMatchObject({ n: 1, at: 250 + LEAD_MS });
+    // The baseline is measured but nothing asked yet (the request has not ended).
+    expect(p.s.cues).toBe(0);
+    const swapped = stepWith(p, other);
+    expect(swapped.state.refused).toBeNull();
+    expect(swapped.state.blink.phase).toBe('baseline');
   });
 });
 

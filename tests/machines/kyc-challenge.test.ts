@@ -452,6 +452,7 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     for (const [status, reason] of [
       [422, 'cues_missed'],
       [403, 'light_mismatch'],
+      [422, 'face_changed'],
     ] as const) {
       const error = toFlowError(new ApiError('rejected', status, 'La frase.', undefined, reason));
       // The contract knows both codes: the reason is kept (the same refusal twice offers a person).

@@ -25,7 +25,7 @@ import {
   drawLightColours,
   emptyColourAcc,
   judgeLight,
-} from '../server/identity/liveness-challenge';
+} from '../server/identity/liveness-light';
 import { frameColour } from '../server/identity/worker/colour';
 import { FACE_ELLIPSES, syntheticCamera } from './_synthetic';
 

@@ -8,7 +8,6 @@ import {
   type LivenessChallengeMode,
 } from '../../contract/identity';
 import { selfieFramePolicy } from '../../contract/frame-policy';
-import { LIGHT_THRESHOLDS } from './liveness-challenge';
 import type { BackendSetting } from './worker/models';
 
 /**
@@ -18,6 +17,19 @@ import type { BackendSetting } from './worker/models';
  * strictest for 1:N identification, where a false accept logs someone in as another patient.
  * Operators should re-calibrate on their own images with `npm run identity -- compare A B`.
  */
+/**
+ * When the face follows the sequence (the defaults of IDENTITY_LIGHT_CORRELATION,
+ * IDENTITY_LIGHT_BEYOND_BACKGROUND and IDENTITY_LIGHT_FACE_CHANGE; judgeLight says how each is
+ * measured): the face's chromaticity changes with the screen's colours (correlation), enough to
+ * tell from noise (`change`: a real face outdoors 0.0099 at least in the tuning, a face on a screen
+ * outdoors 0.0059 at most), and its change beyond a part of the background is most of its change
+ * (`beyond`: a wall a metre away is barely lit by the screen, a face on a screen changes everywhere
+ * alike; liveness-light.ts BEYOND_FIT is how closely the face-minus-part change must
+ * follow the screen's colours for that part to count. docs/measurements.md has the figures.
+ */
+export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007 };
+export type LightThresholds = typeof LIGHT_THRESHOLDS;
+
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
 const UNCHANGED_BELOW = 16;
 

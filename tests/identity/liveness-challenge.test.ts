@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { livenessChallenge, type LivenessMeta } from '../../contract/identity';
-import { loadIdentityConfig } from '../../server/identity/config';
 import { hints } from '../../server/identity/hints';
+import { LIGHT_THRESHOLDS, loadIdentityConfig } from '../../server/identity/config';
+import { challengeDecider, type ChallengeState } from '../../server/identity/liveness-challenge';
 import {
   CUE_GAP_MS,
   CUE_MIN_LATENCY_MS,
   CUE_WINDOW_MS,
   LEAD_MS,
+  type Draw,
+} from '../../server/identity/liveness-cues';
+import {
   LIGHT_COLOURS,
   LIGHT_ROUNDS,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
   drawLightColours,
-  LIGHT_THRESHOLDS,
   PART_MAX_CLIPPED,
   addColour,
   emptyColourAcc,
-  challengeDecider,
   judgeLight,
-  type ChallengeState,
-  type Draw,
-} from '../../server/identity/liveness-challenge';
+} from '../../server/identity/liveness-light';
 import type { FaceObservation, FrameColour } from '../../server/identity/types';
 import { frameColour } from '../../server/identity/worker/colour';
 

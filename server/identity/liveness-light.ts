@@ -1,0 +1,282 @@
+import type { LivenessFrameTag, LivenessLight } from '../../contract/identity';
+import { LIGHT_MIN_HOLD_MS, LIGHT_SETTLE_MS } from '../../contract/identity';
+import { LIGHT_THRESHOLDS, type LightThresholds } from './config';
+import type { Draw } from './liveness-cues';
+import type { FrameColour } from './types';
+
+/**
+ * The screen's light (issue 31, issue 41): a colour sequence drawn for the session, painted around
+ * the oval, and judged on each colour's frames (liveness-challenge.ts keeps it in the session's
+ * state). Pure functions: the sequence, a colour's frames, a round's judgement.
+ */
+
+/**
+ * The colour sequence: rounds of this many colours, each held this long, at most this many rounds.
+ * The rounds are drawn together and painted back to back: the second is on the screen before the
+ * first is judged (its last frames reach the server a second or more after it ends on Regular 3G,
+ * and a round drawn only then started about 6 s after the first ended), and the answer that judges
+ * a round passed stops the painting.
+ */
+export const LIGHT_COLOURS = 5;
+export const LIGHT_HOLD_MS = 700;
+export const LIGHT_ROUNDS = 2;
+/** A colour's frames: `t` in [from + LIGHT_SETTLE_MS, to] (contract/identity.ts). */
+export { LIGHT_SETTLE_MS };
+/** The sequence is judged once a frame has `t` >= the last colour's `to` + this. */
+export const LIGHT_JUDGE_AFTER_MS = 300;
+/** A tag this close to a colour change may carry either neighbour's index (not a signal). */
+const TAG_SLACK_MS = 150;
+
+/**
+ * The palette: strong hues a phone screen can cast on a face, none a saturated red (WCAG 2.3.1's red
+ * flash: R / (R + G + B) >= 0.8; the reddest here is 0.61).
+ */
+export const LIGHT_PALETTE = [
+  '#ff6040',
+  '#40ff60',
+  '#4060ff',
+  '#ffff40',
+  '#40ffff',
+  '#ff40ff',
+] as const;
+
+/** How closely the face-minus-part change must follow the screen's colours for that part to count. */
+export const BEYOND_FIT = 0.8;
+/**
+ * A background part counts only when at most this fraction of its pixels clipped in every frame of
+ * the round: clipped pixels do not change, and pixels that clip under one colour and not another (a
+ * window near white) fake a change of the part.
+ */
+export const PART_MAX_CLIPPED = 0.1;
+
+type Rgb = [number, number, number];
+/** A colour's frames so far: how many, and the sums of the face's and the background's chromaticity. */
+export type ColourAcc = {
+  n: number;
+  face: Rgb;
+  nb: number;
+  background: Rgb;
+  /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
+  patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
+};
+/**
+ * The colour sequence asked: its rounds back to back (LIGHT_COLOURS colours each), each colour's
+ * frames, and how many of its rounds were judged (failed) so far.
+ */
+export type LightRound = LivenessLight & { acc: ColourAcc[]; judged?: number };
+/** The judgement of a round (for the log and the bench). */
+export type LightScore = {
+  round: number;
+  seen: boolean;
+  correlation: number | null;
+  /** The face's own change: the slope of its chromaticity deviations on the screen colours'. */
+  change: number | null;
+  /** The face's change beyond the best background part's, as a fraction of the face's change (null: no part fit). */
+  beyond: number | null;
+  /** Background parts usable in the round (frames in every colour, little clipping). */
+  parts: number;
+  passed: boolean;
+};
+
+/** '#rrggbb' -> chromaticity (r, g, b over r + g + b). */
+const hexChroma = (hex: string): Rgb => {
+  const v = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const sum = v[0]! + v[1]! + v[2]!;
+  return [v[0]! / sum, v[1]! / sum, v[2]! / sum];
+};
+const chroma = (rgb: Rgb | null): Rgb | null => {
+  if (!rgb) return null;
+  const sum = rgb[0] + rgb[1] + rgb[2];
+  return sum >= 15 ? [rgb[0] / sum, rgb[1] / sum, rgb[2] / sum] : null;
+};
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Deviations of each row from the rows' mean, per channel, flattened. */
+function deviations(rows: Rgb[]): number[] {
+  const mean = [0, 1, 2].map((c) => rows.reduce((a, r) => a + r[c]!, 0) / rows.length);
+  return rows.flatMap((r) => [r[0] - mean[0]!, r[1] - mean[1]!, r[2] - mean[2]!]);
+}
+function pearson(a: number[], b: number[]): number {
+  const ma = a.reduce((x, y) => x + y, 0) / a.length;
+  const mb = b.reduce((x, y) => x + y, 0) / b.length;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    ab += (a[i]! - ma) * (b[i]! - mb);
+    aa += (a[i]! - ma) ** 2;
+    bb += (b[i]! - mb) ** 2;
+  }
+  return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
+}
+/** A colour's frames before the first. */
+export const emptyColourAcc = (): ColourAcc => ({
+  n: 0,
+  face: [0, 0, 0],
+  nb: 0,
+  background: [0, 0, 0],
+});
+
+/**
+ * A colour's frames with one more: its face's chromaticity, the background's, and each background
+ * part's with the most clipped so far. A frame without a face (or too dark to tell) adds nothing.
+ */
+export function addColour(a: ColourAcc, colour: FrameColour | undefined): ColourAcc {
+  const face = chroma(colour?.face ?? null);
+  if (!face) return a;
+  const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
+  const background = chroma(colour?.background ?? null);
+  const patches = (colour?.patches ?? []).map((part, p) => {
+    const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb, clipped: 0 };
+    const c = chroma(part?.rgb ?? null);
+    return c
+      ? { n: had.n + 1, sum: add(had.sum, c), clipped: Math.max(had.clipped ?? 0, part!.clipped) }
+      : had;
+  });
+  return {
+    n: a.n + 1,
+    face: add(a.face, face),
+    nb: a.nb + (background ? 1 : 0),
+    background: background ? add(a.background, background) : a.background,
+    ...(patches.length ? { patches } : {}),
+  };
+}
+
+/** The least-squares slope of `y` on `x` (both centred already: deviations). */
+const slope = (y: number[], x: number[]) => {
+  const xx = x.reduce((a, v) => a + v * v, 0);
+  return xx ? y.reduce((a, v, i) => a + v * x[i]!, 0) / xx : 0;
+};
+
+/**
+ * Judges a round from its colours' frames: unseen when more than one colour has no usable frame,
+ * else passed when
+ * - the face's chromaticity follows the screen colours: the Pearson correlation of its deviations
+ *   (colours x channels, from the round's mean) with the screen colours' is at least
+ *   `thresholds.correlation`;
+ * - and it changes well beyond some part of the background: for each part with frames in every
+ *   colour and at most PART_MAX_CLIPPED clipped, the face's deviations minus the part's follow the
+ *   screen colours (correlation BEYOND_FIT or more) with a slope of at least `thresholds.beyond` of
+ *   the face's own. Both regions are seen through the same camera at once, so its automatic white
+ *   balance and exposure, which take back part of the light's change on every pixel alike, cancel
+ *   in the difference; a far wall is barely lit by the screen (beyond about 0.9), hair is lit like
+ *   the face (about 0), and a face on a screen changes everywhere alike (about 0 for every part).
+ * - and the face's own change (the slope of its deviations on the screen colours') is at least
+ *   `thresholds.change`: outdoors a screen's reflection is near the noise floor, and `beyond`, a
+ *   ratio of two small slopes, is then noise (a face on a screen reached 1.06 once).
+ * Frames from an older state without parts: the whole background is the one part.
+ */
+export function judgeLight(
+  light: Pick<LightRound, 'round' | 'colours' | 'acc'>,
+  thresholds: LightThresholds = LIGHT_THRESHOLDS,
+): LightScore {
+  const unseen = {
+    round: light.round,
+    seen: false,
+    correlation: null,
+    change: null,
+    beyond: null,
+    parts: 0,
+    passed: false,
+  };
+  // On a slow uplink the browser sends only some of its frames: a round is judged on the colours
+  // that have frames, all but one at least, and at least three different ones among them.
+  const seen = light.colours.flatMap((c, k) => {
+    const a = light.acc[k]!;
+    return a.n ? [{ colour: c.colour, a }] : [];
+  });
+  if (seen.length < light.colours.length - 1 || new Set(seen.map((x) => x.colour)).size < 3)
+    return unseen;
+  const mean = (sum: Rgb, n: number): Rgb => [sum[0] / n, sum[1] / n, sum[2] / n];
+  const expected = deviations(seen.map((x) => hexChroma(x.colour)));
+  const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
+  const correlation = pearson(expected, face);
+  const faceSlope = slope(face, expected);
+  const count = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
+  const parts: number[][] = count
+    ? Array.from({ length: count }, (_, p) => p).flatMap((p) =>
+        seen.every(({ a }) => a.patches?.[p]?.n && (a.patches[p]!.clipped ?? 0) <= PART_MAX_CLIPPED)
+          ? [deviations(seen.map(({ a }) => mean(a.patches![p]!.sum, a.patches![p]!.n)))]
+          : [],
+      )
+    : seen.every(({ a }) => a.nb)
+      ? [deviations(seen.map(({ a }) => mean(a.background, a.nb)))]
+      : [];
+  let beyond: number | null = null;
+  for (const part of parts) {
+    const diff = face.map((v, i) => v - part[i]!);
+    if (faceSlope <= 0 || pearson(expected, diff) < BEYOND_FIT) continue;
+    const b = slope(diff, expected) / faceSlope;
+    if (beyond === null || b > beyond) beyond = b;
+  }
+  return {
+    round: light.round,
+    seen: true,
+    correlation: round3(correlation),
+    change: Math.round(faceSlope * 1e4) / 1e4,
+    beyond: beyond === null ? null : round3(beyond),
+    parts: parts.length,
+    passed:
+      correlation >= thresholds.correlation &&
+      faceSlope >= thresholds.change &&
+      beyond !== null &&
+      beyond >= thresholds.beyond,
+  };
+}
+
+/**
+ * A round's colours: LIGHT_COLOURS different colours of the palette in a drawn order. With a colour
+ * repeated, another order of the same colours can leave most of the sequence in place (the bench's
+ * attacker passed 1/20 so, correlation 0.77-0.91); with all different, any other order moves at
+ * least two colours.
+ */
+export function drawLightColours(draw: Draw): string[] {
+  const left: string[] = [...LIGHT_PALETTE];
+  return Array.from({ length: LIGHT_COLOURS }, () => left.splice(draw(0, left.length - 1), 1)[0]!);
+}
+
+/** The colour index scheduled at `t` (-1 for none). */
+export const scheduledAt = (light: LivenessLight, t: number) =>
+  light.colours.findIndex((c) => t >= c.from && t < c.to);
+
+/** Whether a frame's light tag may be right: the colour scheduled at its time or, near a change, a neighbour's; -1 (nothing painted yet: a late answer) always may. */
+export function tagAgrees(light: LivenessLight | null, tag: LivenessFrameTag): boolean {
+  if (tag.light === -1) return true;
+  if (!light || tag.light >= light.colours.length) return false;
+  return [tag.t - TAG_SLACK_MS, tag.t, tag.t + TAG_SLACK_MS].some(
+    (t) => scheduledAt(light, t) === tag.light,
+  );
+}
+
+/** How many rounds a sequence holds, and round `k` of it (its colours, their frames, its number). */
+export const roundsIn = (light: LivenessLight) => Math.ceil(light.colours.length / LIGHT_COLOURS);
+export function roundOf(
+  light: LightRound,
+  k: number,
+): Pick<LightRound, 'round' | 'colours' | 'acc'> {
+  const at = k * LIGHT_COLOURS;
+  return {
+    round: light.round + k,
+    colours: light.colours.slice(at, at + LIGHT_COLOURS),
+    acc: light.acc.slice(at, at + LIGHT_COLOURS),
+  };
+}
+/** Rounds drawn and not judged yet (none once the light passed: nothing is refunded then). */
+export const unjudged = (s: { light: LightRound | null; lightPassed: boolean }) =>
+  s.light && !s.lightPassed ? roundsIn(s.light) - (s.light.judged ?? 0) : 0;
+
+/** A new colour sequence from `start`: `rounds` rounds back to back, each drawLightColours', numbered from `round`. */
+export function drawLight(draw: Draw, round: number, rounds: number, start: number): LightRound {
+  const picks = Array.from({ length: rounds }, () => drawLightColours(draw)).flat();
+  const hold = Math.max(LIGHT_HOLD_MS, LIGHT_MIN_HOLD_MS);
+  return {
+    round,
+    colours: picks.map((colour, k) => ({
+      colour,
+      from: start + k * hold,
+      to: start + (k + 1) * hold,
+    })),
+    acc: picks.map(emptyColourAcc),
+    judged: 0,
+  };
+}

@@ -20,7 +20,7 @@ test('a new patient passes the selfie, the cédula and the review, is asked for 
   const birthdayPin = '081055';
   const pin = '735194';
   await toSelfie(page, birthdayPin);
-  await expect(page.getByText('Paso 5 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 5 de 8', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
   await passSelfie(page);
   // The document step: the rear camera plays, 'Capturar' is there for it, 'Subir imagen' too.

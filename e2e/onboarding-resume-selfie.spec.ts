@@ -32,7 +32,7 @@ test('(b) pass the selfie, reload on the front step, verify again: the front ste
   await proveMobile(page, celular);
   await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
   await expect(page.getByTestId('onboarding-resumed')).toHaveText(copy.resumed);
-  await expect(page.getByText('Paso 5 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 6 de 8', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
   // The session of the passed selfie goes on: none was started, and the front is taken.
   expect(sessions).toEqual([]);

@@ -54,7 +54,7 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await expectNoAxeViolations(page);
 
   // An invalid phone is refused before any call.
-  await expect(page.getByText('Paso 1 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 1 de 8', { exact: true })).toBeVisible();
   await phoneField(page).fill('12345');
   await page.getByRole('button', { name: copy.registration.submit, exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText(onboardingErrors.phoneInvalidSubmit);
@@ -73,7 +73,7 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
 
   await register(page, celular);
   await expect(heading(page, copy.verification.title)).toBeFocused();
-  await expect(page.getByText('Paso 2 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 2 de 8', { exact: true })).toBeVisible();
   await expect(
     page.getByText(
       copy.verification.intro(`${celular.slice(0, 4)} ${celular.slice(4, 7)} ${celular.slice(7)}`),
@@ -98,7 +98,7 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await expectNoAxeViolations(page);
 
   expect(copy.pinCreation.title).toBe('Creá tu propio PIN');
-  await expect(page.getByText('Paso 3 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 3 de 8', { exact: true })).toBeVisible();
   const pin = page.getByLabel(copy.pinCreation.pinLabel, { exact: true });
   const validar = page.getByRole('button', { name: copy.pinCreation.submit, exact: true });
   const terms = page.getByRole('checkbox', { name: /Acepto los términos y condiciones/ });
@@ -127,7 +127,7 @@ test('a new patient registers a phone, verifies the SMS code, chooses a PIN and 
   await validar.click();
   await expect(heading(page, copy.welcome.title)).toBeFocused();
   expect(copy.welcome.title).toBe('¡Un par de fotos y ya!');
-  await expect(page.getByText('Paso 4 de 5', { exact: true })).toBeVisible();
+  await expect(page.getByText('Paso 4 de 8', { exact: true })).toBeVisible();
   for (const tip of copy.welcome.tips)
     await expect(page.getByText(tip, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: copy.welcome.next, exact: true })).toBeEnabled();

@@ -4,6 +4,7 @@ import type { HandoffMachine } from './handoff.machine';
 import type { OnboardingMachine } from './onboarding.machine';
 import type { PinCreationMachine, PinRenewalMachine } from './pin.machine';
 import type { RegistrationFormMachine } from './registration.machine';
+import type { InsightStep } from '../../contract/insight';
 import type { OnboardingField, OnboardingStep, PinMissing } from './onboarding.types';
 
 type Snapshot = SnapshotFrom<OnboardingMachine>;
@@ -61,22 +62,64 @@ const steps: Partial<Record<OnboardingScreen, OnboardingStep>> = {
   complete: 5,
 };
 
-/** Steps the progress counts: 0 to 4 (the completion page ends the wizard). */
-export const ONBOARDING_PROGRESS_STEPS = 5;
-
 /** The spec's step number, or null on the pages outside the numbered steps. */
 export const selectOnboardingStep = (s: Snapshot): OnboardingStep | null =>
   steps[selectOnboardingScreen(s)] ?? null;
 
 /**
- * 'Paso N de M' for steps 0 to 4 (the KYC sub-steps, a new PIN after the card and the final
- * register call are all step 4); null on the pages outside them (completion, patient exists).
+ * How many steps 'Paso N de M' counts (issue 43 item 6): the spec's steps 0 to 3, then the
+ * identity step's parts as steps of their own (the selfie; the card's photos, front and back, and
+ * their check; the review; the complementary data), so its longest part does not read as the end.
+ */
+export const ONBOARDING_PROGRESS_STEPS = 8;
+
+const progressSteps: Partial<Record<OnboardingScreen, number>> = {
+  registration: 1,
+  verification: 2,
+  pinCreation: 3,
+  welcome: 4,
+  // The identity step before its child runs (its code loading), and on the way to the phone:
+  // its first part.
+  kyc: 5,
+  handoff: 5,
+  linkOpening: 5,
+  // 'Elegí otro PIN' and the register call end the last part.
+  pinRenewal: 8,
+  registering: 8,
+};
+
+/** The identity step's parts, as the KYC child's states declare them (their meta's step). */
+const identityParts: Partial<Record<InsightStep, number>> = {
+  selfie: 5,
+  document: 6,
+  review: 7,
+  supplementary: 8,
+};
+
+/**
+ * The progress step of the identity step's part the KYC child is on: its deepest state's declared
+ * step. Null on the way out to a person (the offer and the case: no step of the patient's) and
+ * once it is done.
+ */
+export const selectKycProgressStep = (s: SnapshotFrom<KycMachine>): number | null => {
+  const declared = Object.values(s.getMeta()).flatMap((meta) =>
+    meta?.insight?.step ? [meta.insight.step] : [],
+  );
+  const part = declared.at(-1);
+  return part ? (identityParts[part] ?? null) : null;
+};
+
+/**
+ * 'Paso N de 8' (ONBOARDING_PROGRESS_STEPS); on the identity step, the KYC child's part
+ * (selectKycProgressStep: a view subscribes to the child for it). Null on the pages outside the
+ * numbered steps (completion, patient exists).
  */
 export const selectOnboardingProgress = (s: Snapshot): { step: number; of: number } | null => {
-  const step = selectOnboardingStep(s);
-  return step === null || step >= ONBOARDING_PROGRESS_STEPS
-    ? null
-    : { step: step + 1, of: ONBOARDING_PROGRESS_STEPS };
+  const kyc = selectKycActor(s);
+  const step = kyc
+    ? selectKycProgressStep(kyc.getSnapshot())
+    : (progressSteps[selectOnboardingScreen(s)] ?? null);
+  return step === null ? null : { step, of: ONBOARDING_PROGRESS_STEPS };
 };
 
 /** Every back or cancel ended the flow: the view goes home. */

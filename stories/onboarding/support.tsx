@@ -24,6 +24,7 @@ import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpVerdict } from '../../machines/otp/otp.types';
 import LandingPage from '../../src/pages/LandingPage';
 import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
+import { KycProgress } from '../../src/flows/onboarding/OnboardingProgress';
 import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
 import { SupplementaryScreen } from '../../src/flows/onboarding/screens/kyc/SupplementaryScreen';
 import { VerificationScreen } from '../../src/flows/onboarding/screens/VerificationScreen';
@@ -118,10 +119,15 @@ export function OtpAt({ snapshot }: { snapshot: SnapshotFrom<typeof otpMachine> 
   return <VerificationScreen otp={otp} />;
 }
 
-/** Step 4 with the KYC child restored at a fixture. */
+/** Step 4 with the KYC child restored at a fixture, under the wizard's 'Paso N de 8'. */
 export function KycAt({ snapshot }: { snapshot: SnapshotFrom<typeof kycMachine> }) {
   const kyc = useActorRef(storyKycMachine, { snapshot, input: {} });
-  return <KycScreen kyc={kyc} />;
+  return (
+    <>
+      <KycProgress kyc={kyc} />
+      <KycScreen kyc={kyc} />
+    </>
+  );
 }
 
 /** 'Datos complementarios' with its child restored at a fixture. */

@@ -37,12 +37,14 @@ import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import type { OnboardingInput } from '../../machines/onboarding/onboarding.types';
 import {
   selectGoHome,
   selectHandoffView,
   selectKycActor,
+  selectKycProgressStep,
   selectLinkView,
   selectResumed,
   selectKycLoadView,
@@ -844,17 +846,46 @@ describe('errors follow the fix (issue 20, item 2)', () => {
     expect(view()).toMatchObject({ pinError: { code: 'pinInvalid' }, focus: 'pin', failures: 2 });
   });
 
-  it("progress: 'Paso N de 5' on steps 0 to 4, none on the completion", () => {
+  it("progress: 'Paso N de 8', the identity step's parts counted as steps of their own (issue 43 item 6)", () => {
     const progress = (name: keyof typeof onboardingFixtures) =>
       selectOnboardingProgress(onboardingFixtures[name]);
-    expect(progress('registrationEditing')).toEqual({ step: 1, of: 5 });
-    expect(progress('verification')).toEqual({ step: 2, of: 5 });
-    expect(progress('pinCreationEditing')).toEqual({ step: 3, of: 5 });
-    expect(progress('welcome')).toEqual({ step: 4, of: 5 });
-    expect(progress('kycRunning')).toEqual({ step: 5, of: 5 });
-    expect(progress('registeringFailed')).toEqual({ step: 5, of: 5 });
+    expect(progress('registrationEditing')).toEqual({ step: 1, of: 8 });
+    expect(progress('verification')).toEqual({ step: 2, of: 8 });
+    expect(progress('pinCreationEditing')).toEqual({ step: 3, of: 8 });
+    expect(progress('welcome')).toEqual({ step: 4, of: 8 });
+    // Before the KYC child runs: its first part, the selfie.
+    expect(progress('kycLoading')).toEqual({ step: 5, of: 8 });
+    expect(progress('kycRunning')).toEqual({ step: 5, of: 8 });
+    expect(progress('registeringFailed')).toEqual({ step: 8, of: 8 });
     expect(progress('complete')).toBeNull();
     expect(progress('patientExists')).toBeNull();
+  });
+
+  it('progress on the identity step: the KYC child says which part it is on; only the complementary data is the last', () => {
+    const part = (name: keyof typeof kycFixtures) => selectKycProgressStep(kycFixtures[name]);
+    expect(
+      (['starting', 'selfieIdle', 'selfieRunning', 'selfieFailed'] as const).map(part),
+    ).toEqual([5, 5, 5, 5]);
+    expect(
+      (
+        [
+          'frontWaiting',
+          'frontPreview',
+          'backPlaying',
+          'backPreview',
+          'verifying',
+          'checkingDocument',
+        ] as const
+      ).map(part),
+    ).toEqual([6, 6, 6, 6, 6, 6]);
+    expect(part('review')).toBe(7);
+    expect(part('supplementary')).toBe(8);
+    // The way out to a person (the offer, the case) is no step of the patient's: no number.
+    expect((['assistOffer', 'caseWaiting', 'caseDecided'] as const).map(part)).toEqual([
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -891,7 +922,7 @@ describe('a new PIN after the card is read (issue 20, item 5)', () => {
   it('a PIN made from the birth date is asked again on a step of its own, before any register call', async () => {
     const h = await atRenewal();
     expect(h.screen()).toBe('pinRenewal');
-    expect(selectOnboardingProgress(h.actor.getSnapshot())).toEqual({ step: 5, of: 5 });
+    expect(selectOnboardingProgress(h.actor.getSnapshot())).toEqual({ step: 8, of: 8 });
     expect(h.registers).toHaveLength(0);
     expect(h.actor.getSnapshot().context).toMatchObject({ pin: null });
     expect(selectPinRenewalView(h.renewal().getSnapshot())).toMatchObject({

@@ -445,17 +445,17 @@ describe('Crea tu propio PIN (step 2) and the welcome (step 3)', () => {
 });
 
 describe('what patients see (issue 20)', () => {
-  it("shows 'Paso N de 5' in one live region that stays while the steps change", async () => {
+  it("shows 'Paso N de 8' in one live region that stays while the steps change", async () => {
     const h = renderWizard();
     const progress = screen.getByTestId('onboarding-progress');
-    expect(progress).toHaveTextContent('Paso 1 de 5');
+    expect(progress).toHaveTextContent('Paso 1 de 8');
     expect(progress).toHaveAttribute('aria-live', 'polite');
     fireEvent.change(phoneField(), { target: { value: '0981 123 456' } });
     fireEvent.submit(phoneField().closest('form')!);
     await settle(() => h.sends[0]!.answer.resolve({ success: true, message: 'ok' }));
     expect(screen.getByRole('heading', { name: copy.verification.title })).toHaveFocus();
     expect(screen.getByTestId('onboarding-progress')).toBe(progress);
-    expect(progress).toHaveTextContent('Paso 2 de 5');
+    expect(progress).toHaveTextContent('Paso 2 de 8');
   });
 
   it('a refused submit marks each field under it and sends the focus to the first to fix; the banner says only what is wrong now', async () => {

@@ -23,7 +23,7 @@ describe('Elegí otro PIN', () => {
     render(<s.PinRenewalEditing />);
     const heading = await screen.findByRole('heading', { level: 1, name: copy.pinRenewal.title });
     await waitFor(() => expect(heading).toHaveFocus());
-    expect(screen.getByText('Paso 5 de 5')).toBeInTheDocument();
+    expect(screen.getByText('Paso 8 de 8')).toBeInTheDocument();
     const save = screen.getByRole('button', { name: copy.pinRenewal.submit });
     expect(save).toBeDisabled();
     expect(save).toHaveAccessibleDescription(copy.pinRenewal.missing);

@@ -1,12 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { lazy, Suspense } from 'react';
-import styled from 'styled-components';
 import type { ActorRefFrom } from 'xstate';
 import type { KycMachine } from '../../../machines/kyc/kyc.machine';
 import {
-  ONBOARDING_PROGRESS_STEPS,
   selectKycActor,
-  selectOnboardingProgress,
   selectOnboardingScreen,
   selectHandoffActor,
   selectOtpActor,
@@ -19,8 +16,8 @@ import {
 import { Redirect } from '../../components/Navigation';
 import { Muted, Page } from '../../components/Page';
 import { onboarding } from '../../copy/es.onboarding';
-import { theme } from '../../theme/theme';
 import { OnboardingActor } from './onboarding.context';
+import { OnboardingProgress } from './OnboardingProgress';
 import { KycLoadScreen } from './screens/KycLoadScreen';
 import { HandoffScreen } from './screens/HandoffScreen';
 import { LinkOpeningScreen, LinkRefusedScreen } from './screens/LinkScreens';
@@ -36,28 +33,6 @@ import { WelcomeScreen } from './screens/WelcomeScreen';
 // Step 4's screens (camera, selfie, documents, review) are a chunk of their own, with the KYC
 // machine the wizard loads (and preloads on step 3): steps 0-3 never download them.
 const KycScreen = lazy(() => import('./screens/KycScreen').then((m) => ({ default: m.KycScreen })));
-
-const ProgressLine = styled.p`
-  margin: 0 0 12px;
-  min-height: 1.25em;
-  color: ${theme.colors.muted};
-  font-weight: 600;
-  font-size: 0.9375rem;
-`;
-
-/**
- * 'Paso N de 5' above every step. It stays mounted while the steps change below it (the wizard
- * frames its steps in one Page), so its polite live region is read once each time N changes, not on
- * every KYC sub-step; empty on the pages outside the numbered steps.
- */
-function OnboardingProgress() {
-  const step = OnboardingActor.useSelector((s) => selectOnboardingProgress(s)?.step ?? null);
-  return (
-    <ProgressLine aria-live="polite" data-testid="onboarding-progress">
-      {step ? onboarding.progress(step, ONBOARDING_PROGRESS_STEPS) : null}
-    </ProgressLine>
-  );
-}
 
 const resumedNotice = <Muted data-testid="onboarding-resumed">{onboarding.resumed}</Muted>;
 

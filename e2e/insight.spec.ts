@@ -105,7 +105,7 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
       await button(page, recoveryCopy.request.submit).click({ timeout: 3000 });
     await expect(codeStep).toBeVisible({ timeout: 3000 });
   }).toPass({ intervals: [5000], timeout: 60_000 });
-  await expect(heading(page, recoveryCopy.verification.title)).toBeFocused();
+  await expect(page.getByLabel(recoveryCopy.verification.codeLabel, { exact: true })).toBeFocused();
   let recoveryCode: string | undefined;
   await expect
     .poll(async () => {

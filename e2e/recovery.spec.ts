@@ -25,7 +25,9 @@ async function requestCode(page: Page, documento: string, celular: string) {
   await page.getByLabel(copy.request.documentoLabel, { exact: true }).fill(documento);
   await page.getByLabel(copy.request.celularLabel, { exact: true }).fill(celular);
   await button(page, copy.request.submit).click();
-  await expect(heading(page, copy.verification.title)).toBeFocused();
+  await expect(heading(page, copy.verification.title)).toBeVisible();
+  // The code field has the focus (issue 43 item 9): digits typed at once go there.
+  await expect(page.getByLabel(copy.verification.codeLabel, { exact: true })).toBeFocused();
 }
 
 /** The newest recovery code the outbox holds for a phone (the SMS leaves after the answer). */

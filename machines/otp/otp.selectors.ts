@@ -49,8 +49,6 @@ export const selectOtpView = (s: Snapshot) => {
     canResend: s.can({ type: 'code.resend' }),
     waiting: s.matches({ active: { resend: 'waiting' } }),
     secondsLeft: s.context.secondsLeft,
-    /** the resend wait in whole minutes (at least 1): when to ask again if no SMS arrives */
-    waitMinutes: Math.max(1, Math.ceil(s.context.waitSeconds / 60)),
     error,
     /** a wrong or expired code is the field's own message; other failures are a banner */
     codeError: error?.code === 'wrongCode' ? error : null,

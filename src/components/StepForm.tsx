@@ -14,7 +14,8 @@ type StepBack =
   | { back?: never; onBack: () => void; backLabel?: string; backDisabled?: boolean };
 
 /**
- * A flow step with a form: the back arrow, the title that takes focus when the step appears, an
+ * A flow step with a form: the back arrow, the title that takes focus when the step appears (unless
+ * `titleFocus` is false: a step whose field takes it, as recovery's code), an
  * optional intro line, then the fields. Submitting sends `onSubmit` without reloading the page. On
  * a prerendered page, `adopt` names the fields whose text typed before hydration goes to the
  * machine (useAdoptTypedValues).
@@ -29,9 +30,12 @@ export function StepForm({
   onSubmit,
   busy = false,
   adopt,
+  titleFocus = true,
   children,
 }: StepBack & {
   title: string;
+  /** the title takes the focus when the step appears; false where a field takes it instead */
+  titleFocus?: boolean;
   intro?: string | undefined;
   onSubmit: () => void;
   busy?: boolean;
@@ -53,7 +57,7 @@ export function StepForm({
           typed into a URL. */}
       <form ref={form} method="post" onSubmit={submit} noValidate aria-busy={busy}>
         <Stack>
-          <Heading focusOnMount>{title}</Heading>
+          <Heading focusOnMount={titleFocus}>{title}</Heading>
           {intro ? <Muted>{intro}</Muted> : null}
           {children}
         </Stack>

@@ -37,7 +37,8 @@ export const onboarding = {
     submitting: 'Validando...',
     resend: 'Reenviar código',
     resending: 'Reenviando...',
-    countdown: (seconds: number) => `Podés pedir un nuevo código en ${seconds} s.`,
+    // A non-breaking space: the unit never wraps alone onto the next line (issue 43 item 9).
+    countdown: (seconds: number) => `Podés pedir un nuevo código en ${seconds}\u00a0s.`,
     announceWait: (seconds: number) => `Podés pedir un nuevo código en ${seconds} segundos.`,
     announceAvailable: 'Ya podés pedir un nuevo código.',
     resent: 'Código reenviado. Revisá tu SMS.',

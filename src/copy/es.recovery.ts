@@ -43,8 +43,9 @@ export const recovery = {
       title: '¿No te llegó el SMS?',
       registered:
         'Solo lo enviamos si el celular es el que registraste con ese número de documento: revisá los dos datos.',
-      retry: (minutes: number) =>
-        `Si son correctos, esperá un poco: el SMS puede demorar. Podés pedir otro código en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`,
+      // The wait itself is the countdown above: one wait on the screen (issue 43 item 9).
+      retry:
+        'Si son correctos, esperá un poco: el SMS puede demorar. Cuando termine la espera, podés pedir otro código.',
     },
   },
   newPin: {

@@ -118,16 +118,38 @@ describe('step 0, Recuperar Pin', () => {
 describe('step 1, Verificá tu código', () => {
   it('says what to do when no SMS arrives: the registered mobile, and when to ask again (issue 29 item 15)', async () => {
     render(<s.Verification />);
-    await heading(copy.verification.title);
+    await screen.findByRole('heading', { level: 1, name: copy.verification.title });
     const hint = screen.getByRole('region', { name: copy.verification.noSms.title });
     expect(hint).toHaveTextContent(copy.verification.noSms.registered);
-    expect(hint).toHaveTextContent('Podés pedir otro código en 1 minuto.');
+    expect(hint).toHaveTextContent(copy.verification.noSms.retry);
+  });
+
+  it('shows one wait, the countdown, whose unit never wraps alone (issue 43 item 9)', async () => {
+    render(<s.Verification />);
+    await screen.findByRole('heading', { level: 1, name: copy.verification.title });
+    // What is shown (the polite live region, read but not shown, says the same wait in words).
+    const shown = screen
+      .getAllByText(/código en \d|minuto/)
+      .filter((el) => !el.closest('[aria-live]'));
+    expect(shown).toHaveLength(1);
+    expect(shown[0]!.textContent).toBe('Podés pedir un nuevo código en 30\u00a0s.');
+  });
+
+  it('after the phone step the focus is in the code field, so typed digits (and the SMS autofill) go there (issue 43 item 9)', async () => {
+    render(<s.Verification />);
+    await waitFor(() => expect(field(copy.verification.codeLabel)).toHaveFocus());
+    expect(
+      screen.getByRole('heading', { level: 1, name: copy.verification.title }),
+    ).not.toHaveFocus();
   });
 
   it('validates at the 6th digit (issue 29 item 15), shows the countdown, has a back button', async () => {
     render(<s.Verification />);
-    await heading(copy.verification.title);
-    expect(screen.getByText(copy.verification.countdown(30))).toBeTruthy();
+    await screen.findByRole('heading', { level: 1, name: copy.verification.title });
+    // As written: the unit is tied to its number by a non-breaking space.
+    expect(
+      screen.getByText(copy.verification.countdown(30), { normalizer: (t) => t }),
+    ).toBeTruthy();
     const validar = button(copy.verification.submit);
     expect(validar).toBeDisabled();
     fireEvent.change(field(copy.verification.codeLabel), { target: { value: '48291' } });
@@ -142,13 +164,13 @@ describe('step 1, Verificá tu código', () => {
 
   it('shows the recovery fallback for a wrong code, and the resend link at 0', async () => {
     render(<s.VerificationWrongCode />);
-    await heading(copy.verification.title);
+    await screen.findByRole('heading', { level: 1, name: copy.verification.title });
     expect(screen.getByRole('alert').textContent).toBe(recoveryOtpErrors.wrongCode);
   });
 
   it('offers resend at 0; a failed resend shows the spec text', async () => {
     render(<s.VerificationResendFailed />);
-    await heading(copy.verification.title);
+    await screen.findByRole('heading', { level: 1, name: copy.verification.title });
     expect(button(copy.verification.resend)).toBeEnabled();
     expect(screen.getByRole('alert').textContent).toBe(recoveryOtpErrors.resendFailed);
   });

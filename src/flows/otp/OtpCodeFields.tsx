@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { OTP_LENGTH } from '../../../machines/otp/otp.types';
 import type { OtpMachine } from '../../../machines/otp/otp.machine';
@@ -40,10 +40,13 @@ export function OtpCodeFields({
   otp,
   copy,
   errors,
+  focusOnMount = false,
 }: {
   otp: ActorRefFrom<OtpMachine>;
   copy: OtpCopy;
   errors: Record<OtpErrorCode, string>;
+  /** the code field takes the focus when the step appears: typed digits and the SMS autofill go there */
+  focusOnMount?: boolean;
 }) {
   const view = useSelector(otp, selectOtpView);
   const error = errorText(view.bannerError, errors);
@@ -51,6 +54,9 @@ export function OtpCodeFields({
   const code = useRef<HTMLInputElement>(null);
   // A wrong code is cleared: the focus goes back to the field for the next try.
   useFocusAfterFailure(view.failures, () => code.current);
+  useEffect(() => {
+    if (focusOnMount) code.current?.focus();
+  }, [focusOnMount]);
   return (
     <>
       <OtpInput

@@ -22,8 +22,8 @@ const NoSmsTitle = styled.h2`
 `;
 
 /**
- * Step 1 'Verificá tu código': the shared OTP child (the 6th digit validates); what to do when no
- * SMS arrives; back returns to step 0.
+ * Step 1 'Verificá tu código': the shared OTP child (the 6th digit validates), its field focused;
+ * what to do when no SMS arrives (the one wait is the countdown); back returns to step 0.
  */
 export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
   const view = useSelector(otp, selectOtpView);
@@ -41,12 +41,15 @@ export function VerificationScreen({ otp }: { otp: ActorRefFrom<OtpMachine> }) {
       intro={copy.intro(formatCelular(view.celular))}
       onSubmit={() => otp.send({ type: 'code.submit' })}
       busy={view.busy}
+      // The code field takes the focus, not the title: digits typed at once and the phone's SMS
+      // autofill go there (issue 43 item 9); the field's label names the step.
+      titleFocus={false}
     >
-      <OtpCodeFields otp={otp} copy={copy} errors={recoveryOtpErrors} />
+      <OtpCodeFields otp={otp} copy={copy} errors={recoveryOtpErrors} focusOnMount />
       <NoSms aria-labelledby="recovery-no-sms">
         <NoSmsTitle id="recovery-no-sms">{copy.noSms.title}</NoSmsTitle>
         <Muted>{copy.noSms.registered}</Muted>
-        <Muted>{copy.noSms.retry(view.waitMinutes)}</Muted>
+        <Muted>{copy.noSms.retry}</Muted>
       </NoSms>
     </StepForm>
   );

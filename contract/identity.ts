@@ -138,13 +138,34 @@ export const LIGHT_SETTLE_MS = 250;
 export const LIVENESS_LIGHT_ATTR = 'data-liveness-light';
 export const LIVENESS_CUE_ATTR = 'data-liveness-cue';
 
+/**
+ * Why the last frame could not count, when it was its framing (issue 41, the selfie's gates,
+ * server/identity/gates.ts): no face, several, too far (the face small in the oval), too close
+ * (larger than the oval's frame, or cut by its edges), too dark, off centre. The browser
+ * says each on the oval in its own words, and the element that says it carries
+ * `data-liveness-framing` (the codes, space-separated) for the e2e synthetic patient to follow.
+ */
+export const LIVENESS_FRAMING = [
+  'no_face',
+  'several_faces',
+  'too_far',
+  'too_close',
+  'too_dark',
+  'not_centred',
+] as const;
+export type LivenessFraming = (typeof LIVENESS_FRAMING)[number];
+export const LIVENESS_FRAMING_ATTR = 'data-liveness-framing';
+
 // `time_up`: the challenge's time is over; only a new session can pass (the browser stops polling).
 // `challenge`: present for a session with a challenge (see above).
+// `framing`: the gates the answer's last frame failed (LIVENESS_FRAMING), said by code; their
+// sentences are then not among `feedback`. Absent when none failed.
 export const livenessResponse = z.object({
   feedback: z.array(z.string()),
   liveness_detected: z.boolean(),
   time_up: z.boolean(),
   challenge: z.optional(livenessChallenge),
+  framing: z.optional(z.array(z.enum(LIVENESS_FRAMING))),
 });
 export type LivenessResponse = z.infer<typeof livenessResponse>;
 

@@ -140,6 +140,7 @@ export const ENGINE_REASONS = [
   'no_face',
   'several_faces',
   'too_far',
+  'too_close',
   'too_dark',
   'not_centred',
   // liveness decisions

@@ -1,8 +1,16 @@
+import { LIVENESS_FRAMING, type LivenessFraming } from '../../contract/identity';
+import type { EngineReason } from '../../contract/insight';
 import type { IdentityConfig } from './config';
 import { hints } from './hints';
 import type { FaceObservation, FrameAnalysis } from './types';
 
-export type GateName = 'no_face' | 'several_faces' | 'too_far' | 'too_dark' | 'not_centred';
+/**
+ * The gates: the codes the selfie's answer carries (contract/identity.ts), each one of the engine's
+ * reasons for journey insight (the recorder reports a request's failed gates by them).
+ */
+export type GateName = LivenessFraming;
+export const GATE_NAMES: readonly GateName[] = LIVENESS_FRAMING satisfies readonly EngineReason[];
+
 export type GateResult =
   | { ok: true; face: FaceObservation; failed: []; hints: [] }
   | { ok: false; face: FaceObservation | null; failed: GateName[]; hints: string[] };
@@ -11,18 +19,53 @@ const hintOf: Record<GateName, string> = {
   no_face: hints.noFace,
   several_faces: hints.severalFaces,
   too_far: hints.tooFar,
+  too_close: hints.tooClose,
   too_dark: hints.tooDark,
   not_centred: hints.notCentred,
 };
 
+/**
+ * Too close (issue 41): the face itself (its mesh's extent, FaceObservation.extent) wider than this
+ * share of the frame, or cut by an edge of the frame (a landmark past it). Measured with the real
+ * detector (bench/face-framing.ts) on the 23 fixture faces (blink-open, blink-b-open,
+ * person-01..21) cropped around the face to the selfie's frame (the oval's region, 160x180, JPEG
+ * 0.6), the face k of the frame's width:
+ * - Human's box is 1.5-1.8 times the face's own width and clipped to the frame: 0.62-0.90 of the
+ *   width at k = 0.5, 0.82-1.00 at k = 0.6, and the whole frame ([0, 0, 160, 180] or nearly) from
+ *   k = 0.75 on. The e2e synthetic patient's usual framing (OVAL: the blink photos, the face 0.56
+ *   and 0.63 of the width) has a box of 156 and 160 px already. A box reaching the edges is thus
+ *   the normal framing of a face that fills the oval: a limit on the box would refuse exactly the
+ *   framing the light check needs.
+ * - The mesh follows the face: 0.58-0.70 of the width at k = 0.6, 0.69-0.88 at k = 0.75, 0.78-0.96
+ *   at k = 0.9, every landmark inside the frame; all of them pass (too_dark aside, on two dark
+ *   photos), but person-04 at k = 0.9 (0.96, 4 px from either side). At k = 1.0, 6 of the 23 are
+ *   not found (no_face, whose hint asks for the whole face in the oval) and 7 of the 17 found are
+ *   too close (0.96-1.02 wide, or a landmark 1-2 px past an edge); at k = 1.1, 11 are not found.
+ *   Past k = 1.0 the detector also finds a smaller wrong face now and then (0.64-0.75), which no
+ *   gate on size can tell.
+ * So 0.95: every face found 0.58-0.93 wide passes, one touching both sides does not.
+ * `too_far` stays on the box (at least IDENTITY_MIN_FACE_PX = 90 px and 16% of the width): at
+ * k = 0.35 the box is 69-96 px (too far on 13 of the 23), the face 0.32-0.38 of the frame.
+ */
+export const MAX_FACE_RATIO = 0.95;
+
 type GateConfig = Pick<
   IdentityConfig,
   'minFacePx' | 'minFaceRatio' | 'minLuminance' | 'maxCenterOffset'
->;
+> & {
+  /** The face's widest share of the frame (MAX_FACE_RATIO unless given). */
+  maxFaceRatio?: number | undefined;
+};
+
+/** The face is cut by an edge of the frame: one of its landmarks lies past it. */
+function cutByFrame([x, y, w, h]: [number, number, number, number], frame: FrameAnalysis) {
+  return x < 0 || y < 0 || x + w > frame.width || y + h > frame.height;
+}
 
 /**
- * The selfie gates: exactly one face, large enough (pixels and share of the frame), enough light
- * (frame and face; a near-black frame can still yield a false face), roughly centred.
+ * The selfie gates: exactly one face, large enough (pixels and share of the frame) but not too large
+ * or cut by the frame's edges, enough light (frame and face; a near-black frame can still yield a
+ * false face), roughly centred.
  */
 export function checkGates(frame: FrameAnalysis, cfg: GateConfig): GateResult {
   const failed: GateName[] = [];
@@ -38,6 +81,12 @@ export function checkGates(frame: FrameAnalysis, cfg: GateConfig): GateResult {
     const [x, y, w, h] = face.box;
     if (face.luminance < cfg.minLuminance && !dark) failed.push('too_dark');
     if (w < cfg.minFacePx || w / frame.width < cfg.minFaceRatio) failed.push('too_far');
+    else if (
+      face.extent &&
+      (face.extent[2] / frame.width > (cfg.maxFaceRatio ?? MAX_FACE_RATIO) ||
+        cutByFrame(face.extent, frame))
+    )
+      failed.push('too_close');
     const dx = (x + w / 2) / frame.width - 0.5;
     const dy = (y + h / 2) / frame.height - 0.5;
     if (Math.abs(dx) > cfg.maxCenterOffset || Math.abs(dy) > cfg.maxCenterOffset)
@@ -45,4 +94,28 @@ export function checkGates(frame: FrameAnalysis, cfg: GateConfig): GateResult {
   }
   if (failed.length === 0 && face) return { ok: true, face, failed: [], hints: [] };
   return { ok: false, face, failed, hints: failed.map((g) => hintOf[g]) };
+}
+
+const gateOfHint = new Map<string, GateName>(
+  Object.entries(hintOf).map(([gate, hint]) => [hint, gate as GateName]),
+);
+
+/**
+ * An answer's feedback apart: the gates its frame failed (their codes, in the gates' order) and the
+ * other lines. The liveness decision answers a frame that failed the gates with their hints, which
+ * only this module writes (one line per gate); the selfie's route says those by code (issue 41) until
+ * the decision answers the codes itself.
+ */
+export function splitGateHints(feedback: readonly string[]): {
+  gates: GateName[];
+  rest: string[];
+} {
+  const found = new Set<GateName>();
+  const rest: string[] = [];
+  for (const line of feedback) {
+    const gate = gateOfHint.get(line);
+    if (gate) found.add(gate);
+    else rest.push(line);
+  }
+  return { gates: GATE_NAMES.filter((g) => found.has(g)), rest };
 }

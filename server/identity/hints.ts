@@ -1,8 +1,10 @@
 /** Spanish hints of the selfie step (voseo). The browser hides lines containing 'frame duplicado'. */
 export const hints = {
-  noFace: 'No vemos tu cara. Mirá de frente a la cámara.',
+  // A face too close to the camera is often not found at all (gates.ts): the whole face in the oval.
+  noFace: 'No vemos tu cara: poné toda tu cara dentro del óvalo y mirá a la cámara.',
   severalFaces: 'Hay más de una cara en la imagen. Quedate solo/a frente a la cámara.',
-  tooFar: 'Acercate un poco más a la cámara.',
+  tooFar: 'Acercá el celular.',
+  tooClose: 'Alejá un poco el celular.',
   tooDark: 'Hay poca luz. Buscá un lugar más iluminado.',
   notCentred: 'Centrá tu cara en el óvalo.',
   holdStill: 'Quedate quieto/a un momento.',

@@ -16,6 +16,7 @@ import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
 import { IdentityError, identityMessages } from './errors';
+import { splitGateHints } from './gates';
 import { identityOf } from './plugin';
 import { QueueFullError } from './queue';
 import { readUpload } from './upload';
@@ -128,7 +129,7 @@ export async function identityRoutes(
     const meta = parseMeta(fields.data.meta);
     // A patient already in a session: high priority; one address holds a bounded share of the
     // workers and a frame budget per minute (keyed like face authentication's, `ip:`).
-    return answer(() =>
+    const result = await answer(() =>
       engine.queues.face.run(
         () => engine.livenessFrames(ctx.db, fields.data.session_id, frames, { meta }),
         {
@@ -138,6 +139,9 @@ export async function identityRoutes(
         },
       ),
     );
+    // The gates the last frame failed go by code (issue 41): the page says them on the oval.
+    const { gates, rest } = splitGateHints(result.feedback);
+    return gates.length ? { ...result, feedback: rest, framing: gates } : result;
   });
 
   app.post('/scan-id', async (request): Promise<ScanIdResponse> => {

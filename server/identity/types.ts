@@ -2,8 +2,17 @@ import type { EngineDecision, EngineReason } from '../../contract/insight';
 
 /** One face found in an image, as the worker reports it (plain data: crosses thread boundaries). */
 export type FaceObservation = {
-  /** [x, y, width, height] in pixels of the analysed (oriented, possibly downscaled) image. */
+  /**
+   * [x, y, width, height] in pixels of the analysed (oriented, possibly downscaled) image: Human's
+   * box, 1.5-1.8 times the face's own width and clipped to the image (gates.ts has the figures).
+   */
   box: [number, number, number, number];
+  /**
+   * The face itself: [x, y, width, height] of its mesh landmarks (cheek to cheek, chin to forehead),
+   * not clipped, so a landmark past an edge of the image means the face is cut there. Absent from
+   * observations made without the mesh.
+   */
+  extent?: [number, number, number, number] | undefined;
   score: number;
   /** Eye aspect ratios from the 478-point mesh refined by the iris model. */
   ear: { left: number; right: number; mean: number };

@@ -85,6 +85,7 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   no_face: 'Sin cara (motor)',
   several_faces: 'Varias caras (motor)',
   too_far: 'Cara muy lejos (motor)',
+  too_close: 'Cara muy cerca o cortada (motor)',
   too_dark: 'Muy oscuro (motor)',
   not_centred: 'Cara no centrada (motor)',
   eyes_never_closed: 'Nunca parpadeó (motor)',

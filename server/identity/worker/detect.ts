@@ -67,6 +67,31 @@ export const newTask = (): TaskTracking => ({
 type Detected = { face: FaceObservation; eyes: [EyeBox, EyeBox] | null };
 
 /**
+ * The face's own extent: the bounding box of its mesh landmarks, in pixels, not clipped (the mesh
+ * model places landmarks past the image's edge when the face is cut there). Rounded to 0.1 px.
+ */
+export function meshExtent(
+  mesh: ReadonlyArray<readonly number[]>,
+): [number, number, number, number] | undefined {
+  if (!mesh.length) return undefined;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const p of mesh) {
+    const x = p[0]!;
+    const y = p[1]!;
+    if (x < x0) x0 = x;
+    if (x > x1) x1 = x;
+    if (y < y0) y0 = y;
+    if (y > y1) y1 = y;
+  }
+  if (![x0, y0, x1, y1].every(Number.isFinite)) return undefined;
+  const r = (v: number) => Math.round(v * 10) / 10;
+  return [r(x0), r(y0), r(x1 - x0), r(y1 - y0)];
+}
+
+/**
  * Faces of one image within a task: tracked (the previous detection's box, see above) when the
  * task's previous detection found exactly one face, else fresh; a tracked detection that does not
  * find exactly one face is done again, fresh. A detection that describes is always fresh: its
@@ -111,6 +136,7 @@ async function runDetection(
       const right = eyeAspectRatio(f.mesh, RIGHT_EYE);
       const left = eyeAspectRatio(f.mesh, LEFT_EYE);
       const box = f.box.map((v) => Math.round(v)) as [number, number, number, number];
+      const extent = meshExtent(f.mesh);
       const r = eyeBox(f.mesh, RIGHT_EYE);
       const l = eyeBox(f.mesh, LEFT_EYE);
       return {
@@ -119,6 +145,7 @@ async function runDetection(
           score: Number(f.score.toFixed(3)),
           ear: { left, right, mean: (left + right) / 2 },
           luminance: meanLuma(img, box),
+          ...(extent ? { extent } : {}),
           embedding: describe && f.embedding?.length ? Array.from(f.embedding) : undefined,
         },
         eyes: r && l ? [r, l] : null,

@@ -8,6 +8,7 @@ import {
   centreCode,
   REJECT_REASONS,
 } from './cases';
+import { idFieldValues } from './case-fields';
 import { isIdentityReason } from './identity';
 
 /**
@@ -107,6 +108,41 @@ export type ClaimResponse = z.infer<typeof claimResponse>;
 const EVIDENCE_IMAGES = ['selfie', 'portrait', 'front', 'back', 'desk'] as const;
 export type EvidenceImage = (typeof EVIDENCE_IMAGES)[number];
 
+/**
+ * What a case's approval is of (issue 42): SHA-256, in hex, of the canonical JSON of the fields to
+ * register, the face to enrol and the evidence shown. The page sends the digest of the case it
+ * shows with 'approve'; a correction or a new desk photo changes it and voids earlier approvals.
+ */
+export const APPROVAL_DIGEST_PATTERN = /^[0-9a-f]{64}$/;
+const approvalDigest = z.string().check(z.regex(APPROVAL_DIGEST_PATTERN));
+
+/**
+ * How a case may be approved (issue 42):
+ * - one: one approval registers the patient;
+ * - two: a second approval, of the same digest, by a different operator with the supervisor role
+ *   (faces that differ, two cards, a face no engine compared with the card's portrait, or a name or
+ *   number typed on a remote case);
+ * - centre_only: nobody saw a card (a remote case without its front): no approval here; ask for the
+ *   front again, or reject so that the patient verifies at a health centre with the card in hand.
+ */
+export const APPROVAL_RULES = ['one', 'two', 'centre_only'] as const;
+export type ApprovalRule = (typeof APPROVAL_RULES)[number];
+
+/** Where a field's value comes from: read by the engine from the card, typed by an operator, none. */
+export const FIELD_ORIGINS = ['read', 'typed', 'missing'] as const;
+export type FieldOrigin = (typeof FIELD_ORIGINS)[number];
+
+/** The identity fields an operator may correct, each by its schema (contract/case-fields.ts). */
+export const CORRECTABLE_FIELDS = [
+  'FullName',
+  'DocumentNumber',
+  'DateOfBirth',
+  'Gender',
+  'Nationality',
+  'MaritalStatus',
+] as const;
+export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
+
 /** An engine reason code: shown in words by the back office's copy (unknown codes as they are). */
 const engineReason = z.string().check(z.refine((v) => isIdentityReason(v) || v.length < 64));
 
@@ -145,9 +181,19 @@ export const caseDetail = z.object({
   attempts: z.object({ liveness: z.int(), scans: z.int() }),
   /** which images the case holds (each fetched alone, each fetch audited) */
   images: z.array(z.enum(EVIDENCE_IMAGES)),
-  /** approvals so far (a supervised case needs two, by different operators) */
-  approvals: z.array(z.object({ operator: z.string(), at: z.string() })),
+  /**
+   * approvals so far (a supervised case needs two, by different operators), each with the digest it
+   * was of (null: given before approvals recorded one)
+   */
+  approvals: z.array(
+    z.object({ operator: z.string(), at: z.string(), digest: z.nullable(z.string()) }),
+  ),
   needsSupervisor: z.boolean(),
+  /** the digest of what this answer shows: 'approve' sends it back */
+  digest: approvalDigest,
+  approvalRule: z.enum(APPROVAL_RULES),
+  /** for each field: read by the engine from the card, typed by an operator, or none */
+  fieldOrigins: z.record(z.enum(CORRECTABLE_FIELDS), z.enum(FIELD_ORIGINS)),
   /** this operator holds the case's claim (may decide) */
   claimedByMe: z.boolean(),
   /** centro cases: the code's deadline */
@@ -159,23 +205,28 @@ export const caseDetailResponse = z.object({ success: z.literal(true), case: cas
 // GET /api/operador/casos/:id/imagen/:image -> image/jpeg (no-store), audited as 'image'
 
 // POST /api/operador/casos/:id/campos {field, value, reason}: one field corrected (audited)
-export const CORRECTABLE_FIELDS = [
-  'FullName',
-  'DocumentNumber',
-  'DateOfBirth',
-  'Gender',
-  'Nationality',
-  'MaritalStatus',
-] as const;
-export const correctFieldRequest = z.object({
-  field: z.enum(CORRECTABLE_FIELDS),
-  value: plainText(1, 120),
-  reason: plainText(3, 300),
-});
+// (issue 42: the value by its field's schema, contract/case-fields.ts; the date kept as AAAA-MM-DD)
+export const CORRECTION_REASON = { min: 3, max: 300 } as const;
+const correctionReason = plainText(CORRECTION_REASON.min, CORRECTION_REASON.max);
+const correctionOf = <F extends CorrectableField>(field: F) =>
+  z.object({ field: z.literal(field), value: idFieldValues[field], reason: correctionReason });
+export const correctFieldRequest = z.discriminatedUnion('field', [
+  correctionOf('FullName'),
+  correctionOf('DocumentNumber'),
+  correctionOf('DateOfBirth'),
+  correctionOf('Gender'),
+  correctionOf('Nationality'),
+  correctionOf('MaritalStatus'),
+]);
+export type CorrectFieldRequest = z.infer<typeof correctFieldRequest>;
+/** Whether a typed value passes its field's rule (the form says which rule failed). */
+export const isValidCorrectionValue = (field: CorrectableField, value: string): boolean =>
+  idFieldValues[field].safeParse(value).success;
 
 // POST /api/operador/casos/:id/decision
 export const decisionRequest = z.discriminatedUnion('decision', [
-  z.object({ decision: z.literal('approve') }),
+  // the digest of the case as the page showed it (caseDetail.digest)
+  z.object({ decision: z.literal('approve'), digest: approvalDigest }),
   z.object({
     decision: z.literal('reject'),
     reason: z.enum(REJECT_REASONS),

@@ -170,7 +170,10 @@ test('(issue 30 b) a patient without a camera verifies at a health centre: an op
         exact: true,
       })
       .click({ timeout: 30_000 });
-    await desk.page.getByLabel(caseCopy.correction.value, { exact: true }).fill(valueTyped);
+    // Sex and nationality are picked from their lists (issue 42), the rest typed.
+    const input = desk.page.getByLabel(caseCopy.correction.value, { exact: true });
+    if (field === 'Gender' || field === 'Nationality') await input.selectOption(valueTyped);
+    else await input.fill(valueTyped);
     await desk.page
       .getByLabel(caseCopy.correction.reason, { exact: true })
       .fill('Leído de la cédula física');

@@ -11,7 +11,8 @@ import {
   saveCorrection,
   uploadDeskPhoto,
 } from './operador.actors';
-import { errorOf, isUnauthorized, operatorErrorFrom } from './operador.errors';
+import { correctionProblem, correctionStart } from './correction';
+import { errorOf, isBadRequest, isUnauthorized, operatorErrorFrom } from './operador.errors';
 import type {
   CaseContext,
   CaseEvent,
@@ -23,8 +24,6 @@ import type {
 /** The desk's camera looks at the patient across the desk (the front camera of a laptop). */
 export const DESK_CAMERA: CameraInput = { facing: 'user', width: 1280, height: 720 };
 
-/** A correction needs a value and a reason (contract: value 1-120, reason 3-300 characters). */
-export const CORRECTION_LIMITS = { value: 120, reasonMin: 3, reason: 300 } as const;
 /** A rejection's note is optional (at most 300 characters). */
 export const NOTE_MAX = 300;
 
@@ -74,31 +73,31 @@ export const caseMachine = setup({
   },
   guards: {
     isUnauthorized: (args) => isUnauthorized(errorOf(args)),
+    /** the server refused the correction's value or reason (400): the form says why */
+    isBadRequest: (args) => isBadRequest(errorOf(args)),
+    /** the case changed since the page showed it: read again, and say so */
+    isCaseChanged: (args) => operatorErrorFrom(errorOf(args)).code === 'caseChanged',
+    hadCaseChanged: ({ context }) => context.error?.code === 'caseChanged',
     /** this operator holds the claim of a case still open */
     canDecide: ({ context }) =>
       context.detail?.claimedByMe === true && context.detail.status === 'open',
-    /** a centro case is approved only after the desk photo */
+    /**
+     * a centro case is approved only after the desk photo; a remote case where nobody saw a card
+     * only at a health centre
+     */
     canApprove: ({ context }) =>
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&
+      context.detail.approvalRule !== 'centre_only' &&
       (context.detail.kind !== 'centro' || context.deskMatch !== null),
     isCentroToDecide: ({ context }) =>
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&
       context.detail.kind === 'centro',
-    isCorrectionComplete: ({ context }) => {
-      const c = context.correction;
-      if (!c) return false;
-      const value = c.value.trim();
-      const reason = c.reason.trim();
-      return (
-        value.length > 0 &&
-        value.length <= CORRECTION_LIMITS.value &&
-        reason.length >= CORRECTION_LIMITS.reasonMin &&
-        reason.length <= CORRECTION_LIMITS.reason &&
-        value !== fieldValue(context, c.field)
-      );
-    },
+    /** the value passes its field's schema (the server's), differs, and has a reason */
+    isCorrectionComplete: ({ context }) =>
+      context.correction !== null &&
+      correctionProblem(context.correction, fieldValue(context, context.correction.field)) === null,
     hasRejectReason: ({ context }) => context.rejection.reason !== null,
     hasRepeatStep: ({ context }) => context.repeatStep !== null,
   },
@@ -108,7 +107,11 @@ export const caseMachine = setup({
     startCorrection: assign(({ context, event }) =>
       event.type === 'field.edit'
         ? {
-            correction: { field: event.field, value: fieldValue(context, event.field), reason: '' },
+            correction: {
+              field: event.field,
+              value: correctionStart(event.field, fieldValue(context, event.field)),
+              reason: '',
+            },
             error: null,
           }
         : {},
@@ -147,17 +150,31 @@ export const caseMachine = setup({
         id: 'loadCase',
         src: 'loadCase',
         input: ({ context }) => ({ caseId: context.caseId }),
-        onDone: {
-          target: 'reviewing',
-          actions: [
-            assign({
-              detail: ({ event }) => event.output.detail,
-              images: ({ event }) => event.output.images,
-              error: null,
-            }),
-            'keepImages',
-          ],
-        },
+        onDone: [
+          // Read again because the case changed under an approval: shown, with why.
+          {
+            guard: 'hadCaseChanged',
+            target: 'reviewing.failed',
+            actions: [
+              assign({
+                detail: ({ event }) => event.output.detail,
+                images: ({ event }) => event.output.images,
+              }),
+              'keepImages',
+            ],
+          },
+          {
+            target: 'reviewing',
+            actions: [
+              assign({
+                detail: ({ event }) => event.output.detail,
+                images: ({ event }) => event.output.images,
+                error: null,
+              }),
+              'keepImages',
+            ],
+          },
+        ],
         onError: [
           { guard: 'isUnauthorized', target: 'expired' },
           { target: 'failed', actions: 'assignError' },
@@ -200,8 +217,10 @@ export const caseMachine = setup({
                 ],
               },
             },
-            /** submitted without a new value or without a reason */
+            /** submitted with a value its field's rule refuses, the same value, or no reason */
             incomplete: { tags: ['error'] },
+            /** the server refused it (400): its sentence says why; the form stays */
+            refused: { tags: ['error'] },
             saving: {
               tags: ['busy'],
               invoke: {
@@ -221,6 +240,7 @@ export const caseMachine = setup({
                 },
                 onError: [
                   { guard: 'isUnauthorized', target: '#operatorCase.expired' },
+                  { guard: 'isBadRequest', target: 'refused', actions: 'assignError' },
                   { target: '#operatorCase.reviewing.failed', actions: 'assignError' },
                 ],
               },
@@ -231,9 +251,15 @@ export const caseMachine = setup({
         confirmingApproval: {
           on: {
             'action.cancel': 'idle',
+            // The approval is of the case as shown: its digest goes with it.
             'approve.confirm': {
               target: '#operatorCase.deciding',
-              actions: assign({ decision: { decision: 'approve' } }),
+              actions: assign({
+                decision: ({ context }) => ({
+                  decision: 'approve' as const,
+                  digest: context.detail!.digest,
+                }),
+              }),
             },
           },
         },
@@ -340,6 +366,8 @@ export const caseMachine = setup({
               target: 'idle',
               actions: [
                 assign({
+                  // read again: the new face voided any approval and changed the digest
+                  detail: ({ event }) => event.output.detail,
                   deskMatch: ({ event }) => ({
                     faceSimilarity: event.output.faceSimilarity,
                     faceThreshold: event.output.faceThreshold,
@@ -372,6 +400,7 @@ export const caseMachine = setup({
         },
         onError: [
           { guard: 'isUnauthorized', target: 'expired' },
+          { guard: 'isCaseChanged', target: 'loading', actions: 'assignError' },
           { target: 'reviewing.failed', actions: 'assignError' },
         ],
       },

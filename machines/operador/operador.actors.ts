@@ -161,12 +161,16 @@ export const releaseCase = fromPromise<void, { caseId: string }>(({ input, signa
 export const DESK_CAPTURE: CaptureOptions = { maxSide: 1280, quality: 0.9 };
 export const camera = cameraActor;
 export const frameCapture = frameCaptureActor;
-/** The desk photo sent; its match, and the photo as an object URL to show beside the portrait. */
-export type DeskUpload = DeskPhotoResponse & { url: string };
+/**
+ * The desk photo sent; its match, the photo as an object URL to show beside the portrait, and the
+ * case read again (a new face to enrol voids approvals and changes what an approval is of).
+ */
+export type DeskUpload = DeskPhotoResponse & { url: string; detail: CaseDetail };
 export function createDeskUploader(urls: ObjectUrls = browserObjectUrls) {
   return fromPromise<DeskUpload, { caseId: string; photo: Blob }>(async ({ input, signal }) => {
     const res = await postDeskPhoto(input.caseId, input.photo, signal);
-    return { ...res, url: urls.create(input.photo) };
+    const detail = await getCase(input.caseId, signal);
+    return { ...res, url: urls.create(input.photo), detail };
   });
 }
 export const uploadDeskPhoto = createDeskUploader();

@@ -11,6 +11,9 @@ export const errorOf = ({ event }: { event: unknown }) => (event as { error?: un
 /** A 401 on an operator route: no live operator session (idle or absolute limit reached). */
 export const isUnauthorized = (err: unknown): boolean => toFlowError(err).status === 401;
 
+/** A 400 on an operator route: the server refused what was sent, and says why. */
+export const isBadRequest = (err: unknown): boolean => toFlowError(err).status === 400;
+
 /**
  * Any failure of the back office as a code (never a sentence): the passkey prompt's errors by
  * name, the server's by status. `during` says what a refusal means: on an enrolment link's options
@@ -44,6 +47,8 @@ export function operatorErrorFrom(
   if (during === 'login' && status >= 400 && status < 500) return withMessage('rejected');
   if (status === 403) return withMessage('forbidden');
   if (status === 404) return withMessage('notFound');
+  // The case changed since the page showed it (a correction, a new desk photo): read it again.
+  if (status === 409 && e.reason === 'case_changed') return withMessage('caseChanged');
   if (status === 409) return withMessage('conflict');
   return withMessage('server');
 }

@@ -78,6 +78,66 @@ export const fixtureCase: CaseDetail = {
   needsSupervisor: false,
   claimedByMe: true,
   expiresAt: null,
+  digest: '3f9a1c7e5b2d4086a1e3c5f7092b4d6e8f0a1b2c3d4e5f60718293a4b5c6d7e8',
+  approvalRule: 'two',
+  fieldOrigins: {
+    FullName: 'read',
+    DocumentNumber: 'read',
+    DateOfBirth: 'typed',
+    Gender: 'read',
+    Nationality: 'read',
+    MaritalStatus: 'read',
+  },
+};
+/**
+ * 'No puedo completar este paso' right after the selfie: no card; an operator typed the name and
+ * the number. Not approved here (issue 42).
+ */
+export const cardMissingCase: CaseDetail = {
+  ...fixtureCase,
+  id: 'e4c2a8f1-9b3d-4a6e-b7c0-5f1d2e8a9c34',
+  trigger: 'patient_choice',
+  step: 'front',
+  fields: {
+    FullName: 'PÉREZ GÓMEZ JUAN CARLOS',
+    DocumentNumber: '3456789',
+    DateOfBirth: '',
+    Gender: '',
+    Nationality: '',
+    MaritalStatus: '',
+  },
+  corrections: [
+    {
+      field: 'FullName',
+      from: '',
+      to: 'PÉREZ GÓMEZ JUAN CARLOS',
+      reason: 'Lo dijo el paciente por teléfono',
+      operator: 'mbenitez',
+      at: minutesAgo(2),
+    },
+    {
+      field: 'DocumentNumber',
+      from: '',
+      to: '3456789',
+      reason: 'Lo dijo el paciente por teléfono',
+      operator: 'mbenitez',
+      at: minutesAgo(1),
+    },
+  ],
+  engineReasons: [],
+  faceSimilarity: null,
+  faceThreshold: null,
+  attempts: { liveness: 1, scans: 0 },
+  images: ['selfie'],
+  approvalRule: 'centre_only',
+  fieldOrigins: {
+    FullName: 'typed',
+    DocumentNumber: 'typed',
+    DateOfBirth: 'missing',
+    Gender: 'missing',
+    Nationality: 'missing',
+    MaritalStatus: 'missing',
+  },
 };
 const centroCase: CaseDetail = {
   ...fixtureCase,
@@ -91,6 +151,8 @@ const centroCase: CaseDetail = {
   images: ['portrait', 'front', 'back'],
   corrections: [],
   expiresAt: '2026-12-26T12:00:00.000Z',
+  approvalRule: 'one',
+  fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
 };
 
 /** Stands for the images' object URLs (a story shows the image's alternative text). */
@@ -181,7 +243,7 @@ export const caseFixtures = {
         ...fixtureCase,
         status: 'approved',
         claimedByMe: false,
-        approvals: [{ operator: 'jrojas', at: minutesAgo(5) }],
+        approvals: [{ operator: 'jrojas', at: minutesAgo(5), digest: fixtureCase.digest }],
       },
     },
   ),
@@ -192,7 +254,23 @@ export const caseFixtures = {
       detail: {
         ...fixtureCase,
         needsSupervisor: true,
-        approvals: [{ operator: 'jrojas', at: minutesAgo(5) }],
+        approvals: [{ operator: 'jrojas', at: minutesAgo(5), digest: fixtureCase.digest }],
+      },
+    },
+  ),
+  /** Nobody saw a card: the typed fields are marked, and 'Aprobar' waits for a health centre. */
+  reviewingCardMissing: caseAt(
+    { reviewing: 'idle' },
+    { caseId: cardMissingCase.id, detail: cardMissingCase, images: { selfie: IMAGE } },
+  ),
+  /** The approval was of an older version: the case read again, and why. */
+  reviewingChanged: caseAt(
+    { reviewing: 'failed' },
+    {
+      error: {
+        code: 'caseChanged',
+        serverMessage:
+          'El caso cambió desde que lo abriste (una corrección o una foto nueva). Revisalo de nuevo antes de aprobar.',
       },
     },
   ),
@@ -202,6 +280,27 @@ export const caseFixtures = {
   ),
   correcting: caseAt({ reviewing: { correcting: 'editing' } }, correcting),
   correctingIncomplete: caseAt({ reviewing: { correcting: 'incomplete' } }, correcting),
+  /** A document number its rule refuses, said before it is sent. */
+  correctingInvalidNumber: caseAt(
+    { reviewing: { correcting: 'incomplete' } },
+    { correction: { field: 'DocumentNumber', value: '1.234.567', reason: 'Error de lectura' } },
+  ),
+  /** Sex from its list. */
+  correctingChoice: caseAt(
+    { reviewing: { correcting: 'editing' } },
+    { correction: { field: 'Gender', value: 'F', reason: '' } },
+  ),
+  /** The server refused it (its rule): the form says why. */
+  correctingRefused: caseAt(
+    { reviewing: { correcting: 'refused' } },
+    {
+      correction: { field: 'DateOfBirth', value: '14/05/1990', reason: 'La cédula dice 14' },
+      error: {
+        code: 'server',
+        serverMessage: 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.',
+      },
+    },
+  ),
   correctingSaving: caseAt(
     { reviewing: { correcting: 'saving' } },
     { correction: { ...correcting.correction, reason: 'Así figura en la cédula' } },
@@ -230,7 +329,7 @@ export const caseFixtures = {
     { ...centro, cameraError: 'permissionDenied' },
   ),
   uploading: caseAt({ reviewing: 'uploading' }, centro),
-  deciding: caseAt('deciding', { decision: { decision: 'approve' } }),
+  deciding: caseAt('deciding', { decision: { decision: 'approve', digest: fixtureCase.digest } }),
   decidedApproved: caseAt('decided', { outcome: 'approved' }),
   decidedAwaitingSupervisor: caseAt('decided', { outcome: 'awaiting_supervisor' }),
   decidedRejected: caseAt('decided', { outcome: 'rejected' }),

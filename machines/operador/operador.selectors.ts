@@ -1,11 +1,19 @@
 import type { SnapshotFrom } from 'xstate';
 import type { CaseMachine } from './case.machine';
-import { CORRECTION_LIMITS, NOTE_MAX } from './case.machine';
+import { NOTE_MAX } from './case.machine';
+import {
+  CORRECTION_LIMITS,
+  correctionInput,
+  correctionProblem,
+  FIELD_CHOICES,
+  type CorrectionProblem,
+} from './correction';
 import type { OperatorAuthMachine } from './operador.machine';
 import type { QueueMachine } from './queue.machine';
-import type { OperatorError } from './operador.types';
+import { CORRECTABLE_FIELDS, type CorrectableField, type OperatorError } from './operador.types';
 
 export { CORRECTION_LIMITS, NOTE_MAX };
+export type { CorrectionProblem };
 
 type AuthSnapshot = SnapshotFrom<OperatorAuthMachine>;
 type QueueSnapshot = SnapshotFrom<QueueMachine>;
@@ -147,8 +155,11 @@ export function selectCase(s: CaseSnapshot) {
   const d = s.context.detail;
   const canDecide = d?.claimedByMe === true && d.status === 'open';
   let error: OperatorError | null = null;
-  if (s.hasTag('error') && !s.matches({ reviewing: { correcting: 'incomplete' } }))
-    error = s.context.error;
+  // The correction form says its own refusals (incomplete, or refused by the server).
+  if (s.hasTag('error') && !s.matches({ reviewing: 'correcting' })) error = s.context.error;
+  const typed: CorrectableField[] = d
+    ? CORRECTABLE_FIELDS.filter((f) => d.fieldOrigins[f] === 'typed')
+    : [];
   return {
     status,
     panel,
@@ -159,6 +170,14 @@ export function selectCase(s: CaseSnapshot) {
     canApprove: s.can({ type: 'approve.start' }),
     /** a centro case shows why 'Aprobar' waits: the desk photo first */
     needsDeskPhoto: canDecide && d?.kind === 'centro' && s.context.deskMatch === null,
+    /** a remote case where nobody saw a card: not approved here (ask for the front, or reject) */
+    needsCard: canDecide && d?.approvalRule === 'centre_only',
+    /** this case's approval needs a second one, by another supervisor */
+    needsSecondApproval: d?.approvalRule === 'two',
+    /** the fields an operator typed (the engine did not read them), in the form's order */
+    typedFields: typed,
+    /** the case's version as the operator reads it: its digest's first 8 characters, XXXX-XXXX */
+    version: d ? `${d.digest.slice(0, 4)}-${d.digest.slice(4, 8)}`.toUpperCase() : null,
     similarityPercent: percent(d?.faceSimilarity),
     thresholdPercent: percent(d?.faceThreshold),
     outcome: s.context.outcome,
@@ -166,9 +185,22 @@ export function selectCase(s: CaseSnapshot) {
 }
 
 export function selectCorrection(s: CaseSnapshot) {
+  const c = s.context.correction;
+  const incomplete = s.matches({ reviewing: { correcting: 'incomplete' } });
+  const refused = s.matches({ reviewing: { correcting: 'refused' } });
   return {
-    correction: s.context.correction,
-    incomplete: s.matches({ reviewing: { correcting: 'incomplete' } }),
+    correction: c,
+    /** how the form asks for the value, and the list to pick from */
+    input: c ? correctionInput(c.field) : null,
+    choices: c ? (FIELD_CHOICES[c.field] ?? null) : null,
+    /** submitted too soon: what is wrong (the value, the same value, the reason) */
+    problem:
+      incomplete && c
+        ? (correctionProblem(c, s.context.detail?.fields[c.field] ?? '') ?? null)
+        : null,
+    /** the server refused it: its sentence */
+    refusal: refused ? s.context.error : null,
+    incomplete,
     saving: s.matches({ reviewing: { correcting: 'saving' } }),
   };
 }

@@ -1,8 +1,11 @@
 import type { CaseStep, RejectReason } from '../../contract/cases';
 import type {
+  ApprovalRule,
   CaseDetail,
+  CorrectableField,
   DecisionRequest,
   EvidenceImage,
+  FieldOrigin,
   OperatorProfile,
   QueuedCase,
 } from '../../contract/operators';
@@ -15,12 +18,21 @@ import type { CameraErrorCode, CameraEvent } from '../shared/camera';
  * (`operatorCase`, its child after a claim or a code). The views take these types from here (src/
  * never imports contract/).
  */
-export type { CaseDetail, DecisionRequest, EvidenceImage, OperatorProfile, QueuedCase };
+export type {
+  ApprovalRule,
+  CaseDetail,
+  CorrectableField,
+  DecisionRequest,
+  EvidenceImage,
+  FieldOrigin,
+  OperatorProfile,
+  QueuedCase,
+};
 export type { CaseKind, CaseStep, CaseTrigger, RejectReason } from '../../contract/cases';
 export type { IdentityReason } from '../../contract/identity';
 export { CASE_STEPS, REJECT_REASONS } from '../../contract/cases';
 export { CORRECTABLE_FIELDS };
-export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
+export { MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fields';
 
 /**
  * Why something failed, by code (src/copy/es.operador.ts has the words):
@@ -32,6 +44,7 @@ export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
  * - network: no answer; tooManyAttempts: 429 (with the wait); server: any other refusal
  * - notFound: no case with that code; forbidden: the role may not do it (403)
  * - conflict: someone else holds or decided the case (409)
+ * - caseChanged: the case changed since the page showed it (a correction, a desk photo): read again
  */
 export type OperatorErrorCode =
   | 'linkInvalid'
@@ -44,6 +57,7 @@ export type OperatorErrorCode =
   | 'notFound'
   | 'forbidden'
   | 'conflict'
+  | 'caseChanged'
   | 'server';
 export type OperatorError = {
   code: OperatorErrorCode;

@@ -9,6 +9,7 @@ type AuditAction =
   | `image:${string}`
   | 'correct'
   | 'approve'
+  | 'void'
   | 'reject'
   | 'repeat'
   | 'claim'

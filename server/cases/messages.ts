@@ -1,3 +1,6 @@
+import { DOCUMENT_MAX, DOCUMENT_MIN } from '../../contract/login.constants';
+import type { CorrectableField } from '../../contract/operators';
+
 /** Spanish answers of the case routes (voseo). */
 export const caseMessages = {
   // The patient's side
@@ -30,6 +33,19 @@ export const caseMessages = {
     'Faltan el nombre completo o el número de documento: corregilos con los de la cédula antes de aprobar.',
   supervisorOnly: 'Este caso necesita la aprobación de una persona con rol de supervisor.',
   secondApprover: 'La segunda aprobación tiene que ser de otro supervisor.',
+  caseChanged:
+    'El caso cambió desde que lo abriste (una corrección o una foto nueva). Revisalo de nuevo antes de aprobar.',
+  cardMissing:
+    'Nadie vio la cédula de este caso: no se puede aprobar a distancia. Pedí que repita el frente o rechazalo para que verifique su identidad en un centro de salud.',
+  /** A correction whose value fails its field's rule (contract/case-fields.ts), by field. */
+  badValue: {
+    FullName: 'Escribí el nombre completo como en la cédula: apellidos y nombres, solo letras.',
+    DocumentNumber: `El número de documento tiene de ${DOCUMENT_MIN} a ${DOCUMENT_MAX} dígitos, sin puntos ni letras, como para ingresar.`,
+    DateOfBirth: 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.',
+    Gender: 'Elegí el sexo de la lista.',
+    Nationality: 'Elegí la nacionalidad de la lista.',
+    MaritalStatus: 'Elegí el estado civil de la lista.',
+  } satisfies Record<CorrectableField, string>,
   noSelfieForSide:
     'Este caso no tiene selfie: para repetir un lado del documento, pedí primero que repita la selfie.',
   notCentro: 'La foto en el escritorio es solo para los casos del centro de salud.',

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import {
   codeLookupRequest,
+  CORRECTABLE_FIELDS,
   correctFieldRequest,
   decisionRequest,
   type ClaimResponse,
+  type CorrectFieldRequest,
   type OperatorRole,
   type QueueResponse,
 } from '../../contract/operators';
@@ -44,6 +46,20 @@ function operatorOf(request: FastifyRequest): CaseOperator {
 }
 
 type IdParams = { Params: { id: string } };
+
+/**
+ * A correction by its field's schema (contract/case-fields.ts): a value its field's rule refuses
+ * says which rule (400); no field, an unknown one or no reason, the general sentence.
+ */
+function parseCorrection(body: unknown): CorrectFieldRequest {
+  const parsed = correctFieldRequest.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const field = (body as { field?: unknown } | null)?.field;
+  const onlyValue = parsed.error.issues.every((i) => i.path[0] === 'value');
+  if (onlyValue && (CORRECTABLE_FIELDS as readonly unknown[]).includes(field))
+    throw new HttpError(400, m.badValue[field as CorrectFieldRequest['field']]);
+  throw new HttpError(400, m.badField);
+}
 
 /**
  * The back office's case routes (issue 30), under /api/operador: GET /casos, POST /casos/tomar,
@@ -92,7 +108,7 @@ export async function operatorCaseRoutes(app: FastifyInstance, opts: Options): P
   );
 
   app.post<IdParams>('/casos/:id/campos', async (request): Promise<ResultResponse> => {
-    const body = parseBody(correctFieldRequest, request.body, {}, m.badField);
+    const body = parseCorrection(request.body);
     await correctField(ctx, operatorOf(request), request.params.id, body);
     return { success: true };
   });

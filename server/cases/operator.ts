@@ -1,6 +1,6 @@
+import { idFieldValues, keptIdValue } from '../../contract/case-fields';
 import {
   normalizeCentreCode,
-  SUPERVISED_TRIGGERS,
   type CaseKind,
   type CaseStatusName,
   type CaseStep,
@@ -9,6 +9,7 @@ import {
 import type { IdData } from '../../contract/onboarding';
 import type {
   CaseDetail,
+  CorrectFieldRequest,
   DecisionRequest,
   DeskPhotoResponse,
   DecisionResponse,
@@ -27,6 +28,13 @@ import { cosineSimilarity } from '../identity/types';
 import { reopenRegistration, sendDecisionLink } from '../onboarding/registration';
 import { consumeLimits } from '../security/rate-limits';
 import { caseDecisionSmsText } from '../sms/sender';
+import {
+  approvalDigest,
+  approvalRule,
+  fieldOrigins,
+  voidApprovals,
+  type Approval,
+} from './approval';
 import { audit, type AuditActor } from './audit';
 import { caseKyc } from './kyc';
 import { caseMessages as m } from './messages';
@@ -40,7 +48,6 @@ const HOUR = 3_600_000;
 const IMAGES: readonly EvidenceImage[] = ['selfie', 'portrait', 'front', 'back', 'desk'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Approval = { operatorId: string; usuario: string; at: string };
 type Correction = {
   field: string;
   from: string;
@@ -234,7 +241,7 @@ function currentFields(ctx: AppContext, row: CaseFull) {
     ...read,
   };
   for (const c of corrections) fields[c.field as keyof IdData] = c.to;
-  return { fields, corrections, read: read !== null };
+  return { fields, corrections, read };
 }
 
 /** The case for its operator (audited as a look, 'view'). */
@@ -245,7 +252,8 @@ export async function caseDetail(
 ): Promise<CaseDetail> {
   const now = nowOf(ctx);
   const row = await visibleCase(ctx, op, rawId, now);
-  const { fields, corrections } = currentFields(ctx, row);
+  const { fields, corrections, read } = currentFields(ctx, row);
+  const digest = await approvalDigest(ctx, ctx.db, row, fields);
   await audit(ctx.db, { caseId: row.id, actor: actorOf(op), action: 'view', at: now });
   return {
     id: row.id,
@@ -262,8 +270,15 @@ export async function caseDetail(
     faceThreshold: row.face_threshold,
     attempts: { liveness: row.attempts_liveness, scans: row.attempts_scans },
     images: IMAGES.filter((image) => row[`has_${image}`]),
-    approvals: json(row.approvals).map((a) => ({ operator: a.usuario, at: a.at })),
+    approvals: json(row.approvals).map((a) => ({
+      operator: a.usuario,
+      at: a.at,
+      digest: a.digest ?? null,
+    })),
     needsSupervisor: row.needs_supervisor,
+    digest,
+    approvalRule: approvalRule(row, corrections),
+    fieldOrigins: fieldOrigins(read, corrections),
     claimedByMe: holds(ctx, row, op, now),
     expiresAt: row.code_expires_at ? new Date(row.code_expires_at).toISOString() : null,
   };
@@ -289,12 +304,16 @@ export async function caseImage(
   return bytes;
 }
 
-/** One field corrected, with its reason (audited: which field and the reason, not the values). */
+/**
+ * One field corrected, with its reason (audited: which field and the reason, not the values); the
+ * value passed its field's schema (contract/case-fields.ts). It changes what an approval would be
+ * of: approvals given before it are void.
+ */
 export async function correctField(
   ctx: AppContext,
   op: CaseOperator,
   rawId: string,
-  input: { field: keyof IdData; value: string; reason: string },
+  input: CorrectFieldRequest,
 ): Promise<void> {
   const now = nowOf(ctx);
   const sealer = caseSealer(ctx);
@@ -306,7 +325,7 @@ export async function correctField(
       {
         field: input.field,
         from: fields[input.field],
-        to: input.value,
+        to: keptIdValue(input.field, input.value),
         reason: input.reason,
         operator: op.usuario,
         at: now.toISOString(),
@@ -321,6 +340,13 @@ export async function correctField(
       actor: actorOf(op),
       action: 'correct',
       detail: { field: input.field, reason: input.reason },
+      at: now,
+    });
+    await voidApprovals(tx, {
+      caseId: row.id,
+      approvals: json(row.approvals),
+      actor: actorOf(op),
+      cause: 'correct',
       at: now,
     });
   });
@@ -394,8 +420,19 @@ export async function decide(
     };
 
     if (input.decision === 'approve') {
-      const approvals = json(row.approvals);
-      const supervised = SUPERVISED_TRIGGERS.includes(row.trigger);
+      const { fields, corrections } = currentFields(ctx, row);
+      // The approval is of what the page showed: the case must not have changed since.
+      const digest = await approvalDigest(ctx, tx, row, fields);
+      if (input.digest !== digest) throw new HttpError(409, m.caseChanged, {}, 'case_changed');
+      let approvals = json(row.approvals);
+      // Approvals of another version (given before they recorded one) do not count: void.
+      if (approvals.some((a) => a.digest !== digest)) {
+        await voidApprovals(tx, { caseId: row.id, approvals, actor, cause: 'digest', at: now });
+        approvals = [];
+      }
+      const rule = approvalRule(row, corrections);
+      if (rule === 'centre_only') throw new HttpError(409, m.cardMissing, {}, 'card_missing');
+      const supervised = rule === 'two';
       if (approvals.length) {
         if (op.rol !== 'supervisor') throw new HttpError(403, m.supervisorOnly);
         if (approvals.some((a) => a.operatorId === op.id))
@@ -405,11 +442,19 @@ export async function decide(
         sealer.openJson<number[]>(row.id, 'desk_embedding', row.desk_embedding) ??
         sealer.openJson<number[]>(row.id, 'selfie_embedding', row.selfie_embedding);
       if (!embedding) throw new HttpError(409, m.noFace, {}, 'no_face');
-      // The patient is registered with these: an approval without them would register no one.
-      const current = currentFields(ctx, row).fields;
-      if (!current.FullName.trim() || !/\d/.test(current.DocumentNumber))
+      // The patient is registered with these, and logs in with the number: without them (or with
+      // a number login does not take) an approval would register no one who can log in.
+      if (
+        !fields.FullName.trim() ||
+        !idFieldValues.DocumentNumber.safeParse(fields.DocumentNumber).success
+      )
         throw new HttpError(409, m.fieldsMissing, {}, 'fields_missing');
-      const approval: Approval = { operatorId: op.id, usuario: op.usuario, at: now.toISOString() };
+      const approval: Approval = {
+        operatorId: op.id,
+        usuario: op.usuario,
+        at: now.toISOString(),
+        digest,
+      };
       if (supervised && approvals.length === 0) {
         await tx.query(
           `UPDATE cases SET approvals = $2, needs_supervisor = true,
@@ -421,12 +466,11 @@ export async function decide(
           caseId: row.id,
           actor,
           action: 'approve',
-          detail: { approval: 1, supervised: true },
+          detail: { approval: 1, supervised: true, rule, digest },
           at: now,
         });
         return { outcome: 'awaiting_supervisor' as const, draftId: null };
       }
-      const { fields, corrections } = currentFields(ctx, row);
       const session = await caseKyc(ctx).createVerifiedSession(
         { idData: fields, embedding, expiresAt: until },
         tx,
@@ -443,6 +487,8 @@ export async function decide(
         detail: {
           approval: approvals.length + 1,
           supervised,
+          rule,
+          digest,
           face: row.desk_embedding ? 'desk' : 'selfie',
           corrected: corrections.map((c) => c.field),
           engineReasons: json(row.engine_reasons),
@@ -622,6 +668,14 @@ export async function deskPhoto(
       actor: actorOf(op),
       action: 'desk_photo',
       detail: { similarity, threshold },
+      at: now,
+    });
+    // Another face to enrol: what was approved is not what would be registered.
+    await voidApprovals(tx, {
+      caseId: row.id,
+      approvals: json(row.approvals),
+      actor: actorOf(op),
+      cause: 'desk_photo',
       at: now,
     });
   });

@@ -5,6 +5,7 @@ import type {
   CorrectableField,
   DecisionOutcome,
   EvidenceImage,
+  FieldOrigin,
   IdentityReason,
   OperatorErrorCode,
   OperatorNotice,
@@ -62,6 +63,8 @@ export const operador = {
     notFound: 'No se encontró lo que buscabas.',
     forbidden: 'Tu rol no permite esta acción.',
     conflict: 'Otro operador ya tomó o decidió este caso.',
+    caseChanged:
+      'El caso cambió desde que lo abriste (una corrección o una foto nueva). Revisalo de nuevo antes de aprobar.',
     server: sharedErrors.unexpected,
   } satisfies Record<OperatorErrorCode, string>,
 } as const;
@@ -196,7 +199,19 @@ export const caseCopy = {
     `Intentos: ${liveness} de prueba de vida, ${scans} de lectura de la cédula`,
   reasons: 'Rechazos del sistema',
   noReasons: 'Ninguno',
-  fields: 'Datos leídos de la cédula',
+  fields: 'Datos de identidad',
+  /** where each field's value comes from (issue 42): the approver sees what was typed */
+  origins: {
+    read: 'Leído de la cédula',
+    typed: 'Escrito por un operador',
+    missing: 'Sin dato',
+  } satisfies Record<FieldOrigin, string>,
+  sexes: { F: 'FEMENINO', M: 'MASCULINO', X: 'SIN ESPECIFICAR' } as Record<string, string>,
+  version: (version: string) => `Versión del caso: ${version}`,
+  needsCard:
+    'Nadie vio la cédula de este caso: no se puede aprobar a distancia. Pedí que repita el frente o rechazalo para que verifique su identidad en un centro de salud.',
+  needsSecondApproval:
+    'Este caso necesita dos aprobaciones de la misma versión: la segunda, de otro supervisor.',
   correct: 'Corregir',
   correctField: (label: string) => `Corregir ${label.toLowerCase()}`,
   corrections: 'Correcciones',
@@ -208,7 +223,23 @@ export const caseCopy = {
     reasonHint: 'Obligatorio: por qué corregís este dato.',
     save: 'Guardar corrección',
     saving: 'Guardando...',
-    incomplete: 'Escribí un valor distinto del leído y el motivo (al menos 3 caracteres).',
+    choose: 'Elegí una opción',
+    hints: {
+      DocumentNumber: 'Solo números, sin puntos, como para ingresar.',
+      DateOfBirth: 'Como en la cédula: DD/MM/AAAA.',
+    } as Partial<Record<CorrectableField, string>>,
+    /** why the value is refused, by field (the same rule the server checks) */
+    invalid: {
+      FullName: 'Escribí el nombre completo como en la cédula: apellidos y nombres, solo letras.',
+      DocumentNumber:
+        'El número de documento tiene de 5 a 12 dígitos, sin puntos ni letras, como para ingresar.',
+      DateOfBirth: 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.',
+      Gender: 'Elegí el sexo de la lista.',
+      Nationality: 'Elegí la nacionalidad de la lista.',
+      MaritalStatus: 'Elegí el estado civil de la lista.',
+    } satisfies Record<CorrectableField, string>,
+    unchanged: 'Escribí un valor distinto del actual.',
+    reasonMissing: 'Escribí el motivo de la corrección (al menos 3 caracteres).',
   },
   actions: 'Decisión',
   approve: 'Aprobar',
@@ -219,6 +250,7 @@ export const caseCopy = {
   approveConfirm: {
     title: '¿Aprobar este caso?',
     body: 'El paciente podrá continuar su registro con estos datos.',
+    typed: (fields: string) => `Escritos por un operador, no leídos de la cédula: ${fields}.`,
     confirm: 'Sí, aprobar',
   },
   rejectForm: {

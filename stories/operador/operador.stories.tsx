@@ -120,8 +120,14 @@ export const CaseReviewing = at(f.case.reviewing);
 export const CaseReviewingReadOnly = at(f.case.reviewingReadOnly);
 export const CaseReviewingSupervised = at(f.case.reviewingSupervised);
 export const CaseReviewingFailed = at(f.case.reviewingFailed);
+// Issue 42: typed fields marked, a case nobody saw a card of, an approval of an older version.
+export const CaseReviewingCardMissing = at(f.case.reviewingCardMissing);
+export const CaseReviewingChanged = at(f.case.reviewingChanged);
 export const CaseCorrecting = at(f.case.correcting);
 export const CaseCorrectingIncomplete = at(f.case.correctingIncomplete);
+export const CaseCorrectingInvalidNumber = at(f.case.correctingInvalidNumber);
+export const CaseCorrectingChoice = at(f.case.correctingChoice);
+export const CaseCorrectingRefused = at(f.case.correctingRefused);
 export const CaseCorrectingSaving = at(f.case.correctingSaving);
 export const CaseConfirmingApproval = at(f.case.confirmingApproval);
 export const CaseRejecting = at(f.case.rejecting);

@@ -142,6 +142,33 @@ describe('operatorCase selectors', () => {
     expect(selectCorrection(c.correctingSaving).saving).toBe(true);
   });
 
+  it("a correction says what is wrong by its field's rule; a server refusal stays in the form", () => {
+    expect(selectCorrection(c.correctingIncomplete).problem).toBe('reason');
+    expect(selectCorrection(c.correctingInvalidNumber)).toMatchObject({
+      input: 'number',
+      problem: 'value',
+    });
+    expect(selectCorrection(c.correctingChoice)).toMatchObject({ input: 'choice', problem: null });
+    expect(selectCorrection(c.correctingChoice).choices).toEqual(['F', 'M', 'X']);
+    expect(selectCorrection(c.correctingRefused).refusal?.serverMessage).toMatch(/DD\/MM\/AAAA/);
+    expect(selectCase(c.correctingRefused).error).toBeNull();
+  });
+
+  it('which fields were typed, how the case is approved, and its version', () => {
+    expect(selectCase(c.reviewing)).toMatchObject({
+      typedFields: ['DateOfBirth'],
+      needsSecondApproval: true,
+      needsCard: false,
+      version: '3F9A-1C7E',
+    });
+    expect(selectCase(c.reviewingCardMissing)).toMatchObject({
+      typedFields: ['FullName', 'DocumentNumber'],
+      needsCard: true,
+      canApprove: false,
+    });
+    expect(selectCase(c.reviewingChanged).error?.code).toBe('caseChanged');
+  });
+
   it('the rejection and the repeat can be confirmed only with their choice', () => {
     expect(selectRejection(c.rejecting).canConfirm).toBe(true);
     expect(selectRepeat(c.repeating)).toEqual({ step: 'front', canConfirm: true });

@@ -10,11 +10,13 @@ import type {
   SessionResponse,
 } from '../../contract/operators';
 import { caseMachine } from '../../machines/operador/case.machine';
+import { cardMissingCase } from '../../machines/operador/operador.fixtures';
 import { operatorAuthMachine } from '../../machines/operador/operador.machine';
 import {
   selectCase,
   selectCaseActor,
   selectCodeEntry,
+  selectCorrection,
   selectDesk,
   selectEnrolment,
   selectLogin,
@@ -68,6 +70,16 @@ const detail = (over: Partial<CaseDetail> = {}): CaseDetail => ({
   needsSupervisor: false,
   claimedByMe: true,
   expiresAt: null,
+  digest: 'a'.repeat(64),
+  approvalRule: 'two',
+  fieldOrigins: {
+    FullName: 'read',
+    DocumentNumber: 'read',
+    DateOfBirth: 'read',
+    Gender: 'read',
+    Nationality: 'read',
+    MaritalStatus: 'read',
+  },
   ...over,
 });
 
@@ -578,9 +590,15 @@ describe('operatorCase machine', () => {
       value: 'MARÍA GONZÁLEZ',
       reason: '',
     });
+    actor.send({ type: 'correction.submit' });
+    expect(selectCorrection(actor.getSnapshot())).toMatchObject({
+      incomplete: true,
+      problem: 'unchanged',
+    });
     actor.send({ type: 'correction.change', value: 'MARÍA GONZÁLES' });
     actor.send({ type: 'correction.submit' });
     expect(actor.getSnapshot().matches({ reviewing: { correcting: 'incomplete' } })).toBe(true);
+    expect(selectCorrection(actor.getSnapshot()).problem).toBe('reason');
     actor.send({ type: 'correction.change', reason: ' Así figura en la cédula ' });
     actor.send({ type: 'correction.submit' });
     expect(c.saveCorrection.calls[0]!.input).toEqual({
@@ -593,6 +611,58 @@ describe('operatorCase machine', () => {
     await waitFor(actor, (s) => s.matches({ reviewing: 'idle' }));
     expect(actor.getSnapshot().context.detail?.fields.FullName).toBe('MARÍA GONZÁLES');
     expect(actor.getSnapshot().context.correction).toBeNull();
+  });
+
+  it("the value by its field's rule, the server's: digits for the number, the card's date, lists", async () => {
+    const { actor, c, loaded } = startCase({
+      fields: { ...detail().fields, Nationality: 'PRY' },
+    });
+    await loaded();
+    const problem = (field: Correction['field'], value: string) => {
+      actor.send({ type: 'field.edit', field });
+      actor.send({ type: 'correction.change', value, reason: 'Así figura en la cédula' });
+      actor.send({ type: 'correction.submit' });
+      const p = selectCorrection(actor.getSnapshot()).problem;
+      actor.send({ type: 'action.cancel' });
+      return p;
+    };
+    expect(problem('DocumentNumber', 'ABC')).toBe('value');
+    expect(problem('DocumentNumber', '1'.repeat(120))).toBe('value');
+    expect(problem('DocumentNumber', '1.234.568')).toBe('value');
+    expect(problem('DateOfBirth', '31/02/1990')).toBe('value');
+    // The same date written as the card prints it is no change.
+    expect(problem('DateOfBirth', '02/01/1990')).toBe('unchanged');
+    expect(problem('Gender', 'Q')).toBe('value');
+    expect(problem('FullName', 'MARÍA 2')).toBe('value');
+    expect(c.saveCorrection.calls).toHaveLength(0);
+    // A list starts at the current value when it holds it, else at nothing to pick.
+    actor.send({ type: 'field.edit', field: 'Nationality' });
+    expect(selectCorrection(actor.getSnapshot())).toMatchObject({
+      input: 'choice',
+      correction: { value: '' },
+    });
+    expect(selectCorrection(actor.getSnapshot()).choices).toContain('PARAGUAYA');
+    actor.send({ type: 'action.cancel' });
+    actor.send({ type: 'field.edit', field: 'DateOfBirth' });
+    expect(selectCorrection(actor.getSnapshot())).toMatchObject({
+      input: 'date',
+      correction: { value: '02/01/1990' },
+    });
+    actor.send({ type: 'correction.change', value: '14/05/1990', reason: 'La cédula dice 14' });
+    actor.send({ type: 'correction.submit' });
+    expect(c.saveCorrection.calls[0]!.input.correction).toMatchObject({ value: '14/05/1990' });
+    // The server refuses (400): the form stays and says why; a change edits again.
+    c.saveCorrection.calls[0]!.answer.reject(
+      new ApiError('server', 400, 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.'),
+    );
+    await waitFor(actor, (s) => s.matches({ reviewing: { correcting: 'refused' } }));
+    expect(selectCorrection(actor.getSnapshot()).refusal).toEqual({
+      code: 'server',
+      serverMessage: 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.',
+    });
+    expect(selectCase(actor.getSnapshot()).error).toBeNull();
+    actor.send({ type: 'correction.change', value: '15/05/1990' });
+    expect(actor.getSnapshot().matches({ reviewing: { correcting: 'editing' } })).toBe(true);
   });
 
   it('a failed save is said in the review; cancel drops the draft', async () => {
@@ -622,12 +692,58 @@ describe('operatorCase machine', () => {
     actor.send({ type: 'approve.start' });
     actor.send({ type: 'approve.confirm' });
     expect(selectCase(actor.getSnapshot()).status).toBe('deciding');
-    expect(c.decide.calls[0]!.input).toEqual({ caseId: 'c1', decision: { decision: 'approve' } });
+    expect(c.decide.calls[0]!.input).toEqual({
+      caseId: 'c1',
+      decision: { decision: 'approve', digest: 'a'.repeat(64) },
+    });
     c.decide.calls[0]!.answer.resolve({ success: true, outcome: 'awaiting_supervisor' });
     await waitFor(actor, (s) => s.matches('decided'));
     expect(selectCase(actor.getSnapshot()).outcome).toBe('awaiting_supervisor');
     actor.send({ type: 'case.close' });
     expect(actor.getSnapshot().output).toEqual({ caseId: null, expired: false });
+  });
+
+  it('an approval of a case that changed since it was shown: read again, said, and approved as it is now', async () => {
+    const { actor, c, loaded } = startCase();
+    await loaded();
+    actor.send({ type: 'approve.start' });
+    actor.send({ type: 'approve.confirm' });
+    const changed =
+      'El caso cambió desde que lo abriste (una corrección o una foto nueva). Revisalo de nuevo antes de aprobar.';
+    c.decide.calls[0]!.answer.reject(
+      new ApiError('server', 409, changed, undefined, 'case_changed'),
+    );
+    await waitFor(actor, (s) => s.matches('loading'));
+    c.loadCase.calls[1]!.answer.resolve({
+      detail: detail({ digest: 'b'.repeat(64), approvals: [] }),
+      images: { selfie: 'blob:2' },
+    });
+    await waitFor(actor, (s) => s.matches({ reviewing: 'failed' }));
+    expect(selectCase(actor.getSnapshot())).toMatchObject({
+      error: { code: 'caseChanged', serverMessage: changed },
+      version: 'BBBB-BBBB',
+      canApprove: true,
+    });
+    actor.send({ type: 'approve.start' });
+    actor.send({ type: 'approve.confirm' });
+    expect(c.decide.calls[1]!.input.decision).toEqual({
+      decision: 'approve',
+      digest: 'b'.repeat(64),
+    });
+  });
+
+  it('a remote case where nobody saw a card cannot be approved here; typed fields are named', async () => {
+    const { actor, loaded } = startCase({ ...cardMissingCase, id: 'c1' });
+    await loaded();
+    expect(selectCase(actor.getSnapshot())).toMatchObject({
+      canApprove: false,
+      needsCard: true,
+      typedFields: ['FullName', 'DocumentNumber'],
+    });
+    actor.send({ type: 'approve.start' });
+    expect(actor.getSnapshot().matches({ reviewing: 'idle' })).toBe(true);
+    actor.send({ type: 'repeat.start' });
+    expect(actor.getSnapshot().matches({ reviewing: 'repeating' })).toBe(true);
   });
 
   it("'Rechazar' needs a reason from the list; the note is optional and trimmed", async () => {
@@ -679,7 +795,11 @@ describe('operatorCase machine', () => {
   });
 
   it('a centro case: no approval before the desk photo; the photo taken, uploaded, its match shown', async () => {
-    const { actor, c, camera, loaded } = startCase({ kind: 'centro', trigger: 'no_camera' });
+    const { actor, c, camera, loaded } = startCase({
+      kind: 'centro',
+      trigger: 'no_camera',
+      approvalRule: 'one',
+    });
     await loaded();
     expect(selectCase(actor.getSnapshot())).toMatchObject({
       canApprove: false,
@@ -707,6 +827,14 @@ describe('operatorCase machine', () => {
       faceSimilarity: 0.72,
       faceThreshold: 0.6,
       url: 'blob:desk',
+      // the case read again: the new face changed its digest
+      detail: detail({
+        kind: 'centro',
+        trigger: 'no_camera',
+        approvalRule: 'one',
+        digest: 'c'.repeat(64),
+        images: ['selfie', 'portrait', 'front', 'back', 'desk'],
+      }),
     });
     await waitFor(actor, (s) => s.matches({ reviewing: 'idle' }));
     expect(selectDesk(actor.getSnapshot()).match).toEqual({
@@ -722,6 +850,7 @@ describe('operatorCase machine', () => {
     expect(selectCase(actor.getSnapshot())).toMatchObject({
       canApprove: true,
       needsDeskPhoto: false,
+      version: 'CCCC-CCCC',
     });
   });
 
@@ -813,12 +942,13 @@ describe('the case loader', () => {
 });
 
 describe('the desk photo upload', () => {
-  it('posts the JPEG as it is and answers the match with the photo as an object URL', async () => {
-    const fetch = vi.fn(
-      async () =>
-        new Response(JSON.stringify({ success: true, faceSimilarity: 0.7, faceThreshold: 0.6 }), {
-          status: 200,
-        }),
+  it('posts the JPEG as it is and answers the match with the photo as an object URL and the case read again', async () => {
+    const fetch = vi.fn(async (url: string) =>
+      url.endsWith('/foto')
+        ? new Response(JSON.stringify({ success: true, faceSimilarity: 0.7, faceThreshold: 0.6 }), {
+            status: 200,
+          })
+        : new Response(JSON.stringify({ success: true, case: detail() }), { status: 200 }),
     );
     vi.stubGlobal('fetch', fetch);
     try {
@@ -833,8 +963,10 @@ describe('the desk photo upload', () => {
         faceSimilarity: 0.7,
         faceThreshold: 0.6,
         url: 'blob:desk',
+        detail: detail(),
       });
       const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+      expect(fetch.mock.calls[1]![0]).toBe('/api/operador/casos/c%201');
       expect(url).toBe('/api/operador/casos/c%201/foto');
       expect(init.method).toBe('POST');
       expect(init.body).toBe(photo);

@@ -15,7 +15,11 @@ import type {
 import { OPERATOR_ENROL_PATH, OPERATOR_PATH } from '../../contract/operators';
 import { AppRoutes } from '../../src/app/routes';
 import { caseMachine } from '../../machines/operador/case.machine';
-import { fixtureCase, fixtureOperator } from '../../machines/operador/operador.fixtures';
+import {
+  cardMissingCase,
+  fixtureCase,
+  fixtureOperator,
+} from '../../machines/operador/operador.fixtures';
 import { operatorAuthMachine } from '../../machines/operador/operador.machine';
 import { queueMachine } from '../../machines/operador/queue.machine';
 import type { Correction, LoadedCase } from '../../machines/operador/operador.types';
@@ -155,6 +159,9 @@ describe('the back office at /operador', () => {
     const reasons = screen.getByRole('list', { name: caseCopy.reasons });
     expect(within(reasons).getAllByText(operadorTerms.reasons.face_mismatch)).toHaveLength(2);
     expect(screen.getByText(fixtureCase.fields.FullName)).toBeInTheDocument();
+    // which fields the engine read and which one an operator typed
+    expect(screen.getAllByText(caseCopy.origins.read)).toHaveLength(5);
+    expect(screen.getByText(caseCopy.origins.typed)).toBeInTheDocument();
     expect(screen.getAllByRole('button', { name: /^Corregir/ })).toHaveLength(6);
     expect(screen.getByRole('button', { name: 'Corregir nombre completo' })).toBeInTheDocument();
 
@@ -163,9 +170,14 @@ describe('the back office at /operador', () => {
       screen.getByRole('heading', { name: caseCopy.approveConfirm.title }),
     ).toBeInTheDocument();
     expect(decisions).toEqual([]);
+    // the confirmation names what nobody read, and the version approved
+    expect(
+      screen.getByText(caseCopy.approveConfirm.typed('fecha de nacimiento')),
+    ).toBeInTheDocument();
+    expect(screen.getByText(caseCopy.version('3F9A-1C7E'))).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: caseCopy.approveConfirm.confirm }));
     expect(await screen.findByText('Queda pendiente de un supervisor')).toBeInTheDocument();
-    expect(decisions).toEqual([{ decision: 'approve' }]);
+    expect(decisions).toEqual([{ decision: 'approve', digest: fixtureCase.digest }]);
     await user.click(screen.getByRole('button', { name: caseCopy.backToQueue }));
     expect(await screen.findByRole('heading', { name: queueCopy.title })).toBeInTheDocument();
   });
@@ -220,7 +232,7 @@ describe('the back office at /operador', () => {
     expect(screen.getByRole('button', { name: queueCopy.code.submit })).toBeDisabled();
   });
 
-  it("'Corregir' needs the reason; the correction is saved with it", async () => {
+  it("'Corregir' sex from its list, with the reason; the correction is saved with it", async () => {
     const saved: Correction[] = [];
     const user = app({
       fetchSession: async () => session,
@@ -236,11 +248,11 @@ describe('the back office at /operador', () => {
     await user.click(await screen.findByRole('button', { name: 'Corregir sexo' }));
     expect(screen.getByRole('heading', { name: caseCopy.correctField('Sexo') })).toHaveFocus();
     const value = screen.getByLabelText(caseCopy.correction.value);
-    await user.clear(value);
-    await user.type(value, 'M');
+    expect(value).toHaveValue('F');
+    await user.selectOptions(value, 'MASCULINO');
     await user.click(screen.getByRole('button', { name: caseCopy.correction.save }));
     expect(screen.getByLabelText(caseCopy.correction.reason)).toHaveAccessibleDescription(
-      expect.stringContaining(caseCopy.correction.incomplete),
+      expect.stringContaining(caseCopy.correction.reasonMissing),
     );
     expect(saved).toEqual([]);
     await user.type(screen.getByLabelText(caseCopy.correction.reason), 'Error de lectura');
@@ -249,6 +261,57 @@ describe('the back office at /operador', () => {
       expect(saved).toEqual([{ field: 'Gender', value: 'M', reason: 'Error de lectura' }]),
     );
     expect(await screen.findByRole('button', { name: caseCopy.approve })).toBeInTheDocument();
+  });
+
+  it("a document number by login's rule: refused in the form before it is sent; the server's refusal in the form", async () => {
+    const saved: Correction[] = [];
+    const user = app({
+      fetchSession: async () => session,
+      fetchQueue: async () => queue,
+      claimNext: async () => ({ success: true, caseId: 'c1' }),
+      loadCase: async () => ({ detail: fixtureCase, images }),
+      saveCorrection: async (c) => {
+        saved.push(c);
+        throw new ApiError('server', 400, 'El número de documento no se puede usar.');
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: queueCopy.claim }));
+    await user.click(await screen.findByRole('button', { name: 'Corregir número de documento' }));
+    const value = screen.getByLabelText(caseCopy.correction.value);
+    await user.clear(value);
+    await user.type(value, 'ABC');
+    await user.type(screen.getByLabelText(caseCopy.correction.reason), 'Error de lectura');
+    await user.click(screen.getByRole('button', { name: caseCopy.correction.save }));
+    expect(value).toHaveAccessibleDescription(
+      expect.stringContaining(caseCopy.correction.invalid.DocumentNumber),
+    );
+    expect(saved).toEqual([]);
+    await user.clear(value);
+    await user.type(value, '7654321');
+    await user.click(screen.getByRole('button', { name: caseCopy.correction.save }));
+    expect(await screen.findByText('El número de documento no se puede usar.')).toBeInTheDocument();
+    expect(saved).toEqual([
+      { field: 'DocumentNumber', value: '7654321', reason: 'Error de lectura' },
+    ]);
+    expect(
+      screen.getByRole('heading', { name: caseCopy.correctField('Número de documento') }),
+    ).toBeInTheDocument();
+  });
+
+  it('a remote case where nobody saw a card: typed fields marked, and why it is not approved here', async () => {
+    const user = app({
+      fetchSession: async () => session,
+      fetchQueue: async () => queue,
+      claimNext: async () => ({ success: true, caseId: 'c1' }),
+      loadCase: async () => ({ detail: cardMissingCase, images: { selfie: 'blob:s' } }),
+    });
+    await user.click(await screen.findByRole('button', { name: queueCopy.claim }));
+    const approve = await screen.findByRole('button', { name: caseCopy.approve });
+    expect(approve).toBeDisabled();
+    expect(approve).toHaveAccessibleDescription(caseCopy.needsCard);
+    expect(screen.getAllByText(caseCopy.origins.typed)).toHaveLength(2);
+    expect(screen.getAllByText(caseCopy.origins.missing)).toHaveLength(4);
+    expect(screen.getByRole('button', { name: caseCopy.repeat })).toBeEnabled();
   });
 
   it("'Rechazar' with a reason from the list; 'Pedir que repita' one step", async () => {
@@ -290,7 +353,7 @@ describe('the back office at /operador', () => {
       fetchQueue: async () => queue,
       claimNext: async () => ({ success: true, caseId: 'c2' }),
       loadCase: async () => ({
-        detail: { ...fixtureCase, kind: 'centro', trigger: 'no_camera' },
+        detail: { ...fixtureCase, kind: 'centro', trigger: 'no_camera', approvalRule: 'one' },
         images,
       }),
     });

@@ -51,6 +51,11 @@ const claim = async (name: Parameters<typeof op.post>[0]) => {
 };
 const decide = (name: Parameters<typeof op.post>[0], id: string, body: object) =>
   op.post(name, `/casos/${id}/decision`, body);
+/** 'Aprobar' as the page does it: with the digest of the case it shows (a look, audited). */
+const approve = async (name: Parameters<typeof op.post>[0], id: string) => {
+  const shown = await op.get(name, `/casos/${id}`);
+  return decide(name, id, { decision: 'approve', digest: shown.json().case?.digest });
+};
 
 describe('who may call', () => {
   it("no operator session: 401 on every route (a patient's live session is no operator session)", async () => {
@@ -244,7 +249,7 @@ describe('deciding', () => {
   it('a supervised trigger needs a second approval by a different supervisor', async () => {
     const { id, phone } = await reviewCase('0981123456', 'face_mismatch');
     expect(await claim('ana')).toBe(id);
-    const first = await decide('ana', id, { decision: 'approve' });
+    const first = await approve('ana', id);
     expect(first.json()).toEqual({ success: true, outcome: 'awaiting_supervisor' });
     expect(sms.sent.filter((s) => s.purpose === 'case_decision')).toHaveLength(0);
     // Back in the queue for a supervisor only; the first approver cannot take it again.
@@ -255,7 +260,7 @@ describe('deciding', () => {
     expect(await claim('ana')).toBeNull();
     expect(await claim('beto')).toBeNull();
     expect(await claim('sofia')).toBe(id);
-    const approved = await decide('sofia', id, { decision: 'approve' });
+    const approved = await approve('sofia', id);
     expect(approved.json()).toEqual({ success: true, outcome: 'approved' });
     const detail = (await op.get('sofia', `/casos/${id}`)).json().case;
     expect(detail.approvals.map((a: { operator: string }) => a.operator)).toEqual(['ana', 'sofia']);
@@ -286,19 +291,17 @@ describe('deciding', () => {
   it('the first approver cannot give the second approval, even as a supervisor', async () => {
     const { id } = await reviewCase('0981123456', 'face_mismatch');
     await claim('sofia');
-    expect((await decide('sofia', id, { decision: 'approve' })).json().outcome).toBe(
-      'awaiting_supervisor',
-    );
+    expect((await approve('sofia', id)).json().outcome).toBe('awaiting_supervisor');
     expect(await claim('sofia')).toBeNull();
     expect(await claim('tomas')).toBe(id);
-    expect((await decide('tomas', id, { decision: 'approve' })).json().outcome).toBe('approved');
+    expect((await approve('tomas', id)).json().outcome).toBe('approved');
   });
 
   it('two decisions at once: one wins, the other is a 409', async () => {
     const { id } = await reviewCase();
     await claim('ana');
     const answers = await Promise.all([
-      decide('ana', id, { decision: 'approve' }),
+      approve('ana', id),
       decide('ana', id, { decision: 'reject', reason: 'faces_differ' }),
     ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
@@ -309,7 +312,10 @@ describe('deciding', () => {
   it('only the claimer decides; a bad decision is a Spanish 400', async () => {
     const { id } = await reviewCase();
     await claim('ana');
-    expect((await decide('beto', id, { decision: 'approve' })).statusCode).toBe(403);
+    // Beto cannot look at it, so has no digest of it: a well-formed one is still a 403.
+    expect(
+      (await decide('beto', id, { decision: 'approve', digest: '0'.repeat(64) })).statusCode,
+    ).toBe(403);
     const bad = await decide('ana', id, { decision: 'reject', reason: 'porque sí' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/^Revisá la decisión/);
@@ -318,7 +324,7 @@ describe('deciding', () => {
     expect((await op.get('ana', `/casos/${id}`)).statusCode).toBe(200);
     expect((await op.get('beto', `/casos/${id}`)).statusCode).toBe(403);
     expect((await op.get('beto', `/casos/${id}/imagen/selfie`)).statusCode).toBe(403);
-    expect((await decide('ana', id, { decision: 'approve' })).json()).toEqual({
+    expect((await approve('ana', id)).json()).toEqual({
       success: false,
       message: 'Este caso ya tiene una decisión.',
       reason: 'case_decided',
@@ -396,7 +402,7 @@ describe('deciding', () => {
     });
     expect(found.statusCode).toBe(200);
     const id = found.json().caseId as string;
-    const noFace = await decide('ana', id, { decision: 'approve' });
+    const noFace = await approve('ana', id);
     expect(noFace.statusCode).toBe(409);
     expect(noFace.json().message).toBe(
       'Este caso no tiene ninguna foto del rostro. Tomá la foto en el escritorio antes de aprobar.',
@@ -411,11 +417,11 @@ describe('deciding', () => {
     expect(photo.statusCode).toBe(200);
     // The engine's cosine of the desk face and the card's portrait, and its document threshold.
     expect(photo.json()).toEqual({ success: true, faceSimilarity: 0.36, faceThreshold: 0.66 });
-    expect((await decide('ana', id, { decision: 'approve' })).json().outcome).toBe('approved');
+    expect((await approve('ana', id)).json().outcome).toBe('approved');
     const resumed = await p.resume();
     expect(kyc.embeddings.get(resumed.sessionId)).toEqual(DESK_EMBEDDING);
     const actions = (await auditRows(h.t.ctx)).map((r) => r.action);
-    expect(actions).toEqual(['open', 'lookup', 'claim', 'desk_photo', 'approve']);
+    expect(actions).toEqual(['open', 'lookup', 'claim', 'view', 'desk_photo', 'view', 'approve']);
   });
 
   it('a case whose card was never read cannot be approved until its name and number are typed', async () => {
@@ -424,7 +430,7 @@ describe('deciding', () => {
       .code as string;
     const id = (await op.post('ana', '/codigos', { code })).json().caseId as string;
     expect((await op.photo('ana', id, jpeg('desk'))).statusCode).toBe(200);
-    const refused = await decide('ana', id, { decision: 'approve' });
+    const refused = await approve('ana', id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({ success: false, reason: 'fields_missing' });
     const reason = 'Leído de la cédula física';
@@ -435,7 +441,7 @@ describe('deciding', () => {
       expect(
         (await op.post('ana', `/casos/${id}/campos`, { field, value, reason })).statusCode,
       ).toBe(200);
-    expect((await decide('ana', id, { decision: 'approve' })).json().outcome).toBe('approved');
+    expect((await approve('ana', id)).json().outcome).toBe('approved');
     expect((await p.resume()).idData).toMatchObject({
       FullName: 'GONZÁLEZ MARÍA',
       DocumentNumber: '4567890',

@@ -27,16 +27,16 @@ describe('the report: assisted verification', () => {
     // face_mismatch: approved by ana then sofia, 2 h after opening.
     h.t.clock.advance(HOUR);
     const first = (await op.post('ana', '/casos/tomar')).json().caseId as string;
-    await op.get('ana', `/casos/${first}`);
+    const shown = (await op.get('ana', `/casos/${first}`)).json().case.digest as string;
     await op.get('ana', `/casos/${first}/imagen/selfie`);
     await op.get('ana', `/casos/${first}/imagen/portrait`);
-    await op.post('ana', `/casos/${first}/decision`, { decision: 'approve' });
+    await op.post('ana', `/casos/${first}/decision`, { decision: 'approve', digest: shown });
     h.t.clock.advance(HOUR);
     const again = (await op.post('sofia', '/casos/tomar')).json().caseId as string;
     // Back in the queue for a supervisor: the oldest case sofia may decide.
     expect(again).toBe(first);
-    await op.get('sofia', `/casos/${again}`);
-    await op.post('sofia', `/casos/${again}/decision`, { decision: 'approve' });
+    const same = (await op.get('sofia', `/casos/${again}`)).json().case.digest as string;
+    await op.post('sofia', `/casos/${again}/decision`, { decision: 'approve', digest: same });
     // liveness_failed: rejected by beto 4 h after opening.
     h.t.clock.advance(2 * HOUR);
     const second = (await op.post('beto', '/casos/tomar')).json().caseId as string;

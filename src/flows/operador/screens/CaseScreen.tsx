@@ -1,11 +1,9 @@
 import styled from 'styled-components';
 import {
   selectCase,
-  selectCorrection,
   selectDesk,
   selectRejection,
   selectRepeat,
-  CORRECTION_LIMITS,
   NOTE_MAX,
 } from '../../../../machines/operador/operador.selectors';
 import {
@@ -13,6 +11,7 @@ import {
   CORRECTABLE_FIELDS,
   REJECT_REASONS,
   type EvidenceImage,
+  type FieldOrigin,
   type RejectReason,
 } from '../../../../machines/operador/operador.types';
 import { cameraErrors } from '../../../copy/es.camera';
@@ -33,6 +32,7 @@ import { SelectField } from '../../../components/SelectField';
 import { TextField } from '../../../components/TextField';
 import { theme } from '../../../theme/theme';
 import { CaseActor } from '../operador.context';
+import { CorrectionPanel } from './CorrectionPanel';
 import { Actions, Badge, Busy, H2, Panel } from './parts';
 
 const Pair = styled.div`
@@ -119,6 +119,25 @@ const Steps = styled.fieldset`
     min-height: 44px;
   }
 `;
+
+/** A value typed by an operator stands out; one the engine read, or none, is said quietly. */
+const TypedMark = styled(Badge)`
+  background: ${theme.colors.errorBg};
+  color: ${theme.colors.error};
+`;
+const Value = styled.dd`
+  display: flex;
+  flex-wrap: wrap;
+  gap: 4px 8px;
+  align-items: baseline;
+`;
+function Origin({ origin }: { origin: FieldOrigin }) {
+  return origin === 'typed' ? (
+    <TypedMark>{caseCopy.origins.typed}</TypedMark>
+  ) : (
+    <Muted as="span">{caseCopy.origins[origin]}</Muted>
+  );
+}
 
 /** One image of the case (an object URL), or a note that the case holds none. */
 function Evidence({
@@ -244,7 +263,10 @@ export function CaseScreen() {
         {CORRECTABLE_FIELDS.map((field) => (
           <div key={field} style={{ display: 'contents' }}>
             <dt>{operadorTerms.fields[field]}</dt>
-            <dd>{d.fields[field]}</dd>
+            <Value>
+              {d.fields[field] ? <span>{d.fields[field]}</span> : null}
+              <Origin origin={d.fieldOrigins[field]} />
+            </Value>
             <dd>
               {view.canDecide && view.panel === 'none' && !working ? (
                 <Button
@@ -301,6 +323,10 @@ function CaseActions() {
         {view.needsDeskPhoto ? (
           <Muted id="needs-desk-photo">{caseCopy.needsDeskPhoto}</Muted>
         ) : null}
+        {view.needsCard ? <Muted id="needs-card">{caseCopy.needsCard}</Muted> : null}
+        {view.canDecide && view.needsSecondApproval && !view.needsCard ? (
+          <Muted>{caseCopy.needsSecondApproval}</Muted>
+        ) : null}
         {view.canDecide ? (
           <Actions>
             {d?.kind === 'centro' ? (
@@ -311,7 +337,9 @@ function CaseActions() {
             <Button
               type="button"
               disabled={!view.canApprove}
-              aria-describedby={view.needsDeskPhoto ? 'needs-desk-photo' : undefined}
+              aria-describedby={
+                view.needsCard ? 'needs-card' : view.needsDeskPhoto ? 'needs-desk-photo' : undefined
+              }
               onClick={() => send({ type: 'approve.start' })}
             >
               {caseCopy.approve}
@@ -394,52 +422,9 @@ function CasePanel() {
   }
 }
 
-function CorrectionPanel() {
-  const { correction, incomplete, saving } = CaseActor.useSelector(selectCorrection);
-  const { send } = CaseActor.useActorRef();
-  if (!correction) return null;
-  return (
-    <Panel
-      id="correction-title"
-      title={caseCopy.correctField(operadorTerms.fields[correction.field])}
-      cancelDisabled={saving}
-      onCancel={() => send({ type: 'action.cancel' })}
-    >
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          send({ type: 'correction.submit' });
-        }}
-      >
-        <Stack>
-          <TextField
-            label={caseCopy.correction.value}
-            value={correction.value}
-            maxLength={CORRECTION_LIMITS.value}
-            disabled={saving}
-            onValueChange={(value) => send({ type: 'correction.change', value })}
-          />
-          <TextField
-            label={caseCopy.correction.reason}
-            value={correction.reason}
-            hint={caseCopy.correction.reasonHint}
-            maxLength={CORRECTION_LIMITS.reason}
-            disabled={saving}
-            error={incomplete ? caseCopy.correction.incomplete : null}
-            errorLive
-            onValueChange={(reason) => send({ type: 'correction.change', reason })}
-          />
-          <Button type="submit" disabled={saving}>
-            {saving ? caseCopy.correction.saving : caseCopy.correction.save}
-          </Button>
-        </Stack>
-      </form>
-    </Panel>
-  );
-}
-
+/** The approval's confirmation: which version of the case, and which fields nobody read. */
 function ApprovePanel() {
+  const { version, typedFields } = CaseActor.useSelector(selectCase);
   const { send } = CaseActor.useActorRef();
   return (
     <Panel
@@ -448,6 +433,15 @@ function ApprovePanel() {
       onCancel={() => send({ type: 'action.cancel' })}
     >
       <Muted>{caseCopy.approveConfirm.body}</Muted>
+      {typedFields.length ? (
+        <p>
+          <TypedMark>{caseCopy.origins.typed}</TypedMark>{' '}
+          {caseCopy.approveConfirm.typed(
+            typedFields.map((f) => operadorTerms.fields[f].toLowerCase()).join(', '),
+          )}
+        </p>
+      ) : null}
+      {version ? <Muted>{caseCopy.version(version)}</Muted> : null}
       <Button type="button" onClick={() => send({ type: 'approve.confirm' })}>
         {caseCopy.approveConfirm.confirm}
       </Button>

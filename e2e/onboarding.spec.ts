@@ -205,7 +205,10 @@ test('the code can be sent again only when the 30 s countdown reaches 0', async 
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/onboarding/resend-otp'));
   await resend.click();
   expect((await answer).status()).toBe(429);
-  await expect(page.getByRole('alert')).toContainText('Demasiados intentos');
+  // A wait, not a fault (issue 43 item 8).
+  await expect(page.getByRole('alert')).toContainText(
+    'Ya te enviamos un código. Podés pedir otro en',
+  );
   await expect(resend).toBeEnabled();
 });
 

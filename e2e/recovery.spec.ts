@@ -296,7 +296,10 @@ test('resend only at 0 of the countdown; the server keeps its own 30 s', async (
   const answer = page.waitForResponse((r) => r.url().endsWith('/api/auth/send-pin-otp'));
   await resend.click();
   expect((await answer).status()).toBe(429);
-  await expect(page.getByRole('alert')).toContainText('Demasiados intentos');
+  // A wait, not a fault (issue 43 item 8).
+  await expect(page.getByRole('alert')).toContainText(
+    'ya te enviamos un código. Podés pedir otro en',
+  );
   await expect(codeField(page)).toHaveValue('123');
   await expect(resend).toBeEnabled();
 });

@@ -178,7 +178,7 @@ export const handoffFixtures = {
     ...handoffBase,
     error: {
       code: 'handoffFailed',
-      serverMessage: 'Demasiados intentos. Esperá 25 segundos e intentá de nuevo.',
+      serverMessage: 'Ya te enviamos un enlace. Podés pedir otro en 25 segundos.',
     },
   }),
   stopped: handoff('stopped', { ...sentAt('waiting'), error: { code: 'handoffStopped' } }),

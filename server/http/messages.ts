@@ -11,6 +11,9 @@ export const messages = {
   shuttingDown: 'El servicio se está reiniciando. Intentá de nuevo en unos segundos.',
   tooManyAttempts: (minutes: number) =>
     `Demasiados intentos. Esperá ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} e intentá de nuevo.`,
+  /** The wait between two SMS codes to one mobile (issue 43 item 8): a wait, not a fault. */
+  resendWait: (seconds: number) =>
+    `Ya te enviamos un código. Podés pedir otro en ${shortWaitText(seconds)}.`,
   loginBadCredentials: 'Número de documento o PIN incorrectos.',
   /** A locked ledger (issue 29 item 9): the same for any document number, registered or not. */
   loginLocked: (seconds: number) =>
@@ -30,4 +33,11 @@ function waitText(seconds: number): string {
   if (minutes < 60) return `${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}`;
   const hours = Math.ceil(minutes / 60);
   return `${hours} ${hours === 1 ? 'hora' : 'horas'}`;
+}
+
+/** A wait in seconds under a minute, then as waitText says it. */
+export function shortWaitText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s >= 60) return waitText(s);
+  return `${s} ${s === 1 ? 'segundo' : 'segundos'}`;
 }

@@ -1,3 +1,5 @@
+import { shortWaitText } from '../http/messages';
+
 /** Spanish answers of the onboarding API (voseo, texts of spec sections 5 and 8 where it has them). */
 export const onboardingMessages = {
   badPhone: 'Por favor, ingresá un número de celular válido.',
@@ -31,6 +33,9 @@ export const onboardingMessages = {
   phoneOfAnother: 'Este celular no es el de tu registro. Volvé a empezar el registro.',
   linkSent: 'Te enviamos un enlace por SMS. Abrilo en tu celular para seguir.',
   linkFailed: 'No pudimos enviar el SMS con el enlace. Intentá de nuevo.',
+  /** The wait between two links (issue 43 item 8): a wait, not a fault. */
+  linkResendWait: (seconds: number) =>
+    `Ya te enviamos un enlace. Podés pedir otro en ${shortWaitText(seconds)}.`,
   linkUsed:
     'Este enlace ya se usó. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
   linkExpired:

@@ -352,7 +352,7 @@ export async function sendLink(
         bucket: 'registration_link',
         key: draft.id,
         limits: [
-          { max: 1, windowMs: otp.resendWaitMs },
+          { max: 1, windowMs: otp.resendWaitMs, refusal: m.linkResendWait },
           { max: settings.linksPerRegistrationHour, windowMs: HOUR },
           { max: settings.linksPerRegistrationDay, windowMs: 24 * HOUR },
         ],

@@ -59,7 +59,7 @@ function pairSendCheck(
     bucket: 'recovery_send_pair',
     key: pairKey(documento, celular),
     limits: [
-      { max: 1, windowMs: resendWaitMs },
+      { max: 1, windowMs: resendWaitMs, refusal: m.resendWait },
       { max: s.sendsPerDocumentPerHour, windowMs: HOUR },
       { max: s.sendsPerDocumentPerDay, windowMs: DAY },
     ],

@@ -1,6 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH } from '../../contract/onboarding';
 import type { AppContext } from '../context';
+import { messages } from '../http/messages';
 import { otpSmsText, type OtpPurpose } from '../sms/sender';
 import { sendLogged } from '../sms/send-log';
 import type { OtpSettings } from './otp-config';
@@ -48,10 +49,11 @@ function phoneSmsBudget(otp: OtpSettings, celular: string): LimitCheck {
   };
 }
 
-/** The per-phone SMS limits of a code: the resend wait, then the budget. */
+/** The per-phone SMS limits of a code: the resend wait (worded as a wait), then the budget. */
 function phoneSmsCheck(otp: OtpSettings, celular: string): LimitCheck {
   const budget = phoneSmsBudget(otp, celular);
-  return { ...budget, limits: [{ max: 1, windowMs: otp.resendWaitMs }, ...budget.limits] };
+  const resendWait = { max: 1, windowMs: otp.resendWaitMs, refusal: messages.resendWait };
+  return { ...budget, limits: [resendWait, ...budget.limits] };
 }
 
 /** The per-client-address SMS cap (many phones from one address). */

@@ -1,8 +1,15 @@
 import type { Db } from '../db/client';
 import { HttpError, tooManyAttempts } from '../http/errors';
 
-/** At most `max` events per `windowMs` (sliding window). */
-type Limit = { max: number; windowMs: number };
+/**
+ * At most `max` events per `windowMs` (sliding window). `refusal`: the 429's message when this
+ * limit holds the longest wait (a wait that is no fault, as the one between two SMS codes);
+ * otherwise 'Demasiados intentos'.
+ */
+type Limit = { max: number; windowMs: number; refusal?: (seconds: number) => string };
+
+/** How long a check must wait, and the limit's own words for it when it has some. */
+type Wait = { ms: number; refusal?: ((seconds: number) => string) | undefined };
 
 /** A key (phone, client address...) in a bucket, with the limits that apply to it. */
 export type LimitCheck = { bucket: string; key: string; limits: Limit[] };
@@ -11,8 +18,8 @@ export type LimitCheck = { bucket: string; key: string; limits: Limit[] };
  * Milliseconds until one more event fits every limit of the check, or 0 when it fits now.
  * For a limit of `max` per window, the max-th newest event in the window must leave it first.
  */
-async function retryAfterMs(db: Db, check: LimitCheck, now: number): Promise<number> {
-  let wait = 0;
+async function retryAfter(db: Db, check: LimitCheck, now: number): Promise<Wait> {
+  let wait: Wait = { ms: 0 };
   for (const limit of check.limits) {
     const { rows } = await db.query<{ at: Date }>(
       `SELECT at FROM rate_limit_events
@@ -21,18 +28,33 @@ async function retryAfterMs(db: Db, check: LimitCheck, now: number): Promise<num
       [check.bucket, check.key, new Date(now - limit.windowMs), limit.max - 1],
     );
     const blocking = rows[0];
-    if (blocking) wait = Math.max(wait, new Date(blocking.at).getTime() + limit.windowMs - now);
+    if (blocking)
+      wait = longer(wait, new Date(blocking.at).getTime() + limit.windowMs - now, limit);
   }
   return wait;
 }
 
-/** The 429 for a limit: Retry-After in seconds and the Spanish message (in seconds under a minute). */
-export function limitExceeded(waitMs: number): HttpError {
+/** The longer wait; on a tie, 'Demasiados intentos' (a spent budget) over a limit's own words. */
+function longer(wait: Wait, ms: number, limit: Pick<Limit, 'refusal'>): Wait {
+  if (ms > wait.ms || (ms === wait.ms && ms > 0 && !limit.refusal))
+    return { ms, refusal: limit.refusal };
+  return wait;
+}
+
+/**
+ * The 429 for a limit: Retry-After in seconds and the Spanish message (in seconds under a minute),
+ * or the limit's own words (`refusal`).
+ */
+export function limitExceeded(waitMs: number, refusal?: (seconds: number) => string): HttpError {
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const headers = { 'retry-after': String(seconds) };
+  if (refusal) return new HttpError(429, refusal(seconds), headers);
   if (seconds >= 60) return tooManyAttempts(seconds);
-  return new HttpError(429, `Demasiados intentos. Esperá ${seconds} segundos e intentá de nuevo.`, {
-    'retry-after': String(seconds),
-  });
+  return new HttpError(
+    429,
+    `Demasiados intentos. Esperá ${seconds} segundos e intentá de nuevo.`,
+    headers,
+  );
 }
 
 /**
@@ -61,9 +83,12 @@ export async function consumeLimits(db: Db, checks: LimitCheck[], now: number): 
 
 /** Throws the 429 when a check is already over its limits, without recording anything. */
 export async function assertWithinLimits(db: Db, checks: LimitCheck[], now: number): Promise<void> {
-  let wait = 0;
-  for (const check of checks) wait = Math.max(wait, await retryAfterMs(db, check, now));
-  if (wait > 0) throw limitExceeded(wait);
+  let wait: Wait = { ms: 0 };
+  for (const check of checks) {
+    const w = await retryAfter(db, check, now);
+    wait = longer(wait, w.ms, w);
+  }
+  if (wait.ms > 0) throw limitExceeded(wait.ms, wait.refusal);
 }
 
 /** Takes back events that turned out not to count (a failed delivery, a right code). */

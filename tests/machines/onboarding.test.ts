@@ -1406,13 +1406,13 @@ describe('a registration that survives real life (issue 18)', () => {
     it('a link not sent says why; resend tries again', async () => {
       const h = await handingOff();
       h.links[0]!.answer.reject(
-        new ApiError('server', 429, 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.'),
+        new ApiError('server', 429, 'Ya te enviamos un código. Podés pedir otro en 20 segundos.'),
       );
       await waitFor(h.handoffStep(), (s) => s.matches('failed'));
       expect(h.hasTag('error')).toBe(true);
       expect(selectHandoffView(h.handoffStep().getSnapshot()).error).toEqual({
         code: 'handoffFailed',
-        serverMessage: 'Demasiados intentos. Esperá 20 segundos e intentá de nuevo.',
+        serverMessage: 'Ya te enviamos un código. Podés pedir otro en 20 segundos.',
       });
       h.send({ type: 'handoff.resend' });
       expect(h.links).toHaveLength(2);

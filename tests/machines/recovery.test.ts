@@ -227,12 +227,13 @@ describe('recovery machine, step 0 (Recuperar Pin)', () => {
       new ApiError(
         'tooManyAttempts',
         429,
-        'Demasiados intentos. Esperá 30 segundos e intentá de nuevo.',
+        'Si los datos coinciden con tu registro, ya te enviamos un código. Podés pedir otro en 30 segundos.',
         30,
       ),
       {
         code: 'tooManyAttempts',
-        serverMessage: 'Demasiados intentos. Esperá 30 segundos e intentá de nuevo.',
+        serverMessage:
+          'Si los datos coinciden con tu registro, ya te enviamos un código. Podés pedir otro en 30 segundos.',
       },
     ],
     [

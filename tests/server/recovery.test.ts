@@ -124,9 +124,11 @@ describe('POST /api/auth/send-pin-otp', () => {
     for (const res of [again, otherAgain]) {
       expect(res.statusCode).toBe(429);
       expect(res.headers['retry-after']).toBe('30');
+      // The wait between two codes, not a fault (issue 43 item 8); the same for every pair.
       expect(res.json()).toEqual({
         success: false,
-        message: 'Demasiados intentos. Esperá 30 segundos e intentá de nuevo.',
+        message:
+          'Si los datos coinciden con tu registro, ya te enviamos un código. Podés pedir otro en 30 segundos.',
       });
     }
     h.t.clock.advance(29_999);

@@ -331,13 +331,17 @@ describe('continuing on the phone', () => {
     const again = await sendLink(noPin);
     expect(again.statusCode).toBe(429);
     expect(again.headers['retry-after']).toBe('30');
-    const codes: number[] = [];
+    // The wait between two links is worded as a wait, not a fault (issue 43 item 8).
+    expect(again.json().message).toBe('Ya te enviamos un enlace. Podés pedir otro en 30 segundos.');
+    const answers: { statusCode: number; json: () => { message: string } }[] = [];
     for (let i = 0; i < 5; i++) {
       wait();
-      codes.push((await sendLink(noPin)).statusCode);
+      answers.push(await sendLink(noPin));
     }
     // 5 links per registration and hour, whatever the mobile's SMS budget (the code spent one).
-    expect(codes).toEqual([200, 200, 200, 200, 429]);
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200, 429]);
+    // A spent budget is 'Demasiados intentos'.
+    expect(answers[4]!.json().message).toMatch(/^Demasiados intentos\. Esperá /);
     // The links spent none of the mobile's budget: 4 more codes still go out this hour.
     const sends: number[] = [];
     for (let i = 0; i < 5; i++) {

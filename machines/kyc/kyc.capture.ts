@@ -31,9 +31,17 @@ export const selfieState = kycSetup.createStateConfig({
     },
     running: {
       tags: ['busy'],
-      entry: assign({ feedback: [] }),
+      entry: assign({ feedback: [], framing: [], progress: null }),
       // Nothing of the challenge shows once it stops (passed, failed, stopped, camera lost).
-      exit: assign({ cue: null, lightColour: null }),
+      exit: assign({ cue: null, lightColour: null, framing: [] }),
+      // Issue 41, no silence: progress on the challenge (an answer's lines that changed, a cue shown,
+      // a colour painted) starts `progressing` again; `stall` without any and the oval says why
+      // (kyc.framing.ts).
+      initial: 'progressing',
+      states: {
+        progressing: { after: { stall: 'stalled' } },
+        stalled: {},
+      },
       invoke: {
         id: 'livenessSampling',
         src: 'livenessSampling',
@@ -51,9 +59,15 @@ export const selfieState = kycSetup.createStateConfig({
         'liveness.stop': 'idle',
         // The challenge (issue 31): the sampling actor keeps the clock and says what shows when.
         'liveness.clock': { actions: assign({ clockOrigin: ({ event }) => event.origin }) },
-        'cue.show': { actions: assign({ cue: ({ event }) => event.cue }) },
+        'cue.show': {
+          target: '.progressing',
+          actions: assign({ cue: ({ event }) => event.cue }),
+        },
         'cue.hide': { actions: assign({ cue: null }) },
-        'light.show': { actions: assign({ lightColour: ({ event }) => event.colour }) },
+        'light.show': {
+          target: '.progressing',
+          actions: assign({ lightColour: ({ event }) => event.colour }),
+        },
         'light.off': { actions: assign({ lightColour: null }) },
         'poll.result': [
           {
@@ -63,6 +77,8 @@ export const selfieState = kycSetup.createStateConfig({
           },
           // The server's time is over (it counts from the first frame, across a stop and start).
           { guard: 'isTimeUp', target: 'failed', actions: 'assignNotDetected' },
+          // (a child's target starts that child again, and its timer, not `running`'s actors)
+          { guard: 'isProgress', target: '.progressing', actions: 'assignLivenessAnswer' },
           { actions: 'assignLivenessAnswer' },
         ],
         'poll.error': {

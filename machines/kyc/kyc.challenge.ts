@@ -72,4 +72,8 @@ export const frameTag = (log: PaintLog, t: number): LivenessFrameTag => ({
 });
 
 /** The page attributes the e2e synthetic camera reads (contract/identity.ts), for the views. */
-export { LIVENESS_CUE_ATTR, LIVENESS_LIGHT_ATTR } from '../../contract/identity';
+export {
+  LIVENESS_CUE_ATTR,
+  LIVENESS_FRAMING_ATTR,
+  LIVENESS_LIGHT_ATTR,
+} from '../../contract/identity';

@@ -19,6 +19,8 @@ const selfie: KycContext = { ...base, stream: null };
 /** A session with the challenge (issue 31): the server asks for each blink and lights the face. */
 const challengeSelfie: KycContext = { ...selfie, challenge: 'cues,light', clockOrigin: 0 };
 const cue = { n: 2, of: 2, at: 6400, until: 7900 };
+/** Where the challenge stands, as the server says it between cues. */
+const waiting = ['Esperá la señal y parpadeá.', 'Parpadeos: 1 de 3.'];
 const feedback = [
   'Parpadeá despacio (1 de 3).',
   'frame duplicado: la imagen se repite, no cuenta.',
@@ -192,6 +194,37 @@ export const kycFixtures = {
   selfieLightMismatchTwice: at(
     { selfie: 'failed' },
     { ...challengeSelfie, error: { code: 'challengeFailed' }, refusals: { liveness: 2 } },
+  ),
+  // The framing on the oval (issue 41): what the server answered, standing until it says otherwise.
+  /** 'Acercá el celular.': the face small in the oval. */
+  selfieTooFar: at(
+    { selfie: { running: 'progressing' } },
+    { ...challengeSelfie, framing: ['too_far'], feedback: waiting, progress: waiting.join('\n') },
+  ),
+  /** 'Alejá un poco el celular.': the face larger than the oval, or cut by it. */
+  selfieTooClose: at(
+    { selfie: { running: 'progressing' } },
+    { ...challengeSelfie, framing: ['too_close'], feedback: waiting, progress: waiting.join('\n') },
+  ),
+  /** 'No vemos tu cara: ...', while a cue shows (the server asks for them whatever the framing). */
+  selfieNoFace: at(
+    { selfie: { running: 'progressing' } },
+    {
+      ...challengeSelfie,
+      challenge: 'cues',
+      cue,
+      framing: ['no_face'],
+    },
+  ),
+  /** 3 s without progress and no framing known: 'Mantené tu cara dentro del óvalo.' */
+  selfieStalled: at(
+    { selfie: { running: 'stalled' } },
+    { ...challengeSelfie, feedback: waiting, progress: waiting.join('\n') },
+  ),
+  /** 3 s without progress, a framing standing: the framing says why. */
+  selfieStalledTooFar: at(
+    { selfie: { running: 'stalled' } },
+    { ...challengeSelfie, framing: ['too_far'], feedback: waiting, progress: waiting.join('\n') },
   ),
   frontOpening: at({ document: { live: 'opening' } }, front),
   frontWaiting: at({ document: { live: 'waiting' } }, front),

@@ -1,7 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
-import { DUPLICATE_FRAME_MARK } from '../../contract/identity';
 import { kycDataFromIdData } from '../../contract/onboarding';
 import { formatCardDate, formatDocumentNumber } from '../shared/format';
+import { framingHints, visibleFeedback, type FramingHint } from './kyc.framing';
 import type { KycMachine } from './kyc.machine';
 
 type Snapshot = SnapshotFrom<KycMachine>;
@@ -64,8 +64,8 @@ export const selectKycView = (s: Snapshot) => ({
 });
 
 /** Hints the patient sees: lines about duplicate frames are hidden (spec 5). */
-export const visibleFeedback = (feedback: readonly string[]): string[] =>
-  feedback.filter((line) => !line.includes(DUPLICATE_FRAME_MARK));
+export { visibleFeedback };
+export type { FramingHint };
 
 type SelfiePhase = 'opening' | 'idle' | 'running' | 'passed' | 'failed' | 'cameraFailed';
 /** The one button of the selfie: 'Iniciar validación', 'Detener', 'Intentar nuevamente', 'Redirigiendo...'. */
@@ -111,7 +111,10 @@ export function selectSelfieView(s: Snapshot) {
 /**
  * The selfie challenge on screen (issue 31): the intro asks to blink on the cue when the server
  * asks for each blink; before the start, with light, the notice that the screen changes colour;
- * while it runs, 'Parpadeá ahora' and the colour around the oval, as the sampling actor says.
+ * while it runs, 'Parpadeá ahora' and the colour around the oval, as the sampling actor says, and
+ * on the oval what to change in the framing (issue 41, kyc.framing.ts): the framing the server
+ * answered while it stands, or after 3 s without progress why (the generic 'stalled' when no
+ * framing stands); empty when nothing is to be said.
  */
 function selectChallengeView(s: Snapshot, phase: SelfiePhase) {
   const mode = s.context.challenge;
@@ -121,6 +124,9 @@ function selectChallengeView(s: Snapshot, phase: SelfiePhase) {
     lightNotice: mode === 'cues,light' && (phase === 'opening' || phase === 'idle'),
     cue: running && s.context.cue !== null,
     lightColour: running ? s.context.lightColour : null,
+    framing: running
+      ? framingHints(s.context.framing, s.matches({ selfie: { running: 'stalled' } }))
+      : ([] as FramingHint[]),
   };
 }
 

@@ -11,6 +11,7 @@ import {
 import { loadCentres, openCase, readCaseStatus } from './kyc.assist.actors';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
+import { framingAfter, progressOf, showsProgress, STALL_MS } from './kyc.framing';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
 import type { InsightStateMeta } from '../insight/meta';
 import type { CaseStatus, CentresResponse } from '../../contract/cases';
@@ -36,6 +37,8 @@ export const initialKycContext = (
   stream: null,
   cameraError: null,
   feedback: [],
+  framing: [],
+  progress: null,
   challenge: 'none',
   clockOrigin: null,
   challengeAsked: null,
@@ -109,10 +112,15 @@ export const kycSetup = setup({
      * first frame and answers `time_up` when it is over; this bounds the polling if it never does.
      */
     livenessTimeout: ({ context }) => context.livenessMs,
+    /** issue 41: this long without progress on the challenge, the oval says why (kyc.framing.ts) */
+    stall: STALL_MS,
   },
   guards: {
     isLive: ({ event }) => event.type === 'poll.result' && event.result.liveness_detected,
     isTimeUp: ({ event }) => event.type === 'poll.result' && event.result.time_up,
+    /** the answer shows progress on the challenge (kyc.framing.ts) */
+    isProgress: ({ context, event }) =>
+      event.type === 'poll.result' && showsProgress(context.progress, event.result),
     isTransientScanError: ({ event }) => isTransient(documentErrorOf(event)),
     isRetake: ({ event }, params: { retake: Retake }) =>
       retakeOf(documentErrorOf(event)) === params.retake,
@@ -173,19 +181,29 @@ export const kycSetup = setup({
         : { clockOrigin: null, challengeAsked: null }),
     })),
     /**
-     * An answer's hints, and its challenge for the next run of the session (after 'Detener'). A
-     * session the wizard held names no mode: its answers say it (a challenge, with or without light).
+     * An answer's hints (an answer with none the patient can see keeps the last), the framing that
+     * stands after it and where the challenge stands (issue 41, kyc.framing.ts), and its challenge
+     * for the next run of the session (after 'Detener'). A session the wizard held names no mode:
+     * its answers say it (a challenge, with or without light).
      */
     assignLivenessAnswer: assign(({ context, event }) => {
       if (event.type !== 'poll.result') return {};
-      const asked = event.result.challenge ?? null;
+      const { result } = event;
+      const asked = result.challenge ?? null;
       const challenge =
         !asked || context.challenge === 'cues,light'
           ? context.challenge
           : asked.light
             ? ('cues,light' as const)
             : ('cues' as const);
-      return { feedback: event.result.feedback, challengeAsked: asked, challenge };
+      const progress = progressOf(result);
+      return {
+        feedback: progress === null ? context.feedback : result.feedback,
+        framing: framingAfter(context.framing, result, showsProgress(context.progress, result)),
+        progress: progress ?? context.progress,
+        challengeAsked: asked,
+        challenge,
+      };
     }),
     assignNotDetected: assign(({ context }) => {
       const error: KycError = { code: 'livenessNotDetected' };

@@ -5,6 +5,7 @@ import type {
   LivenessChallenge,
   LivenessChallengeMode,
   LivenessCue,
+  LivenessFraming,
   LivenessResponse,
 } from '../../contract/identity';
 import type { CameraErrorCode, CameraEvent } from '../shared/camera';
@@ -100,8 +101,15 @@ export type KycContext = {
   /** the open camera of the current capture step (null while none is open) */
   stream: MediaStream | null;
   cameraError: CameraErrorCode | null;
-  /** the last liveness hints, as the server sent them */
+  /** the last liveness hints the patient can see, as the server sent them (an answer with none keeps them) */
   feedback: string[];
+  /**
+   * The framing the server answered (too far, too close, no face...; issue 41), standing until a
+   * later answer says otherwise (kyc.framing.ts): said on the oval. Empty: none stands.
+   */
+  framing: LivenessFraming[];
+  /** where the challenge stood by the last answer that said (kyc.framing.ts progressOf), null: none yet */
+  progress: string | null;
   /** the session's selfie challenge (issue 31): with light, the selfie says the screen changes colour */
   challenge: LivenessChallengeMode;
   /**

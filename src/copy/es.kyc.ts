@@ -1,3 +1,4 @@
+import type { FramingHint } from '../../machines/kyc/kyc.selectors';
 import type { KycErrorCode } from '../../machines/kyc/kyc.types';
 import type {
   SupplementaryErrorCode,
@@ -42,6 +43,20 @@ export const kyc = {
     lightNotice:
       'Al iniciar, la pantalla va a cambiar de color unos segundos. Mantené tu rostro dentro del óvalo.',
     cue: 'Parpadeá ahora',
+    /**
+     * On the oval (issue 41): what to change in the framing, by the server's code, and after 3 s
+     * without progress when no framing is known.
+     */
+    framing: {
+      no_face: 'No vemos tu cara: poné toda tu cara dentro del óvalo y mirá a la cámara.',
+      several_faces: 'Hay más de una cara en la imagen. Quedate solo/a frente a la cámara.',
+      too_far: 'Acercá el celular.',
+      too_close: 'Alejá un poco el celular.',
+      too_dark: 'Hay poca luz. Buscá un lugar más iluminado.',
+      not_centred: 'Centrá tu cara en el óvalo.',
+      stalled: 'Mantené tu cara dentro del óvalo.',
+    } satisfies Record<FramingHint, string>,
+    framingLabel: 'Cómo ubicar tu cara',
   },
   document: {
     frontTitle: 'Frente de tu cédula',

@@ -72,6 +72,17 @@ export const SelfieCuesMissed = at(kycFixtures.selfieCuesMissed);
 export const SelfieLightMismatch = at(kycFixtures.selfieLightMismatch);
 /** Refused by the challenge twice: a person or a centre offered. */
 export const SelfieLightMismatchTwice = at(kycFixtures.selfieLightMismatchTwice);
+// The framing on the oval (issue 41), as the server answered it, until it says otherwise.
+/** The face small in the oval: 'Acercá el celular.' */
+export const SelfieTooFar = at(kycFixtures.selfieTooFar);
+/** The face larger than the oval or cut by it: 'Alejá un poco el celular.' */
+export const SelfieTooClose = at(kycFixtures.selfieTooClose);
+/** No face found: 'No vemos tu cara: ...', while a cue shows. */
+export const SelfieNoFace = at(kycFixtures.selfieNoFace);
+/** 3 s without progress, no framing known: 'Mantené tu cara dentro del óvalo.' */
+export const SelfieStalled = at(kycFixtures.selfieStalled);
+/** 3 s without progress, the face still too far: the framing says why. */
+export const SelfieStalledTooFar = at(kycFixtures.selfieStalledTooFar);
 export const FrontOpening = at(kycFixtures.frontOpening);
 export const FrontWaiting = at(kycFixtures.frontWaiting);
 export const FrontPlaying = at(kycFixtures.frontPlaying);

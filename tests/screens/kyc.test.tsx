@@ -13,6 +13,49 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('KYC screens', () => {
+  it('selfie: the framing on the oval, from the server code, until an answer says otherwise; 3 s without progress say why (issue 41)', async () => {
+    const h = renderKyc();
+    await settle(() => h.answerSession());
+    await settle(() => h.camera.last().send({ type: 'camera.ready', stream }));
+    fireEvent.click(button(copy.selfie.start));
+    const oval = screen.getByRole('status', { name: copy.selfie.framingLabel });
+    expect(oval).toHaveAttribute('aria-live', 'polite');
+    expect(oval).toBeEmptyDOMElement();
+    const reply = (feedback: string[], framing?: ['too_far'] | ['too_close']) =>
+      settle(() =>
+        h.sampling.last().send({
+          type: 'poll.result',
+          result: {
+            liveness_detected: false,
+            feedback,
+            time_up: false,
+            ...(framing ? { framing } : {}),
+          },
+        }),
+      );
+    await reply(['Parpadeos: 0 de 3.']);
+    await reply([], ['too_far']);
+    expect(oval).toHaveTextContent(copy.selfie.framing.too_far);
+    expect(copy.selfie.framing.too_far).toBe('Acercá el celular.');
+    expect(oval.querySelector('[data-liveness-framing]')).toHaveAttribute(
+      'data-liveness-framing',
+      'too_far',
+    );
+    // An answer that says nothing new keeps it, and the count below stays.
+    await reply([]);
+    await reply(['Parpadeos: 0 de 3.']);
+    expect(oval).toHaveTextContent(copy.selfie.framing.too_far);
+    await reply([], ['too_close']);
+    expect(oval).toHaveTextContent('Alejá un poco el celular.');
+    await reply(['Parpadeos: 1 de 3.']);
+    expect(oval).toBeEmptyDOMElement();
+    await settle(() => vi.advanceTimersByTimeAsync(3000));
+    expect(oval).toHaveTextContent('Mantené tu cara dentro del óvalo.');
+    expect(screen.getByRole('status', { name: copy.selfie.feedbackLabel })).toHaveTextContent(
+      'Parpadeos: 1 de 3.',
+    );
+  });
+
   it('selfie: the mirrored oval, one button by state, hints joined with bullets (duplicates hidden) and announced politely', async () => {
     const h = renderKyc();
     expect(screen.getByRole('status')).toHaveTextContent(copy.loading);

@@ -1,5 +1,9 @@
 import styled, { keyframes } from 'styled-components';
-import { LIVENESS_CUE_ATTR, LIVENESS_LIGHT_ATTR } from '../../../../../machines/kyc/kyc.challenge';
+import {
+  LIVENESS_CUE_ATTR,
+  LIVENESS_FRAMING_ATTR,
+  LIVENESS_LIGHT_ATTR,
+} from '../../../../../machines/kyc/kyc.challenge';
 
 /**
  * The selfie challenge's pieces (issue 31). The machine says what shows and when; these only draw
@@ -124,5 +128,54 @@ export function ChallengeCue({ shown, text }: { shown: boolean; text: string }) 
         </CueBadge>
       ) : null}
     </CueRegion>
+  );
+}
+
+const FramingRegion = styled.div`
+  position: absolute;
+  left: 0;
+  right: 0;
+  top: 6%;
+  display: flex;
+  justify-content: center;
+  padding: 0 12px;
+  pointer-events: none;
+`;
+
+const FramingBadge = styled.p`
+  margin: 0;
+  max-width: 100%;
+  padding: 6px 14px;
+  border: 2px solid #ffffff;
+  border-radius: 12px;
+  background: #000000;
+  color: #ffffff;
+  font-size: 1.125rem;
+  font-weight: 700;
+  line-height: 1.25;
+  text-align: center;
+`;
+
+/**
+ * What to change in the framing (issue 41), on the oval near its top, white on black: 'Acercá el
+ * celular', 'Alejá un poco el celular'... as the machine says (it stands until an answer says
+ * otherwise), announced politely (a live region, always there, that the hint appears in). Its
+ * element carries `data-liveness-framing` (the codes) for the e2e synthetic patient, who follows it.
+ */
+export function ChallengeFraming({
+  codes,
+  text,
+  label,
+}: {
+  codes: readonly string[];
+  text: string;
+  label: string;
+}) {
+  return (
+    <FramingRegion role="status" aria-live="polite" aria-atomic="true" aria-label={label}>
+      {codes.length ? (
+        <FramingBadge {...{ [LIVENESS_FRAMING_ATTR]: codes.join(' ') }}>{text}</FramingBadge>
+      ) : null}
+    </FramingRegion>
   );
 }

@@ -14,7 +14,7 @@ import { CameraProblem } from './CameraProblem';
 import { AssistNotice, AssistOffer } from './AssistOffer';
 import { HandoffOffer } from './HandoffOffer';
 import { KycLayout, Panel } from './KycLayout';
-import { ChallengeCue, ChallengeLight, Stage } from './SelfieChallenge';
+import { ChallengeCue, ChallengeFraming, ChallengeLight, Stage } from './SelfieChallenge';
 
 const copy = kyc.selfie;
 
@@ -46,7 +46,8 @@ const Feedback = styled.p`
 /**
  * 'Selfie (parpadeá 3 veces)': the front camera in the 320x360 oval, mirrored, and one button. With
  * a challenge (issue 31): 'Parpadeá ahora' over the oval when the server asks for a blink, and the
- * screen around the oval in the colour the server chose, the texts on their own white panels.
+ * screen around the oval in the colour the server chose, the texts on their own white panels. On
+ * the oval, what to change in the framing (issue 41) while the machine says so.
  */
 export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const view = useSelector(kyc, selectSelfieView);
@@ -76,6 +77,11 @@ export function SelfieScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
             mirrored
             width={320}
             height={360}
+          />
+          <ChallengeFraming
+            codes={view.framing}
+            text={view.framing.map((hint) => copy.framing[hint]).join(' ')}
+            label={copy.framingLabel}
           />
           <ChallengeCue shown={view.cue} text={copy.cue} />
         </Stage>

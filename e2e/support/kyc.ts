@@ -21,7 +21,7 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic
  * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
  * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
- * differ), kyc-recording 13 (the recording attack). The other KYC specs show a still image.
+ * differ), kyc-recording 13 (the recording attack), kyc-backlight 14-16, kyc-distance 17. The other KYC specs show a still image.
  * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24.
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
@@ -154,10 +154,19 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
  */
 const ATTENTIVE = { missCue: 0, closedMs: [200, 300] as [number, number] };
 
-/** What a test may fix of the synthetic patient's scene (the seed draws the rest). */
+/**
+ * What a test may fix of the synthetic patient's scene (the seed draws the rest), and of the
+ * patient over the attentive one (e.g. `patient: { scale: 0.55 }`, the phone held far).
+ */
 export type SelfieScene = Pick<
   SyntheticCameraOptions,
-  'tone' | 'lighting' | 'face' | 'screenBrightness' | 'exposureCompensation' | 'faceMetering'
+  | 'tone'
+  | 'lighting'
+  | 'face'
+  | 'screenBrightness'
+  | 'exposureCompensation'
+  | 'faceMetering'
+  | 'patient'
 >;
 
 /**
@@ -171,7 +180,11 @@ export async function useSelfieCamera(
   scene: SelfieScene = {},
 ): Promise<void> {
   if (camera === 'synthetic')
-    await installSyntheticCamera(context, { ...scene, seed, patient: ATTENTIVE });
+    await installSyntheticCamera(context, {
+      ...scene,
+      seed,
+      patient: { ...ATTENTIVE, ...scene.patient },
+    });
 }
 
 /** Atomically points the camera symlink at another video (the camera already open keeps its file). */

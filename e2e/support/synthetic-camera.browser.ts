@@ -13,7 +13,9 @@
  * (`cameraStep`), with sensor noise. The screen's colour is read from the page's
  * `data-liveness-light` element (shown displayLatencyMs after the page sets it), and every time a
  * `data-liveness-cue` element appears (or its value changes) the patient answers with a blink
- * (`blinkOnCue`), on top of spontaneous ones.
+ * (`blinkOnCue`), on top of spontaneous ones. The phone's distance (issue 41, the patient's
+ * `scale`) changes the face's size in the picture, and the patient follows the oval's framing hint
+ * (`data-liveness-framing`: 'too_far' closer, 'too_close' back a little; `followFraming`).
  *
  * Exposure compensation (`exposureCompensation`, default on) as Chrome on Android offers it through
  * the Image Capture constraints: the track's capabilities and settings carry it, and
@@ -30,16 +32,20 @@ import {
   blinkOnCue,
   cameraStart,
   cameraStep,
+  distanceStart,
   eyesClosedAt,
+  followFraming,
   headAt,
   illumination,
   LIGHTINGS,
   makeSyntheticPatient,
   rng,
+  scaleAt,
   screenRgb,
   SKIN_TONES,
   spontaneousBlinks,
   type CameraState,
+  type DistanceMove,
   type Rgb,
   type SyntheticPatient,
 } from '../../tests/synthetic/model';
@@ -62,6 +68,8 @@ export type SyntheticCameraConfig = {
   ellipse: FaceEllipse;
   lightAttr: string;
   cueAttr: string;
+  /** The oval's framing hint (issue 41): the patient moves the phone as it says (followFraming). */
+  framingAttr: string;
   /** The track's label (a phone's front camera, not a virtual one). */
   label: string;
   width: number;
@@ -89,6 +97,10 @@ export type SyntheticCameraState = {
   drawMs: number;
   /** The exposure compensation the page set (EV; 0 when the track opens or offers none). */
   exposureEv: number;
+  /** The face's scale in the picture now (the phone's distance: 1 the usual framing). */
+  scale: number;
+  /** The framing hints the patient read (the page's data-liveness-framing values, in order). */
+  framingRead: string[];
 };
 
 declare global {
@@ -257,7 +269,11 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     frames: 0,
     drawMs: 0,
     exposureEv: 0,
+    scale: patient.scale ?? 1,
+    framingRead: [],
   };
+  /** Where the phone is going (issue 41): the patient follows the oval's distance hints. */
+  let distance: DistanceMove = distanceStart(patient);
   window.__syntheticCamera = state;
   const blinks = () => [...spontaneous, ...state.cueBlinks];
   const clock = () => (state.origin === null ? 0 : performance.now() - state.origin);
@@ -267,7 +283,17 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
   let lightValue: string | null = null;
   let cueElement: Element | null = null;
   let cueValue: string | null = null;
+  let framingValue: string | null = null;
   const watchPage = () => {
+    const framing =
+      document.querySelector(`[${cfg.framingAttr}]`)?.getAttribute(cfg.framingAttr) ?? null;
+    if (framing !== framingValue) {
+      framingValue = framing;
+      if (framing && state.origin !== null) {
+        state.framingRead.push(framing);
+        distance = followFraming(patient, distance, framing.split(' '), clock());
+      }
+    }
     const lit = document.querySelector(`[${cfg.lightAttr}]`)?.getAttribute(cfg.lightAttr) ?? null;
     if (lit !== lightValue) {
       lightValue = lit;
@@ -288,7 +314,7 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     subtree: true,
     childList: true,
     attributes: true,
-    attributeFilter: [cfg.lightAttr, cfg.cueAttr],
+    attributeFilter: [cfg.lightAttr, cfg.cueAttr, cfg.framingAttr],
   });
   const screenAt = (s: number): Rgb => {
     let screen = lights[0]!.screen;
@@ -374,13 +400,22 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       const k1 = light.extra.map((v, c) => v * camera!.gain[c]!);
       let k = Math.max(1, ...k0.map((v, c) => v + k1[c]!));
 
-      // The photo, moved with the head (drawn 6% larger so a shift never shows an edge).
+      // The photo, moved with the head (drawn 6% larger so a shift never shows an edge), as large
+      // as the phone's distance makes it (issue 41): further away, smaller and nearer the centre,
+      // on a wall of the photo's mean colour.
       ctx.globalCompositeOperation = 'source-over';
       ctx.globalAlpha = 1;
-      const w = cfg.width * 1.06;
-      const h = cfg.height * 1.06;
-      const x0 = (cfg.width - w) / 2 + hx;
-      const y0 = (cfg.height - h) / 2 + hy;
+      const scale = scaleAt(distance, s);
+      state.scale = scale;
+      const w = cfg.width * 1.06 * scale;
+      const h = cfg.height * 1.06 * scale;
+      const x0 = (cfg.width - w) / 2 + hx * scale;
+      const y0 = (cfg.height - h) / 2 + hy * scale;
+      if (scale < 1) {
+        const wall = mean.map((v) => Math.round(Math.min(1, v) * 255));
+        ctx.fillStyle = `rgb(${wall[0]},${wall[1]},${wall[2]})`;
+        ctx.fillRect(0, 0, cfg.width, cfg.height);
+      }
       ctx.drawImage(assets.open, x0, y0, w, h);
       if (closed > 0) {
         ctx.globalAlpha = closed;
@@ -396,9 +431,9 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       m.fillStyle = `rgb(${byte(k0[0]!)},${byte(k0[1]!)},${byte(k0[2]!)})`;
       m.fillRect(0, 0, MAP_W, MAP_H);
       const e = cfg.ellipse;
-      const ex = x0 + e.cx * 1.06;
-      const ey = y0 + e.cy * 1.06;
-      m.setTransform(e.rx * 1.06 * sx, 0, 0, e.ry * 1.06 * sy, ex * sx, ey * sy);
+      const ex = x0 + e.cx * 1.06 * scale;
+      const ey = y0 + e.cy * 1.06 * scale;
+      m.setTransform(e.rx * 1.06 * scale * sx, 0, 0, e.ry * 1.06 * scale * sy, ex * sx, ey * sy);
       const extra = `${byte(k1[0]!)},${byte(k1[1]!)},${byte(k1[2]!)}`;
       const g = m.createRadialGradient(0, 0, 0, 0, 0, 1.2);
       g.addColorStop(0, `rgba(${extra},1)`);

@@ -4,7 +4,9 @@
  * tests/synthetic/model.ts drawn live into a canvas stream (640x480, 30 fps): head sway and jitter,
  * sensor noise, skin tone, ambient light, the phone screen's light on the face, slow auto exposure
  * and white balance, camera latency, spontaneous blinks and one blink in answer to each cue the page
- * shows (`data-liveness-cue`), lit by the colour the page paints (`data-liveness-light`). The rear
+ * shows (`data-liveness-cue`), lit by the colour the page paints (`data-liveness-light`), held as
+ * far as its `patient.scale` says and moved as the oval's framing hint says
+ * (`data-liveness-framing`, issue 41). The rear
  * camera (documents) stays Chromium's file camera, and so does a context without this call: the
  * file camera plays a fixed recording, which is the ATTACK the challenge must refuse.
  *
@@ -23,7 +25,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext } from '@playwright/test';
 import { build } from 'esbuild';
-import { LIVENESS_CUE_ATTR, LIVENESS_LIGHT_ATTR } from '../../contract/identity';
+import {
+  LIVENESS_CUE_ATTR,
+  LIVENESS_FRAMING_ATTR,
+  LIVENESS_LIGHT_ATTR,
+} from '../../contract/identity';
 import type { FaceEllipse, SyntheticCameraConfig } from './synthetic-camera.browser';
 
 export type { SyntheticCameraState } from './synthetic-camera.browser';
@@ -89,6 +95,7 @@ export function syntheticCameraConfig(options: SyntheticCameraOptions): Syntheti
     ellipse: FACE_ELLIPSES[face],
     lightAttr: LIVENESS_LIGHT_ATTR,
     cueAttr: LIVENESS_CUE_ATTR,
+    framingAttr: LIVENESS_FRAMING_ATTR,
     label: options.label ?? 'camera2 1, facing front',
     width: 640,
     height: 480,

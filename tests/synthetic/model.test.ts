@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { BLINK_REFRACTORY_MS, blinkOnCue, makeSyntheticPatient, rng } from './model';
+import {
+  BACK_OFF,
+  BLINK_REFRACTORY_MS,
+  blinkOnCue,
+  distanceStart,
+  followFraming,
+  HINT_LATENCY_MS,
+  makeSyntheticPatient,
+  MOVE_MS,
+  rng,
+  scaleAt,
+} from './model';
 
 describe("the synthetic patient's blink on cue", () => {
   const p = { ...makeSyntheticPatient(3), missCue: 0 };
@@ -25,5 +36,34 @@ describe("the synthetic patient's blink on cue", () => {
         [alone[1] + 500, alone[1] + 600],
       ]),
     ).toEqual(alone);
+  });
+});
+
+describe("the synthetic patient's distance (issue 41)", () => {
+  const far = { ...makeSyntheticPatient(5), scale: 0.55 };
+
+  it('holds the phone where it is until a hint, at the usual framing by default', () => {
+    expect(scaleAt(distanceStart(makeSyntheticPatient(5)), 10_000)).toBe(1);
+    expect(scaleAt(distanceStart(far), 10_000)).toBe(0.55);
+  });
+
+  it("follows 'Acercá el celular' to the usual framing after reading it, in one smooth move", () => {
+    const m = followFraming(far, distanceStart(far), ['too_far'], 2000);
+    expect(scaleAt(m, 2000 + HINT_LATENCY_MS)).toBe(0.55);
+    const mid = scaleAt(m, 2000 + HINT_LATENCY_MS + MOVE_MS / 2);
+    expect(mid).toBeGreaterThan(0.55);
+    expect(mid).toBeLessThan(1);
+    expect(scaleAt(m, 2000 + HINT_LATENCY_MS + MOVE_MS)).toBe(1);
+    // Read again once there (the hint stands until the server says otherwise): no further.
+    expect(followFraming(far, m, ['too_far'], 5000)).toBe(m);
+  });
+
+  it("'Alejá un poco el celular' takes it back a little; other hints move nothing", () => {
+    const close = { ...far, scale: 1.3 };
+    const m = followFraming(close, distanceStart(close), ['too_close', 'not_centred'], 0);
+    expect(scaleAt(m, 10_000)).toBeCloseTo(1.3 * BACK_OFF, 9);
+    const still = distanceStart(far);
+    expect(followFraming(far, still, ['no_face'], 0)).toBe(still);
+    expect(followFraming(far, still, ['stalled'], 0)).toBe(still);
   });
 });

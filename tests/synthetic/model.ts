@@ -86,6 +86,17 @@ export type SyntheticPatient = {
   cameraLatencyMs: number;
   /** The screen shows a change this long after the page asked for it (ms). */
   displayLatencyMs: number;
+  /**
+   * How far the patient holds the phone (issue 41): the face's size in the picture relative to the
+   * fixture photo's own framing (1, the default: the face about 0.55-0.65 of the oval's width;
+   * 0.5: twice as far, 'Acercá el celular'). The patient follows the oval's distance hints
+   * (`followFraming`).
+   */
+  scale?: number | undefined;
+  /** Reading a distance hint to the start of the move (ms; default HINT_LATENCY_MS). */
+  hintLatencyMs?: number | undefined;
+  /** How long the move to the new distance takes (ms; default MOVE_MS). */
+  moveMs?: number | undefined;
 };
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -248,4 +259,53 @@ export function cameraStep(state: CameraState, mean: Rgb, at: number): CameraSta
     return g + (target - g) * k;
   }) as unknown as Rgb;
   return { gain, at };
+}
+
+/** A distance hint read (ms) before the patient moves the phone: reading time and a reaction. */
+export const HINT_LATENCY_MS = 700;
+/** Bringing the phone closer or further takes this long (ms). */
+export const MOVE_MS = 900;
+/** What 'Alejá un poco el celular' does to the face's size in the picture. */
+export const BACK_OFF = 0.8;
+
+/**
+ * The phone's distance over time (issue 41): the face's scale moves from `from` (until `at`) to `to`
+ * (from `at + ms` on), eased. A patient who never read a hint holds still at `patient.scale`.
+ */
+export type DistanceMove = { from: number; to: number; at: number; ms: number };
+
+export const distanceStart = (p: SyntheticPatient): DistanceMove => {
+  const scale = p.scale ?? 1;
+  return { from: scale, to: scale, at: 0, ms: 0 };
+};
+
+/** The face's scale at `t`. */
+export function scaleAt(m: DistanceMove, t: number): number {
+  if (t <= m.at) return m.from;
+  if (t >= m.at + m.ms) return m.to;
+  const k = (t - m.at) / m.ms;
+  return m.from + (m.to - m.from) * k * k * (3 - 2 * k);
+}
+
+/**
+ * The patient reads the oval's framing hint at `t` (the codes of contract/identity.ts
+ * LIVENESS_FRAMING on the page's `data-liveness-framing`) and follows it: 'too_far' brings the
+ * phone back to the usual framing (scale 1) if further, 'too_close' takes it back by BACK_OFF; the
+ * move starts after the patient's reading time, from where the phone is when the hint shows (a
+ * move under way stops there). Any other hint (or none) leaves the phone where it goes.
+ */
+export function followFraming(
+  p: SyntheticPatient,
+  m: DistanceMove,
+  codes: readonly string[],
+  t: number,
+): DistanceMove {
+  const now = scaleAt(m, t);
+  const to = codes.includes('too_close')
+    ? now * BACK_OFF
+    : codes.includes('too_far') && now < 1
+      ? 1
+      : null;
+  if (to === null) return m;
+  return { from: now, to, at: t + (p.hintLatencyMs ?? HINT_LATENCY_MS), ms: p.moveMs ?? MOVE_MS };
 }

@@ -143,7 +143,8 @@ export const LIVENESS_CUE_ATTR = 'data-liveness-cue';
  * server/identity/gates.ts): no face, several, too far (the face small in the oval), too close
  * (larger than the oval's frame, or cut by its edges), too dark, off centre. The browser
  * says each on the oval in its own words, and the element that says it carries
- * `data-liveness-framing` (the codes, space-separated) for the e2e synthetic patient to follow.
+ * `data-liveness-framing` (the codes, space-separated; 'stalled' when it says only to keep the face
+ * in the oval) for the e2e synthetic patient to follow.
  */
 export const LIVENESS_FRAMING = [
   'no_face',

@@ -5,9 +5,12 @@
  * fixture's face ellipse gives, accumulated as the server does, and the server's judgement
  * (judgeLight) gives each round's correlation, `beyond` and verdict. Genuine patients per face,
  * lighting and tone; attacks: colours in the wrong order, late by one colour, a face on a screen
- * (flat reflection). Prints the distributions and pass counts to choose the thresholds (tune on one
- * face, report the other apart).
- * `npx tsx bench/_light-tuning.ts [--per N] [--face blink|blink-b] [--variants genuine,flat]`
+ * (flat reflection), a printed photo (flat, lit like skin). Each framing (issue 41: the face filling
+ * the oval, at arm's length, far) with the face's extent (its core and rim: the shape) from the
+ * fixture's face ellipse. Prints the distributions and pass counts to choose the thresholds (tune
+ * on one face, report the other apart).
+ * `npx tsx bench/_light-tuning.ts [--per N] [--face blink|blink-b] [--variants genuine,flat]
+ *   [--framings fill,arm,far]`
  */
 import sharp from 'sharp';
 import { OVAL } from '../tests/identity/frames';
@@ -27,7 +30,7 @@ import {
   judgeLight,
 } from '../server/identity/liveness-light';
 import { frameColour } from '../server/identity/worker/colour';
-import { FACE_ELLIPSES, syntheticCamera } from './_synthetic';
+import { FACE_ELLIPSES, FRAMINGS, syntheticCamera, type Framing } from './_synthetic';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -39,14 +42,15 @@ const START = 1500;
 const EV = Number(arg('ev', '0'));
 const TONES = arg('tones', SKIN_TONES.map((t) => t.name).join(',')).split(',');
 
-type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat';
-const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat').split(',') as Variant[];
+type Variant = 'genuine' | 'wrong-order' | 'late' | 'flat' | 'print';
+const VARIANTS = arg('variants', 'genuine,wrong-order,late,flat,print').split(',') as Variant[];
+const FRAMES = arg('framings', Object.keys(FRAMINGS).join(',')).split(',') as Framing[];
 
 /** The server's own draw of a round's colours, from the patient's seeded generator. */
 const drawSequence = (r: () => number) =>
   drawLightColours((min, max) => min + Math.floor(r() * (max - min + 1)));
 
-async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
+async function session(p: SyntheticPatient, variant: Variant, seq: string[], framing: Framing) {
   const colours = seq.map((colour, k) => ({
     colour,
     from: START + k * LIGHT_HOLD_MS,
@@ -64,17 +68,27 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     return k < 0 ? null : shown[k]!;
   };
   const cam = syntheticCamera(p, {
-    reflection: variant === 'flat' ? 'flat' : 'face',
+    reflection: variant === 'flat' || variant === 'print' ? variant : 'face',
     exposureEv: () => EV,
+    framing,
   });
   let acc = colours.map(emptyColourAcc);
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
+  const z = FRAMINGS[framing];
+  // The face ellipse's bounding box in the frame (zoomed about its centre): the face's extent.
+  const extent: [number, number, number, number] = [
+    (f.cx - f.rx * z - OVAL.left + p.offset[0]) / k,
+    (f.cy - f.ry * z - OVAL.top + p.offset[1]) / k,
+    (2 * f.rx * z) / k,
+    (2 * f.ry * z) / k,
+  ];
+  // Human's box is about 1.65 times the face (server/identity/types.ts), clipped to the frame.
   const box: [number, number, number, number] = [
-    (f.cx - f.rx - OVAL.left + p.offset[0]) / k,
-    (f.cy - f.ry - OVAL.top + p.offset[1]) / k,
-    (2 * f.rx) / k,
-    (2 * f.ry) / k,
+    Math.max(0, extent[0] - 0.325 * extent[2]),
+    Math.max(0, extent[1] - 0.2 * extent[3]),
+    Math.min(160, 1.65 * extent[2]),
+    Math.min(180, 1.4 * extent[3]),
   ];
   const last = colours.at(-1)!.to;
   for (let t = 0; t <= last; t += 125) {
@@ -84,7 +98,7 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[]) {
     const c = colours[i];
     if (!c || t < c.from + LIGHT_SETTLE_MS) continue;
     const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
-    const colour = frameColour({ data, width: info.width, height: info.height }, box);
+    const colour = frameColour({ data, width: info.width, height: info.height }, box, extent);
     acc = acc.map((a, j) => (j === i ? addColour(a, colour) : a));
   }
   return judgeLight({ round: 1, colours, acc });
@@ -101,6 +115,7 @@ const fmt = (xs: number[]) =>
 
 const rows: Array<{
   face: string;
+  framing: Framing;
   lighting: string;
   tone: string;
   variant: Variant;
@@ -108,58 +123,61 @@ const rows: Array<{
   change: number;
   beyond: number;
   parts: number;
+  shape: number;
   passed: boolean;
 }> = [];
 let seed = 1;
 for (const face of faces)
-  for (const lighting of LIGHTINGS)
-    for (const tone of SKIN_TONES.filter((t) => TONES.includes(t.name)))
-      for (let n = 0; n < per; n++) {
-        const p = makeSyntheticPatient(seed++, { face, lighting, tone });
-        const seq = drawSequence(rng(seed * 31 + 7));
-        for (const variant of VARIANTS) {
-          const s = await session(p, variant, seq);
-          rows.push({
-            face,
-            lighting: lighting.name,
-            tone: tone.name,
-            variant,
-            corr: s.correlation ?? NaN,
-            change: s.change ?? NaN,
-            beyond: s.beyond ?? NaN,
-            parts: s.parts,
-            passed: s.passed,
-          });
+  for (const framing of FRAMES)
+    for (const lighting of LIGHTINGS)
+      for (const tone of SKIN_TONES.filter((t) => TONES.includes(t.name)))
+        for (let n = 0; n < per; n++) {
+          const p = makeSyntheticPatient(seed++, { face, lighting, tone });
+          const seq = drawSequence(rng(seed * 31 + 7));
+          for (const variant of VARIANTS) {
+            const s = await session(p, variant, seq, framing);
+            rows.push({
+              face,
+              framing,
+              lighting: lighting.name,
+              tone: tone.name,
+              variant,
+              corr: s.correlation ?? NaN,
+              change: s.change ?? NaN,
+              beyond: s.beyond ?? NaN,
+              parts: s.parts,
+              shape: s.shape ?? NaN,
+              passed: s.passed,
+            });
+          }
         }
-      }
 
-// `beyond` is NaN when no part fit (the round fails): left out of the spread, counted apart.
+// `beyond` is NaN when no part fit, `shape` when the core or rim was not seen: left out of their
+// spreads, counted apart.
 for (const face of faces)
-  for (const variant of VARIANTS) {
-    for (const lighting of [...LIGHTINGS.map((l) => l.name), 'all']) {
-      const sel = rows.filter(
-        (r) =>
-          r.face === face &&
-          r.variant === variant &&
-          (lighting === 'all' || r.lighting === lighting),
-      );
-      const fit = sel.filter((r) => !Number.isNaN(r.beyond));
-      console.log(
-        `${face.padEnd(8)} ${variant.padEnd(12)} ${lighting.padEnd(15)} passed ${sel.filter((r) => r.passed).length}/${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | change ${fmt(sel.map((r) => r.change * 100))}e-2 | beyond ${fmt(fit.map((r) => r.beyond))} (no part fit: ${sel.length - fit.length}; parts usable median ${q(
-          sel.map((r) => r.parts),
-          0.5,
-        )})`,
-      );
+  for (const framing of FRAMES)
+    for (const variant of VARIANTS) {
+      for (const lighting of [...LIGHTINGS.map((l) => l.name), 'all']) {
+        const sel = rows.filter(
+          (r) =>
+            r.face === face &&
+            r.framing === framing &&
+            r.variant === variant &&
+            (lighting === 'all' || r.lighting === lighting),
+        );
+        const fit = sel.filter((r) => !Number.isNaN(r.beyond));
+        const shaped = sel.filter((r) => !Number.isNaN(r.shape));
+        console.log(
+          `${face.padEnd(8)} ${framing.padEnd(5)} ${variant.padEnd(12)} ${lighting.padEnd(15)} passed ${sel.filter((r) => r.passed).length}/${sel.length}  corr ${fmt(sel.map((r) => r.corr))} | change ${fmt(sel.map((r) => r.change * 100))}e-2 | beyond ${fmt(fit.map((r) => r.beyond))} (no part fit: ${sel.length - fit.length}) | shape ${fmt(shaped.map((r) => r.shape))} (unseen: ${sel.length - shaped.length})`,
+        );
+      }
     }
-  }
 
+const line = (r: (typeof rows)[number]) =>
+  `${r.variant} ${r.face} ${r.framing} ${r.lighting} tone ${r.tone} parts ${r.parts} corr ${r.corr.toFixed(2)} beyond ${r.beyond.toFixed(2)} shape ${r.shape.toFixed(2)} change ${(r.change * 100).toFixed(2)}e-2`;
 // The attacks' rounds that passed, one line each (must be none).
 for (const r of rows.filter((x) => x.variant !== 'genuine' && x.passed))
-  console.log(
-    `attack passed: ${r.variant} ${r.face} ${r.lighting} tone ${r.tone} parts ${r.parts} corr ${r.corr.toFixed(2)} beyond ${r.beyond.toFixed(2)} change ${(r.change * 100).toFixed(2)}e-2`,
-  );
+  console.log(`attack passed: ${line(r)}`);
 // The genuine rounds that failed, one line each (what to look at next).
 for (const r of rows.filter((x) => x.variant === 'genuine' && !x.passed))
-  console.log(
-    `failed: ${r.face} ${r.lighting} tone ${r.tone} parts ${r.parts} corr ${r.corr.toFixed(2)} beyond ${r.beyond.toFixed(2)} change ${(r.change * 100).toFixed(2)}e-2`,
-  );
+  console.log(`failed: ${line(r)}`);

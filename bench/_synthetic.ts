@@ -57,6 +57,28 @@ export const HEAD_ELLIPSES: typeof FACE_ELLIPSES = {
 };
 /** A face on a screen held to the camera: the phone's light reaches the whole image alike, this much of the face's. */
 export const FLAT_WEIGHT = 0.15;
+/**
+ * The face's shape under the phone's light (issue 41): the screen sits beside the camera, so the
+ * light it casts on a point of the face goes with the cosine between the surface and the camera's
+ * axis (Lambert): full on the nose and the inner cheeks, falling towards the face's outline, where
+ * the cheeks turn away. Modelled on the face's ellipse as a half-ellipsoid (the cosine is
+ * sqrt(1 - d^2) at normalised distance d from its centre), at least SHADE_FLOOR at its outline; the
+ * rest of the head (hair, ears, neck: set back and turned away) takes HAIR_SHADE. The ambient light
+ * is taken as diffuse (a room, the sky), the same on every part: the model's assumption, and where
+ * it is wrong (a lamp right behind the phone lights the face with the same fall-off as the screen)
+ * the face's shading in the screen's colours is weaker than here. A face on a screen or on paper is
+ * flat: the same light everywhere.
+ */
+export const SHADE_FLOOR = 0.3;
+export const HAIR_SHADE = 0.7;
+/**
+ * How the patient holds the phone (issue 41 item 6): the face's size in the oval, as a zoom of the
+ * fixture about its face's centre ('arm' is the fixture as it is: the face about half the oval's
+ * width), and the screen's light on the face with it (the face is closer: the inverse square of the
+ * distance, which goes with the zoom).
+ */
+export const FRAMINGS = { fill: 1.6, arm: 1, far: 0.7 } as const;
+export type Framing = keyof typeof FRAMINGS;
 /** The phone camera's own JPEG quality (0-100). */
 export const CAMERA_QUALITY = 70;
 /** How much of the exposure's metering is the face's (face-priority auto exposure). */
@@ -80,6 +102,8 @@ type Pair = {
   skin: Float32Array;
   skinClosed: Float32Array;
   near: Float32Array;
+  /** The screen's light on the head's surface (its cosine to the camera's axis: SHADE_FLOOR). */
+  shade: Float32Array;
   width: number;
   height: number;
 };
@@ -106,13 +130,17 @@ function facePair(face: SyntheticPatient['face']): Promise<Pair> {
       const skin = new Float32Array(width * height);
       const skinClosed = new Float32Array(width * height);
       const near = new Float32Array(width * height);
+      const shade = new Float32Array(width * height);
       for (let y = 0; y < height; y++)
         for (let x = 0; x < width; x++) {
           const sx = x + 0.5;
           const sy = y + 0.5;
           const m = y * width + x;
-          const inFace = softEllipse(Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry));
+          const d = Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry);
+          const inFace = softEllipse(d);
           skin[m] = inFace * skinLike(o.data, m * 3);
+          const cosine = Math.max(SHADE_FLOOR, Math.sqrt(Math.max(0, 1 - d * d)));
+          shade[m] = inFace * cosine + (1 - inFace) * HAIR_SHADE;
           skinClosed[m] = inFace * skinLike(c.data, m * 3);
           near[y * width + x] = softEllipse(
             Math.hypot((sx - h.cx) / h.rx, (sy - h.cy) / h.ry),
@@ -120,7 +148,7 @@ function facePair(face: SyntheticPatient['face']): Promise<Pair> {
             1.05,
           );
         }
-      return { open: o.data, closed: c.data, skin, skinClosed, near, width, height };
+      return { open: o.data, closed: c.data, skin, skinClosed, near, shade, width, height };
     });
     pairs.set(face, p);
   }
@@ -161,9 +189,12 @@ export type SyntheticCameraOptions = {
   /**
    * 'face' (a real face: the screen's light is strong on the head, weak on the background) or
    * 'flat' (a face on a screen held to the camera: the light reflects on the whole image alike,
-   * weakly: FLAT_WEIGHT).
+   * weakly: FLAT_WEIGHT) or 'print' (a printed photo held to the camera: paper reflects the light as
+   * skin does, but flat: the face's light on the whole image alike, no shading).
    */
-  reflection?: 'face' | 'flat';
+  reflection?: 'face' | 'flat' | 'print';
+  /** How the patient holds the phone (FRAMINGS): 'arm' by default. */
+  framing?: Framing;
   /** The browser's frame policy (its width and JPEG quality); the selfie's by default. */
   policy?: FramePolicy;
   /** The phone camera's own JPEG quality (0-100), CAMERA_QUALITY by default. */
@@ -190,7 +221,11 @@ export function syntheticCamera(
 ): SyntheticCamera {
   const policy = o.policy ?? selfieFramePolicy;
   const cameraQuality = o.cameraQuality ?? CAMERA_QUALITY;
-  const flat = o.reflection === 'flat';
+  const flat = o.reflection === 'flat' || o.reflection === 'print';
+  const flatWeight = o.reflection === 'print' ? 1 : FLAT_WEIGHT;
+  const zoom = FRAMINGS[o.framing ?? 'arm'];
+  // Closer to the screen: its light on the face goes with the inverse square of the distance.
+  const lit = { ...p, screenBrightness: p.screenBrightness * zoom * zoom };
   const jitter = rng(p.seed * 7_919 + 101);
   const noise = rng(p.seed * 104_729 + 3);
   const W = REGION.width;
@@ -208,37 +243,39 @@ export function syntheticCamera(
     const [hx, hy] = headAt(p, sceneT, jitter);
     const screen: Rgb = screenRgb(scene.screenAt(sceneT));
     // The light at a few weights, interpolated per pixel (illumination is linear in the weight).
-    const light0 = illumination(p, screen, flat ? FLAT_WEIGHT : 0);
-    const light1 = illumination(p, screen, flat ? FLAT_WEIGHT : 1);
+    const light0 = illumination(lit, screen, flat ? flatWeight : 0);
+    const light1 = illumination(lit, screen, flat ? flatWeight : 1);
     const tone = p.tone.factor;
     const { width: sw, height: sh } = src;
-    // The head moved by (hx, hy): every pixel samples the fixture at the same sub-pixel phase.
-    const ox = REGION.left + 0.5 - hx;
-    const oy = REGION.top + 0.5 - hy;
-    const bx = Math.floor(ox);
-    const by = Math.floor(oy);
-    const fx = ox - bx;
-    const fy = oy - by;
-    const w00 = (1 - fx) * (1 - fy);
-    const w10 = fx * (1 - fy);
-    const w01 = (1 - fx) * fy;
-    const w11 = fx * fy;
-    const { open, closed: shut, skin, skinClosed, near } = src;
+    // The head moved by (hx, hy) and zoomed about its face's centre by the framing: each pixel
+    // samples the fixture bilinearly (at zoom 1, every pixel at the same sub-pixel phase).
+    const fc = FACE_ELLIPSES[p.face];
+    const { open, closed: shut, skin, skinClosed, near, shade } = src;
     const sum: Rgb = [0, 0, 0];
     /** The skin's radiance (all channels) and weight: the exposure meters on the face. */
     let faceSum = 0;
     let faceWeight = 0;
     for (let y = 0; y < H; y++) {
-      const y0 = Math.min(sh - 2, Math.max(0, y + by));
+      const sy = fc.cy + (REGION.top + y + 0.5 - hy - fc.cy) / zoom;
+      const yc = Math.min(sh - 2, Math.max(0, sy));
+      const y0 = Math.floor(yc);
+      const fy = yc - y0;
       for (let x = 0; x < W; x++) {
-        const x0 = Math.min(sw - 2, Math.max(0, x + bx));
+        const sx = fc.cx + (REGION.left + x + 0.5 - hx - fc.cx) / zoom;
+        const xc = Math.min(sw - 2, Math.max(0, sx));
+        const x0 = Math.floor(xc);
+        const fx = xc - x0;
+        const w00 = (1 - fx) * (1 - fy);
+        const w10 = fx * (1 - fy);
+        const w01 = (1 - fx) * fy;
+        const w11 = fx * fy;
         const m = y0 * sw + x0;
         const i00 = m * 3;
         const i10 = i00 + 3;
         const i01 = i00 + sw * 3;
         const i11 = i01 + 3;
         const k = closed ? skin[m]! * (1 - closed) + skinClosed[m]! * closed : skin[m]!;
-        const l = flat ? 0 : near[m]!;
+        const l = flat ? 0 : near[m]! * shade[m]!;
         faceWeight += k;
         const o = (y * W + x) * 3;
         for (let c = 0; c < 3; c++) {

@@ -34,6 +34,8 @@
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
  *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
  *     [--face blink|blink-b] (genuine patients of one face only)
+ *     [--framing fill|arm|far] (genuine patients holding the phone so: the face filling the oval,
+ *     at arm's length, far; by default each by turns: issue 41)
  *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
  *     backlight guard asks for before a burnt background: Chrome on Android does, iOS does not)
  *     [--log FILE] (the engine's log, one JSON line per event: each request's frames, cues and
@@ -71,7 +73,7 @@ import {
 } from '../tests/synthetic/model';
 import { benchDb, percentile, runIfMain } from './_identity';
 import { requestBytes } from './_patient';
-import { syntheticCamera, type Scene } from './_synthetic';
+import { FRAMINGS, syntheticCamera, type Framing, type Scene } from './_synthetic';
 
 /**
  * The engine's time per request in simulated time (ms), as bench/liveness-sampling.ts does: fixed
@@ -126,6 +128,7 @@ type Args = {
   width: number;
   quality: number;
   face: SyntheticPatient['face'] | null;
+  framing: Framing | null;
   log: string | null;
   exposure: 'android' | 'none';
 };
@@ -135,6 +138,13 @@ const faceArg = (v: string | undefined): SyntheticPatient['face'] | null => {
   if (v === undefined) return null;
   if (v === 'blink' || v === 'blink-b') return v;
   throw new Error('--face: blink or blink-b');
+};
+
+/** `--framing`: one of FRAMINGS, or every one by turns (null). */
+const framingArg = (v: string | undefined): Framing | null => {
+  if (v === undefined) return null;
+  if (v in FRAMINGS) return v as Framing;
+  throw new Error(`--framing: one of ${Object.keys(FRAMINGS).join(', ')}`);
 };
 
 function parseArgs(argv: string[]): Args {
@@ -159,6 +169,7 @@ function parseArgs(argv: string[]): Args {
     width: Number(get('width') ?? selfieFramePolicy.maxWidth),
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
     face: faceArg(get('face')),
+    framing: framingArg(get('framing')),
     log: get('log') ?? null,
     exposure: get('exposure') === 'none' ? 'none' : 'android',
   };
@@ -218,7 +229,7 @@ class Page {
   }
 }
 
-type Kind = 'genuine' | 'video' | 'wrong-order' | 'late' | 'flat' | 'recording';
+type Kind = 'genuine' | 'video' | 'wrong-order' | 'late' | 'flat' | 'print' | 'recording';
 
 type Sent = { sentAt: number; frames: Buffer[]; meta: LivenessMeta };
 type SessionResult = {
@@ -237,7 +248,12 @@ type SessionResult = {
   uploadMs: number[];
   cpuMs: number;
   serverMs: number[];
-  lightScores: Array<{ correlation: number | null; beyond: number | null; passed: boolean }>;
+  lightScores: Array<{
+    correlation: number | null;
+    beyond: number | null;
+    shape?: number | null;
+    passed: boolean;
+  }>;
   cues: number;
   signals: Record<string, number> | null;
   /** The exposure compensation the browser's backlight guard asked (0: none). */
@@ -392,7 +408,8 @@ async function runSession(
   /** The browser's backlight guard: the EV it asked and from when, and its burnt looks in a row. */
   const guard = { ev: 0, from: Infinity, burnt: 0, lastLook: -Infinity, done: !exposureSupported };
   const camera = syntheticCamera(p, {
-    reflection: kind === 'flat' ? 'flat' : 'face',
+    reflection: kind === 'flat' || kind === 'print' ? kind : 'face',
+    framing: (p as BenchPatient).framing ?? 'arm',
     policy,
     exposureEv: (t) => (t >= guard.from ? guard.ev : 0),
   });
@@ -571,19 +588,29 @@ async function replay(e: Engine, src: SessionResult, measureCpu: boolean): Promi
 }
 
 /** The genuine patients: lightings in turn, then faces (or only `face`), tones and screen brightness spread. */
+/** A patient of the bench: how it holds the phone too (issue 41; 'arm' when not said). */
+type BenchPatient = SyntheticPatient & { framing?: Framing };
+
+/**
+ * Genuine patients: lighting by turns, face by blocks of three, tone by blocks of six; the framing
+ * (`framing`, or by blocks of three: fill, arm, far) so that every face meets every framing.
+ */
 function genuinePatients(
   n: number,
   seed: number,
   face: SyntheticPatient['face'] | null = null,
-): SyntheticPatient[] {
-  return Array.from({ length: n }, (_, i) =>
-    makeSyntheticPatient(seed * 10_000 + i, {
+  framing: Framing | null = null,
+): BenchPatient[] {
+  const framings = Object.keys(FRAMINGS) as Framing[];
+  return Array.from({ length: n }, (_, i) => ({
+    ...makeSyntheticPatient(seed * 10_000 + i, {
       lighting: LIGHTINGS[i % LIGHTINGS.length]!,
       face: face ?? (Math.floor(i / LIGHTINGS.length) % 2 ? 'blink-b' : 'blink'),
       tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
       screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
     }),
-  );
+    framing: framing ?? framings[Math.floor(i / LIGHTINGS.length) % framings.length]!,
+  }));
 }
 
 /** Runs jobs `concurrent` at a time. */
@@ -623,6 +650,8 @@ function scores(rs: SessionResult[]) {
     correlation: seen.map((s) => s.correlation!),
     beyond: seen.flatMap((s) => (s.beyond === null ? [] : [s.beyond])),
     unfit: seen.filter((s) => s.beyond === null).length,
+    shape: seen.flatMap((s) => (s.shape == null ? [] : [s.shape])),
+    unshaped: seen.filter((s) => s.shape == null).length,
   };
 }
 
@@ -647,9 +676,9 @@ export async function main() {
   const t0 = performance.now();
   const cpuMeasured = args.concurrent === 1;
   try {
-    let genuine: Array<SessionResult & { p: SyntheticPatient }> = [];
+    let genuine: Array<SessionResult & { p: BenchPatient }> = [];
     if (args.only !== 'attacks') {
-      const patients = genuinePatients(args.patients, args.seed, args.face);
+      const patients = genuinePatients(args.patients, args.seed, args.face, args.framing);
       genuine = await inParallel(patients.length, args.concurrent, async (i) => ({
         ...(await runSession(e, patients[i]!, 'genuine', args.genuineMs, cpuMeasured)),
         p: patients[i]!,
@@ -701,6 +730,23 @@ export async function main() {
         attacks.push(['(c) colours in the wrong order', await run(3, 'wrong-order')]);
         attacks.push(['(d) colours 700 ms late', await run(4, 'late')]);
         attacks.push(['(e) face on a screen', await run(5, 'flat')]);
+        // Issue 41: a printed photo held to the camera, its eyes cut out for the attacker's own to
+        // blink on cue; paper reflects the colours as skin does, but flat. At each framing by turns.
+        attacks.push([
+          '(f) printed photo, eyes cut out',
+          await inParallel(tries, args.concurrent, (i) =>
+            runSession(
+              e,
+              {
+                ...attackPatient(6, i),
+                framing: (Object.keys(FRAMINGS) as Framing[])[i % 3]!,
+              } as BenchPatient,
+              'print',
+              args.attackMs,
+              cpuMeasured,
+            ),
+          ),
+        ]);
       }
       reportAttacks(attacks);
     }
@@ -712,9 +758,9 @@ export async function main() {
   }
 }
 
-function reportGenuine(genuine: Array<SessionResult & { p: SyntheticPatient }>, args: Args) {
+function reportGenuine(genuine: Array<SessionResult & { p: BenchPatient }>, args: Args) {
   const within = (g: SessionResult) => g.passedAt !== null && g.passedAt <= PASS_WITHIN_MS;
-  const row = (name: string, gs: Array<SessionResult & { p: SyntheticPatient }>) => {
+  const row = (name: string, gs: Array<SessionResult & { p: BenchPatient }>) => {
     const times = gs.filter((g) => g.passedAt !== null).map((g) => g.passedAt!);
     const ends = new Map<string, number>();
     for (const g of gs.filter((x) => !within(x)))
@@ -749,6 +795,14 @@ function reportGenuine(genuine: Array<SessionResult & { p: SyntheticPatient }>, 
         genuine.filter((g) => g.p.face === face),
       ),
     );
+  for (const framing of Object.keys(FRAMINGS) as Framing[])
+    for (const face of ['blink', 'blink-b'] as const)
+      rows.push(
+        row(
+          `framing ${framing} ${face}`,
+          genuine.filter((g) => (g.p.framing ?? 'arm') === framing && g.p.face === face),
+        ),
+      );
   for (const l of LIGHTINGS) {
     rows.push(
       row(
@@ -812,9 +866,11 @@ function reportLight(
 ) {
   if (mode !== 'cues,light') return;
   console.log(
-    "\nLIGHT: every judged round (the server's correlation, and the face's change beyond the background's: `beyond`, where a part fit), min / p10 / median / p90 / max",
+    "\nLIGHT: every judged round (the server's correlation, the face's change beyond the background's: `beyond`, where a part fit, and the face's rim's change over its core's: `shape`, issue 41), min / p10 / median / p90 / max",
   );
-  const rows = [['group', 'rounds', 'unseen', 'no part fit', 'correlation', 'beyond']];
+  const rows = [
+    ['group', 'rounds', 'unseen', 'no part fit', 'correlation', 'beyond', 'no shape', 'shape'],
+  ];
   const add = (name: string, rs: SessionResult[]) => {
     const s = scores(rs);
     rows.push([
@@ -824,6 +880,8 @@ function reportLight(
       String(s.unfit),
       spread(s.correlation),
       spread(s.beyond),
+      String(s.unshaped),
+      spread(s.shape),
     ]);
   };
   for (const face of ['blink', 'blink-b'] as const)
@@ -832,6 +890,11 @@ function reportLight(
         `genuine ${face} ${l.name}`,
         genuine.filter((g) => g.p.face === face && g.p.lighting.name === l.name),
       );
+  for (const framing of Object.keys(FRAMINGS) as Framing[])
+    add(
+      `genuine ${framing}`,
+      genuine.filter((g) => ((g.p as BenchPatient).framing ?? 'arm') === framing),
+    );
   for (const [name, rs] of attacks) add(name, rs);
   table(rows);
 }

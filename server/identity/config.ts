@@ -27,7 +27,7 @@ import type { BackendSetting } from './worker/models';
  * alike; liveness-light.ts BEYOND_FIT is how closely the face-minus-part change must
  * follow the screen's colours for that part to count. docs/measurements.md has the figures.
  */
-export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007 };
+export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007, shape: 0.78 };
 export type LightThresholds = typeof LIGHT_THRESHOLDS;
 
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
@@ -71,6 +71,7 @@ const schema = z.object({
   IDENTITY_LIGHT_CORRELATION: num(LIGHT_THRESHOLDS.correlation, -1, 1),
   IDENTITY_LIGHT_BEYOND_BACKGROUND: num(LIGHT_THRESHOLDS.beyond, 0, 2),
   IDENTITY_LIGHT_FACE_CHANGE: num(LIGHT_THRESHOLDS.change, 0, 1),
+  IDENTITY_LIGHT_SHAPE: num(LIGHT_THRESHOLDS.shape, 0, 2),
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
@@ -229,6 +230,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
         correlation: c.IDENTITY_LIGHT_CORRELATION,
         beyond: c.IDENTITY_LIGHT_BEYOND_BACKGROUND,
         change: c.IDENTITY_LIGHT_FACE_CHANGE,
+        shape: c.IDENTITY_LIGHT_SHAPE,
       },
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,

@@ -75,6 +75,8 @@ export type ChallengeState = CueState & {
   /** Times the browser's clock started again (what was asked moved onto the new clock). */
   restarts: number;
   lastBox: [number, number, number, number] | null;
+  /** That face's own extent (its mesh, issue 41; absent from states stored before it). */
+  lastExtent?: [number, number, number, number] | null;
   signals: Partial<Record<ChallengeSignal, number>>;
 };
 
@@ -262,6 +264,7 @@ export function challengeDecider(
     needsEmbedding: (s) => ({
       ...blink.needsEmbedding(s.blink),
       colourBox: s.lastBox,
+      colourExtent: s.lastExtent ?? null,
       careful: [s.cue, s.next].flatMap((c) => (c ? [[c.at, c.until] as [number, number]] : [])),
     }),
 
@@ -279,7 +282,7 @@ export function challengeDecider(
 
     step(state, frame) {
       let s = observe(state, frame.now, frame);
-      s = { ...s, lastBox: frame.face.box };
+      s = { ...s, lastBox: frame.face.box, lastExtent: frame.face.extent ?? null };
       if (s.done || s.refused) return wrap(s, blink.idle(s.blink, frame.now, []), null);
       return wrap(s, blink.step(s.blink, frame), frame.tag?.t ?? null);
     },

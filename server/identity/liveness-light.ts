@@ -58,6 +58,8 @@ export type ColourAcc = {
   background: Rgb;
   /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
   patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
+  /** The face's core and rim (FrameColour.core, .rim: issue 41): frames with both, chromaticity sums. */
+  shape?: { n: number; core: Rgb; rim: Rgb };
 };
 /**
  * The colour sequence asked: its rounds back to back (LIGHT_COLOURS colours each), each colour's
@@ -75,6 +77,12 @@ export type LightScore = {
   beyond: number | null;
   /** Background parts usable in the round (frames in every colour, little clipping). */
   parts: number;
+  /**
+   * The face's rim's change as a fraction of its core's (issue 41; null: the rim or the core not seen
+   * in every colour): a real face's outer cheeks turn away from the screen (less than 1), a flat
+   * face changes alike (about 1).
+   */
+  shape?: number | null;
   passed: boolean;
 };
 
@@ -133,12 +141,18 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
       ? { n: had.n + 1, sum: add(had.sum, c), clipped: Math.max(had.clipped ?? 0, part!.clipped) }
       : had;
   });
+  const core = chroma(colour?.core ?? null);
+  const rim = chroma(colour?.rim ?? null);
+  const had = a.shape ?? { n: 0, core: [0, 0, 0] as Rgb, rim: [0, 0, 0] as Rgb };
+  const shape =
+    core && rim ? { n: had.n + 1, core: add(had.core, core), rim: add(had.rim, rim) } : a.shape;
   return {
     n: a.n + 1,
     face: add(a.face, face),
     nb: a.nb + (background ? 1 : 0),
     background: background ? add(a.background, background) : a.background,
     ...(patches.length ? { patches } : {}),
+    ...(shape ? { shape } : {}),
   };
 }
 
@@ -161,6 +175,12 @@ const slope = (y: number[], x: number[]) => {
  *   balance and exposure, which take back part of the light's change on every pixel alike, cancel
  *   in the difference; a far wall is barely lit by the screen (beyond about 0.9), hair is lit like
  *   the face (about 0), and a face on a screen changes everywhere alike (about 0 for every part).
+ *   Or (issue 41: a face filling the oval, hair or a hat in the corners, a burnt window leave no
+ *   part to compare with) its shape: the face's rim (outer cheeks) changes with the screen's
+ *   colours at most `thresholds.shape` of its core's (nose, inner cheeks): the screen beside the
+ *   camera lights the parts of a real face that turn away from it less, while a face on a screen
+ *   or a print changes alike everywhere (about 1). A background part adds evidence where one is
+ *   usable; it is never required.
  * - and the face's own change (the slope of its deviations on the screen colours') is at least
  *   `thresholds.change`: outdoors a screen's reflection is near the noise floor, and `beyond`, a
  *   ratio of two small slopes, is then noise (a face on a screen reached 1.06 once).
@@ -177,6 +197,7 @@ export function judgeLight(
     change: null,
     beyond: null,
     parts: 0,
+    shape: null,
     passed: false,
   };
   // On a slow uplink the browser sends only some of its frames: a round is judged on the colours
@@ -209,6 +230,7 @@ export function judgeLight(
     const b = slope(diff, expected) / faceSlope;
     if (beyond === null || b > beyond) beyond = b;
   }
+  const shape = shapeOf(seen, expected);
   return {
     round: light.round,
     seen: true,
@@ -216,12 +238,42 @@ export function judgeLight(
     change: Math.round(faceSlope * 1e4) / 1e4,
     beyond: beyond === null ? null : round3(beyond),
     parts: parts.length,
+    shape: shape === null ? null : round3(shape),
     passed:
       correlation >= thresholds.correlation &&
       faceSlope >= thresholds.change &&
-      beyond !== null &&
-      beyond >= thresholds.beyond,
+      ((beyond !== null && beyond >= thresholds.beyond) ||
+        (shape !== null && shape <= thresholds.shape)),
   };
+}
+
+/**
+ * The core's change (the slope of its chromaticity deviations on the screen colours') below which
+ * the shape says nothing: outdoors a face on a screen or a print changes by 0.009 at most in the
+ * tuning (bench/_light-tuning.ts), and its rim over its core, a ratio of two slopes that small, fell
+ * to 0.73 by noise; a real face filling the oval outdoors changes by 0.031 at least.
+ */
+export const SHAPE_MIN_CHANGE = 0.012;
+
+/**
+ * The rim's change over the core's (issue 41): the slopes of their chromaticity deviations on the
+ * screen colours'; null unless both were seen in every colour judged and the core follows the
+ * colours (correlation BEYOND_FIT or more) by SHAPE_MIN_CHANGE at least: a ratio over a slope that
+ * is noise says nothing.
+ */
+function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | null {
+  if (!seen.every(({ a }) => a.shape?.n)) return null;
+  const rows = (pick: (x: { n: number; core: Rgb; rim: Rgb }) => Rgb) =>
+    deviations(seen.map(({ a }) => pick(a.shape!).map((v) => v / a.shape!.n) as Rgb));
+  const core = rows((x) => x.core);
+  const coreSlope = slope(core, expected);
+  if (coreSlope < SHAPE_MIN_CHANGE || pearson(expected, core) < BEYOND_FIT) return null;
+  return (
+    slope(
+      rows((x) => x.rim),
+      expected,
+    ) / coreSlope
+  );
 }
 
 /**

@@ -118,6 +118,7 @@ export function createLivenessSessions(deps: {
       unchangedBelow: config.liveness.unchangedBelow,
       analyseAll: plan.analyseAll,
       colourBox: plan.colourBox,
+      colourExtent: plan.colourExtent,
       careful: plan.careful?.length && times ? { windows: plan.careful, times } : undefined,
     });
   }

@@ -109,6 +109,8 @@ export type EmbeddingPlan = {
   analyseAll?: boolean | undefined;
   /** The last face box seen: the colour statistic's region until the request finds one (issue 31). */
   colourBox?: [number, number, number, number] | null | undefined;
+  /** That face's own extent (its mesh: issue 41), for the colour's core and rim. */
+  colourExtent?: [number, number, number, number] | null | undefined;
   /**
    * Where a blink counts (issue 31: the cues' windows, on the frames' clock): a frame whose `t` falls
    * in one is skipped as unchanged only below the stricter limit (eyes.ts CUE_WINDOW_SHARE).

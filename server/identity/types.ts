@@ -53,6 +53,13 @@ export type FrameColour = {
    * alike. Null where a part has too few pixels.
    */
   patches?: Array<BackgroundPart | null> | undefined;
+  /**
+   * The face's shape under the screen's light (issue 41), where the face's own extent (its mesh) is
+   * known: the mean R, G, B of its core (nose and inner cheeks, facing the screen) and of its rim
+   * (the outer cheeks, turning away). Null where too few pixels.
+   */
+  core?: [number, number, number] | null | undefined;
+  rim?: [number, number, number] | null | undefined;
 };
 
 /** A part of the background in one frame: the mean R, G, B of all its pixels, and the fraction clipped (worker/colour.ts). */

@@ -493,6 +493,50 @@ describe('the challenge decider: the colour light', () => {
     expect(judge([0.25, 0.25, 0.25, 0.25])).toMatchObject({ seen: true, passed: false });
   });
 
+  it("judgeLight: with no background part, the face's shape decides (issue 41): the rim turning away from the screen passes, a flat face does not", () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    /** Each colour's frame: the core lit with 0.25, the rim with `rimK`; every part like the face (hair, a face filling the oval). */
+    const acc = (rimK: number | null, coreK = 0.25) =>
+      colours.map((c) => {
+        const face = chromaOf(lit(c.colour, coreK).face!);
+        return {
+          n: 1,
+          face,
+          nb: 1,
+          background: face,
+          patches: [0, 1, 2, 3].map(() => ({ n: 1, sum: face })),
+          ...(rimK === null
+            ? {}
+            : { shape: { n: 1, core: face, rim: chromaOf(lit(c.colour, rimK).face!) } }),
+        };
+      });
+    const judge = (rimK: number | null, coreK?: number) =>
+      judgeLight({ round: 1, colours, acc: acc(rimK, coreK) } as Parameters<typeof judgeLight>[0]);
+    // A real face: its outer cheeks take about 0.6 of the light its core takes.
+    const real = judge(0.15);
+    expect(real).toMatchObject({ seen: true, beyond: null, passed: true });
+    expect(real.shape).toBeLessThanOrEqual(LIGHT_THRESHOLDS.shape);
+    // Flat (a face on a screen, a print): the rim changes as the core does.
+    const flat = judge(0.25);
+    expect(flat.shape).toBeCloseTo(1, 1);
+    expect(flat.passed).toBe(false);
+    // No core and rim measured (an older state, no mesh): no shape, and no part to compare with.
+    expect(judge(null)).toMatchObject({ shape: null, passed: false });
+    // A core that barely changes (outdoors: a ratio over noise) gives no shape, whatever the rim.
+    expect(judge(0.002, 0.004)).toMatchObject({ shape: null, passed: false });
+    // The setting moves the limit.
+    expect(
+      judgeLight({ round: 1, colours, acc: acc(0.15) } as Parameters<typeof judgeLight>[0], {
+        ...LIGHT_THRESHOLDS,
+        shape: 0.3,
+      }).passed,
+    ).toBe(false);
+  });
+
   it("judgeLight: the camera's white balance taking back part of the light on every pixel alike does not hide the face's change", () => {
     const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
       colour,
@@ -594,6 +638,7 @@ describe('the challenge decider: the colour light', () => {
       change: null,
       beyond: null,
       parts: 0,
+      shape: null,
       passed: false,
     });
   });
@@ -775,6 +820,32 @@ describe('the colour statistic (worker/colour.ts)', () => {
     });
   });
 
+  it("measures the face's core and rim in its extent (issue 41), both rims or none", () => {
+    const w = 160;
+    const h = 180;
+    const data = Buffer.alloc(w * h * 3);
+    const extent: [number, number, number, number] = [40, 40, 80, 100];
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        // The rim strips' columns darker than the core's.
+        const u = (x - 40) / 80;
+        const c =
+          u > 0.03 && u < 0.19
+            ? [90, 60, 50]
+            : u > 0.81 && u < 0.97
+              ? [90, 60, 50]
+              : [180, 120, 90];
+        data.set(c, (y * w + x) * 3);
+      }
+    const c = frameColour({ data, width: w, height: h }, box, extent);
+    expect(c.core).toEqual([180, 120, 90]);
+    expect(c.rim).toEqual([90, 60, 50]);
+    // Without an extent: neither (the face's centre and the background as before).
+    expect(frameColour({ data, width: w, height: h }, box)).not.toHaveProperty('rim');
+    // A face cut by the frame's left edge: no rim.
+    expect(frameColour({ data, width: w, height: h }, box, [-20, 40, 80, 100]).rim).toBeNull();
+  });
+
   it('leaves dark background pixels out while enough mid-tones remain', () => {
     const c = frameColour(image([100, 110, 120], [180, 120, 90], true), box);
     expect(c.background).toEqual([100, 110, 120]);
@@ -800,9 +871,10 @@ describe('the settings', () => {
       /IDENTITY_LIVENESS_CHALLENGE/,
     );
     expect(loadIdentityConfig({ IDENTITY_LIGHT_BEYOND_BACKGROUND: '0.7' }).liveness.light).toEqual({
-      correlation: LIGHT_THRESHOLDS.correlation,
+      ...LIGHT_THRESHOLDS,
       beyond: 0.7,
-      change: LIGHT_THRESHOLDS.change,
     });
+    expect(loadIdentityConfig({ IDENTITY_LIGHT_SHAPE: '0.7' }).liveness.light.shape).toBe(0.7);
+    expect(() => loadIdentityConfig({ IDENTITY_LIGHT_SHAPE: 'x' })).toThrow(/IDENTITY_LIGHT_SHAPE/);
   });
 });

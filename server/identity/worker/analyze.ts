@@ -108,6 +108,8 @@ export type FramesOptions = {
   anchor?: Uint8Array | null | undefined;
   /** The face box of the session's last analysed frame: the colour statistic's region until one is found. */
   colourBox?: [number, number, number, number] | null | undefined;
+  /** That face's own extent (its mesh: issue 41), for the colour's core and rim. */
+  colourExtent?: [number, number, number, number] | null | undefined;
 };
 
 export type FramesResult = {
@@ -196,6 +198,7 @@ export async function analyzeFrames(
   let describeFirst = opts.describeFirst;
   let from = opts.moved?.from;
   let colourBox = opts.colourBox ?? null;
+  let colourExtent = opts.colourExtent ?? null;
   for (const [index, bytes] of frames.entries()) {
     const t0 = performance.now();
     const img = await decodeRgb(bytes, limits, opts.maxSide ?? 640);
@@ -224,7 +227,7 @@ export async function analyzeFrames(
         ...base,
         faces: [],
         skipped: { of: anchor.index, change: Number(change.toFixed(2)) },
-        colour: frameColour(img, colourBox),
+        colour: frameColour(img, colourBox, colourExtent),
         timings: { decodeMs: tDecode - t0, detectMs: 0 },
       });
       continue;
@@ -270,11 +273,14 @@ export async function analyzeFrames(
     }
     const eyes = only?.eyes ? eyeAnchor(g, only.eyes, only.face.ear.mean) : null;
     anchor = eyes ? { index, eyes, closed } : null;
-    colourBox = only?.face.box ?? colourBox;
+    if (only) {
+      colourBox = only.face.box;
+      colourExtent = only.face.extent ?? null;
+    }
     out.push({
       ...base,
       faces: found.map((f) => f.face),
-      colour: frameColour(img, colourBox),
+      colour: frameColour(img, colourBox, colourExtent),
       timings: { decodeMs: tDecode - t0, detectMs: tDetect - tDecode },
     });
   }

@@ -10,6 +10,16 @@ type Box = [number, number, number, number];
  * background at its corners (fractions of the box: x from, x to, y from, y to).
  */
 const FACE_PART = [0.25, 0.75, 0.2, 0.8] as const;
+/**
+ * The face's core and rim (issue 41), fractions of its extent (the mesh's bounding box, cheek to
+ * cheek and forehead to chin): the core is the nose and the inner cheeks, which face the screen;
+ * the rim the outer cheeks on both sides at the nose's height, which turn away from it, so a real
+ * face takes less of the screen's light there than in its core, and a flat face (a screen, a print)
+ * the same.
+ */
+const CORE_PART = [0.36, 0.64, 0.42, 0.72] as const;
+const RIM_X = [0.05, 0.17] as const;
+const RIM_Y = [0.45, 0.72] as const;
 /** The background: the frame's top corners (fractions of the frame), minus the face box and a margin. */
 const CORNER_W = BACKGROUND_CORNERS.width;
 const CORNER_H = BACKGROUND_CORNERS.height;
@@ -133,10 +143,14 @@ function part(img: RgbImage, rect: Rect, hole: Rect): BackgroundPart | null {
  * The colour statistic of one liveness frame (issue 31): the mean RGB of the face's centre inside
  * `box` (the face detected in this frame, or the last one found before it) and of the background
  * (the frame's top corners outside the box, their dark pixels left out when enough others remain).
- * Both null without a box. A few thousand pixel reads at
+ * Both null without a box. With the face's `extent` (its mesh), its core and rim too (issue 41). A few thousand pixel reads at
  * most: far under a millisecond.
  */
-export function frameColour(img: RgbImage, box: Box | null | undefined): FrameColour {
+export function frameColour(
+  img: RgbImage,
+  box: Box | null | undefined,
+  extent?: Box | null | undefined,
+): FrameColour {
   if (!box) return { face: null, background: null };
   const [x, y, w, h] = box;
   const face = clampRect(img, {
@@ -171,5 +185,21 @@ export function frameColour(img: RgbImage, box: Box | null | undefined): FrameCo
     face: meanRgb(img, [face], null),
     background: meanRgb(img, corners, hole, true),
     patches: [...corners, ...edges].map((r) => part(img, r, hole)),
+    ...(extent ? shape(img, extent) : {}),
+  };
+}
+
+/** The face's core and rim in its extent (CORE_PART, RIM_X, RIM_Y). */
+function shape(img: RgbImage, [x, y, w, h]: Box): Pick<FrameColour, 'core' | 'rim'> {
+  const at = (x0: number, x1: number, y0: number, y1: number) =>
+    clampRect(img, { x0: x + w * x0, x1: x + w * x1, y0: y + h * y0, y1: y + h * y1 });
+  const rims = [
+    at(RIM_X[0], RIM_X[1], RIM_Y[0], RIM_Y[1]),
+    at(1 - RIM_X[1], 1 - RIM_X[0], RIM_Y[0], RIM_Y[1]),
+  ];
+  return {
+    core: meanRgb(img, [at(...CORE_PART)], null),
+    // A rim cut by the frame's edge has no pixels there: both sides or none.
+    rim: rims.every((r) => r.x1 > r.x0 && r.y1 > r.y0) ? meanRgb(img, rims, null) : null,
   };
 }

@@ -215,6 +215,7 @@ const IDENTITY_REASONS = [
   'cues_missed', // too few blinks on cue
   'light_mismatch', // the screen's colour sequence was not seen on the face
   'face_changed', // another face took over once something was asked (issue 41: no second round)
+  'light_unjudged', // the light could not be judged at all (bright sun, the face far): a person at once
   // a second scan of the same session while one runs (issue 29 item 2): wait for it, then again
   'scan_in_progress',
   // the document: what the patient repeats follows from the code

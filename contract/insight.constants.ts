@@ -154,6 +154,7 @@ export const ENGINE_REASONS = [
   'cues_missed',
   'light_mismatch',
   'face_changed',
+  'light_unjudged',
   'virtual_camera',
   'clock_backwards',
   'clock_ahead',

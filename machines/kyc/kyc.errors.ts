@@ -75,9 +75,15 @@ export function kycErrorFrom(err: unknown): KycError {
 /**
  * The challenge's refusals (issue 31): the blinks not made on cue (`cues_missed`), the screen's
  * colours not seen on the face (`light_mismatch`), another face once something was asked
- * (`face_changed`, issue 41). The session is over; the server's sentence says why.
+ * (`face_changed`, issue 41), the light that could not be judged at all (`light_unjudged`, issue 41:
+ * bright sun, a face far from the phone; a person is offered at once). The session is over; the server's sentence says why.
  */
-const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch', 'face_changed'];
+const CHALLENGE_REFUSALS: readonly string[] = [
+  'cues_missed',
+  'light_mismatch',
+  'face_changed',
+  'light_unjudged',
+];
 
 /**
  * A failed liveness request: the session over, the challenge refused, too many attempts, or the
@@ -184,6 +190,8 @@ export const triggerOf = (c: RefusalState): CaseTrigger | null =>
 export function repeatedRefusal(c: RefusalState): CaseTrigger | null {
   const trigger = triggerOf(c);
   if (trigger === 'no_camera' || trigger === null) return trigger;
+  // The light could not be judged where the patient is: trying again there does not help.
+  if (c.error?.reason === 'light_unjudged') return trigger;
   const times = Object.entries(c.refusals).reduce(
     (sum, [reason, n]) => (COUNTED_AS[reason as keyof RefusalCounts] === trigger ? sum + n : sum),
     0,

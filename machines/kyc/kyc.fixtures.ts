@@ -190,6 +190,34 @@ export const kycFixtures = {
       refusals: { liveness: 1 },
     },
   ),
+  /** the light not judgeable where the patient is (issue 41): a person or a centre offered at once */
+  selfieLightUnjudged: at(
+    { selfie: 'failed' },
+    {
+      ...challengeSelfie,
+      error: {
+        code: 'challengeFailed',
+        reason: 'light_unjudged',
+        serverMessage:
+          'No pudimos ver la luz de la pantalla en tu cara: hay demasiada luz o tu cara está lejos del celular. Podés pedir que una persona revise tu identidad, o intentar de nuevo con la cara cerca del celular en un lugar con menos luz.',
+      },
+      refusals: { liveness: 1 },
+    },
+  ),
+  /** another face took over once the challenge asked (issue 41): the session refused */
+  selfieFaceChanged: at(
+    { selfie: 'failed' },
+    {
+      ...challengeSelfie,
+      error: {
+        code: 'challengeFailed',
+        reason: 'face_changed',
+        serverMessage:
+          'Vimos otra cara durante la validación. La misma persona tiene que hacerla de principio a fin: volvé a intentar.',
+      },
+      refusals: { liveness: 1 },
+    },
+  ),
   /** refused by the challenge twice: a person or a centre offered on the refusal's own screen */
   selfieLightMismatchTwice: at(
     { selfie: 'failed' },

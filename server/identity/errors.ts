@@ -38,6 +38,8 @@ export const identityMessages = {
     'No vimos en tu cara la luz de la pantalla. Alejate del sol directo, subí el brillo de la pantalla y volvé a intentar.',
   faceChanged:
     'Vimos otra cara durante la validación. La misma persona tiene que hacerla de principio a fin: volvé a intentar.',
+  lightUnjudged:
+    'No pudimos ver la luz de la pantalla en tu cara: hay demasiada luz o tu cara está lejos del celular. Podés pedir que una persona revise tu identidad, o intentar de nuevo con la cara cerca del celular en un lugar con menos luz.',
   busy: 'El servicio está ocupado. Intentá de nuevo en unos segundos.',
   starting: 'El servicio está iniciando. Intentá de nuevo en unos segundos.',
   faceMismatch: 'Face verification failed: la selfie y la foto del documento no coinciden.',
@@ -86,6 +88,7 @@ export type IdentityErrorCode =
   | 'cues_missed'
   | 'light_mismatch'
   | 'face_changed'
+  | 'light_unjudged'
   | 'busy'
   | 'worker_failed';
 
@@ -107,6 +110,7 @@ export const identityStatus: Record<IdentityErrorCode, number> = {
   cues_missed: 422,
   light_mismatch: 422,
   face_changed: 422,
+  light_unjudged: 422,
   busy: 503,
   worker_failed: 500,
 };

@@ -20,6 +20,8 @@ export const hints = {
   light: 'Mantené tu cara dentro del óvalo mientras la pantalla cambia de color.',
   lightAgain:
     'No vimos la luz de la pantalla en tu cara. Vamos a probar otra vez: acercá la cara a la pantalla.',
-  lightBackground:
-    'No pudimos comparar tu cara con lo que hay detrás. Vamos a probar otra vez: evitá tener una ventana o una luz fuerte detrás tuyo.',
+  // Issue 41: a round that could not be judged (no background to compare with and the face's own
+  // change too small to read its shape: bright sun, a face far from the phone).
+  lightUnjudged:
+    'No llegamos a ver la luz de la pantalla en tu cara. Vamos a probar otra vez: acercá la cara al celular y, si estás al sol, buscá un lugar con menos luz.',
 } as const;

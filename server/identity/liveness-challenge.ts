@@ -26,6 +26,7 @@ import {
   roundsIn,
   tagAgrees,
   unjudged,
+  unjudgeable,
   type LightRound,
   type LightScore,
 } from './liveness-light';
@@ -193,7 +194,12 @@ export function challengeDecider(
     }
     s = { ...s, light };
     // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.
-    if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) s = { ...s, refused: 'light_mismatch' };
+    if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
+      // Issue 41: every round unjudgeable is the place's light, not a mismatch: its own reason,
+      // which offers a person at once (the two rounds end about 9 s after the colours start).
+      const place = s.lightScores.length > 0 && s.lightScores.every(unjudgeable);
+      s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
+    }
     return s;
   }
 
@@ -237,9 +243,9 @@ export function challengeDecider(
     return { ...inner, state: s, live: s.done, feedback };
   }
 
-  /** Another round: when the last one had no background part to compare the face with, say what to change. */
+  /** Another round: when the last one could not be judged (unjudgeable), say what to change. */
   const lightAgain = (last: LightScore | undefined) =>
-    last?.seen && last.parts === 0 ? hints.lightBackground : hints.lightAgain;
+    last && unjudgeable(last) ? hints.lightUnjudged : hints.lightAgain;
 
   function progress(s: ChallengeState): string[] {
     if (s.done) return [hints.done];

@@ -277,6 +277,14 @@ function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | nu
 }
 
 /**
+ * A round seen but with no evidence either way (issue 41): no background part usable and no shape
+ * measured (the core changed too little: bright sun, a face far from the phone). Not an attack's
+ * signature: a face on a screen or a print is measured and refused; this is a place where the
+ * light cannot be judged.
+ */
+export const unjudgeable = (s: LightScore) => s.seen && s.parts === 0 && s.shape == null;
+
+/**
  * A round's colours: LIGHT_COLOURS different colours of the palette in a drawn order. With a colour
  * repeated, another order of the same colours can leave most of the sequence in place (the bench's
  * attacker passed 1/20 so, correlation 0.77-0.91); with all different, any other order moves at

@@ -64,6 +64,7 @@ const REFUSAL_TEXT: Record<ChallengeRefusal, string> = {
   cues_missed: identityMessages.cuesMissed,
   light_mismatch: identityMessages.lightMismatch,
   face_changed: identityMessages.faceChanged,
+  light_unjudged: identityMessages.lightUnjudged,
 };
 const refusalError = (reason: ChallengeRefusal) => new IdentityError(reason, REFUSAL_TEXT[reason]);
 

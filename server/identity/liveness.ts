@@ -45,7 +45,7 @@ export type FrameSignals = { tag?: LivenessFrameTag | undefined; colour?: FrameC
 type LivenessFrame = FrameSignals & { face: FaceObservation; now: number };
 
 /** Why a challenge refused its session (only a new session can pass). */
-export type ChallengeRefusal = 'cues_missed' | 'light_mismatch' | 'face_changed';
+export type ChallengeRefusal = 'cues_missed' | 'light_mismatch' | 'face_changed' | 'light_unjudged';
 
 type LivenessStep<S> = {
   state: S;

@@ -95,6 +95,7 @@ export const reasonLabels: Record<BrowserError | EngineReason, string> = {
   cues_missed: 'No parpadeó cuando se le pidió (motor)',
   light_mismatch: 'No se vio la luz de la pantalla en la cara (motor)',
   face_changed: 'Otra cara tomó la validación (motor)',
+  light_unjudged: 'No se pudo juzgar la luz de la pantalla: demasiada luz o la cara lejos (motor)',
   virtual_camera: 'Cámara virtual (señal)',
   clock_backwards: 'Tiempos de imagen hacia atrás (señal)',
   clock_ahead: 'Tiempos de imagen adelantados al servidor (señal)',

@@ -91,6 +91,7 @@ export const operadorTerms = {
     cues_missed: 'No parpadeó cuando se le pidió',
     light_mismatch: 'No se vio en la cara la luz de la pantalla',
     face_changed: 'Otra cara tomó la validación',
+    light_unjudged: 'No se pudo juzgar la luz de la pantalla (demasiada luz o la cara lejos)',
     scan_in_progress: 'Había otra lectura en curso',
     face_mismatch: 'La cara no coincide con la de la cédula',
     no_face_on_document: 'No se encontró la foto en el frente',

@@ -72,6 +72,8 @@ export const SelfieCuesMissed = at(kycFixtures.selfieCuesMissed);
 export const SelfieLightMismatch = at(kycFixtures.selfieLightMismatch);
 /** Refused by the challenge twice: a person or a centre offered. */
 export const SelfieLightMismatchTwice = at(kycFixtures.selfieLightMismatchTwice);
+export const SelfieLightUnjudged = at(kycFixtures.selfieLightUnjudged);
+export const SelfieFaceChanged = at(kycFixtures.selfieFaceChanged);
 // The framing on the oval (issue 41), as the server answered it, until it says otherwise.
 /** The face small in the oval: 'Acercá el celular.' */
 export const SelfieTooFar = at(kycFixtures.selfieTooFar);

@@ -403,7 +403,7 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.refused).toBe('light_mismatch');
   });
 
-  it('a round with no background part to compare (all clipped: a window behind) says to avoid a bright background', () => {
+  it('a round that cannot be judged (every background part clipped, no shape) says to come closer and find less light; two refuse with their own reason (issue 41)', () => {
     const p = session({ mode: 'cues,light' });
     const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
     p.reflecting((at, st) => {
@@ -413,8 +413,36 @@ describe('the challenge decider: the colour light', () => {
     p.start();
     answerCues(p, () => 400);
     expect(p.s.lightScores[0]).toMatchObject({ round: 1, seen: true, parts: 0, passed: false });
-    expect(p.decider.progress(p.s, 0)).toContain(hints.lightBackground);
+    expect(p.decider.progress(p.s, 0)).toContain(hints.lightUnjudged);
     expect(p.decider.progress(p.s, 0)).not.toContain(hints.lightAgain);
+  });
+
+  it("two rounds that cannot be judged refuse 'light_unjudged'; a round measured and flat refuses 'light_mismatch' (issue 41)", () => {
+    const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
+    const unjudged = run({
+      setup: (q) =>
+        q.reflecting((at, st) => ({
+          ...lit(scheduledColour(st, at)),
+          patches: [burnt, burnt, burnt, burnt],
+        })),
+    });
+    expect(unjudged.s.lightScores.map((x) => x.parts)).toEqual([0, 0]);
+    expect(unjudged.s.refused).toBe('light_unjudged');
+    // The same with the face's core and rim measured, changing alike (flat): a mismatch.
+    const flat = run({
+      setup: (q) =>
+        q.reflecting((at, st) => {
+          const frame = lit(scheduledColour(st, at));
+          return {
+            ...frame,
+            patches: [burnt, burnt, burnt, burnt],
+            core: frame.face,
+            rim: frame.face,
+          };
+        }),
+    });
+    expect(flat.s.lightScores[0]!.shape).toBeCloseTo(1, 2);
+    expect(flat.s.refused).toBe('light_mismatch');
   });
 
   it('colours in the wrong order fail each round, then refuse (light_mismatch)', () => {

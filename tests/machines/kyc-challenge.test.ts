@@ -448,11 +448,33 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     expect(selectAssistOffer(r.h.actor.getSnapshot())).toBe('direct');
   });
 
+  it("the light that cannot be judged where the patient is ('light_unjudged'): a person offered at once (issue 41)", async () => {
+    const r = await running(() => waiting());
+    r.h.actor.send({
+      type: 'poll.error',
+      error: {
+        code: 'rejected',
+        status: 422,
+        serverMessage: 'Hay demasiada luz.',
+        reason: 'light_unjudged',
+      },
+    });
+    expect(r.h.value()).toEqual({ selfie: 'failed' });
+    expect(selectSelfieView(r.h.actor.getSnapshot()).error).toMatchObject({
+      code: 'challengeFailed',
+      serverMessage: 'Hay demasiada luz.',
+      reason: 'light_unjudged',
+    });
+    // Not after a second refusal: the first already offers the two choices.
+    expect(selectAssistOffer(r.h.actor.getSnapshot())).toBe('direct');
+  });
+
   it("maps the challenge's refusal codes of an error answer, whatever the status", () => {
     for (const [status, reason] of [
       [422, 'cues_missed'],
       [403, 'light_mismatch'],
       [422, 'face_changed'],
+      [422, 'light_unjudged'],
     ] as const) {
       const error = toFlowError(new ApiError('rejected', status, 'La frase.', undefined, reason));
       // The contract knows both codes: the reason is kept (the same refusal twice offers a person).

@@ -6,6 +6,7 @@ export type AuditActor = { id: string; usuario: string } | null;
 type AuditAction =
   | 'open'
   | 'view'
+  | 'refused'
   | `image:${string}`
   | 'correct'
   | 'approve'
@@ -20,8 +21,9 @@ type AuditAction =
   | 'purge';
 
 /**
- * One row of the append-only record (case_audit). `detail` holds field names, reasons and codes of
- * the engine: never an image, never a field's value.
+ * One row of the append-only record (case_audit). `detail` holds field names, reasons from the
+ * lists and codes of the engine: never an image, never a field's value, never free text an operator
+ * typed (a rejection's note and a correction's reason are sealed on the case).
  */
 export async function audit(
   db: Db,

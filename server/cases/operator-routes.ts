@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import {
   codeLookupRequest,
   CORRECTABLE_FIELDS,
@@ -29,7 +29,7 @@ import {
 } from './operator';
 
 /** server/operators/auth.ts's requireOperator: 401 without a session, 403 another role or cross-site. */
-type RequireOperator = (roles?: readonly OperatorRole[]) => preHandlerAsyncHookHandler;
+type RequireOperator = (roles?: readonly OperatorRole[]) => onRequestAsyncHookHandler;
 
 type Options = {
   ctx: AppContext;
@@ -70,7 +70,9 @@ function parseCorrection(body: unknown): CorrectFieldRequest {
 export async function operatorCaseRoutes(app: FastifyInstance, opts: Options): Promise<void> {
   const { ctx } = opts;
   const engine = opts.engine ?? identityOf(app, 'operatorCaseRoutes');
-  app.addHook('preHandler', opts.requireOperator());
+  // The session is checked on the request's headers, before any body is read or parsed: nobody
+  // without one gets a JSON body or an 8 MB desk photo read (issue 42 item 3).
+  app.addHook('onRequest', opts.requireOperator());
   app.addContentTypeParser(
     'image/jpeg',
     { parseAs: 'buffer', bodyLimit: ctx.identitySettings.maxUploadBytes },

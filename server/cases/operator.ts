@@ -100,6 +100,54 @@ const actorOf = (op: CaseOperator): AuditActor => ({ id: op.id, usuario: op.usua
 const nowOf = (ctx: AppContext) => new Date(ctx.clock.now());
 const idleCutoff = (ctx: AppContext, now: Date) => new Date(now.getTime() - ctx.cases.claimIdleMs);
 
+/**
+ * A refusal of access to a case (403/409: held by someone else, idle, decided): `audited` writes it
+ * as 'refused' with who, the case and why, never the case's data (issue 42 item 3).
+ */
+class CaseRefused extends HttpError {
+  constructor(
+    readonly caseId: string,
+    readonly why: 'not_yours' | 'not_held' | 'claim_idle' | 'decided',
+    status: 403 | 409,
+    message: string,
+    reason?: string,
+  ) {
+    super(status, message, {}, reason);
+  }
+}
+
+const refusedAs = {
+  notYours: (id: string) => new CaseRefused(id, 'not_yours', 403, m.notYours),
+  notHeld: (id: string) => new CaseRefused(id, 'not_held', 409, m.notHeld, 'claim_lost'),
+  claimIdle: (id: string) => new CaseRefused(id, 'claim_idle', 409, m.claimLost, 'claim_lost'),
+  decided: (id: string) => new CaseRefused(id, 'decided', 409, m.notOpen, 'case_decided'),
+};
+
+/**
+ * Runs an operator's look or action on a case; a refusal of access is audited ('refused', outside
+ * the action's transaction, which it rolled back) and thrown on.
+ */
+async function audited<T>(
+  ctx: AppContext,
+  op: CaseOperator,
+  look: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof CaseRefused)
+      await audit(ctx.db, {
+        caseId: err.caseId,
+        actor: actorOf(op),
+        action: 'refused',
+        detail: { look, status: err.status, why: err.why },
+        at: nowOf(ctx),
+      });
+    throw err;
+  }
+}
+
 function caseIdOf(raw: string): string {
   if (!UUID.test(raw)) throw new HttpError(404, m.badCaseId);
   return raw.toLowerCase();
@@ -126,11 +174,11 @@ const holds = (ctx: AppContext, row: CaseFull, op: CaseOperator, now: Date) =>
  */
 async function heldCase(ctx: AppContext, tx: Db, op: CaseOperator, rawId: string, now: Date) {
   const row = await readCase(tx, caseIdOf(rawId), true);
-  if (row.status !== 'open') throw new HttpError(409, m.notOpen, {}, 'case_decided');
+  if (row.status !== 'open') throw refusedAs.decided(row.id);
   // Nobody holds it: a concurrent decision (or an approval awaiting a supervisor) let it go.
-  if (row.claimed_by === null) throw new HttpError(409, m.notHeld, {}, 'claim_lost');
-  if (row.claimed_by !== op.id) throw new HttpError(403, m.notYours);
-  if (!holds(ctx, row, op, now)) throw new HttpError(409, m.claimLost, {}, 'claim_lost');
+  if (row.claimed_by === null) throw refusedAs.notHeld(row.id);
+  if (row.claimed_by !== op.id) throw refusedAs.notYours(row.id);
+  if (!holds(ctx, row, op, now)) throw refusedAs.claimIdle(row.id);
   await tx.query('UPDATE cases SET last_activity_at = $2 WHERE id = $1', [row.id, now]);
   return row;
 }
@@ -142,13 +190,13 @@ async function heldCase(ctx: AppContext, tx: Db, op: CaseOperator, rawId: string
 async function visibleCase(ctx: AppContext, op: CaseOperator, rawId: string, now: Date) {
   const row = await readCase(ctx.db, caseIdOf(rawId));
   if (row.status === 'open') {
-    if (row.claimed_by !== op.id) throw new HttpError(403, m.notYours);
-    if (!holds(ctx, row, op, now)) throw new HttpError(409, m.claimLost, {}, 'claim_lost');
+    if (row.claimed_by !== op.id) throw refusedAs.notYours(row.id);
+    if (!holds(ctx, row, op, now)) throw refusedAs.claimIdle(row.id);
     await ctx.db.query('UPDATE cases SET last_activity_at = $2 WHERE id = $1', [row.id, now]);
     return row;
   }
   const approvedBy = json(row.approvals).some((a) => a.operatorId === op.id);
-  if (row.decided_by !== op.id && !approvedBy) throw new HttpError(403, m.notYours);
+  if (row.decided_by !== op.id && !approvedBy) throw refusedAs.notYours(row.id);
   return row;
 }
 
@@ -244,12 +292,11 @@ function currentFields(ctx: AppContext, row: CaseFull) {
   return { fields, corrections, read };
 }
 
-/** The case for its operator (audited as a look, 'view'). */
-export async function caseDetail(
-  ctx: AppContext,
-  op: CaseOperator,
-  rawId: string,
-): Promise<CaseDetail> {
+/** The case for its operator (audited as a look, 'view'; refused, as 'refused'). */
+export const caseDetail = (ctx: AppContext, op: CaseOperator, rawId: string) =>
+  audited(ctx, op, 'view', () => detailOf(ctx, op, rawId));
+
+async function detailOf(ctx: AppContext, op: CaseOperator, rawId: string): Promise<CaseDetail> {
   const now = nowOf(ctx);
   const row = await visibleCase(ctx, op, rawId, now);
   const { fields, corrections, read } = currentFields(ctx, row);
@@ -284,7 +331,7 @@ export async function caseDetail(
   };
 }
 
-/** One image of the case, opened (audited per image as 'image:<kind>'). */
+/** One image of the case, opened (audited per image as 'image:<kind>'; refused, as 'refused'). */
 export async function caseImage(
   ctx: AppContext,
   op: CaseOperator,
@@ -292,6 +339,10 @@ export async function caseImage(
   image: string,
 ): Promise<Buffer> {
   if (!(IMAGES as readonly string[]).includes(image)) throw new HttpError(404, m.badImage);
+  return audited(ctx, op, `image:${image}`, () => imageOf(ctx, op, rawId, image));
+}
+
+async function imageOf(ctx: AppContext, op: CaseOperator, rawId: string, image: string) {
   const now = nowOf(ctx);
   const row = await visibleCase(ctx, op, rawId, now);
   const { rows } = await ctx.db.query<Record<string, Uint8Array | null>>(
@@ -309,7 +360,10 @@ export async function caseImage(
  * value passed its field's schema (contract/case-fields.ts). It changes what an approval would be
  * of: approvals given before it are void.
  */
-export async function correctField(
+export const correctField = (...a: Parameters<typeof correct>) =>
+  audited(a[0], a[1], 'correct', () => correct(...a));
+
+async function correct(
   ctx: AppContext,
   op: CaseOperator,
   rawId: string,
@@ -339,7 +393,9 @@ export async function correctField(
       caseId: row.id,
       actor: actorOf(op),
       action: 'correct',
-      detail: { field: input.field, reason: input.reason },
+      // The reason is free text about the patient: sealed with the correction (purged with the
+      // case), never in the audit log, which is never purged (issue 42, L1).
+      detail: { field: input.field },
       at: now,
     });
     await voidApprovals(tx, {
@@ -355,14 +411,16 @@ export async function correctField(
 /** The claim returns to the queue. */
 export async function releaseCase(ctx: AppContext, op: CaseOperator, rawId: string): Promise<void> {
   const now = nowOf(ctx);
-  await ctx.db.transaction(async (tx) => {
-    const row = await heldCase(ctx, tx, op, rawId, now);
-    await tx.query(
-      'UPDATE cases SET claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL WHERE id = $1',
-      [row.id],
-    );
-    await audit(tx, { caseId: row.id, actor: actorOf(op), action: 'release', at: now });
-  });
+  await audited(ctx, op, 'release', () =>
+    ctx.db.transaction(async (tx) => {
+      const row = await heldCase(ctx, tx, op, rawId, now);
+      await tx.query(
+        'UPDATE cases SET claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL WHERE id = $1',
+        [row.id],
+      );
+      await audit(tx, { caseId: row.id, actor: actorOf(op), action: 'release', at: now });
+    }),
+  );
 }
 
 type DecisionContext = { origin: string; clientIp: string };
@@ -376,7 +434,10 @@ type DecisionContext = { origin: string; clientIp: string };
  * the selfie's face, the other side kept). The registration stays resumable for the resume window
  * and its mobile gets an SMS with a link.
  */
-export async function decide(
+export const decide = (...a: Parameters<typeof decision>) =>
+  audited(a[0], a[1], 'decision', () => decision(...a));
+
+async function decision(
   ctx: AppContext,
   op: CaseOperator,
   rawId: string,
@@ -594,11 +655,22 @@ export async function lookupCode(ctx: AppContext, op: CaseOperator, raw: string)
       row.claimed_by !== op.id &&
       !!row.last_activity_at &&
       new Date(row.last_activity_at) >= idleCutoff(ctx, now);
-    if (heldByOther) return { error: new HttpError(409, m.caseHeld) };
-    if (row.needs_supervisor) {
-      if (op.rol !== 'supervisor') return { error: new HttpError(403, m.supervisorOnly) };
-      if (json(row.approvals).some((a) => a.operatorId === op.id))
-        return { error: new HttpError(409, m.secondApprover) };
+    const refused = heldByOther
+      ? { error: new HttpError(409, m.caseHeld), why: 'held' }
+      : row.needs_supervisor && op.rol !== 'supervisor'
+        ? { error: new HttpError(403, m.supervisorOnly), why: 'supervisor_only' }
+        : row.needs_supervisor && json(row.approvals).some((a) => a.operatorId === op.id)
+          ? { error: new HttpError(409, m.secondApprover), why: 'second_approver' }
+          : null;
+    if (refused) {
+      await audit(tx, {
+        caseId: row.id,
+        actor: actorOf(op),
+        action: 'refused',
+        detail: { look: 'lookup', status: refused.error.status, why: refused.why },
+        at: now,
+      });
+      return { error: refused.error };
     }
     await tx.query(
       `UPDATE cases SET claimed_by = $2, claimed_usuario = $3, claimed_at = $4, last_activity_at = $4
@@ -618,7 +690,10 @@ export async function lookupCode(ctx: AppContext, op: CaseOperator, raw: string)
  * gates), its description compared with the card's portrait as a signal, both kept sealed; on
  * approval it is the enrolled face.
  */
-export async function deskPhoto(
+export const deskPhoto = (...a: Parameters<typeof takeDeskPhoto>) =>
+  audited(a[0], a[1], 'desk_photo', () => takeDeskPhoto(...a));
+
+async function takeDeskPhoto(
   ctx: AppContext,
   op: CaseOperator,
   rawId: string,
@@ -629,8 +704,8 @@ export async function deskPhoto(
   const now = nowOf(ctx);
   // The claim is checked before the engine's work, and again when storing.
   const before = await readCase(ctx.db, caseIdOf(rawId));
-  if (before.status !== 'open') throw new HttpError(409, m.notOpen, {}, 'case_decided');
-  if (!holds(ctx, before, op, now)) throw new HttpError(403, m.notYours);
+  if (before.status !== 'open') throw refusedAs.decided(before.id);
+  if (!holds(ctx, before, op, now)) throw refusedAs.notYours(before.id);
   if (before.kind !== 'centro') throw new HttpError(409, m.notCentro);
   const identity = await engine();
   let embedding: number[];

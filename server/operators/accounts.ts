@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OPERATOR_ROLES, type OperatorRole } from '../../contract/operators';
+import { releaseClaimsOf } from '../cases/claims';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { hashToken, newToken } from './tokens';
@@ -104,7 +105,10 @@ export async function renewEnrolment(
   });
 }
 
-/** Revokes an operator: every passkey, session and pending link stops working at once. */
+/**
+ * Revokes an operator: every passkey, session and pending link stops working at once, and the
+ * cases they held go back to the queue.
+ */
 export async function revokeOperator(db: Db, usuario: string, clock: Clock): Promise<boolean> {
   const now = new Date(clock.now());
   return db.transaction(async (tx) => {
@@ -127,6 +131,7 @@ export async function revokeOperator(db: Db, usuario: string, clock: Clock): Pro
       'UPDATE operator_enrolments SET used_at = $2 WHERE operator_id = $1 AND used_at IS NULL',
       [id, now],
     );
+    await releaseClaimsOf(tx, { id, usuario }, now);
     return true;
   });
 }

@@ -3,7 +3,7 @@ import type {
   FastifyPluginAsync,
   FastifyReply,
   FastifyRequest,
-  preHandlerAsyncHookHandler,
+  onRequestAsyncHookHandler,
 } from 'fastify';
 import { isIP } from 'node:net';
 import fp from 'fastify-plugin';
@@ -113,10 +113,11 @@ function clearSessionCookie(reply: FastifyReply) {
 }
 
 /**
- * preHandler: 401 without a live operator session, 403 for another role, 403 cross-site on
- * non-GET (Origin / Sec-Fetch-Site); refreshes the idle limit.
+ * 401 without a live operator session, 403 for another role, 403 cross-site on non-GET (Origin /
+ * Sec-Fetch-Site); refreshes the idle limit. An onRequest hook: it reads only the headers and the
+ * cookie, so nobody without a session gets a body read (issue 42 item 3).
  */
-export function requireOperator(roles?: readonly OperatorRole[]): preHandlerAsyncHookHandler {
+export function requireOperator(roles?: readonly OperatorRole[]): onRequestAsyncHookHandler {
   return async function (request, reply) {
     const ctx = request.server.operatorAuthContext;
     if (!ctx) throw new Error('requireOperator: register operatorAuthPlugin before the routes');
@@ -203,7 +204,7 @@ async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext 
 
   app.get(
     '/sesion',
-    { preHandler: requireOperator() },
+    { onRequest: requireOperator() },
     async (request): Promise<SessionResponse> => {
       const { usuario, nombre, rol } = request.operator!;
       return { success: true, operator: { usuario, nombre, rol } };

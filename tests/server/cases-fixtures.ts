@@ -236,7 +236,24 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
     return res.json().registration;
   }
 
-  return { post, registration, openCase, caseStatus, resume };
+  /** A registration with an open review case (the clock then a second on): its token, phone and case id. */
+  async function reviewCase(
+    phone = '0981123456',
+    trigger: OpenCaseRequest['trigger'] = 'liveness_failed',
+    ev: KycEvidence | null = evidence(),
+  ) {
+    const reg = await registration(phone, ev);
+    expect((await openCase(reg.token, { trigger })).statusCode).toBe(200);
+    const { rows } = await t().ctx.db.query<{ id: string }>(
+      `SELECT c.id::text AS id FROM cases c JOIN registration_drafts d ON d.id = c.draft_id
+        WHERE d.celular = $1 AND c.status = 'open'`,
+      [phone],
+    );
+    t().clock.advance(1000);
+    return { ...reg, id: rows[0]!.id };
+  }
+
+  return { post, registration, openCase, caseStatus, resume, reviewCase };
 }
 
 /** An operator's calls on the operator app. */
@@ -256,6 +273,20 @@ export function operatorCalls(app: () => FastifyInstance) {
         url: `/api/operador${url}`,
         payload,
         headers,
+        cookies: as(name),
+      }),
+    /** A body as is (not JSON-encoded), with its content type. */
+    raw: (
+      name: OperatorName | null,
+      url: string,
+      body: string | Buffer,
+      type = 'application/json',
+    ) =>
+      app().inject({
+        method: 'POST',
+        url: `/api/operador${url}`,
+        payload: body,
+        headers: { ...headers, 'content-type': type },
         cookies: as(name),
       }),
     photo: (name: OperatorName, id: string, body: Buffer, type = 'image/jpeg') =>

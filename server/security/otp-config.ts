@@ -14,8 +14,10 @@ export type OtpSettings = {
   /** Wrong tries per mobile AND client address an hour, across resends. */
   maxWrongPerPhoneAddressPerHour: number;
   /**
-   * Wrong tries per mobile an hour from every address together: the higher ceiling that bounds a
-   * guess spread over many addresses. A stranger's single address never reaches it.
+   * The per-mobile ceiling: wrong tries of one code from every address together (a code lives 5
+   * minutes, well within the hour the setting's name keeps), then the code is dead for everyone.
+   * It bounds a guess spread over many addresses; counted per code, so a new code sent to the
+   * phone has its own allowance and a stranger cannot hold the owner out (issue 43 item 14).
    */
   maxWrongPerPhonePerHour: number;
   resendWaitMs: number;

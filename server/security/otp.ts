@@ -66,28 +66,21 @@ export function clientSmsCheck(otp: OtpSettings, clientIp: string): LimitCheck {
 }
 
 /**
- * The wrong tries a check reserves (issue 29 item 1): per mobile AND client address, and per mobile
- * from every address under a higher ceiling. A stranger's address runs out long before the mobile
- * does, so the owner, from another address, can still check the code on their phone.
+ * The wrong tries a check reserves up front, per mobile AND client address (issue 29 item 1): a
+ * stranger's address runs out long before the owner's. The per-mobile ceiling against guesses
+ * spread over many addresses is counted per code (`verifyOtp`, issue 43 item 14).
  */
-function wrongCodeChecks(
+function wrongCodeCheck(
   otp: OtpSettings,
   target: { celular: string; purpose: OtpPurpose; documento: string | null; clientIp: string },
-): LimitCheck[] {
+): LimitCheck {
   const { celular, purpose, documento } = target;
   const key = documento === null ? `${purpose}:${celular}` : `${purpose}:${documento}:${celular}`;
-  return [
-    {
-      bucket: 'otp_wrong_address',
-      key: `${key}@${target.clientIp}`,
-      limits: [{ max: otp.maxWrongPerPhoneAddressPerHour, windowMs: HOUR }],
-    },
-    {
-      bucket: 'otp_wrong',
-      key,
-      limits: [{ max: otp.maxWrongPerPhonePerHour, windowMs: HOUR }],
-    },
-  ];
+  return {
+    bucket: 'otp_wrong_address',
+    key: `${key}@${target.clientIp}`,
+    limits: [{ max: otp.maxWrongPerPhoneAddressPerHour, windowMs: HOUR }],
+  };
 }
 
 /** One code's wrong tries from one address (key `<code id>@<address>`): dead there at the cap. */
@@ -187,10 +180,18 @@ export async function deliverOtp(
 
 /**
  * Checks a code and consumes it atomically: of concurrent checks of the right code exactly one
- * succeeds. A wrong try counts against the mobile and address and against the mobile (429 past
- * either hourly cap, right code or not), and against the code for that address only: after
- * `maxWrongPerCode` wrong tries from one address the code no longer matches from there, while the
- * patient's own check from another address still does (issue 29 item 1).
+ * succeeds. A wrong try counts against the mobile and address (429 past the hourly cap, right code
+ * or not) and against the code:
+ * - for that address: after `maxWrongPerCode` wrong tries from one address the code no longer
+ *   matches from there, while the patient's own check from another address still does (issue 29
+ *   item 1);
+ * - from every address together: a code is compared at most `maxWrongPerPhonePerHour` times,
+ *   then it is dead for everyone (the per-mobile ceiling against guesses spread over many
+ *   addresses). The failures are counted per code, so a new code sent to the phone (under the SMS
+ *   limits) has its own allowance: a stranger's guesses cannot hold the owner out for an hour,
+ *   and no code takes more guesses than the hour's ceiling allowed before (issue 43 item 14).
+ * Each try is reserved on the code before it is compared (`failed_attempts`, re-checked by the
+ * database on a row updated concurrently), so concurrent guesses cannot overshoot either.
  */
 export async function verifyOtp(
   deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
@@ -200,45 +201,49 @@ export async function verifyOtp(
   const { otp } = deps.onboarding;
   const documento = input.documento ?? null;
   const now = clock.now();
-  // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly caps.
-  const reserved = await consumeLimits(db, wrongCodeChecks(otp, { ...input, documento }), now);
+  // Reserve a wrong try up front so concurrent guesses cannot overshoot the hourly cap.
+  const reserved = await consumeLimits(db, [wrongCodeCheck(otp, { ...input, documento })], now);
   const at = new Date(now);
-  // The live codes of this target that this address has not killed, in one statement whatever
-  // the input (PIN recovery's answer must cost the same for every document and mobile).
-  const openCodes = `SELECT c.id FROM otp_codes c
+  // The same statements whatever the input (PIN recovery's answer must cost the same for every
+  // document and mobile). First one try reserved on each live code of this target that this
+  // address has not killed and that has tries left from every address.
+  const { rows: tried } = await db.query<{ id: string }>(
+    `UPDATE otp_codes c SET failed_attempts = c.failed_attempts + 1
       WHERE c.celular = $1 AND c.purpose = $2 AND c.numero_documento IS NOT DISTINCT FROM $3
         AND c.consumed_at IS NULL AND c.revoked_at IS NULL AND c.expires_at > $4
+        AND c.failed_attempts < $9
         AND (SELECT count(*) FROM rate_limit_events e
-              WHERE e.bucket = $5::text AND e.key = c.id::text || '@' || $6::text AND e.at > $7) < $8`;
-  const params = [
-    input.celular,
-    input.purpose,
-    documento,
-    at,
-    CODE_WRONG,
-    input.clientIp,
-    new Date(now - otp.validityMs),
-    otp.maxWrongPerCode,
-  ];
+              WHERE e.bucket = $5::text AND e.key = c.id::text || '@' || $6::text AND e.at > $7) < $8
+      RETURNING c.id::text AS id`,
+    [
+      input.celular,
+      input.purpose,
+      documento,
+      at,
+      CODE_WRONG,
+      input.clientIp,
+      new Date(now - otp.validityMs),
+      otp.maxWrongPerCode,
+      otp.maxWrongPerPhonePerHour,
+    ],
+  );
+  const ids = tried.map((r) => r.id);
+  // Then the comparison, against the reserved codes only.
   const { rows } = await db.query<{ id: string }>(
-    `WITH open AS (${openCodes})
-     UPDATE otp_codes SET consumed_at = $4
-      WHERE id IN (SELECT id FROM open) AND code_hmac = $9 AND consumed_at IS NULL
+    `UPDATE otp_codes SET consumed_at = $2
+      WHERE id = ANY($1::bigint[]) AND code_hmac = $3 AND consumed_at IS NULL
       RETURNING id::text AS id`,
-    [...params, otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp)],
+    [ids, at, otpHmac(deps.secrets.otpSecret, input.celular, input.purpose, input.otp)],
   );
   if (rows.length === 1) {
     await releaseEvents(db, reserved);
     return true;
   }
-  // Wrong: one more try against each open code, for this address only (the code stays alive).
+  // Wrong: the try stays counted on each code, and against it for this address only.
   await db.query(
-    `WITH open AS (${openCodes}),
-          bumped AS (UPDATE otp_codes SET failed_attempts = failed_attempts + 1
-                      WHERE id IN (SELECT id FROM open) RETURNING id)
-     INSERT INTO rate_limit_events (bucket, key, at)
-     SELECT $5::text, id::text || '@' || $6::text, $4::timestamptz FROM bumped`,
-    params,
+    `INSERT INTO rate_limit_events (bucket, key, at)
+     SELECT $2::text, id::text || '@' || $3::text, $4::timestamptz FROM unnest($1::bigint[]) AS id`,
+    [ids, CODE_WRONG, input.clientIp, at],
   );
   return false;
 }

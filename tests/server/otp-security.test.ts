@@ -18,7 +18,8 @@ const post = (url: string, payload: unknown, ip = '10.0.0.1') =>
   });
 const start = (phone = PHONE, ip?: string) => post('/start', { phone, email: '' }, ip);
 const resend = (phone = PHONE, ip?: string) => post('/resend-otp', { celular: phone }, ip);
-const validate = (otp: string, phone = PHONE) => post('/validate-otp', { celular: phone, otp });
+const validate = (otp: string, phone = PHONE, ip?: string) =>
+  post('/validate-otp', { celular: phone, otp }, ip);
 const wrong = (code: string) => (code === '000000' ? '000001' : '000000');
 
 function expect429(res: Awaited<ReturnType<typeof post>>, retryAfter: number) {
@@ -136,6 +137,73 @@ describe('wrong tries per phone', () => {
       expect((await validate(sms.lastCode(PHONE))).statusCode).toBe(200);
       h.t.clock.advance(MIN);
     }
+  });
+});
+
+describe('the per-mobile ceiling, counted per code (issue 43 item 14)', () => {
+  const OWNER = '10.0.0.1';
+  const stranger = (n: number) => `10.6.6.${n}`;
+  const failedAttempts = async () =>
+    (
+      await h.t.ctx.db.query<{ n: number }>(
+        'SELECT failed_attempts AS n FROM otp_codes ORDER BY id DESC LIMIT 1',
+      )
+    ).rows[0]!.n;
+  /** `tries` wrong codes from each of the strangers 1..`addresses`, in turn: their statuses. */
+  const guessFrom = async (addresses: number, tries: number) => {
+    const statuses: number[] = [];
+    for (let n = 1; n <= addresses; n++)
+      for (let i = 0; i < tries; i++)
+        statuses.push((await validate(wrong(sms.lastCode(PHONE)), PHONE, stranger(n))).statusCode);
+    return statuses;
+  };
+
+  it('30 wrong codes from three addresses do not lock the owner out of the code on the phone', async () => {
+    await start(PHONE, OWNER);
+    const code = sms.lastCode(PHONE);
+    expect(await guessFrom(3, 10)).toEqual(Array(30).fill(401));
+    // Each stranger's address is spent for the hour...
+    expect429(await validate(code, PHONE, stranger(1)), 3600);
+    // ...and the code on the owner's phone still works from the owner's address.
+    expect((await validate(code, PHONE, OWNER)).statusCode).toBe(200);
+  });
+
+  it('the same 30 spread over a code the stranger had resent: the owner still gets in', async () => {
+    await start(PHONE, stranger(1));
+    expect(await guessFrom(3, 5)).toEqual(Array(15).fill(401));
+    h.t.clock.advance(30_000);
+    expect((await resend(PHONE, stranger(1))).statusCode).toBe(200);
+    expect(await guessFrom(3, 5)).toEqual(Array(15).fill(401));
+    expect((await validate(sms.lastCode(PHONE), PHONE, OWNER)).statusCode).toBe(200);
+  });
+
+  it('one code takes at most 30 wrong tries from every address; a new code has its own allowance', async () => {
+    await start(PHONE, OWNER);
+    const first = sms.lastCode(PHONE);
+    // Seven addresses, five each (the per-address kill): 35 guesses, 30 of them compared.
+    expect(await guessFrom(7, 5)).toEqual(Array(35).fill(401));
+    expect(await failedAttempts()).toBe(30);
+    // The code is dead for everyone now, the right code included, from any address...
+    const dead = await validate(first, PHONE, stranger(8));
+    expect(dead.statusCode).toBe(401);
+    expect(dead.json().message).toMatch(/solicitá el reenvío\.$/);
+    expect((await validate(first, PHONE, OWNER)).statusCode).toBe(401);
+    expect(await failedAttempts()).toBe(30);
+    // ...and the owner asks for a new one (the SMS limits still hold): minutes, not an hour.
+    h.t.clock.advance(30_000);
+    expect((await resend(PHONE, OWNER)).statusCode).toBe(200);
+    expect((await validate(sms.lastCode(PHONE), PHONE, OWNER)).statusCode).toBe(200);
+  });
+
+  it('concurrent guesses from many addresses compare no more than 30 against one code', async () => {
+    await start(PHONE, OWNER);
+    const code = sms.lastCode(PHONE);
+    const guesses = Array.from({ length: 48 }, (_, i) => String(100000 + i)).map((g, i) =>
+      validate(g === code ? '000000' : g, PHONE, stranger(1 + (i % 8))),
+    );
+    // Six from each of eight addresses: within each address's hour, all wrong, none refused.
+    expect((await Promise.all(guesses)).map((r) => r.statusCode)).toEqual(Array(48).fill(401));
+    expect(await failedAttempts()).toBeLessThanOrEqual(30);
   });
 });
 

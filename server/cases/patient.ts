@@ -114,11 +114,14 @@ export async function openCase(
       input,
       sessionId,
       evidence,
+      faces: await facesOf(tx, sealer, draft.id, sessionId, evidence),
       now,
       reviewMs: settings.reviewMs,
       centreMs: settings.centreMs,
       sealer,
     });
+    // The case holds the evidence sealed: the session keeps no plaintext copy (issue 42, L4).
+    if (sessionId && evidence) await caseKyc(ctx).evidenceCopied(sessionId, tx);
     await holdRegistrations(tx, [draft.id], holdUntil);
     return { row, coded: row.kind === 'centro' };
   });
@@ -144,6 +147,45 @@ export async function openCase(
     : { case: status };
 }
 
+type Faces = { selfie: number[] | null; portrait: number[] | null };
+
+/**
+ * The faces' descriptions a new case keeps: the session's evidence's, else (they left the session
+ * when its first case copied them: issue 42, L4) those of the registration's newest earlier case of
+ * the same session, e.g. a health-centre case after a rejected review.
+ */
+async function facesOf(
+  tx: Db,
+  sealer: ReturnType<typeof caseSealer>,
+  draftId: string,
+  sessionId: string | null,
+  e: KycEvidence | null,
+): Promise<Faces> {
+  const faces = { selfie: e?.selfieEmbedding ?? null, portrait: e?.portraitEmbedding ?? null };
+  if (!sessionId || (faces.selfie && faces.portrait)) return faces;
+  const { rows } = await tx.query<{
+    id: string;
+    selfie_embedding: Uint8Array | null;
+    portrait_embedding: Uint8Array | null;
+  }>(
+    `SELECT id::text AS id, selfie_embedding, portrait_embedding FROM cases
+      WHERE draft_id = $1 AND kyc_session_id = $2
+        AND (selfie_embedding IS NOT NULL OR portrait_embedding IS NOT NULL)
+      ORDER BY opened_at DESC LIMIT 1`,
+    [draftId, sessionId],
+  );
+  const earlier = rows[0];
+  if (!earlier) return faces;
+  return {
+    selfie:
+      faces.selfie ??
+      sealer.openJson<number[]>(earlier.id, 'selfie_embedding', earlier.selfie_embedding),
+    portrait:
+      faces.portrait ??
+      sealer.openJson<number[]>(earlier.id, 'portrait_embedding', earlier.portrait_embedding),
+  };
+}
+
 async function insertCase(
   tx: Db,
   a: {
@@ -152,6 +194,7 @@ async function insertCase(
     input: OpenInput;
     sessionId: string | null;
     evidence: KycEvidence | null;
+    faces: Faces;
     now: Date;
     reviewMs: number;
     centreMs: number;
@@ -195,8 +238,8 @@ async function insertCase(
       s.seal(id, 'front', e?.front ?? null),
       s.seal(id, 'back', e?.back ?? null),
       s.sealJson(id, 'fields', e?.idData ?? null),
-      s.sealJson(id, 'selfie_embedding', e?.selfieEmbedding ?? null),
-      s.sealJson(id, 'portrait_embedding', e?.portraitEmbedding ?? null),
+      s.sealJson(id, 'selfie_embedding', a.faces.selfie),
+      s.sealJson(id, 'portrait_embedding', a.faces.portrait),
       JSON.stringify(e?.reasons ?? []),
       e?.faceSimilarity ?? null,
       e?.faceThreshold ?? null,

@@ -16,8 +16,8 @@ import * as store from './store';
  * of it reaches a log.
  */
 
-/** The sealed values of a session's evidence. */
-type Sealed = 'selfie' | 'front' | 'back' | 'portrait' | 'id_data';
+/** The sealed values of a session's evidence (and 'result': a verified session's identity and face). */
+type Sealed = 'selfie' | 'front' | 'back' | 'portrait' | 'id_data' | 'result';
 export const evidenceContext = (sessionId: string, what: Sealed) => `kyc:${sessionId}:${what}`;
 
 /** One image per kind, bounded: a face frame or portrait ~256 KB, a side of the card 1 MB. */
@@ -264,11 +264,13 @@ export async function createLiveSession(
 export const OPERATOR_DECIDER = 'operator';
 
 /**
- * A new completed KYC session for an approved case: its identity and face, stored as a scan's
- * result is, so registration (getCompletedKyc, consume, progress, enrolment) works unchanged.
+ * A new completed KYC session for an approved case: its identity and face sealed (issue 42, L4: the
+ * case keeps them sealed, so does its session: 'kyc:<id>:result'), so registration (getCompletedKyc,
+ * consume, progress, enrolment) works unchanged once `openVerified` opens them.
  */
 export async function createVerifiedSession(
   db: Db,
+  sealer: Sealer,
   input: {
     idData: IdData | Record<string, unknown>;
     embedding: ArrayLike<number>;
@@ -278,14 +280,45 @@ export async function createVerifiedSession(
   if (!input.embedding.length)
     throw new Error('createVerifiedSession: a face description is required');
   const id = randomUUID();
+  const verified: Verified = {
+    id_data: input.idData as Record<string, unknown>,
+    embedding: Array.from(input.embedding, Number),
+  };
   await store.insertMadeSession(db, {
     id,
     decider: OPERATOR_DECIDER,
     status: 'completed',
     state: { kind: 'assisted', phase: 'done' },
-    embedding: input.embedding,
-    result: { id_data: input.idData, checks: { operator: true } },
+    embedding: null,
+    result: { checks: { operator: true } },
+    sealed: sealer.seal(Buffer.from(JSON.stringify(verified)), evidenceContext(id, 'result')),
     expiresAt: input.expiresAt,
   });
   return id;
+}
+
+type Verified = { id_data: Record<string, unknown>; embedding: number[] };
+
+/** A verified session's identity and face, opened (null: not such a session). */
+export function openVerified(
+  sealer: Sealer,
+  sessionId: string,
+  sealed: Uint8Array | null,
+): Verified | null {
+  if (!sealed) return null;
+  return JSON.parse(
+    sealer.open(sealed, evidenceContext(sessionId, 'result')).toString('utf8'),
+  ) as Verified;
+}
+
+/**
+ * A case copied the session's evidence, sealed on the case (issue 42, L4): the session's faces'
+ * descriptions (its selfie's, the evidence's selfie and card portrait) and a read result leave it,
+ * and it ends (rejected 'case_opened': no scan or registration answers to it any more). Its sealed
+ * images and fields stay until the session's purge, for a later case of the same registration.
+ */
+export async function handOverEvidence(db: Db, sessionId: string): Promise<void> {
+  if (!store.isSessionId(sessionId)) return;
+  await store.forgetEvidenceFaces(db, sessionId);
+  await store.rejectSession(db, sessionId, 'case_opened');
 }

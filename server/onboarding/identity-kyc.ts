@@ -2,6 +2,8 @@ import type { Db } from '../db/client';
 import {
   createLiveSession,
   createVerifiedSession,
+  handOverEvidence,
+  openVerified,
   readEvidence,
   type SessionEvidence,
 } from '../identity/evidence';
@@ -20,15 +22,22 @@ export function identityKycStore(db: Db, sealer: Sealer): KycStore {
   return {
     async getCompletedKyc(sessionId) {
       const kyc = await getCompletedKyc(db, sessionId);
-      return kyc && { idData: toIdData(kyc.idData), embedding: kyc.embedding };
+      if (!kyc) return null;
+      // A session an approval made keeps its identity and face sealed (issue 42, L4).
+      const verified = openVerified(sealer, sessionId, kyc.sealed);
+      return verified
+        ? { idData: toIdData(verified.id_data), embedding: verified.embedding }
+        : { idData: toIdData(kyc.idData), embedding: kyc.embedding };
     },
     async consumeKyc(sessionId, tx) {
       return (await getCompletedKyc(tx, sessionId, { consume: true })) !== null;
     },
     async progressOf(sessionId) {
       const stage = await sessionStage(db, sessionId);
-      if (stage?.status === 'completed')
-        return { stage: 'documentRead', idData: toIdData(stage.idData) };
+      if (stage?.status === 'completed') {
+        const verified = openVerified(sealer, sessionId, stage.sealed);
+        return { stage: 'documentRead', idData: toIdData(verified?.id_data ?? stage.idData) };
+      }
       return stage?.status === 'live' ? { stage: 'selfiePassed' } : { stage: 'started' };
     },
     enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
@@ -37,7 +46,9 @@ export function identityKycStore(db: Db, sealer: Sealer): KycStore {
       return e && toKycEvidence(e);
     },
     createLiveSession: (input, tx) => within(tx, (t) => createLiveSession(t, sealer, input)),
-    createVerifiedSession: (input, tx) => within(tx, (t) => createVerifiedSession(t, input)),
+    createVerifiedSession: (input, tx) =>
+      within(tx, (t) => createVerifiedSession(t, sealer, input)),
+    evidenceCopied: (sessionId, tx) => handOverEvidence(tx, sessionId),
   };
 }
 

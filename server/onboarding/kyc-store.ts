@@ -67,6 +67,11 @@ export interface KycStore {
   /** What the session captured, opened (null: unknown, purged). */
   evidenceOf(sessionId: string): Promise<KycEvidence | null>;
   /**
+   * A case copied the session's evidence (sealed there), inside the case's transaction (issue 42,
+   * L4): the session keeps no face description and no fields in plaintext, and ends.
+   */
+  evidenceCopied(sessionId: string, tx: Db): Promise<void>;
+  /**
    * A new KYC session already past the selfie ('live'), for a repeat of one side of the card: the
    * face is `embedding`, the side not repeated is kept (`keep`) and used by scan-id when the
    * browser sends only the other side.
@@ -80,8 +85,8 @@ export interface KycStore {
     tx?: Db,
   ): Promise<string>;
   /**
-   * A new completed session (decider 'operator'): an approved case's identity and face, so
-   * register (getCompletedKyc/consumeKyc/enrollFace) works unchanged.
+   * A new completed session (decider 'operator'): an approved case's identity and face, kept
+   * sealed, so register (getCompletedKyc/consumeKyc/enrollFace) works unchanged.
    */
   createVerifiedSession(
     input: { idData: IdData; embedding: ArrayLike<number>; expiresAt: Date },

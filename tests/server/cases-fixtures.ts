@@ -98,6 +98,11 @@ export class CaseKyc implements KycStore {
   async evidenceOf(sessionId: string) {
     return this.evidence.get(sessionId) ?? null;
   }
+  /** As the engine's store: the faces' descriptions leave the session's evidence. */
+  async evidenceCopied(sessionId: string) {
+    const e = this.evidence.get(sessionId);
+    if (e) this.evidence.set(sessionId, { ...e, selfieEmbedding: null, portraitEmbedding: null });
+  }
   async createLiveSession(input: {
     embedding: ArrayLike<number>;
     keep: { front?: Buffer; back?: Buffer };
@@ -185,8 +190,15 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
   const post = (url: string, payload: object, ip = '203.0.113.7') =>
     t().app.inject({ method: 'POST', url, payload, remoteAddress: ip });
 
-  /** Mobile proved, PIN kept, a KYC session bound with evidence; the registration token. */
-  async function registration(phone = '0981123456', ev: KycEvidence | null = evidence()) {
+  /**
+   * Mobile proved, PIN kept, a KYC session bound with evidence (staged in the test store; none
+   * with `ev` null, for a session the test made in the engine's store); the registration token.
+   */
+  async function registration(
+    phone = '0981123456',
+    ev: KycEvidence | null = evidence(),
+    sessionId = `kyc-${phone}`,
+  ) {
     expect((await post(onboardingPaths.start, { phone })).statusCode).toBe(200);
     const proved = await post(onboardingPaths.validateOtp, {
       celular: phone,
@@ -200,7 +212,6 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
       termsAccepted: true,
     });
     expect(pin.statusCode).toBe(200);
-    const sessionId = `kyc-${phone}`;
     expect(
       (await post(onboardingPaths.bindKyc, { registrationToken: token, sessionId })).statusCode,
     ).toBe(200);
@@ -314,10 +325,11 @@ export async function auditRows(ctx: AppContext) {
 }
 
 /**
- * One test file's apps: the patient's (useTestApp, with a memory SMS and the case KYC store) and
- * the operator routes' on the same context; the KYC store is emptied before each test.
+ * One test file's apps: the patient's (useTestApp, with a memory SMS and the case KYC store, or the
+ * engine's with `engineStore`) and the operator routes' on the same context; the KYC store is
+ * emptied before each test.
  */
-export function useCaseApps() {
+export function useCaseApps(options: { engineStore?: boolean } = {}) {
   const sms = new MemorySms();
   const kyc = new CaseKyc();
   // The longest operator sessions the settings allow (a day): these files test the cases' rules
@@ -326,7 +338,9 @@ export function useCaseApps() {
     { OPERATOR_SESSION_IDLE_MINUTES: String(24 * 60), OPERATOR_SESSION_HOURS: '24' },
     'test',
   );
-  const h = useTestApp({ deps: { sms, kyc, operators } });
+  // engineStore: the identity engine's own KYC store (server/onboarding/identity-kyc.ts) on the
+  // test's database, sessions staged by the test; else the test store above.
+  const h = useTestApp({ deps: { sms, operators, ...(options.engineStore ? {} : { kyc }) } });
   let opApp: FastifyInstance | undefined;
   beforeAll(async () => {
     opApp = await operatorApp(h.t.ctx);

@@ -6,11 +6,12 @@ import type { KycStore } from '../../server/onboarding/kyc-store';
  */
 export class NoAssistedKyc implements Pick<
   KycStore,
-  'evidenceOf' | 'createLiveSession' | 'createVerifiedSession'
+  'evidenceOf' | 'evidenceCopied' | 'createLiveSession' | 'createVerifiedSession'
 > {
   async evidenceOf() {
     return null;
   }
+  async evidenceCopied(): Promise<void> {}
   async createLiveSession(): Promise<string> {
     throw new Error('not used in this test');
   }

@@ -149,6 +149,18 @@ export async function insertKeptSides(
   );
 }
 
+/**
+ * A case copied the session's evidence (issue 42, L4): the faces' descriptions, the only plaintext
+ * personal data of the row (images and fields are sealed), leave it.
+ */
+export async function forgetEvidenceFaces(db: Db, sessionId: string): Promise<void> {
+  await db.query(
+    `UPDATE kyc_evidence SET selfie_embedding = NULL, portrait_embedding = NULL, updated_at = now()
+      WHERE session_id = $1`,
+    [sessionId],
+  );
+}
+
 /** The sides a session keeps for a scan that sends only the other one (sealed), none by default. */
 export async function keptSides(
   db: Db,

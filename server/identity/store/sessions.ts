@@ -56,8 +56,9 @@ export async function insertSession(
 
 /**
  * A session made by the server, not by a liveness challenge (issue 30): 'live' for the repeat of one
- * side of the card (the face is `embedding`), or 'completed' with `result` (an operator's approval).
- * It lives until `expiresAt`, and may stay idle that long (the patient comes back when told by SMS).
+ * side of the card (the face is `embedding`), or 'completed' with `result` (an operator's approval:
+ * its identity and face `sealed` instead, no `embedding`; issue 42, L4). It lives until
+ * `expiresAt`, and may stay idle that long (the patient comes back when told by SMS).
  */
 export async function insertMadeSession(
   db: Db,
@@ -66,25 +67,27 @@ export async function insertMadeSession(
     decider: string;
     status: 'live' | 'completed';
     state: unknown;
-    embedding: ArrayLike<number>;
+    embedding: ArrayLike<number> | null;
     result: unknown;
+    sealed?: Uint8Array | null;
     expiresAt: Date;
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO kyc_sessions (id, decider, status, liveness_state, selfie_embedding, result,
-                               expires_at, idle_ms, live_at, completed_at)
+                               expires_at, idle_ms, live_at, completed_at, sealed_result)
      VALUES ($1, $2, $3, $4::jsonb, $5::real[], $6::jsonb, $7::timestamptz,
              greatest(0, ceil(extract(epoch FROM ($7::timestamptz - now())) * 1000))::bigint,
-             now(), CASE WHEN $3 = 'completed' THEN now() END)`,
+             now(), CASE WHEN $3 = 'completed' THEN now() END, $8::bytea)`,
     [
       input.id,
       input.decider,
       input.status,
       JSON.stringify(input.state),
-      Array.from(input.embedding),
+      input.embedding ? Array.from(input.embedding) : null,
       input.result === null ? null : JSON.stringify(input.result),
       input.expiresAt.toISOString(),
+      input.sealed ?? null,
     ],
   );
 }
@@ -206,12 +209,17 @@ export async function expireSession(db: Db, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** What the register endpoint reads: the verified identity data and the selfie embedding to enroll. */
+/**
+ * What the register endpoint reads: the verified identity data and the selfie embedding to enroll.
+ * A session an approval made has them in `sealed` (open with ../evidence.ts `openVerified`;
+ * `idData` and `embedding` are then empty).
+ */
 export type CompletedKyc<IdData = Record<string, unknown>> = {
   sessionId: string;
   idData: IdData;
   embedding: number[];
   completedAt: string;
+  sealed: Uint8Array | null;
 };
 
 /**
@@ -225,24 +233,26 @@ export async function getCompletedKyc(
 ): Promise<CompletedKyc | null> {
   if (!isSessionId(sessionId)) return null;
   const { rows } = await db.query<{
-    result: { id_data: Record<string, unknown> };
-    selfie_embedding: number[];
+    result: { id_data?: Record<string, unknown> } | null;
+    selfie_embedding: number[] | null;
+    sealed_result: Uint8Array | null;
     completed_at: Date;
   }>(
-    `SELECT result, selfie_embedding, completed_at FROM kyc_sessions
+    `SELECT result, selfie_embedding, sealed_result, completed_at FROM kyc_sessions
       WHERE id = $1 AND status = 'completed' AND consumed_at IS NULL AND expires_at > now()
       ${options.consume ? 'FOR UPDATE' : ''}`,
     [sessionId],
   );
   const row = rows[0];
-  if (!row || !row.selfie_embedding) return null;
+  if (!row || (!row.selfie_embedding && !row.sealed_result)) return null;
   if (options.consume)
     await db.query('UPDATE kyc_sessions SET consumed_at = now() WHERE id = $1', [sessionId]);
   return {
     sessionId,
-    idData: row.result.id_data,
-    embedding: row.selfie_embedding.map(Number),
+    idData: row.result?.id_data ?? {},
+    embedding: row.selfie_embedding?.map(Number) ?? [],
     completedAt: new Date(row.completed_at).toISOString(),
+    sealed: row.sealed_result ? Buffer.from(row.sealed_result) : null,
   };
 }
 
@@ -253,13 +263,18 @@ export async function getCompletedKyc(
 export async function sessionStage(
   db: Db,
   sessionId: string,
-): Promise<{ status: 'live' } | { status: 'completed'; idData: Record<string, unknown> } | null> {
+): Promise<
+  | { status: 'live' }
+  | { status: 'completed'; idData: Record<string, unknown>; sealed: Uint8Array | null }
+  | null
+> {
   if (!isSessionId(sessionId)) return null;
   const { rows } = await db.query<{
     status: KycStatus;
     result: { id_data?: Record<string, unknown> } | null;
+    sealed_result: Uint8Array | null;
   }>(
-    `SELECT status, result FROM kyc_sessions
+    `SELECT status, result, sealed_result FROM kyc_sessions
       WHERE id = $1 AND expires_at > now() AND consumed_at IS NULL
         AND (status = 'completed'
              OR (status = 'live' AND updated_at >= now() - (idle_ms * interval '1 millisecond')))`,
@@ -267,8 +282,12 @@ export async function sessionStage(
   );
   const row = rows[0];
   if (!row) return null;
-  if (row.status === 'completed' && row.result?.id_data)
-    return { status: 'completed', idData: row.result.id_data };
+  if (row.status === 'completed' && (row.result?.id_data || row.sealed_result))
+    return {
+      status: 'completed',
+      idData: row.result?.id_data ?? {},
+      sealed: row.sealed_result ? Buffer.from(row.sealed_result) : null,
+    };
   return row.status === 'live' ? { status: 'live' } : null;
 }
 

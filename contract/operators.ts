@@ -25,6 +25,11 @@ export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 /** Where the enrolment link opens; its token travels in the fragment (#...), never in a logged URL. */
 export const OPERATOR_ENROL_PATH = '/operador/alta';
 export const OPERATOR_PATH = '/operador';
+/**
+ * The refusal's `reason` when the page's host is an IP address (browsers refuse passkeys there):
+ * the page says to open it on localhost or the site's name (issue 43 item 3).
+ */
+export const OPERATOR_HOST_IS_IP = 'host_is_ip';
 /** 32 random bytes, base64url, like every bearer token of the product. */
 export const OPERATOR_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const enrolToken = z.string().check(z.regex(OPERATOR_TOKEN_PATTERN));

@@ -1,3 +1,4 @@
+import { OPERATOR_HOST_IS_IP } from '../../contract/operators';
 import { toFlowError } from '../shared/errors';
 import type { OperatorError } from './operador.types';
 
@@ -37,6 +38,8 @@ export function operatorErrorFrom(
       ...withMessage('tooManyAttempts'),
       ...(e.retryAfterSeconds !== undefined ? { retryAfterSeconds: e.retryAfterSeconds } : {}),
     };
+  // The page's address is an IP: no passkey can work there, whatever the step (issue 43 item 3).
+  if (e.reason === OPERATOR_HOST_IS_IP) return { code: 'hostIsIp' };
   const status = e.status ?? 0;
   if (during === 'enrol' && status >= 400 && status < 500) return withMessage('linkInvalid');
   // The passkey's registration refused: the link is spent or gone (404, 410), else the passkey

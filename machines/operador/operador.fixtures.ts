@@ -404,6 +404,10 @@ export const operatorFixtures = {
     { enrolment: 'failed' },
     { enrolToken: FIXTURE_ENROL_TOKEN, error: { code: 'linkInvalid' } },
   ),
+  enrolmentHostIsIp: authAt(
+    { enrolment: 'failed' },
+    { enrolToken: FIXTURE_ENROL_TOKEN, error: { code: 'hostIsIp' } },
+  ),
   enrolmentCancelled: authAt(
     { enrolment: 'failed' },
     { ...enrolling, error: { code: 'cancelled' } },

@@ -66,7 +66,9 @@ export const operatorAuthMachine = setup({
     hasEnrolToken: ({ context }) => context.enrolToken !== null,
     isUnauthorized: (args) => isUnauthorized(errorOf(args)),
     /** a spent or expired link cannot be tried again; anything else can */
-    canRetryEnrolment: ({ context }) => context.error?.code !== 'linkInvalid',
+    // A spent link, or a page on an IP address: trying again on this page cannot help.
+    canRetryEnrolment: ({ context }) =>
+      context.error?.code !== 'linkInvalid' && context.error?.code !== 'hostIsIp',
     /** the queue or the case found the session over */
     isDeskExpired: ({ event }) => (event as { output?: DeskOutput }).output?.expired === true,
     hasCaseToOpen: ({ event }) => Boolean((event as { output?: DeskOutput }).output?.caseId),

@@ -37,6 +37,8 @@ export { MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fiel
 /**
  * Why something failed, by code (src/copy/es.operador.ts has the words):
  * - linkInvalid: the enrolment link expired or was used already
+ * - hostIsIp: the page was opened on an IP address, where browsers refuse passkeys (503 with
+ *   reason OPERATOR_HOST_IS_IP): open it on localhost or the site's name
  * - cancelled: the operator closed the passkey prompt (NotAllowedError)
  * - unsupported: this browser has no passkeys (no PublicKeyCredential)
  * - passkeyFailed: the authenticator refused for another reason
@@ -48,6 +50,7 @@ export { MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fiel
  */
 export type OperatorErrorCode =
   | 'linkInvalid'
+  | 'hostIsIp'
   | 'cancelled'
   | 'unsupported'
   | 'passkeyFailed'

@@ -11,6 +11,7 @@ import {
   enrolOptionsRequest,
   enrolVerifyRequest,
   loginVerifyRequest,
+  OPERATOR_HOST_IS_IP,
   type EnrolOptionsResponse,
   type LoginOptionsResponse,
   type OperatorRole,
@@ -81,7 +82,7 @@ function relyingParty(ctx: AppContext, request: FastifyRequest): RelyingParty {
       { event: 'operator_rp_id_ip', rpId: id },
       'Passkeys need a host name: open the back office at localhost or set OPERATOR_RP_ID',
     );
-    throw new HttpError(503, operatorMessages.notConfigured);
+    throw new HttpError(503, operatorMessages.hostIsIp, {}, OPERATOR_HOST_IS_IP);
   }
   return { rpId: id, origin: origin ?? requestOrigin(request) };
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { OPERATOR_ENROL_PATH } from '../../contract/operators';
 import type { Config } from '../config';
@@ -17,6 +18,24 @@ export const OPERADORES_USAGE = `Usage:
   npm run operadores -- list
   npm run operadores -- revoke --usuario U
   npm run operadores -- enlace --usuario U`;
+
+/**
+ * The enrolment link's base without a configured URL: http://HOST:PORT, where a loopback or
+ * wildcard HOST (127.x, ::1, 0.0.0.0, ::) is written `localhost`, since browsers refuse passkeys
+ * on an IP address and the server then refuses the page (issue 43 item 3). Another IP address
+ * stays as it is, and `ipHost` says so.
+ */
+function defaultLinkBase(config: Pick<Config, 'host' | 'port'>): {
+  base: string;
+  ipHost: string | null;
+} {
+  const host = config.host.replace(/^\[|\]$/g, '');
+  const family = isIP(host);
+  const local = /^127\./.test(host) || ['::1', '0.0.0.0', '::'].includes(host);
+  if (family === 0 || local)
+    return { base: `http://${family === 0 ? host : 'localhost'}:${config.port}`, ipHost: null };
+  return { base: `http://${family === 6 ? `[${host}]` : host}:${config.port}`, ipHost: host };
+}
 
 type Output = { log(line: string): void; error(line: string): void };
 type Deps = {
@@ -65,12 +84,10 @@ export async function runOperatorsCommand(argv: string[], deps: Deps): Promise<n
   }
   const db = await deps.db();
   const via = db.via;
-  const linkOf = (token: string) => {
-    const base = (
-      deps.operators.publicUrl ?? `http://${deps.config.host}:${deps.config.port}`
-    ).replace(/\/$/, '');
-    return `${base}${OPERATOR_ENROL_PATH}#${token}`;
-  };
+  const fallback = defaultLinkBase(deps.config);
+  const base = (deps.operators.publicUrl ?? fallback.base).replace(/\/$/, '');
+  const ipHost = deps.operators.publicUrl === undefined ? fallback.ipHost : null;
+  const linkOf = (token: string) => `${base}${OPERATOR_ENROL_PATH}#${token}`;
   const printLink = (
     fields: Record<string, unknown>,
     usuario: string,
@@ -83,6 +100,12 @@ export async function runOperatorsCommand(argv: string[], deps: Deps): Promise<n
       `Enviá este enlace solo a ${usuario}: lo abre una vez para registrar su llave de acceso ` +
         `(vence en 24 h):\n${link}`,
     );
+    if (ipHost)
+      out.error(
+        `Las llaves de acceso no funcionan en una dirección IP (${ipHost}): definí ` +
+          'OPERATOR_ORIGIN o PUBLIC_URL con el nombre del sitio y volvé a pedir el enlace ' +
+          `(npm run operadores -- enlace --usuario ${usuario}).`,
+      );
   };
   const usuario = values.usuario ?? '';
   try {

@@ -9,6 +9,8 @@ export const operatorMessages = {
   loginChallengeInvalid: 'El intento de ingreso venció. Intentá de nuevo.',
   loginFailed: 'No pudimos verificar tu llave de acceso. Intentá de nuevo.',
   notConfigured: 'El acceso de operadores no está disponible en este momento.',
+  hostIsIp:
+    'Las llaves de acceso no funcionan en una dirección IP. Abrí el enlace con localhost o con el nombre del sitio en lugar de la dirección IP.',
   sessionRequired: 'Tu sesión terminó. Ingresá de nuevo con tu llave de acceso.',
   roleForbidden: 'Tu rol no permite esta acción.',
   crossSite: 'Solicitud rechazada: no viene de esta aplicación.',

@@ -53,6 +53,8 @@ export const operador = {
   errors: {
     linkInvalid:
       'El enlace de alta venció o ya se usó. Pedí uno nuevo a quien administra el sistema.',
+    hostIsIp:
+      'Esta página se abrió con una dirección IP (como 127.0.0.1) y las llaves de acceso solo funcionan con el nombre del sitio. Abrí el mismo enlace cambiando la dirección IP por localhost (si el sistema corre en este equipo) o por el nombre del sitio.',
     cancelled: 'Se canceló la llave de acceso. Intentá de nuevo cuando estés listo.',
     unsupported:
       'Este navegador no admite llaves de acceso. Usá un navegador actualizado (Chrome, Edge, Firefox o Safari).',

@@ -96,6 +96,8 @@ export const EnrolmentRegistering = at(f.enrolmentRegistering);
 export const EnrolmentVerifying = at(f.enrolmentVerifying);
 export const EnrolmentLinkInvalid = at(f.enrolmentLinkInvalid);
 export const EnrolmentCancelled = at(f.enrolmentCancelled);
+/** The link opened on an IP address (issue 43 item 3): what to do, no 'Intentar de nuevo'. */
+export const EnrolmentHostIsIp = at(f.enrolmentHostIsIp);
 export const LoggingOut = at(f.loggingOut);
 
 // The desk: the queue (the child `queue` at each of its fixtures).

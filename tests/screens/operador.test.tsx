@@ -12,7 +12,7 @@ import type {
   LoginOptionsResponse,
   QueueResponse,
 } from '../../contract/operators';
-import { OPERATOR_ENROL_PATH, OPERATOR_PATH } from '../../contract/operators';
+import { OPERATOR_ENROL_PATH, OPERATOR_HOST_IS_IP, OPERATOR_PATH } from '../../contract/operators';
 import { AppRoutes } from '../../src/app/routes';
 import { caseMachine } from '../../machines/operador/case.machine';
 import {
@@ -399,6 +399,29 @@ describe('/operador/alta#<token>', () => {
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/operador/alta/opciones');
     expect(JSON.parse(init.body as string)).toEqual({ token });
+  });
+});
+
+describe('opened on an IP address (issue 43 item 3)', () => {
+  it('says what to do (localhost or the site name), not that the service is down', async () => {
+    window.history.replaceState(null, '', `/operador/alta#${'Q'.repeat(43)}`);
+    // What the server answers when the page's host is an IP address (server/operators/auth.ts).
+    const body = {
+      success: false,
+      message: 'Las llaves de acceso no funcionan en una dirección IP.',
+      reason: OPERATOR_HOST_IS_IP,
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(body), { status: 503 })),
+    );
+    render(<OperatorEnrolmentFlow />);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(operador.errors.hostIsIp);
+    expect(operador.errors.hostIsIp).toMatch(/localhost/);
+    expect(alert).not.toHaveTextContent(/no está disponible/);
+    // Trying again on the same address cannot help.
+    expect(screen.queryByRole('button', { name: operador.enrolment.retry })).toBeNull();
   });
 });
 

@@ -1,10 +1,11 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { OperatorRole } from '../../contract/operators';
+import { OPERATOR_HOST_IS_IP, type OperatorRole } from '../../contract/operators';
 import type { AppContext } from '../../server/context';
 import { installErrorHandling } from '../../server/http/errors';
 import { revokeOperator } from '../../server/operators/accounts';
+import { operatorMessages } from '../../server/operators/messages';
 import {
   createOperator,
   operatorAuthPlugin,
@@ -514,6 +515,13 @@ describe('operator accounts, passkeys and sessions (issue 30)', () => {
         headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000' },
       });
       expect(res.statusCode).toBe(503);
+      // Said as what to do, with its reason for the page, not as an outage (issue 43 item 3).
+      expect(res.json()).toEqual({
+        success: false,
+        message: operatorMessages.hostIsIp,
+        reason: OPERATOR_HOST_IS_IP,
+      });
+      expect(operatorMessages.hostIsIp).toMatch(/localhost/);
       const named = await t.app.inject({
         method: 'POST',
         url: `${API}/ingreso/opciones`,

@@ -16,7 +16,7 @@ describe('npm run operadores (issue 30)', () => {
     opened = 0;
   });
 
-  async function run(argv: string[], publicUrl?: string) {
+  async function run(argv: string[], publicUrl?: string, host = '127.0.0.1') {
     const stdout: string[] = [];
     const stderr: string[] = [];
     const code = await runOperatorsCommand(argv, {
@@ -24,7 +24,7 @@ describe('npm run operadores (issue 30)', () => {
         opened += 1;
         return Object.assign(Object.create(t.ctx.db) as typeof t.ctx.db, { via: 'test' });
       },
-      config: { host: '127.0.0.1', port: 3000 },
+      config: { host, port: 3000 },
       operators: { publicUrl },
       clock: t.clock,
       out: { log: (l) => stdout.push(l), error: (l) => stderr.push(l) },
@@ -71,7 +71,8 @@ describe('npm run operadores (issue 30)', () => {
       via: 'test',
       expiresAt: new Date(t.clock.now() + 24 * 3_600_000).toISOString(),
     });
-    expect(r.json!.link).toMatch(/^http:\/\/127\.0\.0\.1:3000\/operador\/alta#[A-Za-z0-9_-]{43}$/);
+    // HOST is 127.0.0.1: the link says localhost, the address passkeys accept (issue 43 item 3).
+    expect(r.json!.link).toMatch(/^http:\/\/localhost:3000\/operador\/alta#[A-Za-z0-9_-]{43}$/);
     expect(r.stderr).toContain(r.json!.link);
     const opened = await enrolOptions(tokenOf(r.json!.link));
     expect(opened.statusCode).toBe(200);
@@ -86,6 +87,35 @@ describe('npm run operadores (issue 30)', () => {
       [tokenOf(r.json!.link)],
     );
     expect(rows).toHaveLength(0);
+  });
+
+  /** The enrolment's options asked as the browser that opened `link` as printed would. */
+  const openAsPrinted = (link: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/operador/alta/opciones',
+      payload: { token: tokenOf(link) },
+      headers: { host: new URL(link).host, origin: new URL(link).origin },
+    });
+  const add = (usuario: string, host: string) =>
+    run(['add', '--usuario', usuario, '--nombre', 'Ana', '--rol', 'revisor'], undefined, host);
+
+  it('prints a link that works as printed: localhost when HOST is a loopback address (issue 43 item 3)', async () => {
+    const hosts = ['127.0.0.1', '127.0.1.1', '::1', '0.0.0.0', '::', 'localhost'];
+    for (const [i, host] of hosts.entries()) {
+      const r = await add(`ana${i}`, host);
+      expect(r.json!.link, host).toMatch(/^http:\/\/localhost:3000\/operador\/alta#/);
+      expect(r.stderr, host).not.toMatch(/IP/);
+      expect((await openAsPrinted(r.json!.link)).statusCode, host).toBe(200);
+    }
+  });
+
+  it('another IP address is printed as it is, with what to do: passkeys need a host name', async () => {
+    const r = await add('ana', '192.168.1.20');
+    expect(r.json!.link).toMatch(/^http:\/\/192\.168\.1\.20:3000\/operador\/alta#/);
+    expect(r.stderr).toContain(
+      'Las llaves de acceso no funcionan en una dirección IP (192.168.1.20): definí OPERATOR_ORIGIN o PUBLIC_URL con el nombre del sitio',
+    );
   });
 
   it('uses the configured public URL as the link base', async () => {

@@ -49,7 +49,12 @@ export async function openDb(options: DbOptions): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
     : await openPglite(options.memory ? undefined : (options.dataDir ?? '.data'), options.socket);
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close().catch(() => {}); // a database that cannot start is not left open
+    throw err;
+  }
   return db;
 }
 
@@ -150,11 +155,20 @@ export async function openPostgres(url: string, max = 10): Promise<Db> {
   return db;
 }
 
-/** Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction. */
+/**
+ * Applies every migrations/*.sql not yet applied, in file-name order, each in its own transaction.
+ * A role that owns nothing (the application's on PostgreSQL, docs/production.md#database-roles)
+ * starts when nothing is pending, and stops with a message naming the command when something is.
+ */
 async function migrate(db: Db): Promise<string[]> {
-  await db.query(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  // Not CREATE TABLE IF NOT EXISTS alone: PostgreSQL checks the schema's CREATE privilege first.
+  const table = await db.query<{ t: string | null }>(
+    "SELECT to_regclass('schema_migrations')::text AS t",
   );
+  if (!table.rows[0]?.t)
+    await db.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
   const done = new Set(
     (await db.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map(
@@ -165,14 +179,25 @@ async function migrate(db: Db): Promise<string[]> {
   for (const file of files) {
     if (done.has(file)) continue;
     const sql = await readFile(path.join(migrationsDir, file), 'utf8');
-    await db.transaction(async (tx) => {
-      // Serialise concurrent starters on PostgreSQL; PGlite has one connection anyway.
-      if (tx.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(424242)');
-      const again = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [file]);
-      if (again.rows.length) return;
-      for (const statement of splitSql(sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
-    });
+    await db
+      .transaction(async (tx) => {
+        // Serialise concurrent starters on PostgreSQL; PGlite has one connection anyway.
+        if (tx.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(424242)');
+        const again = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [file]);
+        if (again.rows.length) return;
+        for (const statement of splitSql(sql)) await tx.query(statement);
+        await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+      })
+      .catch((err: unknown) => {
+        // 42501 insufficient_privilege: the application's role, which owns nothing.
+        if ((err as { code?: string } | null)?.code !== '42501') throw err;
+        throw new Error(
+          `Migration ${file} is not applied and this database role may not apply it: run ` +
+            '`npm run database -- migrate --app-role <this role>` as the role that owns the tables ' +
+            '(docs/production.md#database-roles).',
+          { cause: err },
+        );
+      });
     applied.push(file);
   }
   return applied;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { onboardingPaths } from '../../contract/onboarding';
 import { caseSealer } from '../../server/cases/seal';
 import { evidenceContext } from '../../server/identity/evidence';
 import {
@@ -171,13 +170,7 @@ describe('the evidence a case copied (L4)', () => {
       expect(text).not.toContain(value);
     expect((await plaintextOf(verified))!.session_selfie).toBeNull();
 
-    const registered = await p.post(onboardingPaths.register, {
-      registrationToken: resumed.token,
-      phone: reg.phone,
-      email: null,
-      sessionId: verified,
-      supplementaryData: { tipoSangre: 'O+', direccion: '', departamento: '11', ciudad_id: '1101' },
-    });
+    const registered = await p.register(resumed, reg.phone);
     expect(registered.statusCode).toBe(200);
     const { rows } = await h.t.ctx.db.query<{ numero_documento: string; embedding: number[] }>(
       `SELECT p.numero_documento, f.embedding FROM patients p

@@ -140,7 +140,7 @@ export async function logInAgain(ctx: AppContext, name: OperatorName) {
  * The four operators, created in the database with a live session each (createOperator,
  * startOperatorSession: what enrolment and login end with); their ids become the real ones.
  */
-async function enrolOperators(ctx: AppContext, clock: AppContext['clock']) {
+export async function enrolOperators(ctx: AppContext, clock: AppContext['clock']) {
   sessionCookies.clear();
   for (const [name, operator] of Object.entries(OPERATORS) as Array<[OperatorName, CaseOperator]>) {
     const { id } = await createOperator(
@@ -264,7 +264,17 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
     return { ...reg, id: rows[0]!.id };
   }
 
-  return { post, registration, openCase, caseStatus, resume, reviewCase };
+  /** 'Finalizar' after a decision: register with the resumed registration's token and session. */
+  const register = (resumed: { token: string; sessionId: string }, phone = '0981123456') =>
+    post(onboardingPaths.register, {
+      registrationToken: resumed.token,
+      phone,
+      email: null,
+      sessionId: resumed.sessionId,
+      supplementaryData: { tipoSangre: 'O+', direccion: '', departamento: '11', ciudad_id: '1101' },
+    });
+
+  return { post, registration, openCase, caseStatus, resume, reviewCase, register };
 }
 
 /** An operator's calls on the operator app. */

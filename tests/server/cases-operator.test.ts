@@ -262,13 +262,7 @@ describe('deciding', () => {
     expect(resumed.sessionId).toMatch(/^verified-/);
     expect(kyc.embeddings.get(resumed.sessionId)).toEqual(SELFIE_EMBEDDING);
     // The registration finishes with the PIN chosen before the case.
-    const registered = await p.post(onboardingPaths.register, {
-      registrationToken: resumed.token,
-      phone,
-      email: null,
-      sessionId: resumed.sessionId,
-      supplementaryData: { tipoSangre: 'O+', direccion: '', departamento: '11', ciudad_id: '1101' },
-    });
+    const registered = await p.register(resumed, phone);
     expect(registered.statusCode).toBe(200);
     expect(kyc.enrolled[0]!.embedding).toEqual(SELFIE_EMBEDDING);
     const login = await p.post('/api/auth/login', { numero_documento: '4567890', pin: '482915' });

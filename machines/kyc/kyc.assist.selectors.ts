@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { formatCentreCode, type RejectReason } from '../../contract/cases';
+import { centresFor } from '../shared/departments';
 import type { AssistError } from './kyc.assist.types';
 import type { KycMachine } from './kyc.machine';
 
@@ -39,8 +40,9 @@ export const formatDateInWords = (iso: string): string => {
 
 export function selectAssistView(s: Snapshot) {
   const found = s.context.case;
-  const centres = s.context.centres ?? [];
   const department = s.context.department;
+  // Every department; one without a centre gets the nearest ones (issue 43 item 10).
+  const centres = centresFor(s.context.centres ?? [], department);
   return {
     screen: selectAssistScreen(s),
     busy: s.hasTag('busy'),
@@ -58,9 +60,10 @@ export function selectAssistView(s: Snapshot) {
     canCentre: s.can({ type: 'assist.choose', kind: 'centro' }),
     centres: {
       loading: s.matches({ assist: { case: { centre: 'loading' } } }),
-      departments: centres.map((d) => d.departamento),
+      departments: s.context.centres ? centres.departments : [],
       department: department ?? '',
-      list: centres.find((d) => d.departamento === department)?.centros ?? [],
+      list: centres.list,
+      nearest: centres.nearest,
     },
   };
 }

@@ -399,6 +399,11 @@ export const kycFixtures = {
     { assist: { case: { centre: 'showing' } } },
     { ...opened(centreCase), centres, department: 'Central' },
   ),
+  /** A department with no centre (issue 43 item 10): the nearest ones. */
+  centreNoCentre: at(
+    { assist: { case: { centre: 'showing' } } },
+    { ...opened(centreCase), centres, department: 'Boquerón' },
+  ),
   centreLoadFailed: at(
     { assist: { case: { centre: 'loadFailed' } } },
     { ...opened(centreCase), assistError: { code: 'centresFailed' } },

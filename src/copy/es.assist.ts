@@ -49,6 +49,12 @@ export const assist = {
     chooseDepartment: 'Elegí tu departamento para ver sus centros de salud.',
     listLabel: (departamento: string) => `Centros de salud de ${departamento}`,
     place: (direccion: string, ciudad: string) => `${direccion}, ${ciudad}`,
+    /** A department without a centre: the nearest ones (issue 43 item 10). */
+    noCentre: (departamento: string) =>
+      `Todavía no hay un centro de salud que verifique identidades en ${departamento}. Tu código vale en cualquier centro: estos son los más cercanos.`,
+    nearestLabel: (departamento: string) => `Centros de salud más cercanos a ${departamento}`,
+    nearPlace: (direccion: string, ciudad: string, departamento: string) =>
+      `${direccion}, ${ciudad} (${departamento})`,
   },
   rejected: {
     title: 'No pudimos verificar tu identidad',

@@ -164,6 +164,8 @@ export const CentreLoading = at(kycFixtures.centreLoading);
 export const CentreShowing = at(kycFixtures.centreShowing);
 /** A department chosen: its health centres. */
 export const CentreDepartment = at(kycFixtures.centreDepartment);
+/** A department with no centre: said, with the nearest centres (issue 43 item 10). */
+export const CentreNoCentre = at(kycFixtures.centreNoCentre);
 export const CentreLoadFailed = at(kycFixtures.centreLoadFailed);
 export const CaseRejected = at(kycFixtures.caseRejected);
 export const CaseRejectedCentre = at(kycFixtures.caseRejectedCentre);

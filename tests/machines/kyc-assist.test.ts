@@ -506,8 +506,15 @@ describe('the way out: selectors', () => {
     expect(selectAssistView(kycFixtures.assistOpenNetwork).screen).toBe('openFailed');
     const centre = selectAssistView(kycFixtures.centreDepartment);
     expect(centre).toMatchObject({ screen: 'centre', code: 'HK7M-W3QA' });
-    expect(centre.centres.departments).toEqual(['Capital', 'Central']);
+    // Every department ('Capital' is Asunción), issue 43 item 10.
+    expect(centre.centres.departments).toHaveLength(18);
+    expect(centre.centres.departments).toEqual(expect.arrayContaining(['Asunción', 'Central']));
     expect(centre.centres.list.map((c) => c.ciudad)).toEqual(['Luque', 'San Lorenzo']);
+    expect(centre.centres.nearest).toEqual([]);
+    // A department without a centre: the nearest ones, with their department.
+    const none = selectAssistView(kycFixtures.centreNoCentre).centres;
+    expect(none.list).toEqual([]);
+    expect(none.nearest.map((c) => c.departamento)).toEqual(['Asunción', 'Central', 'Central']);
     expect(selectAssistView(kycFixtures.assistOffer).canBack).toBe(true);
     expect(selectAssistView(kycFixtures.assistOfferFromRefusal).canBack).toBe(false);
     expect(selectAssistView(kycFixtures.caseRejectedCentre)).toMatchObject({

@@ -52,3 +52,18 @@ describe('dashboard, SOS', () => {
     expect(screen.getByText(copy.comingSoon(copy.features.historial))).toBeInTheDocument();
   });
 });
+
+describe('dashboard, the menu (issue 43 item 10)', () => {
+  it('open, it takes its own room under the bar instead of lying over the greeting', async () => {
+    render(<s.Idle />);
+    const greeting = await screen.findByRole('heading', { level: 1 });
+    fireEvent.click(screen.getByRole('button', { name: copy.menuLabel }));
+    const menu = screen.getByRole('menu', { name: copy.menuLabel });
+    // Laid out in the page's flow (not floating above it, where it covered the greeting's line)...
+    for (let el: HTMLElement | null = menu; el && el !== document.body; el = el.parentElement)
+      expect(['absolute', 'fixed']).not.toContain(getComputedStyle(el).position);
+    // ...and before the greeting, which it pushes down.
+    expect(menu.compareDocumentPosition(greeting) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(menu).getByRole('menuitem', { name: copy.logout })).toHaveFocus();
+  });
+});

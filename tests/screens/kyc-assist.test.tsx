@@ -117,6 +117,45 @@ describe('the way out (issue 30)', () => {
     expect(list).not.toHaveTextContent('Barrio Obrero');
   });
 
+  it('a department with no centre: every department listed, and the nearest centres (issue 43 item 10)', async () => {
+    const h = renderKyc({ resume: { at: 'case', case: centro } });
+    const at = (departamento: string, nombre: string, ciudad: string) => ({
+      departamento,
+      centros: [{ nombre, direccion: 'Centro', ciudad, horario: 'Lunes a viernes, 7:00 a 13:00' }],
+    });
+    await settle(() =>
+      h.centres.calls[0]!.answer.resolve([
+        at('Capital', 'Hospital General Barrio Obrero', 'Asunción'),
+        at('Central', 'Hospital Nacional de Itauguá', 'Itauguá'),
+        at('Alto Paraná', 'Hospital Regional de Ciudad del Este', 'Ciudad del Este'),
+        at('Itapúa', 'Hospital Regional de Encarnación', 'Encarnación'),
+        at('Concepción', 'Hospital Regional de Concepción', 'Concepción'),
+      ]),
+    );
+    const select = screen.getByLabelText(assist.centreCase.departmentLabel);
+    const options = within(select)
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    // The 17 departments and the capital, each once ('Capital' is Asunción's other name).
+    expect(options).toEqual(expect.arrayContaining(['Asunción', 'Boquerón', 'Guairá', 'Central']));
+    expect(options.filter((o) => o !== assist.centreCase.departmentPlaceholder)).toHaveLength(18);
+    expect(options).not.toContain('Capital');
+    // Asunción chosen: the centre configured as 'Capital'.
+    fireEvent.change(select, { target: { value: 'Asunción' } });
+    expect(
+      screen.getByRole('list', { name: assist.centreCase.listLabel('Asunción') }),
+    ).toHaveTextContent('Hospital General Barrio Obrero');
+    // Boquerón has none: said, with the nearest ones (Concepción, then Asunción), not a dead end.
+    fireEvent.change(select, { target: { value: 'Boquerón' } });
+    expect(screen.getByText(assist.centreCase.noCentre('Boquerón'))).toBeInTheDocument();
+    const nearest = screen.getByRole('list', { name: assist.centreCase.nearestLabel('Boquerón') });
+    const names = within(nearest)
+      .getAllByRole('listitem')
+      .map((li) => li.querySelector('strong')?.textContent);
+    expect(names).toEqual(['Hospital Regional de Concepción', 'Hospital General Barrio Obrero']);
+    expect(nearest).toHaveTextContent('Centro, Concepción (Concepción)');
+  });
+
   it('the centres not loaded: the reason and Reintentar', async () => {
     const h = renderKyc({ resume: { at: 'case', case: centro } });
     await settle(() => h.centres.calls[0]!.answer.reject(new TypeError('offline')));
@@ -175,8 +214,12 @@ describe('the way out (issue 30)', () => {
       resume: { at: 'supplementary', idData: verified.id_data! },
     });
     await settle(() => h.answerSession());
-    expect(screen.getByTestId('assist-notice')).toHaveTextContent(assist.notices.verified);
-    expect(heading(kyc.supplementary.title)).toBeInTheDocument();
+    const notice = screen.getByTestId('assist-notice');
+    expect(notice).toHaveTextContent(assist.notices.verified);
+    // Below the step's title, in its column (issue 43 item 10): above it, the title's white
+    // panel (8 px past the text, drawn over its neighbours) covered the notice's last line.
+    const title = heading(kyc.supplementary.title);
+    expect(title.compareDocumentPosition(notice) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('a person asked for the front again: the front, with its notice, no back asked for', async () => {

@@ -16,9 +16,10 @@ const Bar = styled.header`
   position: sticky;
   top: 0;
   display: flex;
+  flex-wrap: wrap;
   align-items: center;
   justify-content: space-between;
-  gap: 12px;
+  gap: 0 12px;
   padding: 8px 16px;
   background: ${theme.colors.surface};
   box-shadow: 0 1px 3px rgba(0, 0, 0, 0.08);
@@ -31,10 +32,6 @@ const Brand = styled.div`
   font-weight: 700;
 `;
 
-const MenuWrap = styled.div`
-  position: relative;
-`;
-
 const DotsButton = styled.button`
   width: 48px;
   height: 48px;
@@ -45,27 +42,28 @@ const DotsButton = styled.button`
   color: ${theme.colors.text};
 `;
 
+/**
+ * The open menu is a row of the bar, under the logo and the dots, so it pushes the page down
+ * instead of lying over the greeting (issue 43 item 10).
+ */
 const Menu = styled.ul`
-  position: absolute;
-  right: 0;
-  top: 52px;
-  min-width: 200px;
-  margin: 0;
-  padding: 6px 0;
+  flex-basis: 100%;
+  display: flex;
+  justify-content: flex-end;
+  margin: 4px 0 0;
+  padding: 4px 0 0;
   list-style: none;
-  background: ${theme.colors.surface};
-  border-radius: ${theme.radius}px;
-  box-shadow: 0 4px 16px rgba(0, 0, 0, 0.16);
-  z-index: 10;
+  border-top: 1px solid ${theme.colors.background};
 `;
 
 const MenuItem = styled.button`
-  width: 100%;
+  min-width: 200px;
   min-height: 48px;
   padding: 0 16px;
   border: none;
   background: none;
-  text-align: left;
+  border-radius: ${theme.radius}px;
+  text-align: right;
   font: inherit;
   cursor: pointer;
   &:hover,
@@ -201,39 +199,37 @@ export function DashboardScreen() {
 
   return (
     <>
-      <Bar>
+      <Bar onKeyDown={onMenuKey}>
         <Brand>
           <Logo size={36} title={common.appName} />
           <span>{common.appName}</span>
         </Brand>
-        <MenuWrap onKeyDown={onMenuKey}>
-          <DotsButton
-            ref={toggle}
-            type="button"
-            aria-label={copy.menuLabel}
-            aria-haspopup="menu"
-            aria-expanded={view.menuOpen}
-            aria-controls="dashboard-menu"
-            onClick={() => send({ type: 'menu.toggle' })}
-          >
-            <Dots />
-          </DotsButton>
-          {view.menuOpen ? (
-            <Menu id="dashboard-menu" role="menu" aria-label={copy.menuLabel}>
-              <li role="none">
-                <MenuItem
-                  ref={firstItem}
-                  role="menuitem"
-                  type="button"
-                  disabled={loggingOut}
-                  onClick={() => session.send({ type: 'session.logout' })}
-                >
-                  {loggingOut ? copy.loggingOut : copy.logout}
-                </MenuItem>
-              </li>
-            </Menu>
-          ) : null}
-        </MenuWrap>
+        <DotsButton
+          ref={toggle}
+          type="button"
+          aria-label={copy.menuLabel}
+          aria-haspopup="menu"
+          aria-expanded={view.menuOpen}
+          aria-controls="dashboard-menu"
+          onClick={() => send({ type: 'menu.toggle' })}
+        >
+          <Dots />
+        </DotsButton>
+        {view.menuOpen ? (
+          <Menu id="dashboard-menu" role="menu" aria-label={copy.menuLabel}>
+            <li role="none">
+              <MenuItem
+                ref={firstItem}
+                role="menuitem"
+                type="button"
+                disabled={loggingOut}
+                onClick={() => session.send({ type: 'session.logout' })}
+              >
+                {loggingOut ? copy.loggingOut : copy.logout}
+              </MenuItem>
+            </li>
+          </Menu>
+        ) : null}
       </Bar>
       <Main>
         {patient ? <Greeting>{copy.greeting(patient.nombre)}</Greeting> : null}

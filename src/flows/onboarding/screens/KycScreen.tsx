@@ -69,10 +69,7 @@ export function KycScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
 function SupplementaryStep({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
   const supplementary = useSelector(kyc, selectSupplementaryActor);
   return supplementary ? (
-    <>
-      <AssistNotice kyc={kyc} />
-      <SupplementaryScreen supplementary={supplementary} />
-    </>
+    <SupplementaryScreen supplementary={supplementary} notice={<AssistNotice kyc={kyc} />} />
   ) : (
     <KycLayout title={copy.supplementary.title} busy>
       <Muted role="status">{copy.loading}</Muted>

@@ -1,4 +1,5 @@
 import { useSelector } from '@xstate/react';
+import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import type { ActorRefFrom } from 'xstate';
 import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
@@ -15,6 +16,7 @@ import { KycLayout } from './KycLayout';
 
 type Kyc = ActorRefFrom<KycMachine>;
 type View = ReturnType<typeof selectAssistView>;
+type HealthCentre = View['centres']['list'][number];
 
 const Code = styled.p`
   margin: 0;
@@ -196,6 +198,19 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
   }
 }
 
+/** One health centre: its name, where it is (`children`), its hours. */
+function CentreItem({ centre, children }: { centre: HealthCentre; children: ReactNode }) {
+  return (
+    <Centre>
+      <p>
+        <strong>{centre.nombre}</strong>
+      </p>
+      <p>{children}</p>
+      <Muted>{centre.horario}</Muted>
+    </Centre>
+  );
+}
+
 /** The centre code, large, its deadline, and the health centres of a department. */
 function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string | null }) {
   const c = copy.centreCase;
@@ -226,15 +241,22 @@ function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string 
       {view.centres.list.length > 0 ? (
         <Centres aria-label={c.listLabel(view.centres.department)}>
           {view.centres.list.map((centre) => (
-            <Centre key={`${centre.nombre}-${centre.direccion}`}>
-              <p>
-                <strong>{centre.nombre}</strong>
-              </p>
-              <p>{copy.centreCase.place(centre.direccion, centre.ciudad)}</p>
-              <Muted>{centre.horario}</Muted>
-            </Centre>
+            <CentreItem key={`${centre.nombre}-${centre.direccion}`} centre={centre}>
+              {c.place(centre.direccion, centre.ciudad)}
+            </CentreItem>
           ))}
         </Centres>
+      ) : view.centres.nearest.length > 0 ? (
+        <>
+          <p>{c.noCentre(view.centres.department)}</p>
+          <Centres aria-label={c.nearestLabel(view.centres.department)}>
+            {view.centres.nearest.map((centre) => (
+              <CentreItem key={`${centre.nombre}-${centre.direccion}`} centre={centre}>
+                {c.nearPlace(centre.direccion, centre.ciudad, centre.departamento)}
+              </CentreItem>
+            ))}
+          </Centres>
+        </>
       ) : view.centres.departments.length > 0 ? (
         <Muted>{c.chooseDepartment}</Muted>
       ) : null}

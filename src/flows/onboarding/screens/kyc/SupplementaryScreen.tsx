@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import type { SupplementaryMachine } from '../../../../../machines/kyc/supplementary.machine';
 import { selectSupplementaryView } from '../../../../../machines/kyc/supplementary.selectors';
@@ -22,11 +22,17 @@ import { KycLayout } from './KycLayout';
 const copy = kyc.supplementary;
 const bloodOptions = BLOOD_TYPES.map((b) => ({ value: b, label: b }));
 
-/** 'Datos complementarios': blood type, address, department and city; 'Finalizar' registers. */
+/**
+ * 'Datos complementarios': blood type, address, department and city; 'Finalizar' registers.
+ * `notice`: a person's decision that led here, said below the title in the step's column (above
+ * the title, the title's panel drew over its last line: issue 43 item 10).
+ */
 export function SupplementaryScreen({
   supplementary,
+  notice = null,
 }: {
   supplementary: ActorRefFrom<SupplementaryMachine>;
+  notice?: ReactNode;
 }) {
   const view = useSelector(supplementary, selectSupplementaryView);
   const error = errorText(view.error, supplementaryErrors);
@@ -40,6 +46,7 @@ export function SupplementaryScreen({
   );
   return (
     <KycLayout title={copy.title} busy={view.loadingDepartments || view.loadingCities}>
+      {notice}
       <Intro>{copy.intro}</Intro>
       {view.loadingDepartments ? <Muted role="status">{copy.loadingDepartments}</Muted> : null}
       {error ? <ErrorBanner message={error} /> : null}

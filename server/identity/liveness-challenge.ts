@@ -197,7 +197,8 @@ export function challengeDecider(
     if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
       // Issue 41: every round unjudgeable is the place's light, not a mismatch: its own reason,
       // which offers a person at once (the two rounds end about 9 s after the colours start).
-      const place = s.lightScores.length > 0 && s.lightScores.every(unjudgeable);
+      const place =
+        s.lightScores.length > 0 && s.lightScores.every((x) => unjudgeable(x, thresholds));
       s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
     }
     return s;
@@ -245,7 +246,7 @@ export function challengeDecider(
 
   /** Another round: when the last one could not be judged (unjudgeable), say what to change. */
   const lightAgain = (last: LightScore | undefined) =>
-    last && unjudgeable(last) ? hints.lightUnjudged : hints.lightAgain;
+    last && unjudgeable(last, thresholds) ? hints.lightUnjudged : hints.lightAgain;
 
   function progress(s: ChallengeState): string[] {
     if (s.done) return [hints.done];

@@ -279,12 +279,19 @@ function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | nu
 }
 
 /**
- * A round seen but with no evidence either way (issue 41): no background part usable and no shape
- * measured (the core changed too little: bright sun, a face far from the phone). Not an attack's
- * signature: a face on a screen or a print is measured and refused; this is a place where the
- * light cannot be judged.
+ * A round the place's light leaves undecided (issue 41): the face follows the colours (correlation)
+ * but changes too little for its shape to be read (under SHAPE_MIN_CHANGE: bright sun, a face far
+ * from the phone), and no background part says otherwise (none usable, or none whose difference from
+ * the face follows the colours). Not an attack's signature: a face on a screen or a print close
+ * enough to be measured shows a flat shape or a small `beyond`, colours in the wrong order a low
+ * correlation, and those are mismatches; here the patient is offered a person.
  */
-export const unjudgeable = (s: LightScore) => s.seen && s.parts === 0 && s.shape == null;
+export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
+  s.seen &&
+  s.beyond === null &&
+  s.shape == null &&
+  (s.correlation ?? 0) >= thresholds.correlation &&
+  (s.change ?? 0) < SHAPE_MIN_CHANGE;
 
 /**
  * A round's colours: LIGHT_COLOURS different colours of the palette in a drawn order. With a colour

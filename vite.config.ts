@@ -172,6 +172,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   server: {
     port: Number(process.env.PORT ?? 5173),
     strictPort: true,
-    proxy: { '/api': `http://127.0.0.1:${apiPort}` },
+    // The Host the page called goes through to the API (a string target would change it to the
+    // API's own): the API's same-origin checks compare it with the Origin the browser sends, and
+    // every journey-insight batch and back-office call was refused (403) in `npm run dev` (issue
+    // 43 item 11); links the API writes from the request's origin point at this server too.
+    proxy: { '/api': { target: `http://127.0.0.1:${apiPort}`, changeOrigin: false } },
   },
 }));

@@ -7,7 +7,8 @@
  * It refuses to start, saying why, when the embedded database's folder is in use (`npm start` or
  * `npm run serve` holds it: the API would stop at once and leave Vite with nothing behind it) or a
  * port it needs is taken. Each child runs in a process group of its own; SIGTERM or SIGINT stops
- * every group (tsx watch and the server it runs, Vite and its helpers) and waits for them.
+ * each child (tsx watch stops the server it runs, Vite its helpers), waits for them, and then ends
+ * what is left of their groups.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -76,13 +77,18 @@ async function refusal(): Promise<string | null> {
 const children: ChildProcess[] = [];
 let stopping: Promise<void> | null = null;
 
-/** Signals a child's whole process group (it leads one: spawned detached). */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/**
+ * Signals a child (`group`: its whole process group; it leads one, spawned detached). A stop is
+ * asked of the child alone: tsx watch relays it to the server it runs, so a SIGTERM to the group
+ * reached the server twice and its second-signal rule exited at once, skipping the drain ('second
+ * signal: exiting now', issue 43 item 11); Vite stops on its own SIGTERM.
+ */
+function signal(child: ChildProcess, sig: NodeJS.Signals, group = false): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    process.kill(-child.pid, signal);
+    process.kill(group ? -child.pid : child.pid, sig);
   } catch {
-    // the group is gone already
+    // it is gone already
   }
 }
 
@@ -91,11 +97,11 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-/** SIGTERM to every group, SIGKILL to what is left after 5 s; then this process exits. */
+/** SIGTERM to every child, SIGKILL to their groups after 5 s; then this process exits. */
 function shutdown(code: number): Promise<void> {
   stopping ??= (async () => {
-    for (const c of children) signalGroup(c, 'SIGTERM');
-    const killer = setTimeout(() => children.forEach((c) => signalGroup(c, 'SIGKILL')), 5000);
+    for (const c of children) signal(c, 'SIGTERM');
+    const killer = setTimeout(() => children.forEach((c) => signal(c, 'SIGKILL', true)), 5000);
     await Promise.all(children.map(exited));
     clearTimeout(killer);
     // tsx watch's server or Vite's helpers may outlive their leader: the group goes too.

@@ -87,6 +87,33 @@ describe('npm run dev (scripts/dev.ts)', () => {
     await until(() => !pids.some(alive), 10_000);
   });
 
+  it('one SIGTERM reaches the server once: tsx watch relays it, so it is not sent to its group too (issue 43 item 11)', async () => {
+    const dir = tmp();
+    const log = path.join(dir, 'signals');
+    const ready = path.join(dir, 'ready');
+    // Like tsx watch: the server is its child in its process group, and it relays a SIGTERM to
+    // it and exits when it has. The server writes each signal it gets and stops a moment later.
+    const server = `const fs = require('fs');
+      process.on('SIGTERM', () => { fs.appendFileSync(${JSON.stringify(log)}, 'SIGTERM\\n'); setTimeout(() => process.exit(0), 300); });
+      fs.writeFileSync(${JSON.stringify(ready)}, String(process.pid));
+      setInterval(() => {}, 1000);`;
+    const tsxWatch = {
+      name: 'api',
+      cmd: process.execPath,
+      args: [
+        '-e',
+        `const c = require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(server)}], { stdio: 'inherit' });
+         process.on('SIGTERM', () => { c.kill('SIGTERM'); c.on('exit', () => process.exit(0)); });
+         setInterval(() => {}, 1000);`,
+      ],
+    };
+    const dev = runDev({ DATA_DIR: dir, DEV_COMMANDS: JSON.stringify([tsxWatch]) });
+    await until(() => existsSync(ready) && readFileSync(ready, 'utf8').length > 0);
+    dev.child.kill('SIGTERM');
+    expect(await dev.exited).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('SIGTERM\n');
+  });
+
   it('when one of its processes stops, it stops the other', async () => {
     const dir = tmp();
     const files = [path.join(dir, 'api'), path.join(dir, 'web')];

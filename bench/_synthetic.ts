@@ -28,54 +28,31 @@ import { fixture, OVAL } from '../tests/identity/frames';
 import {
   cameraStart,
   cameraStep,
+  ellipseDistance,
   eyesClosedAt,
+  FACE_ELLIPSES,
+  HEAD_ELLIPSES,
   headAt,
   illumination,
+  litAtScale,
   rng,
+  screenLightWeight,
   screenRgb,
+  softEllipse,
   type CameraState,
   type Rgb,
   type SyntheticPatient,
 } from '../tests/synthetic/model';
 
-/** The face (skin, brow to chin) of each fixture pair: an ellipse in its 640x480 pixels. */
-export const FACE_ELLIPSES: Record<
-  SyntheticPatient['face'],
-  { cx: number; cy: number; rx: number; ry: number }
-> = {
-  blink: { cx: 322, cy: 308, rx: 108, ry: 132 },
-  'blink-b': { cx: 330, cy: 290, rx: 112, ry: 138 },
-};
-/**
- * The head (face, hair, ears, neck: about as far from the screen as the face, so lit as much) of each
- * fixture pair, an ellipse in its pixels; the rest of the picture is the background, a metre or more
- * away.
- */
-export const HEAD_ELLIPSES: typeof FACE_ELLIPSES = {
-  blink: { cx: 330, cy: 240, rx: 185, ry: 205 },
-  'blink-b': { cx: 325, cy: 275, rx: 235, ry: 290 },
-};
+/** The fixture pairs' face and head (tests/synthetic/model.ts, shared with the e2e camera). */
+export { FACE_ELLIPSES, HEAD_ELLIPSES };
 /** A face on a screen held to the camera: the phone's light reaches the whole image alike, this much of the face's. */
 export const FLAT_WEIGHT = 0.15;
-/**
- * The face's shape under the phone's light (issue 41): the screen sits beside the camera, so the
- * light it casts on a point of the face goes with the cosine between the surface and the camera's
- * axis (Lambert): full on the nose and the inner cheeks, falling towards the face's outline, where
- * the cheeks turn away. Modelled on the face's ellipse as a half-ellipsoid (the cosine is
- * sqrt(1 - d^2) at normalised distance d from its centre), at least SHADE_FLOOR at its outline; the
- * rest of the head (hair, ears, neck: set back and turned away) takes HAIR_SHADE. The ambient light
- * is taken as diffuse (a room, the sky), the same on every part: the model's assumption, and where
- * it is wrong (a lamp right behind the phone lights the face with the same fall-off as the screen)
- * the face's shading in the screen's colours is weaker than here. A face on a screen or on paper is
- * flat: the same light everywhere.
- */
-export const SHADE_FLOOR = 0.3;
-export const HAIR_SHADE = 0.7;
 /**
  * How the patient holds the phone (issue 41 item 6): the face's size in the oval, as a zoom of the
  * fixture about its face's centre ('arm' is the fixture as it is: the face about half the oval's
  * width), and the screen's light on the face with it (the face is closer: the inverse square of the
- * distance, which goes with the zoom).
+ * distance, which goes with the zoom: tests/synthetic/model.ts litAtScale).
  */
 export const FRAMINGS = { fill: 1.6, arm: 1, far: 0.7 } as const;
 export type Framing = keyof typeof FRAMINGS;
@@ -93,7 +70,7 @@ const REGION = {
 
 /**
  * A face's fixture pair (0..1 per channel) and its masks per pixel: `skin` (the tone's weight) and
- * `near` (the head, lit by the screen as the face is).
+ * `lit` (the screen's light on the head: tests/synthetic/model.ts screenLightWeight).
  */
 type Pair = {
   open: Float32Array;
@@ -101,9 +78,7 @@ type Pair = {
   /** The tone's weight on the open-eyed and the closed-eyed picture. */
   skin: Float32Array;
   skinClosed: Float32Array;
-  near: Float32Array;
-  /** The screen's light on the head's surface (its cosine to the camera's axis: SHADE_FLOOR). */
-  shade: Float32Array;
+  lit: Float32Array;
   width: number;
   height: number;
 };
@@ -126,29 +101,20 @@ function facePair(face: SyntheticPatient['face']): Promise<Pair> {
     p = Promise.all([decode(`${face}-open.jpg`), decode(`${face}-closed.jpg`)]).then(([o, c]) => {
       const { width, height } = o;
       const f = FACE_ELLIPSES[face];
-      const h = HEAD_ELLIPSES[face];
       const skin = new Float32Array(width * height);
       const skinClosed = new Float32Array(width * height);
-      const near = new Float32Array(width * height);
-      const shade = new Float32Array(width * height);
+      const lit = new Float32Array(width * height);
       for (let y = 0; y < height; y++)
         for (let x = 0; x < width; x++) {
           const sx = x + 0.5;
           const sy = y + 0.5;
           const m = y * width + x;
-          const d = Math.hypot((sx - f.cx) / f.rx, (sy - f.cy) / f.ry);
-          const inFace = softEllipse(d);
+          const inFace = softEllipse(ellipseDistance(f, sx, sy));
           skin[m] = inFace * skinLike(o.data, m * 3);
-          const cosine = Math.max(SHADE_FLOOR, Math.sqrt(Math.max(0, 1 - d * d)));
-          shade[m] = inFace * cosine + (1 - inFace) * HAIR_SHADE;
           skinClosed[m] = inFace * skinLike(c.data, m * 3);
-          near[y * width + x] = softEllipse(
-            Math.hypot((sx - h.cx) / h.rx, (sy - h.cy) / h.ry),
-            0.95,
-            1.05,
-          );
+          lit[m] = screenLightWeight(face, sx, sy);
         }
-      return { open: o.data, closed: c.data, skin, skinClosed, near, shade, width, height };
+      return { open: o.data, closed: c.data, skin, skinClosed, lit, width, height };
     });
     pairs.set(face, p);
   }
@@ -163,14 +129,6 @@ function skinLike(px: Float32Array, i: number): number {
   const warm = px[i]! - px[i + 2]!;
   if (warm <= 0.06 || px[i]! < px[i + 1]!) return 0;
   return warm >= 0.16 ? 1 : (warm - 0.06) / 0.1;
-}
-
-/** 1 inside `inner` of the ellipse's radius, 0 beyond `outer`, smooth between. */
-function softEllipse(d: number, inner = 0.85, outer = 1.15): number {
-  if (d <= inner) return 1;
-  if (d >= outer) return 0;
-  const x = (outer - d) / (outer - inner);
-  return x * x * (3 - 2 * x);
 }
 
 /** What the camera sees, on the scene's clock (ms). */
@@ -225,7 +183,7 @@ export function syntheticCamera(
   const flatWeight = o.reflection === 'print' ? 1 : FLAT_WEIGHT;
   const zoom = FRAMINGS[o.framing ?? 'arm'];
   // Closer to the screen: its light on the face goes with the inverse square of the distance.
-  const lit = { ...p, screenBrightness: p.screenBrightness * zoom * zoom };
+  const lit = litAtScale(p, zoom);
   const jitter = rng(p.seed * 7_919 + 101);
   const noise = rng(p.seed * 104_729 + 3);
   const W = REGION.width;
@@ -250,7 +208,7 @@ export function syntheticCamera(
     // The head moved by (hx, hy) and zoomed about its face's centre by the framing: each pixel
     // samples the fixture bilinearly (at zoom 1, every pixel at the same sub-pixel phase).
     const fc = FACE_ELLIPSES[p.face];
-    const { open, closed: shut, skin, skinClosed, near, shade } = src;
+    const { open, closed: shut, skin, skinClosed, lit: litWeight } = src;
     const sum: Rgb = [0, 0, 0];
     /** The skin's radiance (all channels) and weight: the exposure meters on the face. */
     let faceSum = 0;
@@ -275,7 +233,7 @@ export function syntheticCamera(
         const i01 = i00 + sw * 3;
         const i11 = i01 + 3;
         const k = closed ? skin[m]! * (1 - closed) + skinClosed[m]! * closed : skin[m]!;
-        const l = flat ? 0 : near[m]! * shade[m]!;
+        const l = flat ? 0 : litWeight[m]!;
         faceWeight += k;
         const o = (y * W + x) * 3;
         for (let c = 0; c < 3; c++) {

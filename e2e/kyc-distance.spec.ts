@@ -2,6 +2,7 @@ import type { Page, Response } from '@playwright/test';
 import { identityPaths, LIVENESS_FRAMING_ATTR, type LivenessResponse } from '../contract/identity';
 import { expect } from './fixtures';
 import { button, heading, isPost, kyc, PIN, test, toSelfie } from './support/kyc';
+import { syntheticCameraState } from './support/synthetic-camera';
 
 // Issue 41 item 2, the right distance said on screen: a patient who starts too far follows the
 // oval's hint and passes. The synthetic patient holds the phone twice as far as the journeys' usual
@@ -9,21 +10,17 @@ import { button, heading, isPost, kyc, PIN, test, toSelfie } from './support/kyc
 // frame, under the 90 px the gates ask: bench/face-framing.ts, tests/identity/gates.test.ts), reads
 // 'Acercá el celular.' on the oval (data-liveness-framing) and brings the phone to the usual framing
 // after its reading time (tests/synthetic/model.ts followFraming). The face, tone and light are
-// fixed so that the test is about the distance. Blink seed 17 (e2e/support/kyc.ts).
+// fixed so that the test is about the distance. Synthetic patient 17 (e2e/support/kyc.ts).
 
 test.describe.configure({ timeout: 240_000 });
 test.use({
-  blinkSeed: 17,
+  blinkSeed: 14,
+  selfieSeed: 17,
   selfieScene: { face: 'blink', tone: 'III', lighting: 'window', patient: { scale: 0.5 } },
 });
 
 /** What the synthetic camera did: the phone's distance now (1: the usual framing), the hints it read. */
-const camera = (page: Page) =>
-  page.evaluate(() => {
-    const s = (window as { __syntheticCamera?: { scale: number; framingRead: string[] } })
-      .__syntheticCamera!;
-    return { scale: s.scale, framingRead: [...s.framingRead] };
-  });
+const camera = (page: Page) => syntheticCameraState(page);
 
 /** A 200 answer of POST /liveness whose framing says the face is too far. */
 const saysTooFar = async (r: Response) => {

@@ -21,7 +21,10 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic
  * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
  * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
  * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
- * differ), kyc-recording 13 (the recording attack), kyc-backlight 14-16, kyc-distance 17. The other KYC specs show a still image.
+ * differ), kyc-recording 13 (the recording attack), kyc-backlight 14-16; the synthetic patients
+ * of kyc-distance 17, kyc-fill 18 and kyc-face-swap 19 (`selfieSeed`: blink videos go up to 14
+ * only, and these specs' blink video, 14's, plays on the rear camera, never to the selfie). The
+ * other KYC specs show a still image.
  * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24.
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
@@ -167,6 +170,7 @@ export type SelfieScene = Pick<
   | 'exposureCompensation'
   | 'faceMetering'
   | 'patient'
+  | 'other'
 >;
 
 /**

@@ -8,14 +8,22 @@
  * Each frame at time t (ms since the page first opened this camera) shows the scene at
  * t - cameraLatencyMs: the fixture photo (eyes open, or closed during a blink, the lids blended while
  * they move) recoloured by the skin tone inside a soft face mask, moved by the head's sway and a
- * jitter per frame, lit by the ambient light plus the phone screen's light (much stronger on the face
- * than on the background: `illumination`), through the camera's slow auto exposure and white balance
- * (`cameraStep`), with sensor noise. The screen's colour is read from the page's
- * `data-liveness-light` element (shown displayLatencyMs after the page sets it), and every time a
- * `data-liveness-cue` element appears (or its value changes) the patient answers with a blink
- * (`blinkOnCue`), on top of spontaneous ones. The phone's distance (issue 41, the patient's
- * `scale`) changes the face's size in the picture, and the patient follows the oval's framing hint
- * (`data-liveness-framing`: 'too_far' closer, 'too_close' back a little; `followFraming`).
+ * jitter per frame, lit by the ambient light plus the phone screen's light (much stronger on the head
+ * than on the background: `illumination`, and on the head shaded as the Node renderer shades it:
+ * Lambert on the face's ellipse, HAIR_SHADE on the rest of the head, `screenLightWeight`), through
+ * the camera's slow auto exposure and white balance (`cameraStep`), with sensor noise. The screen's
+ * colour is read from the page's `data-liveness-light` element (shown displayLatencyMs after the
+ * page sets it), and every time a `data-liveness-cue` element appears (or its value changes) the
+ * patient answers with a blink (`blinkOnCue`), on top of spontaneous ones. The phone's distance
+ * (issue 41, the patient's `scale`) changes the face's size in the picture and the screen's light
+ * on it (scale^2: the face is closer to the screen, `litAtScale`), and the patient follows the
+ * oval's framing hint (`data-liveness-framing`: 'too_far' closer, 'too_close' back a little;
+ * `followFraming`).
+ *
+ * Another face (issue 41's face swap): with `other` in the config the camera also holds a second
+ * fixture pair, and `window.__syntheticCameraControl.showOther(ms, blinkAt)` shows it instead of the
+ * patient's for `ms` from now (on the scene's clock: the frames show it cameraLatencyMs later),
+ * closing its eyes once `blinkAt` ms into it; the patient's own face comes back after.
  *
  * Exposure compensation (`exposureCompensation`, default on) as Chrome on Android offers it through
  * the Image Capture constraints: the track's capabilities and settings carry it, and
@@ -24,9 +32,11 @@
  * the option off the track has none of it, like iOS Safari or Chromium's file camera.
  *
  * Canvas 2D only (Chromium and the server share 2 cores): per frame two image draws (the photo,
- * the closed-eye photo when the lids move), one 'multiply' of a small light map scaled up, a
- * 'lighter' self-draw when the exposure brightens, and two 'overlay' draws of pre-made noise tiles
- * (fine, and coarse blotches) at random offsets. Never a per-pixel loop per frame.
+ * the closed-eye photo when the lids move), one 'multiply' of a small light map scaled up (made of
+ * the head's pre-made light weights, drawn where the photo is, times the screen's extra light, plus
+ * the background's), a 'lighter' self-draw when the exposure brightens, and two 'overlay' draws of
+ * pre-made noise tiles (fine, and coarse blotches) at random offsets. Never a per-pixel loop per
+ * frame.
  */
 import {
   blinkOnCue,
@@ -38,9 +48,11 @@ import {
   headAt,
   illumination,
   LIGHTINGS,
+  litAtScale,
   makeSyntheticPatient,
   rng,
   scaleAt,
+  screenLightWeight,
   screenRgb,
   SKIN_TONES,
   spontaneousBlinks,
@@ -65,7 +77,14 @@ export type SyntheticCameraConfig = {
   patient?: Partial<Omit<SyntheticPatient, 'seed' | 'face' | 'tone' | 'lighting'>>;
   /** data: URLs of the fixture photos (640x480). */
   images: { open: string; closed: string };
+  /** The skin tone's soft mask. */
   ellipse: FaceEllipse;
+  /** Another face the page can show instead of the patient's for a while (the face swap). */
+  other?: {
+    face: SyntheticPatient['face'];
+    images: { open: string; closed: string };
+    ellipse: FaceEllipse;
+  };
   lightAttr: string;
   cueAttr: string;
   /** The oval's framing hint (issue 41): the patient moves the phone as it says (followFraming). */
@@ -101,11 +120,25 @@ export type SyntheticCameraState = {
   scale: number;
   /** The framing hints the patient read (the page's data-liveness-framing values, in order). */
   framingRead: string[];
+  /** The fixture pair the last frame showed (the patient's, or `other` during a swap). */
+  showing: SyntheticPatient['face'];
+  /** Where the other face was asked for: [from, until] on the scene's clock (ms). */
+  swaps: Array<[number, number]>;
+};
+
+/** What a test can make the camera do (page.evaluate). */
+export type SyntheticCameraControl = {
+  /**
+   * Shows the config's `other` face for `ms` from now (scene time), its eyes closed once from
+   * `blinkAt` ms into it for `closedMs`; the patient's face comes back after.
+   */
+  showOther(ms: number, blinkAt?: number, closedMs?: number): void;
 };
 
 declare global {
   interface Window {
     __syntheticCamera?: SyntheticCameraState;
+    __syntheticCameraControl?: SyntheticCameraControl;
   }
 }
 
@@ -182,37 +215,79 @@ function maskAt(e: FaceEllipse, x: number, y: number): number {
   return Math.max(0, Math.min(1, (1.2 - r) / 0.4));
 }
 
+/** The light weights' canvas: a quarter of the photo's size (the light is smooth). */
+const LIGHT_STEP = 4;
+
+/**
+ * The screen's light on the head of fixture pair `face` (tests/synthetic/model.ts
+ * screenLightWeight, the Node renderer's), per pixel as grey (255: the face's full light), a
+ * quarter of the photo's size, made once.
+ */
+function lightWeights(face: SyntheticPatient['face'], cfg: SyntheticCameraConfig) {
+  const w = Math.ceil(cfg.width / LIGHT_STEP);
+  const h = Math.ceil(cfg.height / LIGHT_STEP);
+  const { canvas, ctx } = canvasOf(w, h);
+  const data = ctx.createImageData(w, h);
+  // The photo's pixels are the model's, in the photo's own size (640x480).
+  const k = 640 / cfg.width;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const v = screenLightWeight(face, (x + 0.5) * LIGHT_STEP * k, (y + 0.5) * LIGHT_STEP * k);
+      const i = (y * w + x) * 4;
+      data.data[i] = data.data[i + 1] = data.data[i + 2] = Math.round(v * 255);
+      data.data[i + 3] = 255;
+    }
+  ctx.putImageData(data, 0, 0);
+  return canvas;
+}
+
 /**
  * The photo's albedo with the skin tone applied inside the mask (once, per pixel), and the means the
- * exposure needs: the whole frame's albedo and the albedo weighted by the mask (per channel, 0..1).
+ * exposure needs (per channel, 0..1): the whole frame's albedo, the albedo weighted by the mask, and
+ * both weighted by the screen's light on the head (`screenLightWeight`).
  */
-function albedo(img: HTMLImageElement, cfg: SyntheticCameraConfig, tone: Rgb) {
+function albedo(
+  img: HTMLImageElement,
+  cfg: SyntheticCameraConfig,
+  face: SyntheticPatient['face'],
+  ellipse: FaceEllipse,
+  tone: Rgb,
+) {
   const { canvas, ctx } = canvasOf(cfg.width, cfg.height);
   ctx.drawImage(img, 0, 0, cfg.width, cfg.height);
   const data = ctx.getImageData(0, 0, cfg.width, cfg.height);
   const px = data.data;
   const mean = [0, 0, 0];
   const masked = [0, 0, 0];
+  const lit = [0, 0, 0];
+  const maskedLit = [0, 0, 0];
   let weight = 0;
+  const k = 640 / cfg.width;
   for (let y = 0; y < cfg.height; y++) {
     for (let x = 0; x < cfg.width; x++) {
       const i = (y * cfg.width + x) * 4;
-      const m = maskAt(cfg.ellipse, x, y);
+      const m = maskAt(ellipse, x, y);
+      const l = screenLightWeight(face, (x + 0.5) * k, (y + 0.5) * k);
       weight += m;
       for (let c = 0; c < 3; c++) {
         const v = Math.min(255, px[i + c]! * (1 + (tone[c]! - 1) * m));
         px[i + c] = v;
         mean[c]! += v / 255;
         masked[c]! += (v / 255) * m;
+        lit[c]! += (v / 255) * l;
+        maskedLit[c]! += (v / 255) * m * l;
       }
     }
   }
   ctx.putImageData(data, 0, 0);
   const n = cfg.width * cfg.height;
+  const per = (v: number[]) => v.map((x) => x / n) as unknown as Rgb;
   return {
     canvas,
-    mean: mean.map((v) => v / n) as unknown as Rgb,
-    masked: masked.map((v) => v / n) as unknown as Rgb,
+    mean: per(mean),
+    masked: per(masked),
+    lit: per(lit),
+    maskedLit: per(maskedLit),
     /** The mask's mean weight (the face's share of the frame). */
     weight: weight / n,
   };
@@ -271,6 +346,8 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     exposureEv: 0,
     scale: patient.scale ?? 1,
     framingRead: [],
+    showing: patient.face,
+    swaps: [],
   };
   /** Where the phone is going (issue 41): the patient follows the oval's distance hints. */
   let distance: DistanceMove = distanceStart(patient);
@@ -322,31 +399,53 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     return screen;
   };
 
+  /** A fixture pair drawn and lit: its photos with the tone, its light weights, its means. */
+  const loadFace = async (
+    face: SyntheticPatient['face'],
+    images: SyntheticCameraConfig['images'],
+    ellipse: FaceEllipse,
+  ) => {
+    const [open, closed] = await Promise.all([loadImage(images.open), loadImage(images.closed)]);
+    const a = albedo(open, cfg, face, ellipse, patient.tone.factor);
+    const b = albedo(closed, cfg, face, ellipse, patient.tone.factor);
+    return { ...a, open: a.canvas, closed: b.canvas, light: lightWeights(face, cfg) };
+  };
   let ready: Promise<Awaited<ReturnType<typeof prepare>>> | null = null;
   async function prepare() {
-    const [open, closed] = await Promise.all([
-      loadImage(cfg.images.open),
-      loadImage(cfg.images.closed),
+    const [own, other] = await Promise.all([
+      loadFace(patient.face, cfg.images, cfg.ellipse),
+      cfg.other ? loadFace(cfg.other.face, cfg.other.images, cfg.other.ellipse) : null,
     ]);
-    const a = albedo(open, cfg, patient.tone.factor);
-    const b = albedo(closed, cfg, patient.tone.factor);
     return {
-      open: a.canvas,
-      closed: b.canvas,
-      mean: a.mean,
-      masked: a.masked,
-      weight: a.weight,
+      own,
+      other,
       // Of the noise's variance, 64% is per pixel and 36% in blotches of NOISE_COARSE pixels.
       fine: noiseTiles(0.8 * patient.lighting.noise, r.noise),
       coarse: noiseTiles(0.6 * patient.lighting.noise, r.noise),
     };
   }
 
-  /** The scene's light at scene time s: on the background, and the face's extra (per channel). */
-  const lightAt = (s: number) => {
+  /** The other face's turns (scene time) and its blinks. */
+  const swaps: Array<{ from: number; until: number; blinks: Array<[number, number]> }> = [];
+  window.__syntheticCameraControl = {
+    showOther(ms, blinkAt = ms / 2, closedMs = 250) {
+      if (!cfg.other) throw new Error('synthetic camera: no other face in its config');
+      const from = clock();
+      swaps.push({ from, until: from + ms, blinks: [[from + blinkAt, from + blinkAt + closedMs]] });
+      state.swaps.push([from, from + ms]);
+    },
+  };
+  const swapAt = (s: number) => swaps.find((w) => s >= w.from && s < w.until) ?? null;
+
+  /**
+   * The scene's light at scene time s with the phone at `scale`: on the background, and the face's
+   * extra (per channel), both with the screen's light times scale^2 (`litAtScale`).
+   */
+  const lightAt = (s: number, scale: number) => {
     const screen = screenAt(s);
-    const background = illumination(patient, screen, 0);
-    const face = illumination(patient, screen, 1);
+    const lit = litAtScale(patient, scale);
+    const background = illumination(lit, screen, 0);
+    const face = illumination(lit, screen, 1);
     return { background, extra: face.map((v, c) => v - background[c]!) as unknown as Rgb };
   };
   let camera: CameraState | null = null;
@@ -364,7 +463,6 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       tiles.map((tile) => ctx.createPattern(tile, 'repeat')!);
     const fine = patternsOf(assets.fine);
     const coarse = patternsOf(assets.coarse);
-    const { mean, masked, weight } = assets;
     const faceMetering = cfg.faceMetering ?? 0;
     let lastScene = clock() - patient.cameraLatencyMs;
 
@@ -373,24 +471,34 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       const t = clock();
       const s = t - patient.cameraLatencyMs;
       const [hx, hy] = headAt(patient, s, r.jitter);
+      // The face in front of the camera: the patient's, or the other one's during a swap (with its
+      // own blinks only).
+      const swap = assets.other ? swapAt(s) : null;
+      const shown = swap ? assets.other! : assets.own;
+      state.showing = swap ? cfg.other!.face : patient.face;
+      const { mean, masked, lit, maskedLit, weight } = shown;
       // A blink shorter than the time since the last frame (a slow frame on a busy machine) still
       // shows closed in this one, as the exposure would have caught it; it is never lost.
-      const all = blinks();
+      const all = swap ? swap.blinks : blinks();
       const missed = all.some(([from, until]) => from > lastScene && until <= s);
       const closed = missed ? 1 : eyesClosedAt(all, s);
       lastScene = s;
-      const light = lightAt(s);
+      const scale = scaleAt(distance, s);
+      state.scale = scale;
+      const light = lightAt(s, scale);
       // Exposure compensation as a phone's auto exposure takes it: the metered brightness is scaled
       // by 2^-EV, so the exposure aims at 2^EV of its target and gets there at its own pace (never
       // at once). All channels alike: the white balance does not move.
       const frame = [0, 1, 2].map(
-        (c) => mean[c]! * light.background[c]! + masked[c]! * light.extra[c]!,
+        (c) => mean[c]! * light.background[c]! + lit[c]! * light.extra[c]!,
       );
       // Face-priority metering: the brightness metered is faceMetering the face's and the rest the
       // frame's; the white balance stays the whole frame's (as bench/_synthetic.ts does).
       const lum = (v: number[]) => (v[0]! + v[1]! + v[2]!) / 3;
       const face = [0, 1, 2].map(
-        (c) => (masked[c]! / Math.max(1e-6, weight)) * (light.background[c]! + light.extra[c]!),
+        (c) =>
+          (masked[c]! * light.background[c]! + maskedLit[c]! * light.extra[c]!) /
+          Math.max(1e-6, weight),
       );
       const metered = faceMetering * lum(face) + (1 - faceMetering) * lum(frame);
       const metering = (metered / Math.max(1e-6, lum(frame))) * 2 ** -state.exposureEv;
@@ -405,8 +513,6 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       // on a wall of the photo's mean colour.
       ctx.globalCompositeOperation = 'source-over';
       ctx.globalAlpha = 1;
-      const scale = scaleAt(distance, s);
-      state.scale = scale;
       const w = cfg.width * 1.06 * scale;
       const h = cfg.height * 1.06 * scale;
       const x0 = (cfg.width - w) / 2 + hx * scale;
@@ -416,32 +522,28 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
         ctx.fillStyle = `rgb(${wall[0]},${wall[1]},${wall[2]})`;
         ctx.fillRect(0, 0, cfg.width, cfg.height);
       }
-      ctx.drawImage(assets.open, x0, y0, w, h);
+      ctx.drawImage(shown.open, x0, y0, w, h);
       if (closed > 0) {
         ctx.globalAlpha = closed;
-        ctx.drawImage(assets.closed, x0, y0, w, h);
+        ctx.drawImage(shown.closed, x0, y0, w, h);
         ctx.globalAlpha = 1;
       }
 
-      // The light: background level everywhere plus the face's extra inside the moving mask.
+      // The light: the head's light weights where the photo is (none on the wall around a smaller
+      // photo) times the screen's extra light, plus the background's level everywhere.
       const byte = (v: number) => Math.round(Math.max(0, Math.min(1, v / k)) * 255);
+      const rgb = (v: number[]) => `rgb(${byte(v[0]!)},${byte(v[1]!)},${byte(v[2]!)})`;
       const m = map.ctx;
       m.globalCompositeOperation = 'source-over';
-      m.setTransform(1, 0, 0, 1, 0, 0);
-      m.fillStyle = `rgb(${byte(k0[0]!)},${byte(k0[1]!)},${byte(k0[2]!)})`;
+      m.fillStyle = '#000';
       m.fillRect(0, 0, MAP_W, MAP_H);
-      const e = cfg.ellipse;
-      const ex = x0 + e.cx * 1.06 * scale;
-      const ey = y0 + e.cy * 1.06 * scale;
-      m.setTransform(e.rx * 1.06 * scale * sx, 0, 0, e.ry * 1.06 * scale * sy, ex * sx, ey * sy);
-      const extra = `${byte(k1[0]!)},${byte(k1[1]!)},${byte(k1[2]!)}`;
-      const g = m.createRadialGradient(0, 0, 0, 0, 0, 1.2);
-      g.addColorStop(0, `rgba(${extra},1)`);
-      g.addColorStop(0.8 / 1.2, `rgba(${extra},1)`);
-      g.addColorStop(1, `rgba(${extra},0)`);
+      m.drawImage(shown.light, x0 * sx, y0 * sy, w * sx, h * sy);
+      m.globalCompositeOperation = 'multiply';
+      m.fillStyle = rgb(k1);
+      m.fillRect(0, 0, MAP_W, MAP_H);
       m.globalCompositeOperation = 'lighter';
-      m.fillStyle = g;
-      m.fillRect(-1.2, -1.2, 2.4, 2.4);
+      m.fillStyle = rgb(k0);
+      m.fillRect(0, 0, MAP_W, MAP_H);
       ctx.globalCompositeOperation = 'multiply';
       ctx.drawImage(map.canvas, 0, 0, cfg.width, cfg.height);
       // The exposure's gain above 1: add the frame to itself.

@@ -6,7 +6,9 @@
  * and white balance, camera latency, spontaneous blinks and one blink in answer to each cue the page
  * shows (`data-liveness-cue`), lit by the colour the page paints (`data-liveness-light`), held as
  * far as its `patient.scale` says and moved as the oval's framing hint says
- * (`data-liveness-framing`, issue 41). The rear
+ * (`data-liveness-framing`, issue 41), the screen's light on the head shaded as the Node renderer
+ * shades it (tests/synthetic/model.ts screenLightWeight) and stronger closer (scale^2). With
+ * `other`, a test can show another face for a while (`showOtherFace`: the face swap). The rear
  * camera (documents) stays Chromium's file camera, and so does a context without this call: the
  * file camera plays a fixed recording, which is the ATTACK the challenge must refuse.
  *
@@ -23,14 +25,18 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BrowserContext } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'esbuild';
 import {
   LIVENESS_CUE_ATTR,
   LIVENESS_FRAMING_ATTR,
   LIVENESS_LIGHT_ATTR,
 } from '../../contract/identity';
-import type { FaceEllipse, SyntheticCameraConfig } from './synthetic-camera.browser';
+import type {
+  FaceEllipse,
+  SyntheticCameraConfig,
+  SyntheticCameraState,
+} from './synthetic-camera.browser';
 
 export type { SyntheticCameraState } from './synthetic-camera.browser';
 
@@ -49,13 +55,17 @@ export type SyntheticCameraOptions = Pick<
   /** The camera's label (default a phone's front camera as Chrome on Android names it). */
   label?: string;
   fps?: number;
+  /** Another blink pair the test can show instead of the patient's (`showOtherFace`). */
+  other?: SyntheticCameraConfig['face'];
 };
 
 const faces = path.resolve('tests', 'fixtures', 'faces');
 
 /**
- * Each fixture's face, for the soft mask (skin tone, the screen's light): the ellipse around the
- * skin of the face in the 640x480 photo (forehead to chin, cheek to cheek), read off the photos.
+ * Each fixture's face, for the skin tone's soft mask: the ellipse around the skin of the face in the
+ * 640x480 photo (forehead to chin, cheek to cheek), read off the photos. The screen's light on the
+ * head is the model's (tests/synthetic/model.ts FACE_ELLIPSES, HEAD_ELLIPSES), as the Node
+ * renderer's.
  */
 export const FACE_ELLIPSES: Record<SyntheticCameraConfig['face'], FaceEllipse> = {
   blink: { cx: 322, cy: 315, rx: 118, ry: 130 },
@@ -80,6 +90,10 @@ function pageScript(): Promise<string> {
 
 const dataUrl = (file: string) =>
   `data:image/jpeg;base64,${readFileSync(path.join(faces, file)).toString('base64')}`;
+const imagesOf = (face: SyntheticCameraConfig['face']) => ({
+  open: dataUrl(`${face}-open.jpg`),
+  closed: dataUrl(`${face}-closed.jpg`),
+});
 
 /** The config the page side gets for these options. */
 export function syntheticCameraConfig(options: SyntheticCameraOptions): SyntheticCameraConfig {
@@ -91,8 +105,17 @@ export function syntheticCameraConfig(options: SyntheticCameraOptions): Syntheti
     lighting: options.lighting,
     screenBrightness: options.screenBrightness,
     patient: options.patient,
-    images: { open: dataUrl(`${face}-open.jpg`), closed: dataUrl(`${face}-closed.jpg`) },
+    images: imagesOf(face),
     ellipse: FACE_ELLIPSES[face],
+    ...(options.other
+      ? {
+          other: {
+            face: options.other,
+            images: imagesOf(options.other),
+            ellipse: FACE_ELLIPSES[options.other],
+          },
+        }
+      : {}),
     lightAttr: LIVENESS_LIGHT_ATTR,
     cueAttr: LIVENESS_CUE_ATTR,
     framingAttr: LIVENESS_FRAMING_ATTR,
@@ -117,4 +140,32 @@ export async function installSyntheticCamera(
   await context.addInitScript({
     content: `${script}\n__syntheticCameraModule.installSyntheticCamera(${config});`,
   });
+}
+
+/**
+ * The synthetic camera of `page` shows its `other` face for `ms` from now (the frames show it the
+ * camera's latency later), its eyes closed once `blinkAt` ms into it for `closedMs`; then the
+ * patient's own face again.
+ */
+export async function showOtherFace(
+  page: Page,
+  ms: number,
+  blinkAt = ms / 2,
+  closedMs = 250,
+): Promise<void> {
+  await page.evaluate(
+    ([ms, blinkAt, closedMs]) => {
+      const control = window.__syntheticCameraControl;
+      if (!control) throw new Error('synthetic camera: none on this page');
+      control.showOther(ms!, blinkAt, closedMs);
+    },
+    [ms, blinkAt, closedMs],
+  );
+}
+
+/** What the synthetic camera of `page` did so far (its state, copied out of the page). */
+export async function syntheticCameraState(page: Page): Promise<SyntheticCameraState> {
+  const state = await page.evaluate(() => window.__syntheticCamera ?? null);
+  if (!state) throw new Error('synthetic camera: none on this page');
+  return state;
 }

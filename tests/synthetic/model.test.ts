@@ -4,12 +4,19 @@ import {
   BLINK_REFRACTORY_MS,
   blinkOnCue,
   distanceStart,
+  FACE_ELLIPSES,
   followFraming,
+  HAIR_SHADE,
+  HEAD_ELLIPSES,
   HINT_LATENCY_MS,
+  litAtScale,
   makeSyntheticPatient,
   MOVE_MS,
   rng,
   scaleAt,
+  screenLightWeight,
+  screenShade,
+  SHADE_FLOOR,
 } from './model';
 
 describe("the synthetic patient's blink on cue", () => {
@@ -65,5 +72,33 @@ describe("the synthetic patient's distance (issue 41)", () => {
     const still = distanceStart(far);
     expect(followFraming(far, still, ['no_face'], 0)).toBe(still);
     expect(followFraming(far, still, ['stalled'], 0)).toBe(still);
+  });
+});
+
+describe("the screen's light on the head (issue 41: the face's shape)", () => {
+  const f = FACE_ELLIPSES.blink;
+  const h = HEAD_ELLIPSES.blink;
+
+  it('is full at the face centre, falls towards its outline to SHADE_FLOOR, and is HAIR_SHADE off the face', () => {
+    expect(screenShade(0, 1)).toBe(1);
+    expect(screenShade(0.8, 1)).toBeCloseTo(0.6, 6);
+    expect(screenShade(0.99, 1)).toBe(SHADE_FLOOR);
+    expect(screenShade(1.2, 0)).toBe(HAIR_SHADE);
+    // The outer cheeks (where the server measures the rim) take less than the core (the nose).
+    const rim = screenLightWeight('blink', f.cx - 0.8 * f.rx, f.cy);
+    const core = screenLightWeight('blink', f.cx, f.cy + 0.1 * f.ry);
+    expect(rim / core).toBeLessThan(0.78);
+  });
+
+  it('lights the hair beside the face as hair, and the background beyond the head not at all', () => {
+    expect(screenLightWeight('blink', h.cx, h.cy - 0.9 * h.ry)).toBeCloseTo(HAIR_SHADE, 6);
+    expect(screenLightWeight('blink', 5, 5)).toBe(0);
+  });
+
+  it('goes with the inverse square of the distance: scale^2 of the screen (closer, brighter)', () => {
+    const p = makeSyntheticPatient(3, { screenBrightness: 0.5 });
+    expect(litAtScale(p, 1.5).screenBrightness).toBeCloseTo(1.125, 9);
+    expect(litAtScale(p, 0.5).screenBrightness).toBeCloseTo(0.125, 9);
+    expect(litAtScale(p, 1)).toEqual(p);
   });
 });

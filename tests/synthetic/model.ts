@@ -228,6 +228,84 @@ export function illumination(p: SyntheticPatient, screen: Rgb, faceWeight: numbe
   ];
 }
 
+/** An ellipse in a fixture photo's pixels (640x480). */
+export type Ellipse = { cx: number; cy: number; rx: number; ry: number };
+
+/** The face (skin, brow to chin) of each fixture pair: an ellipse in its 640x480 pixels. */
+export const FACE_ELLIPSES: Record<SyntheticPatient['face'], Ellipse> = {
+  blink: { cx: 322, cy: 308, rx: 108, ry: 132 },
+  'blink-b': { cx: 330, cy: 290, rx: 112, ry: 138 },
+};
+/**
+ * The head (face, hair, ears, neck: about as far from the screen as the face, so lit as much) of each
+ * fixture pair, an ellipse in its pixels; the rest of the picture is the background, a metre or more
+ * away.
+ */
+export const HEAD_ELLIPSES: Record<SyntheticPatient['face'], Ellipse> = {
+  blink: { cx: 330, cy: 240, rx: 185, ry: 205 },
+  'blink-b': { cx: 325, cy: 275, rx: 235, ry: 290 },
+};
+
+/** The normalised distance of (x, y) from an ellipse's centre (1 on its outline). */
+export const ellipseDistance = (e: Ellipse, x: number, y: number) =>
+  Math.hypot((x - e.cx) / e.rx, (y - e.cy) / e.ry);
+
+/** 1 inside `inner` of the ellipse's radius, 0 beyond `outer`, smooth between. */
+export function softEllipse(d: number, inner = 0.85, outer = 1.15): number {
+  if (d <= inner) return 1;
+  if (d >= outer) return 0;
+  const x = (outer - d) / (outer - inner);
+  return x * x * (3 - 2 * x);
+}
+
+/**
+ * The face's shape under the phone's light (issue 41): the screen sits beside the camera, so the
+ * light it casts on a point of the face goes with the cosine between the surface and the camera's
+ * axis (Lambert): full on the nose and the inner cheeks, falling towards the face's outline, where
+ * the cheeks turn away. Modelled on the face's ellipse as a half-ellipsoid (the cosine is
+ * sqrt(1 - d^2) at normalised distance d from its centre), at least SHADE_FLOOR at its outline; the
+ * rest of the head (hair, ears, neck: set back and turned away) takes HAIR_SHADE. The ambient light
+ * is taken as diffuse (a room, the sky), the same on every part: the model's assumption, and where
+ * it is wrong (a lamp right behind the phone lights the face with the same fall-off as the screen)
+ * the face's shading in the screen's colours is weaker than here. A face on a screen or on paper is
+ * flat: the same light everywhere. Both renderers (bench/_synthetic.ts, the e2e camera
+ * e2e/support/synthetic-camera.browser.ts) light the head so.
+ */
+export const SHADE_FLOOR = 0.3;
+export const HAIR_SHADE = 0.7;
+
+/**
+ * The screen's light on a point of the head as a share of the face's centre's (its cosine to the
+ * camera's axis): `d` the point's normalised distance from the face ellipse's centre, `inFace` how
+ * much it is the face (a soft mask), the rest being hair, ears or neck.
+ */
+export function screenShade(d: number, inFace: number): number {
+  const cosine = Math.max(SHADE_FLOOR, Math.sqrt(Math.max(0, 1 - d * d)));
+  return inFace * cosine + (1 - inFace) * HAIR_SHADE;
+}
+
+/**
+ * How much of the screen's light on the face (illumination's `faceWeight`) falls on pixel (x, y) of
+ * a fixture photo of a real face: the head's soft mask (the background beyond it, 0) times the
+ * head's shading (`screenShade` on the face's soft mask).
+ */
+export function screenLightWeight(face: SyntheticPatient['face'], x: number, y: number): number {
+  const d = ellipseDistance(FACE_ELLIPSES[face], x, y);
+  const near = softEllipse(ellipseDistance(HEAD_ELLIPSES[face], x, y), 0.95, 1.05);
+  return near * screenShade(d, softEllipse(d));
+}
+
+/**
+ * The patient holding the phone at `scale` (the face's size in the picture, 1 the usual framing):
+ * the face is that much closer to the screen, whose light on it goes with the inverse square of the
+ * distance, so with scale^2 (the light on the background too: the renderers scale the whole
+ * screen's share).
+ */
+export const litAtScale = (p: SyntheticPatient, scale: number): SyntheticPatient => ({
+  ...p,
+  screenBrightness: p.screenBrightness * scale * scale,
+});
+
 /**
  * The camera's slow automatic exposure and white balance: a gain per channel that brings the frame's
  * mean towards mid-grey with a time constant, so a sudden colour change is seen almost whole at first

@@ -30,8 +30,9 @@ export function startJourneyInsight(): (event: InspectionEvent) => void {
   const sender = createInsightSender({
     token: () => token,
     transport: {
-      // Fire and forget: the answer is never read, so no schema (zod) is loaded to check it.
-      post: (url, batch) => request(url, { body: batch, schema: ANY_ANSWER }),
+      // Fire and forget: the answer is never read, so no schema (zod) is loaded to check it. Kept
+      // alive: a batch on its way when the page is left still arrives (issue 43 item 11).
+      post: (url, batch) => request(url, { body: batch, schema: ANY_ANSWER, keepalive: true }),
       // A string goes as text/plain: no preflight, and every browser queues it.
       beacon: (url, body) => navigator.sendBeacon?.(url, body) ?? false,
     },
@@ -43,5 +44,7 @@ export function startJourneyInsight(): (event: InspectionEvent) => void {
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') hide();
   });
-  return createJourneyObserver({ emit: (e) => sender.add(e) });
+  // A flow's end is sent at once, not up to 5 s later: a patient who saves the PIN and leaves
+  // within a second took 'PIN guardado' away unsent (issue 43 item 11).
+  return createJourneyObserver({ emit: (e) => sender.add(e), ended: () => sender.flush() });
 }

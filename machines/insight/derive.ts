@@ -228,6 +228,7 @@ export function createJourneyObserver(options: JourneyOptions): (event: Inspecti
   const opts: Required<JourneyOptions> = {
     now: () => Date.now(),
     newJourney: randomJourneyId,
+    ended: () => {},
     ...options,
   };
   const journeys = new Map<string, Journey>();
@@ -257,7 +258,10 @@ export function createJourneyObserver(options: JourneyOptions): (event: Inspecti
       derive(journey, { prev, next, event: ev.event });
       if (next.status === 'done' || next.status === 'error' || next.status === 'stopped') {
         last.delete(key);
-        if (key === journeyKey) journeys.delete(key);
+        if (key === journeyKey) {
+          journeys.delete(key);
+          opts.ended();
+        }
       }
     } catch {
       // Insight never breaks a flow.

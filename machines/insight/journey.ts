@@ -17,6 +17,8 @@ export type JourneyOptions = {
   now?: () => number;
   /** A new journey id (random UUID v4). */
   newJourney?: () => string;
+  /** A flow's journey ended (its machine done, failed or stopped): its last events are due now. */
+  ended?: () => void;
 };
 
 /** A random UUID v4 from getRandomValues (randomUUID needs a secure context; this does not). */

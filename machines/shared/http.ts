@@ -11,6 +11,8 @@ type RequestOptions<T> = {
   /** or the promise of one: a schema loaded beside the request (contract/login and contract/session off /login's first load) */
   schema: Schema<T> | PromiseLike<Schema<T>>;
   signal?: AbortSignal | undefined;
+  /** the browser completes the request even when the page is left (small bodies: under 64 KB) */
+  keepalive?: boolean;
 };
 
 /**
@@ -33,6 +35,7 @@ export async function request<T>(url: string, options: RequestOptions<T>): Promi
     credentials: 'same-origin',
     headers: { accept: 'application/json' },
     signal: options.signal ?? null,
+    ...(options.keepalive ? { keepalive: true } : {}),
   };
   if (options.form) init.body = options.form;
   else if (options.blob) {

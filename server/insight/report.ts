@@ -37,7 +37,20 @@ export function reportRange(desde: string, hasta: string): ReportRange | null {
   return { desde, hasta, from, to: new Date(last.getTime() + 86_400_000) };
 }
 
-type Stage = { key: string; label: string; step: string; outcome: 'entered' | 'passed' };
+type Stage = {
+  key: string;
+  label: string;
+  step: string;
+  outcome: 'entered' | 'passed';
+  /**
+   * Counted from the cases a person approved in the range (decided then), not from journeys: a
+   * way to the next stage beside the one before it, with no conversion of its own (its step and
+   * outcome name what it stands for, and are not counted).
+   */
+  approvals?: true;
+  /** The stages its conversion is of (their sum; default: the stage before). */
+  of?: string[];
+};
 
 const ONBOARDING_FUNNEL: Stage[] = [
   { key: 'started', label: 'Registro iniciado', step: 'registration', outcome: 'entered' },
@@ -45,7 +58,22 @@ const ONBOARDING_FUNNEL: Stage[] = [
   { key: 'pinCreated', label: 'PIN creado', step: 'pin', outcome: 'passed' },
   { key: 'selfiePassed', label: 'Selfie aprobada', step: 'selfie', outcome: 'passed' },
   { key: 'documentPassed', label: 'Documento aprobado', step: 'document', outcome: 'passed' },
-  { key: 'registered', label: 'Registrado', step: 'register', outcome: 'passed' },
+  // A person verified the identity (review or health centre, issue 30): the registration resumes
+  // past the identity step on a journey of its own, with no document passed (issue 43 item 11).
+  {
+    key: 'verifiedByPerson',
+    label: 'Verificado por una persona',
+    step: 'document',
+    outcome: 'passed',
+    approvals: true,
+  },
+  {
+    key: 'registered',
+    label: 'Registrado',
+    step: 'register',
+    outcome: 'passed',
+    of: ['documentPassed', 'verifiedByPerson'],
+  },
 ];
 
 const RECOVERY_FUNNEL: Stage[] = [
@@ -131,23 +159,49 @@ function filter(range: ReportRange, flow: InsightFlow | null, journeys?: string[
 
 const ratio = (a: number, b: number) => (b > 0 ? a / b : null);
 
-async function funnel(db: Db, f: Filter, stages: Stage[]): Promise<FunnelRow[]> {
+/**
+ * The cases a person approved, decided in the range (none when only some journeys are asked for:
+ * a case carries no journey).
+ */
+async function approvals(db: Db, range: ReportRange, journeys?: string[]): Promise<number> {
+  if (journeys?.length) return 0;
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM cases
+      WHERE status = 'approved' AND decided_at >= $1 AND decided_at < $2`,
+    [range.from, range.to],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+async function funnel(
+  db: Db,
+  f: Filter,
+  stages: Stage[],
+  approved: () => Promise<number>,
+): Promise<FunnelRow[]> {
   const { rows } = await db.query<{ step: string; outcome: string; n: number }>(
     `SELECT step, outcome, count(DISTINCT journey)::int AS n FROM insight_events
       WHERE ${f.where} AND source = 'browser' AND outcome IN ('entered', 'passed')
       GROUP BY step, outcome`,
     f.params,
   );
+  const byApprovals = stages.some((s) => s.approvals) ? await approved() : 0;
   const count = (s: Stage) =>
-    rows.find((r) => r.step === s.step && r.outcome === s.outcome)?.n ?? 0;
+    s.approvals
+      ? byApprovals
+      : (rows.find((r) => r.step === s.step && r.outcome === s.outcome)?.n ?? 0);
   const counts = stages.map(count);
-  return stages.map((s, i) => ({
-    key: s.key,
-    label: s.label,
-    count: counts[i]!,
-    conversion: i === 0 ? null : ratio(counts[i]!, counts[i - 1]!),
-    overall: i === 0 ? null : ratio(counts[i]!, counts[0]!),
-  }));
+  const countOf = (key: string) => counts[stages.findIndex((s) => s.key === key)] ?? 0;
+  return stages.map((s, i) => {
+    const of = s.of ? s.of.reduce((sum, key) => sum + countOf(key), 0) : counts[i - 1]!;
+    return {
+      key: s.key,
+      label: s.label,
+      count: counts[i]!,
+      conversion: i === 0 || s.approvals ? null : ratio(counts[i]!, of),
+      overall: i === 0 ? null : ratio(counts[i]!, counts[0]!),
+    };
+  });
 }
 
 /** Every step passed (and every `steps` given), with its times; a step with none measured has null. */
@@ -215,9 +269,9 @@ async function flowReport(
   journeys?: string[],
 ): Promise<FlowReport> {
   const f = filter(range, flow, journeys);
-  const steps = stages.map((s) => s.step);
+  const steps = stages.filter((s) => !s.approvals).map((s) => s.step);
   const [fun, t, r, e, d] = await Promise.all([
-    funnel(db, f, stages),
+    funnel(db, f, stages, () => approvals(db, range, journeys)),
     times(db, f, steps),
     reasons(db, f, 'browser'),
     reasons(db, f, 'engine'),

@@ -17,6 +17,7 @@ import {
   INSIGHT_MAX_DURATION_MS,
   INSIGHT_MAX_EVENTS_PER_JOURNEY,
   insightBatch,
+  insightPaths,
   type InsightEvent,
 } from '../../contract/insight';
 import type {
@@ -34,6 +35,7 @@ import type {
 import { attemptMachine } from '../../machines/face-login/attempt.machine';
 import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
+import { startJourneyInsight } from '../../machines/insight/browser';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import { loginMachine } from '../../machines/login/login.machine';
@@ -978,6 +980,41 @@ describe('sender', () => {
     expect(beacons).toHaveLength(1);
     expect(insightBatch.safeParse(JSON.parse(beacons[0]!)).success).toBe(true);
     expect(s.pending).toBe(0);
+  });
+
+  it("a flow's end goes out at once, on a request that outlives the page (issue 43 item 11)", async () => {
+    // The page: a token answer, then every batch taken; no window of its own in this test.
+    const fetch = vi.fn(
+      async (url: string, _init?: RequestInit) =>
+        new Response(
+          JSON.stringify(
+            url === insightPaths.token
+              ? { success: true, token: 'page-token', expiresInSeconds: 600 }
+              : { success: true },
+          ),
+          { status: 200 },
+        ),
+    );
+    vi.stubGlobal('fetch', fetch);
+    vi.stubGlobal('addEventListener', () => {});
+    vi.stubGlobal('document', { addEventListener: () => {}, visibilityState: 'visible' });
+    vi.stubGlobal('navigator', { userAgent: 'Mozilla/5.0 (Linux; Android 14) Chrome/130.0' });
+    try {
+      const inspect = startJourneyInsight();
+      await vi.advanceTimersByTimeAsync(0);
+      await recoverySuccess(recovery(inspect));
+      // No 5 s wait: 'PIN guardado' leaves as the flow ends, before the patient can leave the page,
+      // and on a keepalive request, which the browser completes even when the page is left.
+      const posts = fetch.mock.calls.filter(([url]) => url === insightPaths.events);
+      expect(posts.length).toBeGreaterThan(0);
+      const sent = posts.flatMap(([, init]) => {
+        expect(init!.keepalive).toBe(true);
+        return (JSON.parse(init!.body as string) as { events: InsightEvent[] }).events;
+      });
+      expect(sent.map((e) => `${e.step}:${e.outcome}`)).toEqual(RECOVERY_SUCCESS_SEEN);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('events carry the page token; they wait for it, and a beacon without one drops them (issue 29 item 7)', async () => {

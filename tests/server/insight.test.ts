@@ -508,14 +508,15 @@ describe('the report on a seeded set', () => {
   /** Posts one journey's events at the clock's time. */
   const journey = async (events: InsightEvent[]) =>
     expect((await post({ context, events }, { ip: `192.0.2.${seq % 200}` })).status).toBe(200);
+  /** An onboarding event of journey `n`. */
+  const o = (
+    n: number,
+    step: string,
+    outcome: InsightEvent['outcome'],
+    extra: Partial<InsightEvent> = {},
+  ) => ev(n, 'onboarding', step, outcome, extra);
 
   async function seed() {
-    const o = (
-      n: number,
-      step: string,
-      outcome: InsightEvent['outcome'],
-      extra: Partial<InsightEvent> = {},
-    ) => ev(n, 'onboarding', step, outcome, extra);
     // 2025-03-03 (Paraguay): three registrations.
     await journey([
       o(1, 'registration', 'entered'),
@@ -580,6 +581,43 @@ describe('the report on a seeded set', () => {
     await journey([o(5, 'registration', 'entered')]);
   }
 
+  it("a person's verification is a way into 'Registrado' beside the document (issue 43 item 11)", async () => {
+    // A registration handed to a person at the selfie, and the journey its SMS link resumed,
+    // which registered without a document step of its own.
+    await journey([
+      o(30, 'registration', 'entered'),
+      o(30, 'verification', 'passed'),
+      o(30, 'pin', 'passed'),
+      o(30, 'selfie', 'failed', { error: 'assisted' }),
+    ]);
+    await journey([o(31, 'supplementary', 'passed'), o(31, 'register', 'passed')]);
+    // The case a person approved that day (and one still open, and one rejected).
+    for (const [status, decided] of [
+      ['approved', true],
+      ['open', false],
+      ['rejected', true],
+    ] as const)
+      await h.t.ctx.db.query(
+        `INSERT INTO cases (id, kind, status, trigger, step, opened_at, expected_by, decided_at)
+         VALUES (gen_random_uuid(), 'centro', $1, 'no_camera', 'selfie', $2, $2, $3)`,
+        [status, new Date(h.t.clock.now()), decided ? new Date(h.t.clock.now() + 3_600_000) : null],
+      );
+    const report = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-03')!);
+    expect(report.onboarding.funnel.map((s) => [s.key, s.count, s.conversion])).toEqual([
+      ['started', 1, null],
+      ['phoneVerified', 1, 1],
+      ['pinCreated', 1, 1],
+      ['selfiePassed', 0, 0],
+      ['documentPassed', 0, null],
+      // Another way to the same place: no conversion of its own...
+      ['verifiedByPerson', 1, null],
+      // ...and 'Registrado' is of both ways in (0 + 1), not 1 out of 0.
+      ['registered', 1, 1],
+    ]);
+    const text = reportText(report);
+    expect(text).toMatch(/Verificado por una persona\s+1/);
+  });
+
   it('funnels, conversions, exact medians and p90, top reasons, kiosk and daily series', async () => {
     await seed();
     const report = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-04')!);
@@ -589,6 +627,7 @@ describe('the report on a seeded set', () => {
       ['pinCreated', 2, 1],
       ['selfiePassed', 2, 1],
       ['documentPassed', 1, 0.5],
+      ['verifiedByPerson', 0, null],
       ['registered', 1, 1],
     ]);
     expect(report.onboarding.funnel.at(-1)!.overall).toBe(0.25);
@@ -637,7 +676,7 @@ describe('the report on a seeded set', () => {
     const one = await buildReport(h.t.ctx.db, reportRange('2025-03-03', '2025-03-05')!, {
       journeys: [J(2), J(5)].map((j) => storedJourneyId(h.t.ctx.secrets.otpSecret, j)),
     });
-    expect(one.onboarding.funnel.map((s) => s.count)).toEqual([2, 1, 1, 1, 0, 0]);
+    expect(one.onboarding.funnel.map((s) => s.count)).toEqual([2, 1, 1, 1, 0, 0, 0]);
     expect(one.onboarding.reasons).toEqual([
       { step: 'selfie', error: 'livenessNotDetected', source: 'browser', count: 1 },
     ]);

@@ -54,7 +54,7 @@ export const FLAT_WEIGHT = 0.15;
  * width), and the screen's light on the face with it (the face is closer: the inverse square of the
  * distance, which goes with the zoom: tests/synthetic/model.ts litAtScale).
  */
-export const FRAMINGS = { fill: 1.6, arm: 1, far: 0.7 } as const;
+export const FRAMINGS = { fill: 1.5, arm: 1, far: 0.7 } as const;
 export type Framing = keyof typeof FRAMINGS;
 /** The phone camera's own JPEG quality (0-100). */
 export const CAMERA_QUALITY = 70;
@@ -205,21 +205,28 @@ export function syntheticCamera(
     const light1 = illumination(lit, screen, flat ? flatWeight : 1);
     const tone = p.tone.factor;
     const { width: sw, height: sh } = src;
-    // The head moved by (hx, hy) and zoomed about its face's centre by the framing: each pixel
-    // samples the fixture bilinearly (at zoom 1, every pixel at the same sub-pixel phase).
+    // The head moved by (hx, hy) and zoomed by the framing: each pixel samples the fixture bilinearly
+    // (at zoom 1, every pixel at the same sub-pixel phase). Closer than arm's length the patient
+    // fills the oval and centres the face in it (as the e2e camera's fill patient does: the fixture's
+    // face sits 68 px below the oval's centre, and zoomed about itself its chin left the frame from
+    // 1.4 on); at arm's length and further it stays where the fixture has it.
     const fc = FACE_ELLIPSES[p.face];
+    const to =
+      zoom > 1
+        ? { x: REGION.left + REGION.width / 2, y: REGION.top + REGION.height / 2 }
+        : { x: fc.cx, y: fc.cy };
     const { open, closed: shut, skin, skinClosed, lit: litWeight } = src;
     const sum: Rgb = [0, 0, 0];
     /** The skin's radiance (all channels) and weight: the exposure meters on the face. */
     let faceSum = 0;
     let faceWeight = 0;
     for (let y = 0; y < H; y++) {
-      const sy = fc.cy + (REGION.top + y + 0.5 - hy - fc.cy) / zoom;
+      const sy = fc.cy + (REGION.top + y + 0.5 - hy - to.y) / zoom;
       const yc = Math.min(sh - 2, Math.max(0, sy));
       const y0 = Math.floor(yc);
       const fy = yc - y0;
       for (let x = 0; x < W; x++) {
-        const sx = fc.cx + (REGION.left + x + 0.5 - hx - fc.cx) / zoom;
+        const sx = fc.cx + (REGION.left + x + 0.5 - hx - to.x) / zoom;
         const xc = Math.min(sw - 2, Math.max(0, sx));
         const x0 = Math.floor(xc);
         const fx = xc - x0;

@@ -6,6 +6,8 @@ import { supplementaryFixtures } from '../../machines/kyc/supplementary.fixtures
 import type { SupplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixtures';
 import type { StoryParameters } from '../support';
+import { Muted } from '../../src/components/Page';
+import { assist } from '../../src/copy/es.assist';
 import { AtWizard, KycAt, SupplementaryAt } from './support';
 
 const meta = {
@@ -179,3 +181,13 @@ export const RepeatFront = at(kycFixtures.repeatFront);
 export const RepeatBack = at(kycFixtures.repeatBack);
 /** A person verified the identity: the complementary data, with its notice. */
 export const VerifiedByPerson = at(kycFixtures.verifiedByPerson);
+/** Its form, the notice below the title and wholly readable (issue 43 item 10). */
+export const VerifiedByPersonForm: Story = {
+  ...atSupplementary(supplementaryFixtures.form),
+  render: () => (
+    <SupplementaryAt
+      snapshot={supplementaryFixtures.form}
+      notice={<Muted role="status">{assist.notices.verified}</Muted>}
+    />
+  ),
+};

@@ -133,13 +133,16 @@ export function KycAt({ snapshot }: { snapshot: SnapshotFrom<typeof kycMachine> 
 /** 'Datos complementarios' with its child restored at a fixture. */
 export function SupplementaryAt({
   snapshot,
+  notice,
 }: {
   snapshot: SnapshotFrom<typeof supplementaryMachine>;
+  /** what the KYC step says above the form (a person's decision) */
+  notice?: ReactNode;
 }) {
   const { form, hasDocumentNumber } = snapshot.context;
   const supplementary = useActorRef(storySupplementaryMachine, {
     snapshot,
     input: { form, hasDocumentNumber },
   });
-  return <SupplementaryScreen supplementary={supplementary} />;
+  return <SupplementaryScreen supplementary={supplementary} notice={notice} />;
 }

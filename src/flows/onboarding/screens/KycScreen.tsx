@@ -72,6 +72,7 @@ function SupplementaryStep({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
     <SupplementaryScreen supplementary={supplementary} notice={<AssistNotice kyc={kyc} />} />
   ) : (
     <KycLayout title={copy.supplementary.title} busy>
+      <AssistNotice kyc={kyc} />
       <Muted role="status">{copy.loading}</Muted>
     </KycLayout>
   );

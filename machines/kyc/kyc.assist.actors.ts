@@ -6,7 +6,9 @@ import type {
   CaseTrigger,
   CentresResponse,
 } from '../../contract/cases';
+import type { ScanIdResponse } from '../../contract/identity';
 import { toFlowError } from '../shared/errors';
+import { postScanId } from './kyc.api';
 import { getCentres, postCaseStatus, postOpenCase } from './kyc.assist.api';
 import type { AssistError, AssistErrorCode } from './kyc.assist.types';
 
@@ -15,6 +17,15 @@ export const openCase = fromPromise<
   CaseStatus,
   { registrationToken: string; kind: CaseKind; trigger: CaseTrigger; step: CaseStep }
 >(({ input, signal }) => postOpenCase(input, signal));
+
+/**
+ * The front the patient took but never sent (they asked for a person on the back, issue 43 item 1):
+ * sent alone to the session before the case opens, so the server keeps it (a scan refused
+ * 'back_missing' keeps the front, its portrait and the face's score) and the case carries it.
+ */
+export const keepFront = fromPromise<ScanIdResponse, { sessionId: string; front: Blob }>(
+  ({ input, signal }) => postScanId(input.sessionId, input.front, null, signal),
+);
 
 /** The registration's latest case (null: none). */
 export const readCaseStatus = fromPromise<CaseStatus | null, { registrationToken: string }>(

@@ -18,7 +18,8 @@ const CASE_SCREENS = ['waiting', 'centre', 'rejected', 'expired', 'decided'] as 
 export function selectAssistScreen(s: Snapshot): AssistScreen | null {
   if (!s.matches('assist')) return null;
   if (s.matches({ assist: 'offer' })) return 'offer';
-  if (s.matches({ assist: 'opening' })) return 'opening';
+  // Sending the front taken first (issue 43 item 1) is part of opening the case.
+  if (s.matches({ assist: 'opening' }) || s.matches({ assist: 'keepingFront' })) return 'opening';
   if (s.matches({ assist: 'openFailed' })) return 'openFailed';
   if (
     s.matches({ assist: { case: 'refreshing' } }) ||

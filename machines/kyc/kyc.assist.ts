@@ -70,9 +70,12 @@ export const showCase = (caseOf: (args: Args) => CaseStatus | null, orOffer = tr
   ].map((t) => ({ ...t, actions: { type: 'assignCase' as const, params: caseOf } }));
 
 /** Another case (a new code, a review, the centre instead), for the same trigger and step. */
-const choose = (allowed: (a: Args) => boolean = () => true) => ({
+const choose = (
+  allowed: (a: Args) => boolean = () => true,
+  target: '#kyc.assist.opening' | '#kyc.assist.keepingFront' = '#kyc.assist.opening',
+) => ({
   guard: allowed,
-  target: '#kyc.assist.opening',
+  target,
   actions: {
     type: 'assignAssist' as const,
     params: ({ context, event }: Args): AssistRequest => ({
@@ -83,6 +86,20 @@ const choose = (allowed: (a: Args) => boolean = () => true) => ({
     }),
   },
 });
+
+/**
+ * The front was taken and accepted, the back not yet, and nothing was sent (no scan answered this
+ * attempt): the patient asks for a person on the back (issue 43 item 1). The front goes to the
+ * server first, so the case has it.
+ */
+const hasUnsentFront = ({ context }: Args) =>
+  context.case === null &&
+  context.sessionId !== null &&
+  context.assist?.step === 'back' &&
+  context.side === 'back' &&
+  context.front !== null &&
+  context.retakeOnly === null &&
+  !context.error?.reason;
 const chosenKind = (a: Args) => (a.event as { kind?: string }).kind;
 const failure = ({ event }: Args) => assistErrorFrom('error' in event ? event.error : undefined);
 
@@ -106,12 +123,24 @@ export const assistState = kycSetup.createStateConfig({
     // 'Que lo revise una persona', 'Verificar en un centro de salud', and 'Volver' when chosen.
     offer: {
       on: {
-        'assist.choose': choose(),
+        'assist.choose': [choose(hasUnsentFront, '#kyc.assist.keepingFront'), choose()],
         'assist.back': [
           { guard: ({ context }) => context.assist?.back === 'selfie', target: '#kyc.selfie' },
           { guard: ({ context }) => context.assist?.back === 'document', target: '#kyc.document' },
           { guard: ({ context }) => context.assist?.back === 'rejected', target: '#kyc.rejected' },
         ],
+      },
+    },
+    // The front taken on this attempt, sent alone so the server keeps it for the case; whatever
+    // the answer (refused 'back_missing', offline), the case opens.
+    keepingFront: {
+      tags: ['busy'],
+      invoke: {
+        id: 'keepFront',
+        src: 'keepFront',
+        input: ({ context }) => ({ sessionId: context.sessionId!, front: context.front! }),
+        onDone: 'opening',
+        onError: 'opening',
       },
     },
     opening: {

@@ -374,6 +374,16 @@ export const kycFixtures = {
     { assist: 'opening' },
     { ...offered, assist: { ...offered.assist!, kind: 'review' } },
   ),
+  /** Asked for a person on the card's back: the front taken is sent first (issue 43 item 1). */
+  assistKeepingFront: at(
+    { assist: 'keepingFront' },
+    {
+      ...offered,
+      side: 'back',
+      front: photo('front'),
+      assist: { ...offered.assist!, step: 'back', back: 'document', kind: 'review' },
+    },
+  ),
   assistOpenNetwork: at({ assist: 'openFailed' }, { ...offered, assistError: { code: 'network' } }),
   assistOpenRegistrationComplete: at(
     { assist: 'openFailed' },

@@ -8,7 +8,7 @@ import {
   rejectKyc,
   verifyDocuments,
 } from './kyc.actors';
-import { loadCentres, openCase, readCaseStatus } from './kyc.assist.actors';
+import { keepFront, loadCentres, openCase, readCaseStatus } from './kyc.assist.actors';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { framingAfter, progressOf, showsProgress, STALL_MS } from './kyc.framing';
@@ -101,6 +101,7 @@ export const kycSetup = setup({
     rejectKyc,
     supplementary: supplementaryMachine,
     openCase,
+    keepFront,
     readCaseStatus,
     loadCentres,
   },

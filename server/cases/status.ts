@@ -22,10 +22,14 @@ export type CaseRow = {
   claimed_by: string | null;
   reject_reason: RejectReason | null;
   repeat_step: CaseStep | null;
+  /** the case holds the card's front, its back (what a repeat of the other side keeps) */
+  has_front: boolean;
+  has_back: boolean;
 };
 
 export const CASE_ROW_COLUMNS = `c.id::text AS id, c.draft_id::text AS draft_id, c.kind, c.status,
-  c.trigger, c.step, c.opened_at, c.expected_by, c.code, c.claimed_by, c.reject_reason, c.repeat_step`;
+  c.trigger, c.step, c.opened_at, c.expected_by, c.code, c.claimed_by, c.reject_reason, c.repeat_step,
+  c.front IS NOT NULL AS has_front, c.back IS NOT NULL AS has_back`;
 
 /** The registration's newest case, or null. */
 export async function latestCaseOf(db: Db, draftId: string): Promise<CaseRow | null> {

@@ -96,8 +96,14 @@ async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<Regist
       idData: kyc.idData,
     };
   if (kyc.stage === 'selfiePassed') {
+    // One side only when the case kept the other (the repeat's session holds it); a case without
+    // it (no front ever reached the server) takes both sides again: a back alone would answer
+    // 'Falta la imagen' (issue 43 item 1).
     const side = latest?.repeat_step;
-    const retake = side === 'front' || side === 'back' ? { retake: side } : {};
+    const retake =
+      (side === 'front' && latest?.has_back) || (side === 'back' && latest?.has_front)
+        ? { retake: side }
+        : {};
     return {
       ...base,
       ...withCase,

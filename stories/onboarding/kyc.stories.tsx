@@ -152,6 +152,8 @@ export const SelfieCameraNotFoundPhone = at(kycFixtures.selfieCameraNotFoundPhon
 export const AssistOffer = at(kycFixtures.assistOffer);
 export const AssistOfferFromRefusal = at(kycFixtures.assistOfferFromRefusal);
 export const AssistOpening = at(kycFixtures.assistOpening);
+/** Asked for a person on the card's back: the front taken goes first, 'Enviando' as the opening. */
+export const AssistKeepingFront = at(kycFixtures.assistKeepingFront);
 /** Offline while opening the case: nothing lost, 'Reintentar'. */
 export const AssistOpenNetwork = at(kycFixtures.assistOpenNetwork);
 export const AssistOpenRegistrationComplete = at(kycFixtures.assistOpenRegistrationComplete);

@@ -91,6 +91,52 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     expect(await snap(h).context.front?.text()).toBe('front');
   });
 
+  it("from the card's back, the front taken goes to the server before the case opens (issue 43 item 1)", async () => {
+    const h = harness(['sess-1'], true, registered());
+    await h.toFront();
+    await retake(h, 'front');
+    h.actor.send({ type: 'assist.open' });
+    h.actor.send({ type: 'assist.choose', kind: 'review' });
+    // The front alone, to this attempt's session: the server keeps it (refused 'back_missing').
+    expect(snap(h).value).toEqual({ assist: 'keepingFront' });
+    expect(snap(h).hasTag('busy')).toBe(true);
+    expect(h.keepFront.calls).toHaveLength(1);
+    expect(h.keepFront.calls[0]!.input.sessionId).toBe('sess-1');
+    expect(await h.keepFront.calls[0]!.input.front.text()).toBe('front');
+    expect(h.openCase.calls).toHaveLength(0);
+    h.keepFront.calls[0]!.answer.resolve(refusal('back_missing'));
+    await h.flush();
+    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.openCase.calls[0]!.input).toEqual({
+      registrationToken: TOKEN,
+      kind: 'review',
+      trigger: 'patient_choice',
+      step: 'back',
+    });
+  });
+
+  it('the front is not sent again once a scan answered, and offline the case opens all the same', async () => {
+    // Offline: the case still opens (the patient is not held back by the front).
+    const h = harness(['sess-1'], true, registered());
+    await h.toFront();
+    await retake(h, 'front');
+    h.actor.send({ type: 'assist.open' });
+    h.actor.send({ type: 'assist.choose', kind: 'centro' });
+    h.keepFront.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
+    await h.flush();
+    expect(snap(h).value).toEqual({ assist: 'opening' });
+    // After a scan refused the back, the server has the front: straight to the case.
+    const k = harness(['sess-1'], true, registered());
+    await k.toVerifying();
+    k.verify.calls[0]!.answer.resolve(refusal('mrz_unreadable'));
+    await k.flush();
+    expect(snap(k).context.side).toBe('back');
+    k.actor.send({ type: 'assist.open' });
+    k.actor.send({ type: 'assist.choose', kind: 'review' });
+    expect(snap(k).value).toEqual({ assist: 'opening' });
+    expect(k.keepFront.calls).toHaveLength(0);
+  });
+
   it("'Que lo revise una persona': the case is opened with kind, trigger and step; its screen says when", async () => {
     const h = harness(['sess-1'], true, registered());
     await h.toRunning();

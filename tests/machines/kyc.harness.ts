@@ -94,6 +94,7 @@ export function harness(
     { sessionId: string; front: Blob | null; back: Blob | null }
   >();
   const openCase = controlled<CaseStatus, OpenCaseInput>();
+  const keepFront = controlled<ScanIdResponse, { sessionId: string; front: Blob }>();
   const caseStatus = controlled<CaseStatus | null, { registrationToken: string }>();
   const centres = controlled<CentresResponse, void>();
   const reject = controlled<void, { sessionId: string }>();
@@ -116,6 +117,7 @@ export function harness(
       checkDocument: check.logic,
       rejectKyc: reject.logic,
       openCase: openCase.logic,
+      keepFront: keepFront.logic,
       readCaseStatus: caseStatus.logic,
       loadCentres: centres.logic as never,
       supplementary: supplementaryMachine.provide({
@@ -150,6 +152,7 @@ export function harness(
     cities,
     session,
     openCase,
+    keepFront,
     caseStatus,
     centres,
     flush,

@@ -371,6 +371,43 @@ describe('deciding', () => {
     });
   });
 
+  it("'repeat' the back of a case with no front (issue 43 item 1): the patient takes both sides, not the back alone", async () => {
+    const { id, phone } = await reviewCase(
+      '0981123456',
+      'patient_choice',
+      evidence({ front: null, back: null, portrait: null, idData: null, portraitEmbedding: null }),
+    );
+    await claim('ana');
+    expect((await decide('ana', id, { decision: 'repeat', step: 'back' })).statusCode).toBe(200);
+    // Nothing to keep: the front must come with the back.
+    expect(kyc.live).toEqual([
+      { id: expect.stringMatching(/^live-/), embedding: SELFIE_EMBEDDING, keep: {} },
+    ]);
+    const resumed = await p.resume(phone);
+    expect(resumed).toMatchObject({
+      resumeAt: 'document',
+      sessionId: kyc.live[0]!.id,
+      case: { status: 'repeat', repeatStep: 'back' },
+    });
+    expect(resumed.retake).toBeUndefined();
+  });
+
+  it("'repeat' the back of a case with the front: the patient retakes the back alone", async () => {
+    const { id, phone } = await reviewCase(
+      '0981123456',
+      'patient_choice',
+      evidence({ back: null }),
+    );
+    await claim('ana');
+    expect((await decide('ana', id, { decision: 'repeat', step: 'back' })).statusCode).toBe(200);
+    expect(kyc.live[0]!.keep).toEqual({ front: jpeg('front') });
+    expect(await p.resume(phone)).toMatchObject({
+      resumeAt: 'document',
+      sessionId: kyc.live[0]!.id,
+      retake: 'back',
+    });
+  });
+
   it('a case with no face cannot be approved until the desk photo', async () => {
     const reg = await p.registration(
       '0981123456',

@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { draftOf, holdRegistrations } from '../onboarding/registration';
+import { draftOf, earlierKycSessionsOf, holdRegistrations } from '../onboarding/registration';
 import { sendLogged } from '../sms/send-log';
 import { caseCodeSmsText } from '../sms/sender';
 import { audit } from './audit';
@@ -65,8 +65,9 @@ export async function openCase(
   const draft = await draftOf(ctx, input.token);
   if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
   const sessionId = draft.kyc_session_id;
-  // Read before the transaction: on PGlite the transaction holds the only connection.
-  const evidence = sessionId ? await caseKyc(ctx).evidenceOf(sessionId) : null;
+  // Read before the transaction: on PGlite the transaction holds the only connection. The
+  // registration's earlier sessions ('Reintentar' after a refusal) count too (issue 43 item 2).
+  const { evidence, sessions } = await registrationEvidence(ctx, draft.id, sessionId);
   const now = new Date(ctx.clock.now());
   const settings = ctx.cases;
   const holdUntil = new Date(
@@ -121,7 +122,7 @@ export async function openCase(
       sealer,
     });
     // The case holds the evidence sealed: the session keeps no plaintext copy (issue 42, L4).
-    if (sessionId && evidence) await caseKyc(ctx).evidenceCopied(sessionId, tx);
+    for (const id of sessions) await caseKyc(ctx).evidenceCopied(id, tx);
     await holdRegistrations(tx, [draft.id], holdUntil);
     return { row, coded: row.kind === 'centro' };
   });
@@ -145,6 +146,58 @@ export async function openCase(
   return delivery.status === 'refused'
     ? { case: status, message: m.codeSmsFailed }
     : { case: status };
+}
+
+/**
+ * What the registration's KYC sessions captured, for its case: the current session's and those it
+ * replaced ('Reintentar' after a refusal starts a new one; issue 43 item 2), and the sessions read.
+ */
+async function registrationEvidence(
+  ctx: AppContext,
+  draftId: string,
+  sessionId: string | null,
+): Promise<{ evidence: KycEvidence | null; sessions: string[] }> {
+  const ids = [
+    ...(sessionId ? [sessionId] : []),
+    ...(await earlierKycSessionsOf(ctx.db, draftId)).filter((id) => id !== sessionId),
+  ];
+  const found: Array<{ id: string; e: KycEvidence }> = [];
+  for (const id of ids) {
+    const e = await caseKyc(ctx).evidenceOf(id);
+    if (e) found.push({ id, e });
+  }
+  return { evidence: mergeEvidence(found.map((f) => f.e)), sessions: found.map((f) => f.id) };
+}
+
+/**
+ * The evidence of several attempts (newest first) as one case shows it: the newest attempt that
+ * reached the card, whole (its selfie, card, fields and face score belong together), else the
+ * newest with a selfie; a part it lacks from the newest attempt that has it; the refusals of every
+ * attempt, oldest first (the last 20), their attempts and signals added up.
+ */
+export function mergeEvidence(all: KycEvidence[]): KycEvidence | null {
+  const [newest] = all;
+  if (!newest || all.length === 1) return newest ?? null;
+  const base =
+    all.find((e) => e.front || e.back || e.idData) ?? all.find((e) => e.selfie) ?? newest;
+  const withSelfie = base.selfie ? base : (all.find((e) => e.selfie) ?? base);
+  const signals: Record<string, number> = {};
+  for (const e of all)
+    for (const [k, n] of Object.entries(e.signals)) signals[k] = (signals[k] ?? 0) + n;
+  return {
+    ...base,
+    selfie: withSelfie.selfie,
+    selfieEmbedding: withSelfie.selfieEmbedding,
+    reasons: [...all]
+      .reverse()
+      .flatMap((e) => e.reasons)
+      .slice(-20),
+    attempts: {
+      liveness: all.reduce((n, e) => n + e.attempts.liveness, 0),
+      scans: all.reduce((n, e) => n + e.attempts.scans, 0),
+    },
+    signals,
+  };
 }
 
 type Faces = { selfie: number[] | null; portrait: number[] | null };

@@ -290,6 +290,18 @@ export async function savePin(
   );
 }
 
+/** How many replaced KYC sessions a registration remembers for its case. */
+const EARLIER_SESSIONS = 5;
+
+/** The KYC sessions the registration had before its current one, newest first. */
+export async function earlierKycSessionsOf(db: Db, draftId: string): Promise<string[]> {
+  const { rows } = await db.query<{ ids: string[] | null }>(
+    'SELECT earlier_kyc_sessions AS ids FROM registration_drafts WHERE id = $1',
+    [draftId],
+  );
+  return [...(rows[0]?.ids ?? [])].reverse();
+}
+
 /** Step 4 started a KYC session: it belongs to this registration (and to no other). */
 export async function bindKycSession(
   deps: Deps,
@@ -298,9 +310,17 @@ export async function bindKycSession(
   const draft = await draftOf(deps, input.token);
   if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
   try {
+    // The session it replaces ('Reintentar' after a refusal) is remembered, so that a case opened
+    // later carries that attempt's evidence too (issue 43 item 2); the last EARLIER_SESSIONS.
     await deps.db.query(
-      'UPDATE registration_drafts SET kyc_session_id = $2, updated_at = $3 WHERE id = $1',
-      [draft.id, input.sessionId, new Date(deps.clock.now())],
+      `UPDATE registration_drafts SET kyc_session_id = $2, updated_at = $3,
+              earlier_kyc_sessions = CASE
+                WHEN kyc_session_id IS NULL OR kyc_session_id = $2 THEN earlier_kyc_sessions
+                ELSE (earlier_kyc_sessions || kyc_session_id)[
+                  greatest(1, cardinality(earlier_kyc_sessions) + 2 - $4):]
+              END
+        WHERE id = $1`,
+      [draft.id, input.sessionId, new Date(deps.clock.now()), EARLIER_SESSIONS],
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw new HttpError(409, m.sessionOfAnother);

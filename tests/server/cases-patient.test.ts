@@ -14,6 +14,7 @@ import { loadCasesSettings, loadCentres } from '../../server/cases/config';
 import { claimNext } from '../../server/cases/operator';
 import { caseSealer } from '../../server/cases/seal';
 import { ConfigError } from '../../server/env';
+import { earlierKycSessionsOf } from '../../server/onboarding/registration';
 import { auditRows, CaseKyc, evidence, ID_DATA, jpeg, OPERATORS, patient } from './cases-fixtures';
 import { MemorySms, useTestApp } from './helpers';
 
@@ -35,6 +36,81 @@ async function caseRow() {
 }
 
 describe('opening a case', () => {
+  it('a registration remembers the last 5 sessions it replaced, newest first', async () => {
+    kyc.reset();
+    const { token, sessionId } = await p.registration('0981123457');
+    for (const n of [1, 2, 3, 4, 5, 6]) {
+      const bind = await p.post(onboardingPaths.bindKyc, {
+        registrationToken: token,
+        sessionId: `retry-${n}`,
+      });
+      expect(bind.statusCode).toBe(200);
+    }
+    // Binding the current one again adds nothing.
+    await p.post(onboardingPaths.bindKyc, { registrationToken: token, sessionId: 'retry-6' });
+    const { rows } = await h.t.ctx.db.query<{ id: string }>(
+      "SELECT id::text AS id FROM registration_drafts WHERE celular = '0981123457'",
+    );
+    expect(await earlierKycSessionsOf(h.t.ctx.db, rows[0]!.id)).toEqual([
+      'retry-5',
+      'retry-4',
+      'retry-3',
+      'retry-2',
+      'retry-1',
+    ]);
+    expect(sessionId).toBe('kyc-0981123457');
+  });
+
+  it("after 'Reintentar' (a new session in place of the refused one) the case carries the earlier attempt's evidence (issue 43 item 2)", async () => {
+    kyc.reset();
+    // The first attempt: faces that differ, everything captured.
+    const first = evidence({ reasons: ['face_mismatch'], faceSimilarity: 0.2 });
+    const { token, sessionId, phone } = await p.registration('0981123456', first);
+    // 'Reintentar': a new session bound in its place, nothing captured yet (a row of nulls).
+    const empty = evidence({
+      selfie: null,
+      front: null,
+      back: null,
+      portrait: null,
+      idData: null,
+      reasons: [],
+      faceSimilarity: null,
+      faceThreshold: null,
+      attempts: { liveness: 0, scans: 0 },
+      selfieEmbedding: null,
+      portraitEmbedding: null,
+      signals: {},
+    });
+    const bind = await p.post(onboardingPaths.bindKyc, {
+      registrationToken: token,
+      sessionId: 'kyc-retry',
+    });
+    expect(bind.statusCode).toBe(200);
+    kyc.evidence.set('kyc-retry', empty);
+    // Leaving and resuming, then asking for a person.
+    const resumed = await p.resume(phone);
+    const res = await p.openCase(resumed.token, { trigger: 'patient_choice', step: 'selfie' });
+    expect(res.statusCode).toBe(200);
+    const [row] = await caseRow();
+    const id = row!.id as string;
+    const sealer = caseSealer(h.t.ctx);
+    expect(sealer.open(id, 'selfie', row!.selfie as Uint8Array)).toEqual(jpeg('selfie'));
+    expect(sealer.open(id, 'front', row!.front as Uint8Array)).toEqual(jpeg('front'));
+    expect(sealer.openJson(id, 'fields', row!.fields as Uint8Array)).toEqual(ID_DATA);
+    expect(row).toMatchObject({
+      kyc_session_id: 'kyc-retry',
+      // The engine's refusal names the case, whatever the browser asked.
+      trigger: 'face_mismatch',
+      engine_reasons: ['face_mismatch'],
+      face_similarity: 0.2,
+      attempts_liveness: 1,
+      attempts_scans: 2,
+    });
+    // Both sessions handed over: no face description left in either.
+    expect(kyc.evidence.get(sessionId)!.selfieEmbedding).toBeNull();
+    expect(kyc.evidence.get('kyc-retry')!.selfieEmbedding).toBeNull();
+  });
+
   it("'Que lo revise una persona': the case answers when to expect an answer and keeps the evidence sealed", async () => {
     kyc.reset();
     const { token } = await p.registration();

@@ -210,6 +210,7 @@ const derivers: Record<string, Deriver> = {
   registrationForm: stepErrors(true),
   pinCreation: stepErrors(true),
   pinRenewal: stepErrors(true),
+  registering: stepErrors(true),
   handoff: stepErrors(true),
   kyc,
   kycSupplementary: stepErrors(false),

@@ -3,12 +3,14 @@ import { otpFixtures } from '../otp/otp.fixtures';
 import { onboardingMachine } from './onboarding.machine';
 import { initialOnboardingContext } from './onboarding.steps';
 import {
+  FIXTURE_KYC_OUTPUT,
   FIXTURE_LINK_TOKEN,
   FIXTURE_REGISTRATION_TOKEN,
   handoffFixtures,
   linkOpeningFixtures,
   pinCreationFixtures,
   pinRenewalFixtures,
+  registeringFixtures,
   registrationFormFixtures,
 } from './steps.fixtures';
 import type { OnboardingContext } from './onboarding.types';
@@ -17,7 +19,13 @@ export { FIXTURE_REGISTRATION_TOKEN };
 
 type OnboardingSnapshot = SnapshotFrom<typeof onboardingMachine>;
 type StepChild =
-  'registrationForm' | 'otp' | 'pinCreation' | 'pinRenewal' | 'handoff' | 'linkOpening';
+  | 'registrationForm'
+  | 'otp'
+  | 'pinCreation'
+  | 'pinRenewal'
+  | 'handoff'
+  | 'linkOpening'
+  | 'registering';
 
 const empty: OnboardingContext = initialOnboardingContext;
 const contact: OnboardingContext = {
@@ -28,28 +36,7 @@ const contact: OnboardingContext = {
 };
 const registered: OnboardingContext = { ...contact, registrationToken: FIXTURE_REGISTRATION_TOKEN };
 const withPin: OnboardingContext = { ...registered, pin: '482915' };
-const afterKyc: OnboardingContext = {
-  ...withPin,
-  sessionId: '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40',
-  kycResult: {
-    success: true,
-    kyc_complete: true,
-    id_data: {
-      FullName: 'GONZALEZ BENITEZ MARIA JOSE',
-      DocumentNumber: '4567890',
-      DateOfBirth: '1990-04-12',
-      Gender: 'F',
-      Nationality: 'PARAGUAYA',
-      MaritalStatus: 'SOLTERA',
-    },
-  },
-  supplementaryData: {
-    tipoSangre: 'O+',
-    direccion: 'Av. Mcal. López 1234',
-    departamento: '0',
-    ciudad_id: '0-1',
-  },
-};
+const afterKyc: OnboardingContext = { ...withPin, ...FIXTURE_KYC_OUTPUT };
 
 const at = (
   value: Parameters<typeof onboardingMachine.resolveState>[0]['value'],
@@ -80,6 +67,8 @@ const onboardingAt = {
   pinRenewal: (child: AnyMachineSnapshot) =>
     withStepChild(at('pinRenewal', { ...afterKyc, pin: null }), 'pinRenewal', child),
   handoff: (child: AnyMachineSnapshot) => withStepChild(at('handoff', withPin), 'handoff', child),
+  registering: (child: AnyMachineSnapshot) =>
+    withStepChild(at('registering', afterKyc), 'registering', child),
   linkOpening: (child: AnyMachineSnapshot) =>
     withStepChild(
       at('linkOpening', { ...empty, linkToken: FIXTURE_LINK_TOKEN }),
@@ -92,6 +81,7 @@ const rf = registrationFormFixtures;
 const pc = pinCreationFixtures;
 const pr = pinRenewalFixtures;
 const hf = handoffFixtures;
+const rg = registeringFixtures;
 
 /**
  * One named snapshot per leaf state of the wizard and of its steps' children (and variant worth
@@ -160,29 +150,15 @@ export const onboardingFixtures = {
   pinRenewalInvalid: onboardingAt.pinRenewal(pr.invalid),
   pinRenewalInvalidBanned: onboardingAt.pinRenewal(pr.invalidBanned),
   pinRenewalChosen: onboardingAt.pinRenewal(pr.chosen),
-  registeringSubmitting: at({ registering: 'submitting' }, afterKyc),
-  registeringFailed: at(
-    { registering: 'failed' },
-    { ...afterKyc, error: { code: 'registerFailed' } },
-  ),
-  registeringFailedServerMessage: at(
-    { registering: 'failed' },
-    {
-      ...afterKyc,
-      error: {
-        code: 'registerFailed',
-        serverMessage: 'La verificación de identidad no está completa.',
-      },
-    },
-  ),
-  registeringFailedInvalidResponse: at(
-    { registering: 'failed' },
-    { ...afterKyc, error: { code: 'registerInvalidResponse' } },
-  ),
-  registeringFailedNetwork: at(
-    { registering: 'failed' },
-    { ...afterKyc, error: { code: 'registerNetwork' } },
-  ),
+  registeringSubmitting: onboardingAt.registering(rg.submitting),
+  registeringFailed: onboardingAt.registering(rg.failed),
+  registeringFailedServerMessage: onboardingAt.registering(rg.failedServerMessage),
+  registeringFailedInvalidResponse: onboardingAt.registering(rg.failedInvalidResponse),
+  registeringFailedNetwork: onboardingAt.registering(rg.failedNetwork),
+  registeringRegistered: onboardingAt.registering(rg.registered),
+  registeringExists: onboardingAt.registering(rg.exists),
+  registeringPinRefused: onboardingAt.registering(rg.pinRefused),
+  registeringCancelled: onboardingAt.registering(rg.cancelled),
   unexpected: at('unexpected', { ...withPin, error: { code: 'unexpected' } }),
   complete: at('complete', { ...afterKyc, pin: null }),
   patientExists: at('patientExists', contact),

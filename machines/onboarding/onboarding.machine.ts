@@ -1,22 +1,11 @@
-import { assign, enqueueActions, setup, stopChild } from 'xstate';
+import { assign, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { isPinFromOwnData } from '../../contract/pin';
 import { otpMachine } from '../otp/otp.machine';
-import {
-  loadKyc,
-  registerPatient,
-  resendOnboardingCode,
-  validateOnboardingCode,
-} from './onboarding.actors';
-import {
-  isExistsAnswer,
-  isExistsError,
-  isPinRefusedError,
-  registerErrorFrom,
-  withMessage,
-} from './onboarding.errors';
+import { loadKyc, resendOnboardingCode, validateOnboardingCode } from './onboarding.actors';
 import { handoffMachine } from './handoff.machine';
 import { linkOpeningMachine } from './link.machine';
 import { pinCreationMachine, pinRenewalMachine } from './pin.machine';
+import { registeringMachine } from './registering.machine';
 import { registrationFormMachine } from './registration.machine';
 import type { KycMachine } from '../kyc/kyc.machine';
 import type { KycInput } from '../kyc/kyc.types';
@@ -27,6 +16,7 @@ import {
   linkRefusal,
   linkRefusalUpdate,
   ownDataOf,
+  registerRequestOf,
   registrationUpdate,
   resumeTransitions,
 } from './onboarding.steps';
@@ -37,8 +27,8 @@ import type { InsightStateMeta } from '../insight/meta';
  * The onboarding wizard, steps 0 to 5 as the spec numbers them. It knows the order of the steps and
  * what one hands the next, never their fields: each step with fields or calls of its own is a child
  * invoked under the step's state (registrationForm, otp, pinCreation, handoff, linkOpening,
- * pinRenewal; kyc is spawned once its chunk loads). registration (0), verification (1),
- * pinCreation (2), welcome (3), kyc (4) and registering, then complete (5). `patientExists` when
+ * pinRenewal, registering; kyc is spawned once its chunk loads). registration (0), verification
+ * (1), pinCreation (2), welcome (3), kyc (4) and registering, then complete (5). `patientExists` when
  * send-code or register says so; every back or cancel ends in `home`. Once the mobile is verified the
  * server keeps the registration (the PIN as its hash): verifying it again continues at the first
  * unfinished step, and step 4 can be handed to the phone (`handoff`) through an SMS link the phone
@@ -60,7 +50,7 @@ export const onboardingMachine = setup({
       linkOpening: 'linkOpening';
       preloadKyc: 'loadKyc';
       loadKyc: 'loadKyc';
-      registerPatient: 'registerPatient';
+      registering: 'registering';
     },
   },
   actors: {
@@ -72,7 +62,7 @@ export const onboardingMachine = setup({
     pinRenewal: pinRenewalMachine,
     handoff: handoffMachine,
     linkOpening: linkOpeningMachine,
-    registerPatient,
+    registering: registeringMachine,
     loadKyc,
   },
   actions: {
@@ -298,61 +288,25 @@ export const onboardingMachine = setup({
         onError: '#onboarding.unexpected',
       },
     },
+    // The final register call (the `registering` child); back is its to take (not while in flight).
     registering: {
       meta: { insight: { step: 'register' } },
-      initial: 'submitting',
-      states: {
-        submitting: {
-          tags: ['busy'],
-          entry: 'clearError',
-          // A double submit cannot happen: the register call is not reachable again while in flight.
-          on: { 'flow.back': {} },
-          invoke: {
-            id: 'registerPatient',
-            src: 'registerPatient',
-            input: ({ context }) => ({
-              registrationToken: known(context.registrationToken, 'registration'),
-              phone: known(context.phone, 'mobile'),
-              email: context.email,
-              // Absent when the registration resumed on this page: the server has its hash.
-              ...(context.pin ? { pin: context.pin } : {}),
-              sessionId: known(context.sessionId, 'KYC session'),
-              supplementaryData: known(context.supplementaryData, 'supplementary data'),
-              kycResult: context.kycResult,
-            }),
-            onDone: [
-              { guard: ({ event }) => event.output.success, target: '#onboarding.complete' },
-              {
-                guard: ({ event }) => isExistsAnswer(event.output),
-                target: '#onboarding.patientExists',
-              },
-              {
-                target: 'failed',
-                actions: assign({
-                  error: ({ event }) =>
-                    withMessage('registerFailed', event.output.message || undefined),
-                }),
-              },
-            ],
-            onError: [
-              {
-                guard: ({ event }) => isExistsError(event.error),
-                target: '#onboarding.patientExists',
-              },
-              {
-                // The server's copy of the card refused the PIN: ask for another.
-                guard: ({ event }) => isPinRefusedError(event.error),
-                target: '#onboarding.pinRenewal',
-                actions: assign({ pinRefused: true }),
-              },
-              {
-                target: 'failed',
-                actions: assign({ error: ({ event }) => registerErrorFrom(event.error) }),
-              },
-            ],
+      on: { 'flow.back': { actions: sendTo('registering', { type: 'flow.back' }) } },
+      invoke: {
+        id: 'registering',
+        src: 'registering',
+        input: ({ context }) => registerRequestOf(context),
+        onDone: [
+          { guard: ({ event }) => event.output.outcome === 'registered', target: 'complete' },
+          { guard: ({ event }) => event.output.outcome === 'exists', target: 'patientExists' },
+          {
+            guard: ({ event }) => event.output.outcome === 'pinRefused',
+            target: 'pinRenewal',
+            actions: assign({ pinRefused: true }),
           },
-        },
-        failed: { tags: ['error'], on: { 'register.retry': 'submitting' } },
+          { target: 'home' },
+        ],
+        onError: '#onboarding.unexpected',
       },
     },
     // A child machine failed (a bug, not a patient's mistake): the spec's 'Algo salió mal, recargá la página.'

@@ -3,6 +3,7 @@ import type { KycMachine } from '../kyc/kyc.machine';
 import type { HandoffMachine } from './handoff.machine';
 import type { OnboardingMachine } from './onboarding.machine';
 import type { PinCreationMachine, PinRenewalMachine } from './pin.machine';
+import type { RegisteringMachine } from './registering.machine';
 import type { RegistrationFormMachine } from './registration.machine';
 import type { InsightStep } from '../../contract/insight';
 import type { OnboardingField, OnboardingStep, PinMissing } from './onboarding.types';
@@ -12,6 +13,7 @@ type RegistrationFormSnapshot = SnapshotFrom<RegistrationFormMachine>;
 type PinCreationSnapshot = SnapshotFrom<PinCreationMachine>;
 type PinRenewalSnapshot = SnapshotFrom<PinRenewalMachine>;
 type HandoffSnapshot = SnapshotFrom<HandoffMachine>;
+type RegisteringSnapshot = SnapshotFrom<RegisteringMachine>;
 
 type OnboardingScreen =
   | 'linkOpening'
@@ -186,9 +188,10 @@ export const selectPinRenewalView = (s: PinRenewalSnapshot) => ({
   failures: s.context.failures,
 });
 
-export const selectRegisteringView = (s: Snapshot) => ({
-  submitting: s.matches({ registering: 'submitting' }),
-  error: s.matches({ registering: 'failed' }) ? s.context.error : null,
+/** The final register call (the `registering` child): in flight, or failed with a retry. */
+export const selectRegisteringView = (s: RegisteringSnapshot) => ({
+  submitting: s.matches('submitting'),
+  error: s.matches('failed') ? s.context.error : null,
   canRetry: s.can({ type: 'register.retry' }),
   canCancel: s.can({ type: 'flow.back' }),
 });
@@ -256,6 +259,9 @@ export const selectPinCreationActor = (s: Snapshot) => s.children.pinCreation;
 
 /** 'Elegí otro PIN' while the card's data refused the PIN. */
 export const selectPinRenewalActor = (s: Snapshot) => s.children.pinRenewal;
+
+/** The final register call while it runs or failed. */
+export const selectRegisteringActor = (s: Snapshot) => s.children.registering;
 
 /** 'Seguí en tu celular' while this device follows the phone. */
 export const selectHandoffActor = (s: Snapshot) => s.children.handoff;

@@ -1,5 +1,5 @@
 import { pinOwnDataOf } from '../../contract/pin';
-import type { RegistrationResume, ResumeStep } from '../../contract/onboarding';
+import type { RegisterRequest, RegistrationResume, ResumeStep } from '../../contract/onboarding';
 import type { KycResult, KycResume } from '../kyc/kyc.types';
 import type { LinkOutput, OnboardingContext } from './onboarding.types';
 
@@ -129,3 +129,15 @@ export function linkRefusalUpdate(event: object): Partial<OnboardingContext> {
   const out = 'output' in event ? (event.output as LinkOutput) : null;
   return out?.outcome === 'refused' ? { error: out.error } : {};
 }
+
+/** What the final register call sends (the `registering` child's input): all the wizard gathered. */
+export const registerRequestOf = (context: OnboardingContext): RegisterRequest => ({
+  registrationToken: known(context.registrationToken, 'registration'),
+  phone: known(context.phone, 'mobile'),
+  email: context.email,
+  // Absent when the registration resumed on this page: the server has its hash.
+  ...(context.pin ? { pin: context.pin } : {}),
+  sessionId: known(context.sessionId, 'KYC session'),
+  supplementaryData: known(context.supplementaryData, 'supplementary data'),
+  kycResult: context.kycResult,
+});

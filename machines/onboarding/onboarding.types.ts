@@ -1,5 +1,6 @@
 import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
 import type {
+  RegisterRequest,
   RegistrationResume,
   RegistrationStage,
   RegistrationStatusResponse,
@@ -97,7 +98,6 @@ export type PinMissing = 'pinAndTerms' | 'pin' | 'terms';
 
 export type OnboardingEvent =
   | { type: 'welcome.next' }
-  | { type: 'register.retry' }
   /** step 4's code failed to load: try again */
   | { type: 'kycLoad.retry' }
   /** the spawned KYC child (loaded on step 4) finished or failed */
@@ -212,3 +212,23 @@ export type LinkInput = { linkToken: string };
 export type LinkOutput =
   | { outcome: 'opened'; registration: RegistrationResume }
   | { outcome: 'refused'; error: OnboardingError };
+
+/** The final register call and what follows it (registering.machine.ts). */
+export type RegisteringContext = {
+  /** what the wizard gathered, sent as is (again on a retry) */
+  request: RegisterRequest;
+  error: OnboardingError | null;
+};
+export type RegisteringInput = RegisterRequest;
+export type RegisteringEvent =
+  /** 'Reintentar' after a failure: the same request again */
+  | { type: 'register.retry' }
+  /** 'Cancelar' after a failure (not while the call is in flight) */
+  | { type: 'flow.back' };
+/**
+ * The patient was created; the document is a patient's already; the server's copy of the card
+ * refused the PIN (another is asked for); or the patient cancelled after a failure.
+ */
+export type RegisteringOutput = {
+  outcome: 'registered' | 'exists' | 'pinRefused' | 'cancelled';
+};

@@ -3,10 +3,14 @@ import { handoffMachine } from './handoff.machine';
 import { linkOpeningMachine } from './link.machine';
 import { emptyPinContext, pinCreationMachine, pinRenewalMachine } from './pin.machine';
 import { initialRegistrationFormContext, registrationFormMachine } from './registration.machine';
+import { registeringMachine } from './registering.machine';
+import type { KycOutput } from '../kyc/kyc.types';
 import type {
   HandoffContext,
   LinkContext,
+  OnboardingError,
   PinContext,
+  RegisteringContext,
   RegistrationFormContext,
 } from './onboarding.types';
 
@@ -215,4 +219,65 @@ export const linkOpeningFixtures = {
         'Este enlace ya se usó. Pedí uno nuevo desde el otro dispositivo o ingresá tu celular para continuar.',
     },
   }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The final register call
+
+/** Step 4's outcome for the patient born 12/04/1990 (document 4.567.890). */
+export const FIXTURE_KYC_OUTPUT: KycOutput = {
+  sessionId: '5f0c2a4e-9b1d-4c8e-a7f3-2d6b8e1c9a40',
+  kycResult: {
+    success: true,
+    kyc_complete: true,
+    id_data: {
+      FullName: 'GONZALEZ BENITEZ MARIA JOSE',
+      DocumentNumber: '4567890',
+      DateOfBirth: '1990-04-12',
+      Gender: 'F',
+      Nationality: 'PARAGUAYA',
+      MaritalStatus: 'SOLTERA',
+    },
+  },
+  supplementaryData: {
+    tipoSangre: 'O+',
+    direccion: 'Av. Mcal. López 1234',
+    departamento: '0',
+    ciudad_id: '0-1',
+  },
+};
+
+const registeringBase: RegisteringContext = {
+  request: {
+    registrationToken: FIXTURE_REGISTRATION_TOKEN,
+    phone: '0981123456',
+    email: 'maria.gonzalez@example.com.py',
+    pin: '482915',
+    ...FIXTURE_KYC_OUTPUT,
+  },
+  error: null,
+};
+const registering = (
+  value: 'submitting' | 'failed' | 'registered' | 'exists' | 'pinRefused' | 'cancelled',
+  error: OnboardingError | null = null,
+) => registeringMachine.resolveState({ value, context: { ...registeringBase, error } });
+
+/** One named snapshot per leaf state of the final register call (and variant worth seeing). */
+export const registeringFixtures = {
+  submitting: registering('submitting'),
+  failed: registering('failed', { code: 'registerFailed' }),
+  failedServerMessage: registering('failed', {
+    code: 'registerFailed',
+    serverMessage: 'La verificación de identidad no está completa.',
+  }),
+  failedInvalidResponse: registering('failed', { code: 'registerInvalidResponse' }),
+  failedNetwork: registering('failed', { code: 'registerNetwork' }),
+  /** The patient exists now: the wizard shows step 5 at once (the call's last look). */
+  registered: registering('registered'),
+  /** The document is a patient's already: the wizard says so at once. */
+  exists: registering('exists'),
+  /** The server's copy of the card refused the PIN: the wizard asks for another at once. */
+  pinRefused: registering('pinRefused'),
+  /** 'Cancelar' after a failure: the wizard ends at once. */
+  cancelled: registering('cancelled', { code: 'registerFailed' }),
 };

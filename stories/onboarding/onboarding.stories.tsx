@@ -104,6 +104,14 @@ export const RegisteringFailedInvalidResponse = at(
   onboardingFixtures.registeringFailedInvalidResponse,
 );
 export const RegisteringFailedNetwork = at(onboardingFixtures.registeringFailedNetwork);
+/** Registered: the call's last look before step 5. */
+export const RegisteringRegistered = at(onboardingFixtures.registeringRegistered);
+/** The document is a patient's already: the call's last look before the wizard says so. */
+export const RegisteringExists = at(onboardingFixtures.registeringExists);
+/** The server refused the PIN: the call's last look before 'Elegí otro PIN'. */
+export const RegisteringPinRefused = at(onboardingFixtures.registeringPinRefused);
+/** 'Cancelar' after a failure: the call's last look before the wizard ends. */
+export const RegisteringCancelled = at(onboardingFixtures.registeringCancelled);
 export const Unexpected = at(onboardingFixtures.unexpected);
 export const Complete = at(onboardingFixtures.complete);
 export const PatientExists = at(onboardingFixtures.patientExists);

@@ -19,6 +19,7 @@ import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registeringMachine } from '../../machines/onboarding/registering.machine';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpVerdict } from '../../machines/otp/otp.types';
@@ -76,7 +77,9 @@ export const storyOnboardingMachine = onboardingMachine.provide({
     linkOpening: linkOpeningMachine.provide({
       actors: { openLink: fromPromise(() => pending<OpenLinkResponse>()) },
     }),
-    registerPatient: fromPromise(() => pending<RegisterResponse>()),
+    registering: registeringMachine.provide({
+      actors: { registerPatient: fromPromise(() => pending<RegisterResponse>()) },
+    }),
     otp: storyOtpMachine,
     // A restored wizard has no live children; its step-4 stories restore the KYC child themselves.
     loadKyc: fromPromise(() => pending<KycMachine>()),

@@ -42,6 +42,7 @@ import { loginMachine } from '../../machines/login/login.machine';
 import { handoffMachine } from '../../machines/onboarding/handoff.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registeringMachine } from '../../machines/onboarding/registering.machine';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { selectKycActor } from '../../machines/onboarding/onboarding.selectors';
 import { otpMachine } from '../../machines/otp/otp.machine';
@@ -465,7 +466,7 @@ function onboarding(inspect: (e: InspectionEvent) => void, registration = REGIST
   const machine = onboardingMachine.provide({
     actors: {
       registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
-      registerPatient: register.logic,
+      registering: registeringMachine.provide({ actors: { registerPatient: register.logic } }),
       otp: otpMachine.provide({
         actors: {
           validateCode: validate.logic,

@@ -38,6 +38,7 @@ import { linkOpeningMachine } from '../../machines/onboarding/link.machine';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
+import { registeringMachine } from '../../machines/onboarding/registering.machine';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import type { OnboardingInput } from '../../machines/onboarding/onboarding.types';
 import {
@@ -122,7 +123,7 @@ function harness(
           }),
         },
       }),
-      registerPatient: register.logic,
+      registering: registeringMachine.provide({ actors: { registerPatient: register.logic } }),
       otp: otpMachine.provide({
         actors: {
           validateCode: validate.logic,
@@ -144,7 +145,7 @@ function harness(
   /** The step's child the view talks to (the form, a PIN step, the handoff). */
   const stepOrNone = (): AnyActorRef | undefined => {
     const c = children();
-    return c.registrationForm ?? c.pinCreation ?? c.pinRenewal ?? c.handoff;
+    return c.registrationForm ?? c.pinCreation ?? c.pinRenewal ?? c.handoff ?? c.registering;
   };
   const step = (): AnyActorRef => stepOrNone()!;
   /** An event as the view sends it: to the step's child when the step has one, else the wizard. */
@@ -157,6 +158,7 @@ function harness(
     pinStep: () => children().pinCreation!,
     renewal: () => children().pinRenewal!,
     handoffStep: () => children().handoff!,
+    registering: () => children().registering!,
     /** The wizard's state with its step child's state under it ({ registration: 'sending' }). */
     where: () => whereOf(actor.getSnapshot()),
     /** The wizard's tag, or its step child's (busy, error). */
@@ -183,6 +185,7 @@ const STEP_CHILD = {
   pinCreation: 'pinCreation',
   pinRenewal: 'pinRenewal',
   handoff: 'handoff',
+  registering: 'registering',
 } as const;
 
 /** A wizard snapshot's state, with the state of the step's child under the step's name. */
@@ -684,7 +687,7 @@ describe('step 3: welcome', () => {
   it('ignores events of other steps', () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
     h.send({ type: 'form.submit' });
-    h.actor.send({ type: 'register.retry' });
+    h.send({ type: 'register.retry' });
     h.send({ type: 'pin.change', value: '111111' });
     expect(h.screen()).toBe('welcome');
     expect(h.actor.getSnapshot().context.pin).toBe('482915');
@@ -754,7 +757,7 @@ describe('step 4: loading the KYC chunk', () => {
     h.actor.send({ type: 'welcome.next' });
     h.actor.send({ type: 'kycLoad.retry' });
     h.send({ type: 'form.submit' });
-    h.actor.send({ type: 'register.retry' });
+    h.send({ type: 'register.retry' });
     expect(h.where()).toEqual({ kyc: 'loading' });
     expect(h.loads).toHaveLength(1);
   });
@@ -1072,22 +1075,22 @@ describe('step 4: KYC and the final registration', () => {
   ])('keeps the data and offers a retry on %s', async (_label, answer, expected) => {
     const h = await atKyc();
     answer(h.registers[0]!.answer);
-    await waitFor(h.actor, (s) => s.hasTag('error'));
-    expect(selectRegisteringView(h.actor.getSnapshot())).toMatchObject({
+    await waitFor(h.registering(), (s) => s.hasTag('error'));
+    expect(selectRegisteringView(h.registering().getSnapshot())).toMatchObject({
       error: expected,
       canRetry: true,
       submitting: false,
     });
-    h.actor.send({ type: 'register.retry' });
+    h.send({ type: 'register.retry' });
     expect(h.registers).toHaveLength(2);
     expect(h.registers[1]!.input).toEqual(h.registers[0]!.input);
-    expect(selectRegisteringView(h.actor.getSnapshot()).error).toBeNull();
+    expect(selectRegisteringView(h.registering().getSnapshot()).error).toBeNull();
   });
 
   it('cannot leave or retry while the register call is in flight', async () => {
     const h = await atKyc();
     h.actor.send({ type: 'flow.back' });
-    h.actor.send({ type: 'register.retry' });
+    h.send({ type: 'register.retry' });
     expect(h.where()).toEqual({ registering: 'submitting' });
     expect(h.registers).toHaveLength(1);
   });
@@ -1095,7 +1098,7 @@ describe('step 4: KYC and the final registration', () => {
   it('cancel after a failure goes home', async () => {
     const h = await atKyc();
     h.registers[0]!.answer.resolve({ success: false, message: 'x' });
-    await waitFor(h.actor, (s) => s.hasTag('error'));
+    await waitFor(h.registering(), (s) => s.hasTag('error'));
     h.actor.send({ type: 'flow.back' });
     expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
   });

@@ -15,6 +15,7 @@ import type { KycSession } from '../../machines/kyc/kyc.types';
 import { FIXTURE_REGISTRATION_TOKEN } from '../../machines/onboarding/onboarding.fixtures';
 import { onboardingMachine } from '../../machines/onboarding/onboarding.machine';
 import { pinCreationMachine } from '../../machines/onboarding/pin.machine';
+import { registeringMachine } from '../../machines/onboarding/registering.machine';
 import { registrationFormMachine } from '../../machines/onboarding/registration.machine';
 import { otpMachine } from '../../machines/otp/otp.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../../machines/otp/otp.types';
@@ -40,7 +41,7 @@ function renderWizard() {
   const machine = onboardingMachine.provide({
     actors: {
       registrationForm: registrationFormMachine.provide({ actors: { sendCode: send.logic } }),
-      registerPatient: register.logic,
+      registering: registeringMachine.provide({ actors: { registerPatient: register.logic } }),
       pinCreation: pinCreationMachine.provide({ actors: { savePin: savePin.logic } }),
       otp: otpMachine.provide({
         actors: { validateCode: validate.logic, resendCode: resend.logic },

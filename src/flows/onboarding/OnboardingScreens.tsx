@@ -9,6 +9,7 @@ import {
   selectOtpActor,
   selectPinCreationActor,
   selectPinRenewalActor,
+  selectRegisteringActor,
   selectRegistrationFormActor,
   selectKycResumed,
   selectResumed,
@@ -67,6 +68,7 @@ function OnboardingScreen() {
   const pinCreation = OnboardingActor.useSelector(selectPinCreationActor);
   const pinRenewal = OnboardingActor.useSelector(selectPinRenewalActor);
   const handoff = OnboardingActor.useSelector(selectHandoffActor);
+  const registering = OnboardingActor.useSelector(selectRegisteringActor);
   const kyc = OnboardingActor.useSelector(selectKycActor);
   switch (screen) {
     case 'linkOpening':
@@ -94,7 +96,7 @@ function OnboardingScreen() {
     case 'pinRenewal':
       return pinRenewal ? <PinRenewalScreen pinStep={pinRenewal} /> : null;
     case 'registering':
-      return <RegisteringScreen />;
+      return registering ? <RegisteringScreen registering={registering} /> : null;
     case 'unexpected':
       return <UnexpectedScreen />;
     case 'complete':

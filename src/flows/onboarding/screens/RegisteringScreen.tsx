@@ -1,18 +1,24 @@
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
 import { selectRegisteringView } from '../../../../machines/onboarding/onboarding.selectors';
+import type { RegisteringMachine } from '../../../../machines/onboarding/registering.machine';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Page, Stack } from '../../../components/Page';
 import { errorText, onboarding, onboardingErrors } from '../../../copy/es.onboarding';
-import { OnboardingActor } from '../onboarding.context';
 import { Actions } from './shared.styles';
 
 const copy = onboarding.registering;
 
 /** Between step 4 and 5: the final register call, its failure and retry. */
-export function RegisteringScreen() {
-  const view = OnboardingActor.useSelector(selectRegisteringView);
-  const { send } = OnboardingActor.useActorRef();
+export function RegisteringScreen({
+  registering,
+}: {
+  registering: ActorRefFrom<RegisteringMachine>;
+}) {
+  const view = useSelector(registering, selectRegisteringView);
+  const { send } = registering;
   const error = errorText(view.error, onboardingErrors);
   return (
     <Page>

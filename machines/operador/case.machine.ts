@@ -89,7 +89,11 @@ export const caseMachine = setup({
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&
       context.detail.approvalRule !== 'centre_only' &&
-      (context.detail.kind !== 'centro' || context.deskMatch !== null),
+      // A centro case after its desk photo; a remote one with its selfie (it has no desk photo to
+      // take: issue 43 item 2).
+      (context.detail.kind === 'centro'
+        ? context.deskMatch !== null
+        : context.detail.images.includes('selfie')),
     isCentroToDecide: ({ context }) =>
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&

@@ -139,6 +139,22 @@ export const cardMissingCase: CaseDetail = {
     MaritalStatus: 'missing',
   },
 };
+/**
+ * A remote review with the card read and no selfie (issue 43 item 2): no desk photo to take; not
+ * approved here (ask for the selfie, or reject).
+ */
+export const selfieMissingCase: CaseDetail = {
+  ...fixtureCase,
+  id: 'b7d1e3f5-2a4c-4e6f-9b8d-1c3e5a7f9b2d',
+  trigger: 'patient_choice',
+  step: 'selfie',
+  corrections: [],
+  engineReasons: ['back_missing'],
+  faceSimilarity: null,
+  faceThreshold: null,
+  images: ['portrait', 'front', 'back'],
+  fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
+};
 const centroCase: CaseDetail = {
   ...fixtureCase,
   id: 'a3f0c9d2-6e1b-4f7a-8d25-0b9c4e3f1a68',
@@ -262,6 +278,10 @@ export const caseFixtures = {
   reviewingCardMissing: caseAt(
     { reviewing: 'idle' },
     { caseId: cardMissingCase.id, detail: cardMissingCase, images: { selfie: IMAGE } },
+  ),
+  reviewingSelfieMissing: caseAt(
+    { reviewing: 'idle' },
+    { caseId: selfieMissingCase.id, detail: selfieMissingCase, images: { front: IMAGE } },
   ),
   /** The approval was of an older version: the case read again, and why. */
   reviewingChanged: caseAt(

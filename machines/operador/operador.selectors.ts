@@ -172,6 +172,15 @@ export function selectCase(s: CaseSnapshot) {
     needsDeskPhoto: canDecide && d?.kind === 'centro' && s.context.deskMatch === null,
     /** a remote case where nobody saw a card: not approved here (ask for the front, or reject) */
     needsCard: canDecide && d?.approvalRule === 'centre_only',
+    /**
+     * a remote case (with a card) and no selfie: not approved here, and no desk photo to take (ask
+     * for the selfie, or reject; issue 43 item 2)
+     */
+    needsSelfie:
+      canDecide &&
+      d?.kind === 'review' &&
+      d.approvalRule !== 'centre_only' &&
+      !d.images.includes('selfie'),
     /** this case's approval needs a second one, by another supervisor */
     needsSecondApproval: d?.approvalRule === 'two',
     /** the fields an operator typed (the engine did not read them), in the form's order */

@@ -29,6 +29,9 @@ export const caseMessages = {
   caseHeld: 'Otra persona está atendiendo este caso.',
   noFace:
     'Este caso no tiene ninguna foto del rostro. Tomá la foto en el escritorio antes de aprobar.',
+  /** A remote review has no desk photo to take (issue 43 item 2): its selfie, or nothing. */
+  noFaceRemote:
+    'Este caso no tiene ninguna foto del rostro: no se puede aprobar a distancia. Pedí que repita la selfie o rechazalo para que verifique su identidad en un centro de salud.',
   fieldsMissing:
     'Faltan el nombre completo o el número de documento: corregilos con los de la cédula antes de aprobar.',
   supervisorOnly: 'Este caso necesita la aprobación de una persona con rol de supervisor.',

@@ -502,7 +502,9 @@ async function decision(
       const embedding =
         sealer.openJson<number[]>(row.id, 'desk_embedding', row.desk_embedding) ??
         sealer.openJson<number[]>(row.id, 'selfie_embedding', row.selfie_embedding);
-      if (!embedding) throw new HttpError(409, m.noFace, {}, 'no_face');
+      // The desk photo is a health centre's: a remote review without a selfie is not approved here.
+      if (!embedding)
+        throw new HttpError(409, row.kind === 'centro' ? m.noFace : m.noFaceRemote, {}, 'no_face');
       // The patient is registered with these, and logs in with the number: without them (or with
       // a number login does not take) an approval would register no one who can log in.
       if (

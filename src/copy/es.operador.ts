@@ -213,6 +213,8 @@ export const caseCopy = {
   version: (version: string) => `Versión del caso: ${version}`,
   needsCard:
     'Nadie vio la cédula de este caso: no se puede aprobar a distancia. Pedí que repita el frente o rechazalo para que verifique su identidad en un centro de salud.',
+  needsSelfie:
+    'Este caso no tiene selfie: no se puede aprobar a distancia. Pedí que repita la selfie o rechazalo para que verifique su identidad en un centro de salud.',
   needsSecondApproval:
     'Este caso necesita dos aprobaciones de la misma versión: la segunda, de otro supervisor.',
   correct: 'Corregir',

@@ -125,6 +125,8 @@ export const CaseReviewingFailed = at(f.case.reviewingFailed);
 // Issue 42: typed fields marked, a case nobody saw a card of, an approval of an older version.
 export const CaseReviewingCardMissing = at(f.case.reviewingCardMissing);
 export const CaseReviewingChanged = at(f.case.reviewingChanged);
+/** Issue 43 item 2: a remote review with no selfie: no desk photo asked, 'Pedir que repita' first. */
+export const CaseReviewingSelfieMissing = at(f.case.reviewingSelfieMissing);
 export const CaseCorrecting = at(f.case.correcting);
 export const CaseCorrectingIncomplete = at(f.case.correctingIncomplete);
 export const CaseCorrectingInvalidNumber = at(f.case.correctingInvalidNumber);

@@ -166,6 +166,14 @@ describe('operatorCase selectors', () => {
       needsCard: true,
       canApprove: false,
     });
+    // A remote review with no selfie (issue 43 item 2): not approved here, no desk photo asked.
+    expect(selectCase(c.reviewingSelfieMissing)).toMatchObject({
+      needsSelfie: true,
+      needsCard: false,
+      needsDeskPhoto: false,
+      canApprove: false,
+    });
+    expect(selectCase(c.reviewing).needsSelfie).toBe(false);
     expect(selectCase(c.reviewingChanged).error?.code).toBe('caseChanged');
   });
 

@@ -17,6 +17,7 @@ import { AppRoutes } from '../../src/app/routes';
 import { caseMachine } from '../../machines/operador/case.machine';
 import {
   cardMissingCase,
+  selfieMissingCase,
   fixtureCase,
   fixtureOperator,
 } from '../../machines/operador/operador.fixtures';
@@ -311,6 +312,22 @@ describe('the back office at /operador', () => {
     expect(approve).toHaveAccessibleDescription(caseCopy.needsCard);
     expect(screen.getAllByText(caseCopy.origins.typed)).toHaveLength(2);
     expect(screen.getAllByText(caseCopy.origins.missing)).toHaveLength(4);
+    expect(screen.getByRole('button', { name: caseCopy.repeat })).toBeEnabled();
+  });
+
+  it('a remote review with no selfie: no desk photo asked, not approved here, the repeat first (issue 43 item 2)', async () => {
+    const user = app({
+      fetchSession: async () => session,
+      fetchQueue: async () => queue,
+      claimNext: async () => ({ success: true, caseId: 'c1' }),
+      loadCase: async () => ({ detail: selfieMissingCase, images: { front: 'blob:f' } }),
+    });
+    await user.click(await screen.findByRole('button', { name: queueCopy.claim }));
+    const approve = await screen.findByRole('button', { name: caseCopy.approve });
+    expect(approve).toBeDisabled();
+    expect(approve).toHaveAccessibleDescription(caseCopy.needsSelfie);
+    expect(screen.queryByText(caseCopy.needsDeskPhoto)).toBeNull();
+    expect(screen.queryByRole('button', { name: caseCopy.desk.start })).toBeNull();
     expect(screen.getByRole('button', { name: caseCopy.repeat })).toBeEnabled();
   });
 

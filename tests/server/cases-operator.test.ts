@@ -408,6 +408,23 @@ describe('deciding', () => {
     });
   });
 
+  it('a remote review with no face is not approved, and is not asked for a desk photo (issue 43 item 2)', async () => {
+    const { id } = await reviewCase(
+      '0981123456',
+      'patient_choice',
+      evidence({ selfie: null, selfieEmbedding: null }),
+    );
+    await claim('ana');
+    const noFace = await approve('ana', id);
+    expect(noFace.statusCode).toBe(409);
+    expect(noFace.json().message).toBe(
+      'Este caso no tiene ninguna foto del rostro: no se puede aprobar a distancia. Pedí que repita la selfie o rechazalo para que verifique su identidad en un centro de salud.',
+    );
+    expect(noFace.json().message).not.toMatch(/escritorio/);
+    // Nor may it take one: the desk photo is for health-centre cases.
+    expect((await op.photo('ana', id, jpeg('desk'))).statusCode).toBe(409);
+  });
+
   it('a case with no face cannot be approved until the desk photo', async () => {
     const reg = await p.registration(
       '0981123456',

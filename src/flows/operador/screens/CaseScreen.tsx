@@ -316,6 +316,7 @@ function CaseActions() {
   const desk = CaseActor.useSelector(selectDesk);
   const { send } = CaseActor.useActorRef();
   const d = view.detail;
+  const remoteBlocked = view.needsCard || view.needsSelfie;
   return (
     <section aria-label={caseCopy.actions}>
       <Stack>
@@ -324,6 +325,7 @@ function CaseActions() {
           <Muted id="needs-desk-photo">{caseCopy.needsDeskPhoto}</Muted>
         ) : null}
         {view.needsCard ? <Muted id="needs-card">{caseCopy.needsCard}</Muted> : null}
+        {view.needsSelfie ? <Muted id="needs-selfie">{caseCopy.needsSelfie}</Muted> : null}
         {view.canDecide && view.needsSecondApproval && !view.needsCard ? (
           <Muted>{caseCopy.needsSecondApproval}</Muted>
         ) : null}
@@ -337,8 +339,16 @@ function CaseActions() {
             <Button
               type="button"
               disabled={!view.canApprove}
+              // Not approvable at a distance: 'Pedir que repita' is the way on, not 'Aprobar'.
+              $variant={remoteBlocked ? 'secondary' : 'primary'}
               aria-describedby={
-                view.needsCard ? 'needs-card' : view.needsDeskPhoto ? 'needs-desk-photo' : undefined
+                view.needsCard
+                  ? 'needs-card'
+                  : view.needsSelfie
+                    ? 'needs-selfie'
+                    : view.needsDeskPhoto
+                      ? 'needs-desk-photo'
+                      : undefined
               }
               onClick={() => send({ type: 'approve.start' })}
             >
@@ -353,7 +363,7 @@ function CaseActions() {
             </Button>
             <Button
               type="button"
-              $variant="secondary"
+              $variant={remoteBlocked ? 'primary' : 'secondary'}
               onClick={() => send({ type: 'repeat.start' })}
             >
               {caseCopy.repeat}

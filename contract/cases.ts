@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { REGISTRATION_TOKEN_PATTERN } from './common';
+import { plainText, REGISTRATION_TOKEN_PATTERN } from './common';
 import { idData } from './identity';
 
 /**
@@ -85,6 +85,30 @@ export type CaseStatus = z.infer<typeof caseStatus>;
 
 const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
 
+/** The identity fields the patient may say were read wrong (the review's 'Hay un dato mal'). */
+export const CLAIM_FIELDS = [
+  'FullName',
+  'DocumentNumber',
+  'DateOfBirth',
+  'Gender',
+  'Nationality',
+  'MaritalStatus',
+] as const;
+export type ClaimField = (typeof CLAIM_FIELDS)[number];
+/** How long what the patient says a field should say may be. */
+export const CLAIM_SAYS_MAX = 80;
+
+/**
+ * The patient's claim (issue 43 item 7): which field read from the card is wrong and, optionally,
+ * what they say it should say. Shown to the reviewer as the patient's words, never applied: an
+ * operator corrects a field by its own schema (contract/case-fields.ts).
+ */
+export const patientClaim = z.object({
+  field: z.enum(CLAIM_FIELDS),
+  says: z.optional(plainText(1, CLAIM_SAYS_MAX)),
+});
+export type PatientClaim = z.infer<typeof patientClaim>;
+
 // POST /api/onboarding/registration/case: open a case for this registration (or answer the one
 // already open: one open case per registration). A review case that no operator has taken yet can
 // become a centro case (the patient changed their mind); a rejected review case can open a centro
@@ -94,6 +118,8 @@ export const openCaseRequest = z.object({
   kind: z.enum(CASE_KINDS),
   trigger: z.enum(CASE_TRIGGERS),
   step: z.enum(CASE_STEPS),
+  /** a review the patient asked for from the review of their data: the field they say is wrong */
+  claim: z.optional(patientClaim),
 });
 export type OpenCaseRequest = z.input<typeof openCaseRequest>;
 export const openCaseResponse = z.object({

@@ -6,6 +6,7 @@ import {
   CASE_TRIGGERS,
   caseFields,
   centreCode,
+  patientClaim,
   REJECT_REASONS,
 } from './cases';
 import { idFieldValues } from './case-fields';
@@ -203,6 +204,11 @@ export const caseDetail = z.object({
   claimedByMe: z.boolean(),
   /** centro cases: the code's deadline */
   expiresAt: z.nullable(z.string()),
+  /**
+   * what the patient said was read wrong (issue 43 item 7): their claim, not a correction; absent
+   * from an older server
+   */
+  patientClaim: z.optional(z.nullable(patientClaim)),
 });
 export type CaseDetail = z.infer<typeof caseDetail>;
 export const caseDetailResponse = z.object({ success: z.literal(true), case: caseDetail });

@@ -5,6 +5,7 @@ import type {
   CaseStep,
   CaseTrigger,
   CentresResponse,
+  PatientClaim,
 } from '../../contract/cases';
 import type { ScanIdResponse } from '../../contract/identity';
 import { toFlowError } from '../shared/errors';
@@ -15,7 +16,13 @@ import type { AssistError, AssistErrorCode } from './kyc.assist.types';
 /** Opens the registration's case (or answers the one already open). */
 export const openCase = fromPromise<
   CaseStatus,
-  { registrationToken: string; kind: CaseKind; trigger: CaseTrigger; step: CaseStep }
+  {
+    registrationToken: string;
+    kind: CaseKind;
+    trigger: CaseTrigger;
+    step: CaseStep;
+    claim?: PatientClaim;
+  }
 >(({ input, signal }) => postOpenCase(input, signal));
 
 /**

@@ -3,6 +3,7 @@ import type { CaseStatus } from '../../contract/cases';
 import { assistErrorFrom, isAssistError } from './kyc.assist.actors';
 import type { AssistBack, AssistRequest } from './kyc.assist.types';
 import { caseStepOf, repeatedRefusal, triggerOf } from './kyc.errors';
+import { claimInput } from './kyc.claim';
 import { kycSetup } from './kyc.setup';
 import type { KycContext, KycSession } from './kyc.types';
 
@@ -153,6 +154,8 @@ export const assistState = kycSetup.createStateConfig({
           kind: context.assist?.kind ?? 'review',
           trigger: context.assist?.trigger ?? 'patient_choice',
           step: context.assist?.step ?? 'selfie',
+          // The field the patient says was read wrong, when the case comes from the review.
+          ...claimInput(context),
         }),
         onDone: showCase(answered),
         onError: [

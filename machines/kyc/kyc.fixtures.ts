@@ -339,6 +339,13 @@ export const kycFixtures = {
     { review: 'rejectFailed' },
     { ...verified, error: { code: 'rejectFailed' } },
   ),
+  /** 'Hay un dato mal' (issue 43 item 7): nothing chosen yet, 'Enviar a una persona' disabled. */
+  reviewClaiming: at({ review: 'claiming' }, { ...verified, claim: { field: null, says: '' } }),
+  /** The date of birth named, with what it should say. */
+  reviewClaimingChosen: at(
+    { review: 'claiming' },
+    { ...verified, claim: { field: 'DateOfBirth', says: '14/04/1990' } },
+  ),
   // The way out (issue 30). A refusal repeated offers a person on its own screen:
   selfieNotDetectedTwice: at(
     { selfie: 'failed' },

@@ -1,5 +1,6 @@
 import { assign, sendParent } from 'xstate';
 import { assistFrom, assistState, resumeApproved, showCase } from './kyc.assist';
+import { claimAssist, claimOf, claimWith, emptyClaim } from './kyc.claim';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
@@ -200,7 +201,25 @@ export const kycMachine = kycSetup.createMachine({
         showing: {
           // A resumed registration's notice goes with its first screen (issue 29 item 13).
           exit: assign({ resumedHere: false }),
-          on: { 'review.confirm': '#kyc.supplementary', 'review.retry': 'rejecting' },
+          on: {
+            'review.confirm': '#kyc.supplementary',
+            'review.retry': 'rejecting',
+            'review.claim': { target: 'claiming', actions: assign({ claim: emptyClaim }) },
+          },
+        },
+        // 'Hay un dato mal' (issue 43 item 7): the field the patient says was read wrong and,
+        // optionally, what it should say, sent to a person as a review case carrying their claim.
+        claiming: {
+          on: {
+            'claim.field': { actions: assign({ claim: claimWith }) },
+            'claim.says': { actions: assign({ claim: claimWith }) },
+            'claim.send': {
+              guard: ({ context }) => claimOf(context.claim) !== null,
+              target: '#kyc.assist.opening',
+              actions: assign({ assist: claimAssist }),
+            },
+            'claim.cancel': { target: 'showing', actions: assign({ claim: null }) },
+          },
         },
         rejecting: {
           tags: ['busy'],

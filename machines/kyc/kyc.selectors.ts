@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
 import { kycDataFromIdData } from '../../contract/onboarding';
+import { CLAIM_FIELDS, CLAIM_SAYS_MAX } from '../../contract/cases';
 import { formatCardDate, formatDocumentNumber } from '../shared/format';
 import { framingHints, visibleFeedback, type FramingHint } from './kyc.framing';
 import type { KycMachine } from './kyc.machine';
@@ -198,6 +199,22 @@ export function selectReviewView(s: Snapshot) {
     error: s.matches({ review: 'rejectFailed' }) ? s.context.error : null,
     canConfirm: s.can({ type: 'review.confirm' }),
     canRetry: s.can({ type: 'review.retry' }),
+    /** 'Hay un dato mal' (issue 43 item 7) */
+    canClaim: s.can({ type: 'review.claim' }),
+    /** choosing the field read wrong: the claim's form instead of the data */
+    claiming: s.matches({ review: 'claiming' }),
+  };
+}
+
+/** 'Hay un dato mal': the fields to choose from, the choice, and whether it can go to a person. */
+export function selectReviewClaimView(s: Snapshot) {
+  return {
+    fields: CLAIM_FIELDS,
+    field: s.context.claim?.field ?? null,
+    says: s.context.claim?.says ?? '',
+    /** how long what it should say may be */
+    saysMax: CLAIM_SAYS_MAX,
+    canSend: s.can({ type: 'claim.send' }),
   };
 }
 

@@ -51,6 +51,7 @@ export const initialKycContext = (
   kycResult: null,
   form: emptySupplementaryForm,
   refusals: {},
+  claim: null,
   assist: null,
   case: null,
   centres: null,

@@ -13,6 +13,7 @@ import type { PollingEvent } from '../shared/polling';
 
 import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
 import type { AssistContext, AssistEvent, AssistResume } from './kyc.assist.types';
+import type { ClaimField } from '../../contract/cases';
 
 /**
  * The document verification's answer as the review step sees it (docs/decisions.md, scan-id). The
@@ -134,7 +135,12 @@ export type KycContext = {
   form: SupplementaryForm;
   /** refusals by reason code (the assisted-verification path offers a person after two alike) */
   refusals: RefusalCounts;
+  /** 'Hay un dato mal' on the review: the field the patient names, what it should say (typed) */
+  claim: ClaimDraft | null;
 } & AssistContext;
+
+/** The review's 'Hay un dato mal' (issue 43 item 7), as the patient fills it in. */
+export type ClaimDraft = { field: ClaimField | null; says: string };
 
 /** Where a resumed registration continues inside the identity step (issue 18). */
 export type KycResume =
@@ -182,6 +188,12 @@ export type KycEvent =
   | { type: 'document.accept' }
   | { type: 'review.confirm' }
   | { type: 'review.retry' }
+  /** 'Hay un dato mal': which field is wrong, what it should say, sent to a person (or not) */
+  | { type: 'review.claim' }
+  | { type: 'claim.field'; field: ClaimField }
+  | { type: 'claim.says'; value: string }
+  | { type: 'claim.send' }
+  | { type: 'claim.cancel' }
   /** the supplementary form's events, forwarded to its child */
   | SupplementaryEvent
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */

@@ -155,6 +155,20 @@ export const selfieMissingCase: CaseDetail = {
   images: ['portrait', 'front', 'back'],
   fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
 };
+/**
+ * A review the patient asked for from 'Verificá tus datos' (issue 43 item 7): the field they say was
+ * read wrong and what it should say, shown as their claim (the fields stay as read).
+ */
+export const patientClaimCase: CaseDetail = {
+  ...fixtureCase,
+  id: 'c4e2a6f8-3b5d-4f7a-8c9e-2d4f6a8c0e1b',
+  trigger: 'patient_choice',
+  step: 'front',
+  corrections: [],
+  engineReasons: [],
+  fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
+  patientClaim: { field: 'DateOfBirth', says: '14/04/1990' },
+};
 const centroCase: CaseDetail = {
   ...fixtureCase,
   id: 'a3f0c9d2-6e1b-4f7a-8d25-0b9c4e3f1a68',
@@ -282,6 +296,11 @@ export const caseFixtures = {
   reviewingSelfieMissing: caseAt(
     { reviewing: 'idle' },
     { caseId: selfieMissingCase.id, detail: selfieMissingCase, images: { front: IMAGE } },
+  ),
+  /** The patient said which field was read wrong: their claim above the fields. */
+  reviewingPatientClaim: caseAt(
+    { reviewing: 'idle' },
+    { caseId: patientClaimCase.id, detail: patientClaimCase },
   ),
   /** The approval was of an older version: the case read again, and why. */
   reviewingChanged: caseAt(

@@ -5,6 +5,7 @@ import {
   type CaseStatusName,
   type CaseStep,
   type CaseTrigger,
+  type PatientClaim,
 } from '../../contract/cases';
 import type { IdData } from '../../contract/onboarding';
 import type {
@@ -83,6 +84,7 @@ type CaseFull = Pick<
   has_front: boolean;
   has_back: boolean;
   has_desk: boolean;
+  patient_claim: Uint8Array | null;
 };
 
 const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, status, trigger, step,
@@ -90,7 +92,8 @@ const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, status, 
   desk_embedding, engine_reasons, engine_signals, face_similarity, face_threshold, attempts_liveness,
   attempts_scans, needs_supervisor, claimed_by, last_activity_at, approvals, decided_by,
   (selfie IS NOT NULL) AS has_selfie, (portrait IS NOT NULL) AS has_portrait,
-  (front IS NOT NULL) AS has_front, (back IS NOT NULL) AS has_back, (desk IS NOT NULL) AS has_desk`;
+  (front IS NOT NULL) AS has_front, (back IS NOT NULL) AS has_back, (desk IS NOT NULL) AS has_desk,
+  patient_claim`;
 
 /** jsonb arrives parsed (pg, PGlite); a string is parsed, for any driver that does not. */
 const json = <T>(value: T | string): T =>
@@ -328,6 +331,12 @@ async function detailOf(ctx: AppContext, op: CaseOperator, rawId: string): Promi
     fieldOrigins: fieldOrigins(read, corrections),
     claimedByMe: holds(ctx, row, op, now),
     expiresAt: row.code_expires_at ? new Date(row.code_expires_at).toISOString() : null,
+    // The patient's words about a field (issue 43 item 7): shown as theirs, never applied.
+    patientClaim: caseSealer(ctx).openJson<PatientClaim>(
+      row.id,
+      'patient_claim',
+      row.patient_claim,
+    ),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type CaseStatus,
   type CaseStep,
   type CaseTrigger,
+  type PatientClaim,
 } from '../../contract/cases';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
@@ -47,6 +48,8 @@ type OpenInput = {
   trigger: CaseTrigger;
   step: CaseStep;
   clientIp: string;
+  /** the field the patient says was read wrong (a review from the review of their data) */
+  claim?: PatientClaim | undefined;
 };
 
 const refusal = (message: string, reason: string) => new HttpError(409, message, {}, reason);
@@ -270,9 +273,9 @@ async function insertCase(
     `INSERT INTO cases AS c (id, draft_id, celular, kind, status, trigger, step, kyc_session_id,
        opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
        selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
-       attempts_liveness, attempts_scans, engine_signals)
+       attempts_liveness, attempts_scans, engine_signals, patient_claim)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-       $18, $19, $20, $21, $22, $23, $24)
+       $18, $19, $20, $21, $22, $23, $24, $25)
      RETURNING ${CASE_ROW_COLUMNS}`,
     [
       id,
@@ -299,6 +302,7 @@ async function insertCase(
       e?.attempts.liveness ?? 0,
       e?.attempts.scans ?? 0,
       JSON.stringify(e?.signals ?? {}),
+      s.sealJson(id, 'patient_claim', a.input.claim ?? null),
     ],
   );
   const row = rows[0]!;
@@ -312,6 +316,8 @@ async function insertCase(
       ...(trigger !== a.input.trigger ? { asked: a.input.trigger } : {}),
       step,
       supervised: SUPERVISED_TRIGGERS.includes(trigger),
+      // Which field the patient named, never what they wrote (the log outlives the case's data).
+      ...(a.input.claim ? { claim: a.input.claim.field } : {}),
       evidence: e
         ? (['selfie', 'portrait', 'front', 'back'] as const).filter((p) => e[p] !== null)
         : [],

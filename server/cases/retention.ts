@@ -15,6 +15,7 @@ export const SEALED = [
   'portrait_embedding',
   'desk_embedding',
   'reject_note',
+  'patient_claim',
 ] as const;
 
 type PurgeOutcome = { expired: number; purged: number };

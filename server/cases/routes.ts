@@ -30,6 +30,7 @@ export async function caseRoutes(app: FastifyInstance, opts: { ctx: AppContext }
       trigger: body.trigger,
       step: body.step,
       clientIp: request.ip,
+      claim: body.claim,
     });
     request.log.info(
       { event: 'cases.open', kind: opened.case.kind, trigger: opened.case.trigger },

@@ -13,7 +13,8 @@ export type CasePart =
   | 'selfie_embedding'
   | 'portrait_embedding'
   | 'desk_embedding'
-  | 'reject_note';
+  | 'reject_note'
+  | 'patient_claim';
 
 type CaseSealer = {
   seal(caseId: string, part: CasePart, bytes: Uint8Array | null): Buffer | null;

@@ -127,6 +127,23 @@ export const kyc = {
     retry: 'Reintentar',
     rejecting: 'Reiniciando...',
     confirm: 'Continuar',
+    /** issue 43 item 7: say which field is wrong, to a person */
+    claim: 'Hay un dato mal',
+    claimTitle: '¿Qué dato está mal?',
+    claimIntro:
+      'Una persona revisa las fotos de tu cédula y el dato que marques. Te avisamos por SMS cuando lo revise.',
+    claimFields: {
+      FullName: 'Nombre y apellido',
+      DocumentNumber: 'Documento',
+      DateOfBirth: 'Fecha de nacimiento',
+      Gender: 'Sexo',
+      Nationality: 'Nacionalidad',
+      MaritalStatus: 'Estado civil',
+    },
+    claimSaysLabel: '¿Qué debería decir? (opcional)',
+    claimSend: 'Enviar a una persona',
+    claimMissing: 'Elegí el dato que está mal',
+    claimCancel: 'Volver a mis datos',
   },
   supplementary: {
     title: 'Datos complementarios',

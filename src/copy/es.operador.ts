@@ -203,6 +203,10 @@ export const caseCopy = {
   reasons: 'Rechazos del sistema',
   noReasons: 'Ninguno',
   fields: 'Datos de identidad',
+  /** issue 43 item 7: what the patient said on 'Verificá tus datos', as their words */
+  patientClaimTitle: 'Según el paciente',
+  patientClaim: (field: string, says: string | undefined) =>
+    `El paciente dice que «${field}» está mal${says ? ` y que debería decir «${says}»` : ''}. Es lo que dice el paciente, no un dato verificado: corregí solo lo que muestre la cédula.`,
   /** where each field's value comes from (issue 42): the approver sees what was typed */
   origins: {
     read: 'Leído de la cédula',

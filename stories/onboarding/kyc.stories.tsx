@@ -123,6 +123,10 @@ export const RejectedServer = at(kycFixtures.rejectedServer);
 export const Review = at(kycFixtures.review);
 export const ReviewRejecting = at(kycFixtures.reviewRejecting);
 export const ReviewRejectFailed = at(kycFixtures.reviewRejectFailed);
+/** 'Hay un dato mal': which field is wrong, for a person (issue 43 item 7). */
+export const ReviewClaiming = at(kycFixtures.reviewClaiming);
+/** A field named and what it should say: 'Enviar a una persona' enabled. */
+export const ReviewClaimingChosen = at(kycFixtures.reviewClaimingChosen);
 /** The form's child not there (restored, or ending): a wait. */
 export const Supplementary = at(kycFixtures.supplementary);
 export const SupplementaryLoading = atSupplementary(supplementaryFixtures.loading);

@@ -127,6 +127,8 @@ export const CaseReviewingCardMissing = at(f.case.reviewingCardMissing);
 export const CaseReviewingChanged = at(f.case.reviewingChanged);
 /** Issue 43 item 2: a remote review with no selfie: no desk photo asked, 'Pedir que repita' first. */
 export const CaseReviewingSelfieMissing = at(f.case.reviewingSelfieMissing);
+/** 'Hay un dato mal' (issue 43 item 7): the patient's claim above the fields, not a correction. */
+export const CaseReviewingPatientClaim = at(f.case.reviewingPatientClaim);
 export const CaseCorrecting = at(f.case.correcting);
 export const CaseCorrectingIncomplete = at(f.case.correctingIncomplete);
 export const CaseCorrectingInvalidNumber = at(f.case.correctingInvalidNumber);

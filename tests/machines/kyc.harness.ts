@@ -12,7 +12,7 @@ import type { CameraInput } from '../../machines/shared/camera';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
 import { controlled } from './controlled';
 
-type OpenCaseInput = Required<OpenCaseRequest>;
+type OpenCaseInput = OpenCaseRequest;
 
 /** A review case open, and a centre code (issue 30), as the server answers them. */
 export const caseReview: CaseStatus = {

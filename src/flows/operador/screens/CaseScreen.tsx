@@ -258,6 +258,14 @@ export function CaseScreen() {
         <Muted>{caseCopy.noReasons}</Muted>
       )}
 
+      {d.patientClaim ? (
+        <section aria-labelledby="patient-claim">
+          <H2 id="patient-claim">{caseCopy.patientClaimTitle}</H2>
+          <p>
+            {caseCopy.patientClaim(operadorTerms.fields[d.patientClaim.field], d.patientClaim.says)}
+          </p>
+        </section>
+      ) : null}
       <H2>{caseCopy.fields}</H2>
       <Fields>
         {CORRECTABLE_FIELDS.map((field) => (

@@ -111,7 +111,7 @@ export const kyc = {
   review: {
     title: 'Verificá tus datos',
     intro:
-      'Estos son los datos que leímos de tu cédula. Si algo no es correcto, tocá «Reintentar».',
+      'Estos son los datos que leímos de tu cédula. Si un dato no es correcto, tocá «Hay un dato mal» y lo revisa una persona; «Reintentar» saca las fotos de nuevo.',
     labels: {
       apellido: 'Apellidos',
       nombre: 'Nombres',

@@ -23,6 +23,9 @@ describe("'Hay un dato mal' on the review", () => {
     const h = renderKyc({ registrationToken: TOKEN });
     await toReview(h);
     expect(button(copy.retry)).toBeEnabled();
+    // The intro names both ways: a person for one field, the photos again with 'Reintentar'.
+    expect(screen.getByText(copy.intro)).toHaveTextContent(`«${copy.claim}»`);
+    expect(screen.getByText(copy.intro)).toHaveTextContent(`«${copy.retry}»`);
     fireEvent.click(button(copy.claim));
 
     const group = screen.getByRole('group', { name: copy.claimTitle });

@@ -359,11 +359,13 @@ test.describe('session guards and logout', () => {
     await expect(menuButton).toBeFocused();
   });
 
-  test('AUTOCONSULTA, HISTORIAL and SOS each show "Próximamente" feedback', async ({ page }) => {
+  test('AUTOCONSULTA and HISTORIAL each show "Próximamente" feedback; SOS the emergency numbers, links that dial', async ({
+    page,
+  }) => {
     await loginViaApi(page);
     await page.goto('/dashboard');
     await expect(dashboardHeading(page, DEMO.nombre)).toBeVisible();
-    for (const name of Object.values(dashboard.features)) {
+    for (const name of [dashboard.features.autoconsulta, dashboard.features.historial]) {
       await page.getByRole('button', { name, exact: true }).click();
       await expect(
         page.getByRole('status').filter({ hasText: dashboard.comingSoon(name) }),
@@ -371,6 +373,16 @@ test.describe('session guards and logout', () => {
       await expect(page).toHaveURL(/\/dashboard$/);
     }
     await expect(page.getByRole('status').filter({ hasText: 'Próximamente' })).toHaveCount(1);
+    // SOS (issue 43 item 5): the emergency lines in one tap, each a tel: link.
+    await page.getByRole('button', { name: dashboard.features.sos, exact: true }).click();
+    await expect(page.getByRole('heading', { name: dashboard.sos.title })).toBeVisible();
+    await expect(
+      page.getByRole('link', { name: new RegExp(dashboard.sos.lines.seme.name) }),
+    ).toHaveAttribute('href', 'tel:141');
+    await expect(
+      page.getByRole('link', { name: new RegExp(dashboard.sos.lines.police.name) }),
+    ).toHaveAttribute('href', 'tel:911');
+    await expect(page).toHaveURL(/\/dashboard$/);
   });
 });
 
@@ -472,10 +484,19 @@ test.describe('accessibility (axe, WCAG 2.1 A/AA)', () => {
     await loginViaApi(page);
     await page.goto('/dashboard');
     await expect(dashboardHeading(page, DEMO.nombre)).toBeVisible();
-    await page.getByRole('button', { name: dashboard.features.sos, exact: true }).click();
+    await page.getByRole('button', { name: dashboard.features.autoconsulta, exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Próximamente' })).toBeVisible();
     await page.getByRole('button', { name: dashboard.menuLabel }).click();
     await expect(page.getByRole('menuitem', { name: dashboard.logout })).toBeVisible();
+    await expectNoAxeViolations(page);
+  });
+
+  test('/dashboard with the SOS panel open has no violations', async ({ page }) => {
+    await loginViaApi(page);
+    await page.goto('/dashboard');
+    await expect(dashboardHeading(page, DEMO.nombre)).toBeVisible();
+    await page.getByRole('button', { name: dashboard.features.sos, exact: true }).click();
+    await expect(page.getByRole('heading', { name: dashboard.sos.title })).toBeVisible();
     await expectNoAxeViolations(page);
   });
 

@@ -58,8 +58,13 @@ export type ColourAcc = {
   background: Rgb;
   /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
   patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
-  /** The face's core and rim (FrameColour.core, .rim: issue 41): frames with both, chromaticity sums. */
-  shape?: { n: number; core: Rgb; rim: Rgb };
+  /**
+   * The face's core and rim (FrameColour.core, .rim: issue 41): frames with both, and the sums of
+   * their log-chromaticity (each channel's log less the three's mean): a region's albedo is a
+   * constant there, so a flat face changes alike in both whatever its colours (plain chromaticity
+   * depends on them: a print's dark-skinned cheek and nose gave ratios of 0.57-0.77).
+   */
+  shading?: { n: number; core: Rgb; rim: Rgb };
 };
 /**
  * The colour sequence asked: its rounds back to back (LIGHT_COLOURS colours each), each colour's
@@ -141,20 +146,28 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
       ? { n: had.n + 1, sum: add(had.sum, c), clipped: Math.max(had.clipped ?? 0, part!.clipped) }
       : had;
   });
-  const core = chroma(colour?.core ?? null);
-  const rim = chroma(colour?.rim ?? null);
-  const had = a.shape ?? { n: 0, core: [0, 0, 0] as Rgb, rim: [0, 0, 0] as Rgb };
-  const shape =
-    core && rim ? { n: had.n + 1, core: add(had.core, core), rim: add(had.rim, rim) } : a.shape;
+  const core = logChroma(colour?.core ?? null);
+  const rim = logChroma(colour?.rim ?? null);
+  const had = a.shading ?? { n: 0, core: [0, 0, 0] as Rgb, rim: [0, 0, 0] as Rgb };
+  const shading =
+    core && rim ? { n: had.n + 1, core: add(had.core, core), rim: add(had.rim, rim) } : a.shading;
   return {
     n: a.n + 1,
     face: add(a.face, face),
     nb: a.nb + (background ? 1 : 0),
     background: background ? add(a.background, background) : a.background,
     ...(patches.length ? { patches } : {}),
-    ...(shape ? { shape } : {}),
+    ...(shading ? { shading } : {}),
   };
 }
+
+/** Each channel's log less the three's mean (null when too dark to tell, as `chroma`). */
+const logChroma = (rgb: Rgb | null): Rgb | null => {
+  if (!rgb || rgb[0] + rgb[1] + rgb[2] < 15) return null;
+  const l = rgb.map((v) => Math.log(Math.max(1, v)));
+  const m = (l[0]! + l[1]! + l[2]!) / 3;
+  return [l[0]! - m, l[1]! - m, l[2]! - m];
+};
 
 /** The least-squares slope of `y` on `x` (both centred already: deviations). */
 const slope = (y: number[], x: number[]) => {
@@ -230,7 +243,7 @@ export function judgeLight(
     const b = slope(diff, expected) / faceSlope;
     if (beyond === null || b > beyond) beyond = b;
   }
-  const shape = shapeOf(seen, expected);
+  const shape = faceSlope >= SHAPE_MIN_CHANGE ? shapeOf(seen, expected) : null;
   return {
     round: light.round,
     seen: true,
@@ -242,13 +255,14 @@ export function judgeLight(
     passed:
       correlation >= thresholds.correlation &&
       faceSlope >= thresholds.change &&
+      !(shape !== null && shape >= SHAPE_FLAT) &&
       ((beyond !== null && beyond >= thresholds.beyond) ||
         (shape !== null && shape <= thresholds.shape)),
   };
 }
 
 /**
- * The core's change (the slope of its chromaticity deviations on the screen colours') below which
+ * The face's change (the slope of its chromaticity deviations on the screen colours') below which
  * the shape says nothing: outdoors a face on a screen or a print changes by 0.01 at most in the
  * tuning (bench/_light-tuning.ts, whole face), and its rim over its core, a ratio of two slopes that
  * small, fell to 0.73 by noise (twice with the core at 0.012 or more); a real face filling the oval
@@ -258,18 +272,27 @@ export function judgeLight(
 export const SHAPE_MIN_CHANGE = 0.02;
 
 /**
- * The rim's change over the core's (issue 41): the slopes of their chromaticity deviations on the
- * screen colours'; null unless both were seen in every colour judged and the core follows the
- * colours (correlation BEYOND_FIT or more) by SHAPE_MIN_CHANGE at least: a ratio over a slope that
- * is noise says nothing.
+ * A shape this flat refuses the round whatever a background part says: a printed photo lit like
+ * skin passed once on a part (`beyond` 0.63: the print's own background, of another colour, took
+ * the light's change otherwise in chromaticity) in the real engine's bench. Measured on
+ * log-chromaticity: real faces 0.89 at most (far, beside a window), prints and faces on a screen
+ * 0.90 and more, most of them 0.94-1.1 (bench/_light-tuning.ts).
+ */
+export const SHAPE_FLAT = 0.95;
+
+/**
+ * The rim's change over the core's (issue 41): the slopes of their log-chromaticity deviations on
+ * the screen colours'; null unless both were seen in every colour judged and the core follows the
+ * colours (correlation BEYOND_FIT or more; the caller asks only when the face changed by
+ * SHAPE_MIN_CHANGE at least: a ratio over a slope that is noise says nothing).
  */
 function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | null {
-  if (!seen.every(({ a }) => a.shape?.n)) return null;
+  if (!seen.every(({ a }) => a.shading?.n)) return null;
   const rows = (pick: (x: { n: number; core: Rgb; rim: Rgb }) => Rgb) =>
-    deviations(seen.map(({ a }) => pick(a.shape!).map((v) => v / a.shape!.n) as Rgb));
+    deviations(seen.map(({ a }) => pick(a.shading!).map((v) => v / a.shading!.n) as Rgb));
   const core = rows((x) => x.core);
   const coreSlope = slope(core, expected);
-  if (coreSlope < SHAPE_MIN_CHANGE || pearson(expected, core) < BEYOND_FIT) return null;
+  if (coreSlope <= 0 || pearson(expected, core) < BEYOND_FIT) return null;
   return (
     slope(
       rows((x) => x.rim),

@@ -17,6 +17,7 @@ import {
   LIGHT_PALETTE,
   drawLightColours,
   PART_MAX_CLIPPED,
+  SHAPE_FLAT,
   SHAPE_MIN_CHANGE,
   addColour,
   emptyColourAcc,
@@ -63,6 +64,12 @@ const hexRgb = (hex: string): [number, number, number] => [
   parseInt(hex.slice(5, 7), 16),
 ];
 const SKIN: [number, number, number] = [150, 110, 90];
+/** Each channel's log less the three's mean (what the decider accumulates for the face's shape). */
+const logChromaOf = (c: [number, number, number]): [number, number, number] => {
+  const l = c.map((v) => Math.log(v));
+  const m = (l[0]! + l[1]! + l[2]!) / 3;
+  return [l[0]! - m, l[1]! - m, l[2]! - m];
+};
 /** r, g, b over their sum (what the decider accumulates per colour). */
 const chromaOf = (c: [number, number, number]): [number, number, number] => {
   const sum = c[0] + c[1] + c[2];
@@ -560,7 +567,13 @@ describe('the challenge decider: the colour light', () => {
           patches: [0, 1, 2, 3].map(() => ({ n: 1, sum: face })),
           ...(rimK === null
             ? {}
-            : { shape: { n: 1, core: face, rim: chromaOf(lit(c.colour, rimK).face!) } }),
+            : {
+                shading: {
+                  n: 1,
+                  core: logChromaOf(lit(c.colour, coreK).face!),
+                  rim: logChromaOf(lit(c.colour, rimK).face!),
+                },
+              }),
         };
       });
     const judge = (rimK: number | null, coreK?: number) =>
@@ -577,6 +590,21 @@ describe('the challenge decider: the colour light', () => {
     expect(judge(null)).toMatchObject({ shape: null, passed: false });
     // A core that barely changes (outdoors: a ratio over noise) gives no shape, whatever the rim.
     expect(judge(0.002, 0.004)).toMatchObject({ shape: null, passed: false });
+    // A flat shape refuses the round even where a background part would pass it (a print's own
+    // background of another colour).
+    const wall = acc(0.25).map((a, k) => ({
+      ...a,
+      patches: [0, 1, 2, 3].map(() => ({
+        n: 1,
+        sum: chromaOf(lit(colours[k]!.colour, 0.25, 0.02).background!),
+      })),
+    }));
+    const flatBeforeWall = judgeLight({ round: 1, colours, acc: wall } as Parameters<
+      typeof judgeLight
+    >[0]);
+    expect(flatBeforeWall.beyond).toBeGreaterThan(LIGHT_THRESHOLDS.beyond);
+    expect(flatBeforeWall.shape).toBeGreaterThanOrEqual(SHAPE_FLAT);
+    expect(flatBeforeWall.passed).toBe(false);
     // The setting moves the limit.
     expect(
       judgeLight({ round: 1, colours, acc: acc(0.15) } as Parameters<typeof judgeLight>[0], {

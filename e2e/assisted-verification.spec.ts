@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { identityPaths } from '../contract/identity';
 import { login as loginCopy } from '../src/copy/es';
 import { assist } from '../src/copy/es.assist';
@@ -79,6 +79,46 @@ async function approve(page: Page, outcome: string): Promise<void> {
   await page.getByRole('button', { name: caseCopy.approve, exact: true }).click();
   await page.getByRole('button', { name: caseCopy.approveConfirm.confirm, exact: true }).click();
   await expect(page.getByText(outcome)).toBeVisible({ timeout: 30_000 });
+}
+
+/** A reviser created by the operator command and enrolled by its link, holding the next case. */
+async function reviserWithNextCase(browser: Browser, nombre: string) {
+  const desk = await operatorDesk(browser);
+  await enrolAndLogIn(
+    desk.page,
+    addOperator(uniqueUsuario('revisor'), nombre, 'revisor').link,
+    nombre,
+  );
+  await takeNext(desk.page);
+  return desk;
+}
+
+/** 'Pedir que repita' one step, confirmed; the outcome shown. */
+async function askToRepeat(page: Page, step: keyof typeof operadorTerms.steps): Promise<void> {
+  await page.getByRole('button', { name: caseCopy.repeat, exact: true }).click();
+  await page.getByRole('radio', { name: operadorTerms.steps[step], exact: true }).check();
+  await page.getByRole('button', { name: caseCopy.repeatForm.confirm, exact: true }).click();
+  await expect(page.getByText(caseCopy.outcomes.repeat)).toBeVisible({ timeout: 30_000 });
+}
+
+/**
+ * The decision's SMS link, then the one side a person asked for (its notice shown), sent alone:
+ * the side the server kept goes with it, and the card is read (the review).
+ */
+async function retakeFromLink(
+  page: Page,
+  celular: string,
+  side: 'front' | 'back',
+  file: string,
+): Promise<void> {
+  const link = await linkFromOutbox(page, celular);
+  await page.goto(link);
+  const title = side === 'front' ? kyc.document.frontTitle : kyc.document.backTitle;
+  await expect(heading(page, title)).toBeFocused({ timeout: 30_000 });
+  await expect(page.getByText(assist.notices[side])).toBeVisible();
+  await page.getByTestId(`upload-${side}`).setInputFiles(path.join(cedulas, 'templates', file));
+  await button(page, kyc.document.accept).click();
+  await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
 }
 
 /** The report's assisted path for today (npm run report -- --json, through the server's socket). */
@@ -187,32 +227,99 @@ test.describe(() => {
     expect((await (await scan).json()).success).toBe(false);
     await askForAPerson(page);
 
-    const revisor = uniqueUsuario('revisor');
-    const desk = await operatorDesk(browser);
-    await enrolAndLogIn(
-      desk.page,
-      addOperator(revisor, 'Raúl Revisor', 'revisor').link,
-      'Raúl Revisor',
-    );
-    await takeNext(desk.page);
-    await desk.page.getByRole('button', { name: caseCopy.repeat, exact: true }).click();
-    await desk.page.getByRole('radio', { name: operadorTerms.steps.front, exact: true }).check();
-    await desk.page.getByRole('button', { name: caseCopy.repeatForm.confirm, exact: true }).click();
-    await expect(desk.page.getByText(caseCopy.outcomes.repeat)).toBeVisible({ timeout: 30_000 });
+    const desk = await reviserWithNextCase(browser, 'Raúl Revisor');
+    await askToRepeat(desk.page, 'front');
 
     // The SMS link: only the front, with the reason; the back the server kept goes with it.
-    const link = await linkFromOutbox(page, celular);
-    await page.goto(link);
-    await expect(heading(page, kyc.document.frontTitle)).toBeFocused({ timeout: 30_000 });
-    await expect(page.getByText(assist.notices.front)).toBeVisible();
-    await page
-      .getByTestId('upload-front')
-      .setInputFiles(path.join(cedulas, 'templates', 'clasica-front.jpg'));
-    await button(page, kyc.document.accept).click();
-    await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
+    await retakeFromLink(page, celular, 'front', 'clasica-front.jpg');
     await button(page, kyc.review.confirm).click();
     await completeSupplementary(page);
     await logIn(page, '4265872');
+    await desk.context.close();
+  });
+});
+
+test.describe(() => {
+  // Synthetic patients of their own (seeds 20 and 25: free in e2e/support/kyc.ts's list).
+  test.use({ selfieSeed: 20 });
+
+  test("(d) issue 43 item 1: the front uploaded, 'No puedo completar este paso' on the back, a person: the case has the front; asked for the back, the patient sends the back alone and the card is read", async ({
+    page,
+    browser,
+  }) => {
+    const celular = await toDocument(page);
+    // 'numeroBajoFoto' (1.154.975): the synthetic patient's face on it.
+    await page
+      .getByTestId('upload-front')
+      .setInputFiles(path.join(cedulas, 'templates', 'numeroBajoFoto-front.jpg'));
+    await button(page, kyc.document.accept).click();
+    await expect(heading(page, kyc.document.backTitle)).toBeFocused();
+    // The front taken goes to the server before the case opens (nothing was sent until now).
+    const kept = page.waitForResponse(isPost(identityPaths.scanId), { timeout: 120_000 });
+    await askForAPerson(page);
+    expect((await (await kept).json()).reason).toBe('back_missing');
+
+    const desk = await reviserWithNextCase(browser, 'Diana Revisora');
+    // The front the patient sent is on the case (it said 'Imagen no disponible' before).
+    await expect(
+      desk.page.getByRole('img', { name: operadorTerms.images.front, exact: true }),
+    ).toBeVisible();
+    await expect(
+      desk.page.getByRole('img', { name: operadorTerms.images.portrait, exact: true }),
+    ).toBeVisible();
+    await askToRepeat(desk.page, 'back');
+
+    // Back to the patient: only the back, the front the server kept goes with it: read, not
+    // 'Falta la imagen'.
+    await retakeFromLink(page, celular, 'back', 'numeroBajoFoto-back.jpg');
+    await expect(page.getByText(/1\.?154\.?975/).first()).toBeVisible();
+    await desk.context.close();
+  });
+});
+
+test.describe(() => {
+  test.use({ selfieSeed: 25 });
+
+  test("(e) issue 43 item 2: faces that differ, 'Reintentar', leaving and resuming, then a person: the case has the earlier attempt's selfie, card and attempts", async ({
+    page,
+    browser,
+  }) => {
+    const celular = await toDocument(page);
+    // card-3 carries another person's photo: refused for faces that differ.
+    await uploadDocuments(page, 'card-3');
+    await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
+    await expect(page.getByText(kycErrors.faceMismatch, { exact: true })).toBeVisible();
+    await button(page, kyc.rejected.retry).click();
+    await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
+
+    // Leaving, and coming back by proving the mobile again: the selfie, then a person.
+    await proveMobile(page, celular);
+    await expect(heading(page, copy.welcome.title)).toBeVisible({ timeout: 30_000 });
+    await button(page, copy.welcome.next).click();
+    await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
+    await askForAPerson(page);
+
+    const desk = await reviserWithNextCase(browser, 'Elena Revisora');
+    // The earlier attempt's evidence: its refusal, selfie, card, fields and attempts.
+    await expect(desk.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
+    for (const image of ['selfie', 'portrait', 'front', 'back'] as const)
+      await expect(
+        desk.page.getByRole('img', { name: operadorTerms.images[image], exact: true }),
+      ).toBeVisible();
+    await expect(desk.page.getByText('Intentos: 0 de prueba de vida, 0')).toHaveCount(0);
+    await expect(desk.page.getByText(/6631356|6\.631\.356/).first()).toBeVisible();
+    // A remote review is never asked for a desk photo.
+    await expect(desk.page.getByText(caseCopy.needsDeskPhoto)).toHaveCount(0);
+
+    // Back to the patient: a person asks for the selfie again.
+    await askToRepeat(desk.page, 'selfie');
+    const link = await linkFromOutbox(page, celular);
+    await page.goto(link);
+    const welcome = heading(page, copy.welcome.title);
+    const notice = page.getByText(assist.notices.selfie);
+    await expect(welcome.or(notice)).toBeVisible({ timeout: 30_000 });
+    if (await welcome.isVisible()) await button(page, copy.welcome.next).click();
+    await expect(notice).toBeVisible({ timeout: 30_000 });
     await desk.context.close();
   });
 });

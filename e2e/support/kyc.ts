@@ -25,7 +25,8 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic
  * of kyc-distance 17, kyc-fill 18 and kyc-face-swap 19 (`selfieSeed`: blink videos go up to 14
  * only, and these specs' blink video, 14's, plays on the rear camera, never to the selfie). The
  * other KYC specs show a still image.
- * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24.
+ * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24; assisted-verification's (d)
+ * and (e) 20 and 25.
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
  * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects

@@ -30,14 +30,26 @@ import {
   judgeLight,
 } from '../server/identity/liveness-light';
 import { frameColour } from '../server/identity/worker/colour';
-import { FACE_ELLIPSES, FRAMINGS, syntheticCamera, type Framing } from './_synthetic';
+import { HELD_OUT, placedFaces } from './_faces';
+import { FACE_ELLIPSES, FRAMINGS, placeFace, syntheticCamera, type Framing } from './_synthetic';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1]! : def;
 };
 const per = Number(arg('per', '1'));
-const faces = arg('face', 'blink,blink-b').split(',') as Array<SyntheticPatient['face']>;
+/**
+ * `--face blink,blink-b` (the fixture pairs) or `--face held-out` (bench/_faces.ts: 20 other people,
+ * one tone each by turns, for the light only).
+ */
+const faceArg = arg('face', 'blink,blink-b');
+const faces: Array<SyntheticPatient['face']> =
+  faceArg === 'held-out'
+    ? (await placedFaces(HELD_OUT)).map((f) =>
+        placeFace(f.name, { data: f.data, width: 640, height: 480 }, f.face, f.head),
+      )
+    : (faceArg.split(',') as Array<SyntheticPatient['face']>);
+const heldOut = faceArg === 'held-out';
 const START = 1500;
 const EV = Number(arg('ev', '0'));
 const TONES = arg('tones', SKIN_TONES.map((t) => t.name).join(',')).split(',');
@@ -76,10 +88,13 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[], fra
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
   const z = FRAMINGS[framing];
-  // The face ellipse's bounding box in the frame (zoomed about its centre): the face's extent.
+  // The face ellipse's bounding box in the frame (zoomed, and centred in the oval when closer than
+  // arm's length, as bench/_synthetic.ts draws it): the face's extent.
+  const at =
+    z > 1 ? { x: OVAL.left + OVAL.width / 2, y: OVAL.top + OVAL.height / 2 } : { x: f.cx, y: f.cy };
   const extent: [number, number, number, number] = [
-    (f.cx - f.rx * z - OVAL.left + p.offset[0]) / k,
-    (f.cy - f.ry * z - OVAL.top + p.offset[1]) / k,
+    (at.x - f.rx * z - OVAL.left + p.offset[0]) / k,
+    (at.y - f.ry * z - OVAL.top + p.offset[1]) / k,
     (2 * f.rx * z) / k,
     (2 * f.ry * z) / k,
   ];
@@ -127,17 +142,19 @@ const rows: Array<{
   passed: boolean;
 }> = [];
 let seed = 1;
-for (const face of faces)
+for (const [i, face] of faces.entries())
   for (const framing of FRAMES)
     for (const lighting of LIGHTINGS)
-      for (const tone of SKIN_TONES.filter((t) => TONES.includes(t.name)))
+      for (const tone of heldOut
+        ? [SKIN_TONES[i % SKIN_TONES.length]!]
+        : SKIN_TONES.filter((t) => TONES.includes(t.name)))
         for (let n = 0; n < per; n++) {
           const p = makeSyntheticPatient(seed++, { face, lighting, tone });
           const seq = drawSequence(rng(seed * 31 + 7));
           for (const variant of VARIANTS) {
             const s = await session(p, variant, seq, framing);
             rows.push({
-              face,
+              face: heldOut ? 'held-out' : face,
               framing,
               lighting: lighting.name,
               tone: tone.name,
@@ -154,7 +171,7 @@ for (const face of faces)
 
 // `beyond` is NaN when no part fit, `shape` when the core or rim was not seen: left out of their
 // spreads, counted apart.
-for (const face of faces)
+for (const face of heldOut ? ['held-out'] : faces)
   for (const framing of FRAMES)
     for (const variant of VARIANTS) {
       for (const lighting of [...LIGHTINGS.map((l) => l.name), 'all']) {

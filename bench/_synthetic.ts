@@ -94,11 +94,38 @@ async function decode(name: string) {
   return { data: out, width: info.width, height: info.height };
 }
 
+/** Pictures placed by the caller (`placeFace`), by name: a face with its eyes open only. */
+const placed = new Map<string, { data: Float32Array; width: number; height: number }>();
+
+/**
+ * A face of the caller's (bench/_faces.ts: issue 41's held-out faces for the light's statistic) under
+ * a name of its own: its 640x480 picture (0..1) and its face's and head's ellipses, registered
+ * beside the fixture pairs' in tests/synthetic/model.ts (the shading reads them there). It has no
+ * closed-eye picture: for the light only, never for blinks.
+ */
+export function placeFace(
+  name: string,
+  picture: { data: Float32Array; width: number; height: number },
+  face: (typeof FACE_ELLIPSES)['blink'],
+  head: (typeof HEAD_ELLIPSES)['blink'],
+): SyntheticPatient['face'] {
+  const as = name as SyntheticPatient['face'];
+  placed.set(name, picture);
+  FACE_ELLIPSES[as] = face;
+  HEAD_ELLIPSES[as] = head;
+  pairs.delete(name);
+  return as;
+}
+
 /** The fixture pair of a face and its masks, made once. */
 function facePair(face: SyntheticPatient['face']): Promise<Pair> {
   let p = pairs.get(face);
   if (!p) {
-    p = Promise.all([decode(`${face}-open.jpg`), decode(`${face}-closed.jpg`)]).then(([o, c]) => {
+    const own = placed.get(face);
+    const pictures = own
+      ? Promise.resolve([own, own] as const)
+      : Promise.all([decode(`${face}-open.jpg`), decode(`${face}-closed.jpg`)]);
+    p = pictures.then(([o, c]) => {
       const { width, height } = o;
       const f = FACE_ELLIPSES[face];
       const skin = new Float32Array(width * height);

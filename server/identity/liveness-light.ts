@@ -56,8 +56,13 @@ export type ColourAcc = {
   face: Rgb;
   nb: number;
   background: Rgb;
-  /** The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped. */
-  patches?: Array<{ n: number; sum: Rgb; clipped?: number }>;
+  /**
+   * The background's parts apart (FrameColour.patches): frames, chromaticity sums, the most clipped,
+   * and their log-chromaticity (`log`: frames and sums, as `shading` below).
+   */
+  patches?: Array<{ n: number; sum: Rgb; clipped?: number; log?: { n: number; sum: Rgb } }>;
+  /** The face's log-chromaticity (frames and sums): `beyond` is measured on it (issue 41). */
+  logFace?: { n: number; sum: Rgb };
   /**
    * The face's core and rim (FrameColour.core, .rim: issue 41): frames with both, and the sums of
    * their log-chromaticity (each channel's log less the three's mean): a region's albedo is a
@@ -139,13 +144,22 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
   if (!face) return a;
   const add = (x: Rgb, y: Rgb): Rgb => [x[0] + y[0], x[1] + y[1], x[2] + y[2]];
   const background = chroma(colour?.background ?? null);
+  const addLog = (had: { n: number; sum: Rgb } | undefined, v: Rgb | null) =>
+    v ? { n: (had?.n ?? 0) + 1, sum: add(had?.sum ?? [0, 0, 0], v) } : had;
   const patches = (colour?.patches ?? []).map((part, p) => {
     const had = a.patches?.[p] ?? { n: 0, sum: [0, 0, 0] as Rgb, clipped: 0 };
     const c = chroma(part?.rgb ?? null);
+    const log = addLog(had.log, logChroma(part?.rgb ?? null));
     return c
-      ? { n: had.n + 1, sum: add(had.sum, c), clipped: Math.max(had.clipped ?? 0, part!.clipped) }
+      ? {
+          n: had.n + 1,
+          sum: add(had.sum, c),
+          clipped: Math.max(had.clipped ?? 0, part!.clipped),
+          ...(log ? { log } : {}),
+        }
       : had;
   });
+  const logFace = addLog(a.logFace, logChroma(colour?.face ?? null));
   const core = logChroma(colour?.core ?? null);
   const rim = logChroma(colour?.rim ?? null);
   const had = a.shading ?? { n: 0, core: [0, 0, 0] as Rgb, rim: [0, 0, 0] as Rgb };
@@ -158,6 +172,7 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
     background: background ? add(a.background, background) : a.background,
     ...(patches.length ? { patches } : {}),
     ...(shading ? { shading } : {}),
+    ...(logFace ? { logFace } : {}),
   };
 }
 
@@ -227,20 +242,42 @@ export function judgeLight(
   const correlation = pearson(expected, face);
   const faceSlope = slope(face, expected);
   const count = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
+  // On log-chromaticity where every colour has it (issue 41: a region's colour is a constant there,
+  // so a print's face and its own background of another colour change alike; on chromaticity they
+  // did not, and 2 of 20 prints passed on their background); chromaticity for an older state.
+  const onLog = count > 0 && seen.every(({ a }) => a.logFace?.n);
+  const usable = (p: number) =>
+    seen.every(
+      ({ a }) =>
+        a.patches?.[p]?.n &&
+        (a.patches[p]!.clipped ?? 0) <= PART_MAX_CLIPPED &&
+        (!onLog || a.patches[p]!.log?.n),
+    );
+  const faceRows = onLog
+    ? deviations(seen.map(({ a }) => mean(a.logFace!.sum, a.logFace!.n)))
+    : face;
   const parts: number[][] = count
     ? Array.from({ length: count }, (_, p) => p).flatMap((p) =>
-        seen.every(({ a }) => a.patches?.[p]?.n && (a.patches[p]!.clipped ?? 0) <= PART_MAX_CLIPPED)
-          ? [deviations(seen.map(({ a }) => mean(a.patches![p]!.sum, a.patches![p]!.n)))]
+        usable(p)
+          ? [
+              deviations(
+                seen.map(({ a }) => {
+                  const part = a.patches![p]!;
+                  return onLog ? mean(part.log!.sum, part.log!.n) : mean(part.sum, part.n);
+                }),
+              ),
+            ]
           : [],
       )
     : seen.every(({ a }) => a.nb)
       ? [deviations(seen.map(({ a }) => mean(a.background, a.nb)))]
       : [];
+  const faceRowsSlope = slope(faceRows, expected);
   let beyond: number | null = null;
   for (const part of parts) {
-    const diff = face.map((v, i) => v - part[i]!);
-    if (faceSlope <= 0 || pearson(expected, diff) < BEYOND_FIT) continue;
-    const b = slope(diff, expected) / faceSlope;
+    const diff = faceRows.map((v, i) => v - part[i]!);
+    if (faceSlope <= 0 || faceRowsSlope <= 0 || pearson(expected, diff) < BEYOND_FIT) continue;
+    const b = slope(diff, expected) / faceRowsSlope;
     if (beyond === null || b > beyond) beyond = b;
   }
   const shape = faceSlope >= SHAPE_MIN_CHANGE ? shapeOf(seen, expected) : null;

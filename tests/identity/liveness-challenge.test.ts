@@ -614,6 +614,40 @@ describe('the challenge decider: the colour light', () => {
     ).toBe(false);
   });
 
+  it('judgeLight: a print before its own background of another colour, both lit alike, is flat on log-chromaticity (issue 41)', () => {
+    const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
+      colour,
+      from: i * 700,
+      to: (i + 1) * 700,
+    }));
+    /** Paper of colour `albedo` under ambient 1 and the screen's colour with weight `k` (multiplied); its background a saturated blue. */
+    const paper = (albedo: number[], hex: string, k: number) =>
+      hexRgb(hex).map((c, i) => albedo[i]! * (1 + (k * c) / 255)) as [number, number, number];
+    const acc = (wallK: number) =>
+      colours.map((c) => {
+        const frame: FrameColour = {
+          face: paper([150, 105, 80], c.colour, 0.3),
+          background: paper([15, 25, 220], c.colour, wallK),
+          patches: [0, 1, 2, 3].map(() => ({
+            rgb: paper([15, 25, 220], c.colour, wallK),
+            clipped: 0,
+          })),
+        };
+        return addColour(emptyColourAcc(), frame);
+      });
+    const judge = (wallK: number) =>
+      judgeLight({ round: 1, colours, acc: acc(wallK) } as Parameters<typeof judgeLight>[0]);
+    // The print: its background is paper too, lit as its face is.
+    const print = judge(0.3);
+    // About nothing beyond its background, whatever their colours (on plain chromaticity the
+    // difference of their colours made one).
+    expect(Math.abs(print.beyond ?? 0)).toBeLessThan(0.05);
+    expect(print.passed).toBe(false);
+    // The same plainly before a far wall (lit a tenth as much): the face's change is beyond it.
+    expect(judge(0.03)).toMatchObject({ passed: true });
+    expect(judge(0.03).beyond).toBeGreaterThan(LIGHT_THRESHOLDS.beyond);
+  });
+
   it("judgeLight: the camera's white balance taking back part of the light on every pixel alike does not hide the face's change", () => {
     const colours = LIGHT_PALETTE.slice(0, 5).map((colour, i) => ({
       colour,

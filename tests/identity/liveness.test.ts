@@ -111,19 +111,30 @@ describe('blink liveness on real frames', () => {
     },
   );
 
-  it('a different face mid-challenge restarts it', { timeout: T }, async () => {
-    const sid = await newSession();
-    const seq = await blinkSequence(1, 4);
-    // Someone else, a step to the side (still inside the oval): the move triggers a description.
-    const stranger = await sharp(fixture('faces', 'person-05.jpg'))
-      .resize(400, 400)
-      .extend({ top: 40, bottom: 40, left: 40, right: 200, background: '#777' })
-      .jpeg()
-      .toBuffer();
-    const answers = await sendFrames(h, sid, [...seq, stranger]);
-    expect(answers[5]!.feedback).toEqual([hints.blink(1, 3)]);
-    expect(answers.at(-1)!.feedback).toEqual([hints.otherFace]);
-  });
+  it(
+    'a different face once a blink was seen refuses the session (issue 41: no second round)',
+    { timeout: T },
+    async () => {
+      const sid = await newSession();
+      const seq = await blinkSequence(1, 4);
+      // Someone else, a step to the side (still inside the oval): the move triggers a description.
+      const stranger = await sharp(fixture('faces', 'person-05.jpg'))
+        .resize(400, 400)
+        .extend({ top: 40, bottom: 40, left: 40, right: 200, background: '#777' })
+        .jpeg()
+        .toBuffer();
+      const answers = await sendFrames(h, sid, seq);
+      expect(answers[5]!.feedback).toEqual([hints.blink(1, 3)]);
+      // It used to start again for the stranger (hints.otherFace), the blink seen refunded.
+      await expect(sendFrames(h, sid, [stranger])).rejects.toMatchObject({
+        code: 'face_changed',
+        status: 422,
+      });
+      await expect(sendFrames(h, sid, [(await blinkSequence(1, 5))[0]!])).rejects.toMatchObject({
+        code: 'face_changed',
+      });
+    },
+  );
 
   it('answers "time up" after the session time limit', { timeout: T }, async () => {
     const sid = await newSession();

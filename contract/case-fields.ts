@@ -14,10 +14,19 @@ import { DOCUMENT_MAX, DOCUMENT_MIN } from './login.constants';
 /** Sex as the cédula's MRZ gives it (server/identity/mrz.ts): 'X' when it is not printed. */
 export const SEXES = ['F', 'M', 'X'] as const;
 
+/** The identity fields of a cédula: what the engine reads, an operator corrects, a patient claims. */
+export const IDENTITY_FIELDS = [
+  'FullName',
+  'DocumentNumber',
+  'DateOfBirth',
+  'Gender',
+  'Nationality',
+  'MaritalStatus',
+] as const;
+
 /**
  * The nationalities a Paraguayan cédula prints, in words, by their ICAO 9303 code (the engine's
- * `nationalityInWords` in server/identity/cedula.ts writes the same; tests/contract/case-fields
- * checks that they agree).
+ * `nationalityInWords` in server/identity/cedula.ts reads them from here).
  */
 export const NATIONALITY_CODES = {
   PRY: 'PARAGUAYA',
@@ -49,7 +58,7 @@ export const NATIONALITIES = Object.values(NATIONALITY_CODES) as Array<
   (typeof NATIONALITY_CODES)[keyof typeof NATIONALITY_CODES]
 >;
 
-/** 'ESTADO CIVIL' as the cédula prints it (the engine's closed set, server/identity/cedula.ts). */
+/** 'ESTADO CIVIL' as the cédula prints it (the engine's closed set, server/identity/cedula.ts reads it). */
 export const MARITAL_STATUSES = [
   'SOLTERO',
   'SOLTERA',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { IDENTITY_FIELDS } from './case-fields';
 import { plainText, REGISTRATION_TOKEN_PATTERN } from './common';
 import { idData } from './identity';
 
@@ -86,14 +87,7 @@ export type CaseStatus = z.infer<typeof caseStatus>;
 const registrationToken = z.string().check(z.regex(REGISTRATION_TOKEN_PATTERN));
 
 /** The identity fields the patient may say were read wrong (the review's 'Hay un dato mal'). */
-export const CLAIM_FIELDS = [
-  'FullName',
-  'DocumentNumber',
-  'DateOfBirth',
-  'Gender',
-  'Nationality',
-  'MaritalStatus',
-] as const;
+export const CLAIM_FIELDS = IDENTITY_FIELDS;
 export type ClaimField = (typeof CLAIM_FIELDS)[number];
 /** How long what the patient says a field should say may be. */
 export const CLAIM_SAYS_MAX = 80;

@@ -9,7 +9,7 @@ import {
   patientClaim,
   REJECT_REASONS,
 } from './cases';
-import { idFieldValues } from './case-fields';
+import { IDENTITY_FIELDS, idFieldValues } from './case-fields';
 import { isIdentityReason } from './identity';
 
 /**
@@ -139,14 +139,7 @@ export const FIELD_ORIGINS = ['read', 'typed', 'missing'] as const;
 export type FieldOrigin = (typeof FIELD_ORIGINS)[number];
 
 /** The identity fields an operator may correct, each by its schema (contract/case-fields.ts). */
-export const CORRECTABLE_FIELDS = [
-  'FullName',
-  'DocumentNumber',
-  'DateOfBirth',
-  'Gender',
-  'Nationality',
-  'MaritalStatus',
-] as const;
+export const CORRECTABLE_FIELDS = IDENTITY_FIELDS;
 export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
 
 /** An engine reason code: shown in words by the back office's copy (unknown codes as they are). */

@@ -1,3 +1,4 @@
+import { MARITAL_STATUSES, NATIONALITY_CODES } from '../../contract/case-fields';
 import type { FaceObservation, FrameAnalysis } from './types';
 
 /**
@@ -9,19 +10,6 @@ import type { FaceObservation, FrameAnalysis } from './types';
 
 /** A word the OCR read, with its box as fractions (0-1) of the image's width and height. */
 export type OcrWord = { text: string; x0: number; y0: number; x1: number; y1: number };
-
-const MARITAL_STATUSES = [
-  'SOLTERO',
-  'SOLTERA',
-  'CASADO',
-  'CASADA',
-  'DIVORCIADO',
-  'DIVORCIADA',
-  'VIUDO',
-  'VIUDA',
-  'SEPARADO',
-  'SEPARADA',
-] as const;
 
 const stripAccents = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 
@@ -279,36 +267,15 @@ export function findPortrait(frame: Pick<FrameAnalysis, 'height' | 'faces'>): Po
 }
 
 /**
- * ICAO 9303 nationality codes as a Paraguayan cédula prints the nationality (issue 28): a foreign
+ * ICAO 9303 nationality codes as a Paraguayan cédula prints the nationality (issue 28; the list is
+ * the contract's, which the back office's corrections take too): a foreign
  * resident's card says 'ARGENTINA' on its front and 'ARG' in its MRZ. A code not listed is given as
  * it is.
  */
 const NATIONALITIES: Record<string, string> = {
-  PRY: 'PARAGUAYA',
-  ARG: 'ARGENTINA',
-  BRA: 'BRASILEÑA',
-  BOL: 'BOLIVIANA',
-  URY: 'URUGUAYA',
-  CHL: 'CHILENA',
-  PER: 'PERUANA',
-  COL: 'COLOMBIANA',
-  VEN: 'VENEZOLANA',
-  ECU: 'ECUATORIANA',
-  MEX: 'MEXICANA',
-  ESP: 'ESPAÑOLA',
-  ITA: 'ITALIANA',
-  DEU: 'ALEMANA',
+  ...NATIONALITY_CODES,
+  // Germany's own code in a TD1's nationality field (ICAO 9303 allows 'D').
   D: 'ALEMANA',
-  FRA: 'FRANCESA',
-  PRT: 'PORTUGUESA',
-  USA: 'ESTADOUNIDENSE',
-  CHN: 'CHINA',
-  TWN: 'TAIWANESA',
-  KOR: 'COREANA',
-  JPN: 'JAPONESA',
-  CUB: 'CUBANA',
-  DOM: 'DOMINICANA',
-  LBN: 'LIBANESA',
 };
 
 export const nationalityInWords = (code: string): string => NATIONALITIES[code] ?? code;

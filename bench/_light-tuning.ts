@@ -24,11 +24,9 @@ import {
 import {
   LIGHT_HOLD_MS,
   LIGHT_SETTLE_MS,
-  addColour,
   drawLightColours,
-  emptyColourAcc,
-  judgeLight,
 } from '../server/identity/liveness-light';
+import { addColour, emptyColourAcc, judgeLight } from '../server/identity/liveness-light-judge';
 import { frameColour } from '../server/identity/worker/colour';
 import { HELD_OUT, placedFaces } from './_faces';
 import { FACE_ELLIPSES, FRAMINGS, placeFace, syntheticCamera, type Framing } from './_synthetic';

@@ -16,9 +16,7 @@ import {
   type Draw,
 } from './liveness-cues';
 import {
-  addColour,
   drawLight,
-  judgeLight,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_ROUNDS,
   LIGHT_SETTLE_MS,
@@ -26,10 +24,9 @@ import {
   roundsIn,
   tagAgrees,
   unjudged,
-  unjudgeable,
   type LightRound,
-  type LightScore,
 } from './liveness-light';
+import { addColour, judgeLight, unjudgeable, type LightScore } from './liveness-light-judge';
 
 /**
  * The KYC selfie's challenge (issue 31; the protocol is /work/briefs/issue31-overview.md, summed up

@@ -16,13 +16,15 @@ import {
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_PALETTE,
   drawLightColours,
+} from '../../server/identity/liveness-light';
+import {
   PART_MAX_CLIPPED,
   SHAPE_FLAT,
   SHAPE_MIN_CHANGE,
   addColour,
   emptyColourAcc,
   judgeLight,
-} from '../../server/identity/liveness-light';
+} from '../../server/identity/liveness-light-judge';
 import type { FaceObservation, FrameColour } from '../../server/identity/types';
 import { frameColour } from '../../server/identity/worker/colour';
 
@@ -734,7 +736,7 @@ describe('the challenge decider: the colour light', () => {
     /** The frames of each colour: a face lit by it, and a wall that barely changes. */
     const acc = (missing: number[]) =>
       colours.map((c, k) => {
-        if (missing.includes(k)) return { n: 0, face: [0, 0, 0], nb: 0, background: [0, 0, 0] };
+        if (missing.includes(k)) return emptyColourAcc();
         const { face, background } = lit(c.colour);
         return { n: 1, face: chromaOf(face!), nb: 1, background: chromaOf(background!) };
       });

@@ -56,7 +56,7 @@ const CODE_MARKERS = [
 ] as const;
 /** Strings only the back office's code holds (its API prefix, its login button's words). */
 const OPERATOR_MARKERS = ['/api/operador', 'llave de acceso'] as const;
-/** Chunk file names of the back office (src/flows/operador, machines/operador). */
+/** Chunk file names of the back office (src/flows/operators, machines/operators). */
 const OPERATOR_CHUNK = /Operator|operador/;
 /** The back office's page: measured for its first load (no budget). */
 export const OPERATOR_PAGE = '/operador';

@@ -158,3 +158,10 @@ export const CASE_REFUSALS = [
   'registration_complete', // the patient finished registering
 ] as const;
 export type CaseRefusal = (typeof CASE_REFUSALS)[number];
+
+/** The assisted verification's paths: under /api/onboarding, each call naming its registration. */
+export const casesPaths = {
+  openCase: '/api/onboarding/registration/case',
+  caseStatus: '/api/onboarding/registration/case/status',
+  centres: '/api/onboarding/centros',
+} as const;

@@ -263,3 +263,24 @@ export const deskPhotoResponse = z.object({
   faceThreshold: z.nullable(z.number()),
 });
 export type DeskPhotoResponse = z.infer<typeof deskPhotoResponse>;
+
+/** The back office's paths (the browser's one list; the server registers them under the prefix). */
+export const OPERATOR_API_PREFIX = '/api/operador';
+const caseUrl = (id: string) => `${OPERATOR_API_PREFIX}/casos/${encodeURIComponent(id)}`;
+export const operatorPaths = {
+  session: `${OPERATOR_API_PREFIX}/sesion`,
+  logout: `${OPERATOR_API_PREFIX}/salir`,
+  enrolOptions: `${OPERATOR_API_PREFIX}/alta/opciones`,
+  enrolVerify: `${OPERATOR_API_PREFIX}/alta/verificar`,
+  loginOptions: `${OPERATOR_API_PREFIX}/ingreso/opciones`,
+  loginVerify: `${OPERATOR_API_PREFIX}/ingreso/verificar`,
+  queue: `${OPERATOR_API_PREFIX}/casos`,
+  claim: `${OPERATOR_API_PREFIX}/casos/tomar`,
+  codeLookup: `${OPERATOR_API_PREFIX}/codigos`,
+  case: caseUrl,
+  caseImage: (id: string, image: EvidenceImage) => `${caseUrl(id)}/imagen/${image}`,
+  correction: (id: string) => `${caseUrl(id)}/campos`,
+  decision: (id: string) => `${caseUrl(id)}/decision`,
+  release: (id: string) => `${caseUrl(id)}/soltar`,
+  deskPhoto: (id: string) => `${caseUrl(id)}/foto`,
+} as const;

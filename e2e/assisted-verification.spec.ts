@@ -6,7 +6,7 @@ import { login as loginCopy } from '../src/copy/es';
 import { assist } from '../src/copy/es.assist';
 import { kycErrors } from '../src/copy/es.kyc';
 import { onboarding as copy } from '../src/copy/es.onboarding';
-import { caseCopy, operadorTerms } from '../src/copy/es.operador';
+import { caseCopy, operadorTerms } from '../src/copy/es.operators';
 import { e2eEnv, expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
 import { makeBlinkVideo } from './support/blink-video';
 import {

@@ -5,7 +5,7 @@ import { login as loginCopy } from '../src/copy/es';
 import { assist } from '../src/copy/es.assist';
 import { faceLogin as copy } from '../src/copy/es.faceLogin';
 import { onboarding as onboardingCopy } from '../src/copy/es.onboarding';
-import { caseCopy, operadorTerms, queueCopy } from '../src/copy/es.operador';
+import { caseCopy, operadorTerms, queueCopy } from '../src/copy/es.operators';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from './chromium';
 import {
   createPatient,

@@ -28,6 +28,7 @@ import { devOnboardingRoutes, onboardingRoutes } from './onboarding/routes';
 import { loadInsightSettings } from './insight/config';
 import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
+import { OPERATOR_API_PREFIX } from '../contract/operators';
 import { loadOperatorsConfig } from './operators/config';
 import { operatorAuthPlugin, requireOperator } from './operators/auth';
 import { loadCasesSettings } from './cases/config';
@@ -149,7 +150,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
   // The back office's operators: passkeys, sessions, request.operator (issue 30).
   await app.register(operatorAuthPlugin, { ctx });
-  await app.register(operatorCaseRoutes, { prefix: '/api/operador', ctx, requireOperator });
+  await app.register(operatorCaseRoutes, { prefix: OPERATOR_API_PREFIX, ctx, requireOperator });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
     await app.register(devOnboardingRoutes, { prefix: '/api/dev', ctx });

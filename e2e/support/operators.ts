@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Browser, BrowserContext, CDPSession, Page } from '@playwright/test';
 import type { OperatorRole } from '../../contract/operators';
-import { caseCopy, operador, queueCopy } from '../../src/copy/es.operador';
+import { caseCopy, operador, queueCopy } from '../../src/copy/es.operators';
 import { e2eEnv, expect } from '../fixtures';
 
 /**

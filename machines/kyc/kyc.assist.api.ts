@@ -1,5 +1,6 @@
 import {
   caseStatusResponse,
+  casesPaths,
   centresResponse,
   openCaseResponse,
   type CaseStatus,
@@ -8,19 +9,11 @@ import {
 } from '../../contract/cases';
 import { request } from '../shared/http';
 
-/**
- * The assisted verification's calls (contract/cases.ts names them: paths under /api/onboarding,
- * each naming its registration by token).
- */
-export const assistPaths = {
-  openCase: '/api/onboarding/registration/case',
-  caseStatus: '/api/onboarding/registration/case/status',
-  centres: '/api/onboarding/centros',
-} as const;
+// The assisted verification's calls (contract/cases.ts names their paths).
 
 /** POST .../registration/case: the case opened (or the one already open). */
 export async function postOpenCase(body: OpenCaseRequest, signal?: AbortSignal) {
-  const answer = await request(assistPaths.openCase, { body, schema: openCaseResponse, signal });
+  const answer = await request(casesPaths.openCase, { body, schema: openCaseResponse, signal });
   return answer.case;
 }
 
@@ -29,7 +22,7 @@ export async function postCaseStatus(
   registrationToken: string,
   signal?: AbortSignal,
 ): Promise<CaseStatus | null> {
-  const answer = await request(assistPaths.caseStatus, {
+  const answer = await request(casesPaths.caseStatus, {
     body: { registrationToken },
     schema: caseStatusResponse,
     signal,
@@ -39,5 +32,5 @@ export async function postCaseStatus(
 
 /** GET /centros: the health centres that verify, by department. */
 export function getCentres(signal?: AbortSignal): Promise<CentresResponse> {
-  return request(assistPaths.centres, { schema: centresResponse, signal });
+  return request(casesPaths.centres, { schema: centresResponse, signal });
 }

@@ -9,7 +9,7 @@ import { hashToken, newToken } from './tokens';
  */
 
 export const OPERATOR_SESSION_COOKIE = 'operador_sesion';
-export const OPERATOR_API_PREFIX = '/api/operador';
+export { OPERATOR_API_PREFIX } from '../../contract/operators';
 
 export type OperatorIdentity = { id: string; usuario: string; nombre: string; rol: OperatorRole };
 

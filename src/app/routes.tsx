@@ -23,7 +23,7 @@ const FaceLoginFlow = lazy(() => import('../flows/face-login/FaceLoginFlow'));
 // The back office (/operador, issue 30): its own chunk, never loaded by a patient's page. Its
 // paths (contract/operators.ts OPERATOR_PATH, OPERATOR_ENROL_PATH) are written out here: importing
 // them would put the contract's zod schemas in every page's first load.
-const loadOperator = () => import('../flows/operador/OperatorFlow');
+const loadOperator = () => import('../flows/operators/OperatorFlow');
 const OperatorFlow = lazy(loadOperator);
 const OperatorEnrolmentFlow = lazy(() =>
   loadOperator().then((m) => ({ default: m.OperatorEnrolmentFlow })),

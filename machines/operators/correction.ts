@@ -8,7 +8,7 @@ import {
 import { DOCUMENT_MAX } from '../../contract/login.constants';
 import { CORRECTION_REASON, isValidCorrectionValue } from '../../contract/operators';
 import { formatCardDate } from '../shared/format';
-import type { CorrectableField, Correction } from './operador.types';
+import type { CorrectableField, Correction } from './operators.types';
 
 /**
  * The correction form's rules (issue 42, item 2): the value by its field's schema in
@@ -16,7 +16,7 @@ import type { CorrectableField, Correction } from './operador.types';
  * and a reason. Pure: the machine's guard and the selector that says why both read it.
  */
 
-/** Why a correction cannot be sent yet (src/copy/es.operador.ts says it in words). */
+/** Why a correction cannot be sent yet (src/copy/es.operators.ts says it in words). */
 export type CorrectionProblem = 'value' | 'unchanged' | 'reason';
 
 /** The reason's length (the contract's); a value's longest text, by how the form asks for it. */

@@ -1,15 +1,15 @@
 import {
   CORRECTION_LIMITS,
   selectCorrection,
-} from '../../../../machines/operador/operador.selectors';
+} from '../../../../machines/operators/operators.selectors';
 import { errorText } from '../../../copy/es';
-import { caseCopy, operador, operadorTerms } from '../../../copy/es.operador';
+import { caseCopy, operador, operadorTerms } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Stack } from '../../../components/Page';
 import { SelectField } from '../../../components/SelectField';
 import { TextField } from '../../../components/TextField';
-import { CaseActor } from '../operador.context';
+import { CaseActor } from '../operators.context';
 import { Panel } from './parts';
 
 /**

@@ -33,14 +33,14 @@ import {
   postLoginVerify,
   postLogout,
   postRelease,
-} from './operador.api';
+} from './operators.api';
 import type {
   CaseDetail,
   CaseImages,
   Correction,
   DecisionRequest,
   LoadedCase,
-} from './operador.types';
+} from './operators.types';
 
 /** Thrown before a ceremony when this browser has no WebAuthn (no PublicKeyCredential). */
 export class PasskeysUnsupported extends Error {

@@ -9,14 +9,14 @@ import type {
   QueueResponse,
   SessionResponse,
 } from '../../contract/operators';
-import { caseMachine } from '../../machines/operador/case.machine';
-import { operatorFixtures } from '../../machines/operador/operador.fixtures';
-import { operatorAuthMachine } from '../../machines/operador/operador.machine';
-import type { DeskUpload } from '../../machines/operador/operador.actors';
-import type { LoadedCase } from '../../machines/operador/operador.types';
-import { queueMachine } from '../../machines/operador/queue.machine';
-import { OperatorActor } from '../../src/flows/operador/operador.context';
-import { OperatorScreens } from '../../src/flows/operador/OperatorScreens';
+import { caseMachine } from '../../machines/operators/case.machine';
+import { operatorFixtures } from '../../machines/operators/operators.fixtures';
+import { operatorAuthMachine } from '../../machines/operators/operators.machine';
+import type { DeskUpload } from '../../machines/operators/operators.actors';
+import type { LoadedCase } from '../../machines/operators/operators.types';
+import { queueMachine } from '../../machines/operators/queue.machine';
+import { OperatorActor } from '../../src/flows/operators/operators.context';
+import { OperatorScreens } from '../../src/flows/operators/OperatorScreens';
 import { AtSnapshot, pending, type StoryParameters } from '../support';
 
 type Json = Record<string, unknown>;

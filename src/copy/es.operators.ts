@@ -10,7 +10,7 @@ import type {
   OperatorErrorCode,
   OperatorNotice,
   RejectReason,
-} from '../../machines/operador/operador.types';
+} from '../../machines/operators/operators.types';
 import { sharedErrors } from './es';
 
 /**

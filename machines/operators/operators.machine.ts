@@ -9,14 +9,14 @@ import {
   usePasskey,
   verifyEnrolment,
   verifyLogin,
-} from './operador.actors';
-import { errorOf, isUnauthorized, operatorErrorFrom } from './operador.errors';
+} from './operators.actors';
+import { errorOf, isUnauthorized, operatorErrorFrom } from './operators.errors';
 import type {
   DeskOutput,
   OperatorAuthContext,
   OperatorAuthEvent,
   OperatorAuthInput,
-} from './operador.types';
+} from './operators.types';
 import { queueMachine } from './queue.machine';
 
 /** What a ceremony leaves behind, cleared once it ends (nothing of it stays in memory). */

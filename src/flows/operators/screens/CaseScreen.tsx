@@ -5,7 +5,7 @@ import {
   selectRejection,
   selectRepeat,
   NOTE_MAX,
-} from '../../../../machines/operador/operador.selectors';
+} from '../../../../machines/operators/operators.selectors';
 import {
   CASE_STEPS,
   CORRECTABLE_FIELDS,
@@ -13,7 +13,7 @@ import {
   type EvidenceImage,
   type FieldOrigin,
   type RejectReason,
-} from '../../../../machines/operador/operador.types';
+} from '../../../../machines/operators/operators.types';
 import { cameraErrors } from '../../../copy/es.camera';
 import { errorText } from '../../../copy/es';
 import {
@@ -22,7 +22,7 @@ import {
   operador,
   operadorTerms,
   reasonText,
-} from '../../../copy/es.operador';
+} from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { CameraView } from '../../../components/CameraView';
 import { ErrorBanner } from '../../../components/ErrorBanner';
@@ -31,7 +31,7 @@ import { Muted, Stack } from '../../../components/Page';
 import { SelectField } from '../../../components/SelectField';
 import { TextField } from '../../../components/TextField';
 import { theme } from '../../../theme/theme';
-import { CaseActor } from '../operador.context';
+import { CaseActor } from '../operators.context';
 import { CorrectionPanel } from './CorrectionPanel';
 import { Actions, Badge, Busy, H2, Panel } from './parts';
 

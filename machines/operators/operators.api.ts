@@ -7,6 +7,7 @@ import {
   deskPhotoResponse,
   enrolOptionsResponse,
   loginOptionsResponse,
+  operatorPaths,
   queueResponse,
   sessionResponse,
   type CaseDetail,
@@ -21,55 +22,57 @@ import {
   type SessionResponse,
 } from '../../contract/operators';
 import { request, requestImage } from '../shared/http';
-import type { Correction } from './operador.types';
+import type { Correction } from './operators.types';
 
-/** The back office's calls (contract/operators.ts); the only place its URLs live. */
-const API = '/api/operador';
+/** The back office's calls (contract/operators.ts names their paths). */
 const ok = z.object({ success: z.literal(true) });
-const caseUrl = (id: string) => `${API}/casos/${encodeURIComponent(id)}`;
 
 export const getSession = (signal?: AbortSignal): Promise<SessionResponse> =>
-  request(`${API}/sesion`, { schema: sessionResponse, signal });
+  request(operatorPaths.session, { schema: sessionResponse, signal });
 
 export async function postLogout(signal?: AbortSignal): Promise<void> {
-  await request(`${API}/salir`, { body: {}, schema: ok, signal });
+  await request(operatorPaths.logout, { body: {}, schema: ok, signal });
 }
 
 export const postEnrolOptions = (
   token: string,
   signal?: AbortSignal,
 ): Promise<EnrolOptionsResponse> =>
-  request(`${API}/alta/opciones`, { body: { token }, schema: enrolOptionsResponse, signal });
+  request(operatorPaths.enrolOptions, { body: { token }, schema: enrolOptionsResponse, signal });
 
 export const postEnrolVerify = (
   token: string,
   response: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<SessionResponse> =>
-  request(`${API}/alta/verificar`, { body: { token, response }, schema: sessionResponse, signal });
+  request(operatorPaths.enrolVerify, {
+    body: { token, response },
+    schema: sessionResponse,
+    signal,
+  });
 
 export const postLoginOptions = (signal?: AbortSignal): Promise<LoginOptionsResponse> =>
-  request(`${API}/ingreso/opciones`, { body: {}, schema: loginOptionsResponse, signal });
+  request(operatorPaths.loginOptions, { body: {}, schema: loginOptionsResponse, signal });
 
 export const postLoginVerify = (
   challengeId: string,
   response: Record<string, unknown>,
   signal?: AbortSignal,
 ): Promise<SessionResponse> =>
-  request(`${API}/ingreso/verificar`, {
+  request(operatorPaths.loginVerify, {
     body: { challengeId, response },
     schema: sessionResponse,
     signal,
   });
 
 export const getQueue = (signal?: AbortSignal): Promise<QueueResponse> =>
-  request(`${API}/casos`, { schema: queueResponse, signal });
+  request(operatorPaths.queue, { schema: queueResponse, signal });
 
 export const postClaim = (signal?: AbortSignal): Promise<ClaimResponse> =>
-  request(`${API}/casos/tomar`, { body: {}, schema: claimResponse, signal });
+  request(operatorPaths.claim, { body: {}, schema: claimResponse, signal });
 
 export async function postCodeLookup(code: string, signal?: AbortSignal): Promise<string> {
-  const res = await request(`${API}/codigos`, {
+  const res = await request(operatorPaths.codeLookup, {
     body: { code },
     schema: codeLookupResponse,
     signal,
@@ -78,19 +81,19 @@ export async function postCodeLookup(code: string, signal?: AbortSignal): Promis
 }
 
 export async function getCase(id: string, signal?: AbortSignal): Promise<CaseDetail> {
-  const res = await request(caseUrl(id), { schema: caseDetailResponse, signal });
+  const res = await request(operatorPaths.case(id), { schema: caseDetailResponse, signal });
   return res.case;
 }
 
 export const getCaseImage = (id: string, image: EvidenceImage, signal?: AbortSignal) =>
-  requestImage(`${caseUrl(id)}/imagen/${image}`, signal);
+  requestImage(operatorPaths.caseImage(id, image), signal);
 
 export async function postCorrection(
   id: string,
   correction: Correction,
   signal?: AbortSignal,
 ): Promise<void> {
-  await request(`${caseUrl(id)}/campos`, { body: correction, schema: ok, signal });
+  await request(operatorPaths.correction(id), { body: correction, schema: ok, signal });
 }
 
 export const postDecision = (
@@ -98,10 +101,10 @@ export const postDecision = (
   decision: DecisionRequest,
   signal?: AbortSignal,
 ): Promise<DecisionResponse> =>
-  request(`${caseUrl(id)}/decision`, { body: decision, schema: decisionResponse, signal });
+  request(operatorPaths.decision(id), { body: decision, schema: decisionResponse, signal });
 
 export async function postRelease(id: string, signal?: AbortSignal): Promise<void> {
-  await request(`${caseUrl(id)}/soltar`, { body: {}, schema: ok, signal });
+  await request(operatorPaths.release(id), { body: {}, schema: ok, signal });
 }
 
 export const postDeskPhoto = (
@@ -109,4 +112,4 @@ export const postDeskPhoto = (
   photo: Blob,
   signal?: AbortSignal,
 ): Promise<DeskPhotoResponse> =>
-  request(`${caseUrl(id)}/foto`, { blob: photo, schema: deskPhotoResponse, signal });
+  request(operatorPaths.deskPhoto(id), { blob: photo, schema: deskPhotoResponse, signal });

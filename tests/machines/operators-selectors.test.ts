@@ -3,7 +3,7 @@ import {
   caseFixtures,
   operatorFixtures,
   queueFixtures,
-} from '../../machines/operador/operador.fixtures';
+} from '../../machines/operators/operators.fixtures';
 import {
   selectCase,
   selectCaseActor,
@@ -18,8 +18,8 @@ import {
   selectQueueActor,
   selectRejection,
   selectRepeat,
-} from '../../machines/operador/operador.selectors';
-import { ageText, reasonText } from '../../src/copy/es.operador';
+} from '../../machines/operators/operators.selectors';
+import { ageText, reasonText } from '../../src/copy/es.operators';
 
 const o = operatorFixtures;
 const q = queueFixtures;

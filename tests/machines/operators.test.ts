@@ -9,9 +9,9 @@ import type {
   QueueResponse,
   SessionResponse,
 } from '../../contract/operators';
-import { caseMachine } from '../../machines/operador/case.machine';
-import { cardMissingCase } from '../../machines/operador/operador.fixtures';
-import { operatorAuthMachine } from '../../machines/operador/operador.machine';
+import { caseMachine } from '../../machines/operators/case.machine';
+import { cardMissingCase } from '../../machines/operators/operators.fixtures';
+import { operatorAuthMachine } from '../../machines/operators/operators.machine';
 import {
   selectCase,
   selectCaseActor,
@@ -23,19 +23,19 @@ import {
   selectOperatorScreen,
   selectQueue,
   selectQueueActor,
-} from '../../machines/operador/operador.selectors';
-import { formatCodeInput, queueMachine } from '../../machines/operador/queue.machine';
+} from '../../machines/operators/operators.selectors';
+import { formatCodeInput, queueMachine } from '../../machines/operators/queue.machine';
 import type {
   Correction,
   DecisionRequest,
   LoadedCase,
-} from '../../machines/operador/operador.types';
+} from '../../machines/operators/operators.types';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
 import {
   createCaseLoader,
   createDeskUploader,
   type DeskUpload,
-} from '../../machines/operador/operador.actors';
+} from '../../machines/operators/operators.actors';
 import { ApiError } from '../../machines/shared/errors';
 import { controlled } from './controlled';
 

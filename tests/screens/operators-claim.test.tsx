@@ -2,9 +2,9 @@ import { composeStories, setProjectAnnotations } from '@storybook/react-vite';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import preview from '../../.storybook/preview';
-import { patientClaimCase } from '../../machines/operador/operador.fixtures';
-import { caseCopy, operadorTerms } from '../../src/copy/es.operador';
-import * as stories from '../../stories/operador/operador.stories';
+import { patientClaimCase } from '../../machines/operators/operators.fixtures';
+import { caseCopy, operadorTerms } from '../../src/copy/es.operators';
+import * as stories from '../../stories/operators/operators.stories';
 
 /**
  * 'Hay un dato mal' reaches a person (issue 43 item 7): the reviewer reads the field the patient

@@ -1,9 +1,9 @@
 import { createActorContext, useSelector } from '@xstate/react';
 import { createContext, createElement, useContext, type ReactNode } from 'react';
 import type { ActorRefFrom, AnyStateMachine, SnapshotFrom } from 'xstate';
-import type { CaseMachine } from '../../../machines/operador/case.machine';
-import { operatorAuthMachine } from '../../../machines/operador/operador.machine';
-import type { QueueMachine } from '../../../machines/operador/queue.machine';
+import type { CaseMachine } from '../../../machines/operators/case.machine';
+import { operatorAuthMachine } from '../../../machines/operators/operators.machine';
+import type { QueueMachine } from '../../../machines/operators/queue.machine';
 
 /** The back office's session machine; the desk's children reach their views by reference. */
 export const OperatorActor = createActorContext(operatorAuthMachine);

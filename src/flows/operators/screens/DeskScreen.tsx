@@ -3,12 +3,12 @@ import {
   selectCaseActor,
   selectOperator,
   selectQueueActor,
-} from '../../../../machines/operador/operador.selectors';
-import { operador } from '../../../copy/es.operador';
+} from '../../../../machines/operators/operators.selectors';
+import { operador } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { Muted, Page, Stack } from '../../../components/Page';
 import { Heading } from '../../../components/Heading';
-import { CaseActor, OperatorActor, QueueActor } from '../operador.context';
+import { CaseActor, OperatorActor, QueueActor } from '../operators.context';
 import { CaseScreen } from './CaseScreen';
 import { QueueScreen } from './QueueScreen';
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import styled from 'styled-components';
-import { caseCopy } from '../../../copy/es.operador';
+import { caseCopy } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { Muted, Stack } from '../../../components/Page';
 import { Spinner } from '../../../components/Spinner';

@@ -4,9 +4,9 @@ import {
   CENTRE_CODE_LENGTH,
   normalizeCentreCode,
 } from '../../contract/cases';
-import { claimNext, fetchQueue, lookupCode } from './operador.actors';
-import { errorOf, isUnauthorized, operatorErrorFrom } from './operador.errors';
-import type { DeskOutput, QueueContext, QueueEvent } from './operador.types';
+import { claimNext, fetchQueue, lookupCode } from './operators.actors';
+import { errorOf, isUnauthorized, operatorErrorFrom } from './operators.errors';
+import type { DeskOutput, QueueContext, QueueEvent } from './operators.types';
 
 /**
  * A health-centre code as the operator types it: upper case, only the code's alphabet, at most 8

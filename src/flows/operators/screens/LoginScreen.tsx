@@ -1,12 +1,12 @@
-import { selectLogin } from '../../../../machines/operador/operador.selectors';
+import { selectLogin } from '../../../../machines/operators/operators.selectors';
 import { errorText } from '../../../copy/es';
-import { operador } from '../../../copy/es.operador';
+import { operador } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Page, Stack } from '../../../components/Page';
 import { Busy } from './parts';
-import { OperatorActor } from '../operador.context';
+import { OperatorActor } from '../operators.context';
 
 /** 'Ingresar con tu llave de acceso': the passkey is the only way in. */
 export function LoginScreen() {

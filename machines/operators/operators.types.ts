@@ -35,7 +35,7 @@ export { CORRECTABLE_FIELDS };
 export { MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fields';
 
 /**
- * Why something failed, by code (src/copy/es.operador.ts has the words):
+ * Why something failed, by code (src/copy/es.operators.ts has the words):
  * - linkInvalid: the enrolment link expired or was used already
  * - hostIsIp: the page was opened on an IP address, where browsers refuse passkeys (503 with
  *   reason OPERATOR_HOST_IS_IP): open it on localhost or the site's name

@@ -1,8 +1,8 @@
-import { selectOperatorScreen } from '../../../machines/operador/operador.selectors';
-import { operador } from '../../copy/es.operador';
+import { selectOperatorScreen } from '../../../machines/operators/operators.selectors';
+import { operador } from '../../copy/es.operators';
 import { Heading } from '../../components/Heading';
 import { Muted, Page } from '../../components/Page';
-import { OperatorActor } from './operador.context';
+import { OperatorActor } from './operators.context';
 import { DeskScreen } from './screens/DeskScreen';
 import { EnrolmentScreen } from './screens/EnrolmentScreen';
 import { LoginScreen } from './screens/LoginScreen';

@@ -14,21 +14,21 @@ import type {
 } from '../../contract/operators';
 import { OPERATOR_ENROL_PATH, OPERATOR_HOST_IS_IP, OPERATOR_PATH } from '../../contract/operators';
 import { AppRoutes } from '../../src/app/routes';
-import { caseMachine } from '../../machines/operador/case.machine';
+import { caseMachine } from '../../machines/operators/case.machine';
 import {
   cardMissingCase,
   selfieMissingCase,
   fixtureCase,
   fixtureOperator,
-} from '../../machines/operador/operador.fixtures';
-import { operatorAuthMachine } from '../../machines/operador/operador.machine';
-import { queueMachine } from '../../machines/operador/queue.machine';
-import type { Correction, LoadedCase } from '../../machines/operador/operador.types';
+} from '../../machines/operators/operators.fixtures';
+import { operatorAuthMachine } from '../../machines/operators/operators.machine';
+import { queueMachine } from '../../machines/operators/queue.machine';
+import type { Correction, LoadedCase } from '../../machines/operators/operators.types';
 import { ApiError } from '../../machines/shared/errors';
-import { caseCopy, operador, operadorTerms, queueCopy } from '../../src/copy/es.operador';
-import { OperatorActor } from '../../src/flows/operador/operador.context';
-import { OperatorEnrolmentFlow } from '../../src/flows/operador/OperatorFlow';
-import { OperatorScreens } from '../../src/flows/operador/OperatorScreens';
+import { caseCopy, operador, operadorTerms, queueCopy } from '../../src/copy/es.operators';
+import { OperatorActor } from '../../src/flows/operators/operators.context';
+import { OperatorEnrolmentFlow } from '../../src/flows/operators/OperatorFlow';
+import { OperatorScreens } from '../../src/flows/operators/OperatorScreens';
 
 const session = { success: true as const, operator: fixtureOperator };
 const unauthorized = () => new ApiError('server', 401, undefined);

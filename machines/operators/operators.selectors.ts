@@ -8,9 +8,9 @@ import {
   FIELD_CHOICES,
   type CorrectionProblem,
 } from './correction';
-import type { OperatorAuthMachine } from './operador.machine';
+import type { OperatorAuthMachine } from './operators.machine';
 import type { QueueMachine } from './queue.machine';
-import { CORRECTABLE_FIELDS, type CorrectableField, type OperatorError } from './operador.types';
+import { CORRECTABLE_FIELDS, type CorrectableField, type OperatorError } from './operators.types';
 
 export { CORRECTION_LIMITS, NOTE_MAX };
 export type { CorrectionProblem };

@@ -10,16 +10,16 @@ import {
   releaseCase,
   saveCorrection,
   uploadDeskPhoto,
-} from './operador.actors';
+} from './operators.actors';
 import { correctionProblem, correctionStart } from './correction';
-import { errorOf, isBadRequest, isUnauthorized, operatorErrorFrom } from './operador.errors';
+import { errorOf, isBadRequest, isUnauthorized, operatorErrorFrom } from './operators.errors';
 import type {
   CaseContext,
   CaseEvent,
   CaseInput,
   CorrectableField,
   DeskOutput,
-} from './operador.types';
+} from './operators.types';
 
 /** The desk's camera looks at the patient across the desk (the front camera of a laptop). */
 export const DESK_CAMERA: CameraInput = { facing: 'user', width: 1280, height: 720 };

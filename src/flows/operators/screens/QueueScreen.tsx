@@ -1,15 +1,15 @@
 import styled from 'styled-components';
-import { selectCodeEntry, selectQueue } from '../../../../machines/operador/operador.selectors';
+import { selectCodeEntry, selectQueue } from '../../../../machines/operators/operators.selectors';
 import { errorText } from '../../../copy/es';
-import { ageText, operadorTerms, queueCopy } from '../../../copy/es.operador';
+import { ageText, operadorTerms, queueCopy } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Stack } from '../../../components/Page';
 import { TextField } from '../../../components/TextField';
-import { operador } from '../../../copy/es.operador';
+import { operador } from '../../../copy/es.operators';
 import { theme } from '../../../theme/theme';
-import { QueueActor } from '../operador.context';
+import { QueueActor } from '../operators.context';
 import { Actions, Badge, Busy } from './parts';
 
 const Table = styled.table`

@@ -1,6 +1,6 @@
 import { OPERATOR_HOST_IS_IP } from '../../contract/operators';
 import { toFlowError } from '../shared/errors';
-import type { OperatorError } from './operador.types';
+import type { OperatorError } from './operators.types';
 
 /** The name of the error a passkey prompt threw (DOMException, @simplewebauthn's WebAuthnError). */
 const nameOf = (err: unknown): string =>

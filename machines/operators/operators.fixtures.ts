@@ -1,6 +1,6 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { caseMachine } from './case.machine';
-import { operatorAuthMachine } from './operador.machine';
+import { operatorAuthMachine } from './operators.machine';
 import type {
   CaseContext,
   CaseDetail,
@@ -8,7 +8,7 @@ import type {
   OperatorProfile,
   QueueContext,
   QueuedCase,
-} from './operador.types';
+} from './operators.types';
 import { queueMachine } from './queue.machine';
 
 /** Fixed data for stories and tests (no real person: the names are made up). */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { inspect } from '../../app/inspector';
 import { useAddressToken } from '../../app/useAddressToken';
-import { OperatorActor } from './operador.context';
+import { OperatorActor } from './operators.context';
 import { OperatorScreens } from './OperatorScreens';
 
 /** The enrolment link's token: the whole fragment (`/operador/alta#<token>`). */

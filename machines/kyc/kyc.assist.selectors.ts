@@ -1,6 +1,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { formatCentreCode, type RejectReason } from '../../contract/cases';
 import { centresFor } from '../shared/departments';
+import { paraguayDateInWords } from '../../contract/paraguay-time';
 import type { AssistError } from './kyc.assist.types';
 import type { KycMachine } from './kyc.machine';
 
@@ -30,14 +31,7 @@ export function selectAssistScreen(s: Snapshot): AssistScreen | null {
 }
 
 /** A date the patient reads in words, in Paraguay's time ('jueves, 28 de noviembre de 2026'). */
-export const formatDateInWords = (iso: string): string => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime())
-    ? ''
-    : new Intl.DateTimeFormat('es-PY', { dateStyle: 'full', timeZone: 'America/Asuncion' }).format(
-        date,
-      );
-};
+export const formatDateInWords = (iso: string): string => paraguayDateInWords(new Date(iso));
 
 export function selectAssistView(s: Snapshot) {
   const found = s.context.case;

@@ -1,4 +1,5 @@
 import { cardDateParts } from '../../contract/card-date';
+import { paraguayDateTime } from '../../contract/paraguay-time';
 
 /**
  * Pure formatters for what patients read as printed on their cédula (no locale data needed, so
@@ -33,3 +34,6 @@ export const greetingName = (value: string): string =>
     .filter(Boolean)
     .map((w) => w.charAt(0).toLocaleUpperCase('es') + w.slice(1))
     .join(' ');
+
+/** A moment as a person in Paraguay reads it (contract/paraguay-time.ts): '28/11/26, 5:30 p. m.'. */
+export const formatDateTime = (iso: string): string => paraguayDateTime(new Date(iso));

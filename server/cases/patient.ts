@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { paraguayDay } from '../../contract/paraguay-time';
 import {
   CENTRE_CODE_ALPHABET,
   CENTRE_CODE_LENGTH,
@@ -31,15 +32,6 @@ async function newCentreCode(tx: Db): Promise<string> {
     const { rows } = await tx.query('SELECT 1 FROM cases WHERE code = $1', [code]);
     if (!rows.length) return code;
   }
-}
-
-/** A day as Paraguay reads it (dd/mm/aaaa): UTC-3 all year since October 2024, as the report. */
-function paraguayDate(d: Date): string {
-  const [year, month, day] = new Date(d.getTime() - 3 * 3_600_000)
-    .toISOString()
-    .slice(0, 10)
-    .split('-');
-  return `${day}/${month}/${year}`;
 }
 
 type OpenInput = {
@@ -140,7 +132,7 @@ export async function openCase(
       body: caseCodeSmsText(
         ctx.onboarding.sms.serviceName,
         formatCentreCode(outcome.row.code),
-        paraguayDate(new Date(outcome.row.expected_by)),
+        paraguayDay(new Date(outcome.row.expected_by)),
       ),
     },
     { clientIp: input.clientIp, countedEvents: [], undo: async () => {} },

@@ -1,3 +1,4 @@
+import { PARAGUAY_UTC_OFFSET } from '../../contract/paraguay-time';
 import { LIVENESS_SIGNALS, type InsightFlow } from '../../contract/insight';
 import type { Db } from '../db/client';
 import { assistedReport, type AssistedReport } from './report-cases';
@@ -16,7 +17,7 @@ import { assistedReport, type AssistedReport } from './report-cases';
  * not 0.0 s.
  */
 
-const REPORT_UTC_OFFSET = '-03:00';
+const REPORT_UTC_OFFSET = PARAGUAY_UTC_OFFSET;
 const OFFSET_SQL = "interval '3 hours'";
 
 type ReportRange = { desde: string; hasta: string; from: Date; to: Date };

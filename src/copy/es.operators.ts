@@ -142,8 +142,6 @@ export function ageText(minutes: number): string {
   if (minutes < 48 * 60) return relative.format(-Math.floor(minutes / 60), 'hour');
   return relative.format(-Math.floor(minutes / (24 * 60)), 'day');
 }
-const dateTime = new Intl.DateTimeFormat('es-PY', { dateStyle: 'short', timeStyle: 'short' });
-export const dateTimeText = (iso: string): string => dateTime.format(new Date(iso));
 
 export const queueCopy = {
   title: 'Casos abiertos',

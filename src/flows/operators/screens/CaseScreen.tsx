@@ -14,15 +14,10 @@ import {
   type FieldOrigin,
   type RejectReason,
 } from '../../../../machines/operators/operators.types';
+import { formatDateTime } from '../../../../machines/shared/format';
 import { cameraErrors } from '../../../copy/es.camera';
 import { errorText } from '../../../copy/es';
-import {
-  caseCopy,
-  dateTimeText,
-  operador,
-  operadorTerms,
-  reasonText,
-} from '../../../copy/es.operators';
+import { caseCopy, operador, operadorTerms, reasonText } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { CameraView } from '../../../components/CameraView';
 import { ErrorBanner } from '../../../components/ErrorBanner';
@@ -212,11 +207,11 @@ export function CaseScreen() {
             <dt>{caseCopy.step}</dt>
             <dd>{operadorTerms.steps[d.step]}</dd>
             <dt>{caseCopy.openedAt}</dt>
-            <dd>{dateTimeText(d.openedAt)}</dd>
+            <dd>{formatDateTime(d.openedAt)}</dd>
             {d.expiresAt ? (
               <>
                 <dt>{caseCopy.expiresAt}</dt>
-                <dd>{dateTimeText(d.expiresAt)}</dd>
+                <dd>{formatDateTime(d.expiresAt)}</dd>
               </>
             ) : null}
             <dt>{caseCopy.similarity}</dt>

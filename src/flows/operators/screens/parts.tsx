@@ -17,6 +17,12 @@ export const Badge = styled.span`
   font-size: 0.875rem;
 `;
 
+/** A value typed by an operator stands out (the fields, the approval's confirmation). */
+export const TypedMark = styled(Badge)`
+  background: ${theme.colors.errorBg};
+  color: ${theme.colors.error};
+`;
+
 /** A row of buttons that wraps on narrow screens. */
 export const Actions = styled.div<{ $min?: number }>`
   display: grid;

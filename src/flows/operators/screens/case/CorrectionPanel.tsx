@@ -1,16 +1,16 @@
 import {
   CORRECTION_LIMITS,
   selectCorrection,
-} from '../../../../machines/operators/operators.selectors';
-import { errorText } from '../../../copy/es';
-import { caseCopy, operador, operadorTerms } from '../../../copy/es.operators';
-import { Button } from '../../../components/Button';
-import { ErrorBanner } from '../../../components/ErrorBanner';
-import { Stack } from '../../../components/Page';
-import { SelectField } from '../../../components/SelectField';
-import { TextField } from '../../../components/TextField';
-import { CaseActor } from '../operators.context';
-import { Panel } from './parts';
+} from '../../../../../machines/operators/operators.selectors';
+import { errorText } from '../../../../copy/es';
+import { caseCopy, operador, operadorTerms } from '../../../../copy/es.operators';
+import { Button } from '../../../../components/Button';
+import { ErrorBanner } from '../../../../components/ErrorBanner';
+import { Stack } from '../../../../components/Page';
+import { SelectField } from '../../../../components/SelectField';
+import { TextField } from '../../../../components/TextField';
+import { CaseActor } from '../../operators.context';
+import { Panel } from '../parts';
 
 /**
  * 'Corregir': the value as its field takes it (a list for sex, nationality and marital status;

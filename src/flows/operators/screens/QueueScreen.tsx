@@ -1,15 +1,14 @@
 import styled from 'styled-components';
-import { selectCodeEntry, selectQueue } from '../../../../machines/operators/operators.selectors';
+import { selectQueue } from '../../../../machines/operators/operators.selectors';
 import { errorText } from '../../../copy/es';
-import { ageText, operadorTerms, queueCopy } from '../../../copy/es.operators';
+import { ageText, operador, operadorTerms, queueCopy } from '../../../copy/es.operators';
 import { Button } from '../../../components/Button';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { Heading } from '../../../components/Heading';
 import { Muted, Stack } from '../../../components/Page';
-import { TextField } from '../../../components/TextField';
-import { operador } from '../../../copy/es.operators';
 import { theme } from '../../../theme/theme';
 import { QueueActor } from '../operators.context';
+import { CodeEntryScreen } from './CodeEntryScreen';
 import { Actions, Badge, Busy } from './parts';
 
 const Table = styled.table`
@@ -32,7 +31,7 @@ const Table = styled.table`
 export function QueueScreen() {
   const view = QueueActor.useSelector(selectQueue);
   const { send } = QueueActor.useActorRef();
-  if (view.status === 'code') return <CodeEntry />;
+  if (view.status === 'code') return <CodeEntryScreen />;
   if (view.status === 'opening' || view.status === 'expired')
     return (
       <Stack>
@@ -101,52 +100,6 @@ export function QueueScreen() {
           </tbody>
         </Table>
       ) : null}
-    </Stack>
-  );
-}
-
-/** 'Buscar por código': the health-centre code, XXXX-XXXX as typed. */
-function CodeEntry() {
-  const { status, code, error, canSubmit } = QueueActor.useSelector(selectCodeEntry);
-  const { send } = QueueActor.useActorRef();
-  const fieldError =
-    status === 'incomplete'
-      ? queueCopy.code.incomplete
-      : status === 'limited'
-        ? queueCopy.code.limited(error?.retryAfterSeconds ?? 60)
-        : errorText(error, operador.errors);
-  return (
-    <Stack>
-      <Heading focusOnMount>{queueCopy.code.title}</Heading>
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          send({ type: 'code.submit' });
-        }}
-      >
-        <Stack>
-          <Muted>{queueCopy.code.intro}</Muted>
-          <TextField
-            label={queueCopy.code.label}
-            value={code}
-            placeholder={queueCopy.code.placeholder}
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            inputMode="text"
-            error={fieldError}
-            errorLive
-            onValueChange={(value) => send({ type: 'code.change', value })}
-          />
-          <Button type="submit" disabled={!canSubmit}>
-            {status === 'looking' ? queueCopy.code.looking : queueCopy.code.submit}
-          </Button>
-          <Button type="button" $variant="secondary" onClick={() => send({ type: 'code.cancel' })}>
-            {queueCopy.code.cancel}
-          </Button>
-        </Stack>
-      </form>
     </Stack>
   );
 }

@@ -21,6 +21,7 @@ const srcImportPatterns = [
  */
 const SERVER_SHARED = ['http', 'db', 'security', 'sms'];
 const SERVER_AREAS = [
+  'cases',
   'face-login',
   'geo',
   'identity',
@@ -28,6 +29,7 @@ const SERVER_AREAS = [
   'lifecycle',
   'login',
   'onboarding',
+  'operators',
   'patients',
   'recovery',
   'session',
@@ -36,8 +38,17 @@ const SERVER_AREAS = [
 const SERVER_EDGES = {
   // face authentication runs on the identity engine
   'face-login': ['identity'],
-  // registration reads the engine's KYC sessions, the geography, and creates the patient
+  // registration reads the engine's KYC sessions, the geography, and creates the patient; it reads
+  // its case through its own port (onboarding/case-reader.ts, filled by app.ts), never server/cases
   onboarding: ['identity', 'geo', 'patients'],
+  // a case opens on a registration and hands it back (its draft, holds, the decision's link) and
+  // reads the KYC session's evidence through registration's KycStore; the desk photo runs on the
+  // identity engine (its gates, its image check, the face comparison)
+  cases: ['onboarding', 'identity'],
+  // revoking an operator returns the cases they held to the queue, in the revocation's transaction
+  // (cases/claims.ts); the case routes never import server/operators (app.ts hands them
+  // requireOperator)
+  operators: ['cases'],
   // a login answers with its session
   login: ['session'],
   // PIN recovery sets the patient's PIN and ends the sessions

@@ -33,6 +33,7 @@ import { loadOperatorsConfig } from './operators/config';
 import { operatorAuthPlugin, requireOperator } from './operators/auth';
 import { loadCasesSettings } from './cases/config';
 import { caseRoutes } from './cases/routes';
+import { caseReader } from './cases/status';
 import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
@@ -48,6 +49,7 @@ export type AppDeps = Partial<
     | 'onboarding'
     | 'recovery'
     | 'kyc'
+    | 'caseReader'
     | 'faceLogin'
     | 'insight'
     | 'identitySettings'
@@ -92,6 +94,8 @@ export async function createContext(
     onboarding,
     recovery: deps.recovery ?? loadRecoverySettings(env),
     kyc: deps.kyc ?? identityKycStore(db, createSealer(secrets.casesKey)),
+    // Registration reads its case through its own port (no arrow from onboarding to cases).
+    caseReader: deps.caseReader ?? caseReader(db),
     faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
     insight: deps.insight ?? loadInsightSettings(env),
     identitySettings: deps.identitySettings ?? loadIdentityConfig(env),

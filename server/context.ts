@@ -7,6 +7,7 @@ import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { OperatorsConfig } from './operators/config';
 import type { KycStore } from './onboarding/kyc-store';
+import type { CaseReader } from './onboarding/case-reader';
 import type { RecoverySettings } from './recovery/config';
 import type { PinHasher } from './security/pin';
 import type { Secrets } from './security/secrets';
@@ -27,6 +28,8 @@ export type AppContext = {
   recovery: RecoverySettings;
   /** The identity engine's completed KYC sessions, for registration (null: not wired yet). */
   kyc: KycStore | null;
+  /** What registration reads of a registration's case (server/cases' implementation). */
+  caseReader: CaseReader;
   /** Face authentication and kiosk device settings. */
   faceLogin: FaceLoginConfig;
   /** Journey insight: retention, purge interval, the ingestion's caps and token. */

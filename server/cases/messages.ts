@@ -8,8 +8,6 @@ export const caseMessages = {
   caseTaken: 'Una persona ya está revisando tu caso. Esperá su respuesta: te avisamos por SMS.',
   caseDecided: 'Tu caso ya tiene una decisión. Revisá su estado.',
   reviewAfterReject: 'Tu caso ya fue revisado. Podés verificar tu identidad en un centro de salud.',
-  caseOpen:
-    'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
   codeSmsFailed: 'No pudimos enviarte el código por SMS. Anotalo: lo ves en esta pantalla.',
   // The operator's side
   loginRequired: 'Ingresá con tu llave de acceso para continuar.',

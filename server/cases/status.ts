@@ -7,6 +7,7 @@ import type {
   RejectReason,
 } from '../../contract/cases';
 import type { Db } from '../db/client';
+import type { CaseReader } from '../onboarding/case-reader';
 
 /** The columns of a case the patient's side reads (nothing sealed). */
 export type CaseRow = {
@@ -60,5 +61,18 @@ export function toCaseStatus(row: CaseRow): CaseStatus {
     ...(row.kind === 'centro' && row.code ? { code: row.code } : {}),
     ...(row.status === 'rejected' && row.reject_reason ? { rejectReason: row.reject_reason } : {}),
     ...(row.status === 'repeat' && row.repeat_step ? { repeatStep: row.repeat_step } : {}),
+  };
+}
+
+/** Registration's port on cases (server/onboarding/case-reader.ts), over `db`. */
+export function caseReader(db: Db): CaseReader {
+  return {
+    async latestOf(draftId) {
+      const row = await latestCaseOf(db, draftId);
+      return (
+        row && { status: toCaseStatus(row), holds: { front: row.has_front, back: row.has_back } }
+      );
+    },
+    hasOpen: (draftId) => hasOpenCase(db, draftId),
   };
 }

@@ -28,6 +28,9 @@ export const onboardingMessages = {
   registrationGone:
     'Tu registro venció o lo retomaste en otro dispositivo. Verificá tu celular de nuevo para continuar.',
   pinFirst: 'Elegí tu PIN antes de seguir.',
+  // A person is deciding the registration's identity (issue 30): registering waits for it.
+  caseOpen:
+    'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
   sessionOfAnother:
     'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
   phoneOfAnother: 'Este celular no es el de tu registro. Volvé a empezar el registro.',

@@ -5,7 +5,6 @@ import {
   type RegistrationStage,
 } from '../../contract/onboarding';
 import { isAcceptablePin } from '../../contract/pin';
-import { latestCaseOf, toCaseStatus } from '../cases/status';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -30,7 +29,7 @@ export type Draft = {
   completed_at: Date | null;
 };
 
-type Deps = Pick<AppContext, 'db' | 'clock' | 'onboarding' | 'kyc'>;
+type Deps = Pick<AppContext, 'db' | 'clock' | 'onboarding' | 'kyc' | 'caseReader'>;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -73,11 +72,11 @@ async function kycProgressOf(deps: Deps, draft: Draft): Promise<KycProgress> {
 async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<RegistrationResume> {
   const base = { token, phone: draft.celular, email: draft.email };
   if (!draft.pin_hash) return { ...base, resumeAt: 'pin', sessionId: null };
-  const latest = await latestCaseOf(deps.db, draft.id);
-  const withCase = latest ? { case: toCaseStatus(latest) } : {};
+  const latest = await deps.caseReader.latestOf(draft.id);
+  const withCase = latest ? { case: latest.status } : {};
   const kyc = await kycProgressOf(deps, draft);
-  if (latest && latest.status !== 'repeat') {
-    if (latest.status === 'approved' && kyc.stage === 'documentRead')
+  if (latest && latest.status.status !== 'repeat') {
+    if (latest.status.status === 'approved' && kyc.stage === 'documentRead')
       return {
         ...base,
         ...withCase,
@@ -99,9 +98,9 @@ async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<Regist
     // One side only when the case kept the other (the repeat's session holds it); a case without
     // it (no front ever reached the server) takes both sides again: a back alone would answer
     // 'Falta la imagen' (issue 43 item 1).
-    const side = latest?.repeat_step;
+    const side = latest?.status.repeatStep;
     const retake =
-      (side === 'front' && latest?.has_back) || (side === 'back' && latest?.has_front)
+      (side === 'front' && latest?.holds.back) || (side === 'back' && latest?.holds.front)
         ? { retake: side }
         : {};
     return {

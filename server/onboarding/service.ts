@@ -11,8 +11,6 @@ import {
   pinsFromOwnData,
 } from '../../contract/pin';
 import { cardDateIso } from '../../contract/card-date';
-import { caseMessages } from '../cases/messages';
-import { hasOpenCase } from '../cases/status';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
@@ -181,7 +179,7 @@ export async function registerPatient(
   if (draft.celular !== input.celular) throw new HttpError(403, m.phoneOfAnother);
   if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
   // A person is deciding this registration's identity (issue 30): not before the decision.
-  if (await hasOpenCase(db, draft.id)) throw new HttpError(409, caseMessages.caseOpen);
+  if (await ctx.caseReader.hasOpen(draft.id)) throw new HttpError(409, m.caseOpen);
 
   if (!kyc) throw new HttpError(503, m.kycUnavailable);
   const completed = await kyc.getCompletedKyc(input.sessionId);

@@ -23,7 +23,7 @@ import {
   unchangedLimit,
 } from '../../server/identity/worker/eyes';
 import { loadHuman, type Human } from '../../server/identity/worker/models';
-import { fixture, ovalFrame } from './frames';
+import { fixture, OVAL, ovalFrame } from './frames';
 
 const T = 120_000;
 const limits = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
@@ -115,6 +115,52 @@ describe('box tracking within a task', () => {
       // about 0.04): measured here, at most 0.039 and 0.016 on average.
       expect(Math.max(...diffs)).toBeLessThan(0.045);
       expect(diffs.reduce((a, b) => a + b, 0) / diffs.length).toBeLessThan(0.025);
+    },
+  );
+
+  it(
+    "keeps the face through a blink when closed lids lower the mesh's own score (a face filling the oval, issue 41)",
+    { timeout: T },
+    async () => {
+      // The held-out pair `blink-b` zoomed 1.5x (the bench's fill) as the frame policy takes it:
+      // with the lids closed the mesh scores it 0.10-0.45 and a fresh detection finds no face.
+      const [open, shut] = await Promise.all(
+        ['blink-b-open.jpg', 'blink-b-closed.jpg'].map((n) =>
+          sharp(fixture('faces', n)).removeAlpha().raw().toBuffer({ resolveWithObject: true }),
+        ),
+      );
+      const { width, height } = open!.info;
+      const fill = async (closed: number) => {
+        const px = Buffer.alloc(open!.data.length);
+        for (let i = 0; i < px.length; i++)
+          px[i] = Math.round(open!.data[i]! * (1 - closed) + shut!.data[i]! * closed);
+        // Zoomed about the capture's centre (as the bench's camera does), then the oval's crop.
+        const zoomed = await sharp(px, { raw: { width, height, channels: 3 } })
+          .resize(width * 1.5, height * 1.5)
+          .extract({ left: width / 4, top: height / 4, width, height })
+          .raw()
+          .toBuffer();
+        return sharp(zoomed, { raw: { width, height, channels: 3 } })
+          .extract({
+            left: Math.round(OVAL.left),
+            top: OVAL.top,
+            width: Math.round(OVAL.width),
+            height: OVAL.height,
+          })
+          .resize(160)
+          .jpeg({ quality: 60 })
+          .toBuffer();
+      };
+      const closed = [0, 0, 0.85, 1, 0];
+      const jpegs = await Promise.all(closed.map(fill));
+      expect((await fresh(jpegs[3]!)).faces).toHaveLength(0);
+      const { frames: tracked } = await frames(jpegs);
+      expect(tracked.map((f) => f.faces.length)).toEqual([1, 1, 1, 1, 1]);
+      const baseline = tracked[0]!.faces[0]!.ear.mean;
+      const ratios = tracked.map((f) => f.faces[0]!.ear.mean / baseline);
+      expect(ratios[2]).toBeLessThan(0.7);
+      expect(ratios[3]).toBeLessThan(0.7);
+      expect(ratios[4]).toBeGreaterThan(0.85);
     },
   );
 

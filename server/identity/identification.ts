@@ -2,6 +2,7 @@ import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import { describeMain } from './faces';
 import { checkGates, type GateResult } from './gates';
+import { createFaceIndex, type FaceIndex } from './face-index-sync';
 import { checkUpload, type ImageLimits } from './image';
 import { ms, type IdentityLog } from './log';
 import type { FacePool } from './pool';
@@ -47,8 +48,17 @@ export function createIdentification(deps: {
   log: IdentityLog;
   /** Where decisions are reported (journey insight); none by default. */
   insight?: EngineInsight;
+  /** The 1:N face index (issue 44); by default made from config.faceIndex (`scan`: none). */
+  faceIndex?: FaceIndex | null;
 }): Identification {
   const { config, pool, limits, log } = deps;
+  const indexConfig = config.faceIndex;
+  const faceIndex =
+    deps.faceIndex !== undefined
+      ? deps.faceIndex
+      : indexConfig?.mode === 'hnsw'
+        ? createFaceIndex({ config: indexConfig, log })
+        : null;
   /** The enrolled faces: read in full once, then only the rows written since the last load. */
   let gallery: store.Gallery | null = null;
   /** Loads run one after the other: each merges into the gallery the previous one left. */
@@ -96,8 +106,13 @@ export function createIdentification(deps: {
         }
         probe = gates.face.embedding;
       }
-      const g = await refresh(db);
-      const found = store.searchGallery(g, probe);
+      const { found, enrolled, galleryRows } = faceIndex
+        ? await searchIndex(faceIndex, db, probe, indexConfig?.candidates ?? 10)
+        : await refresh(db).then((g) => ({
+            found: store.searchGallery(g, probe),
+            enrolled: g.ids.length,
+            galleryRows: g.last.fetched,
+          }));
       const best = found && {
         patientId: found.patientId,
         similarity: Number(found.similarity.toFixed(4)),
@@ -105,8 +120,8 @@ export function createIdentification(deps: {
       const match = best && best.similarity >= threshold ? best : null;
       log.info({
         event: 'identify',
-        enrolled: g.ids.length,
-        galleryRows: g.last.fetched,
+        enrolled,
+        galleryRows,
         best: best?.similarity ?? null,
         threshold,
         matched: Boolean(match),
@@ -123,8 +138,42 @@ export function createIdentification(deps: {
     },
 
     async refreshGallery(db) {
+      if (faceIndex) {
+        const s = await faceIndex.sync(db);
+        return { enrolled: s.enrolled, full: s.full, fetched: s.fetched };
+      }
       const g = await refresh(db);
       return { enrolled: g.ids.length, ...g.last };
     },
   };
+}
+
+/**
+ * 1:N through the face index: brought up to date (one small statement), its best candidates
+ * re-scored exactly against the database's vectors (a candidate no longer enrolled drops out).
+ */
+async function searchIndex(
+  index: FaceIndex,
+  db: Db,
+  probe: ArrayLike<number>,
+  candidates: number,
+): Promise<{
+  found: { patientId: string; similarity: number } | null;
+  enrolled: number;
+  galleryRows: number;
+}> {
+  const stats = await index.sync(db);
+  const unit = new Float32Array(probe.length);
+  let n = 0;
+  for (let j = 0; j < probe.length; j++) n += probe[j]! * probe[j]!;
+  const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
+  for (let j = 0; j < probe.length; j++) unit[j] = probe[j]! * inv;
+  const ids = n > 0 ? index.candidates(unit, candidates).map((c) => c.patientId) : [];
+  const exact = await store.enrolledVectors(db, ids);
+  let found: { patientId: string; similarity: number } | null = null;
+  for (const [patientId, v] of exact) {
+    const similarity = cosineSimilarity(v, unit);
+    if (!found || similarity > found.similarity) found = { patientId, similarity };
+  }
+  return { found, enrolled: stats.enrolled, galleryRows: stats.fetched };
 }

@@ -96,7 +96,7 @@ export async function loadGallery(db: Db, cached: Gallery | null): Promise<Galle
   return g;
 }
 
-/** Writes a patient's unit vector from array_send's bytes (header, then length + float4 BE each). */
+/** Writes a patient's unit vector from array_send's bytes. */
 function putRow(g: Gallery, patientId: string, bytes: Buffer): void {
   let i = g.rows.get(patientId);
   if (i === undefined) {
@@ -109,23 +109,32 @@ function putRow(g: Gallery, patientId: string, bytes: Buffer): void {
     g.ids.push(patientId);
     g.rows.set(patientId, i);
   }
+  decodeUnit(bytes, g.unit.subarray(i * g.dim, (i + 1) * g.dim));
+}
+
+/**
+ * Decodes array_send's bytes of a real[] (header, then length + float4 BE each) into `out` as a unit
+ * vector (missing values are 0; an all-zero vector stays zero).
+ */
+export function decodeUnit(bytes: Buffer, out: Float32Array = new Float32Array(DIM)): Float32Array {
+  const dim = out.length;
   const ndim = bytes.readInt32BE(0);
   const n = ndim === 1 ? bytes.readInt32BE(12) : 0;
-  const off = i * g.dim;
   let p = 12 + ndim * 8;
   let sq = 0;
-  for (let j = 0; j < g.dim; j++) {
+  for (let j = 0; j < dim; j++) {
     let x = 0;
     if (j < n) {
       const len = bytes.readInt32BE(p);
       if (len === 4) x = bytes.readFloatBE(p + 4);
       p += 4 + Math.max(len, 0);
     }
-    g.unit[off + j] = x;
+    out[j] = x;
     sq += x * x;
   }
   const inv = sq > 0 ? 1 / Math.sqrt(sq) : 0;
-  for (let j = 0; j < g.dim; j++) g.unit[off + j]! *= inv;
+  for (let j = 0; j < dim; j++) out[j]! *= inv;
+  return out;
 }
 
 /** Removes a patient's row (the last row moves into its place). */
@@ -163,4 +172,113 @@ export function searchGallery(
     }
   }
   return { patientId: g.ids[bestI]!, similarity: best * inv };
+}
+
+/*
+ * The face index's reads (server/identity/face-index.ts): the database it was built from, every
+ * enrolment in pages for a build, what changed since a load (migrations 016 and 031), and the
+ * enrolled vectors of a few patients for the exact re-score of the index's candidates.
+ */
+
+/** The database's face-index identity (migration 031), made again if the table was emptied. */
+export async function faceIndexDatabaseId(db: Db): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `WITH made AS (INSERT INTO face_index_identity DEFAULT VALUES ON CONFLICT (id) DO NOTHING
+                   RETURNING database_id::text AS id)
+     SELECT id FROM made UNION ALL SELECT database_id::text FROM face_index_identity`,
+  );
+  return rows[0]!.id;
+}
+
+/** pg_snapshot_xmin of a fresh snapshot: every write not yet visible has this xid or a later one. */
+export async function snapshotXmin(db: Db): Promise<string> {
+  const { rows } = await db.query<{ xmin: string }>(
+    'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin',
+  );
+  return rows[0]!.xmin;
+}
+
+/** One page of the current model's enrolments after `afterId`, in patient id order, as unit vectors. */
+export async function readEnrollmentPage(
+  db: Db,
+  afterId: string | null,
+  limit: number,
+): Promise<{ ids: string[]; unit: Float32Array }> {
+  const { rows } = await db.query<{ patient_id: string; embedding: string }>(
+    `SELECT e.patient_id::text AS patient_id, encode(array_send(e.embedding), 'base64') AS embedding
+       FROM face_enrollments e WHERE e.model = $1 AND e.patient_id > $2::bigint
+      ORDER BY e.patient_id LIMIT $3`,
+    [EMBEDDING_MODEL, afterId ?? '-1', limit],
+  );
+  const unit = new Float32Array(rows.length * DIM);
+  rows.forEach((r, i) =>
+    decodeUnit(Buffer.from(r.embedding, 'base64'), unit.subarray(i * DIM, (i + 1) * DIM)),
+  );
+  return { ids: rows.map((r) => r.patient_id), unit };
+}
+
+export type EnrollmentChanges = {
+  /** The snapshot's xmin: the next call passes it as `since`. */
+  xmin: string;
+  /** Enrolments of the current model in the same snapshot. */
+  total: number;
+  /** The database's face-index identity (a new one after a TRUNCATE: only a rebuild is right). */
+  databaseId: string | null;
+  /** Each patient whose enrolment changed: its unit vector now, or null when it is gone. */
+  changed: Map<string, Float32Array | null>;
+};
+
+/**
+ * What changed since `since` (a previous snapshot's xmin), in one statement and so one snapshot:
+ * rows written by transactions at or after it (a re-enrolment, a new one, a model change) and
+ * deletions recorded by migration 031's trigger. Applying it twice is harmless.
+ */
+export async function enrollmentChangesSince(db: Db, since: string): Promise<EnrollmentChanges> {
+  const { rows } = await db.query<{
+    xmin: string;
+    total: number;
+    database_id: string | null;
+    patient_id: string | null;
+    gone: boolean | null;
+    embedding: string | null;
+  }>(
+    `SELECT s.xmin, s.total, s.database_id, c.patient_id, c.gone, c.embedding
+       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+                    (SELECT count(*) FROM face_enrollments WHERE model = $1)::int AS total,
+                    (SELECT database_id::text FROM face_index_identity) AS database_id) s
+       LEFT JOIN (
+         SELECT e.patient_id::text AS patient_id, e.model <> $1 AS gone,
+                CASE WHEN e.model = $1 THEN encode(array_send(e.embedding), 'base64') END AS embedding
+           FROM face_enrollments e WHERE e.change_xid >= $2::xid8
+         UNION ALL
+         SELECT d.patient_id::text, true, NULL FROM face_enrollment_deletions d
+          WHERE d.change_xid >= $2::xid8
+            AND NOT EXISTS (SELECT 1 FROM face_enrollments e WHERE e.patient_id = d.patient_id)
+       ) c ON true`,
+    [EMBEDDING_MODEL, since],
+  );
+  const head = rows[0]!;
+  const changed = new Map<string, Float32Array | null>();
+  for (const r of rows) {
+    if (r.gone === null || r.patient_id === null) continue;
+    if (r.gone || r.embedding === null) changed.set(r.patient_id, null);
+    else changed.set(r.patient_id, decodeUnit(Buffer.from(r.embedding, 'base64')));
+  }
+  return { xmin: head.xmin, total: head.total, databaseId: head.database_id, changed };
+}
+
+/** The enrolled unit vectors of these patients now (a patient no longer enrolled is absent). */
+export async function enrolledVectors(
+  db: Db,
+  patientIds: string[],
+): Promise<Map<string, Float32Array>> {
+  const out = new Map<string, Float32Array>();
+  if (!patientIds.length) return out;
+  const { rows } = await db.query<{ patient_id: string; embedding: string }>(
+    `SELECT patient_id::text AS patient_id, encode(array_send(embedding), 'base64') AS embedding
+       FROM face_enrollments WHERE model = $1 AND patient_id = ANY($2::bigint[])`,
+    [EMBEDDING_MODEL, patientIds],
+  );
+  for (const r of rows) out.set(r.patient_id, decodeUnit(Buffer.from(r.embedding, 'base64')));
+  return out;
 }

@@ -1,0 +1,225 @@
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { Index, MetricKind, ScalarKind } from 'usearch';
+import type { FaceIndexConfig } from './config';
+
+/**
+ * The face index's file (issue 44): an HNSW graph of enrolled unit vectors (usearch, Apache-2.0;
+ * its linux-x64 binary ships in the npm package) saved under the configured folder and
+ * memory-mapped (`view`) by every process, so they share one copy through the page cache. A file
+ * is immutable: face-index-sync.ts keeps what changed since it was built beside it and rebuilds it.
+ * Its name says which database (face_index_identity, migration 031), which settings and which
+ * snapshot (the xmin from which later changes must be read) it was built from. usearch crashes the
+ * process (SIGSEGV) when it maps a file that is not an index, so each file has a seal beside it
+ * (`.seal`: its length and a SHA-256 of its first and last 64 KiB) checked before it is mapped; a
+ * file is never changed in place (written under a temporary name, then renamed), since a process
+ * mapping it would fault on a page that changed length.
+ */
+export const FACE_DIM = 1024;
+
+export type HnswSettings = Pick<
+  FaceIndexConfig,
+  'quantization' | 'connectivity' | 'efAdd' | 'efSearch'
+>;
+
+export type FaceIndexFile = {
+  path: string;
+  /** The snapshot xmin it was built from: changes at or after it are not in the file. */
+  since: string;
+  size: number;
+  index: Index;
+};
+
+const QUANT: Record<HnswSettings['quantization'], ScalarKind> = {
+  f32: ScalarKind.F32,
+  f16: ScalarKind.F16,
+  i8: ScalarKind.I8,
+};
+
+/** An empty in-memory index with these settings (cosine distance: 1 - similarity). */
+export function newIndex(s: HnswSettings): Index {
+  return new Index({
+    dimensions: FACE_DIM,
+    metric: MetricKind.Cos,
+    quantization: QUANT[s.quantization],
+    connectivity: s.connectivity,
+    expansion_add: s.efAdd,
+    expansion_search: s.efSearch,
+    multi: false,
+  });
+}
+
+/** What a file's graph depends on (the search width is a run-time setting). */
+const tagOf = (s: HnswSettings) => `${s.quantization}-m${s.connectivity}-ef${s.efAdd}`;
+
+const FILE = /^([0-9a-f-]{36})\.([a-z0-9-]+)\.(\d+)\.usearch$/;
+
+/** The newest file of this database built with these settings, if any. */
+export function latestFile(
+  dir: string,
+  databaseId: string,
+  s: HnswSettings,
+): { path: string; since: string } | null {
+  let best: { path: string; since: string } | null = null;
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const m = FILE.exec(name);
+    if (!m || m[1] !== databaseId || m[2] !== tagOf(s)) continue;
+    if (!best || BigInt(m[3]!) > BigInt(best.since))
+      best = { path: path.join(dir, name), since: m[3]! };
+  }
+  return best;
+}
+
+/** Length and SHA-256 of the first and last 64 KiB of a file. */
+function sealOf(p: string): string {
+  const bytes = statSync(p).size;
+  const fd = openSync(p, 'r');
+  try {
+    const h = createHash('sha256');
+    const chunk = Buffer.alloc(Math.min(65_536, bytes));
+    readSync(fd, chunk, 0, chunk.length, 0);
+    h.update(chunk);
+    readSync(fd, chunk, 0, chunk.length, bytes - chunk.length);
+    h.update(chunk);
+    return `${bytes}:${h.digest('hex')}`;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Memory-maps a saved file (throws when its seal is missing or does not match). */
+export function openFile(file: { path: string; since: string }, s: HnswSettings): FaceIndexFile {
+  let seal: string;
+  try {
+    seal = readFileSync(`${file.path}.seal`, 'utf8').trim();
+  } catch {
+    throw new Error(`${file.path}: no seal`);
+  }
+  if (seal !== sealOf(file.path)) throw new Error(`${file.path}: does not match its seal`);
+  const index = newIndex(s);
+  index.view(file.path);
+  if (index.dimensions() !== FACE_DIM) throw new Error(`${file.path}: not a 1024-d face index`);
+  return { ...file, size: index.size(), index };
+}
+
+/** Keys of usearch are the patients' ids (bigint). */
+export const keysOf = (ids: string[]) => BigUint64Array.from(ids, (id) => BigInt(id));
+
+/**
+ * Builds a file from pages of enrolments (`next` returns the next page, or null at the end),
+ * yielding to the event loop between small batches; saves it under a temporary name, renames it
+ * (atomic: a process never maps half a file) and removes this database's older files (processes
+ * that map them keep their pages until they move on).
+ */
+export async function buildFile(
+  dir: string,
+  databaseId: string,
+  since: string,
+  s: HnswSettings,
+  next: () => Promise<{ ids: string[]; unit: Float32Array } | null>,
+  threads = 0,
+): Promise<{ path: string; since: string; size: number }> {
+  mkdirSync(dir, { recursive: true });
+  const index = newIndex(s);
+  const BATCH = 64;
+  for (let page = await next(); page; page = await next()) {
+    for (let i = 0; i < page.ids.length; i += BATCH) {
+      const ids = page.ids.slice(i, i + BATCH);
+      index.add(
+        keysOf(ids),
+        page.unit.subarray(i * FACE_DIM, (i + ids.length) * FACE_DIM),
+        threads,
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  const name = `${databaseId}.${tagOf(s)}.${since}.usearch`;
+  const tmp = path.join(dir, `.${name}.${process.pid}.${Date.now()}.tmp`);
+  index.save(tmp);
+  const size = index.size();
+  const final = path.join(dir, name);
+  // The seal first: a file is only used once its seal is there.
+  writeFileSync(`${tmp}.seal`, sealOf(tmp));
+  renameSync(`${tmp}.seal`, `${final}.seal`);
+  renameSync(tmp, final);
+  for (const old of readdirSync(dir)) {
+    const m = FILE.exec(old);
+    if (
+      m &&
+      m[1] === databaseId &&
+      old !== name &&
+      (m[2] !== tagOf(s) || BigInt(m[3]!) < BigInt(since))
+    )
+      discardFile(path.join(dir, old));
+  }
+  return { path: final, since, size };
+}
+
+function unlinkQuiet(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // already gone (another process cleaned up)
+  }
+}
+
+/** Deletes a file (and its seal): unreadable, stale or replaced. */
+export function discardFile(p: string): void {
+  unlinkQuiet(p);
+  unlinkQuiet(`${p}.seal`);
+}
+
+/**
+ * One builder per database across processes: a lock file made exclusively; a lock older than
+ * `staleMs` (a builder that died) is taken over. Returns a release, or null when another holds it.
+ */
+export function tryLock(dir: string, databaseId: string, staleMs: number): (() => void) | null {
+  mkdirSync(dir, { recursive: true });
+  const p = path.join(dir, `${databaseId}.lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(p, 'wx'));
+      return () => unlinkQuiet(p);
+    } catch {
+      try {
+        if (Date.now() - statSync(p).mtimeMs < staleMs) return null;
+        unlinkQuiet(p);
+      } catch {
+        // released meanwhile: try again
+      }
+    }
+  }
+  return null;
+}
+
+/** The file's `k` nearest vectors to a unit probe, as similarities. */
+export function searchFile(
+  file: FaceIndexFile,
+  probe: Float32Array,
+  k: number,
+): { patientId: string; similarity: number }[] {
+  if (!file.size) return [];
+  const m = file.index.search(probe, Math.min(k, file.size), 1);
+  const out: { patientId: string; similarity: number }[] = [];
+  for (let i = 0; i < m.keys.length; i++)
+    out.push({ patientId: String(m.keys[i]), similarity: 1 - m.distances[i]! });
+  return out;
+}

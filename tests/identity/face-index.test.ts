@@ -1,0 +1,215 @@
+import { mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../server/db/client';
+import {
+  loadFaceIndexConfig,
+  loadIdentityConfig,
+  type FaceIndexConfig,
+} from '../../server/identity/config';
+import {
+  createFaceIndex,
+  type FaceIndex,
+  type FaceIndexStats,
+} from '../../server/identity/face-index-sync';
+import { createIdentification } from '../../server/identity/identification';
+import { silentLog } from '../../server/identity/log';
+import type { FacePool } from '../../server/identity/pool';
+import { enrollFace } from '../../server/identity/store';
+import { openTestDb } from '../server/helpers';
+
+/**
+ * The face index (issue 44): the HNSW file answers as the exact scan; a second instance on the same
+ * database sees an enrolment and a deletion within a second (awaiting its poll, no sleeps); a
+ * missing, unreadable or stale file is rebuilt from the database.
+ */
+let db: Db;
+let dir: string;
+let next = 0;
+
+/** Seeded normal deviates (mulberry32 + Box-Muller). */
+function gaussian(seed: number) {
+  let a = seed >>> 0;
+  const u = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return () => Math.sqrt(-2 * Math.log(u() + 1e-12)) * Math.cos(2 * Math.PI * u());
+}
+const unitOf = (v: number[]) => {
+  const n = Math.sqrt(v.reduce((s, x) => s + x * x, 0));
+  return v.map((x) => x / n);
+};
+const randomUnit = (g: () => number) => unitOf(Array.from({ length: 1024 }, g));
+/** A person: a shared mean, one of 8 groups, their own direction (bench/gallery-scale.ts's model). */
+const g0 = gaussian(1);
+const mean = randomUnit(g0);
+const groups = Array.from({ length: 8 }, () => randomUnit(g0));
+function person(seed: number): number[] {
+  const own = randomUnit(gaussian(seed * 7919));
+  const grp = groups[seed % groups.length]!;
+  return unitOf(own.map((x, j) => 0.55 * mean[j]! + 0.45 * grp[j]! + 0.7 * x));
+}
+/** A capture of a person: the centre plus noise of norm `sigma`. */
+function capture(centre: number[], seed: number, sigma = 0.45): number[] {
+  const w = randomUnit(gaussian(seed * 104729 + 17));
+  return unitOf(centre.map((x, j) => x + sigma * w[j]!));
+}
+
+async function patient(): Promise<string> {
+  next++;
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO patients (numero_documento, nombre, apellido, pin_hash) VALUES ($1, 'P', 'Q', 'x') RETURNING id::text AS id`,
+    [String(8_000_000 + next)],
+  );
+  return rows[0]!.id;
+}
+
+const settings = (over: Partial<FaceIndexConfig> = {}): FaceIndexConfig => ({
+  ...loadFaceIndexConfig({}),
+  dir,
+  minRows: 0,
+  connectivity: 16,
+  efAdd: 64,
+  efSearch: 64,
+  ...over,
+});
+const identification = (faceIndex: FaceIndex | null) =>
+  createIdentification({
+    config: loadIdentityConfig({ IDENTITY_POOL_SIZE: '1' }),
+    pool: {} as FacePool,
+    limits: {} as never,
+    log: silentLog,
+    faceIndex,
+  });
+
+/** The next sync of `index` for which `done` holds; how long after the call it came. */
+function syncWhere(
+  index: FaceIndex,
+  done: (s: FaceIndexStats) => boolean,
+): Promise<{ ms: number }> {
+  const t0 = performance.now();
+  return new Promise((resolve) => {
+    const off = index.onSync((s) => {
+      if (!done(s)) return;
+      off();
+      resolve({ ms: performance.now() - t0 });
+    });
+  });
+}
+
+const people: { id: string; centre: number[] }[] = [];
+const opened: FaceIndex[] = [];
+const open = (over: Partial<FaceIndexConfig> = {}) => {
+  const index = createFaceIndex({ config: settings(over), log: silentLog });
+  opened.push(index);
+  return index;
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'face-index-test-'));
+  db = await openTestDb();
+  for (let i = 0; i < 300; i++) {
+    const centre = person(i + 1);
+    const id = await patient();
+    await enrollFace(db, id, capture(centre, i + 1));
+    people.push({ id, centre });
+  }
+}, 60_000);
+afterAll(async () => {
+  for (const i of opened) i.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('face index', () => {
+  it('answers the same top match as the exact scan (300 enrolled, 60 other captures)', async () => {
+    const index = open();
+    const viaIndex = identification(index);
+    const exact = identification(null);
+    const stats = await viaIndex.refreshGallery(db);
+    expect(stats).toMatchObject({ enrolled: 300, full: true });
+    expect(readdirSync(dir).filter((f) => f.endsWith('.usearch'))).toHaveLength(1);
+    let matched = 0;
+    for (let i = 0; i < 60; i++) {
+      const probe = { embedding: capture(people[i * 5]!.centre, 10_000 + i) };
+      const [a, b] = await Promise.all([viaIndex.identify(db, probe), exact.identify(db, probe)]);
+      expect(a.best).toEqual(b.best);
+      expect(a.match).toEqual(b.match);
+      if (a.match?.patientId === people[i * 5]!.id) matched++;
+    }
+    // Captures of one person at this noise are 0.83 alike on average: most pass 0.70.
+    expect(matched).toBeGreaterThan(50);
+  });
+
+  it('a second instance sees a new enrolment and a deletion within a second', async () => {
+    const a = identification(open());
+    const bIndex = open();
+    const b = identification(bIndex);
+    await a.refreshGallery(db);
+    await b.refreshGallery(db);
+    // A new patient, enrolled through the database (as registration does on another process).
+    const centre = person(5000);
+    const id = await patient();
+    const seen = syncWhere(bIndex, () =>
+      bIndex.candidates(new Float32Array(centre), 1).some((c) => c.patientId === id),
+    );
+    const tEnrol = performance.now();
+    await enrollFace(db, id, capture(centre, 5000));
+    await seen;
+    expect(performance.now() - tEnrol).toBeLessThan(1000);
+    expect((await b.identify(db, { embedding: capture(centre, 5001) })).match?.patientId).toBe(id);
+
+    // A patient in the file and the new one removed (the patient deleted: ON DELETE CASCADE).
+    const old = people[10]!;
+    const gone = syncWhere(bIndex, () => {
+      const ids = [
+        ...bIndex.candidates(new Float32Array(old.centre), 5),
+        ...bIndex.candidates(new Float32Array(centre), 5),
+      ].map((c) => c.patientId);
+      return !ids.includes(old.id) && !ids.includes(id);
+    });
+    const tDelete = performance.now();
+    await db.query('DELETE FROM patients WHERE id = ANY($1::bigint[])', [[old.id, id]]);
+    await gone;
+    expect(performance.now() - tDelete).toBeLessThan(1000);
+    for (const p of [old.centre, centre]) {
+      const r = await b.identify(db, { embedding: capture(p, 7) });
+      expect([old.id, id]).not.toContain(r.best?.patientId);
+    }
+    expect(bIndex.size).toBe(299);
+  });
+
+  it('a missing, unreadable or stale file is rebuilt from the database', async () => {
+    const files = () => readdirSync(dir).filter((f) => f.endsWith('.usearch'));
+    await open().sync(db);
+    // Missing: deleted under a new process.
+    for (const f of files()) rmSync(path.join(dir, f));
+    const fresh = open();
+    expect(await fresh.sync(db)).toMatchObject({ full: true, file: true, enrolled: 299 });
+    expect(files()).toHaveLength(1);
+    // Unreadable: garbage in its place (renamed over it, as files are never written in place: a
+    // process mapping it would fault).
+    writeFileSync(path.join(dir, 'garbage'), 'not an index');
+    renameSync(path.join(dir, 'garbage'), path.join(dir, files()[0]!));
+    const again = open();
+    expect(await again.sync(db)).toMatchObject({ full: true, file: true, enrolled: 299 });
+    const probe = new Float32Array(people[20]!.centre);
+    expect(again.candidates(probe, 1)[0]?.patientId).toBe(people[20]!.id);
+    // Stale: the table emptied and refilled (TRUNCATE gives the database a new identity): a live
+    // instance and a new one both rebuild, the old file is not used.
+    const before = files()[0]!;
+    const onlyOne = person(9000);
+    const id = await patient();
+    const rebuilt = syncWhere(again, (s) => s.full && s.enrolled === 1);
+    await db.query('TRUNCATE face_enrollments');
+    await enrollFace(db, id, capture(onlyOne, 9000));
+    await rebuilt;
+    expect(again.candidates(new Float32Array(onlyOne), 5).map((c) => c.patientId)).toEqual([id]);
+    expect(files().filter((f) => f !== before)).toHaveLength(1);
+  });
+});

@@ -25,6 +25,11 @@ export const assist = {
   },
   opening: 'Abriendo tu caso...',
   openFailedTitle: 'No pudimos abrir tu caso',
+  /** The way out of a screen whose case stays open (issue 43 item 8: 'Cancelar' read as cancelling it). */
+  leaveOpenCase: {
+    label: 'Salir',
+    note: 'Si salís, tu caso sigue abierto: no se cancela y te avisamos por SMS.',
+  },
   waiting: {
     title: 'Una persona va a revisar tu caso',
     expected: (date: string) => `Te vamos a responder a más tardar el ${date}.`,

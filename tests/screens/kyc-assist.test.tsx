@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { KycInput } from '../../machines/kyc/kyc.types';
 import { formatDateInWords } from '../../machines/kyc/kyc.assist.selectors';
@@ -61,6 +61,16 @@ describe('the way out (issue 30)', () => {
     expect(screen.getByRole('alert')).toHaveTextContent(assistErrors.network);
     expect(heading(assist.waiting.title)).toBeInTheDocument();
     expect(button(assist.waiting.refresh)).toBeEnabled();
+  });
+
+  it("an open case's way out says the case stays open, never 'Cancelar' (issue 43 item 8)", () => {
+    for (const open of [review, centro]) {
+      renderKyc({ resume: { at: 'case', case: open } });
+      expect(button(assist.leaveOpenCase.label)).toBeInTheDocument();
+      expect(screen.getByText(assist.leaveOpenCase.note)).toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Cancelar' })).toBeNull();
+      cleanup();
+    }
   });
 
   it('to the centre from the review; a person took it: said, the review stays', async () => {

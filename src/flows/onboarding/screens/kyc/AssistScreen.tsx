@@ -121,7 +121,7 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
       );
     case 'waiting':
       return (
-        <KycLayout title={copy.waiting.title} busy={view.busy}>
+        <KycLayout title={copy.waiting.title} busy={view.busy} leave={copy.leaveOpenCase}>
           {view.expectedBy ? <Intro>{copy.waiting.expected(view.expectedBy)}</Intro> : null}
           <p>{copy.waiting.sms}</p>
           <p>{copy.waiting.resume}</p>
@@ -215,7 +215,7 @@ function CentreItem({ centre, children }: { centre: HealthCentre; children: Reac
 function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string | null }) {
   const c = copy.centreCase;
   return (
-    <KycLayout title={c.title} busy={view.busy}>
+    <KycLayout title={c.title} busy={view.busy} leave={copy.leaveOpenCase}>
       <Intro>{c.intro}</Intro>
       <CodeLabel id="centre-code-label">{c.codeLabel}</CodeLabel>
       <Code aria-labelledby="centre-code-label">{view.code}</Code>

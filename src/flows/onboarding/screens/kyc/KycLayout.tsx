@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import { Button } from '../../../../components/Button';
 import { Heading } from '../../../../components/Heading';
-import { Page, Stack } from '../../../../components/Page';
+import { Muted, Page, Stack } from '../../../../components/Page';
 import { onboarding } from '../../../../copy/es.onboarding';
 import { OnboardingActor } from '../../onboarding.context';
 import { theme } from '../../../../theme/theme';
@@ -25,14 +25,20 @@ export const Panel = styled.div`
   border-radius: ${theme.radius}px;
 `;
 
-/** A KYC sub-step: its heading (focused when it appears), its content and 'Cancelar' (home). */
+/**
+ * A KYC sub-step: its heading (focused when it appears), its content and 'Cancelar' (home); a
+ * screen whose case stays open when the patient goes says so beside the way out (`leave`: the
+ * button's label and the note, issue 43 item 8).
+ */
 export function KycLayout({
   title,
   busy = false,
+  leave,
   children,
 }: {
   title: string;
   busy?: boolean;
+  leave?: { label: string; note: string };
   children: ReactNode;
 }) {
   const wizard = OnboardingActor.useActorRef();
@@ -44,12 +50,13 @@ export function KycLayout({
         </Panel>
         {children}
         <Panel>
+          {leave ? <Muted>{leave.note}</Muted> : null}
           <Button
             type="button"
             $variant="secondary"
             onClick={() => wizard.send({ type: 'flow.back' })}
           >
-            {onboarding.cancel}
+            {leave?.label ?? onboarding.cancel}
           </Button>
         </Panel>
       </Stack>

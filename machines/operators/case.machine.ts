@@ -1,34 +1,9 @@
-import { assign, sendTo, setup } from 'xstate';
-import type { CameraInput } from '../shared/camera';
-import {
-  camera,
-  decide,
-  DESK_CAPTURE,
-  frameCapture,
-  imageKeeper,
-  loadCase,
-  releaseCase,
-  saveCorrection,
-  uploadDeskPhoto,
-} from './operators.actors';
-import { correctionProblem, correctionStart } from './correction';
-import { errorOf, isBadRequest, isUnauthorized, operatorErrorFrom } from './operators.errors';
-import type {
-  CaseContext,
-  CaseEvent,
-  CaseInput,
-  CorrectableField,
-  DeskOutput,
-} from './operators.types';
+import { assign } from 'xstate';
+import { caseSetup, fieldValue, NOTE_MAX } from './case.setup';
+import type { DeskOutput } from './operators.types';
 
-/** The desk's camera looks at the patient across the desk (the front camera of a laptop). */
-export const DESK_CAMERA: CameraInput = { facing: 'user', width: 1280, height: 720 };
-
-/** A rejection's note is optional (at most 300 characters). */
-export const NOTE_MAX = 300;
-
-const fieldValue = (context: CaseContext, field: CorrectableField) =>
-  context.detail?.fields[field] ?? '';
+export { NOTE_MAX } from './case.setup';
+export { DESK_CAMERA } from './desk.machine';
 
 /** The actions of a case under review (the same whether or not the last attempt failed). */
 const reviewActions = {
@@ -53,80 +28,7 @@ const reviewActions = {
  * desk camera's photo of the patient before it can be approved; its face match is a signal. Ends
  * when the operator goes back to the queue (or the session is found expired).
  */
-export const caseMachine = setup({
-  types: {
-    context: {} as CaseContext,
-    events: {} as CaseEvent,
-    input: {} as CaseInput,
-    output: {} as DeskOutput,
-    tags: {} as 'busy' | 'error',
-  },
-  actors: {
-    imageKeeper,
-    loadCase,
-    saveCorrection,
-    decide,
-    releaseCase,
-    camera,
-    frameCapture,
-    uploadDeskPhoto,
-  },
-  guards: {
-    isUnauthorized: (args) => isUnauthorized(errorOf(args)),
-    /** the server refused the correction's value or reason (400): the form says why */
-    isBadRequest: (args) => isBadRequest(errorOf(args)),
-    /** the case changed since the page showed it: read again, and say so */
-    isCaseChanged: (args) => operatorErrorFrom(errorOf(args)).code === 'caseChanged',
-    hadCaseChanged: ({ context }) => context.error?.code === 'caseChanged',
-    /** this operator holds the claim of a case still open */
-    canDecide: ({ context }) =>
-      context.detail?.claimedByMe === true && context.detail.status === 'open',
-    /**
-     * a centro case is approved only after the desk photo; a remote case where nobody saw a card
-     * only at a health centre
-     */
-    canApprove: ({ context }) =>
-      context.detail?.claimedByMe === true &&
-      context.detail.status === 'open' &&
-      context.detail.approvalRule !== 'centre_only' &&
-      // A centro case after its desk photo; a remote one with its selfie (it has no desk photo to
-      // take: issue 43 item 2).
-      (context.detail.kind === 'centro'
-        ? context.deskMatch !== null
-        : context.detail.images.includes('selfie')),
-    isCentroToDecide: ({ context }) =>
-      context.detail?.claimedByMe === true &&
-      context.detail.status === 'open' &&
-      context.detail.kind === 'centro',
-    /** the value passes its field's schema (the server's), differs, and has a reason */
-    isCorrectionComplete: ({ context }) =>
-      context.correction !== null &&
-      correctionProblem(context.correction, fieldValue(context, context.correction.field)) === null,
-    hasRejectReason: ({ context }) => context.rejection.reason !== null,
-    hasRepeatStep: ({ context }) => context.repeatStep !== null,
-  },
-  actions: {
-    assignError: assign({ error: (args) => operatorErrorFrom(errorOf(args)) }),
-    clearError: assign({ error: null }),
-    startCorrection: assign(({ context, event }) =>
-      event.type === 'field.edit'
-        ? {
-            correction: {
-              field: event.field,
-              value: correctionStart(event.field, fieldValue(context, event.field)),
-              reason: '',
-            },
-            error: null,
-          }
-        : {},
-    ),
-    clearStream: assign({ stream: null }),
-    keepImages: sendTo('imageKeeper', ({ context }) => ({
-      type: 'images.keep' as const,
-      images: context.images,
-    })),
-  },
-}).createMachine({
+export const caseMachine = caseSetup.createMachine({
   id: 'operatorCase',
   context: ({ input }) => ({
     caseId: input.caseId,
@@ -137,8 +39,6 @@ export const caseMachine = setup({
     repeatStep: null,
     decision: null,
     outcome: null,
-    stream: null,
-    cameraError: null,
     deskPhoto: null,
     deskMatch: null,
     error: null,
@@ -195,36 +95,31 @@ export const caseMachine = setup({
         idle: { on: reviewActions },
         /** the last save, decision, release or upload failed: said, and every action still there */
         failed: { tags: ['error'], on: reviewActions },
-        /** 'Corregir': the new value and the reason (both required) */
+        /** 'Corregir': the form (child `correction`), then the correction sent */
         correcting: {
-          initial: 'editing',
-          on: {
-            'action.cancel': { target: 'idle', actions: assign({ correction: null }) },
-            'correction.change': {
-              target: '.editing',
-              actions: assign({
-                correction: ({ context, event }) =>
-                  context.correction && {
-                    ...context.correction,
-                    ...(event.value !== undefined ? { value: event.value } : {}),
-                    ...(event.reason !== undefined ? { reason: event.reason } : {}),
-                  },
-              }),
-            },
-          },
+          initial: 'form',
+          on: { 'action.cancel': { target: 'idle', actions: assign({ correction: null }) } },
           states: {
-            editing: {
+            form: {
+              invoke: {
+                id: 'correction',
+                src: 'correction',
+                input: ({ context }) => ({
+                  correction: context.correction!,
+                  current: fieldValue(context, context.correction!.field),
+                  refusal: context.error,
+                }),
+                onSnapshot: { actions: 'noteChild' },
+                onDone: {
+                  target: 'saving',
+                  actions: assign({ correction: ({ event }) => event.output, error: null }),
+                },
+              },
               on: {
-                'correction.submit': [
-                  { guard: 'isCorrectionComplete', target: 'saving' },
-                  { target: 'incomplete' },
-                ],
+                'correction.change': { actions: 'forwardToCorrection' },
+                'correction.submit': { actions: 'forwardToCorrection' },
               },
             },
-            /** submitted with a value its field's rule refuses, the same value, or no reason */
-            incomplete: { tags: ['error'] },
-            /** the server refused it (400): its sentence says why; the form stays */
-            refused: { tags: ['error'] },
             saving: {
               tags: ['busy'],
               invoke: {
@@ -244,9 +139,25 @@ export const caseMachine = setup({
                 },
                 onError: [
                   { guard: 'isUnauthorized', target: '#operatorCase.expired' },
-                  { guard: 'isBadRequest', target: 'refused', actions: 'assignError' },
+                  // The form again, saying why (its child opens at `refused`).
+                  { guard: 'isBadRequest', target: 'form', actions: 'assignError' },
                   { target: '#operatorCase.reviewing.failed', actions: 'assignError' },
                 ],
+              },
+              on: {
+                // A change while it is sent: the form again, with the change (the save is dropped).
+                'correction.change': {
+                  target: 'form',
+                  actions: assign({
+                    correction: ({ context, event }) =>
+                      context.correction && {
+                        ...context.correction,
+                        ...(event.value !== undefined ? { value: event.value } : {}),
+                        ...(event.reason !== undefined ? { reason: event.reason } : {}),
+                      },
+                    error: null,
+                  }),
+                },
               },
             },
           },
@@ -309,55 +220,21 @@ export const caseMachine = setup({
             },
           },
         },
-        /** The desk camera (centro cases): the patient's live photo at the health centre. */
+        /** The desk camera (centro cases, child `desk`): the patient's live photo. */
         desk: {
-          invoke: { id: 'camera', src: 'camera', input: DESK_CAMERA },
-          exit: 'clearStream',
-          initial: 'opening',
+          invoke: {
+            id: 'desk',
+            src: 'desk',
+            onSnapshot: { actions: 'noteChild' },
+            onDone: {
+              target: 'uploading',
+              actions: assign({ deskPhoto: ({ event }) => event.output }),
+            },
+          },
           on: {
             'action.cancel': 'idle',
-            'camera.error': {
-              target: '.cameraFailed',
-              actions: assign({ cameraError: ({ event }) => event.code }),
-            },
-            'camera.released': { target: '.opening', actions: 'clearStream' },
-          },
-          states: {
-            opening: {
-              on: {
-                'camera.ready': {
-                  target: 'live',
-                  actions: assign({ stream: ({ event }) => event.stream, cameraError: null }),
-                },
-              },
-            },
-            live: { on: { 'desk.capture': 'capturing' } },
-            capturing: {
-              tags: ['busy'],
-              invoke: {
-                id: 'frameCapture',
-                src: 'frameCapture',
-                input: ({ context }) => ({ stream: context.stream!, options: DESK_CAPTURE }),
-                onDone: {
-                  target: '#operatorCase.reviewing.uploading',
-                  actions: assign({ deskPhoto: ({ event }) => event.output }),
-                },
-                onError: { target: 'live', actions: 'assignError' },
-              },
-            },
-            cameraFailed: {
-              tags: ['error'],
-              on: {
-                'camera.ready': {
-                  target: 'live',
-                  actions: assign({ stream: ({ event }) => event.stream, cameraError: null }),
-                },
-                'camera.retry': {
-                  actions: ({ self }) =>
-                    self.getSnapshot().children.camera?.send({ type: 'camera.retry' }),
-                },
-              },
-            },
+            'desk.capture': { actions: 'forwardToDesk' },
+            'camera.retry': { actions: 'forwardToDesk' },
           },
         },
         uploading: {

@@ -193,10 +193,20 @@ export function selectCase(s: CaseSnapshot) {
   };
 }
 
+/** The case's children, when they run: the correction form and the desk camera. */
+const correctionOf = (s: CaseSnapshot) =>
+  s.matches({ reviewing: { correcting: 'form' } })
+    ? s.children.correction?.getSnapshot()
+    : undefined;
+const deskOf = (s: CaseSnapshot) =>
+  s.matches({ reviewing: 'desk' }) ? s.children.desk?.getSnapshot() : undefined;
+
 export function selectCorrection(s: CaseSnapshot) {
-  const c = s.context.correction;
-  const incomplete = s.matches({ reviewing: { correcting: 'incomplete' } });
-  const refused = s.matches({ reviewing: { correcting: 'refused' } });
+  const form = correctionOf(s);
+  // The form's own while it is open; the case's while it is sent.
+  const c = form ? form.context.correction : s.context.correction;
+  const incomplete = form?.matches('incomplete') === true;
+  const refused = form?.matches('refused') === true;
   return {
     correction: c,
     /** how the form asks for the value, and the list to pick from */
@@ -208,7 +218,7 @@ export function selectCorrection(s: CaseSnapshot) {
         ? (correctionProblem(c, s.context.detail?.fields[c.field] ?? '') ?? null)
         : null,
     /** the server refused it: its sentence */
-    refusal: refused ? s.context.error : null,
+    refusal: refused ? (form?.context.error ?? null) : null,
     incomplete,
     saving: s.matches({ reviewing: { correcting: 'saving' } }),
   };
@@ -225,19 +235,20 @@ export const selectRepeat = (s: CaseSnapshot) => ({
 });
 
 export function selectDesk(s: CaseSnapshot) {
-  const camera: DeskCameraStatus = s.matches({ reviewing: { desk: 'live' } })
+  const desk = deskOf(s);
+  const camera: DeskCameraStatus = desk?.matches('live')
     ? 'live'
-    : s.matches({ reviewing: { desk: 'capturing' } })
+    : desk?.matches('capturing')
       ? 'capturing'
-      : s.matches({ reviewing: { desk: 'cameraFailed' } })
+      : desk?.matches('cameraFailed')
         ? 'failed'
         : 'opening';
   const m = s.context.deskMatch;
   return {
     camera,
-    stream: s.context.stream,
-    cameraError: s.context.cameraError,
-    canCapture: s.can({ type: 'desk.capture' }),
+    stream: desk?.context.stream ?? null,
+    cameraError: desk?.context.cameraError ?? null,
+    canCapture: desk?.can({ type: 'desk.capture' }) === true,
     match: m && {
       similarityPercent: percent(m.faceSimilarity),
       thresholdPercent: percent(m.faceThreshold),

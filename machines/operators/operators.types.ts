@@ -142,9 +142,7 @@ export type CaseContext = {
   /** the decision being sent */
   decision: DecisionRequest | null;
   outcome: DecisionOutcome | null;
-  stream: MediaStream | null;
-  cameraError: CameraErrorCode | null;
-  /** the desk camera's photo, between the capture and its upload */
+  /** the desk camera's photo (its child's output), on its way to the server */
   deskPhoto: Blob | null;
   /** the desk photo's face match, once uploaded (a signal, never a verdict) */
   deskMatch: DeskMatch | null;
@@ -168,5 +166,31 @@ export type CaseEvent =
   | { type: 'case.release' }
   | { type: 'desk.start' }
   | { type: 'desk.capture' }
-  | { type: 'camera.retry' }
-  | CameraEvent;
+  | { type: 'camera.retry' };
+
+/** The correction form (`operatorCorrection`, the case's child while 'Corregir' is open). */
+export type CorrectionInput = {
+  correction: Correction;
+  /** the field's current value: a correction must differ from it */
+  current: string;
+  /** the server refused the last one (400): the form opens saying why */
+  refusal: OperatorError | null;
+};
+export type CorrectionContext = {
+  correction: Correction;
+  current: string;
+  error: OperatorError | null;
+};
+export type CorrectionEvent =
+  { type: 'correction.change'; value?: string; reason?: string } | { type: 'correction.submit' };
+
+/** The desk camera (`operatorDesk`, the case's child while its photo is taken). */
+export type DeskContext = {
+  stream: MediaStream | null;
+  cameraError: CameraErrorCode | null;
+  /** the photo taken: the child's output */
+  photo: Blob | null;
+  /** the capture failed (back to the live camera) */
+  error: OperatorError | null;
+};
+export type DeskEvent = { type: 'desk.capture' } | { type: 'camera.retry' } | CameraEvent;

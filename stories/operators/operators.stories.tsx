@@ -10,6 +10,7 @@ import type {
   SessionResponse,
 } from '../../contract/operators';
 import { caseMachine } from '../../machines/operators/case.machine';
+import { deskMachine } from '../../machines/operators/desk.machine';
 import { operatorFixtures } from '../../machines/operators/operators.fixtures';
 import { operatorAuthMachine } from '../../machines/operators/operators.machine';
 import type { DeskUpload } from '../../machines/operators/operators.actors';
@@ -46,8 +47,12 @@ const storyOperatorMachine = operatorAuthMachine.provide({
         saveCorrection: fromPromise(() => pending<CaseDetail>()),
         decide: fromPromise(() => pending<DecisionResponse>()),
         releaseCase: fromPromise(() => pending<void>()),
-        camera: fromCallback(() => () => {}),
-        frameCapture: fromPromise(() => pending<Blob>()),
+        desk: deskMachine.provide({
+          actors: {
+            camera: fromCallback(() => () => {}),
+            frameCapture: fromPromise(() => pending<Blob>()),
+          },
+        }),
         uploadDeskPhoto: fromPromise(() => pending<DeskUpload>()),
       },
     }),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { caseMachine } from '../../machines/operators/case.machine';
 import {
   caseFixtures,
   operatorFixtures,
@@ -23,7 +25,14 @@ import { ageText, reasonText } from '../../src/copy/es.operators';
 
 const o = operatorFixtures;
 const q = queueFixtures;
-const c = caseFixtures;
+// The case's fixtures restored as its actor would be: its children (the correction form, the desk
+// camera) are actors the selectors read, as in the page.
+const c = Object.fromEntries(
+  Object.entries(caseFixtures).map(([name, f]) => [
+    name,
+    createActor(caseMachine, { snapshot: f, input: { caseId: f.context.caseId } }).getSnapshot(),
+  ]),
+) as typeof caseFixtures;
 
 describe('operatorAuth selectors', () => {
   it('maps every state to its screen', () => {

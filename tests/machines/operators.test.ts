@@ -10,6 +10,7 @@ import type {
   SessionResponse,
 } from '../../contract/operators';
 import { caseMachine } from '../../machines/operators/case.machine';
+import { deskMachine } from '../../machines/operators/desk.machine';
 import { cardMissingCase } from '../../machines/operators/operators.fixtures';
 import { operatorAuthMachine } from '../../machines/operators/operators.machine';
 import {
@@ -31,6 +32,7 @@ import type {
   LoadedCase,
 } from '../../machines/operators/operators.types';
 import type { FrameCaptureInput } from '../../machines/shared/frame-capture';
+import type { CameraEvent } from '../../machines/shared/camera';
 import {
   createCaseLoader,
   createDeskUploader,
@@ -515,7 +517,13 @@ function startCase(over: Partial<CaseDetail> = {}) {
     frameCapture: controlled<Blob, FrameCaptureInput>(),
     uploadDeskPhoto: controlled<DeskUpload, { caseId: string; photo: Blob }>(),
   };
-  const camera = { started: 0, stopped: 0, retried: 0 };
+  // The desk camera (the child `desk`'s own camera): what it was asked, and what it says.
+  const camera = {
+    started: 0,
+    stopped: 0,
+    retried: 0,
+    send: (() => {}) as (event: CameraEvent) => void,
+  };
   const actor = createActor(
     caseMachine.provide({
       actors: {
@@ -523,12 +531,17 @@ function startCase(over: Partial<CaseDetail> = {}) {
         saveCorrection: c.saveCorrection.logic,
         decide: c.decide.logic,
         releaseCase: c.releaseCase.logic,
-        frameCapture: c.frameCapture.logic,
         uploadDeskPhoto: c.uploadDeskPhoto.logic,
-        camera: fromCallback(({ receive }) => {
-          camera.started++;
-          receive(() => camera.retried++);
-          return () => camera.stopped++;
+        desk: deskMachine.provide({
+          actors: {
+            frameCapture: c.frameCapture.logic,
+            camera: fromCallback(({ receive, sendBack }) => {
+              camera.started++;
+              camera.send = sendBack;
+              receive(() => camera.retried++);
+              return () => camera.stopped++;
+            }),
+          },
         }),
       },
     }),
@@ -597,7 +610,7 @@ describe('operatorCase machine', () => {
     });
     actor.send({ type: 'correction.change', value: 'MARÍA GONZÁLES' });
     actor.send({ type: 'correction.submit' });
-    expect(actor.getSnapshot().matches({ reviewing: { correcting: 'incomplete' } })).toBe(true);
+    expect(selectCorrection(actor.getSnapshot()).incomplete).toBe(true);
     expect(selectCorrection(actor.getSnapshot()).problem).toBe('reason');
     actor.send({ type: 'correction.change', reason: ' Así figura en la cédula ' });
     actor.send({ type: 'correction.submit' });
@@ -655,14 +668,15 @@ describe('operatorCase machine', () => {
     c.saveCorrection.calls[0]!.answer.reject(
       new ApiError('server', 400, 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.'),
     );
-    await waitFor(actor, (s) => s.matches({ reviewing: { correcting: 'refused' } }));
+    await waitFor(actor, (s) => selectCorrection(s).refusal !== null);
     expect(selectCorrection(actor.getSnapshot()).refusal).toEqual({
       code: 'server',
       serverMessage: 'Escribí la fecha de nacimiento como en la cédula: DD/MM/AAAA.',
     });
     expect(selectCase(actor.getSnapshot()).error).toBeNull();
     actor.send({ type: 'correction.change', value: '15/05/1990' });
-    expect(actor.getSnapshot().matches({ reviewing: { correcting: 'editing' } })).toBe(true);
+    const form = actor.getSnapshot().children.correction?.getSnapshot();
+    expect(form?.matches('editing')).toBe(true);
   });
 
   it('a failed save is said in the review; cancel drops the draft', async () => {
@@ -813,7 +827,7 @@ describe('operatorCase machine', () => {
     actor.send({ type: 'desk.capture' });
     expect(c.frameCapture.calls).toHaveLength(0);
     const stream = {} as MediaStream;
-    actor.send({ type: 'camera.ready', stream });
+    camera.send({ type: 'camera.ready', stream });
     expect(selectDesk(actor.getSnapshot())).toMatchObject({ camera: 'live', canCapture: true });
     actor.send({ type: 'desk.capture' });
     expect(c.frameCapture.calls[0]!.input).toMatchObject({ stream });
@@ -858,7 +872,7 @@ describe('operatorCase machine', () => {
     const { actor, c, camera, loaded } = startCase({ kind: 'centro' });
     await loaded();
     actor.send({ type: 'desk.start' });
-    actor.send({ type: 'camera.error', code: 'permissionDenied' });
+    camera.send({ type: 'camera.error', code: 'permissionDenied' });
     expect(selectDesk(actor.getSnapshot())).toMatchObject({
       camera: 'failed',
       cameraError: 'permissionDenied',
@@ -868,7 +882,7 @@ describe('operatorCase machine', () => {
     actor.send({ type: 'action.cancel' });
     expect(camera.stopped).toBe(1);
     actor.send({ type: 'desk.start' });
-    actor.send({ type: 'camera.ready', stream: {} as MediaStream });
+    camera.send({ type: 'camera.ready', stream: {} as MediaStream });
     actor.send({ type: 'desk.capture' });
     c.frameCapture.calls[0]!.answer.resolve(new Blob(['x'], { type: 'image/jpeg' }));
     await waitFor(actor, (s) => s.matches({ reviewing: 'uploading' }));

@@ -15,6 +15,7 @@ import type {
 import { OPERATOR_ENROL_PATH, OPERATOR_HOST_IS_IP, OPERATOR_PATH } from '../../contract/operators';
 import { AppRoutes } from '../../src/app/routes';
 import { caseMachine } from '../../machines/operators/case.machine';
+import { deskMachine } from '../../machines/operators/desk.machine';
 import {
   cardMissingCase,
   selfieMissingCase,
@@ -83,7 +84,7 @@ function app(fakes: Fakes, enrolToken: string | null = null) {
             (fakes.saveCorrection ?? never)(input.correction),
           ),
           decide: fromPromise(({ input }) => (fakes.decide ?? never)(input.decision)),
-          camera: fromCallback(() => () => {}),
+          desk: deskMachine.provide({ actors: { camera: fromCallback(() => () => {}) } }),
         },
       }),
     },

@@ -46,8 +46,8 @@ const SERVER_EDGES = {
   // identity engine (its gates, its image check, the face comparison)
   cases: ['onboarding', 'identity'],
   // revoking an operator returns the cases they held to the queue, in the revocation's transaction
-  // (cases/claims.ts); the case routes never import server/operators (app.ts hands them
-  // requireOperator)
+  // (cases/claims.ts); the case routes reach operators only through operatorAuthPlugin's
+  // decorations (app.requireOperator, request.operator), by plugin name, never by import
   operators: ['cases'],
   // a login answers with its session
   login: ['session'],

@@ -30,7 +30,7 @@ import { createEngineRecorder } from './insight/engine-recorder';
 import { insightPlugin, insightRoutes } from './insight/routes';
 import { OPERATOR_API_PREFIX } from '../contract/operators';
 import { loadOperatorsConfig } from './operators/config';
-import { operatorAuthPlugin, requireOperator } from './operators/auth';
+import { operatorAuthPlugin } from './operators/auth';
 import { loadCasesSettings } from './cases/config';
 import { caseRoutes } from './cases/routes';
 import { caseReader } from './cases/status';
@@ -127,9 +127,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
-  // Assisted verification, the patient's side, and the cases' retention job (issue 30). The
-  // operators' case routes (server/cases/operator-routes.ts) need requireOperator from
-  // server/operators/auth.ts: registered under /api/operador once that area is in.
+  // Assisted verification, the patient's side, and the cases' retention job (issue 30).
   await app.register(caseRoutes, { prefix: '/api/onboarding', ctx });
   // Journey insight before the engine: the engine the app owns reports its decisions to it.
   await app.register(insightPlugin, { ctx });
@@ -152,9 +150,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   });
   await app.register(kioskRoutes, { prefix: '/api/kiosk', ctx, faceLogin: ctx.faceLogin });
   await app.register(insightRoutes, { prefix: '/api/insight', ctx });
-  // The back office's operators: passkeys, sessions, request.operator (issue 30).
+  // The back office's operators: passkeys, sessions, app.requireOperator and request.operator
+  // (issue 30); the case routes depend on them by plugin name ('operator-auth').
   await app.register(operatorAuthPlugin, { ctx });
-  await app.register(operatorCaseRoutes, { prefix: OPERATOR_API_PREFIX, ctx, requireOperator });
+  await app.register(operatorCaseRoutes, { prefix: OPERATOR_API_PREFIX, ctx });
   if (config.env !== 'production') {
     await app.register(devSmsRoutes, { prefix: '/api/dev', ctx });
     await app.register(devOnboardingRoutes, { prefix: '/api/dev', ctx });

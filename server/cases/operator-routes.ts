@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import {
   codeLookupRequest,
   CORRECTABLE_FIELDS,
@@ -6,7 +7,6 @@ import {
   decisionRequest,
   type ClaimResponse,
   type CorrectFieldRequest,
-  type OperatorRole,
   type QueueResponse,
 } from '../../contract/operators';
 import type { ResultResponse } from '../../contract/common';
@@ -28,21 +28,16 @@ import {
   type CaseOperator,
 } from './operator';
 
-/** server/operators/auth.ts's requireOperator: 401 without a session, 403 another role or cross-site. */
-type RequireOperator = (roles?: readonly OperatorRole[]) => onRequestAsyncHookHandler;
-
 type Options = {
   ctx: AppContext;
-  requireOperator: RequireOperator;
   /** The identity engine for the desk photo (default: the app's, app.identity). */
   engine?: () => Promise<Pick<IdentityEngine, 'analyze' | 'config'>>;
 };
 
 /** The operator requireOperator let through (request.operator, decorated by operatorAuthPlugin). */
 function operatorOf(request: FastifyRequest): CaseOperator {
-  const operator = (request as { operator?: CaseOperator | null }).operator;
-  if (!operator) throw new HttpError(401, m.loginRequired);
-  return operator;
+  if (!request.operator) throw new HttpError(401, m.loginRequired);
+  return request.operator;
 }
 
 type IdParams = { Params: { id: string } };
@@ -64,15 +59,15 @@ function parseCorrection(body: unknown): CorrectFieldRequest {
 /**
  * The back office's case routes (issue 30), under /api/operador: GET /casos, POST /casos/tomar,
  * GET /casos/:id, GET /casos/:id/imagen/:image, POST /casos/:id/campos, /casos/:id/decision,
- * /casos/:id/soltar, /casos/:id/foto (image/jpeg), /codigos. Every route runs requireOperator
- * (both roles; the supervisor rules are the case's own).
+ * /casos/:id/soltar, /casos/:id/foto (image/jpeg), /codigos. Every route runs the app's
+ * requireOperator (both roles; the supervisor rules are the case's own).
  */
-export async function operatorCaseRoutes(app: FastifyInstance, opts: Options): Promise<void> {
+async function caseRoutesForOperators(app: FastifyInstance, opts: Options): Promise<void> {
   const { ctx } = opts;
   const engine = opts.engine ?? identityOf(app, 'operatorCaseRoutes');
   // The session is checked on the request's headers, before any body is read or parsed: nobody
   // without one gets a JSON body or an 8 MB desk photo read (issue 42 item 3).
-  app.addHook('onRequest', opts.requireOperator());
+  app.addHook('onRequest', app.requireOperator());
   app.addContentTypeParser(
     'image/jpeg',
     { parseAs: 'buffer', bodyLimit: ctx.identitySettings.maxUploadBytes },
@@ -141,3 +136,15 @@ export async function operatorCaseRoutes(app: FastifyInstance, opts: Options): P
     return deskPhoto(ctx, operatorOf(request), request.params.id, request.body, engine);
   });
 }
+
+/**
+ * The case routes as a plugin of their own (encapsulated: their hooks and JPEG parser stay under
+ * their prefix) that needs operatorAuthPlugin's decorations, checked by fastify-plugin at start.
+ */
+export const operatorCaseRoutes = fp(caseRoutesForOperators, {
+  name: 'operator-cases',
+  fastify: '5.x',
+  dependencies: ['operator-auth'],
+  decorators: { fastify: ['requireOperator'], request: ['operator'] },
+  encapsulate: true,
+});

@@ -47,13 +47,20 @@ import {
 export { createOperator } from './accounts';
 export { startOperatorSession, type OperatorIdentity } from './sessions';
 
+/** The back office's guard for the given roles (both when none): an onRequest hook. */
+export type RequireOperator = (roles?: readonly OperatorRole[]) => onRequestAsyncHookHandler;
+
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The operator of the request's live session, set by requireOperator's hook (else null). */
     operator: OperatorIdentity | null;
   }
   interface FastifyInstance {
-    /** The context requireOperator reads (set by operatorAuthPlugin). */
-    operatorAuthContext: AppContext;
+    /**
+     * The back office's guard, decorated by operatorAuthPlugin (plugin 'operator-auth'): a plugin
+     * that guards its routes with it names 'operator-auth' in its fastify-plugin dependencies.
+     */
+    requireOperator: RequireOperator;
   }
 }
 
@@ -118,10 +125,8 @@ function clearSessionCookie(reply: FastifyReply) {
  * Sec-Fetch-Site); refreshes the idle limit. An onRequest hook: it reads only the headers and the
  * cookie, so nobody without a session gets a body read (issue 42 item 3).
  */
-export function requireOperator(roles?: readonly OperatorRole[]): onRequestAsyncHookHandler {
-  return async function (request, reply) {
-    const ctx = request.server.operatorAuthContext;
-    if (!ctx) throw new Error('requireOperator: register operatorAuthPlugin before the routes');
+function operatorGuard(ctx: AppContext): RequireOperator {
+  return (roles) => async (request, reply) => {
     refuseCrossSite(ctx, request);
     const token = request.cookies[OPERATOR_SESSION_COOKIE];
     const operator = await touchOperatorSession(ctx, token);
@@ -134,6 +139,12 @@ export function requireOperator(roles?: readonly OperatorRole[]): onRequestAsync
     request.operator = operator;
   };
 }
+
+/** The app's guard (`app.requireOperator`) for a route registered without a plugin of its own. */
+export const requireOperator: RequireOperator = (roles) =>
+  async function (request, reply) {
+    await request.server.requireOperator(roles).call(this, request, reply);
+  };
 
 async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext }) {
   const { ctx } = opts;
@@ -205,7 +216,7 @@ async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext 
 
   app.get(
     '/sesion',
-    { onRequest: requireOperator() },
+    { onRequest: app.requireOperator() },
     async (request): Promise<SessionResponse> => {
       const { usuario, nombre, rol } = request.operator!;
       return { success: true, operator: { usuario, nombre, rol } };
@@ -220,11 +231,15 @@ async function operatorAuthRoutes(app: FastifyInstance, opts: { ctx: AppContext 
   });
 }
 
-/** The routes /alta/*, /ingreso/*, /sesion, /salir and the request.operator decoration. */
+/**
+ * The routes /alta/*, /ingreso/*, /sesion, /salir and the decorations `app.requireOperator` and
+ * `request.operator`, shared with every plugin registered after it (fastify-plugin: not
+ * encapsulated). It reads the session cookie, so @fastify/cookie comes first.
+ */
 export const operatorAuthPlugin: FastifyPluginAsync<{ ctx: AppContext }> = fp(
   async (app: FastifyInstance, opts: { ctx: AppContext }) => {
     app.decorateRequest('operator', null);
-    app.decorate('operatorAuthContext', opts.ctx);
+    app.decorate('requireOperator', operatorGuard(opts.ctx));
     // Said at start, not first at an operator's passkey call (which then answers 503).
     if (opts.ctx.operators.requireConfiguredOrigin && !opts.ctx.operators.origin)
       app.log.warn(
@@ -233,5 +248,5 @@ export const operatorAuthPlugin: FastifyPluginAsync<{ ctx: AppContext }> = fp(
       );
     await app.register(operatorAuthRoutes, { prefix: OPERATOR_API_PREFIX, ctx: opts.ctx });
   },
-  { name: 'operator-auth', fastify: '5.x' },
+  { name: 'operator-auth', fastify: '5.x', dependencies: ['@fastify/cookie'] },
 );

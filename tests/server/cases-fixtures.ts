@@ -10,7 +10,6 @@ import { operatorCaseRoutes } from '../../server/cases/operator-routes';
 import {
   createOperator,
   operatorAuthPlugin,
-  requireOperator,
   startOperatorSession,
 } from '../../server/operators/auth';
 import type { AppContext } from '../../server/context';
@@ -180,7 +179,7 @@ export async function operatorApp(
   installErrorHandling(app);
   await app.register(cookie);
   await app.register(operatorAuthPlugin, { ctx });
-  await app.register(operatorCaseRoutes, { prefix: '/api/operador', ctx, requireOperator, engine });
+  await app.register(operatorCaseRoutes, { prefix: '/api/operador', ctx, engine });
   await app.ready();
   return app;
 }

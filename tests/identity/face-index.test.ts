@@ -16,7 +16,7 @@ import {
 import { createIdentification } from '../../server/identity/identification';
 import { silentLog } from '../../server/identity/log';
 import type { FacePool } from '../../server/identity/pool';
-import { enrollFace } from '../../server/identity/store';
+import { enrollFace, removeFace } from '../../server/identity/store';
 import { openTestDb } from '../server/helpers';
 
 /**
@@ -164,7 +164,7 @@ describe('face index', () => {
     expect(performance.now() - tEnrol).toBeLessThan(1000);
     expect((await b.identify(db, { embedding: capture(centre, 5001) })).match?.patientId).toBe(id);
 
-    // A patient in the file and the new one removed (the patient deleted: ON DELETE CASCADE).
+    // A patient in the file deleted (ON DELETE CASCADE), the new one's face withdrawn (removeFace).
     const old = people[10]!;
     const gone = syncWhere(bIndex, () => {
       const ids = [
@@ -174,7 +174,8 @@ describe('face index', () => {
       return !ids.includes(old.id) && !ids.includes(id);
     });
     const tDelete = performance.now();
-    await db.query('DELETE FROM patients WHERE id = ANY($1::bigint[])', [[old.id, id]]);
+    await db.query('DELETE FROM patients WHERE id = $1', [old.id]);
+    expect(await removeFace(db, id)).toBe(true);
     await gone;
     expect(performance.now() - tDelete).toBeLessThan(1000);
     for (const p of [old.centre, centre]) {

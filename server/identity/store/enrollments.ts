@@ -21,6 +21,19 @@ export async function enrollFace(
   );
 }
 
+/**
+ * Removes a patient's enrolled face (face consent withdrawn; a deleted patient's goes by ON DELETE
+ * CASCADE). Migration 031's trigger records it, so every process's face index drops it at its next
+ * poll. True when there was one.
+ */
+export async function removeFace(db: Db, patientId: number | string | bigint): Promise<boolean> {
+  const { rows } = await db.query(
+    'DELETE FROM face_enrollments WHERE patient_id = $1 RETURNING 1',
+    [String(patientId)],
+  );
+  return rows.length > 0;
+}
+
 /** The enrolled faces as one matrix of unit vectors, for a fast 1:N scan. */
 export type Gallery = {
   ids: string[];

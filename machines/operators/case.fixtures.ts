@@ -27,7 +27,11 @@ export const withChild = <T extends AnyMachineSnapshot>(
   id: string,
   child: AnyMachineSnapshot,
   syncSnapshot = false,
-): T => ({ ...snapshot, children: { [id]: { snapshot: child, src: id, syncSnapshot } } }) as T;
+): T =>
+  ({
+    ...snapshot,
+    children: { ...snapshot.children, [id]: { snapshot: child, src: id, syncSnapshot } },
+  }) as T;
 
 export const fixtureCase: CaseDetail = {
   id: '7d1f5a2e-0c44-4b8e-9a51-3f2e6c1d9b70',

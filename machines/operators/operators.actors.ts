@@ -59,29 +59,41 @@ export const endSession = fromPromise<void>(({ signal }) => postLogout(signal));
 export const enrolOptions = fromPromise<EnrolOptionsResponse, { token: string }>(
   ({ input, signal }) => postEnrolOptions(input.token, signal),
 );
-export const verifyEnrolment = fromPromise<SessionResponse, { token: string; credential: Json }>(
-  ({ input, signal }) => postEnrolVerify(input.token, input.credential, signal),
-);
 export const loginOptions = fromPromise<LoginOptionsResponse>(({ signal }) =>
   postLoginOptions(signal),
 );
-export const verifyLogin = fromPromise<SessionResponse, { challengeId: string; credential: Json }>(
-  ({ input, signal }) => postLoginVerify(input.challengeId, input.credential, signal),
+
+/** A passkey ceremony: a login, or an enrolment link's registration. */
+export type Ceremony = 'login' | 'enrol';
+
+/**
+ * The browser's prompt (@simplewebauthn/browser) with the server's options: a new passkey to
+ * enrol, or an assertion to log in (discoverable credentials: no user name typed).
+ */
+export const passkeyPrompt = fromPromise<Json, { ceremony: Ceremony; options: Json }>(
+  async ({ input }) => {
+    if (!browserSupportsWebAuthn()) throw new PasskeysUnsupported();
+    if (input.ceremony === 'enrol') {
+      const optionsJSON = input.options as unknown as PublicKeyCredentialCreationOptionsJSON;
+      return (await startRegistration({ optionsJSON })) as unknown as Json;
+    }
+    const optionsJSON = input.options as unknown as PublicKeyCredentialRequestOptionsJSON;
+    return (await startAuthentication({ optionsJSON })) as unknown as Json;
+  },
 );
 
-/** The browser's passkey creation prompt (@simplewebauthn/browser), with the server's options. */
-export const createPasskey = fromPromise<Json, { options: Json }>(async ({ input }) => {
-  if (!browserSupportsWebAuthn()) throw new PasskeysUnsupported();
-  const optionsJSON = input.options as unknown as PublicKeyCredentialCreationOptionsJSON;
-  return (await startRegistration({ optionsJSON })) as unknown as Json;
-});
-
-/** The browser's passkey prompt for a login (discoverable credentials: no user name typed). */
-export const usePasskey = fromPromise<Json, { options: Json }>(async ({ input }) => {
-  if (!browserSupportsWebAuthn()) throw new PasskeysUnsupported();
-  const optionsJSON = input.options as unknown as PublicKeyCredentialRequestOptionsJSON;
-  return (await startAuthentication({ optionsJSON })) as unknown as Json;
-});
+/**
+ * The server's verification of the authenticator's answer, the operator's session: `key` is the
+ * login's challenge id, or the enrolment link's token.
+ */
+export const passkeyVerify = fromPromise<
+  SessionResponse,
+  { ceremony: Ceremony; key: string; credential: Json }
+>(({ input, signal }) =>
+  input.ceremony === 'enrol'
+    ? postEnrolVerify(input.key, input.credential, signal)
+    : postLoginVerify(input.key, input.credential, signal),
+);
 
 // --- the queue ----------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { caseFixtures, fixtureCase, LOADED_AT, minutesAgo, withChild } from './case.fixtures';
 import { operatorAuthMachine } from './operators.machine';
+import { passkeyMachine } from './passkey.machine';
 import type {
   OperatorAuthContext,
+  PasskeyContext,
   OperatorProfile,
   QueueContext,
   QueuedCase,
@@ -100,8 +102,6 @@ const authBase: OperatorAuthContext = {
   enrolToken: null,
   enrolling: null,
   options: null,
-  challengeId: null,
-  credential: null,
   caseId: null,
   error: null,
   notice: null,
@@ -112,6 +112,44 @@ const authAt = (
 ) => operatorAuthMachine.resolveState({ value, context: { ...authBase, ...context } });
 const enrolling = { enrolToken: FIXTURE_ENROL_TOKEN, enrolling: fixtureOperator };
 const loggedIn = { operator: fixtureOperator };
+
+// --- operatorPasskey (the session's child during a ceremony) ------------------------------
+
+const ENROL_OPTIONS = { challenge: 'Y2hhbGxlbmdl', rp: { name: 'Back office' } };
+const passkeyAt = (
+  value: Parameters<typeof passkeyMachine.resolveState>[0]['value'],
+  context: Partial<PasskeyContext> = {},
+) =>
+  passkeyMachine.resolveState({
+    value,
+    context: {
+      ceremony: 'login',
+      key: null,
+      options: null,
+      credential: null,
+      operator: null,
+      error: null,
+      ...context,
+    },
+  });
+const asked = { key: 'ch-1', options: { challenge: 'eHl6' } };
+const enrol = { ceremony: 'enrol' as const, key: FIXTURE_ENROL_TOKEN, options: ENROL_OPTIONS };
+const answered = { credential: { id: 'cred-1', type: 'public-key' } };
+
+/** One named snapshot per leaf state of a passkey ceremony (a login's, and a link's). */
+export const passkeyFixtures = {
+  options: passkeyAt('options'),
+  prompting: passkeyAt('prompting', asked),
+  verifying: passkeyAt('verifying', { ...asked, ...answered }),
+  enrolPrompting: passkeyAt('prompting', enrol),
+  enrolVerifying: passkeyAt('verifying', { ...enrol, ...answered }),
+  done: passkeyAt('done', { ...asked, ...answered, operator: fixtureOperator }),
+  failed: passkeyAt('failed', { ...asked, error: { code: 'rejected' } }),
+};
+
+// The session during a ceremony, with its child `passkey` at one of the child's fixtures.
+const withPasskey = (snapshot: ReturnType<typeof authAt>, passkey: AnyMachineSnapshot) =>
+  withChild(snapshot, 'passkey', passkey);
 
 // The back office logged in with its desk child (`queue` or `case`) at one of the child's fixtures.
 const atQueue = (child: AnyMachineSnapshot) =>
@@ -131,15 +169,25 @@ export const operatorFixtures = {
   loggedOutAfterLogout: authAt({ loggedOut: 'idle' }, { notice: 'loggedOut' }),
   loginCancelled: authAt({ loggedOut: 'failed' }, { error: { code: 'cancelled' } }),
   loginUnsupported: authAt({ loggedOut: 'failed' }, { error: { code: 'unsupported' } }),
-  loginRejected: authAt({ loggedOut: 'failed' }, { error: { code: 'rejected' } }),
+  /** The server refused the passkey: the ceremony's end (its `failed`) and the login again. */
+  loginRejected: withPasskey(
+    authAt({ loggedOut: 'failed' }, { error: { code: 'rejected' } }),
+    passkeyFixtures.failed,
+  ),
   loginNetwork: authAt({ loggedOut: 'failed' }, { error: { code: 'network' } }),
-  authenticatingOptions: authAt({ authenticating: 'options' }),
-  authenticatingPrompting: authAt({ authenticating: 'prompting' }),
-  authenticatingVerifying: authAt({ authenticating: 'verifying' }),
+  authenticatingOptions: withPasskey(authAt('authenticating'), passkeyFixtures.options),
+  authenticatingPrompting: withPasskey(authAt('authenticating'), passkeyFixtures.prompting),
+  authenticatingVerifying: withPasskey(authAt('authenticating'), passkeyFixtures.verifying),
   enrolmentLoading: authAt({ enrolment: 'loading' }, { enrolToken: FIXTURE_ENROL_TOKEN }),
   enrolmentReady: authAt({ enrolment: 'ready' }, enrolling),
-  enrolmentRegistering: authAt({ enrolment: 'registering' }, enrolling),
-  enrolmentVerifying: authAt({ enrolment: 'verifying' }, enrolling),
+  enrolmentRegistering: withPasskey(
+    authAt({ enrolment: 'registering' }, enrolling),
+    passkeyFixtures.enrolPrompting,
+  ),
+  enrolmentVerifying: withPasskey(
+    authAt({ enrolment: 'registering' }, enrolling),
+    passkeyFixtures.enrolVerifying,
+  ),
   enrolmentLinkInvalid: authAt(
     { enrolment: 'failed' },
     { enrolToken: FIXTURE_ENROL_TOKEN, error: { code: 'linkInvalid' } },
@@ -153,7 +201,8 @@ export const operatorFixtures = {
     { ...enrolling, error: { code: 'cancelled' } },
   ),
   loggingOut: authAt({ loggedIn: 'loggingOut' }, loggedIn),
-  desk: atQueue(queueFixtures.list),
+  /** Just logged in: the ceremony's end (its `done`) and the queue. */
+  desk: withPasskey(atQueue(queueFixtures.list), passkeyFixtures.done),
   deskCase: atCase(caseFixtures.reviewing),
   /** The desk: each queue fixture, then each case fixture, inside the logged-in page. */
   queue: Object.fromEntries(

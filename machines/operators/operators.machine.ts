@@ -1,31 +1,25 @@
 import { assign, setup } from 'xstate';
 import { caseMachine } from './case.machine';
-import {
-  createPasskey,
-  endSession,
-  enrolOptions,
-  fetchSession,
-  loginOptions,
-  usePasskey,
-  verifyEnrolment,
-  verifyLogin,
-} from './operators.actors';
+import { endSession, enrolOptions, fetchSession } from './operators.actors';
 import { errorOf, isUnauthorized, operatorErrorFrom } from './operators.errors';
 import type {
   DeskOutput,
   OperatorAuthContext,
   OperatorAuthEvent,
   OperatorAuthInput,
+  PasskeyOutput,
 } from './operators.types';
+import { passkeyMachine } from './passkey.machine';
 import { queueMachine } from './queue.machine';
 
-/** What a ceremony leaves behind, cleared once it ends (nothing of it stays in memory). */
-const ceremonyCleared = { options: null, challengeId: null, credential: null } as const;
+/** The passkey child's end: the operator, or why not. */
+const passkeyOf = ({ event }: { event: unknown }) => (event as { output: PasskeyOutput }).output;
 
 /**
  * The back office's session (`/operador`): operators log in with a passkey only. It asks the server
  * whether an operator session is live; without one, 'Ingresar con tu llave de acceso' runs a
- * WebAuthn assertion (options from the server, the browser's prompt, the server's verification).
+ * WebAuthn assertion (the child `passkey`: options from the server, the browser's prompt, the
+ * server's verification).
  * An enrolment link (`/operador/alta#<token>`) registers the operator's passkey first ('Crear llave
  * de acceso') and logs them in. Logged in, it runs the desk: the queue (child `queue`) until a case
  * is taken, then that case (child `case`), then the queue again. A 401 anywhere ends the desk: the
@@ -41,23 +35,15 @@ export const operatorAuthMachine = setup({
       queue: 'queue';
       case: 'case';
       fetchSession: 'fetchSession';
-      loginOptions: 'loginOptions';
-      usePasskey: 'usePasskey';
-      verifyLogin: 'verifyLogin';
+      passkey: 'passkey';
       enrolOptions: 'enrolOptions';
-      createPasskey: 'createPasskey';
-      verifyEnrolment: 'verifyEnrolment';
       endSession: 'endSession';
     },
   },
   actors: {
     fetchSession,
-    loginOptions,
-    usePasskey,
-    verifyLogin,
+    passkey: passkeyMachine,
     enrolOptions,
-    createPasskey,
-    verifyEnrolment,
     endSession,
     queue: queueMachine,
     case: caseMachine,
@@ -72,17 +58,21 @@ export const operatorAuthMachine = setup({
     /** the queue or the case found the session over */
     isDeskExpired: ({ event }) => (event as { output?: DeskOutput }).output?.expired === true,
     hasCaseToOpen: ({ event }) => Boolean((event as { output?: DeskOutput }).output?.caseId),
+    /** the passkey ceremony logged the operator in */
+    isLoggedIn: (args) => passkeyOf(args).operator !== null,
   },
   actions: {
-    assignLoginError: assign({
-      error: (args) => operatorErrorFrom(errorOf(args), 'login'),
-      ...ceremonyCleared,
-    }),
+    /** the enrolment link refused (spent, expired) or unanswered */
     assignEnrolError: assign({
       error: (args) => operatorErrorFrom(errorOf(args), 'enrol'),
       options: null,
-      credential: null,
     }),
+    /** the ceremony's end: the operator logged in, or why not; its options are not kept */
+    assignPasskeyEnd: assign((args) => ({
+      operator: passkeyOf(args).operator,
+      error: passkeyOf(args).error,
+      options: null,
+    })),
     assignExpired: assign({ operator: null, caseId: null, notice: 'sessionExpired' }),
   },
 }).createMachine({
@@ -91,7 +81,7 @@ export const operatorAuthMachine = setup({
     operator: null,
     enrolToken: input.enrolToken ?? null,
     enrolling: null,
-    ...ceremonyCleared,
+    options: null,
     caseId: null,
     error: null,
     notice: null,
@@ -125,57 +115,18 @@ export const operatorAuthMachine = setup({
         failed: { tags: ['error'] },
       },
     },
+    /** The passkey ceremony of a login (child `passkey`). */
     authenticating: {
       tags: ['busy'],
-      initial: 'options',
       exit: assign({ notice: null }),
-      states: {
-        options: {
-          invoke: {
-            id: 'loginOptions',
-            src: 'loginOptions',
-            onDone: {
-              target: 'prompting',
-              actions: assign({
-                options: ({ event }) => event.output.options,
-                challengeId: ({ event }) => event.output.challengeId,
-              }),
-            },
-            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
-          },
-        },
-        /** the browser's passkey prompt */
-        prompting: {
-          invoke: {
-            id: 'usePasskey',
-            src: 'usePasskey',
-            input: ({ context }) => ({ options: context.options! }),
-            onDone: {
-              target: 'verifying',
-              actions: assign({ credential: ({ event }) => event.output }),
-            },
-            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
-          },
-        },
-        verifying: {
-          invoke: {
-            id: 'verifyLogin',
-            src: 'verifyLogin',
-            input: ({ context }) => ({
-              challengeId: context.challengeId!,
-              credential: context.credential!,
-            }),
-            onDone: {
-              target: '#operatorAuth.loggedIn',
-              actions: assign({
-                operator: ({ event }) => event.output.operator,
-                ...ceremonyCleared,
-                error: null,
-              }),
-            },
-            onError: { target: '#operatorAuth.loggedOut.failed', actions: 'assignLoginError' },
-          },
-        },
+      invoke: {
+        id: 'passkey',
+        src: 'passkey',
+        input: { ceremony: 'login' },
+        onDone: [
+          { guard: 'isLoggedIn', target: 'loggedIn', actions: 'assignPasskeyEnd' },
+          { target: 'loggedOut.failed', actions: 'assignPasskeyEnd' },
+        ],
       },
     },
     /** The one-time enrolment link: who it is for, then the passkey created and registered. */
@@ -200,47 +151,25 @@ export const operatorAuthMachine = setup({
           },
         },
         ready: { on: { 'enrol.start': 'registering' } },
-        /** the browser's passkey creation prompt */
+        /** the passkey created and registered (child `passkey`) */
         registering: {
           tags: ['busy'],
           invoke: {
-            id: 'createPasskey',
-            src: 'createPasskey',
-            input: ({ context }) => ({ options: context.options! }),
-            onDone: {
-              target: 'verifying',
-              actions: assign({ credential: ({ event }) => event.output }),
-            },
-            onError: { target: 'failed', actions: 'assignEnrolError' },
-          },
-        },
-        verifying: {
-          tags: ['busy'],
-          invoke: {
-            id: 'verifyEnrolment',
-            src: 'verifyEnrolment',
+            id: 'passkey',
+            src: 'passkey',
             input: ({ context }) => ({
+              ceremony: 'enrol' as const,
               token: context.enrolToken!,
-              credential: context.credential!,
+              options: context.options!,
             }),
-            onDone: {
-              target: '#operatorAuth.loggedIn',
-              actions: assign({
-                operator: ({ event }) => event.output.operator,
-                enrolToken: null,
-                enrolling: null,
-                ...ceremonyCleared,
-                error: null,
-              }),
-            },
-            onError: {
-              target: 'failed',
-              actions: assign({
-                error: (args) => operatorErrorFrom(errorOf(args), 'enrolVerify'),
-                options: null,
-                credential: null,
-              }),
-            },
+            onDone: [
+              {
+                guard: 'isLoggedIn',
+                target: '#operatorAuth.loggedIn',
+                actions: ['assignPasskeyEnd', assign({ enrolToken: null, enrolling: null })],
+              },
+              { target: 'failed', actions: 'assignPasskeyEnd' },
+            ],
           },
         },
         failed: {

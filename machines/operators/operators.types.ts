@@ -82,11 +82,8 @@ export type OperatorAuthContext = {
   enrolToken: string | null;
   /** who the enrolment link is for (shown before 'Crear llave de acceso') */
   enrolling: OperatorProfile | null;
-  /** the WebAuthn options of the ceremony under way (the server's JSON, handed to the browser) */
+  /** the enrolment link's WebAuthn options (the server's JSON, for the passkey child) */
   options: Record<string, unknown> | null;
-  challengeId: string | null;
-  /** the authenticator's answer, on its way to the server */
-  credential: Record<string, unknown> | null;
   /** the case being worked (after a claim or a code) */
   caseId: string | null;
   error: OperatorError | null;
@@ -97,6 +94,24 @@ export type OperatorAuthEvent =
   | { type: 'enrol.start' }
   | { type: 'enrol.retry' }
   | { type: 'session.logout' };
+
+/** A passkey ceremony (`operatorPasskey`, the session's child `passkey`): a login, or a link's. */
+export type PasskeyInput =
+  { ceremony: 'login' } | { ceremony: 'enrol'; token: string; options: Record<string, unknown> };
+export type PasskeyContext = {
+  ceremony: PasskeyInput['ceremony'];
+  /** the login's challenge id (from its options), or the enrolment link's token */
+  key: string | null;
+  /** the WebAuthn options (the server's JSON, handed to the browser) */
+  options: Record<string, unknown> | null;
+  /** the authenticator's answer, on its way to the server */
+  credential: Record<string, unknown> | null;
+  operator: OperatorProfile | null;
+  error: OperatorError | null;
+};
+/** The operator logged in, or why not. */
+export type PasskeyOutput =
+  { operator: OperatorProfile; error: null } | { operator: null; error: OperatorError };
 
 /** What the queue and the case end with: the case to open, or the session found expired (401). */
 export type DeskOutput = { caseId: string | null; expired: boolean };

@@ -15,6 +15,7 @@ import { operatorFixtures } from '../../machines/operators/operators.fixtures';
 import { operatorAuthMachine } from '../../machines/operators/operators.machine';
 import type { DeskUpload } from '../../machines/operators/operators.actors';
 import type { LoadedCase } from '../../machines/operators/operators.types';
+import { passkeyMachine } from '../../machines/operators/passkey.machine';
 import { queueMachine } from '../../machines/operators/queue.machine';
 import { OperatorActor } from '../../src/flows/operators/operators.context';
 import { OperatorScreens } from '../../src/flows/operators/OperatorScreens';
@@ -26,12 +27,14 @@ type Json = Record<string, unknown>;
 const storyOperatorMachine = operatorAuthMachine.provide({
   actors: {
     fetchSession: fromPromise(() => pending<SessionResponse>()),
-    loginOptions: fromPromise(() => pending<LoginOptionsResponse>()),
-    usePasskey: fromPromise(() => pending<Json>()),
-    verifyLogin: fromPromise(() => pending<SessionResponse>()),
+    passkey: passkeyMachine.provide({
+      actors: {
+        loginOptions: fromPromise(() => pending<LoginOptionsResponse>()),
+        passkeyPrompt: fromPromise(() => pending<Json>()),
+        passkeyVerify: fromPromise(() => pending<SessionResponse>()),
+      },
+    }),
     enrolOptions: fromPromise(() => pending<EnrolOptionsResponse>()),
-    createPasskey: fromPromise(() => pending<Json>()),
-    verifyEnrolment: fromPromise(() => pending<SessionResponse>()),
     endSession: fromPromise(() => pending<void>()),
     queue: queueMachine.provide({
       actors: {
@@ -83,7 +86,7 @@ const at = (snapshot: StoryParameters['snapshot']): Story => ({
 });
 const f = operatorFixtures;
 
-// The session: checking, the login, the passkey prompt, the enrolment link.
+// The session: checking, the login, the passkey prompt (the child `passkey`), the enrolment link.
 export const Checking = at(f.checking);
 export const LoggedOut = at(f.loggedOut);
 export const LoggedOutExpired = at(f.loggedOutExpired);
@@ -104,6 +107,9 @@ export const EnrolmentCancelled = at(f.enrolmentCancelled);
 /** The link opened on an IP address (issue 43 item 3): what to do, no 'Intentar de nuevo'. */
 export const EnrolmentHostIsIp = at(f.enrolmentHostIsIp);
 export const LoggingOut = at(f.loggingOut);
+
+/** Just logged in: the passkey ceremony ended (its child at `done`), the queue shows. */
+export const Desk = at(f.desk);
 
 // The desk: the queue (the child `queue` at each of its fixtures).
 export const QueueLoading = at(f.queue.loading);

@@ -13,6 +13,7 @@ import { caseMachine } from '../../machines/operators/case.machine';
 import { deskMachine } from '../../machines/operators/desk.machine';
 import { cardMissingCase } from '../../machines/operators/operators.fixtures';
 import { operatorAuthMachine } from '../../machines/operators/operators.machine';
+import { passkeyMachine } from '../../machines/operators/passkey.machine';
 import {
   selectCase,
   selectCaseActor,
@@ -104,17 +105,16 @@ function startAuth(enrolToken: string | null = null) {
   const a = {
     fetchSession: controlled<SessionResponse, unknown>(),
     loginOptions: controlled<LoginOptionsResponse, unknown>(),
-    usePasskey: controlled<Record<string, unknown>, { options: Record<string, unknown> }>(),
-    verifyLogin: controlled<
+    // The passkey ceremony (the child `passkey`): the prompt and the verification, login or link.
+    passkeyPrompt: controlled<
+      Record<string, unknown>,
+      { ceremony: 'login' | 'enrol'; options: Record<string, unknown> }
+    >(),
+    passkeyVerify: controlled<
       SessionResponse,
-      { challengeId: string; credential: Record<string, unknown> }
+      { ceremony: 'login' | 'enrol'; key: string; credential: Record<string, unknown> }
     >(),
     enrolOptions: controlled<EnrolOptionsResponse, { token: string }>(),
-    createPasskey: controlled<Record<string, unknown>, { options: Record<string, unknown> }>(),
-    verifyEnrolment: controlled<
-      SessionResponse,
-      { token: string; credential: Record<string, unknown> }
-    >(),
     endSession: controlled<void, unknown>(),
   };
   const queue = {
@@ -127,12 +127,14 @@ function startAuth(enrolToken: string | null = null) {
     operatorAuthMachine.provide({
       actors: {
         fetchSession: a.fetchSession.logic,
-        loginOptions: a.loginOptions.logic,
-        usePasskey: a.usePasskey.logic,
-        verifyLogin: a.verifyLogin.logic,
+        passkey: passkeyMachine.provide({
+          actors: {
+            loginOptions: a.loginOptions.logic,
+            passkeyPrompt: a.passkeyPrompt.logic,
+            passkeyVerify: a.passkeyVerify.logic,
+          },
+        }),
         enrolOptions: a.enrolOptions.logic,
-        createPasskey: a.createPasskey.logic,
-        verifyEnrolment: a.verifyEnrolment.logic,
         endSession: a.endSession.logic,
         queue: queueMachine.provide({
           actors: {
@@ -148,6 +150,10 @@ function startAuth(enrolToken: string | null = null) {
   ).start();
   return { actor, a, queue, kase };
 }
+
+/** The passkey child's state reached (the session's own state stays while the ceremony runs). */
+const passkeyAt = (actor: AnyActorRef, state: 'prompting' | 'verifying') =>
+  waitFor(actor.getSnapshot().children.passkey as AnyActorRef, (s) => s.matches(state));
 
 const loginOptionsAnswer: LoginOptionsResponse = {
   success: true,
@@ -188,22 +194,23 @@ describe('operatorAuth machine', () => {
     actor.send({ type: 'login.start' });
     expect(selectLogin(actor.getSnapshot()).busy).toBe(true);
     a.loginOptions.calls[0]!.answer.resolve(loginOptionsAnswer);
-    await waitFor(actor, (s) => s.matches({ authenticating: 'prompting' }));
-    expect(a.usePasskey.calls[0]!.input).toEqual({ options: { challenge: 'xyz' } });
-    a.usePasskey.calls[0]!.answer.resolve({ id: 'cred' });
-    await waitFor(actor, (s) => s.matches({ authenticating: 'verifying' }));
-    expect(a.verifyLogin.calls[0]!.input).toEqual({
-      challengeId: 'ch1',
+    await passkeyAt(actor, 'prompting');
+    expect(a.passkeyPrompt.calls[0]!.input).toEqual({
+      ceremony: 'login',
+      options: { challenge: 'xyz' },
+    });
+    a.passkeyPrompt.calls[0]!.answer.resolve({ id: 'cred' });
+    await passkeyAt(actor, 'verifying');
+    expect(a.passkeyVerify.calls[0]!.input).toEqual({
+      ceremony: 'login',
+      key: 'ch1',
       credential: { id: 'cred' },
     });
-    a.verifyLogin.calls[0]!.answer.resolve(session);
+    a.passkeyVerify.calls[0]!.answer.resolve(session);
     await waitFor(actor, (s) => s.matches({ loggedIn: 'queue' }));
-    expect(actor.getSnapshot().context).toMatchObject({
-      operator,
-      options: null,
-      challengeId: null,
-      credential: null,
-    });
+    // Nothing of the ceremony stays: its child is gone with its options and the credential.
+    expect(actor.getSnapshot().context).toMatchObject({ operator, options: null });
+    expect(actor.getSnapshot().children.passkey).toBeUndefined();
   });
 
   it.each([
@@ -228,12 +235,12 @@ describe('operatorAuth machine', () => {
     if (where === 'options') a.loginOptions.calls[0]!.answer.reject(error);
     else {
       a.loginOptions.calls[0]!.answer.resolve(loginOptionsAnswer);
-      await waitFor(actor, (s) => s.matches({ authenticating: 'prompting' }));
-      if (where === 'prompt') a.usePasskey.calls[0]!.answer.reject(error);
+      await passkeyAt(actor, 'prompting');
+      if (where === 'prompt') a.passkeyPrompt.calls[0]!.answer.reject(error);
       else {
-        a.usePasskey.calls[0]!.answer.resolve({ id: 'cred' });
-        await waitFor(actor, (s) => s.matches({ authenticating: 'verifying' }));
-        a.verifyLogin.calls[0]!.answer.reject(error);
+        a.passkeyPrompt.calls[0]!.answer.resolve({ id: 'cred' });
+        await passkeyAt(actor, 'verifying');
+        a.passkeyVerify.calls[0]!.answer.reject(error);
       }
     }
     await waitFor(actor, (s) => s.matches({ loggedOut: 'failed' }));
@@ -241,7 +248,8 @@ describe('operatorAuth machine', () => {
     expect(actor.getSnapshot().hasTag('error')).toBe(true);
     // and it can be tried again
     actor.send({ type: 'login.start' });
-    expect(actor.getSnapshot().matches({ authenticating: 'options' })).toBe(true);
+    expect(actor.getSnapshot().matches('authenticating')).toBe(true);
+    expect(actor.getSnapshot().children.passkey?.getSnapshot().matches('options')).toBe(true);
   });
 
   it('an enrolment link: no session check; the operator named, the passkey created and registered', async () => {
@@ -253,11 +261,17 @@ describe('operatorAuth machine', () => {
     await waitFor(actor, (s) => s.matches({ enrolment: 'ready' }));
     expect(selectEnrolment(actor.getSnapshot())).toMatchObject({ status: 'ready', operator });
     actor.send({ type: 'enrol.start' });
-    expect(a.createPasskey.calls[0]!.input).toEqual({ options: { rp: 'x' } });
-    a.createPasskey.calls[0]!.answer.resolve({ id: 'new' });
-    await waitFor(actor, (s) => s.matches({ enrolment: 'verifying' }));
-    expect(a.verifyEnrolment.calls[0]!.input).toEqual({ token: TOKEN, credential: { id: 'new' } });
-    a.verifyEnrolment.calls[0]!.answer.resolve(session);
+    expect(a.passkeyPrompt.calls[0]!.input).toEqual({ ceremony: 'enrol', options: { rp: 'x' } });
+    // The link brings its options: none asked for.
+    expect(a.loginOptions.calls).toHaveLength(0);
+    a.passkeyPrompt.calls[0]!.answer.resolve({ id: 'new' });
+    await passkeyAt(actor, 'verifying');
+    expect(a.passkeyVerify.calls[0]!.input).toEqual({
+      ceremony: 'enrol',
+      key: TOKEN,
+      credential: { id: 'new' },
+    });
+    a.passkeyVerify.calls[0]!.answer.resolve(session);
     await waitFor(actor, (s) => s.matches({ loggedIn: 'queue' }));
     expect(actor.getSnapshot().context).toMatchObject({ enrolToken: null, operator });
   });
@@ -283,7 +297,7 @@ describe('operatorAuth machine', () => {
     a.enrolOptions.calls[0]!.answer.resolve({ success: true, operator, options: { rp: 'x' } });
     await waitFor(actor, (s) => s.matches({ enrolment: 'ready' }));
     actor.send({ type: 'enrol.start' });
-    a.createPasskey.calls[0]!.answer.reject(named('NotAllowedError'));
+    a.passkeyPrompt.calls[0]!.answer.reject(named('NotAllowedError'));
     await waitFor(actor, (s) => s.matches({ enrolment: 'failed' }));
     expect(selectEnrolment(actor.getSnapshot())).toMatchObject({
       error: { code: 'cancelled' },
@@ -302,9 +316,9 @@ describe('operatorAuth machine', () => {
     a.enrolOptions.calls[0]!.answer.resolve({ success: true, operator, options: { rp: 'x' } });
     await waitFor(actor, (s) => s.matches({ enrolment: 'ready' }));
     actor.send({ type: 'enrol.start' });
-    a.createPasskey.calls[0]!.answer.resolve({ id: 'new' });
-    await waitFor(actor, (s) => s.matches({ enrolment: 'verifying' }));
-    a.verifyEnrolment.calls[0]!.answer.reject(new ApiError('server', status, undefined));
+    a.passkeyPrompt.calls[0]!.answer.resolve({ id: 'new' });
+    await passkeyAt(actor, 'verifying');
+    a.passkeyVerify.calls[0]!.answer.reject(new ApiError('server', status, undefined));
     await waitFor(actor, (s) => s.matches({ enrolment: 'failed' }));
     expect(selectEnrolment(actor.getSnapshot())).toMatchObject({ error: { code }, canRetry });
   });

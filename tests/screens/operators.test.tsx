@@ -16,6 +16,7 @@ import { OPERATOR_ENROL_PATH, OPERATOR_HOST_IS_IP, OPERATOR_PATH } from '../../c
 import { AppRoutes } from '../../src/app/routes';
 import { caseMachine } from '../../machines/operators/case.machine';
 import { deskMachine } from '../../machines/operators/desk.machine';
+import { passkeyMachine } from '../../machines/operators/passkey.machine';
 import {
   cardMissingCase,
   selfieMissingCase,
@@ -54,20 +55,25 @@ function app(fakes: Fakes, enrolToken: string | null = null) {
   const machine = operatorAuthMachine.provide({
     actors: {
       fetchSession: fromPromise(() => (fakes.fetchSession ?? never)()),
-      loginOptions: fromPromise<LoginOptionsResponse>(async () => ({
-        success: true as const,
-        challengeId: 'ch',
-        options: { challenge: 'x' },
-      })),
-      usePasskey: fromPromise(() => (fakes.usePasskey ?? never)()),
-      verifyLogin: fromPromise(async () => session),
+      // The passkey ceremony (the child `passkey`): the login's prompt or the link's creation.
+      passkey: passkeyMachine.provide({
+        actors: {
+          loginOptions: fromPromise<LoginOptionsResponse>(async () => ({
+            success: true as const,
+            challengeId: 'ch',
+            options: { challenge: 'x' },
+          })),
+          passkeyPrompt: fromPromise(({ input }) =>
+            ((input.ceremony === 'login' ? fakes.usePasskey : fakes.createPasskey) ?? never)(),
+          ),
+          passkeyVerify: fromPromise(async () => session),
+        },
+      }),
       enrolOptions: fromPromise<EnrolOptionsResponse, { token: string }>(async () => ({
         success: true as const,
         operator: fixtureOperator,
         options: { rp: 'x' },
       })),
-      createPasskey: fromPromise(() => (fakes.createPasskey ?? never)()),
-      verifyEnrolment: fromPromise(async () => session),
       endSession: fromPromise(async () => {}),
       queue: queueMachine.provide({
         actors: {

@@ -153,7 +153,6 @@ describe('box tracking within a task', () => {
       };
       const closed = [0, 0, 0.85, 1, 0];
       const jpegs = await Promise.all(closed.map(fill));
-      expect((await fresh(jpegs[3]!)).faces).toHaveLength(0);
       const { frames: tracked } = await frames(jpegs);
       expect(tracked.map((f) => f.faces.length)).toEqual([1, 1, 1, 1, 1]);
       const baseline = tracked[0]!.faces[0]!.ear.mean;
@@ -161,6 +160,18 @@ describe('box tracking within a task', () => {
       expect(ratios[2]).toBeLessThan(0.7);
       expect(ratios[3]).toBeLessThan(0.7);
       expect(ratios[4]).toBeGreaterThan(0.85);
+      // The detector alone finds no face in the closed frame, even at its start...
+      expect((await fresh(jpegs[3]!)).faces).toHaveLength(0);
+      // ...so in a request whose first analysed frame is closed, the open one before it (skipped
+      // as unchanged from the previous request's anchor) gives the box, and the blink is seen.
+      const previous = await frames([jpegs[0]!]);
+      const next = await frames([jpegs[1]!, jpegs[3]!], {
+        anchor: previous.anchor,
+        unchangedBelow: 16,
+      });
+      expect(next.frames[0]!.skipped).toBeDefined();
+      expect(next.frames[1]!.faces).toHaveLength(1);
+      expect(next.frames[1]!.faces[0]!.ear.mean / baseline).toBeLessThan(0.7);
     },
   );
 

@@ -199,6 +199,8 @@ export async function analyzeFrames(
   let from = opts.moved?.from;
   let colourBox = opts.colourBox ?? null;
   let colourExtent = opts.colourExtent ?? null;
+  /** The latest frame skipped as unchanged before this task's first detection (a face's frame). */
+  let skippedBefore: Awaited<ReturnType<typeof decodeRgb>> | null = null;
   for (const [index, bytes] of frames.entries()) {
     const t0 = performance.now();
     const img = await decodeRgb(bytes, limits, opts.maxSide ?? 640);
@@ -230,6 +232,7 @@ export async function analyzeFrames(
         colour: frameColour(img, colourBox, colourExtent),
         timings: { decodeMs: tDecode - t0, detectMs: 0 },
       });
+      if (task.fresh + task.tracked === 0) skippedBefore = img;
       continue;
     }
     // Waiting for the reopening, eyes that changed from a closed frame as much as an opening lid
@@ -237,6 +240,15 @@ export async function analyzeFrames(
     const reopened = closed && anchor?.closed === true && (change ?? 0) >= REOPENED_CHANGE;
     const describe = describeFirst || reopened;
     let found = await detectWithEyes(human, img, describe, task);
+    if (!found.length && skippedBefore && !describe) {
+      // The task's first detection found no face where the frame before it (skipped: its eyes
+      // unchanged from a face's) had one: closed lids can hide a face from the detector (issue 41:
+      // the held-out face filling the oval, no box even at confidence 0.02) but not from the
+      // tracked mesh. The frame before gives the box; this one is looked at again from it.
+      const before = await detectWithEyes(human, skippedBefore, false, task);
+      if (before.length === 1) found = await detectWithEyes(human, img, false, task);
+    }
+    skippedBefore = null;
     let only = found.length === 1 ? found[0]! : null;
     if (only && !describe) {
       // Described only once the eye ratio and the position say the decider will need it: a second

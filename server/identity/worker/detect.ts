@@ -36,23 +36,25 @@ import { DETECTOR_MIN_CONFIDENCE, type Human } from './models';
  */
 const KEEP_INPUT = 1000;
 /**
- * The mesh's own face score a TRACKED detection keeps a face from (a fresh one keeps the detector's
- * DETECTOR_MIN_CONFIDENCE, which Human also applies to the mesh's score). Issue 41: closed eyes lower
- * the mesh's score on some faces filling the oval (the held-out `blink-b` at the bench's fill, 160 px
- * crops: 0.10-0.45 with the lids closed, 0.98-0.99 open; its fresh detection then finds no face), so
- * at 0.5 every closed frame read 'no face' and its blink on cue was never seen (bench: cues_missed
- * in 5 of 6 sessions at fill). The box is the same face's of the frame before; an empty or blurred
- * box scores under 0.05 and still gives no face; a bar over the eyes scores 0.47, its eyes read open
- * (ratio 0.82).
+ * The face mesh's own score a TRACKED detection (the box of the same face in the frame before, the
+ * detector's confidence carried with it) keeps a face from; a fresh or describing one keeps
+ * DETECTOR_MIN_CONFIDENCE, which Human applies to the detector's boxes and the mesh's score alike
+ * (lower, the detector adds boxes of 0.38 beside a face, each one more mesh to run). Issue 41: closed lids lower the mesh's score
+ * on some faces filling the oval (the held-out `blink-b` at the bench's fill, 160 px crops: 0.10-0.45
+ * closed, 0.98-0.99 open; the detector finds no box in a closed frame even at 0.02, so the tracked box
+ * is the only way to it: analyze.ts), so every closed frame read 'no face' and its blinks on cue were missed (real-engine bench: cues_missed in 5 of 6 sessions at fill); an empty or
+ * blurred box scores under 0.05 and still gives no face; a bar over the eyes scores 0.47, its eyes
+ * read open (ratio 0.82).
  */
-export const TRACKED_MIN_FACE_SCORE = 0.08;
+export const MESH_MIN_FACE_SCORE = 0.08;
 function detectConfig(describe: boolean, fresh: boolean) {
   return {
     cacheSensitivity: KEEP_INPUT,
     face: {
-      detector: fresh
-        ? { skipFrames: 0, skipTime: 0, minConfidence: DETECTOR_MIN_CONFIDENCE }
-        : { skipFrames: 99, skipTime: 600_000, minConfidence: TRACKED_MIN_FACE_SCORE },
+      detector: {
+        ...(fresh ? { skipFrames: 0, skipTime: 0 } : { skipFrames: 99, skipTime: 600_000 }),
+        minConfidence: fresh || describe ? DETECTOR_MIN_CONFIDENCE : MESH_MIN_FACE_SCORE,
+      },
       mesh: { enabled: true },
       iris: { enabled: true },
       description: { enabled: describe, skipFrames: 0, skipTime: 0 },
@@ -145,7 +147,9 @@ async function runDetection(
   try {
     const result = await human.detect(batch, detectConfig(describe, fresh));
     if (result.error) throw new Error(result.error);
-    return result.face.map((f) => {
+    // The detector's own confidence, whatever floor the mesh's score had (MESH_MIN_FACE_SCORE).
+    const faces = result.face.filter((f) => (f.boxScore ?? f.score) >= DETECTOR_MIN_CONFIDENCE);
+    return faces.map((f) => {
       const right = eyeAspectRatio(f.mesh, RIGHT_EYE);
       const left = eyeAspectRatio(f.mesh, LEFT_EYE);
       const box = f.box.map((v) => Math.round(v)) as [number, number, number, number];

@@ -9,8 +9,9 @@ import { centreCrop, releaseVideo, videoOf } from './frame-capture';
  * at the oval crop's top corners (the server's background parts, contract/frame-policy.ts
  * BACKGROUND_CORNERS); when both stay burnt and the camera can (Chrome on Android: the Image Capture
  * constraint `exposureCompensation`; not iOS Safari, nor a file camera), it asks once for DARKER_EV.
- * The face gets darker and noisier; the check measures a change, which stays. Nothing else changes:
- * the server judges the frames as they come.
+ * The face gets darker and noisier; the check measures a change, which stays; a face too dark to
+ * halve is left as it is (DARKER_FACE_FROM). Nothing else changes: the server judges the frames as
+ * they come.
  */
 
 /** A corner is burnt when more than this share of its pixels is (the server's PART_MAX_CLIPPED). */
@@ -37,6 +38,33 @@ export function burntCorners(rgba: ArrayLike<number>, width: number, height: num
     return burnt / (w * h);
   };
   return Math.min(share(0), share(width - w));
+}
+
+/**
+ * The darker exposure only while the face keeps light enough for the server's gates: the crop's
+ * centre (where the oval puts the face: FACE_SHARE of its width and height) at this mean luma
+ * (0-255) or more, twice the server's face gate (IDENTITY_MIN_LUMINANCE, 45 by default) and a margin,
+ * as DARKER_EV halves it. Issue 41: since the light is judged on the face itself, a burnt background
+ * no longer fails a round, and the darker exposure had taken a darker face in dim light under the
+ * gate ('too_dark' on every frame: no blink counted; the real-engine bench's held-out face, tone IV,
+ * 2 of 18 sessions refused so).
+ */
+export const DARKER_FACE_FROM = 100;
+const FACE_SHARE = 0.3;
+
+/** The mean luma (Rec. 601) of an RGBA image's centre, FACE_SHARE of its width and height. */
+export function centreLuma(rgba: ArrayLike<number>, width: number, height: number): number {
+  const w = Math.max(1, Math.round(width * FACE_SHARE));
+  const h = Math.max(1, Math.round(height * FACE_SHARE));
+  const x0 = Math.floor((width - w) / 2);
+  const y0 = Math.floor((height - h) / 2);
+  let sum = 0;
+  for (let y = y0; y < y0 + h; y++)
+    for (let x = x0; x < x0 + w; x++) {
+      const i = (y * width + x) * 4;
+      sum += 0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!;
+    }
+  return sum / (w * h);
 }
 
 /** The range a camera offers for `exposureCompensation` (Image Capture: EV, with a step). */
@@ -67,7 +95,10 @@ export type Grab = () => Look;
  * as not burnt.
  */
 export function backlightLook(inARow: number, look: Look): { inARow: number; darken: boolean } {
-  const burnt = look !== null && burntCorners(look.data, look.width, look.height) > BURNT_SHARE;
+  const burnt =
+    look !== null &&
+    burntCorners(look.data, look.width, look.height) > BURNT_SHARE &&
+    centreLuma(look.data, look.width, look.height) >= DARKER_FACE_FROM;
   const next = burnt ? inARow + 1 : 0;
   return { inARow: next, darken: next >= BACKLIGHT_CHECKS.inARow };
 }

@@ -8,8 +8,10 @@ import { BACKGROUND_CORNERS } from '../../contract/frame-policy';
 import {
   BACKLIGHT_CHECKS,
   burntCorners,
+  centreLuma,
   darkerExposure,
   DARKER_EV,
+  DARKER_FACE_FROM,
   guardBacklight,
   type ExposureTrack,
 } from '../../machines/shared/exposure';
@@ -110,6 +112,21 @@ describe('guardBacklight', () => {
     guardBacklight(none.t, () => null);
     await vi.advanceTimersByTimeAsync(BACKLIGHT_CHECKS.untilMs);
     expect(none.asked).toEqual([]);
+  });
+
+  it('leaves a face too dark to halve as it is, however burnt the corners (issue 41)', async () => {
+    const dark = image(1, 1);
+    const c = centreLuma(dark.data, dark.width, dark.height);
+    expect(c).toBe(120);
+    // The centre (where the oval puts the face) at 70: -1 EV would take it under the server's gate.
+    for (let y = 0; y < H; y++)
+      for (let x = Math.round(W * 0.3); x < Math.round(W * 0.7); x++)
+        if (y > H * 0.3 && y < H * 0.7) dark.data.fill(70, (y * W + x) * 4, (y * W + x) * 4 + 3);
+    expect(centreLuma(dark.data, dark.width, dark.height)).toBeLessThan(DARKER_FACE_FROM);
+    const { t, asked } = track();
+    guardBacklight(t, () => dark);
+    await vi.advanceTimersByTimeAsync(BACKLIGHT_CHECKS.untilMs);
+    expect(asked).toEqual([]);
   });
 
   it('does nothing for a camera without the setting, and stops when told', async () => {

@@ -12,6 +12,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { audit, type AuditActor } from './audit';
 import { caseSealer } from './seal';
+import { clearApprovals } from './store';
 
 /**
  * Four-eyes bound to content (issue 42, item 1). An approval is of a digest: SHA-256 over the
@@ -158,9 +159,7 @@ export async function voidApprovals(
   },
 ): Promise<void> {
   if (!entry.approvals.length) return;
-  await tx.query(`UPDATE cases SET approvals = '[]', needs_supervisor = false WHERE id = $1`, [
-    entry.caseId,
-  ]);
+  await clearApprovals(tx, entry.caseId);
   await audit(tx, {
     caseId: entry.caseId,
     actor: entry.actor,

@@ -21,7 +21,8 @@ import { audit } from './audit';
 import { caseKyc, type KycEvidence } from './kyc';
 import { caseMessages as m } from './messages';
 import { caseSealer } from './seal';
-import { CASE_ROW_COLUMNS, latestCaseOf, toCaseStatus, type CaseRow } from './status';
+import { latestCaseOf, toCaseStatus, type CaseRow } from './status';
+import { insertCase, makeCentreCase } from './store';
 
 /** A code from the alphabet read aloud without doubt, crypto random, not in use. */
 async function newCentreCode(tx: Db): Promise<string> {
@@ -81,15 +82,7 @@ export async function openCase(
       // A review case becomes a centro case only while nobody holds it or approved it.
       const code = await newCentreCode(tx);
       const expires = new Date(now.getTime() + settings.centreMs);
-      const { rows } = await tx.query<CaseRow>(
-        `UPDATE cases c SET kind = 'centro', code = $2, code_expires_at = $3, expected_by = $3,
-                claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL
-          WHERE c.id = $1 AND c.status = 'open' AND NOT c.needs_supervisor
-            AND (c.claimed_by IS NULL OR c.last_activity_at < $4)
-          RETURNING ${CASE_ROW_COLUMNS}`,
-        [latest.id, code, expires, idleCutoff],
-      );
-      const row = rows[0];
+      const row = await makeCentreCase(tx, { id: latest.id, code, expires, idleCutoff });
       if (!row) throw refusal(m.caseTaken, 'case_taken');
       await holdRegistrations(tx, [draft.id], holdUntil);
       await audit(tx, {
@@ -104,7 +97,7 @@ export async function openCase(
     if (latest?.status === 'approved') throw refusal(m.caseDecided, 'case_decided');
     if (latest?.status === 'rejected' && input.kind === 'review')
       throw refusal(m.reviewAfterReject, 'case_decided');
-    const row = await insertCase(tx, {
+    const row = await openNewCase(tx, {
       draftId: draft.id,
       celular: draft.celular,
       input,
@@ -234,7 +227,7 @@ async function facesOf(
   };
 }
 
-async function insertCase(
+async function openNewCase(
   tx: Db,
   a: {
     draftId: string;
@@ -261,43 +254,35 @@ async function insertCase(
   const code = kind === 'centro' ? await newCentreCode(tx) : null;
   const expectedBy = new Date(a.now.getTime() + (kind === 'centro' ? a.centreMs : a.reviewMs));
   const s = a.sealer;
-  const { rows } = await tx.query<CaseRow>(
-    `INSERT INTO cases AS c (id, draft_id, celular, kind, status, trigger, step, kyc_session_id,
-       opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
-       selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
-       attempts_liveness, attempts_scans, engine_signals, patient_claim)
-     VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-       $18, $19, $20, $21, $22, $23, $24, $25)
-     RETURNING ${CASE_ROW_COLUMNS}`,
-    [
-      id,
-      a.draftId,
-      a.celular,
-      kind,
-      trigger,
-      step,
-      a.sessionId,
-      a.now,
-      expectedBy,
-      code,
-      code ? expectedBy : null,
-      s.seal(id, 'selfie', e?.selfie ?? null),
-      s.seal(id, 'portrait', e?.portrait ?? null),
-      s.seal(id, 'front', e?.front ?? null),
-      s.seal(id, 'back', e?.back ?? null),
-      s.sealJson(id, 'fields', e?.idData ?? null),
-      s.sealJson(id, 'selfie_embedding', a.faces.selfie),
-      s.sealJson(id, 'portrait_embedding', a.faces.portrait),
-      JSON.stringify(e?.reasons ?? []),
-      e?.faceSimilarity ?? null,
-      e?.faceThreshold ?? null,
-      e?.attempts.liveness ?? 0,
-      e?.attempts.scans ?? 0,
-      JSON.stringify(e?.signals ?? {}),
-      s.sealJson(id, 'patient_claim', a.input.claim ?? null),
-    ],
-  );
-  const row = rows[0]!;
+  const row = await insertCase(tx, {
+    id,
+    draftId: a.draftId,
+    celular: a.celular,
+    kind,
+    trigger,
+    step,
+    sessionId: a.sessionId,
+    openedAt: a.now,
+    expectedBy,
+    code,
+    sealed: {
+      selfie: s.seal(id, 'selfie', e?.selfie ?? null),
+      portrait: s.seal(id, 'portrait', e?.portrait ?? null),
+      front: s.seal(id, 'front', e?.front ?? null),
+      back: s.seal(id, 'back', e?.back ?? null),
+      fields: s.sealJson(id, 'fields', e?.idData ?? null),
+      selfie_embedding: s.sealJson(id, 'selfie_embedding', a.faces.selfie),
+      portrait_embedding: s.sealJson(id, 'portrait_embedding', a.faces.portrait),
+      patient_claim: s.sealJson(id, 'patient_claim', a.input.claim ?? null),
+    },
+    engine: {
+      reasons: e?.reasons ?? [],
+      faceSimilarity: e?.faceSimilarity ?? null,
+      faceThreshold: e?.faceThreshold ?? null,
+      attempts: { liveness: e?.attempts.liveness ?? 0, scans: e?.attempts.scans ?? 0 },
+      signals: e?.signals ?? {},
+    },
+  });
   await audit(tx, {
     caseId: id,
     actor: null,

@@ -1,22 +1,9 @@
 import type { AppContext } from '../context';
 import { holdRegistrations, reopenRegistration } from '../onboarding/registration';
 import { audit } from './audit';
+import { expireCentreCases, purgeCase, SEALED } from './store';
 
-/** The sealed parts the purge deletes (and the mobile and code kept for the SMS and look-ups). */
-export const SEALED = [
-  'selfie',
-  'portrait',
-  'front',
-  'back',
-  'desk',
-  'fields',
-  'corrections',
-  'selfie_embedding',
-  'portrait_embedding',
-  'desk_embedding',
-  'reject_note',
-  'patient_claim',
-] as const;
+export { SEALED } from './store';
 
 type PurgeOutcome = { expired: number; purged: number };
 
@@ -32,13 +19,7 @@ export async function purgeCases(ctx: AppContext): Promise<PurgeOutcome> {
   const purgeAfter = new Date(now.getTime() + ctx.cases.retentionMs);
   const resumeUntil = new Date(now.getTime() + ctx.onboarding.registration.resumeMs);
   const expired = await ctx.db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ id: string; draft_id: string | null }>(
-      `UPDATE cases SET status = 'expired', decided_at = $1, purge_after = $2,
-              claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL
-        WHERE status = 'open' AND kind = 'centro' AND code_expires_at <= $1
-        RETURNING id::text AS id, draft_id::text AS draft_id`,
-      [now, purgeAfter],
-    );
+    const rows = await expireCentreCases(tx, now, purgeAfter);
     for (const row of rows) {
       await audit(tx, { caseId: row.id, actor: null, action: 'expire', at: now });
       if (row.draft_id)
@@ -65,12 +46,7 @@ export async function purgeCases(ctx: AppContext): Promise<PurgeOutcome> {
     );
     for (const row of rows) {
       const deleted = [...SEALED, 'celular' as const].filter((p) => row[`has_${p}`] === true);
-      await tx.query(
-        `UPDATE cases SET ${SEALED.map((p) => `${p} = NULL`).join(', ')}, celular = NULL,
-                code = NULL, purged_at = $2
-          WHERE id = $1`,
-        [row.id, now],
-      );
+      await purgeCase(tx, row.id, now);
       await audit(tx, {
         caseId: row.id,
         actor: null,

@@ -45,15 +45,19 @@ export function requireBuild(): void {
     );
 }
 
-/** server/main.ts on a free port with a throwaway data folder, serving dist/. */
+/**
+ * server/main.ts on a free port with a throwaway data folder, serving dist/; of this checkout, or of
+ * `checkout` (another checkout built with its own `npm run build`, for a side-by-side comparison).
+ */
 export async function startServer(
   name: string,
+  checkout: string = root,
 ): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${name}-`));
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
   const child = spawn(tsx, ['server/main.ts'], {
-    cwd: root,
+    cwd: checkout,
     env: {
       ...process.env,
       PORT: String(port),

@@ -15,14 +15,19 @@ const H1 = styled.h1`
  * A page or step title. With `focusOnMount` it takes focus when it appears, so screen reader and
  * keyboard users land on the new step's title. When it arrives in prerendered HTML, only if nothing
  * has the focus yet: the patient may already be typing in a field of that page, and taking the
- * focus away when React hydrates would send the rest of their keystrokes to the title.
+ * focus away when React hydrates would send the rest of their keystrokes to the title. With
+ * `focusOnMount="client"`, only when it appears in a running app, never when it hydrates (/login:
+ * the first Tab of its prerendered page reaches the back arrow). The screen asks this of the title
+ * rather than calling useHydrated itself: that hook's value changes once hydration ends, and every
+ * component that calls it renders again then, synchronously (a store's update is never sliced);
+ * here that is this title alone, not the whole screen (issue 43 item 16).
  */
 export function Heading({
   children,
   focusOnMount = false,
 }: {
   children: ReactNode;
-  focusOnMount?: boolean;
+  focusOnMount?: boolean | 'client';
 }) {
   const ref = useRef<HTMLHeadingElement>(null);
   // useHydrated is false only in the render that hydrates prerendered HTML: kept from the mount.
@@ -30,7 +35,9 @@ export function Heading({
   const [clientMount] = useState(hydrated);
   useEffect(() => {
     const untouched = document.activeElement === null || document.activeElement === document.body;
-    if (focusOnMount && (clientMount || untouched)) ref.current?.focus();
+    const focus =
+      focusOnMount === 'client' ? clientMount : focusOnMount && (clientMount || untouched);
+    if (focus) ref.current?.focus();
   }, [focusOnMount, clientMount]);
   return (
     <H1 ref={ref} tabIndex={-1}>

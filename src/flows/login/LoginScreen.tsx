@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import styled from 'styled-components';
 import { DOCUMENT_MAX } from '../../../machines/shared/input';
 import { selectLoginView } from '../../../machines/login/login.selectors';
@@ -11,7 +11,7 @@ import { AppLink } from '../../components/Navigation';
 import { Header, Page, Stack } from '../../components/Page';
 import { TextField } from '../../components/TextField';
 import { useFocusAfterFailure } from '../../components/useFocusAfterFailure';
-import { useAdoptTypedValues, useHydrated } from '../../components/useHydrated';
+import { useAdoptTypedValues } from '../../components/useHydrated';
 import { errorText, login as copy, loginErrors } from '../../copy/es';
 import { theme } from '../../theme/theme';
 import { LoginActor } from './login.context';
@@ -37,9 +37,6 @@ const Checking = styled.p`
 
 export function LoginScreen() {
   const view = LoginActor.useSelector(selectLoginView);
-  // False only when this screen hydrates the prerendered /login; kept from the mount.
-  const hydrated = useHydrated();
-  const [clientMount] = useState(hydrated);
   const { send } = LoginActor.useActorRef();
   const form = useRef<HTMLFormElement>(null);
   const pin = useRef<HTMLInputElement>(null);
@@ -68,8 +65,10 @@ export function LoginScreen() {
       <form ref={form} method="post" onSubmit={onSubmit} noValidate aria-busy={view.busy}>
         <Stack>
           {/* Focused when the form appears in a running app, after a logout (issue 29 item 18);
-              not on the prerendered page, where the first Tab reaches the back arrow. */}
-          <Heading focusOnMount={clientMount}>{copy.title}</Heading>
+              not on the prerendered page, where the first Tab reaches the back arrow. The title
+              decides it: a useHydrated here would render the whole screen again, in one task,
+              once hydration ends (issue 43 item 16). */}
+          <Heading focusOnMount="client">{copy.title}</Heading>
           <TextField
             label={copy.documentoLabel}
             name="numero_documento"

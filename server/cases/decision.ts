@@ -7,7 +7,7 @@ import type {
 } from '../../contract/operators';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
-import { reopenRegistration, sendDecisionLink } from '../onboarding/registration';
+import { reopenRegistration, sendDecisionLink } from '../onboarding/draft-case';
 import { caseDecisionSmsText } from '../sms/sender';
 import {
   actorOf,

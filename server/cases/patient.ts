@@ -14,7 +14,8 @@ import {
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { draftOf, earlierKycSessionsOf, holdRegistrations } from '../onboarding/registration';
+import { earlierKycSessionsOf, holdRegistrations } from '../onboarding/draft-case';
+import { draftOf } from '../onboarding/drafts';
 import { sendLogged } from '../sms/send-log';
 import { caseCodeSmsText } from '../sms/sender';
 import { audit } from './audit';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { holdRegistrations, reopenRegistration } from '../onboarding/registration';
+import { holdRegistrations, reopenRegistration } from '../onboarding/draft-case';
 import { audit } from './audit';
 import { expireCentreCases, purgeCase, SEALED } from './store';
 

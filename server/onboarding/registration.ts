@@ -1,66 +1,32 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import {
-  CONTINUE_ON_PHONE_PATH,
-  type RegistrationResume,
-  type RegistrationStage,
-} from '../../contract/onboarding';
-import { isAcceptablePin } from '../../contract/pin';
+import { randomUUID } from 'node:crypto';
+import type { RegistrationResume, RegistrationStage } from '../../contract/onboarding';
 import type { AppContext } from '../context';
-import { isUniqueViolation, type Db } from '../db/client';
+import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck } from '../security/otp';
-import { consumeLimits, type LimitCheck } from '../security/rate-limits';
+import { consumeLimits } from '../security/rate-limits';
 import { linkSmsText } from '../sms/sender';
 import { sendLogged } from '../sms/send-log';
-import type { KycProgress } from './kyc-store';
+import { kycProgressOf } from './draft-kyc';
+import {
+  DRAFT_COLUMNS,
+  draftOf,
+  HOUR,
+  insertToken,
+  linkUrl,
+  MINUTE,
+  perRegistration,
+  tokenHash,
+  type Draft,
+  type RegistrationDeps as Deps,
+} from './drafts';
 import { onboardingMessages as m } from './messages';
 
 /**
- * A registration kept server-side once the mobile is verified (issue 18): resumed after a lost
- * page by proving the mobile again, or continued on the phone through a one-time SMS link. Every
- * call names it by a bearer token whose SHA-256 only is stored (registration_tokens).
+ * Where a registration continues (issue 18): after the mobile is proved again, on the phone through
+ * the one-time SMS link ('Seguir en mi celular'), and the stage the first device reads. The draft
+ * and its tokens are drafts.ts; its case, draft-case.ts; its KYC session, draft-kyc.ts.
  */
-export type Draft = {
-  id: string;
-  celular: string;
-  email: string | null;
-  pin_hash: string | null;
-  kyc_session_id: string | null;
-  completed_at: Date | null;
-};
-
-type Deps = Pick<AppContext, 'db' | 'clock' | 'onboarding' | 'kyc' | 'caseReader'>;
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-const newToken = () => randomBytes(32).toString('base64url');
-const tokenHash = (token: string) => createHash('sha256').update(token).digest('base64url');
-
-async function insertToken(
-  db: Db,
-  draftId: string,
-  kind: 'device' | 'link',
-  now: Date,
-  expiresAt: Date,
-): Promise<string> {
-  const token = newToken();
-  await db.query(
-    `INSERT INTO registration_tokens (token_hash, draft_id, kind, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5)`,
-    [tokenHash(token), draftId, kind, now, expiresAt],
-  );
-  return token;
-}
-
-const DRAFT_COLUMNS =
-  'd.id::text AS id, d.celular, d.email, d.pin_hash, d.kyc_session_id, d.completed_at';
-
-/** What the KYC session of a registration shows, 'started' when it has none. */
-async function kycProgressOf(deps: Deps, draft: Draft): Promise<KycProgress> {
-  if (!draft.kyc_session_id || !deps.kyc) return { stage: 'started' };
-  return deps.kyc.progressOf(draft.kyc_session_id);
-}
 
 /**
  * Where the registration continues: the first step that is not finished (or no longer valid). With
@@ -115,86 +81,6 @@ async function resumeOf(deps: Deps, draft: Draft, token: string): Promise<Regist
 }
 
 /**
- * A case keeps its registration alive (issue 30): the registrations and their devices' tokens live
- * at least until `until` (never shortened). Inside the case's transaction, or the retention job's.
- */
-export async function holdRegistrations(tx: Db, draftIds: string[], until: Date): Promise<void> {
-  if (!draftIds.length) return;
-  await tx.query(
-    'UPDATE registration_drafts SET expires_at = GREATEST(expires_at, $2) WHERE id = ANY($1::uuid[])',
-    [draftIds, until],
-  );
-  await tx.query(
-    `UPDATE registration_tokens SET expires_at = GREATEST(expires_at, $2)
-      WHERE draft_id = ANY($1::uuid[]) AND kind = 'device'`,
-    [draftIds, until],
-  );
-}
-
-/**
- * A case was decided: the registration (and its devices) stay resumable for the resume window from
- * now, and continue with `kycSessionId` (a verified or live session the decision created; null: the
- * selfie again; undefined: unchanged). Inside the decision's transaction.
- */
-export async function reopenRegistration(
-  tx: Db,
-  input: { draftId: string; now: Date; until: Date; kycSessionId?: string | null },
-): Promise<void> {
-  await tx.query(
-    `UPDATE registration_drafts SET expires_at = $2, updated_at = $3,
-            kyc_session_id = CASE WHEN $4 THEN $5 ELSE kyc_session_id END
-      WHERE id = $1`,
-    [
-      input.draftId,
-      input.until,
-      input.now,
-      input.kycSessionId !== undefined,
-      input.kycSessionId ?? null,
-    ],
-  );
-  await tx.query(
-    `UPDATE registration_tokens SET expires_at = $2 WHERE draft_id = $1 AND kind = 'device'`,
-    [input.draftId, input.until],
-  );
-}
-
-/**
- * After a case's decision: an SMS to the registration's mobile with a one-time registration link
- * (valid as long as the registration), without personal data. False when the gateway refused it.
- */
-export async function sendDecisionLink(
-  ctx: AppContext,
-  input: { draftId: string; origin: string; clientIp: string; text: (link: string) => string },
-): Promise<boolean> {
-  const { rows } = await ctx.db.query<{ celular: string; expires_at: Date }>(
-    'SELECT celular, expires_at FROM registration_drafts WHERE id = $1 AND completed_at IS NULL',
-    [input.draftId],
-  );
-  const draft = rows[0];
-  if (!draft) return false;
-  const now = new Date(ctx.clock.now());
-  const token = await ctx.db.transaction(async (tx) => {
-    await tx.query(
-      `DELETE FROM registration_tokens WHERE draft_id = $1 AND kind = 'link' AND used_at IS NULL`,
-      [input.draftId],
-    );
-    return insertToken(tx, input.draftId, 'link', now, new Date(draft.expires_at));
-  });
-  const link = linkUrl(ctx.onboarding.registration.publicUrl ?? input.origin, token);
-  const delivery = await sendLogged(
-    ctx,
-    { to: draft.celular, purpose: 'case_decision', body: input.text(link) },
-    {
-      clientIp: input.clientIp,
-      countedEvents: [],
-      undo: () =>
-        ctx.db.query('DELETE FROM registration_tokens WHERE token_hash = $1', [tokenHash(token)]),
-    },
-  );
-  return delivery.status !== 'refused';
-}
-
-/**
  * The mobile was proved by an SMS code (validate-otp): its registration continues where it was, or
  * a new one starts (none, expired, or finished). Every earlier token of it dies, links included:
  * whoever proves the mobile now holds the registration.
@@ -239,118 +125,6 @@ export async function proveMobile(deps: Deps, celular: string): Promise<Registra
   await deps.db.query('DELETE FROM registration_drafts WHERE expires_at <= $1', [now]);
   return resumeOf(deps, draft, token);
 }
-
-/**
- * The live registration a device token names; 401 'verificá tu celular de nuevo' when the token is
- * unknown, superseded or expired. A finished registration answers 409 'El paciente ya existe'
- * unless `finished` accepts it (the status a first device reads).
- */
-export async function draftOf(
-  deps: Pick<Deps, 'db' | 'clock'>,
-  token: string,
-  options: { finished?: boolean } = {},
-): Promise<Draft> {
-  const now = new Date(deps.clock.now());
-  const { rows } = await deps.db.query<Draft>(
-    `SELECT ${DRAFT_COLUMNS}
-       FROM registration_tokens t JOIN registration_drafts d ON d.id = t.draft_id
-      WHERE t.token_hash = $1 AND t.kind = 'device' AND t.expires_at > $2 AND d.expires_at > $2`,
-    [tokenHash(token), now],
-  );
-  const draft = rows[0];
-  if (!draft) throw new HttpError(401, m.registrationGone);
-  if (draft.completed_at && !options.finished)
-    throw new HttpError(409, m.documentExists, {}, 'registrationComplete');
-  return draft;
-}
-
-const perRegistration = (bucket: string, draft: Draft, max: number, windowMs: number) =>
-  ({ bucket, key: draft.id, limits: [{ max, windowMs }] }) satisfies LimitCheck;
-
-/** Step 2 kept: the PIN's Argon2id hash (never the PIN), the terms' acceptance and step 0's e-mail. */
-export async function savePin(
-  ctx: AppContext,
-  input: { token: string; pin: string; email: string | null },
-): Promise<void> {
-  const draft = await draftOf(ctx, input.token);
-  const { pinSavesPerRegistrationHour } = ctx.onboarding.registration;
-  await consumeLimits(
-    ctx.db,
-    [perRegistration('registration_pin', draft, pinSavesPerRegistrationHour, HOUR)],
-    ctx.clock.now(),
-  );
-  if (!isAcceptablePin(input.pin)) throw new HttpError(400, m.badPin);
-  const pinHash = await ctx.pins.hash(input.pin);
-  const now = new Date(ctx.clock.now());
-  await ctx.db.query(
-    `UPDATE registration_drafts
-        SET pin_hash = $2, email = $3, terms_accepted_at = $4, updated_at = $4 WHERE id = $1`,
-    [draft.id, pinHash, input.email, now],
-  );
-}
-
-/** How many replaced KYC sessions a registration remembers for its case. */
-const EARLIER_SESSIONS = 5;
-
-/** The KYC sessions the registration had before its current one, newest first. */
-export async function earlierKycSessionsOf(db: Db, draftId: string): Promise<string[]> {
-  const { rows } = await db.query<{ ids: string[] | null }>(
-    'SELECT earlier_kyc_sessions AS ids FROM registration_drafts WHERE id = $1',
-    [draftId],
-  );
-  return [...(rows[0]?.ids ?? [])].reverse();
-}
-
-/** Step 4 started a KYC session: it belongs to this registration (and to no other). */
-export async function bindKycSession(
-  deps: Deps,
-  input: { token: string; sessionId: string },
-): Promise<void> {
-  const draft = await draftOf(deps, input.token);
-  if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
-  try {
-    // The session it replaces ('Reintentar' after a refusal) is remembered, so that a case opened
-    // later carries that attempt's evidence too (issue 43 item 2); the last EARLIER_SESSIONS.
-    await deps.db.query(
-      `UPDATE registration_drafts SET kyc_session_id = $2, updated_at = $3,
-              earlier_kyc_sessions = CASE
-                WHEN kyc_session_id IS NULL OR kyc_session_id = $2 THEN earlier_kyc_sessions
-                ELSE (earlier_kyc_sessions || kyc_session_id)[
-                  greatest(1, cardinality(earlier_kyc_sessions) + 2 - $4):]
-              END
-        WHERE id = $1`,
-      [draft.id, input.sessionId, new Date(deps.clock.now()), EARLIER_SESSIONS],
-    );
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new HttpError(409, m.sessionOfAnother);
-    throw err;
-  }
-}
-
-/**
- * The card this registration's own KYC session read belongs to a patient already (issue 29 item
- * 10): said as soon as the card is read, not after 'Finalizar'. Only for the session bound to this
- * live registration and only once it read a card (the scan needs the patient's face and the card
- * itself), so it is no oracle on document numbers.
- */
-export async function isDocumentRegistered(
-  deps: Deps,
-  input: { token: string; sessionId: string },
-): Promise<boolean> {
-  const draft = await draftOf(deps, input.token);
-  if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
-  if (!deps.kyc) throw new HttpError(503, m.kycUnavailable);
-  const completed = await deps.kyc.getCompletedKyc(input.sessionId);
-  const documento = completed?.idData.DocumentNumber.replace(/\D/g, '');
-  if (!documento) throw new HttpError(409, m.kycIncomplete);
-  const { rows } = await deps.db.query('SELECT 1 FROM patients WHERE numero_documento = $1', [
-    documento,
-  ]);
-  return rows.length > 0;
-}
-
-/** The link's address: the configured public one, else the origin the browser called. */
-const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PATH}#${token}`;
 
 /**
  * 'Seguir en mi celular': an SMS to the registration's verified mobile with a one-time link. A

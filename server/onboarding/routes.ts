@@ -27,15 +27,9 @@ import { geoRoutes } from '../geo/routes';
 import { HttpError, parseBody } from '../http/errors';
 import { messages } from '../http/messages';
 import { onboardingMessages as m } from './messages';
-import {
-  bindKycSession,
-  expireLinks,
-  isDocumentRegistered,
-  openLink,
-  registrationStage,
-  savePin,
-  sendLink,
-} from './registration';
+import { bindKycSession, isDocumentRegistered } from './draft-kyc';
+import { savePin } from './drafts';
+import { expireLinks, openLink, registrationStage, sendLink } from './registration';
 import {
   registerPatient,
   sendOnboardingCode,

@@ -19,7 +19,8 @@ import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
 import { assertWithinLimits, consumeLimits, recordEvent } from '../security/rate-limits';
 import type { KycStore } from './kyc-store';
-import { draftOf, proveMobile, type Draft } from './registration';
+import { draftOf, type Draft } from './drafts';
+import { proveMobile } from './registration';
 import { onboardingMessages as m } from './messages';
 
 const PURPOSE = 'onboarding';

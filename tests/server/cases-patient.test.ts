@@ -14,7 +14,7 @@ import { loadCasesSettings, loadCentres } from '../../server/cases/config';
 import { claimNext } from '../../server/cases/operator';
 import { caseSealer } from '../../server/cases/seal';
 import { ConfigError } from '../../server/env';
-import { earlierKycSessionsOf } from '../../server/onboarding/registration';
+import { earlierKycSessionsOf } from '../../server/onboarding/draft-case';
 import { auditRows, CaseKyc, evidence, ID_DATA, jpeg, OPERATORS, patient } from './cases-fixtures';
 import { MemorySms, useTestApp } from './helpers';
 

@@ -294,7 +294,7 @@ const faceIndexSchema = z.object({
   /** HNSW links per node (M) and the build's and the search's candidate lists (ef). */
   IDENTITY_FACE_INDEX_CONNECTIVITY: int(32, 4, 256),
   IDENTITY_FACE_INDEX_EF_ADD: int(128, 8, 4096),
-  IDENTITY_FACE_INDEX_EF_SEARCH: int(128, 8, 4096),
+  IDENTITY_FACE_INDEX_EF_SEARCH: int(1024, 8, 4096),
   /** The index's best candidates re-scored exactly against the database's vectors. */
   IDENTITY_FACE_INDEX_CANDIDATES: int(10, 1, 256),
   /** How often each process asks the database what changed (ms). */

@@ -323,3 +323,61 @@ test.describe(() => {
     await desk.context.close();
   });
 });
+
+test.describe(() => {
+  // The synthetic camera's own patient for (f).
+  test.use({ selfieSeed: 26 });
+
+  test('(f) issue 42: a correction after the first approval voids it: the supervisor who corrected gives a first approval again, and another supervisor the second', async ({
+    page,
+    browser,
+  }) => {
+    await toDocument(page);
+    await uploadDocuments(page, 'card-3');
+    await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
+    await askForAPerson(page);
+
+    const first = await reviserWithNextCase(browser, 'Inés Revisora');
+    await expect(first.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
+    await approve(first.page, caseCopy.outcomes.awaiting_supervisor);
+    await first.context.close();
+
+    // A supervisor corrects the marital status (card-3 reads CASADO) after that approval...
+    const second = await operatorDesk(browser);
+    await enrolAndLogIn(
+      second.page,
+      addOperator(uniqueUsuario('supervisor'), 'Olga Supervisora', 'supervisor').link,
+      'Olga Supervisora',
+    );
+    await takeNext(second.page);
+    await second.page
+      .getByRole('button', {
+        name: caseCopy.correctField(operadorTerms.fields.MaritalStatus),
+        exact: true,
+      })
+      .click({ timeout: 30_000 });
+    await second.page.getByLabel(caseCopy.correction.value, { exact: true }).selectOption('VIUDO');
+    await second.page
+      .getByLabel(caseCopy.correction.reason, { exact: true })
+      .fill('La cédula física dice VIUDO');
+    await second.page.getByRole('button', { name: caseCopy.correction.save, exact: true }).click();
+    await expect(second.page.getByText('VIUDO', { exact: true }).first()).toBeVisible({
+      timeout: 30_000,
+    });
+    // ...so the reviser's approval no longer stands: this one is a first approval, not the second.
+    await approve(second.page, caseCopy.outcomes.awaiting_supervisor);
+    await second.context.close();
+
+    // Another supervisor approves the same version: the case is approved.
+    const third = await operatorDesk(browser);
+    await enrolAndLogIn(
+      third.page,
+      addOperator(uniqueUsuario('supervisor'), 'Paula Supervisora', 'supervisor').link,
+      'Paula Supervisora',
+    );
+    await takeNext(third.page);
+    await expect(third.page.getByText('VIUDO', { exact: true }).first()).toBeVisible();
+    await approve(third.page, caseCopy.outcomes.approved);
+    await third.context.close();
+  });
+});

@@ -51,12 +51,17 @@ function mrzCandidates(text: string): string[] {
  * carries something the OCR read beside the MRZ (the edge of the MRZ's white panel or of the card
  * read as 'I', '1', '5', 'Q' before the first character), so every 30-character window of it is a
  * reading: the check digits pick among them in the first two lines. The names line has no check
- * digit: its fillers end it, so a longer line that ends with a filler is read from its end (what
- * was read before it is not the MRZ's), one that does not from its start.
+ * digit, so nothing picks: one character too many before a line that ends with a filler is the
+ * panel's edge (read from its end); anything longer is read from its start, as the card prints it.
+ * A line two or more characters long was seen to come from a name read wider than it is ('MARIA'
+ * read 'IVIARIA', its fillers all there): read from its end it lost the first surname's start
+ * ('ROJAS' became 'JAS'), and the front, which printed ROJAS, was then taken for another card's
+ * (issue 43 item 12). Read from its start the names stay whole and a slip inside one is only a
+ * name the front does not confirm.
  */
 function windows(l: string, line: 0 | 1 | 2): string[] {
   if (l.length <= 30) return [l.padEnd(30, '<')];
-  if (line === 2) return [l.endsWith('<') ? l.slice(-30) : l.slice(0, 30)];
+  if (line === 2) return [l.length === 31 && l.endsWith('<') ? l.slice(1) : l.slice(0, 30)];
   return Array.from({ length: l.length - 29 }, (_, i) => l.slice(i, i + 30));
 }
 

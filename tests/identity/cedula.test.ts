@@ -566,3 +566,45 @@ describe('zero-padded MRZ numbers', () => {
     expect(v.idData?.DocumentNumber).toBe('5123478');
   });
 });
+
+describe('a names line read longer than 30 (issue 43 item 12)', () => {
+  // A tuned card (bench/document-captures.ts: clasica, --seed 4, person 0), photographed on a table
+  // turned 4.5 degrees (front) and 4.7 (back): the first MRZ pass read the names line with 'MARIA'
+  // as 'IVIARIA', every filler there, 32 characters. Read from its end, its first two letters were
+  // dropped ('JAS' for 'ROJAS'); the front, read right, then matched the number but one name in
+  // three, and the genuine card was 'El frente y el dorso no son de la misma cédula'.
+  const lines = [
+    'IDPRY6484842<<2<<<<<<<<<<<<<<<',
+    '8504227F3212194PRY<<<<<<<<<<<4',
+    'ROJAS<AYALA<<IVIARIA<<<<<<<<<<<<',
+  ];
+  const front =
+    'REPÚBLICA DEL PARAGUAY\nCÉDULA DE IDENTIDAD CIVIL\nAPELLIDOS\nROJAS AYALA\nNOMBRES\nMARIA\n' +
+    '—-— FECHA DE NACIMIENTO SEXO\n22/04/1985 FEMENINO\n\nC y ESTADO CIVIL NACIONALIDAD\n' +
+    'SOLTERA PARAGUAYA\nN” DOCUMENTO VENCIMIENTO\n6.484.842 19/12/2032';
+
+  it('keeps the names from its start: the surnames are whole', () => {
+    const mrz = readTd1(lines.join('\n'));
+    expect(mrz?.fields.surnames).toEqual(['ROJAS', 'AYALA']);
+    expect(mrz?.fields.documentNumber).toBe('6484842');
+  });
+
+  it('the genuine front is never called another card', () => {
+    const mrz = readTd1(lines.join('\n'))!;
+    const v = documentVerdict(
+      {
+        back: { mrz, passes: 1, pass: 'legacy-1000' },
+        front: [{ text: front, words: [], pass: 'text-1400' }],
+        backText: '',
+      },
+      DAY,
+    );
+    expect(v.reason).not.toBe('document_mismatch');
+    expect(v.checks.numberMatchesFront).toBe(true);
+  });
+
+  it('one character before a line that ends with fillers is still the panel edge', () => {
+    const r = readTd1([lines[0], lines[1], 'QBENITEZ<OVIEDO<<MARIA<SOFIA<<<'].join('\n'));
+    expect(r?.fields.surnames).toEqual(['BENITEZ', 'OVIEDO']);
+  });
+});

@@ -12,7 +12,7 @@ import {
   unchangedLimit,
   type EyeAnchor,
 } from './eyes';
-import type { Human } from './models';
+import { DETECTOR_MIN_CONFIDENCE, type Human } from './models';
 
 export type AnalyzeOptions = {
   /**
@@ -285,7 +285,9 @@ export async function analyzeFrames(
     }
     const eyes = only?.eyes ? eyeAnchor(g, only.eyes, only.face.ear.mean) : null;
     anchor = eyes ? { index, eyes, closed } : null;
-    if (only) {
+    // The colour's regions only from a face the mesh is sure of: a tracked face it scores low
+    // (closed lids: detect.ts MESH_MIN_FACE_SCORE) gives its eyes, but its outline may be off.
+    if (only && only.face.score >= DETECTOR_MIN_CONFIDENCE) {
       colourBox = only.face.box;
       colourExtent = only.face.extent ?? null;
     }

@@ -36,15 +36,16 @@ import { DETECTOR_MIN_CONFIDENCE, type Human } from './models';
  */
 const KEEP_INPUT = 1000;
 /**
- * The face mesh's own score a TRACKED detection (the box of the same face in the frame before, the
- * detector's confidence carried with it) keeps a face from; a fresh or describing one keeps
- * DETECTOR_MIN_CONFIDENCE, which Human applies to the detector's boxes and the mesh's score alike
- * (lower, the detector adds boxes of 0.38 beside a face, each one more mesh to run). Issue 41: closed lids lower the mesh's score
- * on some faces filling the oval (the held-out `blink-b` at the bench's fill, 160 px crops: 0.10-0.45
- * closed, 0.98-0.99 open; the detector finds no box in a closed frame even at 0.02, so the tracked box
- * is the only way to it: analyze.ts), so every closed frame read 'no face' and its blinks on cue were missed (real-engine bench: cues_missed in 5 of 6 sessions at fill); an empty or
- * blurred box scores under 0.05 and still gives no face; a bar over the eyes scores 0.47, its eyes
- * read open (ratio 0.82).
+ * The face mesh's own score from which a TRACKED detection (the box of the same face in the frame
+ * before, the detector's confidence carried with it) keeps a face. A fresh or describing detection
+ * keeps DETECTOR_MIN_CONFIDENCE, which Human applies to the detector's boxes and the mesh's score
+ * alike (lower, the detector adds boxes of 0.38 beside a face, each one more mesh to run).
+ * Issue 41: closed lids lower the mesh's score on some faces filling the oval (the held-out `blink-b`
+ * at the bench's fill, 160 px crops: 0.10-0.45 closed, 0.98-0.99 open), and the detector finds no box
+ * in such a closed frame even at 0.02, so the tracked box is the only way to it (analyze.ts). At 0.5
+ * every closed frame read 'no face' and its blinks on cue were missed (real-engine bench:
+ * cues_missed in 5 of 6 sessions at fill). An empty or blurred box scores under 0.05 and still gives
+ * no face; a bar over the eyes scores 0.47, its eyes read open (ratio 0.82).
  */
 export const MESH_MIN_FACE_SCORE = 0.08;
 function detectConfig(describe: boolean, fresh: boolean) {

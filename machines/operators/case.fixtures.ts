@@ -1,5 +1,6 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { caseMachine } from './case.machine';
+import { emptyCase } from './case.setup';
 import { correctionMachine } from './correction.machine';
 import { deskMachine, initialDeskContext } from './desk.machine';
 import type {
@@ -180,19 +181,7 @@ const images = { selfie: IMAGE, portrait: IMAGE, front: IMAGE, back: IMAGE };
 
 // --- operatorCase -------------------------------------------------------------------------
 
-const caseBase: CaseContext = {
-  caseId: fixtureCase.id,
-  detail: fixtureCase,
-  images,
-  correction: null,
-  rejection: { reason: null, note: '' },
-  repeatStep: null,
-  decision: null,
-  outcome: null,
-  deskPhoto: null,
-  deskMatch: null,
-  error: null,
-};
+const caseBase: CaseContext = { ...emptyCase(fixtureCase.id), detail: fixtureCase, images };
 const caseAt = (
   value: Parameters<typeof caseMachine.resolveState>[0]['value'],
   context: Partial<CaseContext> = {},

@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import { caseSetup, fieldValue, NOTE_MAX } from './case.setup';
+import { caseSetup, emptyCase, fieldValue, NOTE_MAX } from './case.setup';
 import type { DeskOutput } from './operators.types';
 
 export { NOTE_MAX } from './case.setup';
@@ -30,19 +30,7 @@ const reviewActions = {
  */
 export const caseMachine = caseSetup.createMachine({
   id: 'operatorCase',
-  context: ({ input }) => ({
-    caseId: input.caseId,
-    detail: null,
-    images: {},
-    correction: null,
-    rejection: { reason: null, note: '' },
-    repeatStep: null,
-    decision: null,
-    outcome: null,
-    deskPhoto: null,
-    deskMatch: null,
-    error: null,
-  }),
+  context: ({ input }) => emptyCase(input.caseId),
   // The images' object URLs go with the case (back to the queue, a logout, an expired session).
   invoke: { id: 'imageKeeper', src: 'imageKeeper' },
   output: ({ event }) => event.output as DeskOutput,

@@ -22,6 +22,21 @@ import type {
 /** A rejection's note is optional (at most 300 characters). */
 export const NOTE_MAX = 300;
 
+/** A case's context before anything is loaded or decided (the machine's start, the fixtures' base). */
+export const emptyCase = (caseId: string): CaseContext => ({
+  caseId,
+  detail: null,
+  images: {},
+  correction: null,
+  rejection: { reason: null, note: '' },
+  repeatStep: null,
+  decision: null,
+  outcome: null,
+  deskPhoto: null,
+  deskMatch: null,
+  error: null,
+});
+
 export const fieldValue = (context: CaseContext, field: CorrectableField) =>
   context.detail?.fields[field] ?? '';
 

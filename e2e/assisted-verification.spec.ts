@@ -81,16 +81,31 @@ async function approve(page: Page, outcome: string): Promise<void> {
   await expect(page.getByText(outcome)).toBeVisible({ timeout: 30_000 });
 }
 
-/** A reviser created by the operator command and enrolled by its link, holding the next case. */
-async function reviserWithNextCase(browser: Browser, nombre: string) {
+/**
+ * An operator (a reviser unless said) created by the operator command and enrolled by its link,
+ * holding the next case; with the username, which the report names.
+ */
+async function operatorWithNextCase(
+  browser: Browser,
+  nombre: string,
+  rol: 'revisor' | 'supervisor' = 'revisor',
+) {
+  const usuario = uniqueUsuario(rol);
   const desk = await operatorDesk(browser);
-  await enrolAndLogIn(
-    desk.page,
-    addOperator(uniqueUsuario('revisor'), nombre, 'revisor').link,
-    nombre,
-  );
+  await enrolAndLogIn(desk.page, addOperator(usuario, nombre, rol).link, nombre);
   await takeNext(desk.page);
-  return desk;
+  return { ...desk, usuario };
+}
+
+/** Steps 0-4 with card-3, which carries another person's photo: refused, then a person asked. */
+async function faceMismatchToAPerson(page: Page): Promise<string> {
+  const celular = await toDocument(page);
+  // card-3 (tests/fixtures/cedulas/manifest.json): 6.631.356, CASADO, another person's photo.
+  await uploadDocuments(page, 'card-3');
+  await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
+  await expect(page.getByText(kycErrors.faceMismatch, { exact: true })).toBeVisible();
+  await askForAPerson(page);
+  return celular;
 }
 
 /** 'Pedir que repita' one step, confirmed; the outcome shown. */
@@ -144,23 +159,11 @@ test('(a) faces that differ: a person reviews, a supervisor approves second, the
   page,
   browser,
 }) => {
-  const celular = await toDocument(page);
-  // card-3 carries another person's photo (tests/fixtures/cedulas/manifest.json): 6.631.356.
-  await uploadDocuments(page, 'card-3');
-  await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
-  await expect(page.getByText(kycErrors.faceMismatch, { exact: true })).toBeVisible();
-  await askForAPerson(page);
+  const celular = await faceMismatchToAPerson(page);
   await expectNoAxeViolations(page);
 
   // A reviser: created by the operator command, enrolled with a passkey, in again with it.
-  const revisor = uniqueUsuario('revisor');
-  const first = await operatorDesk(browser);
-  await enrolAndLogIn(
-    first.page,
-    addOperator(revisor, 'Rosa Revisora', 'revisor').link,
-    'Rosa Revisora',
-  );
-  await takeNext(first.page);
+  const first = await operatorWithNextCase(browser, 'Rosa Revisora');
   await expect(first.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
   await expect(
     first.page.getByRole('img', { name: operadorTerms.images.selfie, exact: true }),
@@ -172,14 +175,7 @@ test('(a) faces that differ: a person reviews, a supervisor approves second, the
   await approve(first.page, caseCopy.outcomes.awaiting_supervisor);
 
   // Faces that differ need a second approval, by a supervisor.
-  const supervisor = uniqueUsuario('supervisor');
-  const second = await operatorDesk(browser);
-  await enrolAndLogIn(
-    second.page,
-    addOperator(supervisor, 'Sara Supervisora', 'supervisor').link,
-    'Sara Supervisora',
-  );
-  await takeNext(second.page);
+  const second = await operatorWithNextCase(browser, 'Sara Supervisora', 'supervisor');
   await approve(second.page, caseCopy.outcomes.approved);
 
   // The SMS (no personal data) brings the patient back: the complementary data, then done.
@@ -191,7 +187,7 @@ test('(a) faces that differ: a person reviews, a supervisor approves second, the
 
   // Every look and decision is on record: the report counts each operator's looks.
   const looks = assistedReport().looks;
-  for (const usuario of [revisor, supervisor]) {
+  for (const usuario of [first.usuario, second.usuario]) {
     const mine = looks.find((l) => l.operator === usuario);
     expect(mine, usuario).toBeDefined();
     expect(mine!.views).toBeGreaterThanOrEqual(1);
@@ -227,7 +223,7 @@ test.describe(() => {
     expect((await (await scan).json()).success).toBe(false);
     await askForAPerson(page);
 
-    const desk = await reviserWithNextCase(browser, 'Raúl Revisor');
+    const desk = await operatorWithNextCase(browser, 'Raúl Revisor');
     await askToRepeat(desk.page, 'front');
 
     // The SMS link: only the front, with the reason; the back the server kept goes with it.
@@ -259,7 +255,7 @@ test.describe(() => {
     await askForAPerson(page);
     expect((await (await kept).json()).reason).toBe('back_missing');
 
-    const desk = await reviserWithNextCase(browser, 'Diana Revisora');
+    const desk = await operatorWithNextCase(browser, 'Diana Revisora');
     // The front the patient sent is on the case (it said 'Imagen no disponible' before).
     await expect(
       desk.page.getByRole('img', { name: operadorTerms.images.front, exact: true }),
@@ -299,7 +295,7 @@ test.describe(() => {
     await expect(heading(page, kyc.selfie.title)).toBeFocused({ timeout: 30_000 });
     await askForAPerson(page);
 
-    const desk = await reviserWithNextCase(browser, 'Elena Revisora');
+    const desk = await operatorWithNextCase(browser, 'Elena Revisora');
     // The earlier attempt's evidence: its refusal, selfie, card, fields and attempts.
     await expect(desk.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
     for (const image of ['selfie', 'portrait', 'front', 'back'] as const)
@@ -332,24 +328,15 @@ test.describe(() => {
     page,
     browser,
   }) => {
-    await toDocument(page);
-    await uploadDocuments(page, 'card-3');
-    await expect(heading(page, kyc.rejected.title)).toBeFocused({ timeout: 120_000 });
-    await askForAPerson(page);
+    await faceMismatchToAPerson(page);
 
-    const first = await reviserWithNextCase(browser, 'Inés Revisora');
+    const first = await operatorWithNextCase(browser, 'Inés Revisora');
     await expect(first.page.getByText(operadorTerms.triggers.face_mismatch).first()).toBeVisible();
     await approve(first.page, caseCopy.outcomes.awaiting_supervisor);
     await first.context.close();
 
     // A supervisor corrects the marital status (card-3 reads CASADO) after that approval...
-    const second = await operatorDesk(browser);
-    await enrolAndLogIn(
-      second.page,
-      addOperator(uniqueUsuario('supervisor'), 'Olga Supervisora', 'supervisor').link,
-      'Olga Supervisora',
-    );
-    await takeNext(second.page);
+    const second = await operatorWithNextCase(browser, 'Olga Supervisora', 'supervisor');
     await second.page
       .getByRole('button', {
         name: caseCopy.correctField(operadorTerms.fields.MaritalStatus),
@@ -369,13 +356,7 @@ test.describe(() => {
     await second.context.close();
 
     // Another supervisor approves the same version: the case is approved.
-    const third = await operatorDesk(browser);
-    await enrolAndLogIn(
-      third.page,
-      addOperator(uniqueUsuario('supervisor'), 'Paula Supervisora', 'supervisor').link,
-      'Paula Supervisora',
-    );
-    await takeNext(third.page);
+    const third = await operatorWithNextCase(browser, 'Paula Supervisora', 'supervisor');
     await expect(third.page.getByText('VIUDO', { exact: true }).first()).toBeVisible();
     await approve(third.page, caseCopy.outcomes.approved);
     await third.context.close();

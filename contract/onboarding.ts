@@ -236,6 +236,22 @@ export const registrationStatusResponse = z.object({
 });
 export type RegistrationStatusResponse = z.infer<typeof registrationStatusResponse>;
 
+/**
+ * The registration this browser holds (issue 43 item 8): its device token, the one validate-otp or
+ * the SMS link gave, also travels in an HttpOnly, SameSite=Strict cookie that only
+ * GET registration/current receives (its path), so a reload continues where the page was. The
+ * cookie never replaces the token in any other call.
+ */
+export const REGISTRATION_COOKIE = 'registration';
+
+// GET /api/onboarding/registration/current: the registration the cookie names, where it continues
+// (as validate-otp answers it), or null when there is none (no cookie, or a token no longer live)
+export const currentRegistrationResponse = z.object({
+  success: z.literal(true),
+  registration: z.nullable(registrationResume),
+});
+export type CurrentRegistrationResponse = z.infer<typeof currentRegistrationResponse>;
+
 // POST /api/onboarding/register
 export const registerRequest = z.object({
   /** the registration this completes (validate-otp or the SMS link gave it) */
@@ -287,6 +303,8 @@ export const onboardingPaths = {
   openLink: '/api/onboarding/registration/open',
   status: '/api/onboarding/registration/status',
   documentCheck: '/api/onboarding/registration/document',
+  /** GET: the registration this browser's cookie names (a reload continues it) */
+  current: '/api/onboarding/registration/current',
   /** development only: ends this mobile's links now (the e2e's expired link) */
   devExpireLinks: '/api/dev/registration/expire-links',
 } as const;

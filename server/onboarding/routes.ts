@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
 import {
   bindKycRequest,
   documentCheckRequest,
+  onboardingPaths,
   openLinkRequest,
+  REGISTRATION_COOKIE,
   registerRequest,
   registrationStatusRequest,
   resendOtpRequest,
@@ -12,6 +14,7 @@ import {
   sendLinkResponse,
   startRequest,
   validateOtpRequest,
+  type CurrentRegistrationResponse,
   type DocumentCheckResponse,
   type OpenLinkResponse,
   type RegisterResponse,
@@ -20,7 +23,7 @@ import {
   type StartResponse,
   type ValidateOtpResponse,
 } from '../../contract/onboarding';
-import type { ResultResponse } from '../../contract/common';
+import { REGISTRATION_TOKEN_PATTERN, type ResultResponse } from '../../contract/common';
 import { normalizeParaguayPhone } from '../../contract/phone';
 import type { AppContext } from '../context';
 import { geoRoutes } from '../geo/routes';
@@ -29,7 +32,14 @@ import { messages } from '../http/messages';
 import { onboardingMessages as m } from './messages';
 import { bindKycSession, isDocumentRegistered } from './draft-kyc';
 import { savePin } from './drafts';
-import { expireLinks, openLink, registrationStage, sendLink } from './registration';
+import {
+  currentRegistration,
+  deviceTokenExpiry,
+  expireLinks,
+  openLink,
+  registrationStage,
+  sendLink,
+} from './registration';
 import {
   registerPatient,
   sendOnboardingCode,
@@ -43,13 +53,38 @@ const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 /**
  * POST /start, /validate-otp, /resend-otp, /register, /registration/{pin,kyc,link,open,status};
- * GET /departments, /cities/:departmentId.
+ * GET /registration/current, /departments, /cities/:departmentId.
  */
 export async function onboardingRoutes(
   app: FastifyInstance,
   opts: { ctx: AppContext },
 ): Promise<void> {
   const { ctx } = opts;
+
+  /**
+   * The registration's device token, also as a cookie (issue 43 item 8): HttpOnly (no script reads
+   * it), SameSite=Strict (no other site's page or link sends it), Secure as the session's, sent to
+   * GET registration/current only (its path) and dying with the token. It is the same bearer token
+   * the page holds, never a second credential: every other call still names the registration by
+   * the token in its body, so a cookie alone changes nothing.
+   */
+  const cookieOptions = (request: FastifyRequest) => ({
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    secure: ctx.config.session.cookieSecure ?? request.protocol === 'https',
+    path: onboardingPaths.current,
+  });
+  async function keepRegistration(request: FastifyRequest, reply: FastifyReply, token: string) {
+    const expiresAt = await deviceTokenExpiry(ctx, token);
+    if (!expiresAt) return;
+    reply.setCookie(REGISTRATION_COOKIE, token, {
+      ...cookieOptions(request),
+      maxAge: Math.max(1, Math.floor((expiresAt.getTime() - ctx.clock.now()) / 1000)),
+    });
+  }
+  /** The registration ended (completed, the patient exists) or its token is dead: the cookie goes. */
+  const forgetRegistration = (request: FastifyRequest, reply: FastifyReply) =>
+    reply.clearCookie(REGISTRATION_COOKIE, cookieOptions(request));
 
   function answerSend(reply: FastifyReply, outcome: SendOutcome, sent: string, failed: string) {
     if (outcome.kind === 'exists') {
@@ -87,7 +122,7 @@ export async function onboardingRoutes(
     return answerSend(reply, outcome, m.codeResent, m.resendFailed);
   });
 
-  app.post('/validate-otp', async (request): Promise<ValidateOtpResponse> => {
+  app.post('/validate-otp', async (request, reply): Promise<ValidateOtpResponse> => {
     const body = parseBody(
       validateOtpRequest,
       request.body,
@@ -104,6 +139,7 @@ export async function onboardingRoutes(
       'onboarding',
     );
     if (!registration) throw new HttpError(401, m.wrongOtp);
+    await keepRegistration(request, reply, registration.token);
     return { success: true, message: m.otpOk, registration };
   });
 
@@ -147,14 +183,37 @@ export async function onboardingRoutes(
     };
   });
 
-  app.post('/registration/open', async (request): Promise<OpenLinkResponse> => {
+  app.post('/registration/open', async (request, reply): Promise<OpenLinkResponse> => {
     const body = parseBody(openLinkRequest, request.body, {}, m.badLink);
     const registration = await openLink(ctx, { linkToken: body.linkToken, clientIp: request.ip });
     request.log.info(
       { event: 'onboarding.link-open', resumeAt: registration.resumeAt },
       'onboarding',
     );
+    await keepRegistration(request, reply, registration.token);
     return { success: true, registration };
+  });
+
+  // A reload (issue 43 item 8): the registration this browser's cookie names, where it continues.
+  // Read-only, and the cookie is SameSite=Strict: no other site can make a browser send it. A dead
+  // token (completed, expired, proved again elsewhere) answers none and the cookie goes.
+  app.get('/registration/current', async (request, reply): Promise<CurrentRegistrationResponse> => {
+    const token = request.cookies[REGISTRATION_COOKIE];
+    if (token === undefined) return { success: true, registration: null };
+    const current = REGISTRATION_TOKEN_PATTERN.test(token)
+      ? await currentRegistration(ctx, token)
+      : null;
+    request.log.info(
+      { event: 'onboarding.current', resumeAt: current?.registration.resumeAt ?? null },
+      'onboarding',
+    );
+    if (!current) {
+      forgetRegistration(request, reply);
+      return { success: true, registration: null };
+    }
+    // The cookie lives as long as the token does (an open case extends both).
+    await keepRegistration(request, reply, token);
+    return { success: true, registration: current.registration };
   });
 
   app.post('/registration/document', async (request): Promise<DocumentCheckResponse> => {
@@ -167,14 +226,17 @@ export async function onboardingRoutes(
     return { success: true, registered };
   });
 
-  app.post('/registration/status', async (request): Promise<RegistrationStatusResponse> => {
+  app.post('/registration/status', async (request, reply): Promise<RegistrationStatusResponse> => {
     const body = parseBody(
       registrationStatusRequest,
       request.body,
       tokenFields,
       m.registrationGone,
     );
-    return { success: true, stage: await registrationStage(ctx, body.registrationToken) };
+    const stage = await registrationStage(ctx, body.registrationToken);
+    // The phone finished it: this device (the one that followed it) holds nothing to continue.
+    if (stage === 'completed') forgetRegistration(request, reply);
+    return { success: true, stage };
   });
 
   app.post('/register', async (request, reply): Promise<RegisterResponse> => {
@@ -198,6 +260,8 @@ export async function onboardingRoutes(
       sessionId: body.sessionId,
       supplementary: body.supplementaryData,
     });
+    // The wizard ends either way: nothing for a reload to continue.
+    forgetRegistration(request, reply);
     if (outcome.kind === 'exists') {
       request.log.info({ event: 'onboarding.register', outcome: 'exists' }, 'onboarding');
       return reply

@@ -1,5 +1,6 @@
 import { fromCallback, fromPromise } from 'xstate';
 import type {
+  CurrentRegistrationResponse,
   OpenLinkResponse,
   RegisterRequest,
   RegisterResponse,
@@ -14,6 +15,7 @@ import { startPolling, type PollingEvent } from '../shared/polling';
 import type { KycMachine } from '../kyc/kyc.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../otp/otp.types';
 import {
+  getCurrentRegistration,
   postOpenLink,
   postRegister,
   postRegistrationStatus,
@@ -36,6 +38,14 @@ export const validateOnboardingCode = fromPromise<OtpVerdict, OtpValidateInput>(
 );
 export const resendOnboardingCode = fromPromise<OtpVerdict, OtpResendInput>(({ input, signal }) =>
   postResendOtp({ celular: input.recipient.celular }, signal),
+);
+
+/**
+ * A reload (issue 43 item 8): the registration this browser holds (its token also travels in an
+ * HttpOnly cookie the page never reads), where it continues, or none.
+ */
+export const restoreRegistration = fromPromise<CurrentRegistrationResponse>(({ signal }) =>
+  getCurrentRegistration(signal),
 );
 
 /** POST /register: the wizard's final call (step 4 to 5). */

@@ -1,10 +1,12 @@
 import {
+  currentRegistrationResponse,
   onboardingPaths,
   openLinkResponse,
   registerResponse,
   registrationStatusResponse,
   savePinResponse,
   sendLinkResponse,
+  type CurrentRegistrationResponse,
   type OpenLinkResponse,
   type RegistrationStatusResponse,
   type SavePinRequest,
@@ -82,6 +84,15 @@ export function postRegistrationStatus(
   return request(onboardingPaths.status, {
     body: { registrationToken },
     schema: registrationStatusResponse,
+    signal,
+  });
+}
+
+/** The registration this browser's cookie names (a reload continues it), or none. */
+export function getCurrentRegistration(signal?: AbortSignal): Promise<CurrentRegistrationResponse> {
+  return request(onboardingPaths.current, {
+    method: 'GET',
+    schema: currentRegistrationResponse,
     signal,
   });
 }

@@ -61,7 +61,7 @@ const withStepChild = (
 /** The wizard on a step, for each of that step's child fixtures (the stories of the children). */
 const onboardingAt = {
   registration: (child: AnyMachineSnapshot) =>
-    withStepChild(at('registration', empty), 'registrationForm', child),
+    withStepChild(at({ registration: 'ready' }, empty), 'registrationForm', child),
   pinCreation: (child: AnyMachineSnapshot) =>
     withStepChild(at('pinCreation', registered), 'pinCreation', child),
   pinRenewal: (child: AnyMachineSnapshot) =>
@@ -90,6 +90,15 @@ const rg = registeringFixtures;
  * at one of the child's own fixtures (steps.fixtures.ts, otp.fixtures.ts).
  */
 export const onboardingFixtures = {
+  /**
+   * A page opened or reloaded, while the wizard asks for the registration this browser holds
+   * (issue 43 item 8): step 0 as the page first paints it, usable meanwhile.
+   */
+  registrationRestoring: withStepChild(
+    at({ registration: 'restoring' }, empty),
+    'registrationForm',
+    rf.editing,
+  ),
   registrationEditing: onboardingAt.registration(rf.editing),
   registrationEditingFilled: onboardingAt.registration(rf.editingFilled),
   registrationEditingPhoneInline: onboardingAt.registration(rf.editingPhoneInline),

@@ -1,7 +1,12 @@
 import { assign, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { isPinFromOwnData } from '../../contract/pin';
 import { otpMachine } from '../otp/otp.machine';
-import { loadKyc, resendOnboardingCode, validateOnboardingCode } from './onboarding.actors';
+import {
+  loadKyc,
+  resendOnboardingCode,
+  restoreRegistration,
+  validateOnboardingCode,
+} from './onboarding.actors';
 import { handoffMachine } from './handoff.machine';
 import { linkOpeningMachine } from './link.machine';
 import { pinCreationMachine, pinRenewalMachine } from './pin.machine';
@@ -51,6 +56,7 @@ export const onboardingMachine = setup({
       preloadKyc: 'loadKyc';
       loadKyc: 'loadKyc';
       registering: 'registering';
+      restore: 'restoreRegistration';
     },
   },
   actors: {
@@ -64,6 +70,7 @@ export const onboardingMachine = setup({
     linkOpening: linkOpeningMachine,
     registering: registeringMachine,
     loadKyc,
+    restoreRegistration,
   },
   actions: {
     clearError: assign({ error: null }),
@@ -129,6 +136,25 @@ export const onboardingMachine = setup({
       // The phone that opened the SMS link continues its registration; anyone else starts here.
       always: { guard: ({ context }) => context.linkToken !== null, target: 'linkOpening' },
       exit: assign({ codeSent: null }),
+      // A reload (issue 43 item 8): the registration this browser holds continues through the same
+      // steps as a proved mobile; without one (or when the call fails) step 0 stays. The form is
+      // the page's first paint (prerendered) and is usable meanwhile: nothing else shows.
+      initial: 'restoring',
+      states: {
+        restoring: {
+          meta: { insight: { resumesPast: 'pin' } },
+          invoke: {
+            id: 'restore',
+            src: 'restoreRegistration',
+            onDone: [
+              { guard: ({ event }) => event.output.registration === null, target: 'ready' },
+              ...resumeTransitions,
+            ],
+            onError: 'ready',
+          },
+        },
+        ready: {},
+      },
       invoke: {
         id: 'registrationForm',
         src: 'registrationForm',

@@ -23,6 +23,8 @@ const at = (snapshot: StoryParameters['snapshot']): Story => ({
   parameters: { snapshot, path: '/onboarding' },
 });
 
+/** A page opened or reloaded: step 0 while the wizard asks for a registration this browser holds. */
+export const RegistrationRestoring = at(onboardingFixtures.registrationRestoring);
 export const RegistrationEditing = at(onboardingFixtures.registrationEditing);
 export const RegistrationEditingFilled = at(onboardingFixtures.registrationEditingFilled);
 export const RegistrationEditingPhoneInline = at(onboardingFixtures.registrationEditingPhoneInline);

@@ -5,6 +5,7 @@ import { fromCallback, fromPromise, type SnapshotFrom } from 'xstate';
 import type { PhotoHint } from '../../machines/shared/photo-hint';
 import type { ScanIdResponse } from '../../contract/identity';
 import type {
+  CurrentRegistrationResponse,
   OpenLinkResponse,
   Place,
   RegisterResponse,
@@ -12,6 +13,8 @@ import type {
   StartResponse,
 } from '../../contract/onboarding';
 import type { ResultResponse } from '../../contract/common';
+import type { CaseStatus, CentresResponse } from '../../contract/cases';
+import { assistMachine } from '../../machines/kyc/kyc.assist.machine';
 import { kycMachine, type KycMachine } from '../../machines/kyc/kyc.machine';
 import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
 import type { KycSession } from '../../machines/kyc/kyc.types';
@@ -28,6 +31,7 @@ import { OnboardingActor } from '../../src/flows/onboarding/onboarding.context';
 import { KycProgress } from '../../src/flows/onboarding/OnboardingProgress';
 import { KycScreen } from '../../src/flows/onboarding/screens/KycScreen';
 import { SupplementaryScreen } from '../../src/flows/onboarding/screens/kyc/SupplementaryScreen';
+import { AssistSteps } from '../../src/flows/onboarding/screens/kyc/AssistScreen';
 import { VerificationScreen } from '../../src/flows/onboarding/screens/VerificationScreen';
 import { AtSnapshot, pending } from '../support';
 
@@ -44,6 +48,14 @@ export const storySupplementaryMachine = supplementaryMachine.provide({
     loadCities: fromPromise(() => pending<Place[]>()),
   },
 });
+export const storyAssistMachine = assistMachine.provide({
+  actors: {
+    keepFront: fromPromise(() => pending<ScanIdResponse>()),
+    openCase: fromPromise(() => pending<CaseStatus>()),
+    readCaseStatus: fromPromise(() => pending<CaseStatus | null>()),
+    loadCentres: fromPromise(() => pending<CentresResponse>()),
+  },
+});
 export const storyKycMachine = kycMachine.provide({
   actors: {
     ensureSession: fromPromise(() => pending<KycSession>()),
@@ -56,6 +68,7 @@ export const storyKycMachine = kycMachine.provide({
     verifyDocuments: fromPromise(() => pending<ScanIdResponse>()),
     rejectKyc: fromPromise(() => pending<void>()),
     supplementary: storySupplementaryMachine,
+    assist: storyAssistMachine,
   },
 });
 
@@ -83,6 +96,7 @@ export const storyOnboardingMachine = onboardingMachine.provide({
     otp: storyOtpMachine,
     // A restored wizard has no live children; its step-4 stories restore the KYC child themselves.
     loadKyc: fromPromise(() => pending<KycMachine>()),
+    restoreRegistration: fromPromise(() => pending<CurrentRegistrationResponse>()),
   },
 });
 
@@ -148,4 +162,14 @@ export function SupplementaryAt({
     input: { form, hasDocumentNumber },
   });
   return <SupplementaryScreen supplementary={supplementary} notice={notice} />;
+}
+
+/** The way out with its child restored at a fixture, alone (its end: the KYC machine leaves it). */
+export function AssistAt({ snapshot }: { snapshot: SnapshotFrom<typeof assistMachine> }) {
+  const { registrationToken, assist, case: found, unsentFront, claim } = snapshot.context;
+  const child = useActorRef(storyAssistMachine, {
+    snapshot,
+    input: { registrationToken, assist, case: found, unsentFront, claim },
+  });
+  return <AssistSteps assist={child} />;
 }

@@ -13,6 +13,7 @@ import type { ResultResponse } from '../../contract/common';
 import { controlled, type Deferred } from './controlled';
 import {
   BANNED_PINS,
+  type CurrentRegistrationResponse,
   type OpenLinkResponse,
   type RegisterRequest,
   type RegisterResponse,
@@ -67,6 +68,15 @@ const REGISTRATION: RegistrationResume = {
   sessionId: null,
 };
 
+/** A review case a person has not decided yet (issue 30). */
+const OPEN_CASE = {
+  kind: 'review' as const,
+  status: 'open' as const,
+  trigger: 'face_mismatch' as const,
+  openedAt: '2026-11-26T13:00:00.000Z',
+  expectedBy: '2026-11-28T13:00:00.000Z',
+};
+
 const kycOutput: KycOutput = {
   sessionId: 'kyc-session-1',
   kycResult: { success: true, kyc_complete: true },
@@ -84,6 +94,8 @@ function harness(
     snapshot?: SnapshotFrom<typeof onboardingMachine>;
     kycOutput?: KycOutput;
     input?: OnboardingInput;
+    /** A reload's restore answered by the test (else: this browser holds no registration). */
+    restore?: 'controlled';
   } = {},
 ) {
   const send = controlled<StartResponse, StartRequest>();
@@ -102,6 +114,11 @@ function harness(
   const savePin = controlled<ResultResponse, SavePinRequest>();
   const sendLink = controlled<SendLinkResponse, { registrationToken: string }>();
   const openLink = controlled<OpenLinkResponse, { linkToken: string }>();
+  const restore = controlled<CurrentRegistrationResponse, unknown>();
+  const noRegistration = fromPromise<CurrentRegistrationResponse>(async () => ({
+    success: true,
+    registration: null,
+  }));
   // The first device's status polling: started and stopped here; its answers are sent by the test.
   const statusPolls: Array<{ registrationToken: string }> = [];
   const machine = onboardingMachine.provide({
@@ -131,6 +148,7 @@ function harness(
         },
       }),
       loadKyc: load.logic,
+      restoreRegistration: options.restore ? restore.logic : noRegistration,
     },
   });
   // The KYC capture steps have their own tests: a stand-in that finishes when told, with the real output type.
@@ -170,6 +188,7 @@ function harness(
     savePins: savePin.calls,
     links: sendLink.calls,
     opens: openLink.calls,
+    restores: restore.calls,
     statusPolls,
     loads: load.calls,
     kycLogic,
@@ -191,11 +210,13 @@ const STEP_CHILD = {
 /** A wizard snapshot's state, with the state of the step's child under the step's name. */
 function whereOf(s: SnapshotFrom<typeof onboardingMachine>): unknown {
   const v = s.value;
-  if (typeof v !== 'string' || !(v in STEP_CHILD)) return v;
+  // Step 0's own states (restoring a reload's registration, ready) are not the form's.
+  const step = typeof v === 'string' ? v : Object.keys(v)[0]!;
+  if (!(step in STEP_CHILD)) return v;
   const child = (s.children as Record<string, AnyActorRef | undefined>)[
-    STEP_CHILD[v as keyof typeof STEP_CHILD]
+    STEP_CHILD[step as keyof typeof STEP_CHILD]
   ];
-  return child ? { [v]: child.getSnapshot().value } : v;
+  return child ? { [step]: child.getSnapshot().value } : v;
 }
 
 /** 'Validar' on a ready PIN step, and the server keeps it: the welcome. */
@@ -1291,13 +1312,7 @@ describe('a registration that survives real life (issue 18)', () => {
   });
 
   describe('with a case (issue 30)', () => {
-    const open = {
-      kind: 'review' as const,
-      status: 'open' as const,
-      trigger: 'face_mismatch' as const,
-      openedAt: '2026-11-26T13:00:00.000Z',
-      expectedBy: '2026-11-28T13:00:00.000Z',
-    };
+    const open = OPEN_CASE;
     async function kycWith(registration: RegistrationResume) {
       const h = await verified(registration);
       await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
@@ -1513,5 +1528,91 @@ describe('a registration that survives real life (issue 18)', () => {
         complete: true,
       });
     });
+  });
+});
+
+describe('a reload continues the registration this browser holds (issue 43 item 8)', () => {
+  const open = OPEN_CASE;
+  const answer = (h: Harness, registration: RegistrationResume | null) =>
+    h.restores.at(-1)!.answer.resolve({ success: true, registration });
+
+  it('starts by asking for it, on step 0 as the page first paints it (the form usable meanwhile)', () => {
+    const h = harness({ restore: 'controlled' });
+    expect(h.actor.getSnapshot().matches({ registration: 'restoring' })).toBe(true);
+    expect(h.restores).toHaveLength(1);
+    expect(h.screen()).toBe('registration');
+    expect(selectOnboardingStep(h.actor.getSnapshot())).toBe(0);
+    expect(h.where()).toEqual({ registration: 'editing' });
+    expect(h.hasTag('busy')).toBe(false);
+  });
+
+  it("a case's waiting page: the same way as a proved mobile, to step 4 at the case, with its token", async () => {
+    const h = harness({ restore: 'controlled' });
+    answer(h, { ...REGISTRATION, resumeAt: 'case', case: open });
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'loading' }));
+    h.loads.at(-1)!.answer.resolve(h.kycLogic);
+    await waitFor(h.actor, (s) => s.matches({ kyc: 'running' }));
+    expect(h.kycInputs).toEqual([
+      {
+        sessionId: null,
+        registrationToken: REGISTRATION.token,
+        resume: { at: 'case', case: open },
+        canHandoff: true,
+      },
+    ]);
+    expect(h.actor.getSnapshot().context).toMatchObject({
+      registrationToken: REGISTRATION.token,
+      phone: REGISTRATION.phone,
+    });
+    // No SMS, no code: the cookie's registration is the proof a reload has.
+    expect(h.sends).toHaveLength(0);
+    expect(h.validations).toHaveLength(0);
+  });
+
+  it.each([
+    ['pin', 'pinCreation'],
+    ['welcome', 'welcome'],
+  ] as const)('a registration to continue at %s: the %s step', async (resumeAt, state) => {
+    const h = harness({ restore: 'controlled' });
+    answer(h, { ...REGISTRATION, resumeAt });
+    await waitFor(h.actor, (s) => s.matches(state));
+    expect(h.actor.getSnapshot().context.registrationToken).toBe(REGISTRATION.token);
+    expect(selectResumed(h.actor.getSnapshot())).toBe(resumeAt !== 'pin');
+  });
+
+  it('none: step 0 stays, with what was typed while it was asked', async () => {
+    const h = harness({ restore: 'controlled' });
+    const form = h.form();
+    h.send({ type: 'phone.change', value: '981 123 456' });
+    answer(h, null);
+    await waitFor(h.actor, (s) => s.matches({ registration: 'ready' }));
+    expect(h.form()).toBe(form);
+    expect(form.getSnapshot().context.phoneInput).toBe('981 123 456');
+    expect(h.actor.getSnapshot().context.registrationToken).toBeNull();
+  });
+
+  it("the call failing is not the patient's concern: step 0, as without a registration", async () => {
+    const h = harness({ restore: 'controlled' });
+    h.restores[0]!.answer.reject(new ApiError('network', undefined, undefined));
+    await waitFor(h.actor, (s) => s.matches({ registration: 'ready' }));
+    expect(h.hasTag('error')).toBe(false);
+    expect(h.actor.getSnapshot().context.error).toBeNull();
+  });
+
+  it('step 0 sent before the answer: the code step, and a late answer changes nothing', async () => {
+    const h = harness({ restore: 'controlled' });
+    fillPhone(h);
+    h.sends[0]!.answer.resolve({ success: true, message: 'ok' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    answer(h, { ...REGISTRATION, resumeAt: 'case', case: open });
+    await Promise.resolve();
+    expect(h.actor.getSnapshot().matches('verification')).toBe(true);
+    expect(h.actor.getSnapshot().context.registrationToken).toBeNull();
+  });
+
+  it("the phone that opened an SMS link continues the link's registration: nothing restored", () => {
+    const h = harness({ restore: 'controlled', input: { linkToken: 'L'.repeat(43) } });
+    expect(h.actor.getSnapshot().matches('linkOpening')).toBe(true);
+    expect(h.restores).toHaveLength(0);
   });
 });

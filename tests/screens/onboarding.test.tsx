@@ -2,8 +2,9 @@ import { useEffect } from 'react';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import { fromCallback } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import type {
+  CurrentRegistrationResponse,
   SavePinRequest,
   RegisterRequest,
   RegisterResponse,
@@ -27,7 +28,8 @@ import { OnboardingScreens } from '../../src/flows/onboarding/OnboardingScreens'
 import type { ResultResponse } from '../../contract/common';
 import { controlled } from '../machines/controlled';
 
-function renderWizard() {
+function renderWizard(options: { restore?: 'controlled' } = {}) {
+  const restore = controlled<CurrentRegistrationResponse, unknown>();
   const send = controlled<StartResponse, StartRequest>();
   const register = controlled<RegisterResponse, RegisterRequest>();
   const validate = controlled<OtpVerdict, OtpValidateInput>();
@@ -48,6 +50,13 @@ function renderWizard() {
       }),
       // Step 4's code, as its own chunk would bring it, with the session call and the camera driven here.
       loadKyc: load.logic,
+      // A reload's restore: none unless the test answers it.
+      restoreRegistration: options.restore
+        ? restore.logic
+        : fromPromise<CurrentRegistrationResponse>(async () => ({
+            success: true,
+            registration: null,
+          })),
     },
   });
   const kyc = kycMachine.provide({
@@ -78,6 +87,7 @@ function renderWizard() {
     </MemoryRouter>,
   );
   return {
+    restores: restore.calls,
     sends: send.calls,
     validations: validate.calls,
     savePins: savePin.calls,
@@ -520,5 +530,38 @@ describe('what patients see (issue 20)', () => {
       '/recuperar-pin',
     );
     expect(screen.getByTestId('onboarding-progress')).toBeEmptyDOMElement();
+  });
+});
+
+describe('a reload (issue 43 item 8)', () => {
+  it('step 0 shows while the registration this browser holds is asked for; then its step, saying it continues', async () => {
+    const h = renderWizard({ restore: 'controlled' });
+    expect(h.restores).toHaveLength(1);
+    // The page's first paint stays: the form, usable, no spinner.
+    expect(phoneField()).toBeEnabled();
+    expect(screen.getByRole('button', { name: copy.registration.submit })).toBeEnabled();
+    await settle(() =>
+      h.restores[0]!.answer.resolve({
+        success: true,
+        registration: {
+          token: FIXTURE_REGISTRATION_TOKEN,
+          resumeAt: 'welcome',
+          phone: '0981123456',
+          email: null,
+          sessionId: null,
+        },
+      }),
+    );
+    expect(screen.getByRole('heading', { level: 1, name: copy.welcome.title })).toBeVisible();
+    expect(screen.getByTestId('onboarding-resumed')).toHaveTextContent(copy.resumed);
+    expect(screen.queryByLabelText(copy.registration.phoneLabel)).toBeNull();
+  });
+
+  it('none: step 0 stays as it was, with what was typed', async () => {
+    const h = renderWizard({ restore: 'controlled' });
+    fireEvent.change(phoneField(), { target: { value: '0981 123 456' } });
+    await settle(() => h.restores[0]!.answer.resolve({ success: true, registration: null }));
+    expect(phoneField()).toHaveValue('0981 123 456');
+    expect(screen.queryByTestId('onboarding-resumed')).toBeNull();
   });
 });

@@ -4,7 +4,8 @@ import { OnboardingActor } from './onboarding.context';
 import { OnboardingScreens } from './OnboardingScreens';
 
 /**
- * /onboarding: the wizard's actor lives as long as the page; a reload starts over at step 0, and
+ * /onboarding: the wizard's actor lives as long as the page; a reload continues the registration
+ * this browser holds (its token in an HttpOnly cookie, issue 43 item 8), and on another device
  * verifying the mobile again continues the registration the server kept (docs/registration.md).
  */
 export default function OnboardingFlow() {

@@ -19,6 +19,9 @@ export const CASE_TRIGGERS = [
   'face_mismatch', // faces differ (a second, supervisor approval needed)
   'document_mismatch', // front and back of different cards (a second, supervisor approval needed)
   'no_camera', // no usable camera, even on the phone
+  // the verified face is an enrolled patient's, with another document (issue 44 item 3): opened by
+  // registration itself, never by the patient; a supervisor decides it
+  'possible_duplicate',
 ] as const;
 export type CaseTrigger = (typeof CASE_TRIGGERS)[number];
 
@@ -29,8 +32,17 @@ export const SUPERVISED_TRIGGERS: readonly CaseTrigger[] = ['face_mismatch', 'do
 export const CASE_STEPS = ['selfie', 'front', 'back'] as const;
 export type CaseStep = (typeof CASE_STEPS)[number];
 
+/** The cases a patient opens (openCaseRequest) and sees (caseStatus). */
 export const CASE_KINDS = ['review', 'centro'] as const;
 export type CaseKind = (typeof CASE_KINDS)[number];
+
+/**
+ * Every kind the back office works: the patient's two and 'duplicate' (issue 44 item 3, 'Posible
+ * duplicado'), which registration opens when the verified face is an enrolled patient's with another
+ * document number. Its patient sees it as a person's review ('review'), never the other patient.
+ */
+export const OPERATOR_CASE_KINDS = [...CASE_KINDS, 'duplicate'] as const;
+export type OperatorCaseKind = (typeof OPERATOR_CASE_KINDS)[number];
 
 /**
  * open: waiting for a person (review) or for the visit (centro); approved, rejected, repeat: the
@@ -45,6 +57,7 @@ export const REJECT_REASONS = [
   'document_invalid', // not a valid cédula, expired or illegible
   'document_tampered', // signs of alteration
   'photos_unusable', // the photos do not let anyone decide
+  'duplicate_person', // the face is an enrolled patient's (issue 44 item 3): a health centre, or PIN recovery
   'other',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];

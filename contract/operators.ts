@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { plainText } from './common';
 import {
-  CASE_KINDS,
+  OPERATOR_CASE_KINDS,
   CASE_STEPS,
   CASE_TRIGGERS,
   caseFields,
@@ -85,7 +85,7 @@ export const loginVerifyRequest = z.object({
 /** A case in the queue: age and reasons, never personal data. */
 export const queuedCase = z.object({
   id: z.string(),
-  kind: z.enum(CASE_KINDS),
+  kind: z.enum(OPERATOR_CASE_KINDS),
   trigger: z.enum(CASE_TRIGGERS),
   /** ISO 8601 */
   openedAt: z.string(),
@@ -145,11 +145,23 @@ export type CorrectableField = (typeof CORRECTABLE_FIELDS)[number];
 /** An engine reason code: shown in words by the back office's copy (unknown codes as they are). */
 const engineReason = z.string().check(z.refine((v) => isIdentityReason(v) || v.length < 64));
 
+/** The enrolled patient a 'duplicate' case is about (no face: enrolments keep descriptions only). */
+export const duplicateOf = z.object({
+  documento: z.string(),
+  nombre: z.string(),
+  /** ISO 8601: when that patient registered */
+  registeredAt: z.string(),
+  /** exact cosine similarity of the two faces, and the duplicate threshold (0..1) */
+  similarity: z.number(),
+  threshold: z.number(),
+});
+export type DuplicateOf = z.infer<typeof duplicateOf>;
+
 // GET /api/operador/casos/:id: the case the operator holds (its claim) or decided; recorded in the
 // audit log as a look ('view')
 export const caseDetail = z.object({
   id: z.string(),
-  kind: z.enum(CASE_KINDS),
+  kind: z.enum(OPERATOR_CASE_KINDS),
   status: z.enum(['open', 'approved', 'rejected', 'repeat', 'expired']),
   trigger: z.enum(CASE_TRIGGERS),
   step: z.enum(CASE_STEPS),
@@ -202,6 +214,12 @@ export const caseDetail = z.object({
    * from an older server
    */
   patientClaim: z.optional(z.nullable(patientClaim)),
+  /**
+   * 'duplicate' cases (issue 44 item 3): the enrolled patient whose face the new registration's is,
+   * for the supervisor only (never the registering patient), and the exact similarity and the
+   * threshold it passed; absent from other kinds and from an older server
+   */
+  duplicate: z.optional(z.nullable(duplicateOf)),
 });
 export type CaseDetail = z.infer<typeof caseDetail>;
 export const caseDetailResponse = z.object({ success: z.literal(true), case: caseDetail });

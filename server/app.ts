@@ -33,7 +33,7 @@ import { loadOperatorsConfig } from './operators/config';
 import { operatorAuthPlugin } from './operators/auth';
 import { loadCasesSettings } from './cases/config';
 import { caseRoutes } from './cases/routes';
-import { caseReader } from './cases/status';
+import { caseReader } from './cases/reader';
 import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
@@ -84,7 +84,8 @@ export async function createContext(
   const clock = deps.clock ?? systemClock;
   const onboarding = deps.onboarding ?? loadOnboardingSettings(env, config.env);
   const sms = deps.sms ?? createSmsSender(onboarding.sms, { db, clock });
-  return {
+  const identitySettings = deps.identitySettings ?? loadIdentityConfig(env);
+  const ctx: AppContext = {
     config,
     db,
     secrets,
@@ -93,15 +94,20 @@ export async function createContext(
     sms,
     onboarding,
     recovery: deps.recovery ?? loadRecoverySettings(env),
-    kyc: deps.kyc ?? identityKycStore(db, createSealer(secrets.casesKey)),
+    kyc:
+      deps.kyc ??
+      identityKycStore(db, createSealer(secrets.casesKey), {
+        duplicateFaceThreshold: identitySettings.duplicateFaceThreshold,
+      }),
     // Registration reads its case through its own port (no arrow from onboarding to cases).
-    caseReader: deps.caseReader ?? caseReader(db),
+    caseReader: deps.caseReader ?? caseReader(db, () => ctx),
     faceLogin: deps.faceLogin ?? loadFaceLoginConfig(env, config.env),
     insight: deps.insight ?? loadInsightSettings(env),
-    identitySettings: deps.identitySettings ?? loadIdentityConfig(env),
+    identitySettings,
     operators: deps.operators ?? loadOperatorsConfig(env, config.env),
     cases: deps.cases ?? loadCasesSettings(env),
   };
+  return ctx;
 }
 
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {

@@ -159,6 +159,38 @@ export const patientClaimCase: CaseDetail = {
   fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
   patientClaim: { field: 'DateOfBirth', says: '14/04/1990' },
 };
+/**
+ * 'Posible duplicado' (issue 44 item 3): the registration's selfie is the face of a patient already
+ * registered with another cédula (made-up people); a supervisor approves (distinct people) or
+ * rejects it, never a step repeated.
+ */
+export const duplicateCase: CaseDetail = {
+  ...fixtureCase,
+  id: 'b8d4f2a6-1c3e-4a5b-9d7f-6e8a0c2b4d19',
+  kind: 'duplicate',
+  trigger: 'possible_duplicate',
+  fields: {
+    FullName: 'ROJAS PÁEZ ANA LUCÍA',
+    DocumentNumber: '5123478',
+    DateOfBirth: '1992-08-03',
+    Gender: 'F',
+    Nationality: 'PRY',
+    MaritalStatus: 'SOLTERA',
+  },
+  corrections: [],
+  engineReasons: [],
+  faceSimilarity: 0.84,
+  faceThreshold: 0.66,
+  approvalRule: 'one',
+  fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
+  duplicate: {
+    documento: '4567890',
+    nombre: 'GONZÁLEZ BENÍTEZ MARÍA JOSÉ',
+    registeredAt: '2026-03-14T15:20:00.000Z',
+    similarity: 0.91,
+    threshold: 0.7,
+  },
+};
 export const centroCase: CaseDetail = {
   ...fixtureCase,
   id: 'a3f0c9d2-6e1b-4f7a-8d25-0b9c4e3f1a68',
@@ -310,6 +342,20 @@ export const caseFixtures = {
   reviewingPatientClaim: caseAt(
     { reviewing: 'idle' },
     { caseId: patientClaimCase.id, detail: patientClaimCase },
+  ),
+  /** A posible duplicado (issue 44 item 3): the registered patient beside this registration. */
+  reviewingDuplicate: caseAt(
+    { reviewing: 'idle' },
+    { caseId: duplicateCase.id, detail: duplicateCase },
+  ),
+  /** Rejecting a posible duplicado: its own reason ('the same person'). */
+  rejectingDuplicate: caseAt(
+    { reviewing: 'rejecting' },
+    {
+      caseId: duplicateCase.id,
+      detail: duplicateCase,
+      rejection: { reason: 'duplicate_person', note: '' },
+    },
   ),
   /** The approval was of an older version: the case read again, and why. */
   reviewingChanged: caseAt(

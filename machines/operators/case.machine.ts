@@ -14,7 +14,7 @@ const reviewActions = {
   },
   'approve.start': { guard: 'canApprove', target: '#operatorCase.reviewing.confirmingApproval' },
   'reject.start': { guard: 'canDecide', target: '#operatorCase.reviewing.rejecting' },
-  'repeat.start': { guard: 'canDecide', target: '#operatorCase.reviewing.repeating' },
+  'repeat.start': { guard: 'canRepeat', target: '#operatorCase.reviewing.repeating' },
   'desk.start': { guard: 'isCentroToDecide', target: '#operatorCase.reviewing.desk' },
   'case.release': { guard: 'canDecide', target: '#operatorCase.releasing' },
   'case.close': '#operatorCase.closed',

@@ -82,6 +82,11 @@ export const caseSetup = setup({
     /** this operator holds the claim of a case still open */
     canDecide: ({ context }) =>
       context.detail?.claimedByMe === true && context.detail.status === 'open',
+    /** a step asked again: not on a 'posible duplicado' (issue 44 item 3), approved or rejected */
+    canRepeat: ({ context }) =>
+      context.detail?.claimedByMe === true &&
+      context.detail.status === 'open' &&
+      context.detail.kind !== 'duplicate',
     /**
      * a centro case is approved only after the desk photo; a remote case where nobody saw a card
      * only at a health centre

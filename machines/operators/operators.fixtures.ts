@@ -17,6 +17,7 @@ export {
   caseFixtures,
   correctionFixtures,
   deskFixtures,
+  duplicateCase,
   fixtureCase,
   patientClaimCase,
   selfieMissingCase,

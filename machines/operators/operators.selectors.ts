@@ -10,7 +10,12 @@ import {
 } from './correction';
 import type { OperatorAuthMachine } from './operators.machine';
 import type { QueueMachine } from './queue.machine';
-import { CORRECTABLE_FIELDS, type CorrectableField, type OperatorError } from './operators.types';
+import {
+  CORRECTABLE_FIELDS,
+  REJECT_REASONS,
+  type CorrectableField,
+  type OperatorError,
+} from './operators.types';
 
 export { CORRECTION_LIMITS, NOTE_MAX };
 export type { CorrectionProblem };
@@ -168,6 +173,8 @@ export function selectCase(s: CaseSnapshot) {
     error,
     canDecide,
     canApprove: s.can({ type: 'approve.start' }),
+    /** 'Pedir que repita': never on a 'posible duplicado' (issue 44 item 3) */
+    canRepeat: s.can({ type: 'repeat.start' }),
     /** a centro case shows why 'Aprobar' waits: the desk photo first */
     needsDeskPhoto: canDecide && d?.kind === 'centro' && s.context.deskMatch === null,
     /** a remote case where nobody saw a card: not approved here (ask for the front, or reject) */
@@ -187,6 +194,20 @@ export function selectCase(s: CaseSnapshot) {
     typedFields: typed,
     /** the case's version as the operator reads it: its digest's first 8 characters, XXXX-XXXX */
     version: d ? `${d.digest.slice(0, 4)}-${d.digest.slice(4, 8)}`.toUpperCase() : null,
+    /**
+     * a 'posible duplicado' (issue 44 item 3): the enrolled patient it may be, and the faces'
+     * similarity and the threshold in percent; null on other kinds
+     */
+    duplicate:
+      d?.kind === 'duplicate' && d.duplicate
+        ? {
+            documento: d.duplicate.documento,
+            nombre: d.duplicate.nombre,
+            registeredAt: d.duplicate.registeredAt,
+            similarityPercent: percent(d.duplicate.similarity) ?? 0,
+            thresholdPercent: percent(d.duplicate.threshold) ?? 0,
+          }
+        : null,
     similarityPercent: percent(d?.faceSimilarity),
     thresholdPercent: percent(d?.faceThreshold),
     outcome: s.context.outcome,
@@ -227,6 +248,10 @@ export function selectCorrection(s: CaseSnapshot) {
 export const selectRejection = (s: CaseSnapshot) => ({
   rejection: s.context.rejection,
   canConfirm: s.can({ type: 'reject.confirm' }),
+  /** the reasons this case may be rejected for: 'duplicate_person' on a posible duplicado only */
+  reasons: REJECT_REASONS.filter(
+    (r) => (r === 'duplicate_person') === (s.context.detail?.kind === 'duplicate') || r === 'other',
+  ),
 });
 
 export const selectRepeat = (s: CaseSnapshot) => ({

@@ -28,7 +28,13 @@ export type {
   OperatorProfile,
   QueuedCase,
 };
-export type { CaseKind, CaseStep, CaseTrigger, RejectReason } from '../../contract/cases';
+export type {
+  CaseKind,
+  CaseStep,
+  CaseTrigger,
+  OperatorCaseKind,
+  RejectReason,
+} from '../../contract/cases';
 export type { IdentityReason } from '../../contract/identity';
 export { CASE_STEPS, REJECT_REASONS } from '../../contract/cases';
 export { CORRECTABLE_FIELDS };

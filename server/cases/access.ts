@@ -57,6 +57,10 @@ export type CaseFull = Pick<
   has_back: boolean;
   has_desk: boolean;
   patient_claim: Uint8Array | null;
+  /** 'duplicate' cases (issue 44 item 3): the enrolled patient's record (sealed) and the scores */
+  duplicate: Uint8Array | null;
+  duplicate_similarity: number | null;
+  duplicate_threshold: number | null;
 };
 
 export const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, status, trigger, step,
@@ -65,7 +69,7 @@ export const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, s
   attempts_scans, needs_supervisor, claimed_by, last_activity_at, approvals, decided_by,
   (selfie IS NOT NULL) AS has_selfie, (portrait IS NOT NULL) AS has_portrait,
   (front IS NOT NULL) AS has_front, (back IS NOT NULL) AS has_back, (desk IS NOT NULL) AS has_desk,
-  patient_claim`;
+  patient_claim, duplicate, duplicate_similarity, duplicate_threshold`;
 
 /** jsonb arrives parsed (pg, PGlite); a string is parsed, for any driver that does not. */
 export const json = <T>(value: T | string): T =>

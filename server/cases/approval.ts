@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SUPERVISED_TRIGGERS, type CaseKind, type CaseTrigger } from '../../contract/cases';
+import { SUPERVISED_TRIGGERS, type CaseTrigger, type OperatorCaseKind } from '../../contract/cases';
 import type { IdData } from '../../contract/onboarding';
 import {
   CORRECTABLE_FIELDS,
@@ -28,7 +28,7 @@ export type Approval = { operatorId: string; usuario: string; at: string; digest
 /** The case's columns the rules read (the operator routes' CaseFull has them all). */
 type ApprovalRow = {
   id: string;
-  kind: CaseKind;
+  kind: OperatorCaseKind;
   trigger: CaseTrigger;
   face_similarity: number | null;
   face_threshold: number | null;
@@ -120,6 +120,8 @@ export function approvalRule(
   row: ApprovalRow,
   corrections: ReadonlyArray<{ field: string }>,
 ): ApprovalRule {
+  // A 'posible duplicado' (issue 44 item 3): one approval, a supervisor's (decision.ts).
+  if (row.kind === 'duplicate') return 'one';
   const remote = row.kind === 'review';
   if (remote && !row.has_front) return 'centre_only';
   if (SUPERVISED_TRIGGERS.includes(row.trigger)) return 'two';

@@ -1,4 +1,4 @@
-import { normalizeCentreCode, type CaseKind, type CaseTrigger } from '../../contract/cases';
+import { normalizeCentreCode, type CaseTrigger, type OperatorCaseKind } from '../../contract/cases';
 import type { QueueResponse } from '../../contract/operators';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
@@ -26,13 +26,17 @@ import { claimCase, claimOldest, releaseClaim, releaseClaimsBy, touchHeldCase } 
 
 const HOUR = 3_600_000;
 
-/** Open review cases waiting for someone, oldest first (no personal data). */
-export async function queue(ctx: AppContext): Promise<QueueResponse> {
+/**
+ * Open review cases waiting for someone, oldest first (no personal data); 'posible duplicado' cases
+ * (issue 44 item 3) to supervisors only, who alone may take them.
+ */
+export async function queue(ctx: AppContext, op: CaseOperator): Promise<QueueResponse> {
   const now = nowOf(ctx);
-  const where = `status = 'open' AND kind = 'review' AND (claimed_by IS NULL OR last_activity_at < $1)`;
+  const kinds = op.rol === 'supervisor' ? `kind IN ('review', 'duplicate')` : `kind = 'review'`;
+  const where = `status = 'open' AND ${kinds} AND (claimed_by IS NULL OR last_activity_at < $1)`;
   const { rows } = await ctx.db.query<{
     id: string;
-    kind: CaseKind;
+    kind: OperatorCaseKind;
     trigger: CaseTrigger;
     opened_at: Date;
     needs_supervisor: boolean;

@@ -110,6 +110,12 @@ async function decision(
   const result = await ctx.db.transaction(async (tx) => {
     const row = await heldCase(ctx, tx, op, rawId, now);
     const actor = actorOf(op);
+    // A 'posible duplicado' (issue 44 item 3): a supervisor approves or rejects it, nothing else.
+    if (row.kind === 'duplicate') {
+      if (op.rol !== 'supervisor') throw new HttpError(403, m.duplicateSupervisorOnly);
+      if (input.decision === 'repeat') throw new HttpError(409, m.duplicateNoRepeat);
+    } else if (input.decision === 'reject' && input.reason === 'duplicate_person')
+      throw new HttpError(400, m.badDecision);
     const finish = async (
       status: CaseStatusName,
       set: { reject_reason?: RejectReason; repeat_step?: CaseStep; session?: string | null },

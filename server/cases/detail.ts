@@ -1,5 +1,5 @@
 import type { PatientClaim } from '../../contract/cases';
-import type { CaseDetail, EvidenceImage } from '../../contract/operators';
+import type { CaseDetail, DuplicateOf, EvidenceImage } from '../../contract/operators';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
 import {
@@ -10,6 +10,7 @@ import {
   json,
   nowOf,
   visibleCase,
+  type CaseFull,
   type CaseOperator,
 } from './access';
 import { approvalDigest, approvalRule, fieldOrigins } from './approval';
@@ -66,6 +67,24 @@ async function detailOf(ctx: AppContext, op: CaseOperator, rawId: string): Promi
       'patient_claim',
       row.patient_claim,
     ),
+    duplicate: duplicateOf(ctx, row),
+  };
+}
+
+/** A 'duplicate' case's enrolled patient (issue 44 item 3), opened for its supervisor; else null. */
+function duplicateOf(ctx: AppContext, row: CaseFull): DuplicateOf | null {
+  if (row.kind !== 'duplicate') return null;
+  const record = caseSealer(ctx).openJson<Omit<DuplicateOf, 'similarity' | 'threshold'>>(
+    row.id,
+    'duplicate',
+    row.duplicate,
+  );
+  return {
+    documento: record?.documento ?? '',
+    nombre: record?.nombre ?? '',
+    registeredAt: record?.registeredAt ?? '',
+    similarity: row.duplicate_similarity ?? 0,
+    threshold: row.duplicate_threshold ?? 0,
   };
 }
 

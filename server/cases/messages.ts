@@ -8,6 +8,8 @@ export const caseMessages = {
   caseTaken: 'Una persona ya está revisando tu caso. Esperá su respuesta: te avisamos por SMS.',
   caseDecided: 'Tu caso ya tiene una decisión. Revisá su estado.',
   reviewAfterReject: 'Tu caso ya fue revisado. Podés verificar tu identidad en un centro de salud.',
+  notPatientTrigger:
+    'Elegí qué pasó en este paso: no pudiste completarlo o el sistema no te reconoció.',
   codeSmsFailed: 'No pudimos enviarte el código por SMS. Anotalo: lo ves en esta pantalla.',
   // The operator's side
   loginRequired: 'Ingresá con tu llave de acceso para continuar.',
@@ -54,4 +56,8 @@ export const caseMessages = {
   deskNoFace:
     'No se ve un rostro claro en la foto. Pedile al paciente que mire a la cámara con buena luz.',
   registrationGone: 'El registro de este caso ya no existe.',
+  /** A 'posible duplicado' (issue 44 item 3) is decided by a supervisor, and never as a repeat. */
+  duplicateSupervisorOnly: 'Un posible duplicado lo decide una persona con rol de supervisor.',
+  duplicateNoRepeat:
+    'En un posible duplicado no se repite un paso: aprobalo si son personas distintas o rechazalo.',
 };

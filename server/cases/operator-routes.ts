@@ -78,7 +78,7 @@ async function caseRoutesForOperators(app: FastifyInstance, opts: Options): Prom
     reply.header('cache-control', 'no-store');
   });
 
-  app.get('/casos', async (): Promise<QueueResponse> => queue(ctx));
+  app.get('/casos', async (request): Promise<QueueResponse> => queue(ctx, operatorOf(request)));
 
   app.post('/casos/tomar', async (request): Promise<ClaimResponse> => {
     const caseId = await claimNext(ctx, operatorOf(request));

@@ -23,7 +23,7 @@ import { caseKyc, type KycEvidence } from './kyc';
 import { caseMessages as m } from './messages';
 import { caseSealer } from './seal';
 import { latestCaseOf, toCaseStatus, type CaseRow } from './status';
-import { insertCase, makeCentreCase } from './store';
+import { insertCase, makeCentreCase, type NewCase } from './store';
 
 /** A code from the alphabet read aloud without doubt, crypto random, not in use. */
 async function newCentreCode(tx: Db): Promise<string> {
@@ -61,6 +61,8 @@ export async function openCase(
 ): Promise<{ case: CaseStatus; message?: string }> {
   const draft = await draftOf(ctx, input.token);
   if (!draft.pin_hash) throw new HttpError(409, m.pinFirst);
+  // A possible duplicate is registration's finding (issue 44 item 3), never the patient's to name.
+  if (input.trigger === 'possible_duplicate') throw new HttpError(400, m.notPatientTrigger);
   const sessionId = draft.kyc_session_id;
   // Read before the transaction: on PGlite the transaction holds the only connection. The
   // registration's earlier sessions ('Reintentar' after a refusal) count too (issue 43 item 2).
@@ -78,7 +80,8 @@ export async function openCase(
     await tx.query('SELECT 1 FROM registration_drafts WHERE id = $1 FOR UPDATE', [draft.id]);
     const latest = await latestCaseOf(tx, draft.id);
     if (latest?.status === 'open') {
-      if (latest.kind === input.kind || latest.kind === 'centro')
+      // A supervisor's 'posible duplicado' stays what it is until decided.
+      if (latest.kind === input.kind || latest.kind === 'centro' || latest.kind === 'duplicate')
         return { row: latest, coded: false };
       // A review case becomes a centro case only while nobody holds it or approved it.
       const code = await newCentreCode(tx);
@@ -141,7 +144,7 @@ export async function openCase(
  * What the registration's KYC sessions captured, for its case: the current session's and those it
  * replaced ('Reintentar' after a refusal starts a new one; issue 43 item 2), and the sessions read.
  */
-async function registrationEvidence(
+export async function registrationEvidence(
   ctx: AppContext,
   draftId: string,
   sessionId: string | null,
@@ -196,7 +199,7 @@ type Faces = { selfie: number[] | null; portrait: number[] | null };
  * when its first case copied them: issue 42, L4) those of the registration's newest earlier case of
  * the same session, e.g. a health-centre case after a rejected review.
  */
-async function facesOf(
+export async function facesOf(
   tx: Db,
   sealer: ReturnType<typeof caseSealer>,
   draftId: string,
@@ -228,6 +231,38 @@ async function facesOf(
   };
 }
 
+/**
+ * What a new case keeps of its registration's evidence: the images, the fields and the faces'
+ * descriptions sealed to the case, the patient's claim, and the engine's findings.
+ */
+export function caseEvidence(
+  s: ReturnType<typeof caseSealer>,
+  id: string,
+  e: KycEvidence | null,
+  faces: Faces,
+  claim: PatientClaim | null,
+): Pick<NewCase, 'sealed' | 'engine'> {
+  return {
+    sealed: {
+      selfie: s.seal(id, 'selfie', e?.selfie ?? null),
+      portrait: s.seal(id, 'portrait', e?.portrait ?? null),
+      front: s.seal(id, 'front', e?.front ?? null),
+      back: s.seal(id, 'back', e?.back ?? null),
+      fields: s.sealJson(id, 'fields', e?.idData ?? null),
+      selfie_embedding: s.sealJson(id, 'selfie_embedding', faces.selfie),
+      portrait_embedding: s.sealJson(id, 'portrait_embedding', faces.portrait),
+      patient_claim: s.sealJson(id, 'patient_claim', claim),
+    },
+    engine: {
+      reasons: e?.reasons ?? [],
+      faceSimilarity: e?.faceSimilarity ?? null,
+      faceThreshold: e?.faceThreshold ?? null,
+      attempts: { liveness: e?.attempts.liveness ?? 0, scans: e?.attempts.scans ?? 0 },
+      signals: e?.signals ?? {},
+    },
+  };
+}
+
 async function openNewCase(
   tx: Db,
   a: {
@@ -254,7 +289,6 @@ async function openNewCase(
   const trigger: CaseTrigger = engineSupervised ?? a.input.trigger;
   const code = kind === 'centro' ? await newCentreCode(tx) : null;
   const expectedBy = new Date(a.now.getTime() + (kind === 'centro' ? a.centreMs : a.reviewMs));
-  const s = a.sealer;
   const row = await insertCase(tx, {
     id,
     draftId: a.draftId,
@@ -266,23 +300,7 @@ async function openNewCase(
     openedAt: a.now,
     expectedBy,
     code,
-    sealed: {
-      selfie: s.seal(id, 'selfie', e?.selfie ?? null),
-      portrait: s.seal(id, 'portrait', e?.portrait ?? null),
-      front: s.seal(id, 'front', e?.front ?? null),
-      back: s.seal(id, 'back', e?.back ?? null),
-      fields: s.sealJson(id, 'fields', e?.idData ?? null),
-      selfie_embedding: s.sealJson(id, 'selfie_embedding', a.faces.selfie),
-      portrait_embedding: s.sealJson(id, 'portrait_embedding', a.faces.portrait),
-      patient_claim: s.sealJson(id, 'patient_claim', a.input.claim ?? null),
-    },
-    engine: {
-      reasons: e?.reasons ?? [],
-      faceSimilarity: e?.faceSimilarity ?? null,
-      faceThreshold: e?.faceThreshold ?? null,
-      attempts: { liveness: e?.attempts.liveness ?? 0, scans: e?.attempts.scans ?? 0 },
-      signals: e?.signals ?? {},
-    },
+    ...caseEvidence(a.sealer, id, e, a.faces, a.input.claim ?? null),
   });
   await audit(tx, {
     caseId: id,

@@ -14,7 +14,8 @@ export type CasePart =
   | 'portrait_embedding'
   | 'desk_embedding'
   | 'reject_note'
-  | 'patient_claim';
+  | 'patient_claim'
+  | 'duplicate';
 
 type CaseSealer = {
   seal(caseId: string, part: CasePart, bytes: Uint8Array | null): Buffer | null;

@@ -1,19 +1,18 @@
 import type {
-  CaseKind,
   CaseStatus,
   CaseStatusName,
   CaseStep,
   CaseTrigger,
+  OperatorCaseKind,
   RejectReason,
 } from '../../contract/cases';
 import type { Db } from '../db/client';
-import type { CaseReader } from '../onboarding/case-reader';
 
 /** The columns of a case the patient's side reads (nothing sealed). */
 export type CaseRow = {
   id: string;
   draft_id: string | null;
-  kind: CaseKind;
+  kind: OperatorCaseKind;
   status: CaseStatusName;
   trigger: CaseTrigger;
   step: CaseStep;
@@ -50,12 +49,16 @@ export async function hasOpenCase(db: Db, draftId: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** The case as its patient sees it: no operator, no scores. */
+/**
+ * The case as its patient sees it: no operator, no scores. A 'duplicate' case is a person's review
+ * to its patient (issue 44 item 3): nothing says another patient's face was found.
+ */
 export function toCaseStatus(row: CaseRow): CaseStatus {
   return {
-    kind: row.kind,
+    kind: row.kind === 'duplicate' ? 'review' : row.kind,
     status: row.status,
-    trigger: row.trigger,
+    // What the patient was stuck on: nothing, a person checks their registration.
+    trigger: row.kind === 'duplicate' ? 'patient_choice' : row.trigger,
     openedAt: new Date(row.opened_at).toISOString(),
     expectedBy: new Date(row.expected_by).toISOString(),
     ...(row.kind === 'centro' && row.code ? { code: row.code } : {}),
@@ -64,15 +67,12 @@ export function toCaseStatus(row: CaseRow): CaseStatus {
   };
 }
 
-/** Registration's port on cases (server/onboarding/case-reader.ts), over `db`. */
-export function caseReader(db: Db): CaseReader {
-  return {
-    async latestOf(draftId) {
-      const row = await latestCaseOf(db, draftId);
-      return (
-        row && { status: toCaseStatus(row), holds: { front: row.has_front, back: row.has_back } }
-      );
-    },
-    hasOpen: (draftId) => hasOpenCase(db, draftId),
-  };
+/** The enrolled patients a supervisor decided this registration is not (approved duplicates). */
+export async function approvedDuplicatesOf(db: Db, draftId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT duplicate_of::text AS id FROM cases
+      WHERE draft_id = $1 AND kind = 'duplicate' AND status = 'approved' AND duplicate_of IS NOT NULL`,
+    [draftId],
+  );
+  return rows.map((r) => r.id);
 }

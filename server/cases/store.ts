@@ -1,8 +1,8 @@
 import type {
-  CaseKind,
   CaseStatusName,
   CaseStep,
   CaseTrigger,
+  OperatorCaseKind,
   RejectReason,
 } from '../../contract/cases';
 import type { Db } from '../db/client';
@@ -30,6 +30,7 @@ export const SEALED = [
   'desk_embedding',
   'reject_note',
   'patient_claim',
+  'duplicate',
 ] as const;
 
 type SealedPart = (typeof SEALED)[number];
@@ -41,7 +42,7 @@ export type NewCase = {
   id: string;
   draftId: string;
   celular: string;
-  kind: CaseKind;
+  kind: OperatorCaseKind;
   trigger: CaseTrigger;
   step: CaseStep;
   sessionId: string | null;
@@ -49,9 +50,19 @@ export type NewCase = {
   expectedBy: Date;
   code: string | null;
   sealed: Record<
-    Exclude<SealedPart, 'desk' | 'corrections' | 'desk_embedding' | 'reject_note'>,
+    Exclude<SealedPart, 'desk' | 'corrections' | 'desk_embedding' | 'reject_note' | 'duplicate'>,
     Buffer | null
   >;
+  /**
+   * A 'duplicate' case (issue 44 item 3): the enrolled patient, the exact similarity, the threshold
+   * and what the supervisor reads of that patient, sealed.
+   */
+  duplicate?: {
+    patientId: string;
+    similarity: number;
+    threshold: number;
+    sealed: Buffer | null;
+  };
   engine: {
     reasons: readonly string[];
     faceSimilarity: number | null;
@@ -66,9 +77,10 @@ export async function insertCase(tx: Db, c: NewCase): Promise<CaseRow> {
     `INSERT INTO cases AS c (id, draft_id, celular, kind, status, trigger, step, kyc_session_id,
        opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
        selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
-       attempts_liveness, attempts_scans, engine_signals, patient_claim)
+       attempts_liveness, attempts_scans, engine_signals, patient_claim, duplicate_of,
+       duplicate_similarity, duplicate_threshold, duplicate)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-       $18, $19, $20, $21, $22, $23, $24, $25)
+       $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
      RETURNING ${CASE_ROW_COLUMNS}`,
     [
       c.id,
@@ -96,6 +108,10 @@ export async function insertCase(tx: Db, c: NewCase): Promise<CaseRow> {
       c.engine.attempts.scans,
       JSON.stringify(c.engine.signals),
       c.sealed.patient_claim,
+      c.duplicate?.patientId ?? null,
+      c.duplicate?.similarity ?? null,
+      c.duplicate?.threshold ?? null,
+      c.duplicate?.sealed ?? null,
     ],
   );
   return rows[0]!;
@@ -112,7 +128,7 @@ export async function makeCentreCase(
   const { rows } = await tx.query<CaseRow>(
     `UPDATE cases c SET kind = 'centro', code = $2, code_expires_at = $3, expected_by = $3,
             claimed_by = NULL, claimed_usuario = NULL, claimed_at = NULL
-      WHERE c.id = $1 AND c.status = 'open' AND NOT c.needs_supervisor
+      WHERE c.id = $1 AND c.status = 'open' AND c.kind = 'review' AND NOT c.needs_supervisor
         AND (c.claimed_by IS NULL OR c.last_activity_at < $4)
       RETURNING ${CASE_ROW_COLUMNS}`,
     [c.id, c.code, c.expires, c.idleCutoff],
@@ -144,7 +160,8 @@ export async function touchHeldCase(
 
 /**
  * Claims the oldest open review case nobody holds (or whose claim went idle before `cutoff`) that
- * this operator may decide, in one statement (FOR UPDATE SKIP LOCKED); null: none.
+ * this operator may decide, in one statement (FOR UPDATE SKIP LOCKED); null: none. A 'duplicate'
+ * case (issue 44 item 3) is a supervisor's only.
  */
 export async function claimOldest(
   tx: Db,
@@ -156,7 +173,7 @@ export async function claimOldest(
     `UPDATE cases SET claimed_by = $1, claimed_usuario = $2, claimed_at = $3, last_activity_at = $3
       WHERE id = (
         SELECT id FROM cases
-         WHERE status = 'open' AND kind = 'review'
+         WHERE status = 'open' AND (kind = 'review' OR (kind = 'duplicate' AND $5))
            AND (claimed_by IS NULL OR last_activity_at < $4)
            AND (NOT needs_supervisor OR ($5 AND NOT approvals @> $6::jsonb))
          ORDER BY opened_at, id LIMIT 1

@@ -27,6 +27,17 @@ import type { BackendSetting } from './worker/models';
  * alike; liveness-light.ts BEYOND_FIT is how closely the face-minus-part change must
  * follow the screen's colours for that part to count. docs/measurements.md has the figures.
  */
+/**
+ * Duplicates at registration (issue 44 item 3, IDENTITY_DUPLICATE_FACE_THRESHOLD): a new
+ * registration's verified selfie at or above this exact cosine with an enrolled face of another
+ * document opens a 'posible duplicado' case for a supervisor (never a refusal). Measured by
+ * bench/face-duplicate-threshold.ts (docs/measurements.md, 'Duplicates at registration'): two
+ * selfie-like captures of each of 23 fixture faces against every other's; the rates at 0.70 are
+ * written there with the load. The 1:N login threshold's value: a false match costs a supervisor's
+ * look, a false non-match a second identity.
+ */
+export const DUPLICATE_FACE_THRESHOLD = 0.7;
+
 export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007, shape: 0.78 };
 export type LightThresholds = typeof LIGHT_THRESHOLDS;
 
@@ -62,6 +73,7 @@ const schema = z.object({
   IDENTITY_MATCH_THRESHOLD: num(0.7, 0, 1),
   IDENTITY_DOCUMENT_MATCH_THRESHOLD: num(0.66, 0, 1),
   IDENTITY_CONTINUITY_THRESHOLD: num(0.65, 0, 1),
+  IDENTITY_DUPLICATE_FACE_THRESHOLD: num(DUPLICATE_FACE_THRESHOLD, 0, 1),
   IDENTITY_BLINKS_REQUIRED: int(3, 1, 10),
   IDENTITY_CLOSED_RATIO: num(0.7, 0.1, 0.95),
   IDENTITY_REOPEN_RATIO: num(0.85, 0.1, 1),
@@ -127,6 +139,12 @@ export type IdentityConfig = {
   matchThreshold: number;
   documentMatchThreshold: number;
   continuityThreshold: number;
+  /**
+   * Duplicates at registration (issue 44 item 3; server/identity/duplicates-face.ts): a verified
+   * selfie at or above this cosine with an enrolled face of another document opens a 'posible
+   * duplicado' case. See DUPLICATE_FACE_THRESHOLD for its measured rates.
+   */
+  duplicateFaceThreshold: number;
   liveness: {
     /** Frames one liveness request may carry (repeated `frame` parts), and the byte limit of each. */
     maxFrames: number;
@@ -219,6 +237,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
     matchThreshold: c.IDENTITY_MATCH_THRESHOLD,
     documentMatchThreshold: c.IDENTITY_DOCUMENT_MATCH_THRESHOLD,
     continuityThreshold: c.IDENTITY_CONTINUITY_THRESHOLD,
+    duplicateFaceThreshold: c.IDENTITY_DUPLICATE_FACE_THRESHOLD,
     liveness: {
       maxFrames: c.IDENTITY_MAX_FRAMES,
       maxFrameBytes: Math.min(c.IDENTITY_MAX_FRAME_BYTES, c.IDENTITY_MAX_UPLOAD_BYTES),

@@ -16,6 +16,7 @@ import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
 import { IdentityError, identityMessages } from './errors';
+import { startDuplicateCheck } from './duplicates-face';
 import { splitGateHints } from './gates';
 import { identityOf } from './plugin';
 import { QueueFullError } from './queue';
@@ -185,12 +186,23 @@ export async function identityRoutes(
       try {
         // The session is checked (and a second scan of it refused) before the queue: only the
         // portrait and the OCR wait for the document reader.
-        return await engine.scanDocument(
+        const scanned = await engine.scanDocument(
           ctx.db,
           fields.data.session_id,
           { front: front?.length ? front : undefined, back: back?.length ? back : undefined },
           { run: (task) => engine.queues.document.run(task, { key: request.ip }) },
         );
+        // The session passed: its face is searched among the enrolled ones in the background
+        // (issue 44 item 3); registration reads the result and searches what came after.
+        if (scanned.kyc_complete)
+          void startDuplicateCheck(
+            ctx.db,
+            fields.data.session_id,
+            engine.config.duplicateFaceThreshold,
+          ).catch((err: unknown) =>
+            request.log.warn({ err: (err as Error).name }, 'face_duplicate_check_failed'),
+          );
+        return scanned;
       } catch (err) {
         // Session problems are answered in the body too, so the browser can match 'session expired'.
         if (

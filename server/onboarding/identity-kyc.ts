@@ -7,15 +7,22 @@ import {
   readEvidence,
   type SessionEvidence,
 } from '../identity/evidence';
+import { DUPLICATE_FACE_THRESHOLD } from '../identity/config';
+import { duplicateAtRegistration, enrolledSimilarity } from '../identity/duplicates-face';
 import { enrollFace, getCompletedKyc, sessionStage } from '../identity/store';
 import type { Sealer } from '../security/sealed';
 import { toIdData, type KycEvidence, type KycStore } from './kyc-store';
 
 /**
  * Registration's (and the cases') view of the identity engine's KYC sessions (server/identity):
- * `sealer` opens and seals their evidence (the app's, over CASES_KEY).
+ * `sealer` opens and seals their evidence (the app's, over CASES_KEY); `duplicateFaceThreshold` is
+ * IDENTITY_DUPLICATE_FACE_THRESHOLD (issue 44 item 3).
  */
-export function identityKycStore(db: Db, sealer: Sealer): KycStore {
+export function identityKycStore(
+  db: Db,
+  sealer: Sealer,
+  faces: { duplicateFaceThreshold: number } = { duplicateFaceThreshold: DUPLICATE_FACE_THRESHOLD },
+): KycStore {
   /** In `tx` when given, else in a transaction of its own. */
   const within = <T>(tx: Db | undefined, fn: (db: Db) => Promise<T>) =>
     tx ? fn(tx) : db.transaction(fn);
@@ -41,6 +48,12 @@ export function identityKycStore(db: Db, sealer: Sealer): KycStore {
       return stage?.status === 'live' ? { stage: 'selfiePassed' } : { stage: 'started' };
     },
     enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
+    duplicateOf: (sessionId, embedding, exclude, tx) =>
+      duplicateAtRegistration(tx, sessionId, embedding, faces.duplicateFaceThreshold, exclude),
+    async isEnrolledFace(patientId, embedding) {
+      const similarity = await enrolledSimilarity(db, patientId, embedding);
+      return similarity !== null && similarity >= faces.duplicateFaceThreshold;
+    },
     async evidenceOf(sessionId) {
       const e = await readEvidence(db, sealer, sessionId);
       return e && toKycEvidence(e);

@@ -64,6 +64,20 @@ export interface KycStore {
   progressOf(sessionId: string): Promise<KycProgress>;
   /** Stores the patient's face embedding inside the registration transaction. */
   enrollFace(patientId: string, embedding: ArrayLike<number>, tx: Db): Promise<void>;
+  /**
+   * Duplicates at registration (issue 44 item 3), inside the registration transaction before the
+   * patient is created: the enrolled patient whose face this is (exact search, at or above the
+   * duplicate threshold), leaving out `exclude` (patients a supervisor decided this registration is
+   * not); null when none. Two registrations of one face at once: the second finds the first.
+   */
+  duplicateOf(
+    sessionId: string,
+    embedding: ArrayLike<number>,
+    exclude: readonly string[],
+    tx: Db,
+  ): Promise<{ patientId: string; similarity: number; threshold: number } | null>;
+  /** Whether `embedding` is this patient's enrolled face (at or above the duplicate threshold). */
+  isEnrolledFace(patientId: string, embedding: ArrayLike<number>): Promise<boolean>;
   /** What the session captured, opened (null: unknown, purged). */
   evidenceOf(sessionId: string): Promise<KycEvidence | null>;
   /**

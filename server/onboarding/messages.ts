@@ -31,6 +31,13 @@ export const onboardingMessages = {
   // A person is deciding the registration's identity (issue 30): registering waits for it.
   caseOpen:
     'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
+  // Duplicates at registration (issue 44 item 3): the face is an enrolled patient's. Never a
+  // refusal, and nothing about the other patient: a person checks it, the answer comes by SMS.
+  duplicateCase: (day: string) =>
+    `Antes de terminar tu registro, una persona del servicio tiene que revisar tus datos. No tenés que hacer nada ahora: te avisamos por SMS hasta el ${day}, con un enlace para seguir.`,
+  // The same face and the same document (issue 44 item 3): a patient who lost access.
+  recoverPin:
+    'Ya tenés una cuenta con esta cédula. Si no recordás tu PIN, recuperalo en /recuperar-pin con un código por SMS a tu celular registrado.',
   sessionOfAnother:
     'Esta verificación de identidad es de otro registro. Volvé a empezar el paso 4.',
   phoneOfAnother: 'Este celular no es el de tu registro. Volvé a empezar el registro.',

@@ -11,6 +11,7 @@ import {
   pinsFromOwnData,
 } from '../../contract/pin';
 import { cardDateIso } from '../../contract/card-date';
+import { paraguayDay } from '../../contract/paraguay-time';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
 import { cityBelongsTo } from '../geo/routes';
@@ -161,6 +162,17 @@ async function pinHashFor(
 /** The KYC session was used by a concurrent registration: roll back and look at the winner. */
 class KycTaken extends Error {}
 
+/** The face is an enrolled patient's with another document (issue 44 item 3): roll back, open a case. */
+class DuplicateFace extends Error {
+  constructor(readonly found: { patientId: string; similarity: number; threshold: number }) {
+    super('possible duplicate');
+  }
+}
+
+/** register's reason codes (issue 44 item 3): a person checks a possible duplicate; recover the PIN. */
+export const POSSIBLE_DUPLICATE = 'possible_duplicate';
+export const RECOVER_PIN = 'recover_pin';
+
 /**
  * Creates the patient from the KYC session the server completed (its stored identity, never the
  * browser's copy), for the registration the mobile's SMS proof opened (registration.ts), with the
@@ -188,11 +200,19 @@ export async function registerPatient(
   const id = completed.idData;
   const documento = id.DocumentNumber.replace(/\D/g, '');
   if (!documento) throw new HttpError(400, m.kycIncomplete);
-  const taken = await db.query(
-    'SELECT 1 FROM patients WHERE numero_documento = $1 OR celular = $2',
+  const taken = await db.query<{ id: string; same_document: boolean }>(
+    `SELECT id::text AS id, numero_documento = $1 AS same_document FROM patients
+      WHERE numero_documento = $1 OR celular = $2`,
     [documento, input.celular],
   );
-  if (taken.rows.length) return repeatedOr(db, input, { kind: 'exists' });
+  if (taken.rows.length) {
+    const outcome = await repeatedOr(db, input, { kind: 'exists' });
+    // The same face with the same document (issue 44 item 3): a patient who lost access.
+    const own = taken.rows.find((r) => r.same_document);
+    if (outcome.kind === 'exists' && own && (await kyc.isEnrolledFace(own.id, completed.embedding)))
+      throw new HttpError(409, m.recoverPin, {}, RECOVER_PIN);
+    return outcome;
+  }
 
   const { departamento, ciudad_id, tipoSangre, direccion } = input.supplementary;
   if (!(await cityBelongsTo(db, ciudad_id, departamento)))
@@ -203,8 +223,18 @@ export async function registerPatient(
   const now = new Date(ctx.clock.now());
 
   const { nombre, apellido } = splitFullName(id.FullName);
+  // Read before the transaction: on PGlite the transaction holds the only connection.
+  const notDuplicates = await ctx.caseReader.approvedDuplicatesOf(draft.id);
   try {
     const patientId = await db.transaction(async (tx) => {
+      // Issue 44 item 3: an enrolled face with another document goes to a supervisor, never refused.
+      const duplicate = await kyc.duplicateOf(
+        input.sessionId,
+        completed.embedding,
+        notDuplicates,
+        tx,
+      );
+      if (duplicate) throw new DuplicateFace(duplicate);
       const created = await insertRegisteredPatient(
         tx,
         {
@@ -247,6 +277,19 @@ export async function registerPatient(
     });
     if (patientId) return { kind: 'registered', patientId, repeated: false };
   } catch (err) {
+    if (err instanceof DuplicateFace) {
+      const opened = await ctx.caseReader.openDuplicate({
+        draftId: draft.id,
+        sessionId: input.sessionId,
+        ...err.found,
+      });
+      throw new HttpError(
+        409,
+        m.duplicateCase(paraguayDay(new Date(opened.expectedBy))),
+        {},
+        POSSIBLE_DUPLICATE,
+      );
+    }
     if (!isUniqueViolation(err) && !(err instanceof KycTaken)) throw err;
   }
   // Lost a race: either a double submit of this session (same success) or another registration.

@@ -90,6 +90,9 @@ export const rejectReasons: Record<RejectReason, string> = {
   document_invalid: 'La cédula no es válida, está vencida o no se puede leer.',
   document_tampered: 'La cédula muestra señales de haber sido modificada.',
   photos_unusable: 'Las fotos no permiten ver bien tu cara ni tu cédula.',
+  // Issue 44 item 3: a 'posible duplicado' rejected (nothing about the other record).
+  duplicate_person:
+    'Tu cara ya está registrada con otra cédula. Si ya tenés una cuenta, recuperá tu PIN en /recuperar-pin; si no, verificá tu identidad en un centro de salud con tu cédula.',
   other: 'Lo que enviaste no alcanza para verificar tu identidad.',
 };
 

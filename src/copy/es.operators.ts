@@ -1,5 +1,5 @@
 import type {
-  CaseKind,
+  OperatorCaseKind,
   CaseStep,
   CaseTrigger,
   CorrectableField,
@@ -73,7 +73,11 @@ export const operador = {
 
 /** Triggers, kinds and the engine's reasons in words (never the codes). */
 export const operadorTerms = {
-  kinds: { review: 'Revisión', centro: 'Centro de salud' } satisfies Record<CaseKind, string>,
+  kinds: {
+    review: 'Revisión',
+    centro: 'Centro de salud',
+    duplicate: 'Posible duplicado',
+  } satisfies Record<OperatorCaseKind, string>,
   triggers: {
     patient_choice: 'El paciente pidió ayuda',
     liveness_failed: 'La selfie no pasó la prueba de vida',
@@ -82,6 +86,7 @@ export const operadorTerms = {
     face_mismatch: 'La cara no coincide con la de la cédula',
     document_mismatch: 'El frente y el dorso son de cédulas distintas',
     no_camera: 'Sin cámara disponible',
+    possible_duplicate: 'La cara ya está registrada con otra cédula',
   } satisfies Record<CaseTrigger, string>,
   reasons: {
     session_invalid: 'Sesión de verificación no válida',
@@ -111,6 +116,7 @@ export const operadorTerms = {
     document_invalid: 'La cédula no es válida, está vencida o no se lee',
     document_tampered: 'La cédula muestra señales de alteración',
     photos_unusable: 'Las fotos no permiten decidir',
+    duplicate_person: 'Es la misma persona que el paciente ya registrado',
     other: 'Otro motivo',
   } satisfies Record<RejectReason, string>,
   fields: {
@@ -201,6 +207,20 @@ export const caseCopy = {
   reasons: 'Rechazos del sistema',
   noReasons: 'Ninguno',
   fields: 'Datos de identidad',
+  /** issue 44 item 3: the patient already registered whose face this registration's is */
+  duplicate: {
+    title: 'Paciente ya registrado con esta cara',
+    intro:
+      'La selfie de este registro se parece a la cara de un paciente ya registrado con otra cédula. Compará la selfie y la cédula de este registro con los datos del paciente registrado.',
+    documento: 'Número de documento',
+    nombre: 'Nombre',
+    registeredAt: 'Registrado el',
+    similarity: 'Similitud de las caras',
+    similarityValue: (value: number, threshold: number) => `${value} % (umbral ${threshold} %)`,
+    unknown: 'Sin dato',
+    howToDecide:
+      'Aprobá si son personas distintas: el registro sigue. Rechazá si es la misma persona: se le indica recuperar su PIN o verificar su identidad en un centro de salud.',
+  },
   /** issue 43 item 7: what the patient said on 'Verificá tus datos', as their words */
   patientClaimTitle: 'Según el paciente',
   patientClaim: (field: string, says: string | undefined) =>

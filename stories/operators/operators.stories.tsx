@@ -140,6 +140,9 @@ export const CaseReviewingChanged = at(f.case.reviewingChanged);
 export const CaseReviewingSelfieMissing = at(f.case.reviewingSelfieMissing);
 /** 'Hay un dato mal' (issue 43 item 7): the patient's claim above the fields, not a correction. */
 export const CaseReviewingPatientClaim = at(f.case.reviewingPatientClaim);
+/** 'Posible duplicado' (issue 44 item 3): the registered patient beside this registration. */
+export const CaseReviewingDuplicate = at(f.case.reviewingDuplicate);
+export const CaseRejectingDuplicate = at(f.case.rejectingDuplicate);
 export const CaseCorrecting = at(f.case.correcting);
 export const CaseCorrectingIncomplete = at(f.case.correctingIncomplete);
 export const CaseCorrectingInvalidNumber = at(f.case.correctingInvalidNumber);

@@ -69,8 +69,18 @@ export class CaseKyc implements KycStore {
   embeddings = new Map<string, ArrayLike<number>>();
   live: Array<{ id: string; embedding: number[]; keep: { front?: Buffer; back?: Buffer } }> = [];
   enrolled: Array<{ patientId: string; embedding: number[] }> = [];
+  /**
+   * Issue 44 item 3: the enrolled patient a session's face is found to be (the engine's exact
+   * search: tests/identity/duplicates-face.test.ts), and the patients whose enrolled face it is.
+   */
+  duplicates = new Map<string, { patientId: string; similarity: number; threshold: number }>();
+  sameFaces = new Set<string>();
+  duplicateSearches: Array<{ sessionId: string; exclude: string[] }> = [];
   private next = 0;
   reset() {
+    this.duplicates.clear();
+    this.sameFaces.clear();
+    this.duplicateSearches = [];
     this.stages.clear();
     this.evidence.clear();
     this.used.clear();
@@ -90,6 +100,14 @@ export class CaseKyc implements KycStore {
     if (!(await this.getCompletedKyc(sessionId))) return false;
     this.used.add(sessionId);
     return true;
+  }
+  async duplicateOf(sessionId: string, _embedding: ArrayLike<number>, exclude: readonly string[]) {
+    this.duplicateSearches.push({ sessionId, exclude: [...exclude] });
+    const found = this.duplicates.get(sessionId);
+    return found && !exclude.includes(found.patientId) ? found : null;
+  }
+  async isEnrolledFace(patientId: string) {
+    return this.sameFaces.has(patientId);
   }
   async enrollFace(patientId: string, embedding: ArrayLike<number>) {
     this.enrolled.push({ patientId, embedding: Array.from(embedding) });

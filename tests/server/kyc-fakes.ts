@@ -6,8 +6,20 @@ import type { KycStore } from '../../server/onboarding/kyc-store';
  */
 export class NoAssistedKyc implements Pick<
   KycStore,
-  'evidenceOf' | 'evidenceCopied' | 'createLiveSession' | 'createVerifiedSession'
+  | 'evidenceOf'
+  | 'evidenceCopied'
+  | 'createLiveSession'
+  | 'createVerifiedSession'
+  | 'duplicateOf'
+  | 'isEnrolledFace'
 > {
+  /** No enrolled face is ever this one (issue 44 item 3: tests/server/cases-duplicate.test.ts). */
+  async duplicateOf() {
+    return null;
+  }
+  async isEnrolledFace() {
+    return false;
+  }
   async evidenceOf() {
     return null;
   }

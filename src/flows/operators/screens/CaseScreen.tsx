@@ -12,6 +12,7 @@ import { CaseFields } from './case/CaseFields';
 import { CasePanel } from './case/CasePanel';
 import { CaseSummary } from './case/CaseSummary';
 import { CorrectionsLog } from './case/CorrectionsLog';
+import { DuplicateRecord } from './case/DuplicateRecord';
 import { EngineReasons } from './case/EngineReasons';
 import { PatientClaim } from './case/PatientClaim';
 import { Busy } from './parts';
@@ -64,6 +65,7 @@ export function CaseScreen() {
       <CaseSummary />
       {message ? <ErrorBanner message={message} /> : null}
 
+      <DuplicateRecord />
       <CaseEvidence />
       <EngineReasons />
 

@@ -23,6 +23,20 @@ export const TypedMark = styled(Badge)`
   color: ${theme.colors.error};
 `;
 
+/** Terms and their values in two columns (the case's summary, a registered patient's record). */
+export const Terms = styled.dl`
+  margin: 0;
+  display: grid;
+  grid-template-columns: max-content 1fr;
+  gap: 4px 12px;
+  dt {
+    font-weight: 600;
+  }
+  dd {
+    margin: 0;
+  }
+`;
+
 /** A row of buttons that wraps on narrow screens. */
 export const Actions = styled.div<{ $min?: number }>`
   display: grid;

@@ -57,13 +57,15 @@ export function CaseActions() {
             >
               {caseCopy.reject}
             </Button>
-            <Button
-              type="button"
-              $variant={remoteBlocked ? 'primary' : 'secondary'}
-              onClick={() => send({ type: 'repeat.start' })}
-            >
-              {caseCopy.repeat}
-            </Button>
+            {view.canRepeat ? (
+              <Button
+                type="button"
+                $variant={remoteBlocked ? 'primary' : 'secondary'}
+                onClick={() => send({ type: 'repeat.start' })}
+              >
+                {caseCopy.repeat}
+              </Button>
+            ) : null}
             <Button
               type="button"
               $variant="secondary"

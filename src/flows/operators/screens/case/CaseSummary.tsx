@@ -1,23 +1,9 @@
-import styled from 'styled-components';
 import { selectCase } from '../../../../../machines/operators/operators.selectors';
 import { formatDateTime } from '../../../../../machines/shared/format';
 import { caseCopy, operadorTerms } from '../../../../copy/es.operators';
 import { Muted, Stack } from '../../../../components/Page';
 import { CaseActor } from '../../operators.context';
-import { Badge } from '../parts';
-
-const Summary = styled.dl`
-  margin: 0;
-  display: grid;
-  grid-template-columns: max-content 1fr;
-  gap: 4px 12px;
-  dt {
-    font-weight: 600;
-  }
-  dd {
-    margin: 0;
-  }
-`;
+import { Badge, Terms } from '../parts';
 
 /** The case's header: why it was opened, when, the faces' similarity, who may decide it. */
 export function CaseSummary() {
@@ -31,7 +17,7 @@ export function CaseSummary() {
   return (
     <section aria-label={caseCopy.summary}>
       <Stack $gap={6}>
-        <Summary>
+        <Terms>
           <dt>{caseCopy.trigger}</dt>
           <dd>{operadorTerms.triggers[d.trigger]}</dd>
           <dt>{caseCopy.step}</dt>
@@ -50,7 +36,7 @@ export function CaseSummary() {
               ? caseCopy.notMeasured
               : caseCopy.similarityValue(similarityPercent, thresholdPercent)}
           </dd>
-        </Summary>
+        </Terms>
         {d.needsSupervisor ? (
           <p>
             <Badge>{caseCopy.needsSupervisor}</Badge> {caseCopy.approvals(d.approvals.length)}

@@ -1,8 +1,5 @@
 import { selectRejection, NOTE_MAX } from '../../../../../machines/operators/operators.selectors';
-import {
-  REJECT_REASONS,
-  type RejectReason,
-} from '../../../../../machines/operators/operators.types';
+import { type RejectReason } from '../../../../../machines/operators/operators.types';
 import { caseCopy, operadorTerms } from '../../../../copy/es.operators';
 import { Button } from '../../../../components/Button';
 import { SelectField } from '../../../../components/SelectField';
@@ -12,7 +9,7 @@ import { Panel } from '../parts';
 
 /** 'Rechazar': a reason from the list and a note, then the confirmation. */
 export function RejectPanel() {
-  const { rejection, canConfirm } = CaseActor.useSelector(selectRejection);
+  const { rejection, canConfirm, reasons } = CaseActor.useSelector(selectRejection);
   const { send } = CaseActor.useActorRef();
   return (
     <Panel
@@ -24,7 +21,7 @@ export function RejectPanel() {
         label={caseCopy.rejectForm.reason}
         value={rejection.reason ?? ''}
         placeholder={caseCopy.rejectForm.placeholder}
-        options={REJECT_REASONS.map((r) => ({ value: r, label: operadorTerms.rejectReasons[r] }))}
+        options={reasons.map((r) => ({ value: r, label: operadorTerms.rejectReasons[r] }))}
         onValueChange={(value) =>
           send({ type: 'reject.change', reason: value ? (value as RejectReason) : null })
         }

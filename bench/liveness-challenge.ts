@@ -15,7 +15,7 @@
  *     display latency later, the camera shows the scene a camera latency later;
  *   - the patient (tests/synthetic/model.ts, drawn by bench/_synthetic.ts) blinks on each cue it sees
  *     (blinkOnCue) and spontaneously, and reflects the screen's light.
- * Genuine patients: 3 lightings x (patients / 3), tones, faces and screen brightness varied; the face
+ * Genuine patients: 4 lightings x (patients / 4) (dim, window, outdoors in the sun and in the shade), tones, faces and screen brightness varied; the face
  * 'blink' is the one the thresholds were tuned on, 'blink-b' is held out. Attacks (`--attacks` tries
  * each; passes must be 0): (a) the fixed blink video as the camera (blinks every 1.5-2.5 s, no
  * reaction to cues or the screen: a recording injected); (b) a genuine passed session's requests
@@ -45,7 +45,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import sharp from 'sharp';
-import { bufferFrame, selfieFramePolicy, type FramePolicy } from '../contract/frame-policy';
+import {
+  bufferFrame,
+  inCueAnswer,
+  selfieFramePolicy,
+  type FramePolicy,
+} from '../contract/frame-policy';
 import { judgedForLight } from '../machines/kyc/kyc.challenge';
 import { BACKLIGHT_CHECKS, backlightLook, darkerExposure } from '../machines/shared/exposure';
 import {
@@ -64,7 +69,7 @@ import { createIdentityEngine, type IdentityEngine } from '../server/identity/en
 import * as store from '../server/identity/store';
 import {
   blinkOnCue,
-  LIGHTINGS,
+  BENCH_LIGHTINGS as LIGHTINGS,
   makeSyntheticPatient,
   rng,
   SKIN_TONES,
@@ -204,6 +209,12 @@ class Page {
   cueShown(t: number): boolean {
     for (const c of this.cues.values()) if (t >= c.shownAt && t < c.until) return true;
     return false;
+  }
+
+  /** When the cue showing at `t` was shown (null: none shows). */
+  cueShownAt(t: number): number | null {
+    for (const c of this.cues.values()) if (t >= c.shownAt && t < c.until) return c.shownAt;
+    return null;
   }
 
   /** The colour painted at `t` (the newest answer arrived by then): its index, colour and round. */
@@ -499,6 +510,7 @@ async function runSession(
         capturedAt: nextCapture,
         data: tag,
         cued: page.cueShown(nextCapture),
+        answer: inCueAnswer(page.cueShownAt(nextCapture), nextCapture),
         lit: judgedForLight(page.round(nextCapture), tag),
       });
     }

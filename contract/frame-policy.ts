@@ -20,14 +20,32 @@ export interface SampledFrame<T = unknown> {
    */
   readonly cued?: boolean;
   /**
+   * Captured while a blink to the cue on screen is most likely closed (`CUE_ANSWER_MS` after the
+   * page showed it: issue 41): sent before every other frame. On Regular 3G a request carries at
+   * most 8 of the 11 or so frames of its time, and thinning a cue's frames evenly lost the one
+   * frame of a short blink's closed lids.
+   */
+  readonly answer?: boolean;
+  /**
    * Captured while the page painted a colour of the light challenge (issue 31: the server judges
    * each colour on its frames): sent after the cued ones, before the others.
    */
   readonly lit?: boolean;
 }
 
-/** A frame's rank: 2 cued, 1 lit, 0 neither (sent in that order, dropped in the reverse). */
-const rank = (f: SampledFrame<unknown>) => (f.cued ? 2 : f.lit ? 1 : 0);
+/**
+ * When a blink answering a cue closes, from the moment the page showed the cue (ms): the reaction
+ * (250-600 ms, tests/synthetic/model.ts) plus the lid's closing, the camera's and the screen's
+ * latency (about 100 ms each) and the closed phase (100-250 ms).
+ */
+export const CUE_ANSWER_MS: readonly [number, number] = [250, 1050];
+
+/** Whether a frame captured at `t` falls where a blink answering a cue shown at `shownAt` closes. */
+export const inCueAnswer = (shownAt: number | null, t: number): boolean =>
+  shownAt !== null && t >= shownAt + CUE_ANSWER_MS[0] && t <= shownAt + CUE_ANSWER_MS[1];
+
+/** A frame's rank: 3 the cue's answer, 2 cued, 1 lit, 0 neither (sent in that order, dropped in the reverse). */
+const rank = (f: SampledFrame<unknown>) => (f.answer ? 3 : f.cued ? 2 : f.lit ? 1 : 0);
 
 export interface FramePolicy {
   /** Request cadence (spec section 9: 700 ms, one request in flight). */
@@ -63,7 +81,7 @@ function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): Sampl
 function byRank<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
   if (buffer.length <= max) return [...buffer];
   const chosen = new Set<SampledFrame<T>>();
-  for (const r of [2, 1, 0]) {
+  for (const r of [3, 2, 1, 0]) {
     const room = max - chosen.size;
     if (room <= 0) break;
     for (const f of evenlySpaced(

@@ -42,7 +42,9 @@ test('the blink video as the camera: the challenge refuses it, says so in Spanis
   await expect(button(page, kyc.selfie.stop)).toBeVisible();
 
   const refusal = (await (await refused).json()) as { reason?: string; message?: string };
-  expect(['cues_missed', 'light_mismatch']).toContain(refusal.reason);
+  // A recording reflects none of the screen's colours, as a face in the full sun reflects too little
+  // to measure: refused as a mismatch or as light that could not be judged (issue 41), never passed.
+  expect(['cues_missed', 'light_mismatch', 'light_unjudged']).toContain(refusal.reason);
   // The server asked (a cue, colours) before it refused; nothing passed.
   expect(answers.some((a) => a.challenge?.cue || a.challenge?.light)).toBe(true);
   expect(answers.every((a) => !a.liveness_detected)).toBe(true);

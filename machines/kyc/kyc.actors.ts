@@ -10,6 +10,7 @@ import {
 import type { Place } from '../../contract/onboarding';
 import {
   bufferFrame,
+  inCueAnswer,
   selfieFramePolicy,
   type FramePolicy,
   type SampledFrame,
@@ -140,6 +141,8 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
     let buffer: SampledFrame<TaggedFrame>[] = [];
     let paints: PaintLog = [];
     let cue: LivenessCue | null = null;
+    /** When the cue on screen showed (on the clock): a late answer shows it after its `at`. */
+    let cueShownAt: number | null = null;
     let light: { index: number; colour: string | null } = { index: -1, colour: null };
     let timer: ReturnType<typeof setTimeout> | undefined;
     let cameraSent = false;
@@ -154,6 +157,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       const nextCue = challengeCueAt(challenge, t);
       if (!sameCue(nextCue, cue)) {
         cue = nextCue;
+        cueShownAt = cue ? t : null;
         sendBack(cue ? { type: 'cue.show', cue } : { type: 'cue.hide' });
       }
       const index = lightIndexAt(challenge?.light, t);
@@ -174,10 +178,12 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         sendBack({ type: 'liveness.clock', origin });
       }
       const tag = frameTag(paints, frame.capturedAt - origin);
+      const cued = challengeCueAt(challenge, tag.t) !== null;
       buffer = bufferFrame(policy, buffer, {
         capturedAt: frame.capturedAt,
         data: { data: frame.data, tag },
-        cued: challengeCueAt(challenge, tag.t) !== null,
+        cued,
+        answer: cued && cue !== null && inCueAnswer(cueShownAt, tag.t),
         lit: judgedForLight(challenge?.light, tag),
       });
     });

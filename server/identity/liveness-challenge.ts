@@ -194,8 +194,9 @@ export function challengeDecider(
     if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
       // Issue 41: every round unjudgeable is the place's light, not a mismatch: its own reason,
       // which offers a person at once (the two rounds end about 9 s after the colours start).
-      const place =
-        s.lightScores.length > 0 && s.lightScores.every((x) => unjudgeable(x, thresholds));
+      // A round whose colours went unseen (the frames did not reach the server) says nothing.
+      const seen = s.lightScores.filter((x) => x.seen);
+      const place = seen.length > 0 && seen.every((x) => unjudgeable(x, thresholds));
       s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
     }
     return s;

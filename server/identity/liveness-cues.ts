@@ -8,8 +8,13 @@ import type { ChallengeRefusal } from './liveness';
  * cue part of the challenge's state (liveness-challenge.ts keeps it in `liveness_state`).
  */
 
-/** The answer must reach the browser before what it asks starts (Regular 3G): cues and colours start this long after the newest frame's `t`. */
-export const LEAD_MS = 1800;
+/**
+ * The answer must reach the browser before what it asks starts (Regular 3G): cues and colours start
+ * this long after the newest frame's `t`. A request's upload takes 1.07 s (p50) to 1.85 s (p95) in
+ * the bench, then the engine and the answer: at 1800 ms 15 of 121 later cues showed 130-1070 ms
+ * after their `at`, their window already running, and blinks on them were missed (issue 41).
+ */
+export const LEAD_MS = 2400;
 /**
  * A cue's window: a blink counts when its closing frame's `t` is in [at + CUE_MIN_LATENCY_MS,
  * at + CUE_WINDOW_MS] (the synthetic patient's slowest answer closes by 1205 ms; server/identity/

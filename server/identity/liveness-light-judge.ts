@@ -48,6 +48,12 @@ export type LightScore = {
   correlation: number | null;
   /** The face's own change: the slope of its chromaticity deviations on the screen colours'. */
   change: number | null;
+  /**
+   * The face's change in any direction: the spread of its chromaticity deviations over the screen
+   * colours' (`change` when it follows them exactly; colours in the wrong order keep it, the sun's
+   * noise floor does not).
+   */
+  response?: number | null;
   /** The face's change beyond the best background part's, as a fraction of the face's change (null: no part fit). */
   beyond: number | null;
   /** Background parts usable in the round (frames in every colour, little clipping). */
@@ -206,6 +212,8 @@ export function judgeLight(
   const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
   const correlation = pearson(expected, face);
   const faceSlope = slope(face, expected);
+  const squares = (xs: number[]) => xs.reduce((n, x) => n + x * x, 0);
+  const response = Math.sqrt(squares(face) / squares(expected));
   const count = Math.max(0, ...seen.map(({ a }) => a.patches?.length ?? 0));
   // On log-chromaticity where every colour has it (issue 41: a region's colour is a constant there,
   // so a print's face and its own background of another colour change alike; on chromaticity they
@@ -251,6 +259,7 @@ export function judgeLight(
     seen: true,
     correlation: round3(correlation),
     change: Math.round(faceSlope * 1e4) / 1e4,
+    response: Math.round(response * 1e4) / 1e4,
     beyond: beyond === null ? null : round3(beyond),
     parts: parts.length,
     shape: shape === null ? null : round3(shape),
@@ -304,16 +313,19 @@ function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | nu
 }
 
 /**
- * A round the place's light leaves undecided (issue 41): the face follows the colours (correlation)
- * but changes too little for its shape to be read (under SHAPE_MIN_CHANGE: bright sun, a face far
- * from the phone), and no background part says otherwise (none usable, or none whose difference from
- * the face follows the colours). Not an attack's signature: a face on a screen or a print close
- * enough to be measured shows a flat shape or a small `beyond`, colours in the wrong order a low
- * correlation, and those are mismatches; here the patient is offered a person.
+ * A round the place's light leaves undecided (issue 41): the face changes too little, in any
+ * direction, for its shape to be read (`response` under SHAPE_MIN_CHANGE: bright sun, a face far from
+ * the phone), and either no background part says otherwise while the face follows the colours
+ * (correlation), or its change along them is under the least a pass needs (`thresholds.change`):
+ * there the correlation and any part are noise (in the sun a real face's rounds read correlations of
+ * 0.16-0.69 and a part's `beyond` 2.6 at changes of 0.001-0.005, and were refused as mismatches).
+ * Never a pass: the patient is asked to find less light, then offered a person. A face on a screen
+ * or a print close enough to be measured shows a flat shape or a small `beyond`, and colours in the
+ * wrong order a low correlation at a measurable response: those are mismatches.
  */
 export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
   s.seen &&
-  s.beyond === null &&
   s.shape == null &&
-  (s.correlation ?? 0) >= thresholds.correlation &&
-  (s.change ?? 0) < SHAPE_MIN_CHANGE;
+  (s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE &&
+  ((s.change ?? 0) < thresholds.change ||
+    (s.beyond === null && (s.correlation ?? 0) >= thresholds.correlation));

@@ -401,7 +401,7 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.refused).toBe('light_mismatch');
   });
 
-  it('a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less', () => {
+  it("a face that barely changes (a screen outdoors: its reflection at the noise floor) fails even when the background changes less, as the place's light (issue 41: a person, never a pass)", () => {
     const p = run({
       setup: (q) => q.reflecting((at, st) => lit(scheduledColour(st, at), 0.004, 0)),
     });
@@ -410,7 +410,40 @@ describe('the challenge decider: the colour light', () => {
     expect(first.beyond).toBeGreaterThan(0.9);
     expect(first.change).toBeLessThan(LIGHT_THRESHOLDS.change);
     expect(first.passed).toBe(false);
-    expect(p.s.refused).toBe('light_mismatch');
+    expect(p.s.refused).toBe('light_unjudged');
+    expect(p.decider.isLive(p.s)).toBe(false);
+  });
+
+  it("in the sun the correlation is noise: a face at the noise floor refuses 'light_unjudged' whatever its correlation, colours in the wrong order at a measurable change 'light_mismatch' (issue 41)", () => {
+    const reversed = (k: number) => (at: number, st: ChallengeState) => {
+      const colours = st.light?.colours ?? [];
+      const i = colours.findIndex((x) => at >= x.from && at < x.to);
+      return lit(i < 0 ? null : colours[colours.length - 1 - i]!.colour, k, 0);
+    };
+    const sun = run({ setup: (q) => q.reflecting(reversed(0.004)) });
+    expect(sun.s.lightScores.every((x) => x.correlation! < LIGHT_THRESHOLDS.correlation)).toBe(
+      true,
+    );
+    expect(sun.s.lightScores.every((x) => x.response! < SHAPE_MIN_CHANGE)).toBe(true);
+    expect(sun.s.refused).toBe('light_unjudged');
+    const attack = run({ setup: (q) => q.reflecting(reversed(0.25)) });
+    expect(attack.s.lightScores.every((x) => x.response! >= SHAPE_MIN_CHANGE)).toBe(true);
+    expect(attack.s.refused).toBe('light_mismatch');
+  });
+
+  it("a round whose colours went unseen does not turn the place's light into a mismatch (issue 41)", () => {
+    const p = session({ mode: 'cues,light' });
+    // Round 1: every frame of two colours claims another (unseen); round 2 at the noise floor.
+    p.tagging((at, st) => {
+      const i = st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
+      return (i === 0 || i === 1) && st.lightScores.length === 0 ? i + 2 : i;
+    });
+    p.reflecting((at, st) => lit(scheduledColour(st, at), 0.004, 0));
+    p.start();
+    answerCues(p, () => 400);
+    p.run(30_000);
+    expect(p.s.lightScores.map((x) => x.seen)).toEqual([false, true]);
+    expect(p.s.refused).toBe('light_unjudged');
   });
 
   it('a round that cannot be judged (every background part clipped, the face following the colours too weakly for its shape) says to come closer and find less light (issue 41)', () => {

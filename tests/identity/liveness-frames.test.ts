@@ -13,7 +13,12 @@ import {
   livenessResponse,
   startKycResponse,
 } from '../../contract/identity';
-import { bufferFrame, selfieFramePolicy } from '../../contract/frame-policy';
+import {
+  bufferFrame,
+  CUE_ANSWER_MS,
+  inCueAnswer,
+  selfieFramePolicy,
+} from '../../contract/frame-policy';
 import { CANDIDATE_LIMIT } from '../../server/identity/duplicates';
 import { hints } from '../../server/identity/hints';
 import { decodeRgb, fingerprint, FINGERPRINT_H, FINGERPRINT_W } from '../../server/identity/image';
@@ -308,6 +313,27 @@ describe('the frame policy', () => {
     const many = policy.select(cued(16, 2, 14)).map((f) => f.data);
     expect(many).toHaveLength(policy.maxFramesPerRequest);
     expect(many.every((d) => d >= 2 && d < 14)).toBe(true);
+  });
+  it("sends every frame where a blink answering the shown cue closes before the cue's others (issue 41: a short blink's one closed frame was thinned away)", () => {
+    // A cue shown at frame 2 (250 ms) whose window covers frames 2-12: 11 cued frames, room for 8.
+    const shownAt = 250;
+    const frames = buf(13).map((f) => ({
+      ...f,
+      cued: f.data >= 2,
+      answer: f.data >= 2 && inCueAnswer(shownAt, f.capturedAt),
+    }));
+    const answering = frames.filter((f) => f.answer).map((f) => f.data);
+    expect(answering).toEqual([4, 5, 6, 7, 8, 9, 10]);
+    const sent = policy.select(frames).map((f) => f.data);
+    expect(sent).toHaveLength(policy.maxFramesPerRequest);
+    for (const d of answering) expect(sent).toContain(d);
+    // Evenly among all cued frames, one of them (frame 6 or 7, where a blink closes most often) went.
+    const even = policy.select(frames.map((f) => ({ ...f, answer: false }))).map((f) => f.data);
+    expect(answering.every((d) => even.includes(d))).toBe(false);
+    // The window follows the moment the cue showed, not the one it was asked for.
+    expect(inCueAnswer(null, 1000)).toBe(false);
+    expect(inCueAnswer(1000, 1000 + CUE_ANSWER_MS[0] - 1)).toBe(false);
+    expect(inCueAnswer(1000, 1000 + CUE_ANSWER_MS[1])).toBe(true);
   });
   it('drops the oldest uncued frame when the buffer is full, never a cued one while others remain', () => {
     let buffer: ReturnType<typeof bufferFrame<number>> = [];

@@ -247,6 +247,23 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     expect(sent.filter((t) => t >= 2500 && t < 6000).length).toBeLessThan((6000 - 2500) / 125);
   });
 
+  it('on a slow uplink, a cue longer than a request keeps every frame where the answering blink closes (issue 41)', async () => {
+    const challenge: LivenessChallenge = {
+      cue: { n: 1, of: 3, at: 1500, until: 3000 },
+      light: null,
+    };
+    const r = await running(async (_call, i) => {
+      if (i > 0) await new Promise((done) => setTimeout(done, 2_500));
+      return waiting(challenge);
+    });
+    await vi.advanceTimersByTimeAsync(9_000);
+    const sent = tags(r.calls).map((f) => f.t);
+    // 12 frames showed the cue, 8 went: all of those from 250 to 1050 ms after it showed.
+    expect(sent.filter((t) => t >= 1500 && t < 3000)).toHaveLength(8);
+    const answer = Array.from({ length: 7 }, (_, k) => 1750 + k * 125);
+    for (const t of answer) expect(sent, `frame at ${t}`).toContain(t);
+  });
+
   it('a late answer shows what is current now and skips what is past', async () => {
     let release: (answer: LivenessResponse) => void = () => {};
     const challenge: LivenessChallenge = {

@@ -30,7 +30,7 @@ export type Rgb = [number, number, number];
 
 /** Where the patient stands. `screenGain`: the screen's light on the face relative to this ambient. */
 export type Lighting = {
-  name: 'dim' | 'window' | 'outdoor-bright';
+  name: 'dim' | 'window' | 'outdoor-bright' | 'outdoor-shade';
   /** Ambient level (window light = 1). */
   level: number;
   tint: Rgb;
@@ -46,6 +46,21 @@ export const LIGHTINGS: readonly Lighting[] = [
   // Outdoors in sunlight: the screen's light is a few percent of the light on the face.
   { name: 'outdoor-bright', level: 6, tint: [1, 0.98, 0.94], noise: 2.5 },
 ];
+
+/**
+ * Outdoors in the shade (issue 41's 'sombra'): open sky, bluish, about two and a half times a
+ * window's light, so the screen's light on the face is about a tenth of it. Not drawn by
+ * `makeSyntheticPatient` (the e2e patients keep their lightings); the benches add it.
+ */
+export const OUTDOOR_SHADE: Lighting = {
+  name: 'outdoor-shade',
+  level: 2.5,
+  tint: [0.92, 0.98, 1.1],
+  noise: 3,
+};
+
+/** Every lighting a bench runs: indoors (dim, window), outdoors in the sun and in the shade. */
+export const BENCH_LIGHTINGS: readonly Lighting[] = [...LIGHTINGS, OUTDOOR_SHADE];
 
 /** Skin tones as multipliers of the fixture face's own colour (roughly Fitzpatrick II to VI). */
 export const SKIN_TONES: readonly { name: string; factor: Rgb }[] = [

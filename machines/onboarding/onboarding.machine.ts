@@ -126,7 +126,7 @@ export const onboardingMachine = setup({
       tags: ['error'],
       on: {
         'link.restart': {
-          target: 'registration',
+          target: '#onboarding.registration.ready',
           actions: assign({ linkToken: null, error: null }),
         },
       },
@@ -138,7 +138,9 @@ export const onboardingMachine = setup({
       exit: assign({ codeSent: null }),
       // A reload (issue 43 item 8): the registration this browser holds continues through the same
       // steps as a proved mobile; without one (or when the call fails) step 0 stays. The form is
-      // the page's first paint (prerendered) and is usable meanwhile: nothing else shows.
+      // the page's first paint (prerendered) and is usable meanwhile: nothing else shows. Only the
+      // wizard's start asks: back from the code, or 'verify by SMS' after a refused link, is the
+      // patient's choice of step 0 (`ready`).
       initial: 'restoring',
       states: {
         restoring: {
@@ -184,7 +186,7 @@ export const onboardingMachine = setup({
         // Back to step 0 with the number (issue 29 item 11): the code sent stays usable, and the
         // same number again within the resend wait comes back here without a new send.
         'flow.back': {
-          target: 'registration',
+          target: '#onboarding.registration.ready',
           actions: assign({
             codeSent: ({ context, self }) => ({
               phone: known(context.phone, 'mobile'),

@@ -1509,6 +1509,8 @@ describe('a registration that survives real life (issue 18)', () => {
       h.actor.send({ type: 'link.restart' });
       expect(h.where()).toEqual({ registration: 'editing' });
       expect(h.actor.getSnapshot().context.linkToken).toBeNull();
+      // The patient chose the SMS code: step 0, not a restore (issue 43 item 8).
+      expect(h.actor.getSnapshot().matches({ registration: 'ready' })).toBe(true);
     });
 
     it('a link whose registration finished says so, with the login (issue 29 item 16)', async () => {
@@ -1608,6 +1610,17 @@ describe('a reload continues the registration this browser holds (issue 43 item 
     await Promise.resolve();
     expect(h.actor.getSnapshot().matches('verification')).toBe(true);
     expect(h.actor.getSnapshot().context.registrationToken).toBeNull();
+  });
+
+  it("only the wizard's start asks: back from the code step is step 0, as the patient chose", async () => {
+    const h = harness({ restore: 'controlled' });
+    answer(h, null);
+    fillPhone(h);
+    h.sends[0]!.answer.resolve({ success: true, message: 'ok' });
+    await waitFor(h.actor, (s) => s.matches('verification'));
+    h.actor.send({ type: 'flow.back' });
+    expect(h.actor.getSnapshot().matches({ registration: 'ready' })).toBe(true);
+    expect(h.restores).toHaveLength(1);
   });
 
   it("the phone that opened an SMS link continues the link's registration: nothing restored", () => {

@@ -4,6 +4,7 @@ import type {
   CaseStep,
   CaseTrigger,
   CentresResponse,
+  PatientClaim,
 } from '../../contract/cases';
 import type { IdData } from '../../contract/onboarding';
 
@@ -11,7 +12,8 @@ export type { RejectReason } from '../../contract/cases';
 
 /**
  * The patient's way out of the identity step (issue 30): a person reviews the case, or the patient
- * verifies at a health centre with a code. Its states are kyc.assist.ts; its calls kyc.assist.api.ts.
+ * verifies at a health centre with a code. Its machine is kyc.assist.machine.ts (a child of the KYC
+ * machine, which enters it as kyc.assist.ts says); its calls kyc.assist.api.ts.
  */
 
 /** Where 'Volver' goes back to from the offer (the step the patient chose to leave). */
@@ -43,24 +45,38 @@ export type AssistRequest = {
   kind: CaseKind | null;
 };
 
-export type AssistContext = {
-  /** the way out asked for (null: none) */
+/**
+ * What the KYC machine hands its `assist` child: the way out asked for and what the identity step
+ * holds that the case needs (fixed while the child runs).
+ */
+export type AssistInput = {
+  /** the registration the case is for ('' where there is none, as in the stories) */
+  registrationToken: string;
+  /** the way out asked for (null: a resumed registration's case, shown at once) */
   assist: AssistRequest | null;
-  /** the registration's case, as the server answered */
+  /** the registration's case already known (a resumed registration's), else null */
   case: CaseStatus | null;
+  /**
+   * The front taken on this attempt and never sent (no scan answered it), with its session: a case
+   * asked for on the back sends it first (issue 43 item 1). Null: nothing to send.
+   */
+  unsentFront: { sessionId: string; front: Blob } | null;
+  /** the review's 'Hay un dato mal' (issue 43 item 7): every case opened carries it */
+  claim: PatientClaim | null;
+};
+
+/** The child's context: its input (the request and the case as they change) and what it loads. */
+export type AssistContext = AssistInput & {
   /** the health centres by department (loaded with a centre code) */
   centres: CentresResponse | null;
   /** the department whose centres show */
   department: string | null;
-  /** the assisted verification's failure (apart from `error`, the identity step's refusal) */
+  /** the assisted verification's failure (apart from the KYC's `error`, the step's refusal) */
   assistError: AssistError | null;
-  /** a repeat decision resumed here (the selfie or one side of the card): its notice shows */
-  repeatNotice: boolean;
-  /** the identity a person verified, resumed at the complementary data: its notice shows */
-  verifiedNotice: boolean;
-  /** a person asked for this side of the card only: the server keeps the other (scan-id gets one) */
-  retakeOnly: 'front' | 'back' | null;
 };
+
+/** 'Volver' from the offer: the step the patient goes back to (the child ends there). */
+export type AssistOutput = { back: AssistBack };
 
 /** Where a resumed registration with a case continues inside the identity step. */
 export type AssistResume =

@@ -36,9 +36,3 @@ export const claimAssist = (): AssistRequest => ({
   back: null,
   kind: 'review',
 });
-
-/** The open-case request's claim, from the review only (a case from elsewhere carries none). */
-export const claimInput = (context: KycContext): { claim?: PatientClaim } => {
-  const claim = claimOf(context.claim);
-  return claim ? { claim } : {};
-};

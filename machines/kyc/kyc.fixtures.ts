@@ -313,7 +313,7 @@ export const kycFixtures = {
     { ...selfie, cameraError: 'notFound', canHandoff: false },
   ),
   // The way out's states (issue 30): kyc.assist.fixtures.ts.
-  ...assistFixturesFrom(base, photo('front')),
+  ...assistFixturesFrom(base),
   // A person's decision, resumed: the step it reopens, with its notice.
   repeatSelfie: at({ selfie: 'idle' }, { ...selfie, repeatNotice: true }),
   repeatFront: at(

@@ -1,11 +1,11 @@
 import { assign, sendParent } from 'xstate';
-import { assistFrom, assistState, resumeApproved, showCase } from './kyc.assist';
+import { assistFrom, assistState, hasResumedCase, resumeApproved } from './kyc.assist';
 import { claimAssist, claimOf, claimWith, emptyClaim } from './kyc.claim';
 import { documentState, selfieState } from './kyc.capture';
 import { documentErrorOf, kycErrorFrom } from './kyc.errors';
 import { DEFAULT_LIVENESS_MS, initialKycContext, kycSetup } from './kyc.setup';
 import { isCameraMissing } from '../shared/camera';
-import type { HandoffStartEvent, KycContext, KycError } from './kyc.types';
+import type { HandoffStartEvent, KycError } from './kyc.types';
 
 /** verifying's answer (done or error) as the failure it shows: the params of `assignFailure`. */
 const documentError = ({ event }: { event: object }): KycError => documentErrorOf(event);
@@ -25,10 +25,6 @@ const documentRefused = [
   })),
   { target: '#kyc.rejected', actions: { type: 'assignFailure', params: documentError } as const },
 ];
-
-/** A resumed registration's case (issue 30): shown at once, no KYC session needed. */
-const resumedCase = ({ context }: { context: KycContext }) =>
-  context.resume?.at === 'case' ? context.resume.case : null;
 
 /** The supplementary form's events, for its child. */
 const toSupplementary = { actions: 'forwardToSupplementary' } as const;
@@ -63,7 +59,8 @@ export const kycMachine = kycSetup.createMachine({
       meta: { insight: { step: 'selfie' } },
       tags: ['busy'],
       entry: 'clearError',
-      always: showCase(resumedCase, false),
+      // A resumed registration's case (issue 30): shown at once, no KYC session needed.
+      always: { guard: hasResumedCase, target: 'assist' },
       invoke: {
         id: 'ensureSession',
         src: 'ensureSession',
@@ -192,7 +189,7 @@ export const kycMachine = kycSetup.createMachine({
         ...assistFrom('rejected'),
       },
     },
-    // The way out (issue 30): a person, or a health centre.
+    // The way out (issue 30): a person, or a health centre (the `assist` child).
     assist: assistState,
     review: {
       meta: { insight: { step: 'review' } },
@@ -215,7 +212,7 @@ export const kycMachine = kycSetup.createMachine({
             'claim.says': { actions: assign({ claim: claimWith }) },
             'claim.send': {
               guard: ({ context }) => claimOf(context.claim) !== null,
-              target: '#kyc.assist.opening',
+              target: '#kyc.assist',
               actions: assign({ assist: claimAssist }),
             },
             'claim.cancel': { target: 'showing', actions: assign({ claim: null }) },

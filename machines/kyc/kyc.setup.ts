@@ -8,14 +8,13 @@ import {
   rejectKyc,
   verifyDocuments,
 } from './kyc.actors';
-import { keepFront, loadCentres, openCase, readCaseStatus } from './kyc.assist.actors';
+import { assistMachine } from './kyc.assist.machine';
 import { countRefusal, documentErrorOf, isTransient, retakeOf, type Retake } from './kyc.errors';
 import type { KycContext, KycError, KycEvent, KycInput, KycOutput, KycSession } from './kyc.types';
 import { framingAfter, progressOf, showsProgress, STALL_MS } from './kyc.framing';
 import { emptySupplementaryForm, supplementaryMachine } from './supplementary.machine';
 import type { InsightStateMeta } from '../insight/meta';
-import type { CaseStatus, CentresResponse } from '../../contract/cases';
-import type { AssistError, AssistRequest } from './kyc.assist.types';
+import type { AssistRequest } from './kyc.assist.types';
 
 /** The selfie time limit until the server names its own (its IDENTITY_LIVENESS_SECONDS default). */
 export const DEFAULT_LIVENESS_MS = 120_000;
@@ -53,10 +52,6 @@ export const initialKycContext = (
   refusals: {},
   claim: null,
   assist: null,
-  case: null,
-  centres: null,
-  department: null,
-  assistError: null,
   repeatNotice: false,
   verifiedNotice: false,
   retakeOnly: null,
@@ -85,9 +80,7 @@ export const kycSetup = setup({
       checkDocument: 'checkDocument';
       rejectKyc: 'rejectKyc';
       supplementary: 'supplementary';
-      openCase: 'openCase';
-      readCaseStatus: 'readCaseStatus';
-      loadCentres: 'loadCentres';
+      assist: 'assist';
     },
   },
   actors: {
@@ -101,10 +94,7 @@ export const kycSetup = setup({
     checkDocument,
     rejectKyc,
     supplementary: supplementaryMachine,
-    openCase,
-    keepFront,
-    readCaseStatus,
-    loadCentres,
+    assist: assistMachine,
   },
   delays: {
     /** spec 9: on to the document 1.2 s after a passed selfie */
@@ -130,17 +120,14 @@ export const kycSetup = setup({
   actions: {
     clearError: assign({ error: null }),
     forwardToSupplementary: forwardTo('supplementary'),
+    forwardToAssist: forwardTo('assist'),
     /** a failure shown, counted by its reason code */
     assignFailure: assign(({ context }, error: KycError) => ({
       error,
       refusals: countRefusal(context.refusals, error),
     })),
-    /** the way out asked for (issue 30): which case, why, on which step */
-    assignAssist: assign((_, assist: AssistRequest) => ({ assist, assistError: null })),
-    /** the registration's case as the server answered it */
-    assignCase: assign((_, found: CaseStatus | null) => ({ case: found, assistError: null })),
-    assignAssistError: assign((_, assistError: AssistError | null) => ({ assistError })),
-    assignCentres: assign((_, centres: CentresResponse) => ({ centres })),
+    /** the way out asked for (issue 30): which case, why, on which step (the child's input) */
+    assignAssist: assign((_, assist: AssistRequest) => ({ assist })),
     // Resuming after a person's decision (issue 30), once the session is there:
     /** they verified the identity: the complementary data, with what they verified */
     assignResumedApproval: assign(({ context }) => ({
@@ -163,10 +150,6 @@ export const kycSetup = setup({
       repeatNotice: context.resume?.at === 'selfie',
       resume: null,
     })),
-    /** the health centres of this department show */
-    assignDepartment: assign({
-      department: ({ event }) => (event.type === 'centre.department' ? event.departamento : null),
-    }),
     /** the photos a refused document asks for again: the capture starts at the first of them */
     retake: assign((_, { retake }: { retake: Retake }) =>
       retake === 'back'

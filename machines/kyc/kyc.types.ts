@@ -12,7 +12,7 @@ import type { CameraErrorCode, CameraEvent } from '../shared/camera';
 import type { PollingEvent } from '../shared/polling';
 
 import type { SupplementaryEvent, SupplementaryForm } from './supplementary.types';
-import type { AssistContext, AssistEvent, AssistResume } from './kyc.assist.types';
+import type { AssistEvent, AssistRequest, AssistResume } from './kyc.assist.types';
 import type { ClaimField } from '../../contract/cases';
 
 /**
@@ -137,7 +137,15 @@ export type KycContext = {
   refusals: RefusalCounts;
   /** 'Hay un dato mal' on the review: the field the patient names, what it should say (typed) */
   claim: ClaimDraft | null;
-} & AssistContext;
+  /** the way out asked for (issue 30): the `assist` child's request (null: none) */
+  assist: AssistRequest | null;
+  /** a repeat decision resumed here (the selfie or one side of the card): its notice shows */
+  repeatNotice: boolean;
+  /** the identity a person verified, resumed at the complementary data: its notice shows */
+  verifiedNotice: boolean;
+  /** a person asked for this side of the card only: the server keeps the other (scan-id gets one) */
+  retakeOnly: 'front' | 'back' | null;
+};
 
 /** The review's 'Hay un dato mal' (issue 43 item 7), as the patient fills it in. */
 export type ClaimDraft = { field: ClaimField | null; says: string };
@@ -198,7 +206,7 @@ export type KycEvent =
   | SupplementaryEvent
   /** 'Seguir en mi celular': the wizard hands the registration to the phone */
   | { type: 'handoff.start' }
-  /** the assisted verification's events (issue 30) */
+  /** the assisted verification's events (issue 30; in a case, forwarded to the `assist` child) */
   | AssistEvent;
 
 /** What the selfie's sampling actor tells the KYC machine (kyc.actors.ts). */

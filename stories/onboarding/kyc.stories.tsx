@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { SnapshotFrom } from 'xstate';
+import { assistFixtures } from '../../machines/kyc/kyc.assist.fixtures';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import { supplementaryFixtures } from '../../machines/kyc/supplementary.fixtures';
@@ -8,7 +9,7 @@ import { onboardingFixtures } from '../../machines/onboarding/onboarding.fixture
 import type { StoryParameters } from '../support';
 import { Muted } from '../../src/components/Page';
 import { assist } from '../../src/copy/es.assist';
-import { AtWizard, KycAt, SupplementaryAt } from './support';
+import { AssistAt, AtWizard, KycAt, SupplementaryAt } from './support';
 
 const meta = {
   title: 'Onboarding/Identidad (KYC)',
@@ -158,6 +159,11 @@ export const AssistOfferFromRefusal = at(kycFixtures.assistOfferFromRefusal);
 export const AssistOpening = at(kycFixtures.assistOpening);
 /** Asked for a person on the card's back: the front taken goes first, 'Enviando' as the opening. */
 export const AssistKeepingFront = at(kycFixtures.assistKeepingFront);
+/** 'Volver' taken on the offer: the child's end (the KYC machine goes back to the step left). */
+export const AssistLeft: Story = {
+  parameters: { snapshot: assistFixtures.assistLeft, path: '/onboarding' },
+  render: () => <AssistAt snapshot={assistFixtures.assistLeft} />,
+};
 /** Offline while opening the case: nothing lost, 'Reintentar'. */
 export const AssistOpenNetwork = at(kycFixtures.assistOpenNetwork);
 export const AssistOpenRegistrationComplete = at(kycFixtures.assistOpenRegistrationComplete);

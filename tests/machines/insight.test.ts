@@ -37,6 +37,7 @@ import { faceLoginMachine } from '../../machines/face-login/face-login.machine';
 import { createJourneyObserver } from '../../machines/insight/derive';
 import { startJourneyInsight } from '../../machines/insight/browser';
 import { coarseContext, createInsightSender } from '../../machines/insight/sender';
+import { selectAssistActor } from '../../machines/kyc/kyc.assist.selectors';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
 import { loginMachine } from '../../machines/login/login.machine';
 import { handoffMachine } from '../../machines/onboarding/handoff.machine';
@@ -736,13 +737,105 @@ describe('onboarding with KYC', () => {
       expectedBy: '2026-11-28T13:00:00.000Z',
     });
     await h.flush();
-    expect(h.kyc().getSnapshot().value).toEqual({ assist: { case: 'waiting' } });
+    // The way out is the KYC's `assist` child (kyc.assist.machine.ts), read by its id.
+    const assist = () => selectAssistActor(h.kyc().getSnapshot())!.getSnapshot();
+    expect(h.kyc().getSnapshot().value).toBe('assist');
+    expect(assist().value).toEqual({ case: 'waiting' });
     // 'Actualizar' (still open) is not a second end.
     h.kyc().send({ type: 'case.refresh' });
-    h.k.caseStatus.calls.at(-1)!.answer.resolve(h.kyc().getSnapshot().context.case);
+    h.k.caseStatus.calls.at(-1)!.answer.resolve(assist().context.case);
     await h.flush();
     const failures = r.events.filter((e) => e.outcome === 'failed');
     expect(failures.map((e) => `${e.step}:${e.error}`)).toEqual(['document:assisted']);
+    valid(r.events);
+  });
+
+  // The way out became the KYC's `assist` child (issue 42 item 4): derive.ts reads it inside the
+  // KYC (its value, tags and meta), so every event is the one its states gave as the KYC's own.
+  // These lists were recorded on the KYC with the states inline (a failure screen of the way out,
+  // tagged `error`, says the step's refusal again, as it always did).
+  const net = () => new ApiError('network', undefined, undefined);
+  it('the way out as a child: a refusal repeated, the case offline, the centres: the same events', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    const miss = async () => {
+      h.k.camera.last().send({ type: 'camera.ready', stream });
+      h.kyc().send({ type: 'liveness.start' });
+      h.k.sampling.last().send({
+        type: 'poll.result',
+        result: { liveness_detected: false, feedback: [], time_up: true },
+      });
+      await h.flush();
+    };
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    await miss();
+    h.kyc().send({ type: 'liveness.start' });
+    await h.answerSession('sess-2');
+    await miss();
+    h.kyc().send({ type: 'assist.choose', kind: 'review' });
+    h.k.openCase.calls.at(-1)!.answer.reject(net());
+    await h.flush();
+    h.kyc().send({ type: 'assist.back' });
+    h.kyc().send({ type: 'assist.choose', kind: 'centro' });
+    h.k.openCase.calls.at(-1)!.answer.resolve({
+      kind: 'centro',
+      status: 'open',
+      trigger: 'liveness_failed',
+      openedAt: '2026-11-26T13:00:00.000Z',
+      expectedBy: '2026-12-26T13:00:00.000Z',
+      code: 'HK7MW3QA',
+    });
+    await h.flush();
+    h.k.centres.calls.at(-1)!.answer.reject(net());
+    await h.flush();
+    h.kyc().send({ type: 'assist.retry' });
+    h.k.centres.calls.at(-1)!.answer.resolve([]);
+    await h.flush();
+    expect(r.seen().slice(HAPPY.length)).toEqual([
+      'selfie:entered',
+      'kycLoad:passed',
+      'camera:entered',
+      'camera:passed',
+      'selfie:failed:livenessNotDetected',
+      'selfie:retried',
+      'camera:entered',
+      'camera:passed',
+      'selfie:failed:livenessNotDetected',
+      'selfie:failed:livenessNotDetected',
+      'selfie:failed:assisted',
+      'selfie:failed:livenessNotDetected',
+    ]);
+    valid(r.events);
+  });
+
+  it('the way out as a child: no camera, the case offline twice, Volver twice: the same events', async () => {
+    const r = recorder();
+    const h = onboarding(r.inspect);
+    await h.toKyc();
+    await h.answerSession('sess-1');
+    h.k.camera.last().send({ type: 'camera.error', code: 'notFound' });
+    h.kyc().send({ type: 'assist.open' });
+    h.kyc().send({ type: 'assist.choose', kind: 'centro' });
+    h.k.openCase.calls.at(-1)!.answer.reject(net());
+    await h.flush();
+    h.kyc().send({ type: 'assist.retry' });
+    h.k.openCase.calls.at(-1)!.answer.reject(net());
+    await h.flush();
+    h.kyc().send({ type: 'assist.back' });
+    h.kyc().send({ type: 'assist.back' });
+    expect(h.kyc().getSnapshot().value).toEqual({ selfie: 'opening' });
+    expect(r.seen().slice(HAPPY.length)).toEqual([
+      'selfie:entered',
+      'kycLoad:passed',
+      'camera:entered',
+      'camera:failed:notFound',
+      'camera:entered',
+      'camera:failed:notFound',
+      'camera:entered',
+      'camera:failed:notFound',
+      'selfie:entered',
+    ]);
     valid(r.events);
   });
 

@@ -1,7 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CaseStatus } from '../../contract/cases';
 import type { ScanIdResponse } from '../../contract/identity';
+import { createActor, type AnyActorRef } from 'xstate';
 import { ApiError } from '../../machines/shared/errors';
+import { assistMachine } from '../../machines/kyc/kyc.assist.machine';
+import { assistFixtures } from '../../machines/kyc/kyc.assist.fixtures';
 import { kycFixtures } from '../../machines/kyc/kyc.fixtures';
 import {
   selectAssistNotice,
@@ -60,13 +63,13 @@ async function missLiveness(h: H) {
   await h.flush();
 }
 
-describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
+describe("kyc machine and its assist child: 'No puedo completar este paso' (issue 30)", () => {
   it('from the selfie: the offer, and Volver back to the selfie', async () => {
     const h = harness(['sess-1'], true, registered());
     await h.toRunning();
     h.actor.send({ type: 'assist.open' });
-    expect(snap(h).value).toEqual({ assist: 'offer' });
-    expect(snap(h).context.assist).toEqual({
+    expect(h.whole()).toEqual({ assist: 'offer' });
+    expect(h.assist().context.assist).toEqual({
       trigger: 'patient_choice',
       step: 'selfie',
       back: 'selfie',
@@ -84,7 +87,7 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     await retake(h, 'front');
     expect(snap(h).context.side).toBe('back');
     h.actor.send({ type: 'assist.open' });
-    expect(snap(h).context.assist).toMatchObject({ step: 'back', back: 'document' });
+    expect(h.assist().context.assist).toMatchObject({ step: 'back', back: 'document' });
     h.actor.send({ type: 'assist.back' });
     expect(snap(h).matches({ document: 'live' })).toBe(true);
     expect(snap(h).context.side).toBe('back');
@@ -98,15 +101,15 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     h.actor.send({ type: 'assist.open' });
     h.actor.send({ type: 'assist.choose', kind: 'review' });
     // The front alone, to this attempt's session: the server keeps it (refused 'back_missing').
-    expect(snap(h).value).toEqual({ assist: 'keepingFront' });
-    expect(snap(h).hasTag('busy')).toBe(true);
+    expect(h.whole()).toEqual({ assist: 'keepingFront' });
+    expect(h.assist().hasTag('busy')).toBe(true);
     expect(h.keepFront.calls).toHaveLength(1);
     expect(h.keepFront.calls[0]!.input.sessionId).toBe('sess-1');
     expect(await h.keepFront.calls[0]!.input.front.text()).toBe('front');
     expect(h.openCase.calls).toHaveLength(0);
     h.keepFront.calls[0]!.answer.resolve(refusal('back_missing'));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.whole()).toEqual({ assist: 'opening' });
     expect(h.openCase.calls[0]!.input).toEqual({
       registrationToken: TOKEN,
       kind: 'review',
@@ -124,7 +127,7 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     h.keepFront.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.whole()).toEqual({ assist: 'opening' });
     // After a scan refused the back, the server has the front: straight to the case.
     const k = harness(['sess-1'], true, registered());
     await k.toVerifying();
@@ -133,7 +136,7 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     expect(snap(k).context.side).toBe('back');
     k.actor.send({ type: 'assist.open' });
     k.actor.send({ type: 'assist.choose', kind: 'review' });
-    expect(snap(k).value).toEqual({ assist: 'opening' });
+    expect(k.whole()).toEqual({ assist: 'opening' });
     expect(k.keepFront.calls).toHaveLength(0);
   });
 
@@ -142,8 +145,8 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     await h.toRunning();
     h.actor.send({ type: 'assist.open' });
     h.actor.send({ type: 'assist.choose', kind: 'review' });
-    expect(snap(h).value).toEqual({ assist: 'opening' });
-    expect(snap(h).hasTag('busy')).toBe(true);
+    expect(h.whole()).toEqual({ assist: 'opening' });
+    expect(h.assist().hasTag('busy')).toBe(true);
     expect(h.openCase.calls[0]!.input).toEqual({
       registrationToken: TOKEN,
       kind: 'review',
@@ -152,8 +155,8 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     });
     h.openCase.calls[0]!.answer.resolve(review);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
-    expect(snap(h).context.case).toEqual(review);
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
+    expect(h.assist().context.case).toEqual(review);
   });
 
   it("'Verificar en un centro de salud': the code, then the centres by department", async () => {
@@ -164,7 +167,7 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     expect(h.openCase.calls[0]!.input.kind).toBe('centro');
     h.openCase.calls[0]!.answer.resolve(centro);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: { centre: 'loading' } } });
+    expect(h.whole()).toEqual({ assist: { case: { centre: 'loading' } } });
     const list = [
       {
         departamento: 'Central',
@@ -180,22 +183,66 @@ describe("kyc machine: 'No puedo completar este paso' (issue 30)", () => {
     ];
     h.centres.calls[0]!.answer.resolve(list);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: { centre: 'showing' } } });
-    expect(snap(h).context.centres).toEqual(list);
+    expect(h.whole()).toEqual({ assist: { case: { centre: 'showing' } } });
+    expect(h.assist().context.centres).toEqual(list);
     h.actor.send({ type: 'centre.department', departamento: 'Central' });
-    expect(snap(h).context.department).toBe('Central');
+    expect(h.assist().context.department).toBe('Central');
   });
 
   it('the centres not loaded: Reintentar loads them again', async () => {
     const h = harness(['sess-1'], true, registered({ resume: { at: 'case', case: centro } }));
     h.centres.calls[0]!.answer.reject(new TypeError('offline'));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: { centre: 'loadFailed' } } });
-    expect(snap(h).context.assistError).toEqual({ code: 'centresFailed' });
+    expect(h.whole()).toEqual({ assist: { case: { centre: 'loadFailed' } } });
+    expect(h.assist().context.assistError).toEqual({ code: 'centresFailed' });
     h.actor.send({ type: 'assist.retry' });
-    expect(snap(h).value).toEqual({ assist: { case: { centre: 'loading' } } });
+    expect(h.whole()).toEqual({ assist: { case: { centre: 'loading' } } });
     expect(h.centres.calls).toHaveLength(2);
-    expect(snap(h).context.assistError).toBeNull();
+    expect(h.assist().context.assistError).toBeNull();
+  });
+});
+
+describe('the assist child: its own actor, typed input and output', () => {
+  it("runs as the KYC's `assist` child (its own actor for the inspector), from the request made", async () => {
+    const actors: string[] = [];
+    const h = harness(['sess-1'], true, {
+      ...registered(),
+      inspect: (e) => {
+        if (e.type === '@xstate.actor') actors.push((e.actorRef as AnyActorRef).id);
+      },
+    });
+    await h.toRunning();
+    expect(snap(h).children.assist).toBeUndefined();
+    h.actor.send({ type: 'assist.open' });
+    const child = h.assistActor();
+    expect(actors).toContain('assist');
+    expect(child.getSnapshot().machine.id).toBe('kycAssist');
+    expect(h.assist().context).toMatchObject({
+      registrationToken: TOKEN,
+      assist: { trigger: 'patient_choice', step: 'selfie', back: 'selfie', kind: null },
+      case: null,
+      unsentFront: null,
+      claim: null,
+    });
+    // Its events reach it straight (the views) or through the KYC machine (forwarded).
+    child.send({ type: 'assist.choose', kind: 'review' });
+    expect(h.whole()).toEqual({ assist: 'opening' });
+  });
+
+  it("'Volver' ends it with the step to go back to: the KYC machine goes there", () => {
+    const child = createActor(assistMachine, {
+      input: {
+        registrationToken: TOKEN,
+        assist: { trigger: 'patient_choice', step: 'front', back: 'document', kind: null },
+        case: null,
+        unsentFront: null,
+        claim: null,
+      },
+    }).start();
+    expect(child.getSnapshot().value).toBe('offer');
+    child.send({ type: 'assist.back' });
+    expect(child.getSnapshot().status).toBe('done');
+    expect(child.getSnapshot().output).toEqual({ back: 'document' });
   });
 });
 
@@ -211,13 +258,13 @@ describe('kyc machine: a refusal repeated offers a person on its own screen', ()
     await missLiveness(h);
     expect(snap(h).context.refusals).toEqual({ liveness: 2 });
     h.actor.send({ type: 'assist.choose', kind: 'review' });
-    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.whole()).toEqual({ assist: 'opening' });
     expect(h.openCase.calls[0]!.input).toMatchObject({
       trigger: 'liveness_failed',
       step: 'selfie',
     });
     // Chosen from the refusal, not by the offer: no Volver.
-    expect(snap(h).context.assist?.back).toBeNull();
+    expect(h.assist().context.assist?.back).toBeNull();
   });
 
   it("no face on the card twice: no_face_on_document on the front (never the faces' trigger)", async () => {
@@ -263,7 +310,7 @@ describe('kyc machine: a refusal repeated offers a person on its own screen', ()
     expect(snap(h).can({ type: 'assist.choose', kind: 'review' })).toBe(false);
     // 'No puedo completar este paso' after one: the case still names the faces.
     h.actor.send({ type: 'assist.open' });
-    expect(snap(h).context.assist).toMatchObject({
+    expect(h.assist().context.assist).toMatchObject({
       trigger: 'face_mismatch',
       step: 'selfie',
       back: 'rejected',
@@ -319,7 +366,7 @@ describe('kyc machine: a refusal repeated offers a person on its own screen', ()
 describe('kyc machine: the case', () => {
   async function waiting() {
     const h = harness(['sess-1'], true, registered({ resume: { at: 'case', case: review } }));
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
     return h;
   }
 
@@ -330,18 +377,18 @@ describe('kyc machine: the case', () => {
     h.actor.send({ type: 'assist.choose', kind: 'review' });
     h.openCase.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: 'openFailed' });
-    expect(snap(h).context.assistError).toEqual({ code: 'network' });
+    expect(h.whole()).toEqual({ assist: 'openFailed' });
+    expect(h.assist().context.assistError).toEqual({ code: 'network' });
     h.actor.send({ type: 'assist.retry' });
     expect(h.openCase.calls[1]!.input).toEqual(h.openCase.calls[0]!.input);
     h.openCase.calls[1]!.answer.reject(new ApiError('server', 400, 'Registro no válido.'));
     await h.flush();
-    expect(snap(h).context.assistError).toEqual({
+    expect(h.assist().context.assistError).toEqual({
       code: 'failed',
       serverMessage: 'Registro no válido.',
     });
     h.actor.send({ type: 'assist.back' });
-    expect(snap(h).value).toEqual({ assist: 'offer' });
+    expect(h.whole()).toEqual({ assist: 'offer' });
   });
 
   it('the registration finished meanwhile: its own code', async () => {
@@ -351,32 +398,32 @@ describe('kyc machine: the case', () => {
     h.actor.send({ type: 'assist.choose', kind: 'review' });
     h.openCase.calls[0]!.answer.reject(conflict('registration_complete'));
     await h.flush();
-    expect(snap(h).context.assistError).toEqual({ code: 'registrationComplete' });
+    expect(h.assist().context.assistError).toEqual({ code: 'registrationComplete' });
   });
 
   it('a review resumed: the case shows at once, without a KYC session', async () => {
     const h = await waiting();
     expect(h.session.calls).toHaveLength(0);
-    expect(snap(h).context.case).toEqual(review);
+    expect(h.assist().context.case).toEqual(review);
     expect(snap(h).context.resume).toBeNull();
   });
 
   it('Actualizar: the status read again, and its screen', async () => {
     const h = await waiting();
     h.actor.send({ type: 'case.refresh' });
-    expect(snap(h).value).toEqual({ assist: { case: 'refreshing' } });
+    expect(h.whole()).toEqual({ assist: { case: 'refreshing' } });
     expect(h.caseStatus.calls[0]!.input).toEqual({ registrationToken: TOKEN });
     h.caseStatus.calls[0]!.answer.resolve(review);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
     h.actor.send({ type: 'case.refresh' });
     h.caseStatus.calls[1]!.answer.reject(new ApiError('network', undefined, undefined));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'refreshFailed' } });
+    expect(h.whole()).toEqual({ assist: { case: 'refreshFailed' } });
     h.actor.send({ type: 'case.refresh' });
     h.caseStatus.calls[2]!.answer.resolve({ ...review, status: 'approved' });
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'decided' } });
+    expect(h.whole()).toEqual({ assist: { case: 'decided' } });
   });
 
   it('Actualizar on a rejected review: the reason, and only the centre offered', async () => {
@@ -389,8 +436,8 @@ describe('kyc machine: the case', () => {
     };
     h.caseStatus.calls[0]!.answer.resolve(rejected);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'rejected' } });
-    expect(snap(h).can({ type: 'assist.choose', kind: 'review' })).toBe(false);
+    expect(h.whole()).toEqual({ assist: { case: 'rejected' } });
+    expect(h.assist().can({ type: 'assist.choose', kind: 'review' })).toBe(false);
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     expect(h.openCase.calls[0]!.input).toEqual({
       registrationToken: TOKEN,
@@ -404,8 +451,8 @@ describe('kyc machine: the case', () => {
     const h = harness(['sess-1'], true, {
       input: { resume: { at: 'case', case: { ...centro, status: 'rejected' } } },
     });
-    expect(snap(h).value).toEqual({ assist: { case: 'rejected' } });
-    expect(snap(h).can({ type: 'assist.choose', kind: 'centro' })).toBe(false);
+    expect(h.whole()).toEqual({ assist: { case: 'rejected' } });
+    expect(h.assist().can({ type: 'assist.choose', kind: 'centro' })).toBe(false);
   });
 
   it('an expired code: a new code or a review, with the case trigger', () => {
@@ -415,7 +462,7 @@ describe('kyc machine: the case', () => {
         resume: { at: 'case', case: { ...centro, status: 'expired', trigger: 'no_camera' } },
       },
     });
-    expect(snap(h).value).toEqual({ assist: { case: 'expired' } });
+    expect(h.whole()).toEqual({ assist: { case: 'expired' } });
     h.actor.send({ type: 'assist.choose', kind: 'review' });
     expect(h.openCase.calls[0]!.input).toMatchObject({ kind: 'review', trigger: 'no_camera' });
   });
@@ -423,14 +470,14 @@ describe('kyc machine: the case', () => {
   it('from the review to the centre; a person took it already: said, the review stays', async () => {
     const h = await waiting();
     h.actor.send({ type: 'assist.choose', kind: 'review' });
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     expect(h.openCase.calls[0]!.input.kind).toBe('centro');
     h.openCase.calls[0]!.answer.reject(conflict('case_taken'));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
-    expect(snap(h).context.assistError).toEqual({ code: 'caseTaken' });
-    expect(snap(h).context.case).toEqual(review);
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
+    expect(h.assist().context.assistError).toEqual({ code: 'caseTaken' });
+    expect(h.assist().context.case).toEqual(review);
   });
 
   it('the centre asked for offline: Volver returns to the review kept; from a failed refresh too', async () => {
@@ -438,16 +485,16 @@ describe('kyc machine: the case', () => {
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     h.openCase.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: 'openFailed' });
+    expect(h.whole()).toEqual({ assist: 'openFailed' });
     h.actor.send({ type: 'assist.back' });
-    expect(snap(h).value).toEqual({ assist: { case: 'waiting' } });
-    expect(snap(h).context.assistError).toBeNull();
+    expect(h.whole()).toEqual({ assist: { case: 'waiting' } });
+    expect(h.assist().context.assistError).toBeNull();
     h.actor.send({ type: 'case.refresh' });
     h.caseStatus.calls[0]!.answer.reject(new ApiError('network', undefined, undefined));
     await h.flush();
-    expect(snap(h).can({ type: 'assist.choose', kind: 'review' })).toBe(false);
+    expect(h.assist().can({ type: 'assist.choose', kind: 'review' })).toBe(false);
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
-    expect(snap(h).value).toEqual({ assist: 'opening' });
+    expect(h.whole()).toEqual({ assist: 'opening' });
     expect(h.openCase.calls[1]!.input.kind).toBe('centro');
   });
 
@@ -456,10 +503,10 @@ describe('kyc machine: the case', () => {
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     h.openCase.calls[0]!.answer.reject(conflict('case_decided'));
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'refreshing' } });
+    expect(h.whole()).toEqual({ assist: { case: 'refreshing' } });
     h.caseStatus.calls[0]!.answer.resolve({ ...review, status: 'repeat', repeatStep: 'front' });
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: 'decided' } });
+    expect(h.whole()).toEqual({ assist: { case: 'decided' } });
   });
 
   it('the centre switched to: the code and the centres', async () => {
@@ -467,8 +514,8 @@ describe('kyc machine: the case', () => {
     h.actor.send({ type: 'assist.choose', kind: 'centro' });
     h.openCase.calls[0]!.answer.resolve(centro);
     await h.flush();
-    expect(snap(h).value).toEqual({ assist: { case: { centre: 'loading' } } });
-    expect(snap(h).context.case?.code).toBe('ACDE3467');
+    expect(h.whole()).toEqual({ assist: { case: { centre: 'loading' } } });
+    expect(h.assist().context.case?.code).toBe('ACDE3467');
   });
 });
 
@@ -548,9 +595,9 @@ describe('the way out: selectors', () => {
   });
 
   it('the case view: screens by state, the code formatted, the centres of the department', () => {
-    expect(selectAssistView(kycFixtures.caseRefreshFailed).screen).toBe('waiting');
-    expect(selectAssistView(kycFixtures.assistOpenNetwork).screen).toBe('openFailed');
-    const centre = selectAssistView(kycFixtures.centreDepartment);
+    expect(selectAssistView(assistFixtures.caseRefreshFailed).screen).toBe('waiting');
+    expect(selectAssistView(assistFixtures.assistOpenNetwork).screen).toBe('openFailed');
+    const centre = selectAssistView(assistFixtures.centreDepartment);
     expect(centre).toMatchObject({ screen: 'centre', code: 'HK7M-W3QA' });
     // Every department ('Capital' is Asunción), issue 43 item 10.
     expect(centre.centres.departments).toHaveLength(18);
@@ -558,12 +605,12 @@ describe('the way out: selectors', () => {
     expect(centre.centres.list.map((c) => c.ciudad)).toEqual(['Luque', 'San Lorenzo']);
     expect(centre.centres.nearest).toEqual([]);
     // A department without a centre: the nearest ones, with their department.
-    const none = selectAssistView(kycFixtures.centreNoCentre).centres;
+    const none = selectAssistView(assistFixtures.centreNoCentre).centres;
     expect(none.list).toEqual([]);
     expect(none.nearest.map((c) => c.departamento)).toEqual(['Asunción', 'Central', 'Central']);
-    expect(selectAssistView(kycFixtures.assistOffer).canBack).toBe(true);
-    expect(selectAssistView(kycFixtures.assistOfferFromRefusal).canBack).toBe(false);
-    expect(selectAssistView(kycFixtures.caseRejectedCentre)).toMatchObject({
+    expect(selectAssistView(assistFixtures.assistOffer).canBack).toBe(true);
+    expect(selectAssistView(assistFixtures.assistOfferFromRefusal).canBack).toBe(false);
+    expect(selectAssistView(assistFixtures.caseRejectedCentre)).toMatchObject({
       rejectReason: 'document_invalid',
       canCentre: false,
       canReview: false,

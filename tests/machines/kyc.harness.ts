@@ -4,6 +4,8 @@ import { createActor, fromCallback, type AnyActorLogic, type InspectionEvent } f
 import type { ScanIdResponse } from '../../contract/identity';
 import type { Place } from '../../contract/onboarding';
 import type { CaseStatus, CentresResponse, OpenCaseRequest } from '../../contract/cases';
+import { assistMachine } from '../../machines/kyc/kyc.assist.machine';
+import { selectAssistActor } from '../../machines/kyc/kyc.assist.selectors';
 import { kycMachine } from '../../machines/kyc/kyc.machine';
 import { selectSupplementaryActor } from '../../machines/kyc/kyc.selectors';
 import { supplementaryMachine } from '../../machines/kyc/supplementary.machine';
@@ -116,10 +118,14 @@ export function harness(
       verifyDocuments: verify.logic,
       checkDocument: check.logic,
       rejectKyc: reject.logic,
-      openCase: openCase.logic,
-      keepFront: keepFront.logic,
-      readCaseStatus: caseStatus.logic,
-      loadCentres: centres.logic as never,
+      assist: assistMachine.provide({
+        actors: {
+          openCase: openCase.logic,
+          keepFront: keepFront.logic,
+          readCaseStatus: caseStatus.logic,
+          loadCentres: centres.logic as never,
+        },
+      }),
       supplementary: supplementaryMachine.provide({
         actors: { loadDepartments: departments.logic as never, loadCities: cities.logic },
       }),
@@ -158,6 +164,16 @@ export function harness(
     flush,
     answerSession,
     value: () => actor.getSnapshot().value,
+    /** the way out's child (it runs while the KYC machine is in `assist`) */
+    assistActor: () => selectAssistActor(actor.getSnapshot())!,
+    /** the way out's child snapshot */
+    assist: () => selectAssistActor(actor.getSnapshot())!.getSnapshot(),
+    /** the KYC machine's state with the way out's inside `assist`, as one value */
+    whole: () => {
+      const s = actor.getSnapshot();
+      const child = selectAssistActor(s);
+      return s.matches('assist') && child ? { assist: child.getSnapshot().value } : s.value;
+    },
     /** the supplementary form's child snapshot (it runs while the KYC machine is in `supplementary`) */
     supplementary: () => selectSupplementaryActor(actor.getSnapshot())!.getSnapshot(),
     /** selfie passed, front and back captured, the documents sent */

@@ -1,13 +1,18 @@
 import type { AnyStateMachine, StateValue } from 'xstate';
 
-type Node = { path: string[]; states: Record<string, Node> };
+type Node = { path: string[]; states: Record<string, Node>; always?: Array<{ guard?: unknown }> };
 
-/** Every leaf state (atomic or final) of a machine, as dot paths. */
+/**
+ * Every leaf state (atomic or final) of a machine, as dot paths; but a leaf never at rest (it
+ * leaves at once by an eventless transition without a guard, as `kycAssist.start` does): no screen
+ * ever shows it.
+ */
 export function leafStates(machine: AnyStateMachine): string[] {
   const out: string[] = [];
   const walk = (node: Node) => {
     const children = Object.values(node.states);
-    if (!children.length) out.push(node.path.join('.'));
+    const passing = node.always?.some((t) => !t.guard) ?? false;
+    if (!children.length && !passing) out.push(node.path.join('.'));
     children.forEach(walk);
   };
   walk(machine.root as unknown as Node);

@@ -20,7 +20,7 @@ export function AssistOffer({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
     return (
       <>
         <Muted>{copy.direct}</Muted>
-        <AssistChoices kyc={kyc} view={{ canReview: true, canCentre: true }} />
+        <AssistChoices actor={kyc} view={{ canReview: true, canCentre: true }} />
       </>
     );
   if (offer === 'ask')

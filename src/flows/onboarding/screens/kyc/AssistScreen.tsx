@@ -2,19 +2,26 @@ import { useSelector } from '@xstate/react';
 import type { ReactNode } from 'react';
 import styled from 'styled-components';
 import type { ActorRefFrom } from 'xstate';
+import type { AssistMachine } from '../../../../../machines/kyc/kyc.assist.machine';
+import {
+  selectAssistActor,
+  selectAssistView,
+} from '../../../../../machines/kyc/kyc.assist.selectors';
+import type { AssistEvent } from '../../../../../machines/kyc/kyc.assist.types';
 import type { KycMachine } from '../../../../../machines/kyc/kyc.machine';
-import { selectAssistView } from '../../../../../machines/kyc/kyc.assist.selectors';
 import { Button } from '../../../../components/Button';
 import { ErrorBanner } from '../../../../components/ErrorBanner';
 import { Muted } from '../../../../components/Page';
 import { SelectField } from '../../../../components/SelectField';
 import { Spinner } from '../../../../components/Spinner';
 import { assist as copy, assistErrors, errorText, rejectReasons } from '../../../../copy/es.assist';
+import { kyc as kycCopy } from '../../../../copy/es.kyc';
 import { theme } from '../../../../theme/theme';
 import { Actions, Intro, TipsTitle } from '../shared.styles';
 import { KycLayout } from './KycLayout';
 
-type Kyc = ActorRefFrom<KycMachine>;
+/** The actor the way out's buttons talk to: the `assist` child, or the KYC machine on a step. */
+type Assist = { send: (event: AssistEvent) => void };
 type View = ReturnType<typeof selectAssistView>;
 type HealthCentre = View['centres']['list'][number];
 
@@ -54,17 +61,20 @@ const Centre = styled.li`
 
 /** 'Que lo revise una persona' and 'Verificar en un centro de salud', where they apply. */
 export function AssistChoices({
-  kyc,
+  actor,
   view,
 }: {
-  kyc: Kyc;
+  actor: Assist;
   view: Pick<View, 'canReview' | 'canCentre'>;
 }) {
   return (
     <Actions>
       {view.canReview ? (
         <>
-          <Button type="button" onClick={() => kyc.send({ type: 'assist.choose', kind: 'review' })}>
+          <Button
+            type="button"
+            onClick={() => actor.send({ type: 'assist.choose', kind: 'review' })}
+          >
             {copy.review}
           </Button>
           <Muted>{copy.reviewHint}</Muted>
@@ -75,7 +85,7 @@ export function AssistChoices({
           <Button
             type="button"
             $variant={view.canReview ? 'secondary' : 'primary'}
-            onClick={() => kyc.send({ type: 'assist.choose', kind: 'centro' })}
+            onClick={() => actor.send({ type: 'assist.choose', kind: 'centro' })}
           >
             {copy.centre}
           </Button>
@@ -87,17 +97,31 @@ export function AssistChoices({
 }
 
 /** 'Volver': to the step the patient left, or the case kept. */
-function BackButton({ kyc }: { kyc: Kyc }) {
+function BackButton({ assist }: { assist: Assist }) {
   return (
-    <Button type="button" $variant="secondary" onClick={() => kyc.send({ type: 'assist.back' })}>
+    <Button type="button" $variant="secondary" onClick={() => assist.send({ type: 'assist.back' })}>
       {copy.back}
     </Button>
   );
 }
 
-/** The way out's screens (issue 30): the offer, the case opening, the case by its status. */
-export function AssistScreen({ kyc }: { kyc: Kyc }) {
-  const view = useSelector(kyc, selectAssistView);
+/**
+ * The way out (issue 30) on its child; a moment without it (restored without its child) is a wait.
+ */
+export function AssistScreen({ kyc }: { kyc: ActorRefFrom<KycMachine> }) {
+  const assist = useSelector(kyc, selectAssistActor);
+  return assist ? (
+    <AssistSteps assist={assist} />
+  ) : (
+    <KycLayout title={copy.offer.title} busy>
+      <Muted role="status">{kycCopy.loading}</Muted>
+    </KycLayout>
+  );
+}
+
+/** The way out's screens: the offer, the case opening, the case by its status. */
+export function AssistSteps({ assist }: { assist: ActorRefFrom<AssistMachine> }) {
+  const view = useSelector(assist, selectAssistView);
   const error = errorText(view.error, assistErrors);
   switch (view.screen) {
     case 'opening':
@@ -112,11 +136,11 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
         <KycLayout title={copy.openFailedTitle}>
           {error ? <ErrorBanner message={error} /> : null}
           {view.canRetry ? (
-            <Button type="button" onClick={() => kyc.send({ type: 'assist.retry' })}>
+            <Button type="button" onClick={() => assist.send({ type: 'assist.retry' })}>
               {copy.retry}
             </Button>
           ) : null}
-          <BackButton kyc={kyc} />
+          <BackButton assist={assist} />
         </KycLayout>
       );
     case 'waiting':
@@ -130,7 +154,7 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
           <Button
             type="button"
             disabled={!view.canRefresh}
-            onClick={() => kyc.send({ type: 'case.refresh' })}
+            onClick={() => assist.send({ type: 'case.refresh' })}
           >
             {copy.waiting.refresh}
           </Button>
@@ -140,7 +164,7 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
               <Button
                 type="button"
                 $variant="secondary"
-                onClick={() => kyc.send({ type: 'assist.choose', kind: 'centro' })}
+                onClick={() => assist.send({ type: 'assist.choose', kind: 'centro' })}
               >
                 {copy.centre}
               </Button>
@@ -149,7 +173,7 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
         </KycLayout>
       );
     case 'centre':
-      return <CentreCase kyc={kyc} view={view} error={error} />;
+      return <CentreCase assist={assist} view={view} error={error} />;
     case 'rejected':
       return (
         <KycLayout title={copy.rejected.title}>
@@ -157,7 +181,7 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
           <ErrorBanner message={rejectReasons[view.rejectReason ?? 'other']} />
           {view.canCentre ? <p>{copy.rejected.centreOffer}</p> : null}
           {error ? <ErrorBanner message={error} /> : null}
-          <AssistChoices kyc={kyc} view={view} />
+          <AssistChoices actor={assist} view={view} />
         </KycLayout>
       );
     case 'expired':
@@ -167,14 +191,14 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
           <Actions>
             <Button
               type="button"
-              onClick={() => kyc.send({ type: 'assist.choose', kind: 'centro' })}
+              onClick={() => assist.send({ type: 'assist.choose', kind: 'centro' })}
             >
               {copy.expired.newCode}
             </Button>
             <Button
               type="button"
               $variant="secondary"
-              onClick={() => kyc.send({ type: 'assist.choose', kind: 'review' })}
+              onClick={() => assist.send({ type: 'assist.choose', kind: 'review' })}
             >
               {copy.review}
             </Button>
@@ -191,8 +215,8 @@ export function AssistScreen({ kyc }: { kyc: Kyc }) {
       return (
         <KycLayout title={copy.offer.title}>
           <Intro>{copy.offer.intro}</Intro>
-          <AssistChoices kyc={kyc} view={view} />
-          {view.canBack ? <BackButton kyc={kyc} /> : null}
+          <AssistChoices actor={assist} view={view} />
+          {view.canBack ? <BackButton assist={assist} /> : null}
         </KycLayout>
       );
   }
@@ -212,7 +236,7 @@ function CentreItem({ centre, children }: { centre: HealthCentre; children: Reac
 }
 
 /** The centre code, large, its deadline, and the health centres of a department. */
-function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string | null }) {
+function CentreCase({ assist, view, error }: { assist: Assist; view: View; error: string | null }) {
   const c = copy.centreCase;
   return (
     <KycLayout title={c.title} busy={view.busy} leave={copy.leaveOpenCase}>
@@ -225,7 +249,7 @@ function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string 
       {view.centres.loading ? <Muted role="status">{c.loading}</Muted> : null}
       {error ? <ErrorBanner message={error} /> : null}
       {view.canRetry ? (
-        <Button type="button" onClick={() => kyc.send({ type: 'assist.retry' })}>
+        <Button type="button" onClick={() => assist.send({ type: 'assist.retry' })}>
           {copy.retry}
         </Button>
       ) : null}
@@ -235,7 +259,7 @@ function CentreCase({ kyc, view, error }: { kyc: Kyc; view: View; error: string 
           value={view.centres.department}
           placeholder={c.departmentPlaceholder}
           options={view.centres.departments.map((d) => ({ value: d, label: d }))}
-          onValueChange={(departamento) => kyc.send({ type: 'centre.department', departamento })}
+          onValueChange={(departamento) => assist.send({ type: 'centre.department', departamento })}
         />
       ) : null}
       {view.centres.list.length > 0 ? (

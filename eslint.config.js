@@ -28,6 +28,7 @@ const SERVER_AREAS = [
   'insight',
   'lifecycle',
   'login',
+  'my-data',
   'onboarding',
   'operators',
   'patients',
@@ -36,8 +37,9 @@ const SERVER_AREAS = [
 ];
 /** area -> the areas it may import (each edge a reason: see docs/architecture.md's glossary). */
 const SERVER_EDGES = {
-  // face authentication runs on the identity engine
-  'face-login': ['identity'],
+  // face authentication runs on the identity engine; a recognition is written to the patient's
+  // access log (my-data)
+  'face-login': ['identity', 'my-data'],
   // registration reads the engine's KYC sessions, the geography, and creates the patient; it reads
   // its case through its own port (onboarding/case-reader.ts, filled by app.ts), never server/cases
   onboarding: ['identity', 'geo', 'patients'],
@@ -49,10 +51,13 @@ const SERVER_EDGES = {
   // (cases/claims.ts); the case routes reach operators only through operatorAuthPlugin's
   // decorations (app.requireOperator, request.operator), by plugin name, never by import
   operators: ['cases'],
-  // a login answers with its session
-  login: ['session'],
-  // PIN recovery sets the patient's PIN and ends the sessions
-  recovery: ['patients', 'session'],
+  // a login answers with its session, and is written to the patient's access log (my-data)
+  login: ['session', 'my-data'],
+  // PIN recovery sets the patient's PIN and ends the sessions; the recovery is written to the
+  // patient's access log (my-data)
+  recovery: ['patients', 'session', 'my-data'],
+  // Mis datos answers the patient of the live session only
+  'my-data': ['session'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],
 };

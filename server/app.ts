@@ -37,6 +37,7 @@ import { caseReader } from './cases/reader';
 import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
+import { myDataRoutes } from './my-data/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
 
@@ -132,6 +133,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(loginRoutes, { prefix: '/api/auth', ctx });
   await app.register(sessionRoutes, { prefix: '/api/auth', ctx });
   await app.register(recoveryRoutes, { prefix: '/api/auth', ctx });
+  // 'Mis datos' (issue 45): what the service holds about the signed-in patient, and who looked.
+  await app.register(myDataRoutes, { prefix: '/api/mis-datos', ctx });
   await app.register(onboardingRoutes, { prefix: '/api/onboarding', ctx });
   // Assisted verification, the patient's side, and the cases' retention job (issue 30).
   await app.register(caseRoutes, { prefix: '/api/onboarding', ctx });

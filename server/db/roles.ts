@@ -10,7 +10,7 @@ import type { Db } from './client';
  */
 
 /** Tables the application may only read and insert into (append-only records). */
-export const APPEND_ONLY_TABLES = ['case_audit'] as const;
+export const APPEND_ONLY_TABLES = ['case_audit', 'patient_access_log'] as const;
 /** Tables the application only reads. */
 export const READ_ONLY_TABLES = ['schema_migrations'] as const;
 

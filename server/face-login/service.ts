@@ -5,6 +5,7 @@ import type {
   FaceLoginStage,
 } from '../../contract/face-login';
 import { HttpError } from '../http/errors';
+import { recordAccess } from '../my-data/access-log';
 import type { IdentityEngine, IdentityLog } from '../identity/engine';
 import { hints } from '../identity/hints';
 import { blinkDecider, type LivenessDecider } from '../identity/liveness';
@@ -213,6 +214,15 @@ export function createFaceLogin(deps: FaceLoginDeps) {
             message,
           ],
         );
+        // 'Quién vio mis datos' (issue 45): a recognition, at a kiosk or on the manual page.
+        if (patientId)
+          await recordAccess(db, {
+            patientId,
+            kind: caller.deviceId ? 'kiosk' : 'face_login',
+            result: 'ok',
+            deviceId: caller.deviceId,
+            at: new Date(),
+          });
       } catch (err) {
         // Never leave an attempt half-decided: it fails, and the error is answered as usual.
         await db.query(

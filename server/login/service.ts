@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError, tooManyAttempts } from '../http/errors';
 import { messages } from '../http/messages';
+import { recordLogin } from '../my-data/access-log';
 
 type Guard = {
   consecutive_failures: number;
@@ -55,6 +56,12 @@ export async function login(
     ticket.kind === 'counted' && patient
       ? await pins.verify(patient.pin_hash, input.pin)
       : (await pins.verifyDummy(input.pin), false);
+  // 'Quién vio mis datos' (issue 45): the same statement for a known or unknown number.
+  await recordLogin(db, {
+    documento: input.numero_documento,
+    result: pinOk && patient && ticket.kind === 'counted' ? 'ok' : 'failed',
+    at: new Date(now),
+  });
 
   if (pinOk && patient && ticket.kind === 'counted') {
     await clearLoginGuard(ctx, input.numero_documento);

@@ -4,6 +4,7 @@ import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
+import { recordAccess } from '../my-data/access-log';
 import { setPatientPin } from '../patients/service';
 import { clientSmsCheck, deliverOtp, pruneOtpState, verifyOtp } from '../security/otp';
 import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
@@ -233,6 +234,7 @@ export async function setRecoveredPin(
       [patientId, now],
     );
     await endPatientSessions({ ...ctx, db: tx }, patientId);
+    await recordAccess(tx, { patientId, kind: 'pin_recovery', result: 'ok', at: now });
     return { patientId, celular: patient.celular };
   });
   if (!changed) throw new HttpError(403, m.noGrant);

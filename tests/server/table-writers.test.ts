@@ -53,4 +53,7 @@ describe('one writer per table', () => {
     expect(writersOf('cases')).toEqual(['cases/store.ts']);
     expect(writersOf('case_audit')).toEqual(['cases/audit.ts']);
   });
+  it('patient_access_log: server/my-data/access-log.ts only (append-only, issue 45)', () => {
+    expect(writersOf('patient_access_log')).toEqual(['my-data/access-log.ts']);
+  });
 });

@@ -252,6 +252,13 @@ export const currentRegistrationResponse = z.object({
 });
 export type CurrentRegistrationResponse = z.infer<typeof currentRegistrationResponse>;
 
+// POST /api/onboarding/registration/forget: the patient left the wizard (a back or cancel to the
+// home page) on this browser: its cookie goes and the token dies; the registration itself stays,
+// continued by proving the mobile again or from an SMS link. The token in the body (never the
+// cookie alone) names it, so no other site can make a browser forget.
+export const forgetRegistrationRequest = z.object({ registrationToken });
+export const forgetRegistrationResponse = resultResponse;
+
 // POST /api/onboarding/register
 export const registerRequest = z.object({
   /** the registration this completes (validate-otp or the SMS link gave it) */
@@ -305,6 +312,7 @@ export const onboardingPaths = {
   documentCheck: '/api/onboarding/registration/document',
   /** GET: the registration this browser's cookie names (a reload continues it) */
   current: '/api/onboarding/registration/current',
+  forget: '/api/onboarding/registration/forget',
   /** development only: ends this mobile's links now (the e2e's expired link) */
   devExpireLinks: '/api/dev/registration/expire-links',
 } as const;

@@ -61,6 +61,15 @@ test("a person's case: reloading the waiting page shows the case again, not 'Reg
   expect(calls).not.toContain(`POST ${onboardingPaths.validateOtp}`);
   await expectNoAxeViolations(page);
 
+  // 'Salir' (the case stays open) forgets it on this browser: a shared computer's next visitor
+  // finds step 0.
+  await button(page, assist.leaveOpenCase.label).click();
+  await expect(page).toHaveURL(/\/$/, { timeout: 30_000 });
+  const left = await page.context().cookies();
+  expect(left.find((c) => c.name === REGISTRATION_COOKIE)).toBeUndefined();
+  await page.goto('/onboarding');
+  await expect(heading(page, copy.registration.title)).toBeVisible();
+
   // Another browser holds no registration: 'Registrate', as always.
   const other = await browser.newContext();
   const stranger = await other.newPage();

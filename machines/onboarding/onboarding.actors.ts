@@ -16,6 +16,7 @@ import type { KycMachine } from '../kyc/kyc.machine';
 import type { OtpResendInput, OtpValidateInput, OtpVerdict } from '../otp/otp.types';
 import {
   getCurrentRegistration,
+  postForgetRegistration,
   postOpenLink,
   postRegister,
   postRegistrationStatus,
@@ -46,6 +47,11 @@ export const resendOnboardingCode = fromPromise<OtpVerdict, OtpResendInput>(({ i
  */
 export const restoreRegistration = fromPromise<CurrentRegistrationResponse>(({ signal }) =>
   getCurrentRegistration(signal),
+);
+
+/** The patient left the wizard: this browser forgets the registration it holds. */
+export const forgetRegistration = fromPromise<ResultResponse, { registrationToken: string }>(
+  ({ input, signal }) => postForgetRegistration(input.registrationToken, signal),
 );
 
 /** POST /register: the wizard's final call (step 4 to 5). */

@@ -1,5 +1,6 @@
 import {
   currentRegistrationResponse,
+  forgetRegistrationResponse,
   onboardingPaths,
   openLinkResponse,
   registerResponse,
@@ -94,5 +95,18 @@ export function getCurrentRegistration(signal?: AbortSignal): Promise<CurrentReg
     method: 'GET',
     schema: currentRegistrationResponse,
     signal,
+  });
+}
+
+/**
+ * The patient left the wizard: this browser forgets the registration (its cookie, its token). Sent
+ * with keepalive: the home page may be on its way.
+ */
+export function postForgetRegistration(registrationToken: string, signal?: AbortSignal) {
+  return request(onboardingPaths.forget, {
+    body: { registrationToken },
+    schema: forgetRegistrationResponse,
+    signal,
+    keepalive: true,
   });
 }

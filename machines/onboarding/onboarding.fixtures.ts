@@ -171,5 +171,7 @@ export const onboardingFixtures = {
   unexpected: at('unexpected', { ...withPin, error: { code: 'unexpected' } }),
   complete: at('complete', { ...afterKyc, pin: null }),
   patientExists: at('patientExists', contact),
+  /** A back or cancel with a registration: this browser forgets it on the way home. */
+  leaving: at('leaving', registered),
   home: at('home', empty),
 };

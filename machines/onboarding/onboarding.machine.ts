@@ -2,6 +2,7 @@ import { assign, enqueueActions, sendTo, setup, stopChild } from 'xstate';
 import { isPinFromOwnData } from '../../contract/pin';
 import { otpMachine } from '../otp/otp.machine';
 import {
+  forgetRegistration,
   loadKyc,
   resendOnboardingCode,
   restoreRegistration,
@@ -57,6 +58,7 @@ export const onboardingMachine = setup({
       loadKyc: 'loadKyc';
       registering: 'registering';
       restore: 'restoreRegistration';
+      forget: 'forgetRegistration';
     },
   },
   actors: {
@@ -71,6 +73,7 @@ export const onboardingMachine = setup({
     registering: registeringMachine,
     loadKyc,
     restoreRegistration,
+    forgetRegistration,
   },
   actions: {
     clearError: assign({ error: null }),
@@ -107,7 +110,13 @@ export const onboardingMachine = setup({
   meta: { insight: { flow: 'onboarding' } },
   context: ({ input }) => ({ ...initialOnboardingContext, linkToken: input?.linkToken || null }),
   initial: 'registration',
-  on: { 'flow.back': '.home' },
+  // Every back or cancel ends in `home`; a browser holding a registration forgets it on the way.
+  on: {
+    'flow.back': [
+      { guard: ({ context }) => context.registrationToken === null, target: '.home' },
+      { target: '.leaving' },
+    ],
+  },
   states: {
     linkOpening: {
       meta: { insight: { step: 'link', resumesPast: 'pin' } },
@@ -332,9 +341,23 @@ export const onboardingMachine = setup({
             target: 'pinRenewal',
             actions: assign({ pinRefused: true }),
           },
-          { target: 'home' },
+          { target: 'leaving' },
         ],
         onError: '#onboarding.unexpected',
+      },
+    },
+    // The patient left (issue 43 item 8): this browser forgets the registration it holds (its
+    // cookie and token), so on a shared computer the next person finds nothing; the registration
+    // itself stays for the mobile proved again or an SMS link. Home either way.
+    leaving: {
+      invoke: {
+        id: 'forget',
+        src: 'forgetRegistration',
+        input: ({ context }) => ({
+          registrationToken: known(context.registrationToken, 'registration'),
+        }),
+        onDone: 'home',
+        onError: 'home',
       },
     },
     // A child machine failed (a bug, not a patient's mistake): the spec's 'Algo salió mal, recargá la página.'

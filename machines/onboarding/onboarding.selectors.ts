@@ -29,6 +29,7 @@ type OnboardingScreen =
   | 'unexpected'
   | 'complete'
   | 'patientExists'
+  | 'leaving'
   | 'home';
 
 const screens: readonly OnboardingScreen[] = [
@@ -45,6 +46,7 @@ const screens: readonly OnboardingScreen[] = [
   'unexpected',
   'complete',
   'patientExists',
+  'leaving',
   'home',
 ];
 

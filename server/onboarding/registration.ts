@@ -362,6 +362,17 @@ export async function currentRegistration(
   return { registration: await resumeOf(deps, live.draft, token), expiresAt: live.expiresAt };
 }
 
+/**
+ * The patient left the wizard on this browser (issue 43 item 8): its device token dies, so neither
+ * the page's copy nor the cookie's continues anything. Its registration stays (the mobile proved
+ * again, or an SMS link, continues it).
+ */
+export async function forgetDevice(deps: Pick<Deps, 'db'>, token: string): Promise<void> {
+  await deps.db.query(`DELETE FROM registration_tokens WHERE token_hash = $1 AND kind = 'device'`, [
+    tokenHash(token),
+  ]);
+}
+
 /** Development only: this mobile's links expire now (the e2e's 'link after expiry'). */
 export async function expireLinks(deps: Pick<Deps, 'db' | 'clock'>, celular: string) {
   await deps.db.query(

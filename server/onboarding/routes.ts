@@ -3,6 +3,7 @@ import type * as z from 'zod/mini';
 import {
   bindKycRequest,
   documentCheckRequest,
+  forgetRegistrationRequest,
   onboardingPaths,
   openLinkRequest,
   REGISTRATION_COOKIE,
@@ -36,6 +37,7 @@ import {
   currentRegistration,
   deviceTokenExpiry,
   expireLinks,
+  forgetDevice,
   openLink,
   registrationStage,
   sendLink,
@@ -52,7 +54,8 @@ const local = (phone: string) => normalizeParaguayPhone(phone) as string;
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 /**
- * POST /start, /validate-otp, /resend-otp, /register, /registration/{pin,kyc,link,open,status};
+ * POST /start, /validate-otp, /resend-otp, /register,
+ * /registration/{pin,kyc,link,open,status,forget};
  * GET /registration/current, /departments, /cities/:departmentId.
  */
 export async function onboardingRoutes(
@@ -224,6 +227,21 @@ export async function onboardingRoutes(
     });
     request.log.info({ event: 'onboarding.document-check', registered }, 'onboarding');
     return { success: true, registered };
+  });
+
+  // The patient left the wizard (a back or cancel home): on a shared computer the next person must
+  // not find the registration here. The token in the body, never the cookie alone, names it.
+  app.post('/registration/forget', async (request, reply): Promise<ResultResponse> => {
+    const body = parseBody(
+      forgetRegistrationRequest,
+      request.body,
+      tokenFields,
+      messages.badRequest,
+    );
+    await forgetDevice(ctx, body.registrationToken);
+    forgetRegistration(request, reply);
+    request.log.info({ event: 'onboarding.forget' }, 'onboarding');
+    return { success: true };
   });
 
   app.post('/registration/status', async (request, reply): Promise<RegistrationStatusResponse> => {

@@ -110,6 +110,11 @@ export const onboarding = {
     opening: 'Abriendo tu registro...',
     restart: 'Ingresar mi celular',
   },
+  /** A back or cancel while this browser forgets the registration it holds (one short call). */
+  leaving: {
+    title: 'Saliendo del registro',
+    status: 'Un momento...',
+  },
   /** Step 4 while its chunk loads (screens/KycLoadScreen); the KYC sub-steps' texts are es.kyc.ts. */
   identity: {
     title: 'Verificación de identidad',

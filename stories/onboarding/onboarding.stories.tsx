@@ -117,5 +117,7 @@ export const RegisteringCancelled = at(onboardingFixtures.registeringCancelled);
 export const Unexpected = at(onboardingFixtures.unexpected);
 export const Complete = at(onboardingFixtures.complete);
 export const PatientExists = at(onboardingFixtures.patientExists);
+/** A back or cancel with a registration: this browser forgets it on the way home (nothing shows). */
+export const Leaving = at(onboardingFixtures.leaving);
 /** Back or cancel: the wizard ends and the landing page shows. */
 export const Home = at(onboardingFixtures.home);

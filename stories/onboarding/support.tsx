@@ -97,6 +97,7 @@ export const storyOnboardingMachine = onboardingMachine.provide({
     // A restored wizard has no live children; its step-4 stories restore the KYC child themselves.
     loadKyc: fromPromise(() => pending<KycMachine>()),
     restoreRegistration: fromPromise(() => pending<CurrentRegistrationResponse>()),
+    forgetRegistration: fromPromise(() => pending<ResultResponse>()),
   },
 });
 

@@ -96,6 +96,8 @@ function harness(
     input?: OnboardingInput;
     /** A reload's restore answered by the test (else: this browser holds no registration). */
     restore?: 'controlled';
+    /** Leaving's forget answered by the test (else: at once). */
+    forget?: 'controlled';
   } = {},
 ) {
   const send = controlled<StartResponse, StartRequest>();
@@ -115,6 +117,10 @@ function harness(
   const sendLink = controlled<SendLinkResponse, { registrationToken: string }>();
   const openLink = controlled<OpenLinkResponse, { linkToken: string }>();
   const restore = controlled<CurrentRegistrationResponse, unknown>();
+  const forget = controlled<ResultResponse, { registrationToken: string }>();
+  const forgotten = fromPromise<ResultResponse, { registrationToken: string }>(async () => ({
+    success: true,
+  }));
   const noRegistration = fromPromise<CurrentRegistrationResponse>(async () => ({
     success: true,
     registration: null,
@@ -149,6 +155,7 @@ function harness(
       }),
       loadKyc: load.logic,
       restoreRegistration: options.restore ? restore.logic : noRegistration,
+      forgetRegistration: options.forget ? forget.logic : forgotten,
     },
   });
   // The KYC capture steps have their own tests: a stand-in that finishes when told, with the real output type.
@@ -189,6 +196,7 @@ function harness(
     links: sendLink.calls,
     opens: openLink.calls,
     restores: restore.calls,
+    forgets: forget.calls,
     statusPolls,
     loads: load.calls,
     kycLogic,
@@ -635,11 +643,12 @@ describe('step 2: PIN creation', () => {
     expect(h.savePins).toHaveLength(2);
   });
 
-  it('back goes home and forgets the PIN', () => {
+  it('back goes home and forgets the PIN', async () => {
     const h = atPin();
     h.send({ type: 'pin.change', value: '48' });
     h.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    // This browser forgets the registration on the way (issue 43 item 8).
+    await waitFor(h.actor, selectGoHome);
     // The PIN step's child is stopped with what was typed; the wizard keeps no PIN.
     expect(h.actor.getSnapshot().children.pinCreation).toBeUndefined();
     expect(h.actor.getSnapshot().context.pin).toBeNull();
@@ -695,14 +704,14 @@ describe('step 3: welcome', () => {
     const h = harness({ snapshot: onboardingFixtures.pinCreationEditingReady });
     await pinSaved(h);
     h.actor.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    await waitFor(h.actor, selectGoHome);
     expect(h.actor.getSnapshot().children).toEqual({});
   });
 
-  it("'Cancelar' goes home", () => {
+  it("'Cancelar' goes home", async () => {
     const h = harness({ snapshot: onboardingFixtures.welcome });
     h.actor.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    await waitFor(h.actor, selectGoHome);
   });
 
   it('ignores events of other steps', () => {
@@ -791,7 +800,7 @@ describe('step 4: loading the KYC chunk', () => {
       await waitFor(h.actor, (s) => s.hasTag('error'));
     }
     h.actor.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    await waitFor(h.actor, selectGoHome);
     expect(h.actor.getSnapshot().context.pin).toBeNull();
   });
 
@@ -800,9 +809,8 @@ describe('step 4: loading the KYC chunk', () => {
     h.actor.send({ type: 'welcome.next' });
     h.actor.send({ type: 'flow.back' });
     h.loads[0]!.answer.resolve(h.kycLogic);
-    await Promise.resolve();
+    await waitFor(h.actor, selectGoHome);
     expect(h.kycInputs).toEqual([]);
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
   });
 
   it('uses the real loader by default: the KYC machine from its own module', async () => {
@@ -1121,7 +1129,7 @@ describe('step 4: KYC and the final registration', () => {
     h.registers[0]!.answer.resolve({ success: false, message: 'x' });
     await waitFor(h.registering(), (s) => s.hasTag('error'));
     h.actor.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    await waitFor(h.actor, selectGoHome);
   });
 
   it('cancel during the identity step goes home and stops the KYC child', async () => {
@@ -1129,8 +1137,8 @@ describe('step 4: KYC and the final registration', () => {
     await toKyc(h);
     const kyc = selectKycActor(h.actor.getSnapshot())!;
     h.actor.send({ type: 'flow.back' });
-    expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
     expect(kyc.getSnapshot().status).toBe('stopped');
+    await waitFor(h.actor, selectGoHome);
   });
 });
 
@@ -1156,6 +1164,9 @@ describe('a child step that breaks', () => {
           ...(child === 'kyc'
             ? { loadKyc: fromPromise(async () => broken as unknown as KycMachine) }
             : { otp: broken as unknown as typeof otpMachine }),
+          forgetRegistration: fromPromise<ResultResponse, { registrationToken: string }>(
+            async () => ({ success: true }),
+          ),
         },
       });
       const actor = createActor(machine, {
@@ -1172,7 +1183,7 @@ describe('a child step that breaks', () => {
       expect(actor.getSnapshot().hasTag('error')).toBe(true);
       expect(actor.getSnapshot().context.error).toEqual({ code: 'unexpected' });
       actor.send({ type: 'flow.back' });
-      expect(selectGoHome(actor.getSnapshot())).toBe(true);
+      await waitFor(actor, selectGoHome);
     },
   );
 });
@@ -1225,6 +1236,7 @@ describe('fixtures', () => {
         'handoff',
         'home',
         'kyc',
+        'leaving',
         'linkOpening',
         'linkRefused',
         'patientExists',
@@ -1621,6 +1633,30 @@ describe('a reload continues the registration this browser holds (issue 43 item 
     h.actor.send({ type: 'flow.back' });
     expect(h.actor.getSnapshot().matches({ registration: 'ready' })).toBe(true);
     expect(h.restores).toHaveLength(1);
+  });
+
+  it('leaving with a registration (a back or cancel): this browser forgets it, then home, even when the call fails', async () => {
+    for (const outcome of ['done', 'failed'] as const) {
+      const h = harness({ restore: 'controlled', forget: 'controlled' });
+      answer(h, { ...REGISTRATION, resumeAt: 'welcome' });
+      await waitFor(h.actor, (s) => s.matches('welcome'));
+      h.actor.send({ type: 'flow.back' });
+      expect(h.actor.getSnapshot().matches('leaving')).toBe(true);
+      expect(h.screen()).toBe('leaving');
+      expect(selectGoHome(h.actor.getSnapshot())).toBe(false);
+      expect(h.forgets.map((c) => c.input)).toEqual([{ registrationToken: REGISTRATION.token }]);
+      if (outcome === 'done') h.forgets[0]!.answer.resolve({ success: true });
+      else h.forgets[0]!.answer.reject(new ApiError('network', undefined, undefined));
+      await waitFor(h.actor, (s) => s.matches('home'));
+      expect(selectGoHome(h.actor.getSnapshot())).toBe(true);
+    }
+  });
+
+  it('leaving with nothing held: home at once, no call', () => {
+    const h = harness();
+    h.actor.send({ type: 'flow.back' });
+    expect(h.actor.getSnapshot().matches('home')).toBe(true);
+    expect(h.forgets).toHaveLength(0);
   });
 
   it("the phone that opened an SMS link continues the link's registration: nothing restored", () => {

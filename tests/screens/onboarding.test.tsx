@@ -57,6 +57,10 @@ function renderWizard(options: { restore?: 'controlled' } = {}) {
             success: true,
             registration: null,
           })),
+      // Leaving: this browser forgets the registration (answered at once).
+      forgetRegistration: fromPromise<ResultResponse, { registrationToken: string }>(async () => ({
+        success: true,
+      })),
     },
   });
   const kyc = kycMachine.provide({

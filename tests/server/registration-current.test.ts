@@ -179,6 +179,30 @@ describe('the registration cookie', () => {
     expect((await current(token)).body.registration).toBeNull();
   });
 
+  it('leaving the wizard forgets it on this browser: the cookie goes, the token dies, the registration stays', async () => {
+    kyc.reset();
+    const token = (await prove()).json().registration.token as string;
+    const left = await p.post(onboardingPaths.forget, { registrationToken: token });
+    expect(left.statusCode).toBe(200);
+    expect(left.json()).toEqual({ success: true });
+    expectCleared(left);
+    expect((await current(token)).body.registration).toBeNull();
+    expect((await p.post(onboardingPaths.status, { registrationToken: token })).statusCode).toBe(
+      401,
+    );
+    // Proving the mobile again continues it, as before.
+    expect((await p.resume()).resumeAt).toBe('pin');
+    // The cookie alone (another site's form, say) forgets nothing.
+    const forged = await h.t.app.inject({
+      method: 'POST',
+      url: onboardingPaths.forget,
+      payload: {},
+      cookies: { [REGISTRATION_COOKIE]: token },
+    });
+    expect(forged.statusCode).toBe(400);
+    expect(cookieOf(forged)).toBeUndefined();
+  });
+
   it('is never a credential of its own: a call that changes the registration still needs the token in its body', async () => {
     kyc.reset();
     const token = (await prove()).json().registration.token as string;

@@ -20,6 +20,7 @@ import { onboarding } from '../../copy/es.onboarding';
 import { OnboardingActor } from './onboarding.context';
 import { OnboardingProgress } from './OnboardingProgress';
 import { KycLoadScreen } from './screens/KycLoadScreen';
+import { LeavingScreen } from './screens/LeavingScreen';
 import { HandoffScreen } from './screens/HandoffScreen';
 import { LinkOpeningScreen, LinkRefusedScreen } from './screens/LinkScreens';
 import { CompleteScreen, PatientExistsScreen } from './screens/OutcomeScreen';
@@ -103,6 +104,8 @@ function OnboardingScreen() {
       return <CompleteScreen />;
     case 'patientExists':
       return <PatientExistsScreen />;
+    case 'leaving':
+      return <LeavingScreen />;
     case 'home':
       // Every back or cancel ended the wizard: go to the landing page.
       return <Redirect to="/" />;

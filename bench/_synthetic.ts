@@ -6,7 +6,7 @@
  *
  * One frame, as a phone and the browser make it:
  *   - the scene at `t - cameraLatencyMs` (the frame captured at t shows an older scene): the face
- *     fixture pair (blink or blink-b, open and closed blended by `eyesClosedAt`), moved by the head's
+ *     fixture pair (any of BLINK_FACES: blink, blink-b, blink-c..h; open and closed blended by `eyesClosedAt`), moved by the head's
  *     sway and jitter (`headAt`), at the oval's region of a 640x480 capture (tests/identity/frames.ts
  *     OVAL);
  *   - the skin tone inside a soft face mask (the fixture's own colour times the tone's factor, on
@@ -40,6 +40,8 @@ import {
   screenRgb,
   softEllipse,
   type CameraState,
+  type AnySyntheticPatient,
+  type BlinkFace,
   type Rgb,
   type SyntheticPatient,
 } from '../tests/synthetic/model';
@@ -109,6 +111,7 @@ export function placeFace(
   face: (typeof FACE_ELLIPSES)['blink'],
   head: (typeof HEAD_ELLIPSES)['blink'],
 ): SyntheticPatient['face'] {
+  // Typed as a patient's face for bench/_light-tuning.ts (its patients are plain SyntheticPatients).
   const as = name as SyntheticPatient['face'];
   placed.set(name, picture);
   FACE_ELLIPSES[as] = face;
@@ -118,7 +121,7 @@ export function placeFace(
 }
 
 /** The fixture pair of a face and its masks, made once. */
-function facePair(face: SyntheticPatient['face']): Promise<Pair> {
+function facePair(face: BlinkFace): Promise<Pair> {
   let p = pairs.get(face);
   if (!p) {
     const own = placed.get(face);
@@ -201,7 +204,7 @@ export type SyntheticCamera = {
 
 /** A phone camera in front of patient `p`: one auto exposure/white balance state, its own noise. */
 export function syntheticCamera(
-  p: SyntheticPatient,
+  p: AnySyntheticPatient,
   o: SyntheticCameraOptions = {},
 ): SyntheticCamera {
   const policy = o.policy ?? selfieFramePolicy;
@@ -339,7 +342,7 @@ export function syntheticCamera(
  */
 export function chromaticity(
   frame: { data: Buffer; width: number; height: number; channels?: number },
-  faceName: SyntheticPatient['face'],
+  faceName: BlinkFace,
   offset: [number, number] = [0, 0],
 ): { face: Rgb; background: Rgb } {
   const face = FACE_ELLIPSES[faceName];

@@ -33,7 +33,12 @@
  *     [--genuine-ms 30000] [--attack-ms 45000] (simulated time before a session is cut)
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
  *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
- *     [--face blink|blink-b] (genuine patients of one face only)
+ *     [--face blink|blink-b|blink-c..h] (genuine patients of one face only)
+ *     [--faces blink,blink-b|held-out|all|NAME,NAME..] (the faces the genuine patients spread over,
+ *     by blocks of four (one per lighting); default blink,blink-b as before; 'held-out': every face
+ *     but the tuned 'blink' (blink-b and blink-c..h, made from person-18 and person-06, -07, -13,
+ *     -17, -19, -20 by tests/fixtures/make-blink.ts: issue 41 item 6); 'all': blink too. The report
+ *     has a row per face and one for the held-out ones together)
  *     [--framing fill|arm|far] (genuine patients holding the phone so: the face filling the oval,
  *     at arm's length, far; by default each by turns: issue 41)
  *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
@@ -70,11 +75,15 @@ import * as store from '../server/identity/store';
 import {
   blinkOnCue,
   BENCH_LIGHTINGS as LIGHTINGS,
+  BLINK_FACES,
+  HELD_OUT_FACES,
   makeSyntheticPatient,
   rng,
   SKIN_TONES,
   spontaneousBlinks,
-  type SyntheticPatient,
+  TUNED_FACE,
+  type AnySyntheticPatient as SyntheticPatient,
+  type BlinkFace,
 } from '../tests/synthetic/model';
 import { benchDb, percentile, runIfMain } from './_identity';
 import { requestBytes } from './_patient';
@@ -132,17 +141,30 @@ type Args = {
   attackMs: number;
   width: number;
   quality: number;
-  face: SyntheticPatient['face'] | null;
+  /** The faces the genuine patients spread over (`--faces`, or `--face`'s one). */
+  faces: BlinkFace[];
   framing: Framing | null;
   log: string | null;
   exposure: 'android' | 'none';
 };
 
-/** `--face`: one of the synthetic patient's faces, or every face (null). */
-const faceArg = (v: string | undefined): SyntheticPatient['face'] | null => {
-  if (v === undefined) return null;
-  if (v === 'blink' || v === 'blink-b') return v;
-  throw new Error('--face: blink or blink-b');
+/** The genuine patients' faces by default: the two the bench always had (tuned and held out). */
+const DEFAULT_FACES: BlinkFace[] = ['blink', 'blink-b'];
+
+/**
+ * `--faces` (a list, 'held-out' or 'all') or `--face` (one): the faces the genuine patients spread
+ * over, DEFAULT_FACES when neither is given.
+ */
+const facesArg = (list: string | undefined, one: string | undefined): BlinkFace[] => {
+  const known = (v: string): BlinkFace => {
+    if ((BLINK_FACES as readonly string[]).includes(v)) return v as BlinkFace;
+    throw new Error(`--face(s): one of ${BLINK_FACES.join(', ')}, held-out, all`);
+  };
+  if (one !== undefined) return [known(one)];
+  if (list === undefined) return DEFAULT_FACES;
+  if (list === 'held-out') return [...HELD_OUT_FACES];
+  if (list === 'all') return [...BLINK_FACES];
+  return list.split(',').map(known);
 };
 
 /** `--framing`: one of FRAMINGS, or every one by turns (null). */
@@ -173,7 +195,7 @@ function parseArgs(argv: string[]): Args {
     attackMs: Number(get('attack-ms') ?? 45_000),
     width: Number(get('width') ?? selfieFramePolicy.maxWidth),
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
-    face: faceArg(get('face')),
+    faces: facesArg(get('faces'), get('face')),
     framing: framingArg(get('framing')),
     log: get('log') ?? null,
     exposure: get('exposure') === 'none' ? 'none' : 'android',
@@ -599,25 +621,26 @@ async function replay(e: Engine, src: SessionResult, measureCpu: boolean): Promi
   return out;
 }
 
-/** The genuine patients: lightings in turn, then faces (or only `face`), tones and screen brightness spread. */
 /** A patient of the bench: how it holds the phone too (issue 41; 'arm' when not said). */
 type BenchPatient = SyntheticPatient & { framing?: Framing };
 
 /**
- * Genuine patients: lighting by turns, face by blocks of three, tone by blocks of six; the framing
- * (`framing`, or by blocks of three: fill, arm, far) so that every face meets every framing.
+ * Genuine patients: lighting by turns, face by blocks of four (one per lighting: `faces` in turn),
+ * tone by blocks of eight; the framing (`framing`, or by blocks of four: fill, arm, far) so that
+ * every face meets every framing once each has three blocks (24 patients for two faces, 84 for
+ * seven: fewer leave a face some framings short).
  */
 function genuinePatients(
   n: number,
   seed: number,
-  face: SyntheticPatient['face'] | null = null,
+  faces: readonly BlinkFace[] = DEFAULT_FACES,
   framing: Framing | null = null,
 ): BenchPatient[] {
   const framings = Object.keys(FRAMINGS) as Framing[];
   return Array.from({ length: n }, (_, i) => ({
-    ...makeSyntheticPatient(seed * 10_000 + i, {
+    ...makeSyntheticPatient<BlinkFace>(seed * 10_000 + i, {
       lighting: LIGHTINGS[i % LIGHTINGS.length]!,
-      face: face ?? (Math.floor(i / LIGHTINGS.length) % 2 ? 'blink-b' : 'blink'),
+      face: faces[Math.floor(i / LIGHTINGS.length) % faces.length]!,
       tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
       screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
     }),
@@ -690,7 +713,7 @@ export async function main() {
   try {
     let genuine: Array<SessionResult & { p: BenchPatient }> = [];
     if (args.only !== 'attacks') {
-      const patients = genuinePatients(args.patients, args.seed, args.face, args.framing);
+      const patients = genuinePatients(args.patients, args.seed, args.faces, args.framing);
       genuine = await inParallel(patients.length, args.concurrent, async (i) => ({
         ...(await runSession(e, patients[i]!, 'genuine', args.genuineMs, cpuMeasured)),
         p: patients[i]!,
@@ -762,7 +785,7 @@ export async function main() {
       }
       reportAttacks(attacks);
     }
-    reportLight(genuine, attacks, args.mode);
+    reportLight(genuine, attacks, args.mode, args.faces);
     reportCost(genuine, attacks, cpuMeasured);
     console.log(`done in ${Math.round((performance.now() - t0) / 1000)} s; load ${load()}`);
   } finally {
@@ -800,21 +823,32 @@ function reportGenuine(genuine: Array<SessionResult & { p: BenchPatient }>, args
     ],
   ];
   rows.push(row('all', genuine));
-  for (const face of ['blink', 'blink-b'] as const)
+  const faces = args.faces;
+  const heldOut = (g: { p: BenchPatient }) => g.p.face !== TUNED_FACE;
+  for (const face of faces)
     rows.push(
       row(
-        `face ${face}${face === 'blink' ? ' (tuned)' : ' (held out)'}`,
+        `face ${face}${face === TUNED_FACE ? ' (tuned)' : ' (held out)'}`,
         genuine.filter((g) => g.p.face === face),
       ),
     );
-  for (const framing of Object.keys(FRAMINGS) as Framing[])
-    for (const face of ['blink', 'blink-b'] as const)
+  if (faces.some((f) => f !== TUNED_FACE))
+    rows.push(row('held out (all)', genuine.filter(heldOut)));
+  for (const framing of Object.keys(FRAMINGS) as Framing[]) {
+    const framed = genuine.filter((g) => (g.p.framing ?? 'arm') === framing);
+    if (faces.length > 2) {
+      rows.push(row(`framing ${framing}`, framed));
+      if (faces.includes(TUNED_FACE))
+        rows.push(row(`  ${framing} held out (all)`, framed.filter(heldOut)));
+    }
+    for (const face of faces)
       rows.push(
         row(
-          `framing ${framing} ${face}`,
-          genuine.filter((g) => (g.p.framing ?? 'arm') === framing && g.p.face === face),
+          `${faces.length > 2 ? '  ' : 'framing '}${framing} ${face}`,
+          framed.filter((g) => g.p.face === face),
         ),
       );
+  }
   for (const l of LIGHTINGS) {
     rows.push(
       row(
@@ -822,7 +856,7 @@ function reportGenuine(genuine: Array<SessionResult & { p: BenchPatient }>, args
         genuine.filter((g) => g.p.lighting.name === l.name),
       ),
     );
-    for (const face of ['blink', 'blink-b'] as const)
+    for (const face of faces)
       rows.push(
         row(
           `  ${l.name} ${face}`,
@@ -875,6 +909,7 @@ function reportLight(
   genuine: Array<SessionResult & { p: SyntheticPatient }>,
   attacks: Array<[string, SessionResult[]]>,
   mode: LivenessChallengeMode,
+  faces: readonly BlinkFace[],
 ) {
   if (mode !== 'cues,light') return;
   console.log(
@@ -896,7 +931,7 @@ function reportLight(
       spread(s.shape),
     ]);
   };
-  for (const face of ['blink', 'blink-b'] as const)
+  for (const face of faces)
     for (const l of LIGHTINGS)
       add(
         `genuine ${face} ${l.name}`,

@@ -14,6 +14,8 @@ const LoginRoute = lazy(() =>
 const DashboardRoute = lazy(() =>
   import('../flows/session/AuthArea').then((m) => ({ default: m.DashboardRoute })),
 );
+// 'Mis datos' (issue 45): its own chunk, never in /dashboard's first load.
+const MyDataFlow = lazy(() => import('../flows/my-data/MyDataFlow'));
 const OnboardingFlow = lazy(() => import('../flows/onboarding/OnboardingFlow'));
 const ContinueOnPhoneFlow = lazy(() =>
   import('../flows/onboarding/OnboardingFlow').then((m) => ({ default: m.ContinueOnPhoneFlow })),
@@ -49,6 +51,7 @@ export function AppRoutes() {
       <Route element={lazyRoute(<AuthArea />)}>
         <Route path="/login" element={lazyRoute(<LoginRoute />)} />
         <Route path="/dashboard" element={lazyRoute(<DashboardRoute />)} />
+        <Route path="/mis-datos" element={lazyRoute(<MyDataFlow />)} />
       </Route>
       <Route path="/onboarding" element={lazyRoute(<OnboardingFlow />)} />
       <Route path="/onboarding/celular" element={lazyRoute(<ContinueOnPhoneFlow />)} />

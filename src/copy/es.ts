@@ -74,6 +74,8 @@ export const dashboard = {
   title: 'Inicio',
   greeting: (nombre: string) => `Hola, ${nombre}`,
   menuLabel: 'Menú',
+  /** the menu's entry to 'Mis datos' (issue 45; its own copy is src/copy/es.myData.ts) */
+  myData: 'Mis datos',
   logout: 'Cerrar sesión',
   loggingOut: 'Cerrando sesión...',
   features: {

@@ -6,6 +6,7 @@ import { selectLoggingOut, selectPatient } from '../../../machines/session/sessi
 import { Button } from '../../components/Button';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { Logo } from '../../components/Logo';
+import { AppLink } from '../../components/Navigation';
 import { Main } from '../../components/Page';
 import { common, dashboard as copy } from '../../copy/es';
 import { media, theme } from '../../theme/theme';
@@ -56,7 +57,11 @@ const Menu = styled.ul`
   border-top: 1px solid ${theme.colors.background};
 `;
 
-const MenuItem = styled.button`
+const menuItemCss = `
+  display: flex;
+  align-items: center;
+  justify-content: flex-end;
+  box-sizing: border-box;
   min-width: 200px;
   min-height: 48px;
   padding: 0 16px;
@@ -66,10 +71,19 @@ const MenuItem = styled.button`
   text-align: right;
   font: inherit;
   cursor: pointer;
+  color: inherit;
+  text-decoration: none;
   &:hover,
   &:focus-visible {
     background: ${theme.colors.background};
   }
+`;
+const MenuItem = styled.button`
+  ${menuItemCss}
+`;
+/** A menu entry that opens another area of the app (Mis datos). */
+const MenuLink = styled(AppLink)`
+  ${menuItemCss}
 `;
 
 const Grid = styled.div`
@@ -227,6 +241,11 @@ export function DashboardScreen() {
               >
                 {loggingOut ? copy.loggingOut : copy.logout}
               </MenuItem>
+            </li>
+            <li role="none">
+              <MenuLink role="menuitem" to="/mis-datos">
+                {copy.myData}
+              </MenuLink>
             </li>
           </Menu>
         ) : null}

@@ -1,0 +1,25 @@
+import type { SnapshotFrom } from 'xstate';
+import type { MyDataMachine } from './my-data.machine';
+import type { MyDataSection } from './my-data.types';
+
+type Snapshot = SnapshotFrom<MyDataMachine>;
+
+/** The screen to show: loading, one section of the loaded data, or the failure. */
+export type MyDataScreen = 'loading' | MyDataSection | 'failed';
+
+export const selectMyDataScreen = (s: Snapshot): MyDataScreen => {
+  if (s.matches({ showing: 'accesses' })) return 'accesses';
+  if (s.matches('showing')) return 'data';
+  if (s.hasTag('error')) return 'failed';
+  return 'loading';
+};
+
+export const selectMyData = (s: Snapshot) => s.context.loaded?.data ?? null;
+export const selectAccesses = (s: Snapshot) => s.context.loaded?.accesses ?? [];
+
+/** The failure: the session ended (401: log in again) or anything else (try again). */
+export const selectMyDataFailure = (s: Snapshot) => {
+  const error = s.context.error;
+  if (!s.hasTag('error') || !error) return null;
+  return { sessionEnded: error.status === 401, error };
+};

@@ -1,0 +1,101 @@
+import type { AccessKind, MyDataSection } from '../../machines/my-data/my-data.types';
+
+type IdentityField =
+  'FullName' | 'DocumentNumber' | 'DateOfBirth' | 'Gender' | 'Nationality' | 'MaritalStatus';
+type EvidencePart = 'selfie' | 'portrait' | 'front' | 'back' | 'desk' | 'fields';
+
+const day = new Intl.DateTimeFormat('es-PY', {
+  timeZone: 'America/Asuncion',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+const moment = new Intl.DateTimeFormat('es-PY', {
+  timeZone: 'America/Asuncion',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** 'Mis datos' (issue 45): what the service holds and who looked, in plain Spanish. */
+export const myData = {
+  title: 'Mis datos',
+  back: 'Volver al inicio',
+  loading: 'Cargando tus datos...',
+  sectionsLabel: 'Secciones de Mis datos',
+  sections: {
+    data: 'Lo que guardamos',
+    accesses: 'Quién vio mis datos',
+  } satisfies Record<MyDataSection, string>,
+  intro: 'Esto es todo lo que el servicio guarda sobre vos.',
+  identityTitle: 'Tus datos de identidad',
+  fields: {
+    FullName: 'Nombre completo',
+    DocumentNumber: 'Número de cédula',
+    DateOfBirth: 'Fecha de nacimiento',
+    Gender: 'Sexo',
+    Nationality: 'Nacionalidad',
+    MaritalStatus: 'Estado civil',
+  } satisfies Record<IdentityField, string>,
+  sources: {
+    engine: 'Leído de tu cédula por el sistema',
+    person: 'Corregido por una persona del servicio',
+  },
+  empty: 'Sin dato',
+  accountTitle: 'Tu cuenta',
+  celular: 'Celular',
+  email: 'Correo electrónico',
+  registeredAt: 'Fecha de registro',
+  terms: 'Términos y privacidad aceptados',
+  termsUnknown: 'Aceptados al registrarte (no guardamos la fecha)',
+  termsVersion: (version: string) => `versión ${version}`,
+  faceTitle: 'Tu rostro',
+  faceEnrolled: (since: string | null) =>
+    since
+      ? `Tu rostro está registrado desde el ${day.format(new Date(since))} para ingresar con la cara.`
+      : 'Tu rostro está registrado para ingresar con la cara.',
+  faceNone: 'No tenemos tu rostro registrado.',
+  evidenceTitle: 'Imágenes de tu verificación',
+  evidenceNone: 'No guardamos imágenes ni datos de tu verificación.',
+  evidence: (parts: string, until: string | null) =>
+    until
+      ? `Guardamos ${parts} hasta el ${day.format(new Date(until))}; después se borran.`
+      : `Guardamos ${parts} mientras tu verificación esté abierta.`,
+  parts: {
+    selfie: 'tu selfie',
+    portrait: 'la foto de tu cédula',
+    front: 'el frente de tu cédula',
+    back: 'el dorso de tu cédula',
+    desk: 'la foto tomada en el centro de salud',
+    fields: 'los datos leídos de tu cédula',
+  } satisfies Record<EvidencePart, string>,
+  and: ' y ',
+  day: (iso: string) => day.format(new Date(iso)),
+  moment: (iso: string) => moment.format(new Date(iso)),
+  accessesIntro:
+    'Cada vez que alguien del servicio miró tu verificación, y cada ingreso a tu cuenta.',
+  accessesNone: 'Nadie miró tus datos todavía.',
+  accessesLabel: 'Quién vio mis datos',
+  kinds: {
+    case_view: 'Una persona del servicio abrió tu verificación',
+    case_image: 'Una persona del servicio miró una imagen de tu verificación',
+    case_lookup: 'En un centro de salud buscaron tu verificación con su código',
+    login: 'Ingreso con cédula y PIN',
+    pin_recovery: 'Cambiaste tu PIN con un código por SMS',
+    face_login: 'Ingreso con tu rostro',
+    kiosk: 'Un kiosco te reconoció por tu rostro',
+    my_data: 'Miraste Mis datos',
+  } satisfies Record<AccessKind, string>,
+  failedAttempt: 'Intento fallido',
+  roles: { revisor: 'Revisor', supervisor: 'Supervisor' },
+  role: (role: string) => `Quién: ${role}`,
+  centre: (centre: string) => `Centro de salud: ${centre}`,
+  image: (part: string) => `Qué: ${part}`,
+  device: (device: string) => `Kiosco n.º ${device}`,
+  loadFailed: 'No pudimos cargar tus datos. Revisá tu conexión e intentá de nuevo.',
+  retry: 'Intentar de nuevo',
+  sessionEnded: 'Tu sesión terminó. Ingresá de nuevo para ver tus datos.',
+  login: 'Ingresar',
+} as const;

@@ -79,6 +79,14 @@ export const SEED_PATIENTS = {
     nombre: 'PEDRO',
     apellido: 'GAONA',
   },
+  /** Opens Mis datos and its 'Quién vio mis datos' (e2e/my-data.spec.ts, issue 45). */
+  myData: {
+    documento: '90000045',
+    pin: '374916',
+    celular: '0981200045',
+    nombre: 'TERESA',
+    apellido: 'LEGAL',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

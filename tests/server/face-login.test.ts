@@ -203,9 +203,18 @@ describe('decisions', () => {
     { timeout: T },
     async () => {
       await enrolBlinkPatient();
+      const logged = async () =>
+        (
+          await h.db.query<{ kind: string; result: string }>(
+            `SELECT kind, result FROM patient_access_log WHERE kind IN ('face_login', 'kiosk') ORDER BY id`,
+          )
+        ).rows;
+      const before = (await logged()).length;
       const { session_id } = await startSession();
       const answers = await run(session_id, await blinkSequence(1, 11));
       const last = answers.at(-1)!;
+      // 'Quién vio mis datos' (issue 45): the recognition is in the patient's access log.
+      expect((await logged()).slice(before)).toEqual([{ kind: 'face_login', result: 'ok' }]);
       expect(answers.slice(0, -1).every((a) => a.stage === 'liveness' && a.result === null)).toBe(
         true,
       );

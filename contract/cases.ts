@@ -164,6 +164,13 @@ export type CentresResponse = z.infer<typeof centresResponse>;
 /** A case's identity fields, as read by the engine or corrected by an operator. */
 export const caseFields = idData;
 
+/**
+ * register's 409 answers that are a wait for a person, not 'the patient exists' (issue 44 item 3):
+ * a possible duplicate opened a case, or a case is still open. The browser shows their message.
+ */
+export const REGISTER_WAITS = ['possible_duplicate', 'case_open'] as const;
+export type RegisterWait = (typeof REGISTER_WAITS)[number];
+
 /** Codes the server may put in `reason` for a case refusal (4xx): the browser branches on them. */
 export const CASE_REFUSALS = [
   'case_taken', // a person already took the review: it cannot become a centro case now

@@ -24,7 +24,16 @@ export function uniqueUsuario(prefix: string): string {
 }
 
 /** `npm run operadores -- add`: the command's JSON line, with the one-time enrolment link. */
-export function addOperator(usuario: string, nombre: string, rol: OperatorRole): { link: string } {
+export function addOperator(
+  usuario: string,
+  nombre: string,
+  rol: OperatorRole,
+  /** another server's (e2e/duplicate-registration.spec.ts runs its own): its data and address */
+  server: { dataDir: string; baseURL: string } = {
+    dataDir: e2eEnv.dataDir,
+    baseURL: OPERATOR_BASE_URL,
+  },
+): { link: string } {
   const out = execFileSync(
     'npm',
     [
@@ -44,9 +53,9 @@ export function addOperator(usuario: string, nombre: string, rol: OperatorRole):
       // The link opens on localhost: browsers refuse passkeys on an IP address (127.0.0.1).
       env: {
         ...process.env,
-        DATA_DIR: e2eEnv.dataDir,
+        DATA_DIR: server.dataDir,
         LOG_LEVEL: 'warn',
-        OPERATOR_ORIGIN: OPERATOR_BASE_URL,
+        OPERATOR_ORIGIN: server.baseURL,
       },
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,9 +70,10 @@ export function addOperator(usuario: string, nombre: string, rol: OperatorRole):
 /** A desk: its own context (cookies) and page, with a platform authenticator that holds passkeys. */
 export async function operatorDesk(
   browser: Browser,
+  baseURL = OPERATOR_BASE_URL,
 ): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
   const context = await browser.newContext({
-    baseURL: OPERATOR_BASE_URL,
+    baseURL,
     permissions: ['camera'],
     locale: 'es-PY',
     timezoneId: 'America/Asuncion',

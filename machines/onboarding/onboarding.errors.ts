@@ -1,3 +1,4 @@
+import { REGISTER_WAITS } from '../../contract/cases';
 import { PIN_FROM_OWN_DATA } from '../../contract/pin';
 import { toFlowError } from '../shared/errors';
 import type { OnboardingError } from './onboarding.types';
@@ -35,9 +36,13 @@ export const isExistsAnswer = (answer: {
   onboardingComplete?: boolean | undefined;
 }) => !answer.success && (answer.onboardingComplete === true || mentionsExists(answer.message));
 
-/** The same answer arriving as an HTTP error (the API uses 409 Conflict). */
+/**
+ * The same answer arriving as an HTTP error (the API uses 409 Conflict); not a 409 that waits for a
+ * person (issue 44 item 3: a possible duplicate, a case still open), whose message is shown.
+ */
 export function isExistsError(err: unknown): boolean {
   const e = toFlowError(err);
+  if ((REGISTER_WAITS as readonly (string | undefined)[]).includes(e.reason)) return false;
   return e.code === 'server' && (e.status === 409 || mentionsExists(e.serverMessage));
 }
 

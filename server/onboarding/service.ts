@@ -11,6 +11,7 @@ import {
   pinsFromOwnData,
 } from '../../contract/pin';
 import { cardDateIso } from '../../contract/card-date';
+import type { RegisterWait } from '../../contract/cases';
 import { paraguayDay } from '../../contract/paraguay-time';
 import type { AppContext } from '../context';
 import { isUniqueViolation, type Db } from '../db/client';
@@ -170,7 +171,8 @@ class DuplicateFace extends Error {
 }
 
 /** register's reason codes (issue 44 item 3): a person checks a possible duplicate; recover the PIN. */
-export const POSSIBLE_DUPLICATE = 'possible_duplicate';
+export const POSSIBLE_DUPLICATE: RegisterWait = 'possible_duplicate';
+const CASE_OPEN: RegisterWait = 'case_open';
 export const RECOVER_PIN = 'recover_pin';
 
 /**
@@ -192,7 +194,7 @@ export async function registerPatient(
   if (draft.celular !== input.celular) throw new HttpError(403, m.phoneOfAnother);
   if (draft.kyc_session_id !== input.sessionId) throw new HttpError(403, m.sessionOfAnother);
   // A person is deciding this registration's identity (issue 30): not before the decision.
-  if (await ctx.caseReader.hasOpen(draft.id)) throw new HttpError(409, m.caseOpen);
+  if (await ctx.caseReader.hasOpen(draft.id)) throw new HttpError(409, m.caseOpen, {}, CASE_OPEN);
 
   if (!kyc) throw new HttpError(503, m.kycUnavailable);
   const completed = await kyc.getCompletedKyc(input.sessionId);

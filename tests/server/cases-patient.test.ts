@@ -311,6 +311,7 @@ describe('the case and the registration', () => {
       success: false,
       message:
         'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',
+      reason: 'case_open',
     });
     const { rows } = await h.t.ctx.db.query('SELECT 1 FROM patients');
     expect(rows).toHaveLength(0);

@@ -33,15 +33,8 @@ import { messages } from '../http/messages';
 import { onboardingMessages as m } from './messages';
 import { bindKycSession, isDocumentRegistered } from './draft-kyc';
 import { savePin } from './drafts';
-import {
-  currentRegistration,
-  deviceTokenExpiry,
-  expireLinks,
-  forgetDevice,
-  openLink,
-  registrationStage,
-  sendLink,
-} from './registration';
+import { expireLinks, openLink, registrationStage, sendLink } from './registration';
+import { currentRegistration, deviceTokenExpiry, forgetDevice } from './registration-device';
 import {
   registerPatient,
   sendOnboardingCode,

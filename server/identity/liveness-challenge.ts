@@ -26,7 +26,13 @@ import {
   unjudged,
   type LightRound,
 } from './liveness-light';
-import { addColour, judgeLight, unjudgeable, type LightScore } from './liveness-light-judge';
+import {
+  addColour,
+  clearlyFlat,
+  judgeLight,
+  unjudgeable,
+  type LightScore,
+} from './liveness-light-judge';
 
 /**
  * The KYC selfie's challenge (issue 31; the protocol is /work/briefs/issue31-overview.md, summed up
@@ -188,6 +194,7 @@ export function challengeDecider(
       s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
       light = { ...light, judged: k + 1 };
       if (score.passed) return { ...s, light, lightPassed: true };
+      if (clearlyFlat(score)) return { ...s, light, refused: 'light_mismatch' as const };
     }
     s = { ...s, light };
     // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.

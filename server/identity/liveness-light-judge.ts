@@ -292,6 +292,20 @@ export const SHAPE_MIN_CHANGE = 0.02;
 export const SHAPE_FLAT = 0.95;
 
 /**
+ * A round whose face changed clearly (FLAT_FACE_CHANGE or more) with a shape this flat ends the
+ * session as a mismatch: no second round (issue 41: an attacker gets none). Measured on the real
+ * engine's bench logs (2026-11-29, eight runs, seven faces): 1 of 268 genuine rounds with a shape
+ * read (1.04: a held-out face in the shade, a failing round anyway), 45 of 58 attack rounds; and
+ * three of the prints that passed did so in a second round after a first at 0.91-1.03.
+ */
+export const FLAT_FACE = 0.9;
+export const FLAT_FACE_CHANGE = 0.035;
+
+/** Whether a round shows a flat face clearly (the session is then refused: FLAT_FACE). */
+export const clearlyFlat = (s: LightScore) =>
+  !s.passed && (s.shape ?? 0) >= FLAT_FACE && (s.change ?? 0) >= FLAT_FACE_CHANGE;
+
+/**
  * The rim's change over the core's (issue 41): the slopes of their log-chromaticity deviations on
  * the screen colours'; null unless both were seen in every colour judged and the core follows the
  * colours (correlation BEYOND_FIT or more; the caller asks only when the face changed by

@@ -20,6 +20,8 @@ import {
 import {
   PART_MAX_CLIPPED,
   SHAPE_FLAT,
+  FLAT_FACE,
+  FLAT_FACE_CHANGE,
   SHAPE_MIN_CHANGE,
   addColour,
   emptyColourAcc,
@@ -522,6 +524,32 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.lightScores.every((x) => x.correlation! < LIGHT_THRESHOLDS.correlation)).toBe(true);
     expect(p.s.refused).toBe('light_mismatch');
     expect(p.decider.isLive(p.s)).toBe(false);
+  });
+
+  it('a round that shows a flat face clearly ends the session: no second round (issue 41: prints passed on one after a flat first)', () => {
+    const burnt = { rgb: [255, 255, 255] as [number, number, number], clipped: 1 };
+    const flatFace = (k: number) =>
+      run({
+        setup: (q) =>
+          q.reflecting((at, st) => {
+            const frame = lit(scheduledColour(st, at), k);
+            return {
+              ...frame,
+              patches: [burnt, burnt, burnt, burnt],
+              core: frame.face,
+              rim: frame.face,
+            };
+          }),
+      });
+    const clear = flatFace(0.25);
+    expect(clear.s.lightScores).toHaveLength(1);
+    expect(clear.s.lightScores[0]!.shape).toBeGreaterThanOrEqual(FLAT_FACE);
+    expect(clear.s.lightScores[0]!.change).toBeGreaterThanOrEqual(FLAT_FACE_CHANGE);
+    expect(clear.s.refused).toBe('light_mismatch');
+    // Flat at a change too small to be sure: the second round is still asked.
+    const faint = flatFace(0.025);
+    expect(faint.s.lightScores[0]!.change).toBeLessThan(FLAT_FACE_CHANGE);
+    expect(faint.s.lightScores).toHaveLength(2);
   });
 
   it('a flat reflection (face and background changing alike) fails', () => {

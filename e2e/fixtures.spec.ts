@@ -8,7 +8,7 @@ import {
   uniqueCelular,
   uniqueDocumento,
 } from './fixtures';
-import { SEED_PATIENTS } from './patients';
+import { SEED_PATIENTS, type PatientSeed } from './patients';
 
 // The helpers other suites build on: if one of these fails, fix the rail before the journeys.
 
@@ -23,10 +23,10 @@ test.describe('e2e rails', () => {
   });
 
   test('every seeded patient and the demo patient can log in', async ({ page }) => {
-    for (const patient of [
-      DEMO,
-      ...Object.values(SEED_PATIENTS).filter((p) => p !== SEED_PATIENTS.lockout),
-    ]) {
+    // Not the lockout patient (its failures are counted) nor myData, whose every login
+    // e2e/my-data.spec.ts finds listed in 'Quién vio mis datos' (one more from here broke its count).
+    const own = new Set<PatientSeed>([SEED_PATIENTS.lockout, SEED_PATIENTS.myData]);
+    for (const patient of [DEMO, ...Object.values(SEED_PATIENTS).filter((p) => !own.has(p))]) {
       await loginViaApi(page, patient);
     }
   });

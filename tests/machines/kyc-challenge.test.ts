@@ -226,18 +226,23 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     });
   });
 
-  it('on a slow uplink, sends every frame captured while the cue showed and thins the others', async () => {
-    const challenge: LivenessChallenge = {
-      cue: { n: 1, of: 3, at: 1500, until: 2500 },
-      light: null,
-    };
-    // The first answer at once, then each one 2.5 s later: 20 frames captured per request, 8 sent.
+  /**
+   * A cue from 1500 ms to `until` on a slow uplink: the first answer at once, then each one 2.5 s
+   * later (20 frames captured per request, 8 sent). The requests, and the frames' times sent.
+   */
+  async function slowUplink(until: number) {
+    const challenge: LivenessChallenge = { cue: { n: 1, of: 3, at: 1500, until }, light: null };
     const r = await running(async (_call, i) => {
       if (i > 0) await new Promise((done) => setTimeout(done, 2_500));
       return waiting(challenge);
     });
     await vi.advanceTimersByTimeAsync(9_000);
-    const sent = tags(r.calls).map((f) => f.t);
+    return { calls: r.calls, sent: tags(r.calls).map((f) => f.t) };
+  }
+
+  it('on a slow uplink, sends every frame captured while the cue showed and thins the others', async () => {
+    const r = await slowUplink(2500);
+    const sent = r.sent;
     const inWindow = Array.from({ length: 8 }, (_, k) => 1500 + k * 125);
     expect(sent.filter((t) => t >= 1500 && t < 2500)).toEqual(inWindow);
     // The request that carried them had room for nothing else.
@@ -248,16 +253,7 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
   });
 
   it('on a slow uplink, a cue longer than a request keeps every frame where the answering blink closes (issue 41)', async () => {
-    const challenge: LivenessChallenge = {
-      cue: { n: 1, of: 3, at: 1500, until: 3000 },
-      light: null,
-    };
-    const r = await running(async (_call, i) => {
-      if (i > 0) await new Promise((done) => setTimeout(done, 2_500));
-      return waiting(challenge);
-    });
-    await vi.advanceTimersByTimeAsync(9_000);
-    const sent = tags(r.calls).map((f) => f.t);
+    const { sent } = await slowUplink(3000);
     // 12 frames showed the cue, 8 went: all of those from 250 to 1050 ms after it showed.
     expect(sent.filter((t) => t >= 1500 && t < 3000)).toHaveLength(8);
     const answer = Array.from({ length: 7 }, (_, k) => 1750 + k * 125);

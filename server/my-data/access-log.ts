@@ -2,8 +2,23 @@ import type { Db } from '../db/client';
 
 /** What is written to a patient's access log: never a PIN, a code or an image. */
 export type AccessEntry = {
-  kind: 'login' | 'pin_recovery' | 'face_login' | 'kiosk' | 'my_data';
-  result: 'ok' | 'failed';
+  kind:
+    | 'login'
+    | 'pin_recovery'
+    | 'face_login'
+    | 'kiosk'
+    | 'my_data'
+    // the patient's own requests (issue 45 items 2, 4-7; migration 034)
+    | 'download'
+    | 'face_lock'
+    | 'face_unlock'
+    | 'face_withdraw'
+    | 'correction'
+    | 'deletion_request'
+    | 'deletion_cancel'
+    | 'secondary_use';
+  /** 'locked': a recognition refused because the patient locked their face */
+  result: 'ok' | 'failed' | 'locked';
   /** the kiosk device that recognised the patient */
   deviceId?: string | null;
   at: Date;

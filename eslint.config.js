@@ -56,8 +56,9 @@ const SERVER_EDGES = {
   // PIN recovery sets the patient's PIN and ends the sessions; the recovery is written to the
   // patient's access log (my-data)
   recovery: ['patients', 'session', 'my-data'],
-  // Mis datos answers the patient of the live session only
-  'my-data': ['session'],
+  // Mis datos answers the patient of the live session only; the download opens the images a case
+  // still keeps with the cases area's sealer (cases/seal.ts)
+  'my-data': ['session', 'cases'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],
 };

@@ -46,6 +46,9 @@ export const ACCESS_KINDS = [
   'kiosk',
   // the patient opened Mis datos
   'my_data',
+  // the patient's own requests: a download built, the secondary-use choice changed (items 2, 7)
+  'download',
+  'secondary_use',
 ] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 

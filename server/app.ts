@@ -37,6 +37,7 @@ import { caseReader } from './cases/reader';
 import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
+import { loadDownloadSettings } from './my-data/download-config';
 import { myDataRoutes } from './my-data/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
@@ -56,6 +57,7 @@ export type AppDeps = Partial<
     | 'identitySettings'
     | 'operators'
     | 'cases'
+    | 'myDataDownload'
   >
 >;
 
@@ -107,6 +109,7 @@ export async function createContext(
     identitySettings,
     operators: deps.operators ?? loadOperatorsConfig(env, config.env),
     cases: deps.cases ?? loadCasesSettings(env),
+    myDataDownload: deps.myDataDownload ?? loadDownloadSettings(env),
   };
   return ctx;
 }

@@ -6,6 +6,7 @@ import type { IdentityConfig } from './identity/config';
 import type { InsightSettings } from './insight/config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { OperatorsConfig } from './operators/config';
+import type { DownloadSettings } from './my-data/download-config';
 import type { KycStore } from './onboarding/kyc-store';
 import type { CaseReader } from './onboarding/case-reader';
 import type { RecoverySettings } from './recovery/config';
@@ -40,6 +41,8 @@ export type AppContext = {
   operators: OperatorsConfig;
   /** Assisted verification (issue 30): deadlines, retention, claims, code look-ups, centres. */
   cases: CasesSettings;
+  /** Mis datos' download (issue 45 item 2): the link's life, the longest build. */
+  myDataDownload: DownloadSettings;
 };
 
 export const systemClock: AppContext['clock'] = {

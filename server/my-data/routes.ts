@@ -3,6 +3,7 @@ import type { AccessesResponse, MyDataResponse } from '../../contract/my-data';
 import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
 import { SESSION_COOKIE, touchSession } from '../session/service';
+import { downloadRoutes } from './download-routes';
 import { myDataMessages } from './messages';
 import { accessesOf, myData } from './service';
 
@@ -23,4 +24,7 @@ export async function myDataRoutes(app: FastifyInstance, opts: { ctx: AppContext
   app.get('/accesos', async (request): Promise<AccessesResponse> =>
     accessesOf(ctx, await patientOf(request)),
   );
+
+  // The download (item 2) and secondary uses (item 7).
+  downloadRoutes(app, ctx, patientOf);
 }

@@ -8,7 +8,7 @@ import { recordAccess } from './access-log';
  * belongs to the patient when its KYC session, its decision's session or its registration's session
  * is the one the patient registered with (onboarding_registrations).
  */
-const PATIENT_CASES = `
+export const PATIENT_CASES = `
   regs AS (SELECT session_id FROM onboarding_registrations WHERE patient_id = $1),
   mine AS (
     SELECT c.id FROM cases c
@@ -35,8 +35,19 @@ type PatientRow = {
 
 /** What the service holds about the patient (issue 45 item 1); the look is logged. */
 export async function myData(ctx: AppContext, patientId: string): Promise<MyDataResponse> {
+  const data = await readMyData(ctx, patientId);
+  await recordAccess(ctx.db, {
+    patientId,
+    kind: 'my_data',
+    result: 'ok',
+    at: new Date(ctx.clock.now()),
+  });
+  return data;
+}
+
+/** The same, read only (the download logs itself as 'download'). */
+export async function readMyData(ctx: AppContext, patientId: string): Promise<MyDataResponse> {
   const { db } = ctx;
-  const now = new Date(ctx.clock.now());
   const patient = (
     await db.query<PatientRow>(
       `SELECT nombre, apellido, numero_documento, to_char(fecha_nacimiento, 'YYYY-MM-DD') AS fecha_nacimiento,
@@ -96,7 +107,6 @@ export async function myData(ctx: AppContext, patientId: string): Promise<MyData
     Nationality: patient.nacionalidad,
     MaritalStatus: patient.estado_civil,
   };
-  await recordAccess(db, { patientId, kind: 'my_data', result: 'ok', at: now });
   return {
     success: true,
     identity: Object.entries(values).map(([field, value]) => ({

@@ -87,6 +87,8 @@ export const myData = {
     face_login: 'Ingreso con tu rostro',
     kiosk: 'Un kiosco te reconoció por tu rostro',
     my_data: 'Miraste Mis datos',
+    download: 'Descargaste tus datos',
+    secondary_use: 'Cambiaste tu elección sobre otros usos de tus datos',
   } satisfies Record<AccessKind, string>,
   failedAttempt: 'Intento fallido',
   roles: { revisor: 'Revisor', supervisor: 'Supervisor' },

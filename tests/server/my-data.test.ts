@@ -4,21 +4,7 @@ import { accessesResponse, myDataResponse } from '../../contract/my-data';
 import { audit } from '../../server/cases/audit';
 import { upsertPatient } from '../../server/patients/service';
 import { useTestApp, type TestApp } from './helpers';
-
-const ANA = {
-  numero_documento: '4567890',
-  pin: '739154',
-  nombre: 'ANA',
-  apellido: 'RUIZ',
-  celular: '0981555111',
-};
-const BETO = {
-  numero_documento: '5678901',
-  pin: '628143',
-  nombre: 'BETO',
-  apellido: 'SOSA',
-  celular: '0981555222',
-};
+import { ANA, BETO, loginAs } from './my-data-patients';
 
 describe('Mis datos: GET /api/mis-datos and /api/mis-datos/accesos (issue 45 items 1 and 3)', () => {
   const h = useTestApp();
@@ -31,14 +17,7 @@ describe('Mis datos: GET /api/mis-datos and /api/mis-datos/accesos (issue 45 ite
     beto = (await upsertPatient(t.ctx, BETO)).id;
   });
 
-  const login = async (p: typeof ANA, pin = p.pin) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { numero_documento: p.numero_documento, pin },
-    });
-    return res.cookies.find((c) => c.name === 'sid')?.value;
-  };
+  const login = (p: typeof ANA, pin = p.pin) => loginAs(t, p, pin);
   const get = (url: string, sid?: string) =>
     t.app.inject({ method: 'GET', url, cookies: sid ? { sid } : {} });
   const data = async (sid: string) =>

@@ -1,0 +1,183 @@
+import type { DownloadContent } from './download-content';
+
+/**
+ * The download's readable summary (issue 45 item 2): resumen.html beside datos.json in the same
+ * file, in Spanish, self-contained (inline CSS, no script); the images it shows are the file's own
+ * (imagenes/...), so it reads offline once the file is opened. Every value is escaped.
+ */
+
+const escape = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+
+const when = new Intl.DateTimeFormat('es-PY', {
+  timeZone: 'America/Asuncion',
+  dateStyle: 'long',
+  timeStyle: 'short',
+});
+const at = (value: string | null) => (value ? when.format(new Date(value)) : 'Sin dato');
+
+const FIELDS: Record<string, string> = {
+  FullName: 'Nombre completo',
+  DocumentNumber: 'Número de cédula',
+  DateOfBirth: 'Fecha de nacimiento',
+  Gender: 'Sexo',
+  Nationality: 'Nacionalidad',
+  MaritalStatus: 'Estado civil',
+};
+const SOURCES: Record<string, string> = {
+  engine: 'Leído de tu cédula por el sistema',
+  person: 'Corregido por una persona del servicio',
+};
+const ACCESS: Record<string, string> = {
+  case_view: 'Una persona del servicio abrió tu verificación',
+  case_image: 'Una persona del servicio miró una imagen de tu verificación',
+  case_lookup: 'En un centro de salud buscaron tu verificación con su código',
+  login: 'Ingreso con cédula y PIN',
+  pin_recovery: 'Cambiaste tu PIN con un código por SMS',
+  face_login: 'Ingreso con tu rostro',
+  kiosk: 'Un kiosco te reconoció por tu rostro',
+  my_data: 'Miraste Mis datos',
+  download: 'Descargaste tus datos',
+  secondary_use: 'Cambiaste tu elección sobre otros usos de tus datos',
+};
+const RESULTS: Record<string, string> = { ok: 'Correcto', failed: 'Fallido', locked: 'Bloqueado' };
+
+function table(caption: string, head: string[], rows: unknown[][]): string {
+  if (!rows.length) return `<p><strong>${escape(caption)}:</strong> nada registrado.</p>`;
+  return `<table><caption>${escape(caption)}</caption>
+<thead><tr>${head.map((h) => `<th scope="col">${escape(h)}</th>`).join('')}</tr></thead>
+<tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
+}
+
+export function downloadHtml(c: DownloadContent): string {
+  const d = c.data;
+  const name = d.identity.find((f) => f.field === 'FullName')?.value ?? '';
+  const cases = c.cases.map(
+    (
+      k,
+    ) => `<section aria-labelledby="caso-${k.number}"><h3 id="caso-${k.number}">Verificación asistida ${k.number}</h3>
+${table(
+  'El caso',
+  ['Tipo', 'Estado', 'Motivo', 'Abierto', 'Decidido', 'Imágenes guardadas hasta'],
+  [
+    [
+      k.kind,
+      k.status,
+      k.trigger,
+      at(k.openedAt),
+      at(k.decidedAt),
+      k.purgedAt ? 'Ya borradas' : at(k.keptUntil),
+    ],
+  ],
+)}
+${table(
+  'Historia del caso',
+  ['Acción', 'Cuándo', 'Quién (rol)', 'Campo'],
+  k.history.map((h) => [h.action, at(h.at), h.role ?? 'El sistema', h.field ?? '']),
+)}
+${k.images.map((src) => `<figure><img src="${escape(src)}" alt="Imagen ${escape(src)}" width="240"><figcaption>${escape(src)}</figcaption></figure>`).join('\n')}
+</section>`,
+  );
+  return `<!doctype html>
+<html lang="es">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Mis datos - ${escape(name)}</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1a1a1a;line-height:1.5}
+table{border-collapse:collapse;width:100%;margin:0.5rem 0 1rem;display:block;overflow-x:auto}
+caption{text-align:left;font-weight:700;padding:0.25rem 0}
+th,td{border:1px solid #999;padding:0.25rem 0.5rem;text-align:left;vertical-align:top}
+figure{display:inline-block;margin:0.5rem}
+</style></head>
+<body><main>
+<h1>Mis datos del Portal del Paciente</h1>
+<p>Generado el ${escape(at(c.generatedAt))}. Los mismos datos, para una computadora, están en <code>datos.json</code> dentro de este archivo.</p>
+<section aria-labelledby="identidad"><h2 id="identidad">Tus datos de identidad</h2>
+${table(
+  'Tus datos',
+  ['Dato', 'Valor', 'Quién lo escribió'],
+  d.identity.map((f) => [FIELDS[f.field] ?? f.field, f.value ?? 'Sin dato', SOURCES[f.source]]),
+)}
+${table(
+  'Tu cuenta',
+  ['Dato', 'Valor'],
+  [
+    ['Celular', d.celular ?? 'Sin dato'],
+    ['Correo electrónico', d.email ?? 'Sin dato'],
+    ['Fecha de registro', at(d.registeredAt)],
+    ['Tipo de sangre', c.otherFields.tipoSangre ?? 'Sin dato'],
+    ['Dirección', c.otherFields.direccion ?? 'Sin dato'],
+    ['Ciudad', c.otherFields.ciudad ?? 'Sin dato'],
+  ],
+)}
+</section>
+<section aria-labelledby="consentimientos"><h2 id="consentimientos">Tus consentimientos</h2>
+${table(
+  'Consentimientos',
+  ['Qué', 'Estado'],
+  [
+    [
+      'Términos y privacidad',
+      c.consents.terms.acceptedAt
+        ? `Aceptados el ${at(c.consents.terms.acceptedAt)}`
+        : 'Aceptados al registrarte (no guardamos la fecha)',
+    ],
+    [
+      'Tu rostro para ingresar',
+      c.consents.face.enrolled
+        ? `Registrado desde el ${at(c.consents.face.since)}`
+        : 'No registrado',
+    ],
+    [
+      'Usos secundarios',
+      c.consents.secondaryUse.optedOut
+        ? 'No aceptás ningún uso más allá de tu atención'
+        : 'Sin oposición registrada',
+    ],
+  ],
+)}
+</section>
+<section aria-labelledby="sesiones"><h2 id="sesiones">Tus sesiones</h2>
+${table(
+  'Sesiones',
+  ['Inicio', 'Último uso', 'Vence', 'Cerrada'],
+  c.sessions.map((s) => [
+    at(s.startedAt),
+    at(s.lastSeenAt),
+    at(s.expiresAt),
+    s.endedAt ? at(s.endedAt) : 'No',
+  ]),
+)}
+</section>
+<section aria-labelledby="accesos"><h2 id="accesos">Quién vio tus datos</h2>
+${table(
+  'Accesos',
+  ['Qué', 'Cuándo', 'Resultado', 'Quién (rol)'],
+  c.accesses.map((a) => [
+    ACCESS[a.kind] ?? a.kind,
+    at(a.at),
+    RESULTS[a.result] ?? a.result,
+    a.role ?? '',
+  ]),
+)}
+</section>
+<section aria-labelledby="verificaciones"><h2 id="verificaciones">Verificaciones de identidad</h2>
+${table(
+  'Decisiones',
+  ['Estado', 'Quién decidió', 'Motivo', 'Inicio', 'Fin'],
+  c.verifications.map((v) => [
+    v.status,
+    v.decider,
+    v.rejectReason ?? '',
+    at(v.startedAt),
+    at(v.completedAt),
+  ]),
+)}
+${cases.join('\n') || '<p>No tuviste verificaciones asistidas.</p>'}
+</section>
+</main></body></html>
+`;
+}

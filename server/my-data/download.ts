@@ -1,0 +1,182 @@
+import { createHash, randomBytes } from 'node:crypto';
+import AdmZip from 'adm-zip';
+import type { DownloadResponse } from '../../contract/my-data-download';
+import type { AppContext } from '../context';
+import { HttpError } from '../http/errors';
+import { createSealer } from '../security/sealed';
+import { recordAccess } from './access-log';
+import { readDownloadContent } from './download-content';
+import { downloadHtml } from './download-html';
+import { downloadMessages as m } from './download-messages';
+
+/**
+ * The patient's download (issue 45 item 2): one zip file (datos.json, resumen.html and the images
+ * still kept), built on the server once per window. The row in `my_data_downloads` is the claim:
+ * the request that inserts it builds; every other one within the window gets the same file (or
+ * 'building' while it is built), so a flood costs one build. The file and the token are sealed
+ * under CASES_KEY; the token is found by its SHA-256 and is bound to the patient: another
+ * patient's session gets 404 with it.
+ */
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const sealContext = (patientId: string, part: 'file' | 'token') => `download:${patientId}:${part}`;
+/** What the browser waits before asking again while another request builds the file. */
+const BUILDING_RETRY_MS = 1000;
+
+/** A file's name: the day only, never a name or a number (a proxy may log the header). */
+const fileNameOf = (at: Date) => `mis-datos-${at.toISOString().slice(0, 10)}.zip`;
+
+/** Builds the zip: the data for a computer, the summary for a person, the images still kept. */
+export async function buildDownloadFile(ctx: AppContext, patientId: string): Promise<Buffer> {
+  const { content, images } = await readDownloadContent(ctx, patientId);
+  const zip = new AdmZip();
+  zip.addFile('datos.json', Buffer.from(JSON.stringify(content, null, 2), 'utf8'));
+  zip.addFile('resumen.html', Buffer.from(downloadHtml(content), 'utf8'));
+  for (const image of images) zip.addFile(image.name, image.bytes);
+  return zip.toBufferPromise();
+}
+
+type Row = {
+  status: 'building' | 'ready';
+  token: Buffer | null;
+  file_name: string | null;
+  size: number | null;
+  expires_at: Date;
+};
+
+/** Asks for the file: the one of this window, or a new one built now (only by one request). */
+export async function requestDownload(
+  ctx: AppContext,
+  patientId: string,
+): Promise<DownloadResponse> {
+  const settings = ctx.myDataDownload;
+  const sealer = createSealer(ctx.secrets.casesKey);
+  for (let tries = 0; tries < 3; tries++) {
+    const now = new Date(ctx.clock.now());
+    // Every expired link goes (a build given up too), this patient's included.
+    await purgeDownloads(ctx);
+    const claimed = await ctx.db.query(
+      `INSERT INTO my_data_downloads (patient_id, status, requested_at, expires_at)
+       VALUES ($1, 'building', $2, $3) ON CONFLICT (patient_id) DO NOTHING RETURNING 1`,
+      [patientId, now, new Date(now.getTime() + settings.buildMs)],
+    );
+    if (claimed.rows.length) return build(ctx, patientId, now);
+    const row = (
+      await ctx.db.query<Row>(
+        `SELECT status, token, file_name, size, expires_at FROM my_data_downloads
+          WHERE patient_id = $1 AND expires_at > $2`,
+        [patientId, now],
+      )
+    ).rows[0];
+    if (!row) continue; // expired or given up between the two statements: claim again
+    if (row.status === 'building')
+      return { success: true, status: 'building', retryAfterMs: BUILDING_RETRY_MS };
+    return {
+      success: true,
+      status: 'ready',
+      token: sealer.open(row.token!, sealContext(patientId, 'token')).toString('utf8'),
+      expiresAt: new Date(row.expires_at).toISOString(),
+      fileName: row.file_name!,
+      size: row.size!,
+    };
+  }
+  throw new HttpError(503, m.busy, { 'retry-after': '1' });
+}
+
+async function build(
+  ctx: AppContext,
+  patientId: string,
+  requestedAt: Date,
+): Promise<DownloadResponse> {
+  const sealer = createSealer(ctx.secrets.casesKey);
+  let file: Buffer;
+  try {
+    file = await buildDownloadFile(ctx, patientId);
+  } catch {
+    await ctx.db.query(
+      `DELETE FROM my_data_downloads WHERE patient_id = $1 AND status = 'building' AND requested_at = $2`,
+      [patientId, requestedAt],
+    );
+    await recordAccess(ctx.db, { patientId, kind: 'download', result: 'failed', at: requestedAt });
+    throw new HttpError(503, m.buildFailed, { 'retry-after': '5' });
+  }
+  const token = randomBytes(32).toString('base64url');
+  const builtAt = new Date(ctx.clock.now());
+  const expiresAt = new Date(builtAt.getTime() + ctx.myDataDownload.linkMs);
+  const fileName = fileNameOf(builtAt);
+  const stored = await ctx.db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE my_data_downloads
+          SET status = 'ready', token_hash = $3, token = $4, file = $5, file_name = $6, size = $7,
+              built_at = $8, expires_at = $9
+        WHERE patient_id = $1 AND status = 'building' AND requested_at = $2
+        RETURNING 1`,
+      [
+        patientId,
+        requestedAt,
+        hashToken(token),
+        sealer.seal(Buffer.from(token, 'utf8'), sealContext(patientId, 'token')),
+        sealer.seal(file, sealContext(patientId, 'file')),
+        fileName,
+        file.length,
+        builtAt,
+        expiresAt,
+      ],
+    );
+    if (rows.length)
+      await recordAccess(tx, { patientId, kind: 'download', result: 'ok', at: builtAt });
+    return rows.length > 0;
+  });
+  // The claim was given up (the build took longer than MY_DATA_DOWNLOAD_BUILD_SECONDS) and
+  // another request holds it now: that one's file is the window's.
+  if (!stored) throw new HttpError(503, m.busy, { 'retry-after': '1' });
+  return {
+    success: true,
+    status: 'ready',
+    token,
+    expiresAt: expiresAt.toISOString(),
+    fileName,
+    size: file.length,
+  };
+}
+
+/**
+ * The file behind a link, for the patient of the session only: a token that is not theirs (or no
+ * token the server made) is 404, one past its expiry 410; the same answer whatever the reason, so
+ * the link tells nothing about another patient.
+ */
+export async function fetchDownload(
+  ctx: AppContext,
+  patientId: string,
+  token: string,
+): Promise<{ file: Buffer; fileName: string }> {
+  const now = new Date(ctx.clock.now());
+  const row = (
+    await ctx.db.query<{
+      patient_id: string;
+      file: Buffer | null;
+      file_name: string;
+      expires_at: Date;
+    }>(
+      `SELECT patient_id::text AS patient_id, file, file_name, expires_at FROM my_data_downloads
+        WHERE token_hash = $1 AND status = 'ready'`,
+      [hashToken(token)],
+    )
+  ).rows[0];
+  if (!row || row.patient_id !== patientId || !row.file) throw new HttpError(404, m.notFound);
+  if (new Date(row.expires_at) <= now) {
+    await purgeDownloads(ctx);
+    throw new HttpError(410, m.expired);
+  }
+  const file = createSealer(ctx.secrets.casesKey).open(row.file, sealContext(patientId, 'file'));
+  return { file, fileName: row.file_name };
+}
+
+/** Deletes every expired link's file and every build given up (at each request and on a timer). */
+export async function purgeDownloads(ctx: Pick<AppContext, 'db' | 'clock'>): Promise<number> {
+  const { rows } = await ctx.db.query(
+    'DELETE FROM my_data_downloads WHERE expires_at <= $1 RETURNING 1',
+    [new Date(ctx.clock.now())],
+  );
+  return rows.length;
+}

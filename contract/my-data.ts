@@ -49,6 +49,9 @@ export const ACCESS_KINDS = [
   // the patient's own requests: a download built, the secondary-use choice changed (items 2, 7)
   'download',
   'secondary_use',
+  // the patient asked to delete their account (PIN and SMS code), or cancelled it (issue 45 item 6)
+  'deletion_request',
+  'deletion_cancel',
 ] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 

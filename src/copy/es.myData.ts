@@ -89,6 +89,8 @@ export const myData = {
     my_data: 'Miraste Mis datos',
     download: 'Descargaste tus datos',
     secondary_use: 'Cambiaste tu elección sobre otros usos de tus datos',
+    deletion_request: 'Pediste eliminar tu cuenta',
+    deletion_cancel: 'Cancelaste la eliminación de tu cuenta',
   } satisfies Record<AccessKind, string>,
   failedAttempt: 'Intento fallido',
   roles: { revisor: 'Revisor', supervisor: 'Supervisor' },

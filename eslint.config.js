@@ -57,8 +57,10 @@ const SERVER_EDGES = {
   // patient's access log (my-data)
   recovery: ['patients', 'session', 'my-data'],
   // Mis datos answers the patient of the live session only; the download opens the images a case
-  // still keeps with the cases area's sealer (cases/seal.ts)
-  'my-data': ['session', 'cases'],
+  // still keeps with the cases area's sealer (cases/seal.ts); deleting an account (issue 45 item
+  // 6) checks the PIN with login's own check and erases through each table's writer (patients,
+  // cases' store), in the job's one transaction
+  'my-data': ['session', 'cases', 'login', 'patients'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],
 };

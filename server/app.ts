@@ -38,6 +38,7 @@ import { operatorCaseRoutes } from './cases/operator-routes';
 import { loadRecoverySettings } from './recovery/config';
 import { recoveryRoutes } from './recovery/routes';
 import { loadDownloadSettings } from './my-data/download-config';
+import { loadDeletionSettings } from './my-data/deletion-config';
 import { myDataRoutes } from './my-data/routes';
 import { createSmsSender } from './sms';
 import { devSmsRoutes } from './sms/routes';
@@ -58,6 +59,7 @@ export type AppDeps = Partial<
     | 'operators'
     | 'cases'
     | 'myDataDownload'
+    | 'deletion'
   >
 >;
 
@@ -110,6 +112,7 @@ export async function createContext(
     operators: deps.operators ?? loadOperatorsConfig(env, config.env),
     cases: deps.cases ?? loadCasesSettings(env),
     myDataDownload: deps.myDataDownload ?? loadDownloadSettings(env),
+    deletion: deps.deletion ?? loadDeletionSettings(env),
   };
   return ctx;
 }

@@ -4,6 +4,7 @@ import type { Db } from './db/client';
 import type { FaceLoginConfig } from './face-login/config';
 import type { IdentityConfig } from './identity/config';
 import type { InsightSettings } from './insight/config';
+import type { DeletionSettings } from './my-data/deletion-config';
 import type { OnboardingSettings } from './onboarding/config';
 import type { OperatorsConfig } from './operators/config';
 import type { DownloadSettings } from './my-data/download-config';
@@ -43,6 +44,8 @@ export type AppContext = {
   cases: CasesSettings;
   /** Mis datos' download (issue 45 item 2): the link's life, the longest build. */
   myDataDownload: DownloadSettings;
+  /** 'Eliminar mi cuenta' (issue 45 item 6): the waiting period and the job's interval. */
+  deletion: DeletionSettings;
 };
 
 export const systemClock: AppContext['clock'] = {

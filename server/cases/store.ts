@@ -319,3 +319,24 @@ export async function purgeCase(tx: Db, caseId: string, now: Date): Promise<void
     [caseId, now],
   );
 }
+
+/**
+ * 'Eliminar mi cuenta' (issue 45 item 6), inside the deletion job's transaction: the cases of the
+ * patient's registration (images, fields, mobile: the whole row; the audit log stays, naming a case
+ * that no longer exists), and another registrant's possible-duplicate case loses the patient's
+ * id and sealed record. Returns how many cases were deleted.
+ */
+export async function eraseCasesOf(
+  tx: Db,
+  of: { patientId: string; kycSessions: string[]; drafts: string[] },
+): Promise<number> {
+  const { rows } = await tx.query(
+    `DELETE FROM cases WHERE kyc_session_id = ANY($1::text[]) OR decision_session_id = ANY($1::text[])
+        OR draft_id = ANY($2::uuid[]) RETURNING 1`,
+    [of.kycSessions, of.drafts],
+  );
+  await tx.query('UPDATE cases SET duplicate_of = NULL, duplicate = NULL WHERE duplicate_of = $1', [
+    of.patientId,
+  ]);
+  return rows.length;
+}

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { loginRequest, type LoginResponse } from '../../contract/login';
 import type { AppContext } from '../context';
-import { parseOr400 } from '../http/errors';
+import { HttpError, parseOr400 } from '../http/errors';
 import { messages } from '../http/messages';
-import { createSession, SESSION_COOKIE } from '../session/service';
+import { createSession, SESSION_COOKIE, SessionPatientGone } from '../session/service';
 import { login } from './service';
 
 export async function loginRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
@@ -22,7 +22,11 @@ export async function loginRoutes(app: FastifyInstance, opts: { ctx: AppContext 
   app.post('/login', async (request, reply): Promise<LoginResponse> => {
     const body = parseOr400(loginRequest, request.body, messages.loginBadInput);
     const { patientId } = await login(ctx, { ...body, clientIp: request.ip });
-    const { token } = await createSession(ctx, patientId);
+    const { token } = await createSession(ctx, patientId).catch((err: unknown) => {
+      // Deleted since its PIN was checked (issue 45 item 6): as for an unknown document.
+      if (err instanceof SessionPatientGone) throw new HttpError(401, messages.loginBadCredentials);
+      throw err;
+    });
     setCookie(reply, token, secureCookie(request.protocol));
     request.log.info({ event: 'login.success', patientId }, 'login');
     return { success: true, message: messages.loginOk };

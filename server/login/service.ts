@@ -35,6 +35,8 @@ type Lock = { until: number | null };
 export async function login(
   ctx: AppContext,
   input: { numero_documento: string; pin: string; clientIp: string },
+  /** `record: false`: a PIN confirmed inside a session (issue 45 item 6) is not a login */
+  options: { record?: boolean } = {},
 ): Promise<{ patientId: string }> {
   const { db, config, clock, pins } = ctx;
   const now = clock.now();
@@ -57,11 +59,12 @@ export async function login(
       ? await pins.verify(patient.pin_hash, input.pin)
       : (await pins.verifyDummy(input.pin), false);
   // 'Quién vio mis datos' (issue 45): the same statement for a known or unknown number.
-  await recordLogin(db, {
-    documento: input.numero_documento,
-    result: pinOk && patient && ticket.kind === 'counted' ? 'ok' : 'failed',
-    at: new Date(now),
-  });
+  if (options.record !== false)
+    await recordLogin(db, {
+      documento: input.numero_documento,
+      result: pinOk && patient && ticket.kind === 'counted' ? 'ok' : 'failed',
+      at: new Date(now),
+    });
 
   if (pinOk && patient && ticket.kind === 'counted') {
     await clearLoginGuard(ctx, input.numero_documento);

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { HttpError } from '../http/errors';
 import { SESSION_COOKIE, touchSession } from '../session/service';
 import { downloadRoutes } from './download-routes';
+import { deletionRoutes } from './deletion-routes';
 import { myDataMessages } from './messages';
 import { accessesOf, myData } from './service';
 
@@ -27,4 +28,6 @@ export async function myDataRoutes(app: FastifyInstance, opts: { ctx: AppContext
 
   // The download (item 2) and secondary uses (item 7).
   downloadRoutes(app, ctx, patientOf);
+  // 'Eliminar mi cuenta' (item 6): its own routes and job.
+  await app.register(deletionRoutes, { ctx });
 }

@@ -125,3 +125,18 @@ export const DEMO_PATIENT: PatientInput = {
   nombre: 'MARÍA JOSÉ',
   apellido: 'GONZÁLEZ BENÍTEZ',
 };
+
+/**
+ * 'Eliminar mi cuenta' (issue 45 item 6), inside the deletion job's transaction: the patient row
+ * (its sessions, face template, grants and registrations cascade) and the cédula number's login
+ * ledger, so nothing says an account existed. Returns whether there was such a patient.
+ */
+export async function deletePatient(
+  db: Db,
+  patientId: string,
+  documento: string,
+): Promise<boolean> {
+  const { rows } = await db.query('DELETE FROM patients WHERE id = $1 RETURNING 1', [patientId]);
+  await clearLoginGuard({ db }, documento);
+  return rows.length > 0;
+}

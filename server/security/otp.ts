@@ -95,6 +95,17 @@ export async function pruneOtpState(db: OtpDeps['db'], now: number): Promise<voi
   await db.query('DELETE FROM otp_codes WHERE created_at < $1', [new Date(now - DAY)]);
 }
 
+/** 'Eliminar mi cuenta' (issue 45 item 6): every code sent to a mobile or for a cédula number. */
+export async function forgetCodes(
+  db: OtpDeps['db'],
+  of: { celular: string | null; documento: string },
+): Promise<void> {
+  await db.query('DELETE FROM otp_codes WHERE numero_documento = $1 OR celular = $2', [
+    of.documento,
+    of.celular,
+  ]);
+}
+
 /**
  * Whom a code is for: a mobile and a purpose, and for PIN recovery also the document number, so a
  * recovery code is found, counted wrong and superseded only under its own document and mobile.
@@ -111,7 +122,7 @@ type OtpTarget = { celular: string; purpose: OtpPurpose; documento?: string | nu
  */
 export async function issueOtp(
   deps: OtpDeps,
-  input: { celular: string; purpose: OtpPurpose; clientIp: string },
+  input: OtpTarget & { clientIp: string },
 ): Promise<{ resendAfterMs: number; unconfirmed: boolean }> {
   const { otp } = deps.onboarding;
   const events = await consumeLimits(

@@ -3,6 +3,14 @@ import type { AppContext } from '../context';
 
 export const SESSION_COOKIE = 'sid';
 
+/** The patient was deleted between the check of their PIN and the session (issue 45 item 6). */
+export class SessionPatientGone extends Error {
+  constructor() {
+    super('session: the patient is gone');
+    this.name = 'SessionPatientGone';
+  }
+}
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function createSession(
@@ -12,10 +20,20 @@ export async function createSession(
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   const expiresAt = new Date(now + ctx.config.session.absoluteMs);
-  await ctx.db.query(
-    'INSERT INTO sessions (id_hash, patient_id, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $3, $4)',
-    [hashToken(token), patientId, new Date(now), expiresAt],
-  );
+  // The patient may have been deleted since the PIN was checked (issue 45 item 6): no session
+  // then, answered as an unknown document (SessionPatientGone), never a foreign-key 500.
+  let created: unknown[];
+  try {
+    ({ rows: created } = await ctx.db.query(
+      `INSERT INTO sessions (id_hash, patient_id, created_at, last_seen_at, expires_at)
+       SELECT $1, id, $3, $3, $4 FROM patients WHERE id = $2 RETURNING 1`,
+      [hashToken(token), patientId, new Date(now), expiresAt],
+    ));
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23503') throw err;
+    created = [];
+  }
+  if (!created.length) throw new SessionPatientGone();
   return { token, expiresAt };
 }
 

@@ -1,7 +1,12 @@
 import { OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
 
 export type SmsPurpose =
-  'onboarding' | 'pin_recovery' | 'onboarding_link' | 'case_code' | 'case_decision';
+  | 'onboarding'
+  | 'pin_recovery'
+  | 'onboarding_link'
+  | 'case_code'
+  | 'case_decision'
+  | 'account_deletion';
 /** What an SMS code is for (the other purposes carry no code). */
 export type OtpPurpose = Exclude<SmsPurpose, 'onboarding_link' | 'case_code' | 'case_decision'>;
 
@@ -38,7 +43,12 @@ export class SmsDeliveryError extends Error {
 
 /** The Spanish SMS text: the code, its validity and the service name. */
 export function otpSmsText(serviceName: string, code: string, purpose: OtpPurpose): string {
-  const what = purpose === 'pin_recovery' ? 'para recuperar tu PIN' : 'de verificación';
+  const what =
+    purpose === 'pin_recovery'
+      ? 'para recuperar tu PIN'
+      : purpose === 'account_deletion'
+        ? 'para eliminar tu cuenta'
+        : 'de verificación';
   return `${serviceName}: tu código ${what} es ${code}. Vence en ${OTP_VALIDITY_MINUTES} minutos. No lo compartas con nadie.`;
 }
 
@@ -60,6 +70,16 @@ export function caseDecisionSmsText(serviceName: string, link: string): string {
 /** The notice after a PIN change (PIN recovery): no PIN, no code, a way out if it was not the patient. */
 export function pinChangedSmsText(serviceName: string): string {
   return `${serviceName}: el PIN de tu cuenta se cambió recién. Si no fuiste vos, recuperá tu PIN desde la aplicación y avisanos.`;
+}
+
+/** A deletion was asked (issue 45 item 6): when, and how to cancel; no name, no number. */
+export function deletionAskedSmsText(serviceName: string, due: string): string {
+  return `${serviceName}: pediste eliminar tu cuenta. Se eliminará el ${due}. Para cancelar, ingresá con tu cédula y PIN y andá a Mis datos. Si no fuiste vos, ingresá y cancelalo.`;
+}
+
+/** The receipt of a deletion (issue 45 item 6): no name, no document number. */
+export function deletionReceiptSmsText(serviceName: string): string {
+  return `Tu cuenta del ${serviceName} fue eliminada. Gracias por usar el servicio.`;
 }
 
 /** 09XXXXXXXX to E.164 (+5959XXXXXXXX). */

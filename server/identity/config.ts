@@ -8,6 +8,7 @@ import {
   type LivenessChallengeMode,
 } from '../../contract/identity';
 import { selfieFramePolicy } from '../../contract/frame-policy';
+import { loadDuplicateSearchConfig, type DuplicateSearchConfig } from './config-duplicates';
 import type { BackendSetting } from './worker/models';
 
 /**
@@ -213,6 +214,8 @@ export type IdentityConfig = {
   warmOcr: boolean;
   /** The 1:N face index (issue 44); the block at the end of this file. Absent: the linear scan. */
   faceIndex?: FaceIndexConfig;
+  /** The exact duplicate search's flat file (config-duplicates.ts). Absent: the database read. */
+  duplicates?: DuplicateSearchConfig;
 };
 
 export function loadIdentityConfig(env: Record<string, string | undefined>): IdentityConfig {
@@ -293,6 +296,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
     storePhotos: c.IDENTITY_STORE_PHOTOS,
     warmOcr: c.IDENTITY_WARM_OCR,
     faceIndex: loadFaceIndexConfig(env),
+    duplicates: loadDuplicateSearchConfig(env),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
-import { decodeUnit, EMBEDDING_MODEL, getCompletedKyc } from './store';
+import type { FlatSearch } from './face-flat-search';
+import { decodeUnit, EMBEDDING_MODEL, enrolledVectors, getCompletedKyc } from './store';
 
 /**
  * Duplicates at registration (issue 44 item 3): is a verified selfie's face an enrolled patient's?
@@ -13,6 +14,10 @@ import { decodeUnit, EMBEDDING_MODEL, getCompletedKyc } from './store';
  *   transactions at or after its snapshot's xmin, migration 016's change_xid) are searched again,
  *   and so are all of them when the background search had not finished (or never ran). Two
  *   registrations of one face at once: the second waits for the first's commit and finds it.
+ * With the flat file (face-flat-search.ts, IDENTITY_DUPLICATE_SEARCH=flat) the background search
+ * reads no table: a worker scans every enrolled face quantised, and its best rows (and every change
+ * since the file) are re-scored against the database's float vectors (`flatBestMatch`). The search
+ * inside the register transaction stays the database's: the rows since the background snapshot.
  * No description is stored here: the best patient at or above the threshold, its similarity.
  */
 
@@ -80,6 +85,29 @@ export async function exactBestMatch(
 }
 
 /**
+ * exactBestMatch through the flat file: its best rows by int8 cosine and every enrolment since it,
+ * re-scored exactly against the enrolled vectors now (a patient deleted meanwhile is not answered).
+ */
+export async function flatBestMatch(
+  db: Db,
+  search: FlatSearch,
+  embedding: ArrayLike<number>,
+  threshold: number,
+): Promise<{ patientId: string; similarity: number } | null> {
+  const probe = unitOf(embedding);
+  if (!probe) return null;
+  const { candidates } = await search.search(db, probe);
+  const vectors = await enrolledVectors(db, [...new Set(candidates.map((c) => c.patientId))]);
+  let best: { patientId: string; similarity: number } | null = null;
+  for (const [patientId, row] of vectors) {
+    let dot = 0;
+    for (let j = 0; j < DIM; j++) dot += row[j]! * probe[j]!;
+    if (dot >= threshold && (!best || dot > best.similarity)) best = { patientId, similarity: dot };
+  }
+  return best;
+}
+
+/**
  * The background search of a session that just passed (scan-id's `kyc_complete`): one row per
  * session ('pending' while it runs), the snapshot's xmin taken before the scan. A second call for
  * the session does nothing. Failures are the caller's to log: registration searches anyway.
@@ -88,6 +116,8 @@ export async function startDuplicateCheck(
   db: Db,
   sessionId: string,
   threshold: number,
+  /** The flat file's search (none: every enrolment read from the database). */
+  search: FlatSearch | null = null,
 ): Promise<void> {
   const kyc = await getCompletedKyc(db, sessionId);
   // An approval's session keeps its face sealed (evidence.ts): registration searches it then.
@@ -100,7 +130,9 @@ export async function startDuplicateCheck(
     [sessionId, threshold],
   );
   if (!rows[0]) return;
-  const match = await exactBestMatch(db, kyc.embedding, threshold);
+  const match = search
+    ? await flatBestMatch(db, search, kyc.embedding, threshold)
+    : await exactBestMatch(db, kyc.embedding, threshold);
   await db.query(
     `UPDATE face_duplicate_checks SET status = $2, patient_id = $3, similarity = $4, checked_at = now()
       WHERE session_id = $1`,

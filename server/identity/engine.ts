@@ -3,6 +3,7 @@ import type { IdentityConfig } from './config';
 import { createDocumentReader } from './document';
 import { createDocumentScan, type DocumentScan } from './document-scan';
 import { evidenceKeeper } from './evidence';
+import { createFlatSearch, type FlatSearch } from './face-flat-search';
 import { createIdentification, type Identification } from './identification';
 import type { LivenessDecider } from './liveness';
 import { challengeDecider } from './liveness-challenge';
@@ -34,6 +35,8 @@ export interface IdentityEngine extends LivenessSessions, DocumentScan, Identifi
    * documents (OCR). Callers run work through them with the client address as key; see queue.ts.
    */
   readonly queues: { face: WorkQueue; document: WorkQueue };
+  /** The exact duplicate search's flat file in a worker (issue 44; none: the database read). */
+  readonly duplicateSearch: FlatSearch | null;
   stats(): { pool: ReturnType<FacePool['stats']> };
   close(): Promise<void>;
 }
@@ -106,6 +109,10 @@ export async function createIdentityEngine(
     throw err;
   }
   log.info({ event: 'identity_ready', workers: pool.size, backend: pool.backend, ms: ms(t0) });
+  const duplicateSearch =
+    config.duplicates?.mode === 'flat'
+      ? createFlatSearch({ config: config.duplicates, log })
+      : null;
 
   return {
     config,
@@ -126,9 +133,10 @@ export async function createIdentityEngine(
       evidence,
     }),
     ...createIdentification({ config, pool, limits, log, insight }),
+    duplicateSearch,
     stats: () => ({ pool: pool.stats() }),
     async close() {
-      await Promise.allSettled([pool.close(), reader.close()]);
+      await Promise.allSettled([pool.close(), reader.close(), duplicateSearch?.close()]);
     },
   };
 }

@@ -89,7 +89,7 @@ export function latestFile(
 }
 
 /** Length and SHA-256 of the first and last 64 KiB of a file. */
-function sealOf(p: string): string {
+export function sealOf(p: string): string {
   const bytes = statSync(p).size;
   const fd = openSync(p, 'r');
   try {
@@ -105,15 +105,20 @@ function sealOf(p: string): string {
   }
 }
 
-/** Memory-maps a saved file (throws when its seal is missing or does not match). */
-export function openFile(file: { path: string; since: string }, s: HnswSettings): FaceIndexFile {
+/** Throws when a file's seal is missing or does not match it (the flat file's too). */
+export function checkSeal(p: string): void {
   let seal: string;
   try {
-    seal = readFileSync(`${file.path}.seal`, 'utf8').trim();
+    seal = readFileSync(`${p}.seal`, 'utf8').trim();
   } catch {
-    throw new Error(`${file.path}: no seal`);
+    throw new Error(`${p}: no seal`);
   }
-  if (seal !== sealOf(file.path)) throw new Error(`${file.path}: does not match its seal`);
+  if (seal !== sealOf(p)) throw new Error(`${p}: does not match its seal`);
+}
+
+/** Memory-maps a saved file (throws when its seal is missing or does not match). */
+export function openFile(file: { path: string; since: string }, s: HnswSettings): FaceIndexFile {
+  checkSeal(file.path);
   const index = newIndex(s);
   index.view(file.path);
   if (index.dimensions() !== FACE_DIM) throw new Error(`${file.path}: not a 1024-d face index`);

@@ -199,6 +199,7 @@ export async function identityRoutes(
             ctx.db,
             fields.data.session_id,
             engine.config.duplicateFaceThreshold,
+            engine.duplicateSearch,
           ).catch((err: unknown) =>
             request.log.warn({ err: (err as Error).name }, 'face_duplicate_check_failed'),
           );

@@ -39,8 +39,7 @@ export function quantise(v: ArrayLike<number>, out = new Int8Array(v.length)): I
   return out;
 }
 
-const flatName = (databaseId: string, since: string) =>
-  `${databaseId}.flat-i8.${since}.faces`;
+const flatName = (databaseId: string, since: string) => `${databaseId}.flat-i8.${since}.faces`;
 
 /** The newest flat file of this database, if any. */
 export function latestFlat(

@@ -18,7 +18,7 @@ import { runIfMain } from './_identity';
 
 const W = 160;
 const H = 180;
-const FILLS = [0.35, 0.5, 0.6, 0.75, 0.9, 1.0, 1.1];
+const FILLS = [0.35, 0.5, 0.6, 0.75, 0.9, 1.0, 1.1, 1.2, 1.35];
 const faces = path.resolve('tests', 'fixtures', 'faces');
 const NAMES = [
   'blink-open',

@@ -2,7 +2,7 @@ import { decodeRgb, fingerprint, meanLuma, type ImageLimits } from '../image';
 import type { BlinkPlan, EmbeddingPlan } from '../liveness';
 import type { FrameAnalysis } from '../types';
 import { frameColour } from './colour';
-import { detectWithEyes, newTask } from './detect';
+import { detectTooClose, detectWithEyes, newTask } from './detect';
 import {
   decodeAnchor,
   encodeAnchor,
@@ -54,12 +54,13 @@ export async function analyzeImage(
       found = await detectWithEyes(human, img, true, task);
     }
   }
+  const close = found.length ? null : await detectTooClose(human, img, task);
   const tDetect = performance.now();
   return {
     width: img.width,
     height: img.height,
     luminance: meanLuma(img),
-    faces: found.map((f) => f.face),
+    faces: close ? [close] : found.map((f) => f.face),
     fingerprint: fp
       ? { thumb: fp.thumb.toString('base64'), dhash: fp.dhash.toString() }
       : undefined,
@@ -269,6 +270,8 @@ export async function analyzeFrames(
         only = found.length === 1 ? found[0]! : null;
       }
     }
+    // No face at all: perhaps one too close to be found (detect.ts), said as such by the gates.
+    const close = found.length ? null : await detectTooClose(human, img, task);
     const tDetect = performance.now();
     if (only) {
       describeFirst = false;
@@ -293,7 +296,7 @@ export async function analyzeFrames(
     }
     out.push({
       ...base,
-      faces: found.map((f) => f.face),
+      faces: close ? [close] : found.map((f) => f.face),
       colour: frameColour(img, colourBox, colourExtent),
       timings: { decodeMs: tDecode - t0, detectMs: tDetect - tDecode },
     });

@@ -52,11 +52,16 @@ export { FACE_ELLIPSES, HEAD_ELLIPSES };
 export const FLAT_WEIGHT = 0.15;
 /**
  * How the patient holds the phone (issue 41 item 6): the face's size in the oval, as a zoom of the
- * fixture about its face's centre ('arm' is the fixture as it is: the face about half the oval's
- * width), and the screen's light on the face with it (the face is closer: the inverse square of the
- * distance, which goes with the zoom: tests/synthetic/model.ts litAtScale).
+ * fixture about its face's centre, and the screen's light on the face with it (the face is closer:
+ * the inverse square of the distance, which goes with the zoom: tests/synthetic/model.ts
+ * litAtScale). The zoom is of the face's size, not of the photo: 'arm' is the face of `blink` as
+ * its photo has it (about 0.56 of the oval's width), and every other face is brought to that size
+ * first (faceScale), since the photos were cropped tighter or looser than heads differ (blink-c..h
+ * are 1.18-1.27 times blink's: zoomed 1.5 at 'fill' they were 1.07 of the frame, past the oval).
  */
 export const FRAMINGS = { fill: 1.5, arm: 1, far: 0.7 } as const;
+/** The zoom that gives face `f` the size of blink's face in its photo (faces' own width, FACE_ELLIPSES). */
+export const faceScale = (f: BlinkFace) => FACE_ELLIPSES.blink.rx / FACE_ELLIPSES[f].rx;
 export type Framing = keyof typeof FRAMINGS;
 /** The phone camera's own JPEG quality (0-100). */
 export const CAMERA_QUALITY = 70;
@@ -183,6 +188,11 @@ export type SyntheticCameraOptions = {
   reflection?: 'face' | 'flat' | 'print';
   /** How the patient holds the phone (FRAMINGS): 'arm' by default. */
   framing?: Framing;
+  /**
+   * The patient's move of the phone by scene time `t` (tests/synthetic/model.ts followFraming and
+   * scaleAt: 1 where they hold it, 0.8 after 'Alejá un poco el celular'...), times the framing.
+   */
+  distance?: (t: number) => number;
   /** The browser's frame policy (its width and JPEG quality); the selfie's by default. */
   policy?: FramePolicy;
   /** The phone camera's own JPEG quality (0-100), CAMERA_QUALITY by default. */
@@ -211,9 +221,7 @@ export function syntheticCamera(
   const cameraQuality = o.cameraQuality ?? CAMERA_QUALITY;
   const flat = o.reflection === 'flat' || o.reflection === 'print';
   const flatWeight = o.reflection === 'print' ? 1 : FLAT_WEIGHT;
-  const zoom = FRAMINGS[o.framing ?? 'arm'];
-  // Closer to the screen: its light on the face goes with the inverse square of the distance.
-  const lit = litAtScale(p, zoom);
+  const framed = FRAMINGS[o.framing ?? 'arm'];
   const jitter = rng(p.seed * 7_919 + 101);
   const noise = rng(p.seed * 104_729 + 3);
   const W = REGION.width;
@@ -228,6 +236,10 @@ export function syntheticCamera(
     const src = await facePair(p.face);
     const sceneT = t - p.cameraLatencyMs;
     const closed = eyesClosedAt(scene.blinks, sceneT);
+    const held = framed * (o.distance?.(sceneT) ?? 1);
+    const zoom = held * faceScale(p.face);
+    // Closer to the screen: its light on the face goes with the inverse square of the distance.
+    const lit = litAtScale(p, held);
     const [hx, hy] = headAt(p, sceneT, jitter);
     const screen: Rgb = screenRgb(scene.screenAt(sceneT));
     // The light at a few weights, interpolated per pixel (illumination is linear in the weight).

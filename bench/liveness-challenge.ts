@@ -74,6 +74,9 @@ import { createIdentityEngine, type IdentityEngine } from '../server/identity/en
 import * as store from '../server/identity/store';
 import {
   blinkOnCue,
+  distanceStart,
+  followFraming,
+  scaleAt,
   BENCH_LIGHTINGS as LIGHTINGS,
   BLINK_FACES,
   HELD_OUT_FACES,
@@ -440,9 +443,16 @@ async function runSession(
   const page = new Page();
   /** The browser's backlight guard: the EV it asked and from when, and its burnt looks in a row. */
   const guard = { ev: 0, from: Infinity, burnt: 0, lastLook: -Infinity, done: !exposureSupported };
+  /**
+   * Where the patient holds the phone (the framing's zoom), moved as the oval's distance hints say
+   * (tests/synthetic/model.ts followFraming, as the e2e camera does): each new framing the page
+   * shows is read once (an answer without one clears it: kyc.framing.ts keeps it until progress).
+   */
+  let distance = distanceStart({ ...p, scale: FRAMINGS[(p as BenchPatient).framing ?? 'arm'] });
+  let framingShown = '';
   const camera = syntheticCamera(p, {
     reflection: kind === 'flat' || kind === 'print' ? kind : 'face',
-    framing: (p as BenchPatient).framing ?? 'arm',
+    distance: (t) => scaleAt(distance, t),
     policy,
     exposureEv: (t) => (t >= guard.from ? guard.ev : 0),
   });
@@ -572,6 +582,10 @@ async function runSession(
     if (!('error' in answer)) {
       page.apply(arrived, answer.challenge);
       answerCues();
+      const framing = (answer.framing ?? []).join(' ');
+      if (framing && framing !== framingShown && kind !== 'video' && kind !== 'recording')
+        distance = followFraming(p, distance, answer.framing!, arrived + p.displayLatencyMs);
+      framingShown = framing;
     }
     if (ended(out, answer, arrived)) break;
     poll = Math.max(poll + policy.pollEveryMs, arrived);

@@ -59,8 +59,9 @@ const SERVER_EDGES = {
   // Mis datos answers the patient of the live session only; the download opens the images a case
   // still keeps with the cases area's sealer (cases/seal.ts); deleting an account (issue 45 item
   // 6) checks the PIN with login's own check and erases through each table's writer (patients,
-  // cases' store), in the job's one transaction
-  'my-data': ['session', 'cases', 'login', 'patients'],
+  // cases' store), in the job's one transaction; 'Mi rostro' (item 4) confirms with login's PIN
+  // check, locks the face on the patient (patients) and withdraws it (identity's store)
+  'my-data': ['session', 'cases', 'login', 'patients', 'identity'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],
 };

@@ -52,6 +52,10 @@ export const ACCESS_KINDS = [
   // the patient asked to delete their account (PIN and SMS code), or cancelled it (issue 45 item 6)
   'deletion_request',
   'deletion_cancel',
+  // 'Mi rostro' (issue 45 item 4): the patient locked, unlocked or withdrew their face
+  'face_lock',
+  'face_unlock',
+  'face_withdraw',
 ] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 
@@ -63,7 +67,8 @@ export const accessesResponse = z.object({
     z.object({
       kind: z.enum(ACCESS_KINDS),
       at: z.string(),
-      result: z.enum(['ok', 'failed']),
+      /** 'locked': a face recognition refused because the patient had locked their face */
+      result: z.enum(['ok', 'failed', 'locked']),
       /** an operator's role (never their name or user); null: the patient or a device */
       role: z.nullable(z.enum(OPERATOR_ROLES)),
       /** the health centre where known (null today: operators carry none) */

@@ -56,7 +56,33 @@ type Row = {
   full_name: string | null;
   given_names: string | null;
   numero_documento: string | null;
+  /** the recognised patient locked their face, or withdrew it, since the decision (issue 45) */
+  refused: boolean;
 };
+
+/** What a refused recognition decides: exactly what a search that found nobody decides. */
+const NOT_FOUND = {
+  stage: 'failed' as const,
+  patientId: null,
+  confidence: null,
+  message: faceLoginMessages.notRecognised,
+};
+
+/**
+ * Whether a recognised patient is refused (issue 45 item 4): their face locked, or withdrawn since
+ * the search read it. Reads the patient's row FOR SHARE inside the decision's transaction.
+ */
+async function faceRefused(tx: Db, patientId: string): Promise<'locked' | 'withdrawn' | null> {
+  const { rows } = await tx.query<{ locked: boolean; enrolled: boolean }>(
+    `SELECT p.face_locked_at IS NOT NULL AS locked,
+            EXISTS (SELECT 1 FROM face_enrollments e WHERE e.patient_id = p.id) AS enrolled
+       FROM patients p WHERE p.id = $1 FOR SHARE OF p`,
+    [patientId],
+  );
+  const row = rows[0];
+  if (!row || !row.enrolled) return 'withdrawn';
+  return row.locked ? 'locked' : null;
+}
 
 export function createFaceLogin(deps: FaceLoginDeps) {
   const { db, config: cfg, log } = deps;
@@ -84,7 +110,10 @@ export function createFaceLogin(deps: FaceLoginDeps) {
     if (!UUID.test(sessionId)) throw new HttpError(400, faceLoginMessages.sessionInvalid);
     const { rows } = await db.query<Row>(
       `SELECT f.stage, f.client_key, f.patient_id::text AS patient_id, f.confidence, f.threshold, f.message,
-              p.nombre || ' ' || p.apellido AS full_name, p.nombre AS given_names, p.numero_documento
+              p.nombre || ' ' || p.apellido AS full_name, p.nombre AS given_names, p.numero_documento,
+              (p.face_locked_at IS NOT NULL
+               OR NOT EXISTS (SELECT 1 FROM face_enrollments e WHERE e.patient_id = f.patient_id))
+                AS refused
          FROM face_auth_sessions f LEFT JOIN patients p ON p.id = f.patient_id
         WHERE f.session_id = $1 AND f.created_at > now() - ($2::bigint * interval '1 millisecond')`,
       [sessionId, cfg.sessionTtlMs],
@@ -97,6 +126,10 @@ export function createFaceLogin(deps: FaceLoginDeps) {
   }
 
   const resultOf = (row: Row): FaceLoginResult | null => {
+    // A face locked or withdrawn after the decision (a recognition in flight when the lock
+    // landed) answers as not recognised from then on: the patient is never named.
+    if (row.stage === 'authenticated' && row.refused)
+      return resultOf({ ...row, stage: 'failed', message: null, refused: false });
     if (row.stage === 'authenticated' && row.full_name && row.numero_documento) {
       const confidence = Number(Number(row.confidence).toFixed(4));
       return {
@@ -187,6 +220,7 @@ export function createFaceLogin(deps: FaceLoginDeps) {
       let threshold: number | null = null;
       let best: number | null = null;
       let message: string = timeUp ? hints.timeUp : faceLoginMessages.notRecognised;
+      let refusedFor: 'locked' | 'withdrawn' | null = null;
       try {
         if (!timeUp) {
           const embedding = await sessionSelfie(db, sessionId);
@@ -202,27 +236,37 @@ export function createFaceLogin(deps: FaceLoginDeps) {
             }
           }
         }
-        await db.query(
-          `UPDATE face_auth_sessions SET stage = $2, patient_id = $3, confidence = $4, threshold = $5,
-                  message = $6, decided_at = now() WHERE session_id = $1`,
-          [
-            sessionId,
-            stage,
-            patientId,
-            confidence,
-            threshold ?? engine.config.matchThreshold,
-            message,
-          ],
-        );
-        // 'Quién vio mis datos' (issue 45): a recognition, at a kiosk or on the manual page.
-        if (patientId)
-          await recordAccess(db, {
-            patientId,
-            kind: caller.deviceId ? 'kiosk' : 'face_login',
-            result: 'ok',
-            deviceId: caller.deviceId,
-            at: new Date(),
-          });
+        const decided = { stage, patientId, confidence, message };
+        refusedFor = await db.transaction(async (tx) => {
+          // 'Mi rostro' (issue 45 item 4): the patient's row, read FOR SHARE, orders this decision
+          // with a lock or a withdrawal. A locked patient is refused exactly like nobody found
+          // (same stage, message and answer) and the try is written to their log as 'locked'.
+          const refused = decided.patientId ? await faceRefused(tx, decided.patientId) : null;
+          if (refused) Object.assign(decided, NOT_FOUND);
+          await tx.query(
+            `UPDATE face_auth_sessions SET stage = $2, patient_id = $3, confidence = $4, threshold = $5,
+                    message = $6, decided_at = now() WHERE session_id = $1`,
+            [
+              sessionId,
+              decided.stage,
+              decided.patientId,
+              decided.confidence,
+              threshold ?? engine.config.matchThreshold,
+              decided.message,
+            ],
+          );
+          // 'Quién vio mis datos' (issue 45): a recognition, at a kiosk or on the manual page.
+          if (patientId && refused !== 'withdrawn')
+            await recordAccess(tx, {
+              patientId,
+              kind: caller.deviceId ? 'kiosk' : 'face_login',
+              result: refused ? 'locked' : 'ok',
+              deviceId: caller.deviceId,
+              at: new Date(),
+            });
+          return refused;
+        });
+        ({ stage, patientId, confidence } = decided);
       } catch (err) {
         // Never leave an attempt half-decided: it fails, and the error is answered as usual.
         await db.query(
@@ -240,6 +284,7 @@ export function createFaceLogin(deps: FaceLoginDeps) {
         live: !timeUp,
         stage,
         patientId,
+        ...(refusedFor ? { refused: refusedFor } : {}),
         best,
         threshold: threshold ?? engine.config.matchThreshold,
         ms: { total: ms(t0), liveness: Math.round(tLive - t0), identify: ms(tLive) },

@@ -326,6 +326,11 @@ const faceIndexSchema = z.object({
   IDENTITY_FACE_INDEX_REBUILD_AFTER: int(20_000, 1),
   /** Below this many enrolments no file is made: the changes in memory are scanned exactly. */
   IDENTITY_FACE_INDEX_MIN_ROWS: int(1_000, 0),
+  /**
+   * A face withdrawn (issue 45 item 4) is ignored at once, but the file still holds its vector:
+   * the file is rebuilt without it at most this long after a process saw the deletion (seconds).
+   */
+  IDENTITY_FACE_INDEX_FORGET_SECONDS: int(3_600, 1, 86_400),
 });
 
 export type FaceIndexConfig = {
@@ -339,6 +344,8 @@ export type FaceIndexConfig = {
   pollMs: number;
   rebuildAfter: number;
   minRows: number;
+  /** A deleted enrolment's vector leaves the file (a rebuild) within this long (ms). */
+  forgetMs: number;
 };
 
 export function loadFaceIndexConfig(env: Record<string, string | undefined>): FaceIndexConfig {
@@ -354,5 +361,6 @@ export function loadFaceIndexConfig(env: Record<string, string | undefined>): Fa
     pollMs: c.IDENTITY_FACE_INDEX_POLL_MS,
     rebuildAfter: c.IDENTITY_FACE_INDEX_REBUILD_AFTER,
     minRows: c.IDENTITY_FACE_INDEX_MIN_ROWS,
+    forgetMs: c.IDENTITY_FACE_INDEX_FORGET_SECONDS * 1000,
   };
 }

@@ -63,6 +63,8 @@ type State = {
   masked: Set<string>;
   /** How many of `masked` the file holds. */
   maskedInFile: number;
+  /** When a deletion of a patient the file holds was first seen: its vector must leave the file. */
+  removedSince: number | null;
   enrolled: number;
   lastSync: number;
   /** When the folder was last looked at for a newer file. */
@@ -91,10 +93,12 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
 
   function apply(s: State, changed: Map<string, Float32Array | null>): void {
     for (const [id, v] of changed) {
+      const inFile = Boolean(s.file && s.file.index.contains(BigInt(id)));
       if (!s.masked.has(id)) {
         s.masked.add(id);
-        if (s.file && s.file.index.contains(BigInt(id))) s.maskedInFile++;
+        if (inFile) s.maskedInFile++;
       }
+      if (!v && inFile) s.removedSince ??= Date.now();
       if (v) s.delta.set(id, v);
       else s.delta.delete(id);
     }
@@ -176,6 +180,7 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
         delta: new Map(),
         masked: new Set(),
         maskedInFile: 0,
+        removedSince: null,
         enrolled: 0,
         lastSync: Date.now(),
         lastLook: Date.now(),
@@ -197,6 +202,7 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
         s.delta.clear();
         s.masked.clear();
         s.maskedInFile = 0;
+        s.removedSince = null;
         apply(s, all.changed);
         s.since = all.xmin;
         s.enrolled = countOf(s);
@@ -242,10 +248,21 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
             full = true;
           }
         }
-        if (!full && !rebuilding && s.masked.size > cfg.rebuildAfter && ch.total >= cfg.minRows) {
+        // A withdrawn face's vector leaves the file within cfg.forgetMs (issue 45 item 4).
+        const forget = s.removedSince !== null && Date.now() - s.removedSince >= cfg.forgetMs;
+        const tooFar = s.masked.size > cfg.rebuildAfter && ch.total >= cfg.minRows;
+        if (!full && forget && ch.total === 0 && s.file) {
+          // Nobody enrolled any more: no file at all.
+          discardFile(s.file.path);
+          state = await load(db);
+          full = true;
+        } else if (!full && !rebuilding && (forget || tooFar)) {
           rebuilding = build(db, s.databaseId)
             .catch((err) => log.warn({ event: 'face_index_build_failed', error: String(err) }))
-            .finally(() => (rebuilding = null));
+            .finally(() => {
+              rebuilding = null;
+              s.lastLook = 0; // the next poll moves to the new file
+            });
         }
       }
     }

@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AccessesResponse, MyDataResponse } from '../../contract/my-data';
 import type { AppContext } from '../context';
-import { HttpError } from '../http/errors';
-import { SESSION_COOKIE, touchSession } from '../session/service';
-import { downloadRoutes } from './download-routes';
 import { deletionRoutes } from './deletion-routes';
-import { myDataMessages } from './messages';
+import { downloadRoutes } from './download-routes';
+import { myFaceRoutes } from './face-routes';
 import { accessesOf, myData } from './service';
+import { sessionPatient } from './session';
 
 /**
  * 'Mis datos' (issue 45), under /api/mis-datos, for the patient of the live session only: nothing
@@ -14,13 +13,12 @@ import { accessesOf, myData } from './service';
  */
 export async function myDataRoutes(app: FastifyInstance, opts: { ctx: AppContext }): Promise<void> {
   const { ctx } = opts;
-  const patientOf = async (request: FastifyRequest) => {
-    const session = await touchSession(ctx, request.cookies[SESSION_COOKIE]);
-    if (!session) throw new HttpError(401, myDataMessages.noSession);
-    return session.patientId;
-  };
+  const patientOf = sessionPatient(ctx);
 
   app.get('/', async (request): Promise<MyDataResponse> => myData(ctx, await patientOf(request)));
+
+  // 'Mi rostro' (issue 45 item 4): its own routes file.
+  await app.register(myFaceRoutes, { ctx, prefix: '/rostro' });
 
   app.get('/accesos', async (request): Promise<AccessesResponse> =>
     accessesOf(ctx, await patientOf(request)),

@@ -140,3 +140,37 @@ export async function deletePatient(
   await clearLoginGuard({ db }, documento);
   return rows.length > 0;
 }
+
+/**
+ * 'Mi rostro' (issue 45 item 4, migration 035): locks face recognition of a patient with an
+ * enrolled face. False when it was locked already or there is no face. The row lock it takes
+ * orders it with a recognition being decided (server/face-login reads the row FOR SHARE).
+ */
+export async function lockPatientFace(db: Db, patientId: string, at: Date): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE patients p SET face_locked_at = $2
+      WHERE p.id = $1 AND p.face_locked_at IS NULL
+        AND EXISTS (SELECT 1 FROM face_enrollments e WHERE e.patient_id = p.id)
+      RETURNING 1`,
+    [patientId, at],
+  );
+  return rows.length > 0;
+}
+
+/** Lifts the face lock (unlocked with PIN and code, or the face withdrawn); true when it was set. */
+export async function unlockPatientFace(db: Db, patientId: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `UPDATE patients SET face_locked_at = NULL WHERE id = $1 AND face_locked_at IS NOT NULL
+      RETURNING 1`,
+    [patientId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A face withdrawn: no lock is left on it. Always writes the row, so it takes the patient's row
+ * lock whatever the lock's state (a recognition being decided finishes first or sees the change).
+ */
+export async function clearPatientFaceLock(db: Db, patientId: string): Promise<void> {
+  await db.query('UPDATE patients SET face_locked_at = NULL WHERE id = $1', [patientId]);
+}

@@ -3,6 +3,7 @@ import { OTP_VALIDITY_MINUTES } from '../../contract/onboarding';
 export type SmsPurpose =
   | 'onboarding'
   | 'pin_recovery'
+  | 'face_unlock'
   | 'onboarding_link'
   | 'case_code'
   | 'case_decision'
@@ -48,7 +49,9 @@ export function otpSmsText(serviceName: string, code: string, purpose: OtpPurpos
       ? 'para recuperar tu PIN'
       : purpose === 'account_deletion'
         ? 'para eliminar tu cuenta'
-        : 'de verificación';
+        : purpose === 'face_unlock'
+          ? 'para desbloquear tu rostro'
+          : 'de verificación';
   return `${serviceName}: tu código ${what} es ${code}. Vence en ${OTP_VALIDITY_MINUTES} minutos. No lo compartas con nadie.`;
 }
 

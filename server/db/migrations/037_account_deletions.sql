@@ -19,6 +19,7 @@ CREATE INDEX account_deletions_due ON account_deletions (due_at) WHERE status = 
 -- The SMS code that confirms a deletion has a purpose of its own: a code sent to confirm a
 -- deletion is never a registration's or a PIN recovery's code, nor the other way round.
 ALTER TABLE otp_codes DROP CONSTRAINT otp_codes_purpose_check;
+-- 'face_unlock' is 035's ('Mi rostro'): this list is every purpose, whichever ran first.
 ALTER TABLE otp_codes ADD CONSTRAINT otp_codes_purpose_check CHECK (
-  purpose IN ('onboarding', 'pin_recovery', 'account_deletion')
+  purpose IN ('onboarding', 'pin_recovery', 'face_unlock', 'account_deletion')
 );

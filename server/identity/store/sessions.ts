@@ -302,3 +302,17 @@ export async function purgeExpiredSessions(db: Db, replayWindowMs: number): Prom
     [replayWindowMs],
   );
 }
+
+/**
+ * A patient withdrew their face (issue 45 item 4): their KYC session keeps no description or photo
+ * of it. A consumed session (the registration was done) also drops its sealed result, which holds
+ * the approved face's description; a case's own sealed evidence stays until its purge.
+ */
+export async function forgetSessionFace(db: Db, id: string): Promise<void> {
+  await db.query(
+    `UPDATE kyc_sessions SET selfie_embedding = NULL, selfie_photo = NULL, eye_anchor = NULL,
+            sealed_result = CASE WHEN consumed_at IS NOT NULL THEN NULL ELSE sealed_result END
+      WHERE id::text = $1`,
+    [id],
+  );
+}

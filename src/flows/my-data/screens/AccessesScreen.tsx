@@ -22,6 +22,7 @@ export function AccessesScreen() {
               <strong>{copy.kinds[a.kind]}</strong>
               <time dateTime={a.at}>{copy.moment(a.at)}</time>
               {a.result === 'failed' ? <Note>{copy.failedAttempt}</Note> : null}
+              {a.result === 'locked' ? <Note>{copy.lockedAttempt}</Note> : null}
               {a.role ? <Note>{copy.role(copy.roles[a.role])}</Note> : null}
               {a.centre ? <Note>{copy.centre(a.centre)}</Note> : null}
               {a.what ? <Note>{copy.image(PARTS[a.what] ?? a.what)}</Note> : null}

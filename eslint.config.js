@@ -45,8 +45,9 @@ const SERVER_EDGES = {
   onboarding: ['identity', 'geo', 'patients'],
   // a case opens on a registration and hands it back (its draft, holds, the decision's link) and
   // reads the KYC session's evidence through registration's KycStore; the desk photo runs on the
-  // identity engine (its gates, its image check, the face comparison)
-  cases: ['onboarding', 'identity'],
+  // identity engine (its gates, its image check, the face comparison); an approved correction
+  // (issue 45 item 5) writes the patient's field through server/patients
+  cases: ['onboarding', 'identity', 'patients'],
   // revoking an operator returns the cases they held to the queue, in the revocation's transaction
   // (cases/claims.ts); the case routes reach operators only through operatorAuthPlugin's
   // decorations (app.requireOperator, request.operator), by plugin name, never by import
@@ -60,7 +61,8 @@ const SERVER_EDGES = {
   // still keeps with the cases area's sealer (cases/seal.ts); deleting an account (issue 45 item
   // 6) checks the PIN with login's own check and erases through each table's writer (patients,
   // cases' store), in the job's one transaction; 'Mi rostro' (item 4) confirms with login's PIN
-  // check, locks the face on the patient (patients) and withdraws it (identity's store)
+  // check, locks the face on the patient (patients) and withdraws it (identity's store); a
+  // correction it asks is a case (item 5)
   'my-data': ['session', 'cases', 'login', 'patients', 'identity'],
   // a patient's new PIN clears the login ledger (clearLoginGuard)
   patients: ['login'],

@@ -22,6 +22,8 @@ export const CASE_TRIGGERS = [
   // the verified face is an enrolled patient's, with another document (issue 44 item 3): opened by
   // registration itself, never by the patient; a supervisor decides it
   'possible_duplicate',
+  // a registered patient asked from Mis datos that a field be corrected (issue 45 item 5)
+  'patient_correction',
 ] as const;
 export type CaseTrigger = (typeof CASE_TRIGGERS)[number];
 
@@ -40,8 +42,10 @@ export type CaseKind = (typeof CASE_KINDS)[number];
  * Every kind the back office works: the patient's two and 'duplicate' (issue 44 item 3, 'Posible
  * duplicado'), which registration opens when the verified face is an enrolled patient's with another
  * document number. Its patient sees it as a person's review ('review'), never the other patient.
+ * And 'correction' (issue 45 item 5, 'Corrección de datos'): a registered patient's request from
+ * Mis datos that one identity field be changed; the patient sees it in Mis datos only.
  */
-export const OPERATOR_CASE_KINDS = [...CASE_KINDS, 'duplicate'] as const;
+export const OPERATOR_CASE_KINDS = [...CASE_KINDS, 'duplicate', 'correction'] as const;
 export type OperatorCaseKind = (typeof OPERATOR_CASE_KINDS)[number];
 
 /**

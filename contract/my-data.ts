@@ -56,6 +56,8 @@ export const ACCESS_KINDS = [
   'face_lock',
   'face_unlock',
   'face_withdraw',
+  // the patient asked that a field be corrected (issue 45 item 5)
+  'correction',
 ] as const;
 export type AccessKind = (typeof ACCESS_KINDS)[number];
 

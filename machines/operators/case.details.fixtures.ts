@@ -179,3 +179,34 @@ export const centroCase: CaseDetail = {
   approvalRule: 'one',
   fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read' },
 };
+/**
+ * 'Corrección de datos' (issue 45 item 5): a registered patient asked from Mis datos that their
+ * marital status say another value, with their reason (the case's first correction, by
+ * 'paciente'); the cédula kept from their registration's case. Approved or rejected, no step repeated.
+ */
+export const correctionCase: CaseDetail = {
+  ...fixtureCase,
+  id: 'c5e1a7b3-2d4f-4c6a-8e9b-1f3a5c7e9b20',
+  kind: 'correction',
+  trigger: 'patient_correction',
+  step: 'front',
+  fields: { ...fixtureCase.fields, MaritalStatus: 'CASADA' },
+  corrections: [
+    {
+      field: 'MaritalStatus',
+      from: 'SOLTERA',
+      to: 'CASADA',
+      reason: 'Me casé en marzo de 2025',
+      operator: 'paciente',
+      at: minutesAgo(45),
+    },
+  ],
+  engineReasons: [],
+  faceSimilarity: null,
+  faceThreshold: null,
+  attempts: { liveness: 0, scans: 0 },
+  images: ['front', 'back'],
+  approvalRule: 'one',
+  fieldOrigins: { ...fixtureCase.fieldOrigins, DateOfBirth: 'read', MaritalStatus: 'typed' },
+  patientClaim: { field: 'MaritalStatus', says: 'CASADA' },
+};

@@ -2,6 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import {
   cardMissingCase,
   centroCase,
+  correctionCase,
   duplicateCase,
   fixtureCase,
   LOADED_AT,
@@ -23,6 +24,7 @@ import type { CaseContext, Correction, CorrectionContext, DeskContext } from './
 export {
   cardMissingCase,
   centroCase,
+  correctionCase,
   duplicateCase,
   fixtureCase,
   LOADED_AT,
@@ -186,6 +188,11 @@ export const caseFixtures = {
   reviewingDuplicate: caseAt(
     { reviewing: 'idle' },
     { caseId: duplicateCase.id, detail: duplicateCase },
+  ),
+  /** A patient's correction from Mis datos (issue 45 item 5): approve or reject, no repeat. */
+  reviewingCorrection: caseAt(
+    { reviewing: 'idle' },
+    { caseId: correctionCase.id, detail: correctionCase, images: { front: IMAGE } },
   ),
   /** Rejecting a posible duplicado: its own reason ('the same person'). */
   rejectingDuplicate: caseAt(

@@ -82,11 +82,15 @@ export const caseSetup = setup({
     /** this operator holds the claim of a case still open */
     canDecide: ({ context }) =>
       context.detail?.claimedByMe === true && context.detail.status === 'open',
-    /** a step asked again: not on a 'posible duplicado' (issue 44 item 3), approved or rejected */
+    /**
+     * a step asked again: not on a 'posible duplicado' (issue 44 item 3) nor a patient's correction
+     * (issue 45 item 5): approved or rejected
+     */
     canRepeat: ({ context }) =>
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&
-      context.detail.kind !== 'duplicate',
+      context.detail.kind !== 'duplicate' &&
+      context.detail.kind !== 'correction',
     /**
      * a centro case is approved only after the desk photo; a remote case where nobody saw a card
      * only at a health centre
@@ -97,9 +101,10 @@ export const caseSetup = setup({
       context.detail.approvalRule !== 'centre_only' &&
       // A centro case after its desk photo; a remote one with its selfie (it has no desk photo to
       // take: issue 43 item 2).
+      // A patient's correction (issue 45 item 5) enrols no face: the rule alone says.
       (context.detail.kind === 'centro'
         ? context.deskMatch !== null
-        : context.detail.images.includes('selfie')),
+        : context.detail.kind === 'correction' || context.detail.images.includes('selfie')),
     isCentroToDecide: ({ context }) =>
       context.detail?.claimedByMe === true &&
       context.detail.status === 'open' &&

@@ -17,6 +17,7 @@ export {
   caseFixtures,
   correctionFixtures,
   deskFixtures,
+  correctionCase,
   duplicateCase,
   fixtureCase,
   patientClaimCase,

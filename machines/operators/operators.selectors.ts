@@ -245,12 +245,24 @@ export function selectCorrection(s: CaseSnapshot) {
   };
 }
 
+/** Why a patient's correction is refused: the cédula does not say it, or cannot be read. */
+const CORRECTION_REJECT_REASONS: readonly string[] = [
+  'document_invalid',
+  'photos_unusable',
+  'other',
+];
+
 export const selectRejection = (s: CaseSnapshot) => ({
   rejection: s.context.rejection,
   canConfirm: s.can({ type: 'reject.confirm' }),
-  /** the reasons this case may be rejected for: 'duplicate_person' on a posible duplicado only */
-  reasons: REJECT_REASONS.filter(
-    (r) => (r === 'duplicate_person') === (s.context.detail?.kind === 'duplicate') || r === 'other',
+  /**
+   * the reasons this case may be rejected for: 'duplicate_person' on a posible duplicado only; a
+   * patient's correction (issue 45 item 5) for what its cédula shows or not
+   */
+  reasons: REJECT_REASONS.filter((r) =>
+    s.context.detail?.kind === 'correction'
+      ? CORRECTION_REJECT_REASONS.includes(r)
+      : (r === 'duplicate_person') === (s.context.detail?.kind === 'duplicate') || r === 'other',
   ),
 });
 

@@ -1,5 +1,5 @@
 import type { IdData } from '../../contract/onboarding';
-import type { OperatorRole } from '../../contract/operators';
+import type { CorrectableField, OperatorRole } from '../../contract/operators';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -61,6 +61,9 @@ export type CaseFull = Pick<
   duplicate: Uint8Array | null;
   duplicate_similarity: number | null;
   duplicate_threshold: number | null;
+  /** 'correction' cases (issue 45 item 5): the registered patient and which field */
+  patient_id: string | null;
+  correction_field: CorrectableField | null;
 };
 
 export const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, status, trigger, step,
@@ -69,7 +72,8 @@ export const FULL_COLUMNS = `id::text AS id, draft_id::text AS draft_id, kind, s
   attempts_scans, needs_supervisor, claimed_by, last_activity_at, approvals, decided_by,
   (selfie IS NOT NULL) AS has_selfie, (portrait IS NOT NULL) AS has_portrait,
   (front IS NOT NULL) AS has_front, (back IS NOT NULL) AS has_back, (desk IS NOT NULL) AS has_desk,
-  patient_claim, duplicate, duplicate_similarity, duplicate_threshold`;
+  patient_claim, duplicate, duplicate_similarity, duplicate_threshold, patient_id::text AS patient_id,
+  correction_field`;
 
 /** jsonb arrives parsed (pg, PGlite); a string is parsed, for any driver that does not. */
 export const json = <T>(value: T | string): T =>

@@ -122,6 +122,7 @@ export function approvalRule(
 ): ApprovalRule {
   // A 'posible duplicado' (issue 44 item 3): one approval, a supervisor's (decision.ts).
   if (row.kind === 'duplicate') return 'one';
+  if (row.kind === 'correction') return correctionRule(row, corrections);
   const remote = row.kind === 'review';
   if (remote && !row.has_front) return 'centre_only';
   if (SUPERVISED_TRIGGERS.includes(row.trigger)) return 'two';
@@ -129,6 +130,23 @@ export function approvalRule(
   const compared = row.face_similarity !== null && row.has_portrait;
   const typed = corrections.some((c) => (IDENTITY_FIELDS as readonly string[]).includes(c.field));
   return compared && !typed ? 'one' : 'two';
+}
+
+/**
+ * A registered patient's correction (issue 45 item 5), remote as a review: the name or the number
+ * they log in with changes with a card to look at and two people (a second approval, a
+ * supervisor's), and not at all from a distance without one (the patient goes to a health centre,
+ * card in hand); any other field, with one approval.
+ */
+function correctionRule(
+  row: Pick<ApprovalRow, 'has_front'>,
+  corrections: ReadonlyArray<{ field: string }>,
+): ApprovalRule {
+  const identity = corrections.some((c) =>
+    (IDENTITY_FIELDS as readonly string[]).includes(c.field),
+  );
+  if (!identity) return 'one';
+  return row.has_front ? 'two' : 'centre_only';
 }
 
 /** Each field: typed by an operator (a correction), read by the engine, or neither. */

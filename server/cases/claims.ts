@@ -32,7 +32,11 @@ const HOUR = 3_600_000;
  */
 export async function queue(ctx: AppContext, op: CaseOperator): Promise<QueueResponse> {
   const now = nowOf(ctx);
-  const kinds = op.rol === 'supervisor' ? `kind IN ('review', 'duplicate')` : `kind = 'review'`;
+  // 'Corrección de datos' (issue 45 item 5) to both roles, as a review.
+  const kinds =
+    op.rol === 'supervisor'
+      ? `kind IN ('review', 'correction', 'duplicate')`
+      : `kind IN ('review', 'correction')`;
   const where = `status = 'open' AND ${kinds} AND (claimed_by IS NULL OR last_activity_at < $1)`;
   const { rows } = await ctx.db.query<{
     id: string;

@@ -20,6 +20,8 @@ export type CasesSettings = {
   /** code look-ups per operator and hour, and by all operators together per hour */
   lookupsPerOperatorHour: number;
   lookupsPerHour: number;
+  /** corrections a patient may ask from Mis datos in 24 hours (issue 45 item 5) */
+  correctionsPerPatientDay: number;
   /** the health centres that verify, by department (validated at start) */
   centres: CentresResponse;
 };
@@ -32,6 +34,7 @@ const schema = z.object({
   CASES_PURGE_MINUTES: int(60),
   CASES_LOOKUPS_PER_OPERATOR_HOUR: int(30),
   CASES_LOOKUPS_PER_HOUR: int(300),
+  CASES_CORRECTIONS_PER_PATIENT_DAY: int(5),
   CASES_CENTRES_FILE: z.string().min(1).optional(),
 });
 
@@ -71,6 +74,7 @@ export function loadCasesSettings(env: Record<string, string | undefined>): Case
     purgeEveryMs: c.CASES_PURGE_MINUTES * 60_000,
     lookupsPerOperatorHour: c.CASES_LOOKUPS_PER_OPERATOR_HOUR,
     lookupsPerHour: c.CASES_LOOKUPS_PER_HOUR,
+    correctionsPerPatientDay: c.CASES_CORRECTIONS_PER_PATIENT_DAY,
     centres: loadCentres(c.CASES_CENTRES_FILE ?? DEFAULT_CENTRES),
   };
 }

@@ -19,9 +19,11 @@ import {
   type CaseOperator,
   type Correction,
 } from './access';
-import { approvalDigest, approvalRule, voidApprovals, type Approval } from './approval';
+import { voidApprovals } from './approval';
 import { audit } from './audit';
 import { caseKyc } from './kyc';
+import { approvalOf } from './approve';
+import { decideCorrection } from './correction-decision';
 import { caseMessages as m } from './messages';
 import { caseSealer } from './seal';
 import { finishCase, setApprovals, setCorrections, setRejectNote } from './store';
@@ -50,6 +52,9 @@ async function correct(
   const sealer = caseSealer(ctx);
   await ctx.db.transaction(async (tx) => {
     const row = await heldCase(ctx, tx, op, rawId, now);
+    // A patient's correction request (issue 45 item 5) is about its one field.
+    if (row.kind === 'correction' && input.field !== row.correction_field)
+      throw new HttpError(409, m.correctionOtherField);
     const { fields, corrections } = currentFields(ctx, row);
     const next: Correction[] = [
       ...corrections,
@@ -109,6 +114,9 @@ async function decision(
   const sealer = caseSealer(ctx);
   const result = await ctx.db.transaction(async (tx) => {
     const row = await heldCase(ctx, tx, op, rawId, now);
+    // 'Corrección de datos' (issue 45 item 5): a registered patient's, no registration to hand back.
+    if (row.kind === 'correction')
+      return { outcome: await decideCorrection(ctx, tx, op, row, input, now), draftId: null };
     const actor = actorOf(op);
     // A 'posible duplicado' (issue 44 item 3): a supervisor approves or rejects it, nothing else.
     if (row.kind === 'duplicate') {
@@ -139,24 +147,16 @@ async function decision(
     };
 
     if (input.decision === 'approve') {
-      const { fields, corrections } = currentFields(ctx, row);
-      // The approval is of what the page showed: the case must not have changed since.
-      const digest = await approvalDigest(ctx, tx, row, fields);
-      if (input.digest !== digest) throw new HttpError(409, m.caseChanged, {}, 'case_changed');
-      let approvals = json(row.approvals);
-      // Approvals of another version (given before they recorded one) do not count: void.
-      if (approvals.some((a) => a.digest !== digest)) {
-        await voidApprovals(tx, { caseId: row.id, approvals, actor, cause: 'digest', at: now });
-        approvals = [];
-      }
-      const rule = approvalRule(row, corrections);
-      if (rule === 'centre_only') throw new HttpError(409, m.cardMissing, {}, 'card_missing');
+      const { fields, corrections, rule, approvals, approval } = await approvalOf(
+        ctx,
+        tx,
+        op,
+        row,
+        { digest: input.digest, cardMissing: m.cardMissing },
+        now,
+      );
+      const { digest } = approval;
       const supervised = rule === 'two';
-      if (approvals.length) {
-        if (op.rol !== 'supervisor') throw new HttpError(403, m.supervisorOnly);
-        if (approvals.some((a) => a.operatorId === op.id))
-          throw new HttpError(409, m.secondApprover);
-      }
       const embedding =
         sealer.openJson<number[]>(row.id, 'desk_embedding', row.desk_embedding) ??
         sealer.openJson<number[]>(row.id, 'selfie_embedding', row.selfie_embedding);
@@ -170,12 +170,6 @@ async function decision(
         !idFieldValues.DocumentNumber.safeParse(fields.DocumentNumber).success
       )
         throw new HttpError(409, m.fieldsMissing, {}, 'fields_missing');
-      const approval: Approval = {
-        operatorId: op.id,
-        usuario: op.usuario,
-        at: now.toISOString(),
-        digest,
-      };
       if (supervised && approvals.length === 0) {
         await setApprovals(tx, row.id, [approval], true);
         await audit(tx, {

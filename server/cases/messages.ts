@@ -56,6 +56,19 @@ export const caseMessages = {
   deskNoFace:
     'No se ve un rostro claro en la foto. Pedile al paciente que mire a la cámara con buena luz.',
   registrationGone: 'El registro de este caso ya no existe.',
+  /** 'Corregir' in Mis datos (issue 45 item 5): the patient's answers and the operator's. */
+  correctionSameValue: 'Ese dato ya dice eso. Escribí el valor correcto si es otro.',
+  correctionOpen:
+    'Ya pediste corregir este dato y una persona lo está revisando. Esperá su respuesta en Mis datos.',
+  correctionNoRepeat:
+    'En una corrección de datos no se repite un paso: aprobala o rechazala con el motivo.',
+  correctionOtherField:
+    'En una corrección pedida por el paciente solo se corrige el dato que pidió.',
+  correctionCardMissing:
+    'No hay imagen de la cédula guardada: el nombre o el número de cédula no se cambian a distancia. Rechazalo para que el paciente vaya a un centro de salud con su cédula.',
+  correctionStale:
+    'El dato del paciente cambió desde que pidió la corrección. Rechazala: puede pedirla de nuevo.',
+  correctionDocumentTaken: 'Ese número de cédula ya es de otro paciente: no se puede aprobar.',
   /** A 'posible duplicado' (issue 44 item 3) is decided by a supervisor, and never as a repeat. */
   duplicateSupervisorOnly: 'Un posible duplicado lo decide una persona con rol de supervisor.',
   duplicateNoRepeat:

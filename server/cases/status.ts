@@ -55,7 +55,8 @@ export async function hasOpenCase(db: Db, draftId: string): Promise<boolean> {
  */
 export function toCaseStatus(row: CaseRow): CaseStatus {
   return {
-    kind: row.kind === 'duplicate' ? 'review' : row.kind,
+    // A 'correction' (issue 45 item 5) names no registration: it is never read here.
+    kind: row.kind === 'duplicate' || row.kind === 'correction' ? 'review' : row.kind,
     status: row.status,
     // What the patient was stuck on: nothing, a person checks their registration.
     trigger: row.kind === 'duplicate' ? 'patient_choice' : row.trigger,

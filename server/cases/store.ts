@@ -40,8 +40,10 @@ const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 /** A new open case, its parts already sealed (patient.ts's openCase). */
 export type NewCase = {
   id: string;
-  draftId: string;
-  celular: string;
+  /** null: a 'correction' (issue 45 item 5), which is a registered patient's, not a registration's */
+  draftId: string | null;
+  /** the registration's mobile for the decision's SMS; null: a 'correction' sends none */
+  celular: string | null;
   kind: OperatorCaseKind;
   trigger: CaseTrigger;
   step: CaseStep;
@@ -63,6 +65,11 @@ export type NewCase = {
     threshold: number;
     sealed: Buffer | null;
   };
+  /**
+   * A 'correction' (issue 45 item 5): the registered patient, which field, and the asked value as
+   * the case's corrections (sealed), so that an approval's digest is of it.
+   */
+  correction?: { patientId: string; field: string; corrections: Buffer | null };
   engine: {
     reasons: readonly string[];
     faceSimilarity: number | null;
@@ -78,9 +85,10 @@ export async function insertCase(tx: Db, c: NewCase): Promise<CaseRow> {
        opened_at, expected_by, code, code_expires_at, selfie, portrait, front, back, fields,
        selfie_embedding, portrait_embedding, engine_reasons, face_similarity, face_threshold,
        attempts_liveness, attempts_scans, engine_signals, patient_claim, duplicate_of,
-       duplicate_similarity, duplicate_threshold, duplicate)
+       duplicate_similarity, duplicate_threshold, duplicate, patient_id, correction_field,
+       corrections)
      VALUES ($1, $2, $3, $4, 'open', $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-       $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
+       $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32)
      RETURNING ${CASE_ROW_COLUMNS}`,
     [
       c.id,
@@ -112,6 +120,9 @@ export async function insertCase(tx: Db, c: NewCase): Promise<CaseRow> {
       c.duplicate?.similarity ?? null,
       c.duplicate?.threshold ?? null,
       c.duplicate?.sealed ?? null,
+      c.correction?.patientId ?? null,
+      c.correction?.field ?? null,
+      c.correction?.corrections ?? null,
     ],
   );
   return rows[0]!;
@@ -161,7 +172,7 @@ export async function touchHeldCase(
 /**
  * Claims the oldest open review case nobody holds (or whose claim went idle before `cutoff`) that
  * this operator may decide, in one statement (FOR UPDATE SKIP LOCKED); null: none. A 'duplicate'
- * case (issue 44 item 3) is a supervisor's only.
+ * case (issue 44 item 3) is a supervisor's only; a 'correction' (issue 45 item 5) anyone's.
  */
 export async function claimOldest(
   tx: Db,
@@ -173,7 +184,8 @@ export async function claimOldest(
     `UPDATE cases SET claimed_by = $1, claimed_usuario = $2, claimed_at = $3, last_activity_at = $3
       WHERE id = (
         SELECT id FROM cases
-         WHERE status = 'open' AND (kind = 'review' OR (kind = 'duplicate' AND $5))
+         WHERE status = 'open'
+           AND (kind IN ('review', 'correction') OR (kind = 'duplicate' AND $5))
            AND (claimed_by IS NULL OR last_activity_at < $4)
            AND (NOT needs_supervisor OR ($5 AND NOT approvals @> $6::jsonb))
          ORDER BY opened_at, id LIMIT 1

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessesResponse, MyDataResponse } from '../../contract/my-data';
 import type { AppContext } from '../context';
+import { correctionRoutes } from './corrections';
 import { deletionRoutes } from './deletion-routes';
 import { downloadRoutes } from './download-routes';
 import { myFaceRoutes } from './face-routes';
@@ -28,4 +29,6 @@ export async function myDataRoutes(app: FastifyInstance, opts: { ctx: AppContext
   downloadRoutes(app, ctx, patientOf);
   // 'Eliminar mi cuenta' (item 6): its own routes and job.
   await app.register(deletionRoutes, { ctx });
+  // 'Corregir' (item 5): a request is a case a person decides.
+  correctionRoutes(app, ctx, patientOf);
 }

@@ -6,13 +6,15 @@ import { recordAccess } from './access-log';
 /**
  * The cases of a patient ($1), read (never written) from the tables server/cases owns: a case
  * belongs to the patient when its KYC session, its decision's session or its registration's session
- * is the one the patient registered with (onboarding_registrations).
+ * is the one the patient registered with (onboarding_registrations), or it names the patient (a
+ * correction they asked, issue 45 item 5).
  */
 export const PATIENT_CASES = `
   regs AS (SELECT session_id FROM onboarding_registrations WHERE patient_id = $1),
   mine AS (
     SELECT c.id FROM cases c
-     WHERE c.kyc_session_id IN (SELECT session_id FROM regs)
+     WHERE c.patient_id = $1
+        OR c.kyc_session_id IN (SELECT session_id FROM regs)
         OR c.decision_session_id IN (SELECT session_id FROM regs)
         OR c.draft_id IN (
           SELECT d.id FROM registration_drafts d WHERE d.kyc_session_id IN (SELECT session_id FROM regs)))`;
@@ -63,7 +65,8 @@ export async function readMyData(ctx: AppContext, patientId: string): Promise<My
       await db.query<{ field: string }>(
         `WITH ${PATIENT_CASES}
          SELECT DISTINCT a.detail->>'field' AS field FROM case_audit a JOIN mine ON mine.id = a.case_id
-          WHERE a.action = 'correct'`,
+           JOIN cases c ON c.id = a.case_id
+          WHERE a.action = 'correct' AND (c.kind <> 'correction' OR c.status = 'approved')`,
         [patientId],
       )
     ).rows.map((r) => r.field),

@@ -1,3 +1,4 @@
+import { splitFullName, type IdData } from '../../contract/onboarding';
 import type { PatientInput } from '../../contract/patients';
 import { clearLoginGuard } from '../login/service';
 import type { AppContext } from '../context';
@@ -115,6 +116,62 @@ export async function setPatientPin(
   const patient = rows[0];
   if (patient) await clearLoginGuard({ db }, input.documento);
   return patient ?? null;
+}
+
+/** The identity fields as `patients` keeps them (the name as the card prints it: surnames first). */
+const IDENTITY_COLUMNS = {
+  FullName: `trim(p.apellido || ' ' || p.nombre)`,
+  DocumentNumber: 'p.numero_documento',
+  DateOfBirth: `to_char(p.fecha_nacimiento, 'YYYY-MM-DD')`,
+  Gender: 'p.sexo',
+  Nationality: 'p.nacionalidad',
+  MaritalStatus: 'p.estado_civil',
+} as const satisfies Record<keyof IdData, string>;
+
+/** The patient's identity fields, as a case holds them ('' for none); null: no such patient. */
+export async function patientIdentity(db: Db, patientId: string): Promise<IdData | null> {
+  const cols = Object.entries(IDENTITY_COLUMNS).map(([f, c]) => `COALESCE(${c}, '') AS "${f}"`);
+  const { rows } = await db.query<IdData>(
+    `SELECT ${cols.join(', ')} FROM patients p WHERE p.id = $1`,
+    [patientId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * An approved correction (issue 45 item 5, inside the decision's transaction): the field says `to`,
+ * only while it still says `from` (what the person approved it over), so it is written once. False:
+ * it no longer says `from` (nothing written). A new document number starts a clean login ledger, as
+ * a registration does.
+ */
+export async function setPatientIdentityField(
+  db: Db,
+  c: { patientId: string; field: keyof IdData; from: string; to: string },
+  now: Date,
+): Promise<boolean> {
+  const name = splitFullName(c.to);
+  const [set, values] =
+    c.field === 'FullName'
+      ? ['nombre = $4, apellido = $5', [name.nombre, name.apellido]]
+      : [
+          {
+            DocumentNumber: 'numero_documento = $4',
+            DateOfBirth: 'fecha_nacimiento = $4::date',
+            Gender: 'sexo = $4',
+            Nationality: 'nacionalidad = $4',
+            MaritalStatus: 'estado_civil = $4',
+          }[c.field],
+          [c.to],
+        ];
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE patients p SET ${set}, updated_at = $3
+      WHERE p.id = $1 AND COALESCE(${IDENTITY_COLUMNS[c.field]}, '') = $2
+      RETURNING p.id::text AS id`,
+    [c.patientId, c.from, now, ...values],
+  );
+  if (!rows.length) return false;
+  if (c.field === 'DocumentNumber') await clearLoginGuard({ db }, c.to);
+  return true;
 }
 
 /** The development demo patient, named in the README. */

@@ -94,6 +94,7 @@ export const myData = {
     face_lock: 'Bloqueaste el reconocimiento de tu rostro',
     face_unlock: 'Desbloqueo del reconocimiento de tu rostro',
     face_withdraw: 'Borraste tu rostro',
+    correction: 'Pediste corregir un dato',
   } satisfies Record<AccessKind, string>,
   failedAttempt: 'Intento fallido',
   lockedAttempt: 'Rechazado: tu rostro estaba bloqueado',

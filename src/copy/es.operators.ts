@@ -77,6 +77,7 @@ export const operadorTerms = {
     review: 'Revisión',
     centro: 'Centro de salud',
     duplicate: 'Posible duplicado',
+    correction: 'Corrección de datos',
   } satisfies Record<OperatorCaseKind, string>,
   triggers: {
     patient_choice: 'El paciente pidió ayuda',
@@ -87,6 +88,7 @@ export const operadorTerms = {
     document_mismatch: 'El frente y el dorso son de cédulas distintas',
     no_camera: 'Sin cámara disponible',
     possible_duplicate: 'La cara ya está registrada con otra cédula',
+    patient_correction: 'El paciente pidió corregir un dato',
   } satisfies Record<CaseTrigger, string>,
   reasons: {
     session_invalid: 'Sesión de verificación no válida',

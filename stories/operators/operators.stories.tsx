@@ -143,6 +143,7 @@ export const CaseReviewingPatientClaim = at(f.case.reviewingPatientClaim);
 /** 'Posible duplicado' (issue 44 item 3): the registered patient beside this registration. */
 export const CaseReviewingDuplicate = at(f.case.reviewingDuplicate);
 export const CaseRejectingDuplicate = at(f.case.rejectingDuplicate);
+export const CaseReviewingCorrection = at(f.case.reviewingCorrection);
 export const CaseCorrecting = at(f.case.correcting);
 export const CaseCorrectingIncomplete = at(f.case.correctingIncomplete);
 export const CaseCorrectingInvalidNumber = at(f.case.correctingInvalidNumber);

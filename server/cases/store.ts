@@ -40,8 +40,7 @@ const ids = (rows: Array<{ id: string }>) => rows.map((r) => r.id);
 /** A new open case, its parts already sealed (patient.ts's openCase). */
 export type NewCase = {
   id: string;
-  /** null: a 'correction' (issue 45 item 5), which is a registered patient's, not a registration's */
-  draftId: string | null;
+  draftId: string | null; // null: a 'correction' (issue 45 item 5), a registered patient's
   /** the registration's mobile for the decision's SMS; null: a 'correction' sends none */
   celular: string | null;
   kind: OperatorCaseKind;
@@ -65,10 +64,7 @@ export type NewCase = {
     threshold: number;
     sealed: Buffer | null;
   };
-  /**
-   * A 'correction' (issue 45 item 5): the registered patient, which field, and the asked value as
-   * the case's corrections (sealed), so that an approval's digest is of it.
-   */
+  /** A 'correction' (issue 45 item 5): the patient, the field, the asked value as corrections */
   correction?: { patientId: string; field: string; corrections: Buffer | null };
   engine: {
     reasons: readonly string[];
@@ -184,8 +180,7 @@ export async function claimOldest(
     `UPDATE cases SET claimed_by = $1, claimed_usuario = $2, claimed_at = $3, last_activity_at = $3
       WHERE id = (
         SELECT id FROM cases
-         WHERE status = 'open'
-           AND (kind IN ('review', 'correction') OR (kind = 'duplicate' AND $5))
+         WHERE status = 'open' AND (kind IN ('review', 'correction') OR (kind = 'duplicate' AND $5))
            AND (claimed_by IS NULL OR last_activity_at < $4)
            AND (NOT needs_supervisor OR ($5 AND NOT approvals @> $6::jsonb))
          ORDER BY opened_at, id LIMIT 1
@@ -334,7 +329,7 @@ export async function purgeCase(tx: Db, caseId: string, now: Date): Promise<void
 
 /**
  * 'Eliminar mi cuenta' (issue 45 item 6), inside the deletion job's transaction: the cases of the
- * patient's registration (images, fields, mobile: the whole row; the audit log stays, naming a case
+ * patient's registration and the corrections they asked (item 5; images, fields, mobile: the whole row; the audit log stays, naming a case
  * that no longer exists), and another registrant's possible-duplicate case loses the patient's
  * id and sealed record. Returns how many cases were deleted.
  */
@@ -344,8 +339,8 @@ export async function eraseCasesOf(
 ): Promise<number> {
   const { rows } = await tx.query(
     `DELETE FROM cases WHERE kyc_session_id = ANY($1::text[]) OR decision_session_id = ANY($1::text[])
-        OR draft_id = ANY($2::uuid[]) RETURNING 1`,
-    [of.kycSessions, of.drafts],
+        OR draft_id = ANY($2::uuid[]) OR patient_id = $3 RETURNING 1`,
+    [of.kycSessions, of.drafts, of.patientId],
   );
   await tx.query('UPDATE cases SET duplicate_of = NULL, duplicate = NULL WHERE duplicate_of = $1', [
     of.patientId,

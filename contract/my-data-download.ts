@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 export const myDataDownloadPaths = {
   /** POST: ask for the file (built once per window); GET with ?t=<token>: the file itself */
   download: '/api/mis-datos/descarga',
-  /** GET: the choice; PUT { optedOut }: change it */
+  /** GET: the choice; POST { optedOut }: change it */
   secondaryUse: '/api/mis-datos/usos-secundarios',
 } as const;
 

@@ -1,17 +1,26 @@
 import { assign, setup } from 'xstate';
 import { toFlowError } from '../shared/errors';
+import { downloadMachine } from './download.machine';
 import { loadMyData } from './my-data.actors';
+import { secondaryUseMachine } from './secondary-use.machine';
 import type { MyDataContext, MyDataEvent } from './my-data.types';
 
 /**
  * 'Mis datos' (issue 45): loads what the service holds and who looked, then shows one section at a
- * time. The menu lists only the sections built (items 1 and 3); later items add states here.
+ * time. The menu lists only the sections built (items 1, 2, 3 and 7); later items add states here.
  */
 export const myDataMachine = setup({
-  types: {} as { context: MyDataContext; events: MyDataEvent },
-  actors: { loadMyData },
+  types: {} as {
+    context: MyDataContext;
+    events: MyDataEvent;
+    children: { loadMyData: 'loadMyData'; download: 'download'; secondaryUse: 'secondaryUse' };
+  },
+  actors: { loadMyData, download: downloadMachine, secondaryUse: secondaryUseMachine },
   guards: {
     isAccessesSection: ({ event }) => event.type === 'section.show' && event.section === 'accesses',
+    isDownloadSection: ({ event }) => event.type === 'section.show' && event.section === 'download',
+    isSecondaryUseSection: ({ event }) =>
+      event.type === 'section.show' && event.section === 'secondaryUse',
   },
   actions: {
     clearError: assign({ error: null }),
@@ -37,11 +46,19 @@ export const myDataMachine = setup({
     showing: {
       initial: 'data',
       on: {
-        'section.show': [{ guard: 'isAccessesSection', target: '.accesses' }, { target: '.data' }],
+        'section.show': [
+          { guard: 'isAccessesSection', target: '.accesses' },
+          { guard: 'isDownloadSection', target: '.download' },
+          { guard: 'isSecondaryUseSection', target: '.secondaryUse' },
+          { target: '.data' },
+        ],
       },
       states: {
         data: {},
         accesses: {},
+        // Items 2 and 7: children of their own (download.machine.ts, secondary-use.machine.ts).
+        download: { invoke: { id: 'download', src: 'download' } },
+        secondaryUse: { invoke: { id: 'secondaryUse', src: 'secondaryUse' } },
       },
     },
     failed: {

@@ -9,6 +9,8 @@ export type MyDataScreen = 'loading' | MyDataSection | 'failed';
 
 export const selectMyDataScreen = (s: Snapshot): MyDataScreen => {
   if (s.matches({ showing: 'accesses' })) return 'accesses';
+  if (s.matches({ showing: 'download' })) return 'download';
+  if (s.matches({ showing: 'secondaryUse' })) return 'secondaryUse';
   if (s.matches('showing')) return 'data';
   if (s.hasTag('error')) return 'failed';
   return 'loading';

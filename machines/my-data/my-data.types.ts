@@ -3,8 +3,8 @@ import type { FlowError } from '../shared/errors';
 
 export type { Access, AccessKind, MyDataResponse } from '../../contract/my-data';
 
-/** The sections of 'Mis datos' the menu lists: only what works (issue 45 items 1 and 3 today). */
-export type MyDataSection = 'data' | 'accesses';
+/** The sections of 'Mis datos' the menu lists: only what works (issue 45 items 1, 2, 3, 7). */
+export type MyDataSection = 'data' | 'accesses' | 'download' | 'secondaryUse';
 
 /** What one load brings: the data the service holds and who looked at it. */
 export type MyDataLoaded = { data: MyDataResponse; accesses: Access[] };

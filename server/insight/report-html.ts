@@ -1,5 +1,6 @@
 import * as echarts from 'echarts';
 import { label, reasonLabels, stepLabels } from './labels';
+import { requestsTables } from './report-requests';
 import type { DailyRow, FlowReport, Reason, Report, StepTime } from './report';
 import {
   assistedTables,
@@ -267,6 +268,11 @@ ${dailyFigure('Kiosco por día', k.daily, ['Intentos', 'Reconocidos'])}
 <section aria-labelledby="asistida"><h2 id="asistida">Verificación asistida</h2>
 <p>${r.assisted.opened} casos abiertos.</p>
 ${assistedTables(r.assisted)
+  .map(([caption, head, rows]) => table(caption, head, rows))
+  .join('\n')}
+</section>
+<section aria-labelledby="pedidos"><h2 id="pedidos">Pedidos en Mis datos</h2>
+${requestsTables(r.requests)
   .map(([caption, head, rows]) => table(caption, head, rows))
   .join('\n')}
 </section>

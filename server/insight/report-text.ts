@@ -6,6 +6,7 @@ import {
   TRIGGER_LABELS,
   type AssistedReport,
 } from './report-cases';
+import { requestsTables } from './report-requests';
 
 /** The report as plain text for the terminal (Spanish, aligned columns). */
 
@@ -156,6 +157,17 @@ function assistedText(a: AssistedReport): string {
   ].join('\n');
 }
 
+function requestsText(r: Report): string {
+  return [
+    '## Pedidos en Mis datos',
+    ...requestsTables(r.requests).flatMap(([caption, head, rows]) => [
+      '',
+      caption,
+      table(head, rows),
+    ]),
+  ].join('\n');
+}
+
 export function reportText(r: Report): string {
   return [
     `# Informe de recorridos del ${r.range.desde} al ${r.range.hasta}`,
@@ -171,6 +183,8 @@ export function reportText(r: Report): string {
     kioskText(r.kiosk),
     '',
     assistedText(r.assisted),
+    '',
+    requestsText(r),
     '',
   ].join('\n');
 }

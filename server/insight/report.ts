@@ -2,6 +2,7 @@ import { PARAGUAY_UTC_OFFSET } from '../../contract/paraguay-time';
 import { LIVENESS_SIGNALS, type InsightFlow } from '../../contract/insight';
 import type { Db } from '../db/client';
 import { assistedReport, type AssistedReport } from './report-cases';
+import { requestsReport, type RequestsReport } from './report-requests';
 
 /**
  * The operator report's numbers (issue 17), from `insight_events` alone: the registration and PIN
@@ -134,6 +135,8 @@ export type Report = {
   kiosk: KioskReport;
   /** the assisted path (issue 30): cases, outcomes, time to decision, looks per operator */
   assisted: AssistedReport;
+  /** the patients' own requests from Mis datos by kind, and days to completion (issue 45 item 8) */
+  requests: RequestsReport;
   /**
    * The selfie challenge's signals (issue 31): selfie sessions that raised each one (every signal,
    * 0 included). Signals, never verdicts: not among the failures.
@@ -325,7 +328,7 @@ export async function buildReport(
   options: { journeys?: string[] } = {},
 ): Promise<Report> {
   const f = filter(range, null, options.journeys);
-  const [totals, onboarding, recovery, kiosk, assisted, signals] = await Promise.all([
+  const [totals, onboarding, recovery, kiosk, assisted, signals, requests] = await Promise.all([
     db.query<{ events: number; journeys: number }>(
       `SELECT count(*)::int AS events, count(DISTINCT journey)::int AS journeys
          FROM insight_events WHERE ${f.where}`,
@@ -341,6 +344,7 @@ export async function buildReport(
         GROUP BY error`,
       f.params,
     ),
+    requestsReport(db, range.from, range.to),
   ]);
   const raised = new Map(signals.rows.map((r) => [r.error, r.count]));
   return {
@@ -351,6 +355,7 @@ export async function buildReport(
     recovery,
     kiosk,
     assisted,
+    requests,
     signals: LIVENESS_SIGNALS.map((signal) => ({ signal, sessions: raised.get(signal) ?? 0 })),
   };
 }

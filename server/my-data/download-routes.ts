@@ -45,7 +45,7 @@ export function downloadRoutes(
     ...(await readSecondaryUse(ctx.db, await patientOf(request))),
   }));
 
-  app.put('/usos-secundarios', async (request): Promise<SecondaryUseResponse> => {
+  app.post('/usos-secundarios', async (request): Promise<SecondaryUseResponse> => {
     const patientId = await patientOf(request);
     const { optedOut } = parseOr400(secondaryUseRequest, request.body, m.badSecondaryUse);
     return setSecondaryUse(ctx, patientId, optedOut);

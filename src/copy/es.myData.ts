@@ -28,6 +28,8 @@ export const myData = {
   sections: {
     data: 'Lo que guardamos',
     accesses: 'Quién vio mis datos',
+    download: 'Descargar mis datos',
+    secondaryUse: 'Otros usos de mis datos',
   } satisfies Record<MyDataSection, string>,
   intro: 'Esto es todo lo que el servicio guarda sobre vos.',
   identityTitle: 'Tus datos de identidad',

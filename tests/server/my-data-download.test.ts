@@ -231,7 +231,7 @@ describe('Mis datos: secondary uses (issue 45 item 7)', () => {
     });
   const put = (sid: string | undefined, payload: unknown) =>
     t.app.inject({
-      method: 'PUT',
+      method: 'POST',
       url: '/api/mis-datos/usos-secundarios',
       cookies: sid ? { sid } : {},
       payload: payload as object,

@@ -1,8 +1,10 @@
 import { selectMyDataScreen } from '../../../machines/my-data/my-data.selectors';
 import { MyDataActor } from './my-data.context';
 import { AccessesScreen } from './screens/AccessesScreen';
+import { DownloadScreen } from './screens/DownloadScreen';
 import { FailedScreen, LoadingScreen } from './screens/LoadingScreens';
 import { MyDataScreen } from './screens/MyDataScreen';
+import { SecondaryUseScreen } from './screens/SecondaryUseScreen';
 
 export function MyDataScreens() {
   const screen = MyDataActor.useSelector(selectMyDataScreen);
@@ -13,6 +15,10 @@ export function MyDataScreens() {
       return <MyDataScreen />;
     case 'accesses':
       return <AccessesScreen />;
+    case 'download':
+      return <DownloadScreen />;
+    case 'secondaryUse':
+      return <SecondaryUseScreen />;
     case 'failed':
       return <FailedScreen />;
   }

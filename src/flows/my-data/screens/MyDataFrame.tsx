@@ -8,7 +8,7 @@ import { myData as copy } from '../../../copy/es.myData';
 import { MyDataActor } from '../my-data.context';
 import { SectionButton, SectionNav } from './my-data.styles';
 
-const SECTIONS: MyDataSection[] = ['data', 'accesses'];
+const SECTIONS: MyDataSection[] = ['data', 'accesses', 'download', 'secondaryUse'];
 
 /** The area's frame: back to the dashboard, the title, the sections that work, then the section. */
 export function MyDataFrame({ children }: { children: ReactNode }) {
@@ -25,7 +25,7 @@ export function MyDataFrame({ children }: { children: ReactNode }) {
               key={section}
               type="button"
               aria-current={screen === section ? 'page' : undefined}
-              disabled={screen !== 'data' && screen !== 'accesses'}
+              disabled={screen === 'loading' || screen === 'failed'}
               onClick={() => send({ type: 'section.show', section })}
             >
               {copy.sections[section]}

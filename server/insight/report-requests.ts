@@ -35,8 +35,8 @@ export const REQUEST_LABELS: Record<RequestKind, string> = {
  * Where a request's completion is read, per kind: a statement over the range ($1, $2) that yields
  * one `days` per request completed (from asking to done). A download is built within its request
  * (its log row is written when the file is ready): 0 days. A correction is done when its case is
- * decided (`cases` of kind 'correction', by opening time). A deletion is done by the deletion job:
- * its table is not on main yet; it adds its line here when it lands (docs/my-data.md).
+ * decided (`cases` of kind 'correction', by opening time). A deletion is done when the deletion
+ * job deletes the account (`account_deletions`, from asking to done; the wait is most of it).
  */
 const COMPLETIONS: Partial<Record<RequestKind, string>> = {
   download: `SELECT 0::float8 AS days FROM patient_access_log
@@ -44,6 +44,9 @@ const COMPLETIONS: Partial<Record<RequestKind, string>> = {
   correction: `SELECT extract(epoch FROM decided_at - opened_at) / 86400 AS days FROM cases
                 WHERE kind = 'correction' AND decided_at IS NOT NULL
                   AND opened_at >= $1 AND opened_at < $2`,
+  deletion_request: `SELECT extract(epoch FROM done_at - requested_at) / 86400 AS days
+                       FROM account_deletions
+                      WHERE status = 'done' AND requested_at >= $1 AND requested_at < $2`,
 };
 
 export type RequestsReport = {

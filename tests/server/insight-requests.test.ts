@@ -46,6 +46,16 @@ describe('the report: the patients’ requests from Mis datos', () => {
     await log(beto, 'deletion_request');
     await log(beto, 'deletion_cancel');
     await log(beto, 'correction');
+    await t.ctx.db.query(
+      `INSERT INTO account_deletions (patient_id, status, requested_at, due_at, done_at)
+       VALUES ($1, 'done', $2, $3, $4)`,
+      [
+        beto,
+        new Date(t.clock.now()),
+        new Date(t.clock.now() + 86_400_000),
+        new Date(t.clock.now() + 30 * 3_600_000),
+      ],
+    );
     // Not requests: logins and looks; and a request outside the range.
     await log(ana, 'my_data');
     t.clock.advance(2 * 86_400_000);
@@ -68,6 +78,13 @@ describe('the report: the patients’ requests from Mis datos', () => {
       completed: 2,
       medianDays: 0,
       p90Days: 0,
+    });
+    // Asked 2025-03-03 12:00, done 30 hours later by the job.
+    expect(report.requests.completion).toContainEqual({
+      kind: 'deletion_request',
+      completed: 1,
+      medianDays: 1.3,
+      p90Days: 1.3,
     });
     expect(report.requests.completion).toContainEqual({
       kind: 'correction',

@@ -22,6 +22,7 @@ const PATIENT_TABLES = [
   'patient_access_log',
   'patient_secondary_use',
   'my_data_downloads',
+  'account_deletions',
   'cases',
   'case_audit',
   'kyc_sessions',

@@ -67,6 +67,19 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+describe('the settings', () => {
+  it('default to the flat file in a worker with a deadline, and refuse nonsense', () => {
+    const c = loadDuplicateSearchConfig({ DATA_DIR: '/srv/data' });
+    expect(c).toMatchObject({ mode: 'flat', dir: '/srv/data/face-index', candidates: 32 });
+    expect(c.scanTimeoutMs).toBe(30_000);
+    expect(loadDuplicateSearchConfig({ IDENTITY_DUPLICATE_SEARCH: 'database' }).mode).toBe(
+      'database',
+    );
+    expect(() => loadDuplicateSearchConfig({ IDENTITY_DUPLICATE_SCAN_TIMEOUT_MS: '5' })).toThrow();
+    expect(() => loadDuplicateSearchConfig({ IDENTITY_DUPLICATE_SEARCH: 'hnsw' })).toThrow();
+  });
+});
+
 describe('the flat file', () => {
   it('finds, after the exact re-score, the same faces at or above 0.70 as the float scan', async () => {
     const rows = gallery(3_000);

@@ -33,6 +33,8 @@ export type DeletionConfirmRequest = z.infer<typeof deletionConfirmRequest>;
 export const deletionStatusResponse = z.object({
   success: z.literal(true),
   deletion: z.nullable(z.object({ dueAt: z.string() })),
+  /** how long a deletion waits once asked (MY_DATA_DELETION_WAIT_HOURS) */
+  waitHours: z.number(),
 });
 export type DeletionStatusResponse = z.infer<typeof deletionStatusResponse>;
 export type PendingDeletion = NonNullable<DeletionStatusResponse['deletion']>;

@@ -1,26 +1,38 @@
 import { assign, setup } from 'xstate';
 import { toFlowError } from '../shared/errors';
 import { downloadMachine } from './download.machine';
+import { deletionMachine } from './deletion.machine';
 import { loadMyData } from './my-data.actors';
 import { secondaryUseMachine } from './secondary-use.machine';
 import type { MyDataContext, MyDataEvent } from './my-data.types';
 
 /**
  * 'Mis datos' (issue 45): loads what the service holds and who looked, then shows one section at a
- * time. The menu lists only the sections built (items 1, 2, 3 and 7); later items add states here.
+ * time. The menu lists only the sections built (items 1, 2, 3, 6 and 7); later items add states here.
  */
 export const myDataMachine = setup({
   types: {} as {
     context: MyDataContext;
     events: MyDataEvent;
-    children: { loadMyData: 'loadMyData'; download: 'download'; secondaryUse: 'secondaryUse' };
+    children: {
+      loadMyData: 'loadMyData';
+      download: 'download';
+      secondaryUse: 'secondaryUse';
+      deletion: 'deletion';
+    };
   },
-  actors: { loadMyData, download: downloadMachine, secondaryUse: secondaryUseMachine },
+  actors: {
+    loadMyData,
+    download: downloadMachine,
+    secondaryUse: secondaryUseMachine,
+    deletion: deletionMachine,
+  },
   guards: {
     isAccessesSection: ({ event }) => event.type === 'section.show' && event.section === 'accesses',
     isDownloadSection: ({ event }) => event.type === 'section.show' && event.section === 'download',
     isSecondaryUseSection: ({ event }) =>
       event.type === 'section.show' && event.section === 'secondaryUse',
+    isDeletionSection: ({ event }) => event.type === 'section.show' && event.section === 'deletion',
   },
   actions: {
     clearError: assign({ error: null }),
@@ -50,6 +62,7 @@ export const myDataMachine = setup({
           { guard: 'isAccessesSection', target: '.accesses' },
           { guard: 'isDownloadSection', target: '.download' },
           { guard: 'isSecondaryUseSection', target: '.secondaryUse' },
+          { guard: 'isDeletionSection', target: '.deletion' },
           { target: '.data' },
         ],
       },
@@ -59,6 +72,8 @@ export const myDataMachine = setup({
         // Items 2 and 7: children of their own (download.machine.ts, secondary-use.machine.ts).
         download: { invoke: { id: 'download', src: 'download' } },
         secondaryUse: { invoke: { id: 'secondaryUse', src: 'secondaryUse' } },
+        // 'Eliminar mi cuenta' (item 6): its own child; its screens talk to it directly.
+        deletion: { invoke: { id: 'deletion', src: 'deletion' } },
       },
     },
     failed: {

@@ -1,4 +1,5 @@
-import type { SnapshotFrom } from 'xstate';
+import type { ActorRefFrom, SnapshotFrom } from 'xstate';
+import type { DeletionMachine } from './deletion.machine';
 import type { MyDataMachine } from './my-data.machine';
 import type { MyDataSection } from './my-data.types';
 
@@ -11,6 +12,7 @@ export const selectMyDataScreen = (s: Snapshot): MyDataScreen => {
   if (s.matches({ showing: 'accesses' })) return 'accesses';
   if (s.matches({ showing: 'download' })) return 'download';
   if (s.matches({ showing: 'secondaryUse' })) return 'secondaryUse';
+  if (s.matches({ showing: 'deletion' })) return 'deletion';
   if (s.matches('showing')) return 'data';
   if (s.hasTag('error')) return 'failed';
   return 'loading';
@@ -25,3 +27,7 @@ export const selectMyDataFailure = (s: Snapshot) => {
   if (!s.hasTag('error') || !error) return null;
   return { sessionEnded: error.status === 401, error };
 };
+
+/** The 'Eliminar mi cuenta' child while its section is open (issue 45 item 6). */
+export const selectDeletionActor = (s: Snapshot) =>
+  s.children.deletion as ActorRefFrom<DeletionMachine> | undefined;

@@ -21,6 +21,7 @@ export async function deletionRoutes(
   opts: { ctx: AppContext },
 ): Promise<void> {
   const { ctx } = opts;
+  const waitHours = ctx.deletion.waitMs / 3_600_000;
   const patientOf = async (request: FastifyRequest) => {
     const session = await touchSession(ctx, request.cookies[SESSION_COOKIE]);
     if (!session) throw new HttpError(401, m.noSession);
@@ -29,7 +30,7 @@ export async function deletionRoutes(
 
   app.get('/eliminar', async (request): Promise<DeletionStatusResponse> => {
     const patientId = await patientOf(request);
-    return { success: true, deletion: await pendingDeletion(ctx, patientId) };
+    return { success: true, deletion: await pendingDeletion(ctx, patientId), waitHours };
   });
 
   app.post('/eliminar/codigo', async (request): Promise<DeletionCodeResponse> => {
@@ -56,14 +57,14 @@ export async function deletionRoutes(
       clientIp: request.ip,
     });
     request.log.info({ event: 'my_data.deletion_requested', patientId }, 'my-data');
-    return { success: true, deletion };
+    return { success: true, deletion, waitHours };
   });
 
   app.post('/eliminar/cancelar', async (request): Promise<DeletionStatusResponse> => {
     const patientId = await patientOf(request);
     await cancelDeletion(ctx, patientId);
     request.log.info({ event: 'my_data.deletion_cancelled', patientId }, 'my-data');
-    return { success: true, deletion: null };
+    return { success: true, deletion: null, waitHours };
   });
 
   let job: { stop(): Promise<void> } | null = null;

@@ -30,6 +30,7 @@ export const myData = {
     accesses: 'Quién vio mis datos',
     download: 'Descargar mis datos',
     secondaryUse: 'Otros usos de mis datos',
+    deletion: 'Eliminar mi cuenta',
   } satisfies Record<MyDataSection, string>,
   intro: 'Esto es todo lo que el servicio guarda sobre vos.',
   identityTitle: 'Tus datos de identidad',

@@ -2,6 +2,7 @@ import { selectMyDataScreen } from '../../../machines/my-data/my-data.selectors'
 import { MyDataActor } from './my-data.context';
 import { AccessesScreen } from './screens/AccessesScreen';
 import { DownloadScreen } from './screens/DownloadScreen';
+import { DeletionScreen } from './screens/DeletionScreen';
 import { FailedScreen, LoadingScreen } from './screens/LoadingScreens';
 import { MyDataScreen } from './screens/MyDataScreen';
 import { SecondaryUseScreen } from './screens/SecondaryUseScreen';
@@ -19,6 +20,8 @@ export function MyDataScreens() {
       return <DownloadScreen />;
     case 'secondaryUse':
       return <SecondaryUseScreen />;
+    case 'deletion':
+      return <DeletionScreen />;
     case 'failed':
       return <FailedScreen />;
   }

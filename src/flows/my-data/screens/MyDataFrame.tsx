@@ -8,7 +8,7 @@ import { myData as copy } from '../../../copy/es.myData';
 import { MyDataActor } from '../my-data.context';
 import { SectionButton, SectionNav } from './my-data.styles';
 
-const SECTIONS: MyDataSection[] = ['data', 'accesses', 'download', 'secondaryUse'];
+const SECTIONS: MyDataSection[] = ['data', 'accesses', 'download', 'secondaryUse', 'deletion'];
 
 /** The area's frame: back to the dashboard, the title, the sections that work, then the section. */
 export function MyDataFrame({ children }: { children: ReactNode }) {

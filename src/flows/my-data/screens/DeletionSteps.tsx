@@ -1,0 +1,87 @@
+import { useState, type ReactNode } from 'react';
+import type { DeletionView } from '../../../../machines/my-data/deletion.selectors';
+import type { DeletionEvent } from '../../../../machines/my-data/deletion.types';
+import { Button, SubmitButton } from '../../../components/Button';
+import { OtpInput } from '../../../components/OtpInput';
+import { Muted } from '../../../components/Page';
+import { PinField } from '../../../components/PinField';
+import { myDataDeletion as copy } from '../../../copy/es.myDataDeletion';
+import { Section, SectionTitle } from './my-data.styles';
+
+type StepProps = { view: DeletionView; send: (event: DeletionEvent) => void; error: ReactNode };
+
+const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
+
+/** The PIN (what was typed stays after an error: the machine keeps it). */
+export function PinStep({ view, send, error }: StepProps) {
+  const [pin, setPin] = useState(view.pin);
+  return (
+    <Section aria-labelledby="deletion-pin">
+      <SectionTitle id="deletion-pin">{copy.pinTitle}</SectionTitle>
+      <Muted>{copy.pinIntro}</Muted>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          send({ type: 'pin.submit', pin });
+        }}
+      >
+        <PinField
+          label={copy.pinLabel}
+          name="pin"
+          autoComplete="current-password"
+          value={pin}
+          onValueChange={(v) => setPin(digits(v, 6))}
+          disabled={view.busy}
+        />
+        {error}
+        <SubmitButton disabled={view.busy || pin.length !== 6}>
+          {view.busy ? copy.sending : copy.sendCode}
+        </SubmitButton>
+      </form>
+      <Button type="button" $variant="secondary" onClick={() => send({ type: 'deletion.back' })}>
+        {copy.back}
+      </Button>
+    </Section>
+  );
+}
+
+/** The SMS code, its resend (too early: the server's 429 says when), and the request itself. */
+export function CodeStep({ view, send, error }: StepProps) {
+  const [code, setCode] = useState(view.code);
+  return (
+    <Section aria-labelledby="deletion-code">
+      <SectionTitle id="deletion-code">{copy.codeTitle}</SectionTitle>
+      <Muted>{copy.codeIntro}</Muted>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          send({ type: 'code.submit', code });
+        }}
+      >
+        <OtpInput
+          length={6}
+          label={copy.codeLabel}
+          name="codigo"
+          value={code}
+          onValueChange={(v) => setCode(digits(v, 6))}
+          disabled={view.busy}
+        />
+        {error}
+        <SubmitButton disabled={view.busy || code.length !== 6}>
+          {view.busy ? copy.confirming : copy.confirm}
+        </SubmitButton>
+      </form>
+      <Button
+        type="button"
+        $variant="secondary"
+        disabled={view.busy}
+        onClick={() => send({ type: 'code.resend' })}
+      >
+        {copy.resend}
+      </Button>
+      <Button type="button" $variant="secondary" onClick={() => send({ type: 'deletion.back' })}>
+        {copy.back}
+      </Button>
+    </Section>
+  );
+}

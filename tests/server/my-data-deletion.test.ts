@@ -88,7 +88,11 @@ describe("'Eliminar mi cuenta' (issue 45 item 6): routes, wait, job", () => {
     t.clock.advance(WAIT_MS - 1000);
     const later = (await c.sidOf(ANA))!;
     expect(await runDueDeletions(t.ctx)).toBe(0);
-    expect((await c.cancel(later)).json()).toEqual({ success: true, deletion: null, waitHours: 24 });
+    expect((await c.cancel(later)).json()).toEqual({
+      success: true,
+      deletion: null,
+      waitHours: 24,
+    });
     expect((await c.cancel(later)).statusCode).toBe(409);
     t.clock.advance(2000);
     expect(await runDueDeletions(t.ctx)).toBe(0);

@@ -87,6 +87,14 @@ export const SEED_PATIENTS = {
     nombre: 'TERESA',
     apellido: 'LEGAL',
   },
+  /** Downloads their file, then opts out of secondary uses (e2e/my-data-download.spec.ts). */
+  myDataDownload: {
+    documento: '90000452',
+    pin: '618305',
+    celular: '0981200452',
+    nombre: 'OLGA',
+    apellido: 'DESCARGAS',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

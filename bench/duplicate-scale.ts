@@ -8,6 +8,7 @@
  * process's resident memory after 20 searches (VmRSS: private and file-backed), with os.loadavg()
  * beside each figure.
  *   npx tsx bench/duplicate-scale.ts 10000 100000 1000000
+ *   npx tsx bench/duplicate-scale.ts --quick 10000 1000000   (time and memory only: repeated faces)
  * DUP_SCALE_PROBES (default 200) probes: a fifth of them a new capture of someone enrolled twice.
  */
 import { spawn } from 'node:child_process';
@@ -181,7 +182,11 @@ async function scale(n: number, dir: string) {
   );
 }
 
-/** A child process's memory after reading the file's ids (as the search does) and 20 scans. */
+/**
+ * A child process's memory after reading the file's ids (as the search does) and 20 scans. Each scan
+ * is sent an empty mask of its own: a view of the ids would carry its whole buffer to the worker
+ * (structured clone copies the buffer), 8 MB a search at 1M, which the first full run did (+67 MB).
+ */
 function childRss(file: string, n: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -205,6 +210,7 @@ function memory(): string {
 async function child(filePath: string, n: number) {
   const cfg = loadDuplicateSearchConfig(process.env);
   const file = openFlat({ path: filePath, since: String(n) });
+  // The search keeps the file's ids (whether a changed patient is in the file): 8 bytes a face.
   const ids = readFlatIds(file);
   const scanner = flatScanner(cfg);
   const f = syntheticFaces(44);
@@ -213,19 +219,62 @@ async function child(filePath: string, n: number) {
       file,
       quantise(f.capture(f.centre(k), k, 9)),
       cfg.candidates,
-      ids.subarray(0, 0),
+      new BigInt64Array(0),
     );
-  console.log(memory());
+  console.log(`${memory()}, the ids ${(ids.byteLength / 1048576).toFixed(1)} MB of it`);
   await scanner.close();
+}
+
+/**
+ * `--quick N`: a file of N rows cut from 2,000 synthetic faces repeated (the scan's time and memory
+ * do not depend on what the rows hold), then 50 searches' p50/p95 and a fresh process's memory:
+ * the figures again without the minutes of generating N distinct faces.
+ */
+async function quick(n: number, dir: string) {
+  const f = syntheticFaces(44);
+  const base = new Float32Array(PAGE * D);
+  for (let i = 0; i < PAGE; i++) f.capture(f.centre(i), i, 0, base.subarray(i * D, (i + 1) * D));
+  let at = 0;
+  const t0 = performance.now();
+  const file = await buildFlat(dir, '00000000-0000-0000-0000-000000000d45', String(n), () => {
+    if (at >= n) return Promise.resolve(null);
+    const end = Math.min(at + PAGE, n);
+    const ids = Array.from({ length: end - at }, (_, i) => String(at + i + 1));
+    at = end;
+    return Promise.resolve({ ids, unit: base.subarray(0, ids.length * D) });
+  });
+  console.log(
+    `N=${n} (quick): written in ${((performance.now() - t0) / 1000).toFixed(1)} s [load ${load()}]`,
+  );
+  const cfg = loadDuplicateSearchConfig(process.env);
+  const scanner = flatScanner(cfg);
+  const ms: number[] = [];
+  for (let k = 0; k <= 50; k++) {
+    const probe = quantise(f.capture(f.centre(k), k, 9));
+    const t = performance.now();
+    await scanner.scan(file, probe, cfg.candidates, new BigInt64Array(0));
+    if (k) ms.push(performance.now() - t);
+  }
+  await scanner.close();
+  console.log(
+    `  search p50 ${pct(ms, 50).toFixed(1)} ms, p95 ${pct(ms, 95).toFixed(1)} ms [load ${load()}]`,
+  );
+  console.log(
+    `  a fresh process after 20 searches: ${await childRss(file.path, n)} [load ${load()}]`,
+  );
 }
 
 export async function main() {
   if (process.argv[2] === '--child') return child(process.argv[3]!, Number(process.argv[4]));
-  const sizes = process.argv.slice(2).map(Number).filter(Boolean);
+  const fast = process.argv[2] === '--quick';
+  const sizes = process.argv
+    .slice(fast ? 3 : 2)
+    .map(Number)
+    .filter(Boolean);
   for (const n of sizes.length ? sizes : [10_000]) {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'duplicate-scale-'));
     try {
-      await scale(n, dir);
+      await (fast ? quick(n, dir) : scale(n, dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -55,12 +55,15 @@ export async function requestDownload(
     const now = new Date(ctx.clock.now());
     // Every expired link goes (a build given up too), this patient's included.
     await purgeDownloads(ctx);
+    // The link's token is made with the claim: its hash names this build (never served while
+    // 'building'), so only the request that claimed may store the file.
+    const token = randomBytes(32).toString('base64url');
     const claimed = await ctx.db.query(
-      `INSERT INTO my_data_downloads (patient_id, status, requested_at, expires_at)
-       VALUES ($1, 'building', $2, $3) ON CONFLICT (patient_id) DO NOTHING RETURNING 1`,
-      [patientId, now, new Date(now.getTime() + settings.buildMs)],
+      `INSERT INTO my_data_downloads (patient_id, status, token_hash, requested_at, expires_at)
+       VALUES ($1, 'building', $2, $3, $4) ON CONFLICT (patient_id) DO NOTHING RETURNING 1`,
+      [patientId, hashToken(token), now, new Date(now.getTime() + settings.buildMs)],
     );
-    if (claimed.rows.length) return build(ctx, patientId, now);
+    if (claimed.rows.length) return build(ctx, patientId, token, now);
     const row = (
       await ctx.db.query<Row>(
         `SELECT status, token, file_name, size, expires_at FROM my_data_downloads
@@ -86,6 +89,7 @@ export async function requestDownload(
 async function build(
   ctx: AppContext,
   patientId: string,
+  token: string,
   requestedAt: Date,
 ): Promise<DownloadResponse> {
   const sealer = createSealer(ctx.secrets.casesKey);
@@ -94,26 +98,24 @@ async function build(
     file = await buildDownloadFile(ctx, patientId);
   } catch {
     await ctx.db.query(
-      `DELETE FROM my_data_downloads WHERE patient_id = $1 AND status = 'building' AND requested_at = $2`,
-      [patientId, requestedAt],
+      `DELETE FROM my_data_downloads WHERE patient_id = $1 AND status = 'building' AND token_hash = $2`,
+      [patientId, hashToken(token)],
     );
     await recordAccess(ctx.db, { patientId, kind: 'download', result: 'failed', at: requestedAt });
     throw new HttpError(503, m.buildFailed, { 'retry-after': '5' });
   }
-  const token = randomBytes(32).toString('base64url');
   const builtAt = new Date(ctx.clock.now());
   const expiresAt = new Date(builtAt.getTime() + ctx.myDataDownload.linkMs);
   const fileName = fileNameOf(builtAt);
   const stored = await ctx.db.transaction(async (tx) => {
     const { rows } = await tx.query(
       `UPDATE my_data_downloads
-          SET status = 'ready', token_hash = $3, token = $4, file = $5, file_name = $6, size = $7,
-              built_at = $8, expires_at = $9
-        WHERE patient_id = $1 AND status = 'building' AND requested_at = $2
+          SET status = 'ready', token = $3, file = $4, file_name = $5, size = $6,
+              built_at = $7, expires_at = $8
+        WHERE patient_id = $1 AND status = 'building' AND token_hash = $2
         RETURNING 1`,
       [
         patientId,
-        requestedAt,
         hashToken(token),
         sealer.seal(Buffer.from(token, 'utf8'), sealContext(patientId, 'token')),
         sealer.seal(file, sealContext(patientId, 'file')),

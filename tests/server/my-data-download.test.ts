@@ -169,6 +169,27 @@ describe('Mis datos: the download (issue 45 item 2)', () => {
     expect(await logRows('download')).toHaveLength(1);
   });
 
+  it('while another request builds: building, ask again; a build given up (a dead process) is claimed anew', async () => {
+    const sid = await login(ANA);
+    const now = t.clock.now();
+    await t.ctx.db.query(
+      `INSERT INTO my_data_downloads (patient_id, status, token_hash, requested_at, expires_at)
+       VALUES ($1, 'building', 'another-build', $2, $3)`,
+      [ana, new Date(now), new Date(now + 60_000)],
+    );
+    expect(downloadResponse.parse((await ask(sid)).json())).toEqual({
+      success: true,
+      status: 'building',
+      retryAfterMs: 1000,
+    });
+    expect(await logRows('download')).toEqual([]);
+    // The claim's build never finished within MY_DATA_DOWNLOAD_BUILD_SECONDS: claimed again.
+    t.clock.advance(60_000);
+    const body = await ready(sid);
+    expect((await fetchFile(sid, body.token)).statusCode).toBe(200);
+    expect(await logRows('download')).toHaveLength(1);
+  });
+
   it("another patient's link is 404; a made-up or missing one too; an expired one 410, then 404", async () => {
     const sidAna = await login(ANA);
     const sidBeto = await login(BETO);

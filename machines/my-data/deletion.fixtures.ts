@@ -50,11 +50,14 @@ export const deletionFixtures = {
 type DeletionSnapshot = SnapshotFrom<typeof deletionMachine>;
 type MyDataSnapshot = SnapshotFrom<typeof myDataMachine>;
 
-/** Mis datos on 'Eliminar mi cuenta' with the child restored at a fixture (a persisted snapshot). */
-const inMyData = (child: DeletionSnapshot): MyDataSnapshot =>
+/** Mis datos on a section with the child restored at a fixture (a persisted snapshot). */
+const inMyData = (
+  child: DeletionSnapshot,
+  section: 'deletion' | 'data' = 'deletion',
+): MyDataSnapshot =>
   ({
     ...myDataMachine.resolveState({
-      value: { showing: 'deletion' },
+      value: { showing: section },
       context: { loaded: MY_DATA_LOADED, error: null },
     }),
     children: { deletion: { snapshot: child, src: 'deletion', syncSnapshot: false } },
@@ -63,3 +66,6 @@ const inMyData = (child: DeletionSnapshot): MyDataSnapshot =>
 export const deletionInMyData = Object.fromEntries(
   Object.entries(deletionFixtures).map(([name, child]) => [name, inMyData(child)]),
 ) as Record<keyof typeof deletionFixtures, MyDataSnapshot>;
+
+/** 'Lo que guardamos' while a deletion waits: the banner with its time and the way to cancel. */
+export const dataWithPendingDeletion = inMyData(deletionFixtures.pending, 'data');

@@ -57,6 +57,9 @@ export const myDataMachine = setup({
     },
     showing: {
       initial: 'data',
+      // 'Eliminar mi cuenta' (item 6): its own child, alive on every section, so a pending deletion
+      // shows with its time wherever the patient is in Mis datos; its screens talk to it directly.
+      invoke: { id: 'deletion', src: 'deletion' },
       on: {
         'section.show': [
           { guard: 'isAccessesSection', target: '.accesses' },
@@ -72,8 +75,7 @@ export const myDataMachine = setup({
         // Items 2 and 7: children of their own (download.machine.ts, secondary-use.machine.ts).
         download: { invoke: { id: 'download', src: 'download' } },
         secondaryUse: { invoke: { id: 'secondaryUse', src: 'secondaryUse' } },
-        // 'Eliminar mi cuenta' (item 6): its own child; its screens talk to it directly.
-        deletion: { invoke: { id: 'deletion', src: 'deletion' } },
+        deletion: {},
       },
     },
     failed: {

@@ -47,7 +47,7 @@ export const myDataDeletion = {
   codeTitle: 'Ingresá el código del SMS',
   codeIntro: 'Te enviamos un código de 6 dígitos a tu celular registrado. Vence en 5 minutos.',
   codeLabel: 'Código (6 dígitos)',
-  confirm: 'Eliminar mi cuenta',
+  confirm: 'Confirmar la eliminación',
   confirming: 'Pidiendo...',
   resend: 'Reenviar el código',
   back: 'Volver',
@@ -56,6 +56,10 @@ export const myDataDeletion = {
     `Tu cuenta se eliminará el ${moment.format(new Date(dueAt))}. Hasta entonces podés seguir ingresando y cancelarlo.`,
   pendingSms: 'Te avisamos por SMS. Cuando se elimine, te llega otro SMS de confirmación.',
   cancel: 'Cancelar la eliminación',
+  /** On every other section of Mis datos while a deletion waits. */
+  banner: (dueAt: string) =>
+    `Pediste eliminar tu cuenta: se eliminará el ${moment.format(new Date(dueAt))}.`,
+  bannerAction: 'Ver o cancelar',
   cancelling: 'Cancelando...',
   cancelledTitle: 'Cancelaste la eliminación',
   cancelled: 'Tu cuenta sigue activa, con todos tus datos.',

@@ -1,7 +1,10 @@
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { fromPromise } from 'xstate';
 import type { DeletionCodeResponse, DeletionStatusResponse } from '../../contract/my-data-deletion';
-import { deletionInMyData } from '../../machines/my-data/deletion.fixtures';
+import {
+  dataWithPendingDeletion,
+  deletionInMyData,
+} from '../../machines/my-data/deletion.fixtures';
 import { deletionMachine } from '../../machines/my-data/deletion.machine';
 import { myDataMachine } from '../../machines/my-data/my-data.machine';
 import type { MyDataLoaded } from '../../machines/my-data/my-data.types';
@@ -61,3 +64,4 @@ export const CancelFailed = at(deletionInMyData.cancelFailed);
 export const Cancelled = at(deletionInMyData.cancelled);
 export const Failed = at(deletionInMyData.failed);
 export const SessionEnded = at(deletionInMyData.sessionEnded);
+export const DataWithPendingDeletion = at(dataWithPendingDeletion);

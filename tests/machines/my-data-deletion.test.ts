@@ -159,23 +159,26 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     expect(view()).toMatchObject({ screen: 'pending', pending: DUE, error: { code: 'network' } });
   });
 
-  it("is the Mis datos machine's child while its section is open", async () => {
+  it("is the Mis datos machine's child on every section: a pending deletion is known at once", async () => {
     const machine = myDataMachine.provide({
       actors: {
         loadMyData: fromPromise(async () => MY_DATA_LOADED),
         deletion: deletionMachine.provide({
-          actors: { loadDeletion: fromPromise(async () => status(null)) },
+          actors: { loadDeletion: fromPromise(async () => status(DUE)) },
         }),
       },
     });
     const actor = createActor(machine).start();
-    await waitFor(actor, (s) => s.matches('showing'));
     expect(selectDeletionActor(actor.getSnapshot())).toBeUndefined();
+    await waitFor(actor, (s) => s.matches('showing'));
+    expect(selectMyDataScreen(actor.getSnapshot())).toBe('data');
+    const child = selectDeletionActor(actor.getSnapshot())!;
+    await waitFor(child, (s) => s.matches('pending'));
     actor.send({ type: 'section.show', section: 'deletion' });
     expect(selectMyDataScreen(actor.getSnapshot())).toBe('deletion');
-    const child = selectDeletionActor(actor.getSnapshot())!;
-    await waitFor(child, (s) => s.matches('intro'));
-    actor.send({ type: 'section.show', section: 'data' });
-    expect(selectDeletionActor(actor.getSnapshot())).toBeUndefined();
+    // The same child: what it knows and what the patient typed survive a change of section.
+    expect(selectDeletionActor(actor.getSnapshot())).toBe(child);
+    actor.send({ type: 'section.show', section: 'accesses' });
+    expect(selectDeletionActor(actor.getSnapshot())).toBe(child);
   });
 });

@@ -6,6 +6,7 @@ import { Heading } from '../../../components/Heading';
 import { Page, Stack } from '../../../components/Page';
 import { myData as copy } from '../../../copy/es.myData';
 import { MyDataActor } from '../my-data.context';
+import { DeletionBanner } from './DeletionBanner';
 import { SectionButton, SectionNav } from './my-data.styles';
 
 const SECTIONS: MyDataSection[] = ['data', 'accesses', 'download', 'secondaryUse', 'deletion'];
@@ -32,6 +33,7 @@ export function MyDataFrame({ children }: { children: ReactNode }) {
             </SectionButton>
           ))}
         </SectionNav>
+        <DeletionBanner />
         {children}
       </Stack>
     </Page>

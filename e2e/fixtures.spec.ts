@@ -24,8 +24,13 @@ test.describe('e2e rails', () => {
 
   test('every seeded patient and the demo patient can log in', async ({ page }) => {
     // Not the lockout patient (its failures are counted) nor myData, whose every login
-    // e2e/my-data.spec.ts finds listed in 'Quién vio mis datos' (one more from here broke its count).
-    const own = new Set<PatientSeed>([SEED_PATIENTS.lockout, SEED_PATIENTS.myData]);
+    // e2e/my-data.spec.ts finds listed in 'Quién vio mis datos' (one more from here broke its count),
+    // nor myDataDelete, whose account e2e/my-data-delete.spec.ts deletes.
+    const own = new Set<PatientSeed>([
+      SEED_PATIENTS.lockout,
+      SEED_PATIENTS.myData,
+      SEED_PATIENTS.myDataDelete,
+    ]);
     for (const patient of [DEMO, ...Object.values(SEED_PATIENTS).filter((p) => !own.has(p))]) {
       await loginViaApi(page, patient);
     }

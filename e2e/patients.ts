@@ -95,6 +95,14 @@ export const SEED_PATIENTS = {
     nombre: 'OLGA',
     apellido: 'DESCARGAS',
   },
+  /** Deletes its account (e2e/my-data-delete.spec.ts, issue 45 item 6): gone after that spec. */
+  myDataDelete: {
+    documento: '90000046',
+    pin: '593827',
+    celular: '0981200046',
+    nombre: 'ELENA',
+    apellido: 'BORRADO',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

@@ -3,6 +3,7 @@ import { toFlowError } from '../shared/errors';
 import { downloadMachine } from './download.machine';
 import { deletionMachine } from './deletion.machine';
 import { loadMyData } from './my-data.actors';
+import { myFaceMachine } from './my-face.machine';
 import { secondaryUseMachine } from './secondary-use.machine';
 import type { MyDataContext, MyDataEvent } from './my-data.types';
 
@@ -19,6 +20,7 @@ export const myDataMachine = setup({
       download: 'download';
       secondaryUse: 'secondaryUse';
       deletion: 'deletion';
+      myFace: 'myFace';
     };
   },
   actors: {
@@ -26,6 +28,7 @@ export const myDataMachine = setup({
     download: downloadMachine,
     secondaryUse: secondaryUseMachine,
     deletion: deletionMachine,
+    myFace: myFaceMachine,
   },
   guards: {
     isAccessesSection: ({ event }) => event.type === 'section.show' && event.section === 'accesses',
@@ -33,6 +36,7 @@ export const myDataMachine = setup({
     isSecondaryUseSection: ({ event }) =>
       event.type === 'section.show' && event.section === 'secondaryUse',
     isDeletionSection: ({ event }) => event.type === 'section.show' && event.section === 'deletion',
+    isFaceSection: ({ event }) => event.type === 'section.show' && event.section === 'face',
   },
   actions: {
     clearError: assign({ error: null }),
@@ -66,6 +70,7 @@ export const myDataMachine = setup({
           { guard: 'isDownloadSection', target: '.download' },
           { guard: 'isSecondaryUseSection', target: '.secondaryUse' },
           { guard: 'isDeletionSection', target: '.deletion' },
+          { guard: 'isFaceSection', target: '.face' },
           { target: '.data' },
         ],
       },
@@ -76,6 +81,8 @@ export const myDataMachine = setup({
         download: { invoke: { id: 'download', src: 'download' } },
         secondaryUse: { invoke: { id: 'secondaryUse', src: 'secondaryUse' } },
         deletion: {},
+        // 'Mi rostro' (item 4): its own child machine (my-face.machine.ts)
+        face: { invoke: { id: 'myFace', src: 'myFace' } },
       },
     },
     failed: {

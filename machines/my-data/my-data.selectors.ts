@@ -1,6 +1,7 @@
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { DeletionMachine } from './deletion.machine';
 import type { MyDataMachine } from './my-data.machine';
+import type { MyFaceMachine } from './my-face.machine';
 import type { MyDataSection } from './my-data.types';
 
 type Snapshot = SnapshotFrom<MyDataMachine>;
@@ -13,6 +14,7 @@ export const selectMyDataScreen = (s: Snapshot): MyDataScreen => {
   if (s.matches({ showing: 'download' })) return 'download';
   if (s.matches({ showing: 'secondaryUse' })) return 'secondaryUse';
   if (s.matches({ showing: 'deletion' })) return 'deletion';
+  if (s.matches({ showing: 'face' })) return 'face';
   if (s.matches('showing')) return 'data';
   if (s.hasTag('error')) return 'failed';
   return 'loading';
@@ -31,3 +33,7 @@ export const selectMyDataFailure = (s: Snapshot) => {
 /** The 'Eliminar mi cuenta' child while its section is open (issue 45 item 6). */
 export const selectDeletionActor = (s: Snapshot) =>
   s.children.deletion as ActorRefFrom<DeletionMachine> | undefined;
+
+/** 'Mi rostro': the child machine of the face section, while it is shown. */
+export const selectMyFaceRef = (s: Snapshot) =>
+  (s.children.myFace ?? null) as ActorRefFrom<MyFaceMachine> | null;

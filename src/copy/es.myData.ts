@@ -31,6 +31,7 @@ export const myData = {
     download: 'Descargar mis datos',
     secondaryUse: 'Otros usos de mis datos',
     deletion: 'Eliminar mi cuenta',
+    face: 'Mi rostro',
   } satisfies Record<MyDataSection, string>,
   intro: 'Esto es todo lo que el servicio guarda sobre vos.',
   identityTitle: 'Tus datos de identidad',

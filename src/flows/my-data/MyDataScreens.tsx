@@ -5,6 +5,7 @@ import { DownloadScreen } from './screens/DownloadScreen';
 import { DeletionScreen } from './screens/DeletionScreen';
 import { FailedScreen, LoadingScreen } from './screens/LoadingScreens';
 import { MyDataScreen } from './screens/MyDataScreen';
+import { MyFaceScreen } from './screens/MyFaceScreen';
 import { SecondaryUseScreen } from './screens/SecondaryUseScreen';
 
 export function MyDataScreens() {
@@ -22,6 +23,8 @@ export function MyDataScreens() {
       return <SecondaryUseScreen />;
     case 'deletion':
       return <DeletionScreen />;
+    case 'face':
+      return <MyFaceScreen />;
     case 'failed':
       return <FailedScreen />;
   }

@@ -9,7 +9,14 @@ import { MyDataActor } from '../my-data.context';
 import { DeletionBanner } from './DeletionBanner';
 import { SectionButton, SectionNav } from './my-data.styles';
 
-const SECTIONS: MyDataSection[] = ['data', 'accesses', 'download', 'secondaryUse', 'deletion'];
+const SECTIONS: MyDataSection[] = [
+  'data',
+  'accesses',
+  'face',
+  'download',
+  'secondaryUse',
+  'deletion',
+];
 
 /** The area's frame: back to the dashboard, the title, the sections that work, then the section. */
 export function MyDataFrame({ children }: { children: ReactNode }) {

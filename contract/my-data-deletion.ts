@@ -16,7 +16,6 @@ export const deletionPaths = {
 } as const;
 
 export const deletionCodeRequest = z.object({ pin: digits(PIN_LENGTH, PIN_LENGTH) });
-export type DeletionCodeRequest = z.infer<typeof deletionCodeRequest>;
 
 export const deletionCodeResponse = z.object({
   success: z.literal(true),
@@ -27,7 +26,6 @@ export const deletionCodeResponse = z.object({
 export type DeletionCodeResponse = z.infer<typeof deletionCodeResponse>;
 
 export const deletionConfirmRequest = z.object({ codigo: digits(OTP_LENGTH, OTP_LENGTH) });
-export type DeletionConfirmRequest = z.infer<typeof deletionConfirmRequest>;
 
 /** The pending deletion, if any: when the account will be deleted. */
 export const deletionStatusResponse = z.object({

@@ -4,7 +4,7 @@ import type { DeletionMachine } from './deletion.machine';
 type Snapshot = SnapshotFrom<DeletionMachine>;
 
 /** The screen of 'Eliminar mi cuenta' (a busy state shows the screen it was sent from). */
-export type DeletionScreen =
+type DeletionScreen =
   'loading' | 'intro' | 'pin' | 'code' | 'pending' | 'cancelled' | 'failed' | 'sessionEnded';
 
 const SCREEN: Record<string, DeletionScreen> = {

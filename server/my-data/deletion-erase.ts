@@ -48,7 +48,7 @@ export const KEPT_TABLES = {
   cities: 'reference data: place names, not patients',
 } as const;
 
-export type Erased = { documento: string; celular: string | null };
+type Erased = { documento: string; celular: string | null };
 
 /**
  * Deletes the patient and everything naming them, inside the caller's transaction (the job's,

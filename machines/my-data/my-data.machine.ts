@@ -2,6 +2,7 @@ import { assign, setup } from 'xstate';
 import { toFlowError } from '../shared/errors';
 import { downloadMachine } from './download.machine';
 import { deletionMachine } from './deletion.machine';
+import { correctMachine, type IdentityValue } from './correct.machine';
 import { loadMyData } from './my-data.actors';
 import { myFaceMachine } from './my-face.machine';
 import { secondaryUseMachine } from './secondary-use.machine';
@@ -9,7 +10,7 @@ import type { MyDataContext, MyDataEvent } from './my-data.types';
 
 /**
  * 'Mis datos' (issue 45): loads what the service holds and who looked, then shows one section at a
- * time. The menu lists only the sections built (items 1, 2, 3, 6 and 7); later items add states here.
+ * time. The menu lists only the sections built (items 1, 2, 3, 5, 6 and 7); later items add states here.
  */
 export const myDataMachine = setup({
   types: {} as {
@@ -21,6 +22,7 @@ export const myDataMachine = setup({
       secondaryUse: 'secondaryUse';
       deletion: 'deletion';
       myFace: 'myFace';
+      correct: 'correct';
     };
   },
   actors: {
@@ -29,6 +31,7 @@ export const myDataMachine = setup({
     secondaryUse: secondaryUseMachine,
     deletion: deletionMachine,
     myFace: myFaceMachine,
+    correct: correctMachine,
   },
   guards: {
     isAccessesSection: ({ event }) => event.type === 'section.show' && event.section === 'accesses',
@@ -37,6 +40,8 @@ export const myDataMachine = setup({
       event.type === 'section.show' && event.section === 'secondaryUse',
     isDeletionSection: ({ event }) => event.type === 'section.show' && event.section === 'deletion',
     isFaceSection: ({ event }) => event.type === 'section.show' && event.section === 'face',
+    isCorrectionsSection: ({ event }) =>
+      event.type === 'section.show' && event.section === 'corrections',
   },
   actions: {
     clearError: assign({ error: null }),
@@ -71,6 +76,7 @@ export const myDataMachine = setup({
           { guard: 'isSecondaryUseSection', target: '.secondaryUse' },
           { guard: 'isDeletionSection', target: '.deletion' },
           { guard: 'isFaceSection', target: '.face' },
+          { guard: 'isCorrectionsSection', target: '.corrections' },
           { target: '.data' },
         ],
       },
@@ -83,6 +89,16 @@ export const myDataMachine = setup({
         deletion: {},
         // 'Mi rostro' (item 4): its own child machine (my-face.machine.ts)
         face: { invoke: { id: 'myFace', src: 'myFace' } },
+        // 'Corregir' (item 5): the child `correct`, given the fields as shown
+        corrections: {
+          invoke: {
+            id: 'correct',
+            src: 'correct',
+            input: ({ context }) => ({
+              identity: (context.loaded?.data.identity ?? []) as IdentityValue[],
+            }),
+          },
+        },
       },
     },
     failed: {

@@ -15,6 +15,7 @@ export const selectMyDataScreen = (s: Snapshot): MyDataScreen => {
   if (s.matches({ showing: 'secondaryUse' })) return 'secondaryUse';
   if (s.matches({ showing: 'deletion' })) return 'deletion';
   if (s.matches({ showing: 'face' })) return 'face';
+  if (s.matches({ showing: 'corrections' })) return 'corrections';
   if (s.matches('showing')) return 'data';
   if (s.hasTag('error')) return 'failed';
   return 'loading';

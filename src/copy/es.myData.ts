@@ -32,6 +32,7 @@ export const myData = {
     secondaryUse: 'Otros usos de mis datos',
     deletion: 'Eliminar mi cuenta',
     face: 'Mi rostro',
+    corrections: 'Corregir mis datos',
   } satisfies Record<MyDataSection, string>,
   intro: 'Esto es todo lo que el servicio guarda sobre vos.',
   identityTitle: 'Tus datos de identidad',

@@ -3,6 +3,7 @@ import { MyDataActor } from './my-data.context';
 import { AccessesScreen } from './screens/AccessesScreen';
 import { DownloadScreen } from './screens/DownloadScreen';
 import { DeletionScreen } from './screens/DeletionScreen';
+import { CorrectScreen } from './screens/CorrectScreen';
 import { FailedScreen, LoadingScreen } from './screens/LoadingScreens';
 import { MyDataScreen } from './screens/MyDataScreen';
 import { MyFaceScreen } from './screens/MyFaceScreen';
@@ -25,6 +26,8 @@ export function MyDataScreens() {
       return <DeletionScreen />;
     case 'face':
       return <MyFaceScreen />;
+    case 'corrections':
+      return <CorrectScreen />;
     case 'failed':
       return <FailedScreen />;
   }

@@ -15,6 +15,7 @@ const SECTIONS: MyDataSection[] = [
   'face',
   'download',
   'secondaryUse',
+  'corrections',
   'deletion',
 ];
 

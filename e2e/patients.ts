@@ -103,6 +103,14 @@ export const SEED_PATIENTS = {
     nombre: 'ELENA',
     apellido: 'BORRADO',
   },
+  /** Asks that their marital status be corrected; a reviser approves it (e2e/my-data-correct.spec.ts). */
+  myDataCorrect: {
+    documento: '90000455',
+    pin: '728361',
+    celular: '0981200455',
+    nombre: 'NORA',
+    apellido: 'CORREA',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

@@ -321,5 +321,12 @@ export const caseCopy = {
     rejected: 'Caso rechazado. El paciente recibirá un SMS con el motivo.',
     repeat: 'Se pidió que el paciente repita el paso. Recibirá un SMS.',
   } satisfies Record<DecisionOutcome, string>,
+  /** A patient's correction from Mis datos (issue 45 item 5): the answer is shown there, no SMS. */
+  correctionOutcomes: {
+    approved: 'Corrección aprobada. El dato del paciente ya cambió; lo ve en Mis datos.',
+    awaiting_supervisor: 'Queda pendiente de un supervisor',
+    rejected: 'Corrección rechazada. El paciente ve el motivo en Mis datos.',
+    repeat: 'Una corrección no se repite.',
+  } satisfies Record<DecisionOutcome, string>,
   closed: 'Volviendo a la lista...',
 };

@@ -50,7 +50,14 @@ export function CaseScreen() {
     return (
       <Stack>
         <Heading focusOnMount>{caseCopy.title(operadorTerms.kinds[d.kind])}</Heading>
-        <ErrorBanner tone="info" message={caseCopy.outcomes[view.outcome]} />
+        <ErrorBanner
+          tone="info"
+          message={
+            d.kind === 'correction'
+              ? caseCopy.correctionOutcomes[view.outcome]
+              : caseCopy.outcomes[view.outcome]
+          }
+        />
         <Button type="button" onClick={() => send({ type: 'case.close' })}>
           {caseCopy.backToQueue}
         </Button>

@@ -1,3 +1,4 @@
+import { operatorPaths } from '../contract/operators';
 import { myData as copy } from '../src/copy/es.myData';
 import { myDataCorrect as correct } from '../src/copy/es.myData.correct';
 import { caseCopy, operadorTerms } from '../src/copy/es.operators';
@@ -45,6 +46,16 @@ test('a correction request: asked, approved by a reviser, corrected in Mis datos
     addOperator(uniqueUsuario('revisor'), 'Clara Revisora', 'revisor').link,
     'Clara Revisora',
   );
+  // The e2e server is shared: another spec's review case may wait in the queue for its own
+  // operator a moment. Take the next only once this request is the oldest waiting, so this reviser
+  // never holds another spec's case.
+  await expect
+    .poll(
+      async () =>
+        (await (await desk.page.request.get(operatorPaths.queue)).json()).cases?.[0]?.kind,
+      { timeout: 60_000 },
+    )
+    .toBe('correction');
   await takeNext(desk.page);
   await expect(
     desk.page.getByRole('heading', { name: caseCopy.title(operadorTerms.kinds.correction) }),

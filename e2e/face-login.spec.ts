@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { login as loginCopy } from '../src/copy/es';
 import { assist } from '../src/copy/es.assist';
 import { faceLogin as copy } from '../src/copy/es.faceLogin';
@@ -17,6 +17,7 @@ import {
   uniqueDocumento,
 } from './fixtures';
 import { makeBlinkVideo } from './support/blink-video';
+import { cameraPageOf, type CameraPage } from './support/camera-page';
 import { addOperator, enrolAndLogIn, operatorDesk, uniqueUsuario } from './support/operators';
 import {
   choosePin,
@@ -43,35 +44,8 @@ import {
 const FACE = 'blink-b';
 const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
 
-type CameraPage = (seed: number, options?: { cameraAllowed?: boolean }) => Promise<Page>;
-
-const test = base.extend<{ cameraPage: CameraPage }>({
-  /** A Chromium of its own whose fake camera plays the blink video of `seed`. */
-  cameraPage: async ({ clientIp, baseURL }, use, testInfo) => {
-    const browsers: Browser[] = [];
-    await use(async (seed, options = {}) => {
-      const dir = testInfo.outputPath('camera');
-      mkdirSync(dir, { recursive: true });
-      const video = await makeBlinkVideo(dir, { seed, seconds: 60, face: FACE });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM_PATH,
-        args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${video}`],
-      });
-      browsers.push(browser);
-      const context = await browser.newContext({
-        baseURL: baseURL!,
-        locale: 'es-PY',
-        timezoneId: 'America/Asuncion',
-        // Development needs no device credential; limits then count per client address.
-        extraHTTPHeaders: { 'x-forwarded-for': clientIp },
-      });
-      // The browser already allows the camera (what a kiosk's browser remembers after a reload).
-      if (options.cameraAllowed) await context.grantPermissions(['camera']);
-      return context.newPage();
-    });
-    for (const browser of browsers) await browser.close();
-  },
-});
+/** A Chromium of its own whose fake camera plays the blink video of `seed` (e2e/support/camera-page.ts). */
+const test = base.extend<{ cameraPage: CameraPage }>({ cameraPage: cameraPageOf(FACE) });
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
 

@@ -111,6 +111,17 @@ export const SEED_PATIENTS = {
     nombre: 'NORA',
     apellido: 'CORREA',
   },
+  /**
+   * 'Mi rostro' (e2e/my-data-face.spec.ts, issue 45 item 4): its face (blink-h, which no other spec
+   * plays) is enrolled by that spec, then locked, unlocked and withdrawn.
+   */
+  myFace: {
+    documento: '90000454',
+    pin: '527193',
+    celular: '0981200454',
+    nombre: 'IRMA',
+    apellido: 'ROSTRO',
+  },
 } as const satisfies Record<string, PatientSeed>;
 
 export type SeedName = keyof typeof SEED_PATIENTS;

@@ -78,4 +78,13 @@ test('a correction request: asked, approved by a reviser, corrected in Mis datos
   await expect(requests.getByRole('listitem')).toHaveText([
     new RegExp(correct.stateOf(copy.fields.MaritalStatus, correct.states.approved)),
   ]);
+
+  // The reviser's look at the case is in 'Quién vio mis datos' (issue 45 item 3), with the role only.
+  await page.getByRole('button', { name: copy.sections.accesses }).click();
+  const looks = page
+    .getByRole('list', { name: copy.accessesLabel })
+    .getByRole('listitem')
+    .filter({ hasText: copy.kinds.case_view });
+  await expect(looks.first()).toContainText(copy.role(copy.roles.revisor));
+  await expect(looks.first()).not.toContainText('Clara Revisora');
 });

@@ -1,21 +1,10 @@
 import { upsertPatient } from '../../server/patients/service';
 import type { MemorySms, TestApp } from './helpers';
+import { ANA, BETO } from './my-data-patients';
+
+export { ANA, BETO };
 
 export const WAIT_MS = 24 * 3_600_000;
-export const ANA = {
-  numero_documento: '4567890',
-  pin: '739154',
-  nombre: 'ANA',
-  apellido: 'RUIZ',
-  celular: '0981555111',
-};
-export const BETO = {
-  numero_documento: '5678901',
-  pin: '628143',
-  nombre: 'BETO',
-  apellido: 'SOSA',
-  celular: '0981555222',
-};
 type Person = typeof ANA;
 
 /** The calls of 'Eliminar mi cuenta' and login, as a browser makes them. */

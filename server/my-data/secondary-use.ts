@@ -7,7 +7,7 @@ import { recordAccess } from './access-log';
  * Secondary uses (issue 45 item 7): the patient's opt-out of any use of their data beyond their
  * own care, the one writer of `patient_secondary_use`. No row: not opted out. Whatever the service
  * adds later that reads patient data for anything else reads through the view
- * `secondary_use_allowed` (migration 036; tests/server/my-data-secondary-use.test.ts holds it).
+ * `secondary_use_allowed` (migration 036; tests/server/secondary-use-readers.test.ts holds it).
  */
 export async function readSecondaryUse(
   db: Db,

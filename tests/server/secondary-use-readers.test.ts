@@ -27,6 +27,16 @@ const PATIENT_TABLES = [
   'case_audit',
   'kyc_sessions',
   'kyc_evidence',
+  'face_auth_sessions',
+  'face_duplicate_checks',
+  'face_enrollment_deletions',
+  'liveness_frames',
+  'recovery_grants',
+  'login_guards',
+  'phone_verifications',
+  'otp_codes',
+  'sms_outbox',
+  'sms_send_log',
 ];
 const READS = new RegExp(`\\b(FROM|JOIN)\\s+(${PATIENT_TABLES.join('|')})\\b`, 'i');
 
@@ -40,6 +50,8 @@ const CARE: Record<string, string> = {
   'onboarding/': 'the patient’s registration',
   'recovery/': 'the patient’s PIN recovery',
   'session/': 'the patient’s session',
+  'security/': 'the one-time codes and limits that guard the patient’s phone and login',
+  'sms/': 'the SMS sent to the patient',
   'patients/': 'the patient’s account',
   'main.ts': 'the demo patient at start (development)',
   // Journey insight reads no patient data for itself: these count rows, grouped by kind, with no
@@ -84,5 +96,9 @@ describe('secondary uses: every reader of patient data is care, or honours the o
       ),
     ).toBe(false);
     expect(ignoresOptOut('login/service.ts', naive)).toBe(false);
+    // the tables beyond patients and cases that hold a patient's face, phone or document
+    expect(ignoresOptOut('research/export.ts', 'SELECT thumb FROM liveness_frames')).toBe(true);
+    expect(ignoresOptOut('research/export.ts', 'SELECT celular FROM sms_outbox')).toBe(true);
+    expect(ignoresOptOut('research/export.ts', 'SELECT * FROM face_auth_sessions')).toBe(true);
   });
 });

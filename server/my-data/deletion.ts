@@ -72,7 +72,8 @@ export async function askDeletionCode(
     });
     throw new HttpError(403, m.wrongPin);
   }
-  if (!celular) throw new HttpError(409, m.noCelular);
+  // 422, not 409: the browser answers a 409 by reloading, which would hide this reason.
+  if (!celular) throw new HttpError(422, m.noCelular);
   try {
     const sent = await issueOtp(ctx, {
       celular,

@@ -170,6 +170,14 @@ describe("'Eliminar mi cuenta' (issue 45 item 6): routes, wait, job", () => {
     expect((await c.status(sid)).json().deletion).not.toBeNull();
   });
 
+  it('no mobile on file: 422 with the reason (a 409 makes the browser reload and lose it)', async () => {
+    const sid = (await c.sidOf(ANA))!;
+    await t.ctx.db.query('UPDATE patients SET celular = NULL WHERE id = $1', [ids.ana]);
+    const res = await c.askCode(sid, ANA.pin);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().message).toMatch(/No tenemos un celular registrado/);
+  });
+
   it('two confirmations at once make one request and one notice', async () => {
     const sid = (await c.sidOf(ANA))!;
     await c.askCode(sid, ANA.pin);

@@ -1,3 +1,5 @@
+import type { IDENTITY_FIELDS } from '../../contract/case-fields';
+import type { AccessKind, FIELD_SOURCES } from '../../contract/my-data';
 import type { DownloadContent } from './download-content';
 
 /**
@@ -19,7 +21,10 @@ const when = new Intl.DateTimeFormat('es-PY', {
 });
 const at = (value: string | null) => (value ? when.format(new Date(value)) : 'Sin dato');
 
-const FIELDS: Record<string, string> = {
+// The labels repeat src/copy/es.myData.ts (the server cannot import the app's copy); typed by the
+// contract's lists, so a kind or field added later fails the typecheck here rather than printing
+// its code in the summary.
+const FIELDS: Record<(typeof IDENTITY_FIELDS)[number], string> = {
   FullName: 'Nombre completo',
   DocumentNumber: 'Número de cédula',
   DateOfBirth: 'Fecha de nacimiento',
@@ -27,11 +32,11 @@ const FIELDS: Record<string, string> = {
   Nationality: 'Nacionalidad',
   MaritalStatus: 'Estado civil',
 };
-const SOURCES: Record<string, string> = {
+const SOURCES: Record<(typeof FIELD_SOURCES)[number], string> = {
   engine: 'Leído de tu cédula por el sistema',
   person: 'Corregido por una persona del servicio',
 };
-const ACCESS: Record<string, string> = {
+const ACCESS: Record<AccessKind, string> = {
   case_view: 'Una persona del servicio abrió tu verificación',
   case_image: 'Una persona del servicio miró una imagen de tu verificación',
   case_lookup: 'En un centro de salud buscaron tu verificación con su código',
@@ -42,6 +47,12 @@ const ACCESS: Record<string, string> = {
   my_data: 'Miraste Mis datos',
   download: 'Descargaste tus datos',
   secondary_use: 'Cambiaste tu elección sobre otros usos de tus datos',
+  deletion_request: 'Pediste eliminar tu cuenta',
+  deletion_cancel: 'Cancelaste la eliminación de tu cuenta',
+  face_lock: 'Bloqueaste el reconocimiento de tu rostro',
+  face_unlock: 'Desbloqueo del reconocimiento de tu rostro',
+  face_withdraw: 'Borraste tu rostro',
+  correction: 'Pediste corregir un dato',
 };
 const RESULTS: Record<string, string> = { ok: 'Correcto', failed: 'Fallido', locked: 'Bloqueado' };
 

@@ -23,6 +23,7 @@ const base: MyFaceContext = {
   notice: null,
   resendAfterSeconds: null,
   error: null,
+  failures: 0,
 };
 const at = (
   value: Parameters<typeof myFaceMachine.resolveState>[0]['value'],

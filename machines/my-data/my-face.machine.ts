@@ -46,10 +46,20 @@ export const myFaceMachine = setup({
     failure: assign({
       error: ({ event }) => toFlowError((event as unknown as { error: unknown }).error),
     }),
+    /** A failed submit of the PIN (and code) form: the view focuses the field to fix. */
+    submitFailed: assign({ failures: ({ context }) => context.failures + 1 }),
   },
 }).createMachine({
   id: 'myFace',
-  context: { face: null, pin: '', otp: '', notice: null, resendAfterSeconds: null, error: null },
+  context: {
+    face: null,
+    pin: '',
+    otp: '',
+    notice: null,
+    resendAfterSeconds: null,
+    error: null,
+    failures: 0,
+  },
   initial: 'loading',
   on: {
     'pin.change': {
@@ -140,7 +150,7 @@ export const myFaceMachine = setup({
             src: 'unlockFace',
             input: ({ context }) => ({ pin: context.pin, otp: context.otp }),
             onDone: { target: '#myFace.shown', actions: 'answered' },
-            onError: { target: 'entering', actions: 'failure' },
+            onError: { target: 'entering', actions: ['failure', 'submitFailed'] },
           },
         },
         resending: {
@@ -168,7 +178,7 @@ export const myFaceMachine = setup({
             src: 'withdrawFace',
             input: ({ context }) => ({ pin: context.pin }),
             onDone: { target: '#myFace.withdrawn', actions: ['answered', 'forgetTyped'] },
-            onError: { target: 'confirming', actions: 'failure' },
+            onError: { target: 'confirming', actions: ['failure', 'submitFailed'] },
           },
         },
       },

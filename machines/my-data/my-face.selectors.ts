@@ -30,7 +30,7 @@ function busyOf(s: Snapshot): MyFaceBusy {
 }
 
 export const selectMyFaceView = (s: Snapshot) => {
-  const { face, pin, otp, notice, error, resendAfterSeconds } = s.context;
+  const { face, pin, otp, notice, error, resendAfterSeconds, failures } = s.context;
   return {
     screen: screenOf(s),
     busy: busyOf(s),
@@ -41,6 +41,10 @@ export const selectMyFaceView = (s: Snapshot) => {
     resendAfterSeconds,
     error,
     sessionEnded: error?.status === 401,
+    failures,
+    /** the field a failed submit sends the focus to: the code when the code was wrong */
+    focus:
+      s.matches('unlocking') && error?.reason === 'wrong_otp' ? ('otp' as const) : ('pin' as const),
     canSubmit: s.matches('unlocking')
       ? /^\d{6}$/.test(pin) && /^\d{6}$/.test(otp)
       : /^\d{6}$/.test(pin),

@@ -13,6 +13,8 @@ export type MyFaceContext = {
   /** seconds before another code may be asked for (the server's resend wait) */
   resendAfterSeconds: number | null;
   error: FlowError | null;
+  /** failed submits of a PIN form: each one sends the focus back to the field to fix */
+  failures: number;
 };
 
 export type MyFaceEvent =

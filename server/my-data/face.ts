@@ -146,7 +146,7 @@ export async function unlockFace(
   const at = new Date(ctx.clock.now());
   if (!codeOk) {
     await recordAccess(ctx.db, { patientId, kind: 'face_unlock', result: 'failed', at });
-    throw new HttpError(400, m.wrongOtp);
+    throw new HttpError(400, m.wrongOtp, {}, 'wrong_otp'); // the browser focuses the code
   }
   await ctx.db.transaction(async (tx) => {
     if (await unlockPatientFace(tx, patientId))

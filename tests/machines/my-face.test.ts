@@ -105,6 +105,31 @@ describe('myFace machine (issue 45 item 4)', () => {
     ]);
   });
 
+  it('each failed submit counts, and names the field to fix: the code when it was wrong', async () => {
+    const m = start({ locked: true });
+    await m.idle();
+    m.actor.send({ type: 'face.unlock' });
+    await m.idle();
+    m.actor.send({ type: 'pin.change', value: '482915' });
+    m.actor.send({ type: 'otp.change', value: '123456' });
+    expect(m.view()).toMatchObject({ failures: 0, focus: 'pin' });
+    m.failNext(new ApiError('server', 400, 'El PIN no es correcto.'));
+    m.actor.send({ type: 'face.submit' });
+    await m.idle();
+    expect(m.view()).toMatchObject({ failures: 1, focus: 'pin' });
+    m.failNext(new ApiError('server', 400, 'Código incorrecto.', undefined, 'wrong_otp'));
+    m.actor.send({ type: 'face.submit' });
+    await m.idle();
+    expect(m.view()).toMatchObject({ screen: 'unlocking', failures: 2, focus: 'otp' });
+    m.actor.send({ type: 'face.cancel' });
+    m.actor.send({ type: 'face.withdraw' });
+    m.actor.send({ type: 'pin.change', value: '111111' });
+    m.failNext(new ApiError('server', 400, 'El PIN no es correcto.'));
+    m.actor.send({ type: 'face.submit' });
+    await m.idle();
+    expect(m.view()).toMatchObject({ screen: 'withdrawing', failures: 3, focus: 'pin' });
+  });
+
   it('a code can be sent again; cancel goes back without a call', async () => {
     const m = start({ locked: true });
     await m.idle();

@@ -103,6 +103,8 @@ describe('Mi rostro: /api/mis-datos/rostro (issue 45 item 4)', () => {
     });
     expect(wrongCode.statusCode).toBe(400);
     expect(wrongCode.json().message).toMatch(/Código incorrecto/);
+    expect(wrongCode.json().reason).toBe('wrong_otp');
+    expect(wrongPin.json().reason).toBeUndefined();
     expect(await lockedAt(ana)).not.toBeNull();
 
     const ok = await call(sid, myFacePaths.unlock, { pin: ANA.pin, otp: code });

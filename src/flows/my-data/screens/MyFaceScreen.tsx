@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import type { FormEvent, ReactNode } from 'react';
+import { useRef, type FormEvent, type ReactNode, type RefObject } from 'react';
 import type { ActorRefFrom } from 'xstate';
 import { selectMyFaceRef } from '../../../../machines/my-data/my-data.selectors';
 import type { MyFaceMachine } from '../../../../machines/my-data/my-face.machine';
@@ -9,6 +9,7 @@ import { ErrorBanner } from '../../../components/ErrorBanner';
 import { OtpInput } from '../../../components/OtpInput';
 import { Muted, Stack } from '../../../components/Page';
 import { PinField } from '../../../components/PinField';
+import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { myFace as copy } from '../../../copy/es.myFace';
 import { MyDataActor } from '../my-data.context';
 import { MyDataFrame } from './MyDataFrame';
@@ -149,6 +150,8 @@ function PinForm(props: {
   title: string;
   intro: ReactNode;
   fields?: ReactNode;
+  /** the form's other field (the code), focused when a failed submit was about it */
+  other?: RefObject<HTMLInputElement | null>;
   submit: string;
   submitting: string;
   missing: string;
@@ -156,6 +159,11 @@ function PinForm(props: {
 }) {
   const { view, face } = props;
   const busy = view.busy !== null;
+  const pin = useRef<HTMLInputElement>(null);
+  // A wrong PIN or code: back to the field to fix (what was typed stays), not to <body>.
+  useFocusAfterFailure(view.failures, () =>
+    view.focus === 'otp' && props.other ? props.other.current : pin.current,
+  );
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     face.send({ type: 'face.submit' });
@@ -166,6 +174,7 @@ function PinForm(props: {
         <h3>{props.title}</h3>
         {props.intro}
         <PinField
+          ref={pin}
           label={copy.pinLabel}
           name="pin"
           autoComplete="current-password"
@@ -194,14 +203,17 @@ function PinForm(props: {
 }
 
 function UnlockForm({ view, face }: { view: MyFaceView; face: FaceRef }) {
+  const otp = useRef<HTMLInputElement>(null);
   return (
     <PinForm
       view={view}
       face={face}
+      other={otp}
       title={copy.unlockTitle}
       intro={<Muted>{copy.unlockIntro}</Muted>}
       fields={
         <OtpInput
+          ref={otp}
           length={6}
           label={copy.otpLabel}
           name="otp"

@@ -195,6 +195,10 @@ describe('the search over the database', () => {
     const other = best!.patientId === ids[49] ? ids[50]! : ids[49]!;
 
     await removeFace(db, best!.patientId);
+    // The file's row is masked, not only dropped by the re-score: the scan never answers it.
+    const masked = await search.search(db, probe);
+    expect(masked.candidates.map((c) => c.patientId)).not.toContain(best!.patientId);
+    expect(masked.candidates.map((c) => c.patientId)).toContain(other);
     const after = await flatBestMatch(db, search, probe, T);
     expect(after?.patientId).toBe(other);
     await removeFace(db, other);

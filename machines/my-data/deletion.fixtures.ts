@@ -9,7 +9,14 @@ import { myDataMachine } from './my-data.machine';
  * (`deletionFixtures`), and Mis datos at each of them (`deletionInMyData`, for the stories).
  */
 type Value = Parameters<typeof deletionMachine.resolveState>[0]['value'];
-const BASE: DeletionContext = { pin: '', code: '', pending: null, waitHours: 24, error: null };
+const BASE: DeletionContext = {
+  pin: '',
+  code: '',
+  pending: null,
+  waitHours: 24,
+  error: null,
+  failures: 0,
+};
 const PENDING = { dueAt: '2026-11-30T14:05:00.000Z' };
 const at = (value: Value, context: Partial<DeletionContext> = {}) =>
   deletionMachine.resolveState({ value, context: { ...BASE, ...context } });

@@ -23,6 +23,7 @@ const EMPTY: DeletionContext = {
   pending: null,
   waitHours: null,
   error: null,
+  failures: 0,
 };
 
 export const deletionMachine = setup({
@@ -35,6 +36,7 @@ export const deletionMachine = setup({
   actions: {
     assignError: assign({
       error: ({ event }) => toFlowError((event as { error?: unknown }).error),
+      failures: ({ context }) => context.failures + 1,
     }),
     clearError: assign({ error: null }),
     forgetTyped: assign({ pin: '', code: '' }),

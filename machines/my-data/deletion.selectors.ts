@@ -30,5 +30,6 @@ export const selectDeletionView = (s: Snapshot) => ({
   pending: s.context.pending,
   waitHours: s.context.waitHours,
   error: s.context.error,
+  failures: s.context.failures,
 });
 export type DeletionView = ReturnType<typeof selectDeletionView>;

@@ -14,6 +14,8 @@ export type DeletionContext = {
   /** how long a deletion waits once asked (hours), as the server said; null before it said */
   waitHours: number | null;
   error: FlowError | null;
+  /** failed submits so far: each new one puts the focus back on the field to fix */
+  failures: number;
 };
 
 export type DeletionEvent =

@@ -110,6 +110,9 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     await second.settled();
     expect(second.view()).toMatchObject({ screen: 'code', code: '111111', pin: '739154' });
     expect(second.view().error?.status).toBe(400);
+    // Each failed submit is counted: the view puts the focus back on the field to fix.
+    expect(view().failures).toBe(1);
+    expect(second.view().failures).toBe(1);
   });
 
   it('an ended session shows its screen; a request made elsewhere (409) reloads', async () => {

@@ -1,10 +1,11 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { DeletionView } from '../../../../machines/my-data/deletion.selectors';
 import type { DeletionEvent } from '../../../../machines/my-data/deletion.types';
 import { Button, SubmitButton } from '../../../components/Button';
 import { OtpInput } from '../../../components/OtpInput';
 import { Muted } from '../../../components/Page';
 import { PinField } from '../../../components/PinField';
+import { useFocusAfterFailure } from '../../../components/useFocusAfterFailure';
 import { myDataDeletion as copy } from '../../../copy/es.myDataDeletion';
 import { Section, SectionTitle } from './my-data.styles';
 
@@ -15,6 +16,8 @@ const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0,
 /** The PIN (what was typed stays after an error: the machine keeps it). */
 export function PinStep({ view, send, error }: StepProps) {
   const [pin, setPin] = useState(view.pin);
+  const field = useRef<HTMLInputElement>(null);
+  useFocusAfterFailure(view.failures, () => field.current);
   return (
     <Section aria-labelledby="deletion-pin">
       <SectionTitle id="deletion-pin">{copy.pinTitle}</SectionTitle>
@@ -26,6 +29,7 @@ export function PinStep({ view, send, error }: StepProps) {
         }}
       >
         <PinField
+          ref={field}
           label={copy.pinLabel}
           name="pin"
           autoComplete="current-password"
@@ -48,6 +52,8 @@ export function PinStep({ view, send, error }: StepProps) {
 /** The SMS code, its resend (too early: the server's 429 says when), and the request itself. */
 export function CodeStep({ view, send, error }: StepProps) {
   const [code, setCode] = useState(view.code);
+  const field = useRef<HTMLInputElement>(null);
+  useFocusAfterFailure(view.failures, () => field.current);
   return (
     <Section aria-labelledby="deletion-code">
       <SectionTitle id="deletion-code">{copy.codeTitle}</SectionTitle>
@@ -60,6 +66,7 @@ export function CodeStep({ view, send, error }: StepProps) {
       >
         <OtpInput
           length={6}
+          ref={field}
           label={copy.codeLabel}
           name="codigo"
           value={code}

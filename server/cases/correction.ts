@@ -195,7 +195,10 @@ export async function correctionsOf(ctx: AppContext, patientId: string): Promise
   );
   return rows.map((r) => {
     const corrections = sealer.openJson<Correction[]>(r.id, 'corrections', r.corrections) ?? [];
-    const asked = corrections.filter((c) => c.field === r.field).at(-1)?.to ?? null;
+    // What the patient asked (the case's first correction, theirs), whatever an operator wrote
+    // over it: the approved value is the field's own in Mis datos.
+    const asked =
+      corrections.find((c) => c.field === r.field && c.operator === PATIENT_AUTHOR)?.to ?? null;
     const state = STATE[r.status] ?? 'rejected';
     return {
       id: r.id,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import type { Db } from '../db/client';
 import type { DuplicateSearchConfig } from './config-duplicates';
@@ -180,6 +181,8 @@ export function createFlatSearch(deps: {
     s.since = ch.xmin;
     const newer = latestFlat(cfg.dir, s.databaseId);
     const moved = newer && (!s.file || BigInt(newer.since) > BigInt(s.file.since));
+    // Discarded (a withdrawn face forgotten: face-flat.ts discardFlats): load, and build, again.
+    if (s.file && !existsSync(s.file.path)) return (state = await load(db));
     if (countOf(s) !== ch.total || moved || s.masked.size > cfg.rebuildAfter) {
       if (countOf(s) !== ch.total)
         log.warn({ event: 'face_flat_stale', reason: 'count', total: ch.total });

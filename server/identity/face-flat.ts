@@ -62,6 +62,17 @@ export function latestFlat(
   return best;
 }
 
+/**
+ * Deletes every flat file of this database (issue 45 item 4): a withdrawn face's or a deleted
+ * account's row is masked at once, but its bytes stay in the file until it is made again; the
+ * face index's poll (face-index-sync.ts) calls this when it forgets such a face, and the next
+ * search builds the file from the database without it. A worker reading a deleted file keeps its
+ * open descriptor (Linux); the next search sees the file gone and loads again.
+ */
+export function discardFlats(dir: string, databaseId: string): void {
+  for (let f = latestFlat(dir, databaseId); f; f = latestFlat(dir, databaseId)) discardFile(f.path);
+}
+
 /** Checks a file's seal and header (throws when either is wrong): its row count. */
 export function openFlat(file: { path: string; since: string }): FlatFile {
   checkSeal(file.path);

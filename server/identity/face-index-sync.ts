@@ -10,6 +10,7 @@ import {
   tryLock,
   type FaceIndexFile,
 } from './face-index';
+import { discardFlats } from './face-flat';
 import { ms, type IdentityLog } from './log';
 import * as store from './store';
 
@@ -81,6 +82,8 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
   let chain: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   let rebuilding: Promise<void> | null = null;
+  /** The withdrawal (removedSince) whose flat files this process last discarded. */
+  let flatsForgotten: number | null = null;
   let stopped = false;
   const listeners = new Set<(s: FaceIndexStats) => void>();
 
@@ -250,6 +253,12 @@ export function createFaceIndex(deps: { config: FaceIndexConfig; log: IdentityLo
         }
         // A withdrawn face's vector leaves the file within cfg.forgetMs (issue 45 item 4).
         const forget = s.removedSince !== null && Date.now() - s.removedSince >= cfg.forgetMs;
+        // The duplicate search's flat file holds the same vectors: gone too (once a withdrawal:
+        // a rebuild here may take minutes at scale), made again without them by its next search.
+        if (forget && flatsForgotten !== s.removedSince) {
+          discardFlats(cfg.dir, s.databaseId);
+          flatsForgotten = s.removedSince;
+        }
         const tooFar = s.masked.size > cfg.rebuildAfter && ch.total >= cfg.minRows;
         if (!full && forget && ch.total === 0 && s.file) {
           // Nobody enrolled any more: no file at all.

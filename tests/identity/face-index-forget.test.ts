@@ -4,6 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { loadFaceIndexConfig, type FaceIndexConfig } from '../../server/identity/config';
+import { loadDuplicateSearchConfig } from '../../server/identity/config-duplicates';
+import { latestFlat, openFlat, readFlatIds } from '../../server/identity/face-flat';
+import { createFlatSearch } from '../../server/identity/face-flat-search';
 import { latestFile, openFile } from '../../server/identity/face-index';
 import { createFaceIndex, type FaceIndex } from '../../server/identity/face-index-sync';
 import { silentLog } from '../../server/identity/log';
@@ -12,7 +15,9 @@ import { openTestDb } from '../server/helpers';
 
 /**
  * 'Mi rostro' (issue 45 item 4): a withdrawn face is ignored by the index at once (face-index.test.ts)
- * and its vector leaves the index file too, rebuilt within IDENTITY_FACE_INDEX_FORGET_SECONDS.
+ * and its vector leaves the index file too, rebuilt within IDENTITY_FACE_INDEX_FORGET_SECONDS; the
+ * duplicate search's flat file, which holds the same vectors, is deleted then and made again
+ * without it by its next search.
  */
 let db: Db;
 let dir: string;
@@ -67,6 +72,16 @@ it('a withdrawn face leaves the index file within the setting', async () => {
   };
   const withdrawn = ids[7]!;
   expect(fileHolds(withdrawn)).toBe(true);
+  const flat = createFlatSearch({
+    config: { ...loadDuplicateSearchConfig({}), dir, minRows: 0 },
+    log: silentLog,
+  });
+  const flatHolds = (id: string) => {
+    const found = latestFlat(dir, databaseId);
+    return found ? readFlatIds(openFlat(found)).includes(BigInt(id)) : null;
+  };
+  await flat.search(db, Float32Array.from(vector(99)));
+  expect(flatHolds(withdrawn)).toBe(true);
 
   const t0 = performance.now();
   expect(await removeFace(db, withdrawn)).toBe(true);
@@ -85,4 +100,11 @@ it('a withdrawn face leaves the index file within the setting', async () => {
   expect(index.size).toBe(39);
   // One file: the old one, which held the face, is deleted.
   expect(readdirSync(dir).filter((f) => f.endsWith('.usearch'))).toHaveLength(1);
+  // The flat file that held it is gone; the next duplicate search makes one without it.
+  expect(flatHolds(withdrawn)).toBeNull();
+  const after = await flat.search(db, Float32Array.from(vector(8)));
+  expect(after.candidates.map((c) => c.patientId)).not.toContain(withdrawn);
+  expect(flatHolds(withdrawn)).toBe(false);
+  expect(flatHolds(ids[8]!)).toBe(true);
+  await flat.close();
 });

@@ -66,7 +66,11 @@ export function startDeletionJob(ctx: AppContext, log: JobLog): { stop(): Promis
     busy = true;
     running = runDueDeletions(ctx, log)
       .catch((err: unknown) =>
-        log.warn({ event: 'my_data.deletion_failed', error: String(err) }, 'my-data'),
+        log.warn(
+          // the error's name only: a database message may quote a row's values
+          { event: 'my_data.deletion_failed', error: err instanceof Error ? err.name : 'unknown' },
+          'my-data',
+        ),
       )
       .finally(() => (busy = false));
   };

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   deletionCodeRequest,
   deletionConfirmRequest,
@@ -6,11 +6,11 @@ import {
   type DeletionStatusResponse,
 } from '../../contract/my-data-deletion';
 import type { AppContext } from '../context';
-import { HttpError, parseBody } from '../http/errors';
-import { SESSION_COOKIE, touchSession } from '../session/service';
+import { parseBody } from '../http/errors';
 import { askDeletionCode, cancelDeletion, confirmDeletion, pendingDeletion } from './deletion';
 import { startDeletionJob } from './deletion-job';
 import { deletionMessages as m } from './deletion-messages';
+import { sessionPatient } from './session';
 
 /**
  * 'Eliminar mi cuenta' (issue 45 item 6) under /api/mis-datos/eliminar, for the live session's
@@ -22,11 +22,7 @@ export async function deletionRoutes(
 ): Promise<void> {
   const { ctx } = opts;
   const waitHours = ctx.deletion.waitMs / 3_600_000;
-  const patientOf = async (request: FastifyRequest) => {
-    const session = await touchSession(ctx, request.cookies[SESSION_COOKIE]);
-    if (!session) throw new HttpError(401, m.noSession);
-    return session.patientId;
-  };
+  const patientOf = sessionPatient(ctx, m.noSession);
 
   app.get('/eliminar', async (request): Promise<DeletionStatusResponse> => {
     const patientId = await patientOf(request);

@@ -1,7 +1,6 @@
 /** The Spanish answers of 'Mi rostro' (issue 45 item 4), in voseo. */
 export const myFaceMessages = {
   locked: 'Bloqueaste el reconocimiento de tu rostro. Nadie puede ingresar con tu cara.',
-  alreadyLocked: 'El reconocimiento de tu rostro ya está bloqueado.',
   notLocked: 'El reconocimiento de tu rostro no está bloqueado.',
   noFace: 'No tenés un rostro registrado.',
   noCelular:

@@ -6,12 +6,12 @@ import { myDataMessages } from './messages';
 
 /**
  * The patient of the live session (the dashboard's), the only one every Mis datos route answers:
- * nothing in a path, a query or a body names a patient. No session: 401.
+ * nothing in a path, a query or a body names a patient. No session: 401 with `noSession`.
  */
 export const sessionPatient =
-  (ctx: AppContext) =>
+  (ctx: AppContext, noSession: string = myDataMessages.noSession) =>
   async (request: FastifyRequest): Promise<string> => {
     const session = await touchSession(ctx, request.cookies[SESSION_COOKIE]);
-    if (!session) throw new HttpError(401, myDataMessages.noSession);
+    if (!session) throw new HttpError(401, noSession);
     return session.patientId;
   };

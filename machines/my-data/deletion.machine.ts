@@ -1,5 +1,6 @@
 import { assign, setup } from 'xstate';
 import { toFlowError } from '../shared/errors';
+import { onlyDigits, PIN_LENGTH } from '../shared/input';
 import { cancel, confirm, loadDeletion, sendCode } from './deletion.actors';
 import type { DeletionContext, DeletionEvent } from './deletion.types';
 
@@ -32,6 +33,8 @@ export const deletionMachine = setup({
   guards: {
     sessionEnded: ({ event }) => statusOf(event) === 401,
     conflict: ({ event }) => statusOf(event) === 409,
+    pinComplete: ({ context }) => context.pin.length === PIN_LENGTH,
+    codeComplete: ({ context }) => context.code.length === PIN_LENGTH,
   },
   actions: {
     assignError: assign({
@@ -80,10 +83,10 @@ export const deletionMachine = setup({
     },
     pin: {
       on: {
-        'pin.submit': {
-          target: 'sendingCode',
-          actions: assign({ pin: ({ event }) => event.pin, error: null }),
+        'pin.change': {
+          actions: assign({ pin: ({ event }) => onlyDigits(event.value, PIN_LENGTH) }),
         },
+        'pin.submit': { guard: 'pinComplete', target: 'sendingCode', actions: 'clearError' },
         'deletion.back': { target: 'intro', actions: ['forgetTyped', 'clearError'] },
       },
     },
@@ -98,10 +101,10 @@ export const deletionMachine = setup({
     },
     code: {
       on: {
-        'code.submit': {
-          target: 'confirming',
-          actions: assign({ code: ({ event }) => event.code, error: null }),
+        'code.change': {
+          actions: assign({ code: ({ event }) => onlyDigits(event.value, PIN_LENGTH) }),
         },
+        'code.submit': { guard: 'codeComplete', target: 'confirming', actions: 'clearError' },
         'code.resend': { target: 'resending', actions: 'clearError' },
         'deletion.back': { target: 'intro', actions: ['forgetTyped', 'clearError'] },
       },

@@ -1,3 +1,4 @@
+import { PIN_LENGTH } from '../shared/input';
 import type { SnapshotFrom } from 'xstate';
 import type { DeletionMachine } from './deletion.machine';
 
@@ -31,5 +32,9 @@ export const selectDeletionView = (s: Snapshot) => ({
   waitHours: s.context.waitHours,
   error: s.context.error,
   failures: s.context.failures,
+  /** the PIN, then the code, complete and nothing under way: its button works */
+  canSendPin: s.can({ type: 'pin.submit' }),
+  canConfirm: s.can({ type: 'code.submit' }),
+  codeLength: PIN_LENGTH,
 });
 export type DeletionView = ReturnType<typeof selectDeletionView>;

@@ -21,8 +21,10 @@ export type DeletionContext = {
 export type DeletionEvent =
   | { type: 'deletion.start' }
   | { type: 'deletion.back' }
-  | { type: 'pin.submit'; pin: string }
-  | { type: 'code.submit'; code: string }
+  | { type: 'pin.change'; value: string }
+  | { type: 'pin.submit' }
+  | { type: 'code.change'; value: string }
+  | { type: 'code.submit' }
   | { type: 'code.resend' }
   | { type: 'deletion.cancel' }
   | { type: 'load.retry' };

@@ -60,13 +60,15 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     expect(view()).toMatchObject({ screen: 'intro', waitHours: 24 });
     actor.send({ type: 'deletion.start' });
     expect(view().screen).toBe('pin');
-    actor.send({ type: 'pin.submit', pin: '739154' });
+    actor.send({ type: 'pin.change', value: '739154' });
+    actor.send({ type: 'pin.submit' });
     expect(view()).toMatchObject({ screen: 'pin', busy: true });
     await settled();
     expect(view().screen).toBe('code');
     actor.send({ type: 'code.resend' });
     await settled();
-    actor.send({ type: 'code.submit', code: '482915' });
+    actor.send({ type: 'code.change', value: '482915' });
+    actor.send({ type: 'code.submit' });
     await settled();
     expect(view()).toMatchObject({ screen: 'pending', pending: DUE, pin: '', code: '' });
     actor.send({ type: 'deletion.cancel' });
@@ -93,7 +95,8 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     });
     await settled();
     actor.send({ type: 'deletion.start' });
-    actor.send({ type: 'pin.submit', pin: '000001' });
+    actor.send({ type: 'pin.change', value: '000001' });
+    actor.send({ type: 'pin.submit' });
     await settled();
     expect(view()).toMatchObject({
       screen: 'pin',
@@ -104,9 +107,11 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     const second = start({ confirm: wrong('Código incorrecto o vencido.', 400) });
     await second.settled();
     second.actor.send({ type: 'deletion.start' });
-    second.actor.send({ type: 'pin.submit', pin: '739154' });
+    second.actor.send({ type: 'pin.change', value: '739154' });
+    second.actor.send({ type: 'pin.submit' });
     await second.settled();
-    second.actor.send({ type: 'code.submit', code: '111111' });
+    second.actor.send({ type: 'code.change', value: '111111' });
+    second.actor.send({ type: 'code.submit' });
     await second.settled();
     expect(second.view()).toMatchObject({ screen: 'code', code: '111111', pin: '739154' });
     expect(second.view().error?.status).toBe(400);
@@ -123,7 +128,8 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     });
     await ended.settled();
     ended.actor.send({ type: 'deletion.start' });
-    ended.actor.send({ type: 'pin.submit', pin: '739154' });
+    ended.actor.send({ type: 'pin.change', value: '739154' });
+    ended.actor.send({ type: 'pin.submit' });
     await ended.settled();
     expect(ended.view().screen).toBe('sessionEnded');
 
@@ -136,7 +142,8 @@ describe("deletion machine: 'Eliminar mi cuenta' (issue 45 item 6)", () => {
     });
     await elsewhere.settled();
     elsewhere.actor.send({ type: 'deletion.start' });
-    elsewhere.actor.send({ type: 'pin.submit', pin: '739154' });
+    elsewhere.actor.send({ type: 'pin.change', value: '739154' });
+    elsewhere.actor.send({ type: 'pin.submit' });
     await waitFor(elsewhere.actor, (s) => s.matches('pending'));
     expect(elsewhere.view().pending).toEqual(DUE);
   });

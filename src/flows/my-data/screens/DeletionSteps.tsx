@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import type { DeletionView } from '../../../../machines/my-data/deletion.selectors';
 import type { DeletionEvent } from '../../../../machines/my-data/deletion.types';
 import { Button, SubmitButton } from '../../../components/Button';
@@ -11,11 +11,8 @@ import { Section, SectionTitle } from './my-data.styles';
 
 type StepProps = { view: DeletionView; send: (event: DeletionEvent) => void; error: ReactNode };
 
-const digits = (value: string, max: number) => value.replace(/\D/g, '').slice(0, max);
-
 /** The PIN (what was typed stays after an error: the machine keeps it). */
 export function PinStep({ view, send, error }: StepProps) {
-  const [pin, setPin] = useState(view.pin);
   const field = useRef<HTMLInputElement>(null);
   useFocusAfterFailure(view.failures, () => field.current);
   return (
@@ -25,7 +22,7 @@ export function PinStep({ view, send, error }: StepProps) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          send({ type: 'pin.submit', pin });
+          send({ type: 'pin.submit' });
         }}
       >
         <PinField
@@ -33,12 +30,12 @@ export function PinStep({ view, send, error }: StepProps) {
           label={copy.pinLabel}
           name="pin"
           autoComplete="current-password"
-          value={pin}
-          onValueChange={(v) => setPin(digits(v, 6))}
+          value={view.pin}
+          onValueChange={(value) => send({ type: 'pin.change', value })}
           disabled={view.busy}
         />
         {error}
-        <SubmitButton disabled={view.busy || pin.length !== 6}>
+        <SubmitButton disabled={!view.canSendPin}>
           {view.busy ? copy.sending : copy.sendCode}
         </SubmitButton>
       </form>
@@ -51,7 +48,6 @@ export function PinStep({ view, send, error }: StepProps) {
 
 /** The SMS code, its resend (too early: the server's 429 says when), and the request itself. */
 export function CodeStep({ view, send, error }: StepProps) {
-  const [code, setCode] = useState(view.code);
   const field = useRef<HTMLInputElement>(null);
   useFocusAfterFailure(view.failures, () => field.current);
   return (
@@ -61,20 +57,20 @@ export function CodeStep({ view, send, error }: StepProps) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          send({ type: 'code.submit', code });
+          send({ type: 'code.submit' });
         }}
       >
         <OtpInput
-          length={6}
+          length={view.codeLength}
           ref={field}
           label={copy.codeLabel}
           name="codigo"
-          value={code}
-          onValueChange={(v) => setCode(digits(v, 6))}
+          value={view.code}
+          onValueChange={(value) => send({ type: 'code.change', value })}
           disabled={view.busy}
         />
         {error}
-        <SubmitButton disabled={view.busy || code.length !== 6}>
+        <SubmitButton disabled={!view.canConfirm}>
           {view.busy ? copy.confirming : copy.confirm}
         </SubmitButton>
       </form>

@@ -1,5 +1,5 @@
 import { assign, setup } from 'xstate';
-import type { CorrectionRequest } from '../../contract/my-data-correct';
+import { CORRECTION_REQUEST_REASON, type CorrectionRequest } from '../../contract/my-data-correct';
 import { toFlowError, type FlowError } from '../shared/errors';
 import {
   listCorrections,
@@ -32,9 +32,6 @@ export type CorrectEvent =
   | { type: 'back' }
   | { type: 'retry' };
 
-/** The reason's shortest length (the server's rule, contract/my-data-correct.ts). */
-const REASON_MIN = 5;
-
 /**
  * 'Corregir' in Mis datos (issue 45 item 5), the parent's child `correct`: the patient's requests
  * and their state, then a new one: choose the field (one with a request pending cannot be chosen),
@@ -54,7 +51,7 @@ export const correctMachine = setup({
     canSend: ({ context }) =>
       context.field !== null &&
       context.value.trim().length > 0 &&
-      context.reason.trim().length >= REASON_MIN,
+      context.reason.trim().length >= CORRECTION_REQUEST_REASON.min,
   },
   actions: {
     setError: assign({

@@ -1,5 +1,6 @@
 import type { SnapshotFrom } from 'xstate';
-import { MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fields';
+import { FULL_NAME_MAX, MARITAL_STATUSES, NATIONALITIES, SEXES } from '../../contract/case-fields';
+import { CORRECTION_REQUEST_REASON } from '../../contract/my-data-correct';
 import type { CorrectionField } from './correct.api';
 import type { CorrectMachine } from './correct.machine';
 
@@ -41,6 +42,9 @@ export function selectCorrect(s: Snapshot) {
     choices: c.field ? (CHOICES[c.field] ?? null) : null,
     sending: s.matches('sending'),
     canSend: s.can({ type: 'send' }),
+    /** the longest a typed value and the reason may be (the contract's) */
+    valueMax: FULL_NAME_MAX,
+    reasonMax: CORRECTION_REQUEST_REASON.max,
     error: c.error,
     sessionEnded: c.error?.status === 401,
     /** the request just sent */

@@ -153,7 +153,7 @@ function Write({ v, actor }: { v: View; actor: Ref }) {
             hint={copy.valueHints[v.field]}
             value={v.value}
             inputMode={v.field === 'DocumentNumber' ? 'numeric' : undefined}
-            maxLength={120}
+            maxLength={v.valueMax}
             onValueChange={onValue}
           />
         )}
@@ -161,7 +161,7 @@ function Write({ v, actor }: { v: View; actor: Ref }) {
           label={copy.reason}
           hint={copy.reasonHint}
           value={v.reason}
-          maxLength={300}
+          maxLength={v.reasonMax}
           onValueChange={(reason) => actor.send({ type: 'reason.change', reason })}
         />
         <Button type="submit" disabled={!v.canSend || v.sending}>

@@ -1,4 +1,5 @@
 import type { IDENTITY_FIELDS } from '../../contract/case-fields';
+import type { CaseStatusName, CaseTrigger, OperatorCaseKind } from '../../contract/cases';
 import type { AccessKind, FIELD_SOURCES } from '../../contract/my-data';
 import type { DownloadContent } from './download-content';
 
@@ -55,6 +56,51 @@ const ACCESS: Record<AccessKind, string> = {
   correction: 'Pediste corregir un dato',
 };
 const RESULTS: Record<string, string> = { ok: 'Correcto', failed: 'Fallido', locked: 'Bloqueado' };
+const KINDS: Record<OperatorCaseKind, string> = {
+  review: 'Revisión por una persona',
+  centro: 'Verificación en un centro de salud',
+  duplicate: 'Revisión de un posible registro doble',
+  correction: 'Corrección de datos que pediste',
+};
+const STATUSES: Record<CaseStatusName, string> = {
+  open: 'Esperando una decisión',
+  approved: 'Aprobada',
+  rejected: 'Rechazada',
+  repeat: 'Se pidió repetir un paso',
+  expired: 'Venció sin visita',
+};
+const TRIGGERS: Record<CaseTrigger, string> = {
+  patient_choice: 'Pediste ayuda de una persona',
+  liveness_failed: 'La selfie no pasó la prueba de vida',
+  document_unreadable: 'No se pudo leer tu cédula',
+  no_face_on_document: 'No se encontró la foto en tu cédula',
+  face_mismatch: 'Tu cara no coincidió con la de la cédula',
+  document_mismatch: 'El frente y el dorso parecían de cédulas distintas',
+  no_camera: 'No había una cámara disponible',
+  possible_duplicate: 'Tu cara se parecía a la de otra persona registrada',
+  patient_correction: 'Pediste corregir un dato',
+};
+/** The case history's actions (server/cases/audit.ts); an image's look names the image. */
+const ACTIONS: Record<string, string> = {
+  open: 'Se abrió el caso',
+  view: 'Una persona lo miró',
+  refused: 'Se rechazó una acción',
+  correct: 'Se corrigió un dato',
+  approve: 'Una persona aprobó',
+  void: 'Se anuló una aprobación',
+  reject: 'Una persona rechazó',
+  repeat: 'Se pidió repetir un paso',
+  claim: 'Una persona lo tomó',
+  release: 'Una persona lo dejó',
+  lookup: 'Un centro de salud lo buscó con su código',
+  desk_photo: 'Un centro de salud tomó una foto',
+  expire: 'Venció',
+  purge: 'Se borraron sus imágenes',
+};
+const action = (a: string) =>
+  a.startsWith('image:') ? `Una persona miró una imagen (${a.slice(6)})` : (ACTIONS[a] ?? a);
+const label = <K extends string>(labels: Record<K, string>, code: string) =>
+  labels[code as K] ?? code;
 
 function table(caption: string, head: string[], rows: unknown[][]): string {
   if (!rows.length) return `<p><strong>${escape(caption)}:</strong> nada registrado.</p>`;
@@ -75,9 +121,9 @@ ${table(
   ['Tipo', 'Estado', 'Motivo', 'Abierto', 'Decidido', 'Imágenes guardadas hasta'],
   [
     [
-      k.kind,
-      k.status,
-      k.trigger,
+      label(KINDS, k.kind),
+      label(STATUSES, k.status),
+      label(TRIGGERS, k.trigger),
       at(k.openedAt),
       at(k.decidedAt),
       k.purgedAt ? 'Ya borradas' : at(k.keptUntil),
@@ -87,7 +133,7 @@ ${table(
 ${table(
   'Historia del caso',
   ['Acción', 'Cuándo', 'Quién (rol)', 'Campo'],
-  k.history.map((h) => [h.action, at(h.at), h.role ?? 'El sistema', h.field ?? '']),
+  k.history.map((h) => [action(h.action), at(h.at), h.role ?? 'El sistema', h.field ?? '']),
 )}
 ${k.images.map((src) => `<figure><img src="${escape(src)}" alt="Imagen ${escape(src)}" width="240"><figcaption>${escape(src)}</figcaption></figure>`).join('\n')}
 </section>`,

@@ -141,6 +141,10 @@ describe('Mis datos: the download (issue 45 item 2)', () => {
     const html = zip.readAsText('resumen.html');
     expect(html).toContain('ANA RUIZ');
     expect(html).toContain('4567890');
+    // In words for a person, never the codes: the approved case and its look.
+    expect(html).toContain('<td>Aprobada</td>');
+    expect(html).toContain('<td>Una persona lo miró</td>');
+    expect(html).not.toMatch(/<td>(approved|view|review|patient_choice)<\/td>/);
     const everything = zip.readAsText('datos.json') + html;
     for (const other of ['BETO', '5678901', '0981555222', 'front-beto'])
       expect(everything).not.toContain(other);

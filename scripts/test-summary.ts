@@ -13,7 +13,7 @@ const TIERS: [RegExp, string][] = [
   [/tests\/screens\//, 'screens'],
   [/tests\/contract\//, 'contract'],
   [/tests\/server\//, 'server'],
-  [/tests\/identity\//, 'engine'],
+  [/tests\/identity\//, 'engine native, machine Node'],
 ];
 
 const tiers = new Map<string, Counts>();

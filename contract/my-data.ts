@@ -25,8 +25,15 @@ export const myDataResponse = z.object({
   celular: z.nullable(z.string()),
   email: z.nullable(z.string()),
   registeredAt: z.string(),
-  /** when the terms and privacy notice were accepted, and which version (null: not recorded) */
-  terms: z.object({ acceptedAt: z.nullable(z.string()), version: z.nullable(z.string()) }),
+  /**
+   * when the terms and privacy notice were accepted, and which versions of the terms (`version`)
+   * and of the privacy notice (null: not recorded: patients registered before it was, issue 45)
+   */
+  terms: z.object({
+    acceptedAt: z.nullable(z.string()),
+    version: z.nullable(z.string()),
+    privacyVersion: z.nullable(z.string()),
+  }),
   face: z.object({ enrolled: z.boolean(), since: z.nullable(z.string()) }),
   evidence: z.array(
     z.object({ parts: z.array(z.enum(EVIDENCE_PARTS)), until: z.nullable(z.string()) }),

@@ -177,6 +177,9 @@ export const savePinRequest = z.object({
   pin: acceptablePin,
   email: optionalEmail,
   termsAccepted: z.literal(true),
+  /** the versions of the terms and of the privacy notice the page showed (contract/terms.ts) */
+  termsVersion: z.optional(z.string().check(z.maxLength(32))),
+  privacyVersion: z.optional(z.string().check(z.maxLength(32))),
 });
 export type SavePinRequest = z.input<typeof savePinRequest>;
 export const savePinResponse = resultResponse;

@@ -15,7 +15,11 @@ const DATA: MyDataResponse = {
   celular: '0981123456',
   email: 'maria@example.com',
   registeredAt: '2026-10-02T13:20:00.000Z',
-  terms: { acceptedAt: '2026-10-02T13:05:00.000Z', version: null },
+  terms: {
+    acceptedAt: '2026-10-02T13:05:00.000Z',
+    version: '2026-11-24',
+    privacyVersion: '2026-11-24',
+  },
   face: { enrolled: true, since: '2026-10-02T13:20:00.000Z' },
   evidence: [{ parts: ['selfie', 'front', 'back'], until: '2026-11-20T13:20:00.000Z' }],
 };
@@ -84,6 +88,17 @@ export const myDataFixtures = {
   data: myDataMachine.resolveState({
     value: { showing: 'data' },
     context: { loaded: MY_DATA_LOADED, error: null },
+  }),
+  /** a patient registered before the versions were recorded (issue 45): the time only */
+  dataTermsVersionUnknown: myDataMachine.resolveState({
+    value: { showing: 'data' },
+    context: {
+      loaded: {
+        data: { ...DATA, terms: { ...DATA.terms, version: null, privacyVersion: null } },
+        accesses: ACCESSES,
+      },
+      error: null,
+    },
   }),
   accesses: myDataMachine.resolveState({
     value: { showing: 'accesses' },

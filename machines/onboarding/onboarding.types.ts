@@ -15,6 +15,9 @@ import type {
 } from '../kyc/kyc.types';
 import type { PollingEvent } from '../shared/polling';
 
+/** The terms' versions the PIN step accepts (and /tyc shows): the server's (contract/terms.ts). */
+export { PRIVACY_VERSION, TERMS_VERSION } from '../../contract/terms';
+
 /** Why a wizard step stopped; each code has its Spanish text in src/copy/es.onboarding.ts. */
 export type OnboardingErrorCode =
   /** submit with an invalid phone (banner) */

@@ -1,6 +1,7 @@
 import { assign, sendParent, setup } from 'xstate';
 import { PIN_LENGTH } from '../../contract/login';
 import { isAcceptablePin } from '../../contract/pin';
+import { PRIVACY_VERSION, TERMS_VERSION } from '../../contract/terms';
 import { onlyDigits } from '../shared/input';
 import { savePin } from './onboarding.actors';
 import { failureOf } from './onboarding.errors';
@@ -109,6 +110,9 @@ export const pinCreationMachine = pinSetup<PinCreationInput>().createMachine({
           ...context.save!,
           pin: context.pin!,
           termsAccepted: true as const,
+          // The versions /tyc shows (this bundle's): the server refuses others (terms_outdated).
+          termsVersion: TERMS_VERSION,
+          privacyVersion: PRIVACY_VERSION,
         }),
         onDone: 'saved',
         onError: {

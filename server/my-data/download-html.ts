@@ -109,6 +109,16 @@ function table(caption: string, head: string[], rows: unknown[][]): string {
 <tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${escape(c)}</td>`).join('')}</tr>`).join('\n')}</tbody></table>`;
 }
 
+/** When the terms were accepted and which versions (unknown for patients registered before). */
+function termsText(t: DownloadContent['consents']['terms']): string {
+  if (!t.acceptedAt) return 'Aceptados al registrarte (no guardamos la fecha)';
+  const versions = [
+    t.version && `términos: versión ${t.version}`,
+    t.privacyVersion && `privacidad: versión ${t.privacyVersion}`,
+  ].filter(Boolean);
+  return `Aceptados el ${at(t.acceptedAt)} (${versions.join('; ') || 'no guardamos qué versión'})`;
+}
+
 export function downloadHtml(c: DownloadContent): string {
   const d = c.data;
   const name = d.identity.find((f) => f.field === 'FullName')?.value ?? '';
@@ -176,12 +186,7 @@ ${table(
   'Consentimientos',
   ['Qué', 'Estado'],
   [
-    [
-      'Términos y privacidad',
-      c.consents.terms.acceptedAt
-        ? `Aceptados el ${at(c.consents.terms.acceptedAt)}`
-        : 'Aceptados al registrarte (no guardamos la fecha)',
-    ],
+    ['Términos y privacidad', termsText(c.consents.terms)],
     [
       'Tu rostro para ingresar',
       c.consents.face.enrolled

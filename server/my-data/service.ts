@@ -33,6 +33,9 @@ type PatientRow = {
   celular: string | null;
   email: string | null;
   created_at: Date;
+  terms_accepted_at: Date | null;
+  terms_version: string | null;
+  privacy_version: string | null;
 };
 
 /** What the service holds about the patient (issue 45 item 1); the look is logged. */
@@ -53,7 +56,8 @@ export async function readMyData(ctx: AppContext, patientId: string): Promise<My
   const patient = (
     await db.query<PatientRow>(
       `SELECT nombre, apellido, numero_documento, to_char(fecha_nacimiento, 'YYYY-MM-DD') AS fecha_nacimiento,
-              sexo, nacionalidad, estado_civil, celular, email, created_at
+              sexo, nacionalidad, estado_civil, celular, email, created_at,
+              terms_accepted_at, terms_version, privacy_version
          FROM patients WHERE id = $1`,
       [patientId],
     )
@@ -71,14 +75,6 @@ export async function readMyData(ctx: AppContext, patientId: string): Promise<My
       )
     ).rows.map((r) => r.field),
   );
-  const terms = (
-    await db.query<{ accepted_at: Date | null }>(
-      `SELECT d.terms_accepted_at AS accepted_at FROM registration_drafts d
-         JOIN onboarding_registrations r ON r.session_id = d.kyc_session_id
-        WHERE r.patient_id = $1 ORDER BY r.created_at DESC LIMIT 1`,
-      [patientId],
-    )
-  ).rows[0];
   const face = (
     await db.query<{ created_at: Date }>(
       'SELECT created_at FROM face_enrollments WHERE patient_id = $1',
@@ -120,10 +116,14 @@ export async function readMyData(ctx: AppContext, patientId: string): Promise<My
     celular: patient.celular,
     email: patient.email,
     registeredAt: new Date(patient.created_at).toISOString(),
-    // The terms' version is not recorded at registration today: null until it is.
+    // Recorded on the patient at registration (migration 039); before it: the time where the
+    // registration's draft still held it, the versions unknown (null).
     terms: {
-      acceptedAt: terms?.accepted_at ? new Date(terms.accepted_at).toISOString() : null,
-      version: null,
+      acceptedAt: patient.terms_accepted_at
+        ? new Date(patient.terms_accepted_at).toISOString()
+        : null,
+      version: patient.terms_version,
+      privacyVersion: patient.privacy_version,
     },
     face: { enrolled: !!face, since: face ? new Date(face.created_at).toISOString() : null },
     evidence,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CONTINUE_ON_PHONE_PATH } from '../../contract/onboarding';
 import { isAcceptablePin } from '../../contract/pin';
+import { PRIVACY_VERSION, TERMS_OUTDATED, TERMS_VERSION } from '../../contract/terms';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
@@ -19,6 +20,10 @@ export type Draft = {
   pin_hash: string | null;
   kyc_session_id: string | null;
   completed_at: Date | null;
+  /** the PIN step's acceptance of the terms: when, and the server's versions then in force */
+  terms_accepted_at: Date | null;
+  terms_version: string | null;
+  privacy_version: string | null;
 };
 
 /** What registration's services read of the app's context. */
@@ -50,7 +55,8 @@ export async function insertToken(
 }
 
 export const DRAFT_COLUMNS =
-  'd.id::text AS id, d.celular, d.email, d.pin_hash, d.kyc_session_id, d.completed_at';
+  'd.id::text AS id, d.celular, d.email, d.pin_hash, d.kyc_session_id, d.completed_at, ' +
+  'd.terms_accepted_at, d.terms_version, d.privacy_version';
 
 /** The link's address: the configured public one, else the origin the browser called. */
 export const linkUrl = (base: string, token: string) => `${base}${CONTINUE_ON_PHONE_PATH}#${token}`;
@@ -82,12 +88,26 @@ export async function draftOf(
 export const perRegistration = (bucket: string, draft: Draft, max: number, windowMs: number) =>
   ({ bucket, key: draft.id, limits: [{ max, windowMs }] }) satisfies LimitCheck;
 
-/** Step 2 kept: the PIN's Argon2id hash (never the PIN), the terms' acceptance and step 0's e-mail. */
+/**
+ * Step 2 kept: the PIN's Argon2id hash (never the PIN), the terms' acceptance and step 0's e-mail.
+ * The versions accepted are the server's (contract/terms.ts); a page that showed others (older than
+ * the terms in force, or saying none) is refused with 409 `terms_outdated`: the patient reloads and
+ * reads the terms in force. Recording what an old page showed would bind the patient to terms no
+ * longer in force, whose text the server does not keep.
+ */
 export async function savePin(
   ctx: AppContext,
-  input: { token: string; pin: string; email: string | null },
+  input: {
+    token: string;
+    pin: string;
+    email: string | null;
+    termsVersion: string | undefined;
+    privacyVersion: string | undefined;
+  },
 ): Promise<void> {
   const draft = await draftOf(ctx, input.token);
+  if (input.termsVersion !== TERMS_VERSION || input.privacyVersion !== PRIVACY_VERSION)
+    throw new HttpError(409, m.termsOutdated, {}, TERMS_OUTDATED);
   const { pinSavesPerRegistrationHour } = ctx.onboarding.registration;
   await consumeLimits(
     ctx.db,
@@ -99,7 +119,9 @@ export async function savePin(
   const now = new Date(ctx.clock.now());
   await ctx.db.query(
     `UPDATE registration_drafts
-        SET pin_hash = $2, email = $3, terms_accepted_at = $4, updated_at = $4 WHERE id = $1`,
-    [draft.id, pinHash, input.email, now],
+        SET pin_hash = $2, email = $3, terms_accepted_at = $4, updated_at = $4,
+            terms_version = $5, privacy_version = $6
+      WHERE id = $1`,
+    [draft.id, pinHash, input.email, now, TERMS_VERSION, PRIVACY_VERSION],
   );
 }

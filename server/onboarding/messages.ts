@@ -28,6 +28,9 @@ export const onboardingMessages = {
   registrationGone:
     'Tu registro venció o lo retomaste en otro dispositivo. Verificá tu celular de nuevo para continuar.',
   pinFirst: 'Elegí tu PIN antes de seguir.',
+  // The page showed terms older than those in force (contract/terms.ts): read them again.
+  termsOutdated:
+    'Actualizamos los términos y condiciones y la política de privacidad. Volvé a cargar la página, leelos y aceptalos para seguir.',
   // A person is deciding the registration's identity (issue 30): registering waits for it.
   caseOpen:
     'Tenés un caso de verificación abierto. Esperá la respuesta antes de terminar el registro.',

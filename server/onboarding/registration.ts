@@ -118,6 +118,9 @@ export async function proveMobile(deps: Deps, celular: string): Promise<Registra
         pin_hash: null,
         kyc_session_id: null,
         completed_at: null,
+        terms_accepted_at: null,
+        terms_version: null,
+        privacy_version: null,
         expires_at: expiresAt,
       };
     }

@@ -149,7 +149,13 @@ export async function onboardingRoutes(
       { ...tokenFields, pin: m.badPin, email: m.badEmail },
       messages.badRequest,
     );
-    await savePin(ctx, { token: body.registrationToken, pin: body.pin, email: body.email || null });
+    await savePin(ctx, {
+      token: body.registrationToken,
+      pin: body.pin,
+      email: body.email || null,
+      termsVersion: body.termsVersion,
+      privacyVersion: body.privacyVersion,
+    });
     return { success: true };
   });
 

@@ -253,6 +253,10 @@ export async function registerPatient(
           direccion: direccion || null,
           ciudad_id,
           pin_hash: pinHash,
+          // What the PIN step accepted (drafts.ts savePin), kept on the patient: the draft goes.
+          terms_accepted_at: draft.terms_accepted_at,
+          terms_version: draft.terms_version,
+          privacy_version: draft.privacy_version,
         },
         now,
       );

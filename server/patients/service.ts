@@ -57,6 +57,10 @@ type RegisteredPatient = {
   direccion: string | null;
   ciudad_id: string;
   pin_hash: string;
+  /** the terms and privacy notice accepted at the PIN step (versions: null when not recorded) */
+  terms_accepted_at: Date | null;
+  terms_version: string | null;
+  privacy_version: string | null;
 };
 
 /**
@@ -71,8 +75,8 @@ export async function insertRegisteredPatient(
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO patients (numero_documento, nombre, apellido, celular, email, fecha_nacimiento, sexo,
                            nacionalidad, estado_civil, tipo_sangre, direccion, ciudad_id, pin_hash,
-                           created_at, updated_at)
-          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+                           created_at, updated_at, terms_accepted_at, terms_version, privacy_version)
+          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $16, $17)
      ON CONFLICT DO NOTHING
      RETURNING id::text AS id`,
     [
@@ -90,6 +94,9 @@ export async function insertRegisteredPatient(
       p.ciudad_id,
       p.pin_hash,
       now,
+      p.terms_accepted_at,
+      p.terms_version,
+      p.privacy_version,
     ],
   );
   const id = rows[0]?.id ?? null;

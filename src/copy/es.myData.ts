@@ -55,7 +55,9 @@ export const myData = {
   registeredAt: 'Fecha de registro',
   terms: 'Términos y privacidad aceptados',
   termsUnknown: 'Aceptados al registrarte (no guardamos la fecha)',
-  termsVersion: (version: string) => `versión ${version}`,
+  termsVersion: (version: string) => `términos: versión ${version}`,
+  privacyVersion: (version: string) => `privacidad: versión ${version}`,
+  termsVersionUnknown: 'no guardamos qué versión',
   faceTitle: 'Tu rostro',
   faceEnrolled: (since: string | null) =>
     since

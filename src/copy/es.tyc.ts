@@ -1,3 +1,4 @@
+import { PRIVACY_VERSION, TERMS_VERSION } from '../../machines/onboarding/onboarding.types';
 import { appName } from './es';
 
 /**
@@ -13,6 +14,8 @@ export const SERVICE_CONTACT =
 export const tyc = {
   title: 'Términos y condiciones y política de privacidad',
   updated: 'Última actualización: 24 de noviembre de 2026.',
+  // What registration records as accepted (contract/terms.ts): change it with the text.
+  versions: `Términos y condiciones: versión ${TERMS_VERSION}. Política de privacidad: versión ${PRIVACY_VERSION}.`,
   back: 'Volver',
   sections: [
     {

@@ -30,6 +30,7 @@ export default function TycPage() {
         </Header>
         <Heading>{tyc.title}</Heading>
         <Muted>{tyc.updated}</Muted>
+        <Muted>{tyc.versions}</Muted>
         {tyc.sections.map((section) => (
           <section key={section.title}>
             <h2>{section.title}</h2>

@@ -15,6 +15,7 @@ const at = (snapshot: Parameters<typeof atMyData>[0]): Story => atMyData(snapsho
 
 export const Loading = at(myDataFixtures.loading);
 export const Data = at(myDataFixtures.data);
+export const DataTermsVersionUnknown = at(myDataFixtures.dataTermsVersionUnknown);
 export const Accesses = at(myDataFixtures.accesses);
 export const AccessesEmpty = at(myDataFixtures.accessesEmpty);
 export const Failed = at(myDataFixtures.failed);

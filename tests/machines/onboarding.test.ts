@@ -24,6 +24,7 @@ import {
   type StartRequest,
   type StartResponse,
 } from '../../contract/onboarding';
+import { PRIVACY_VERSION, TERMS_VERSION } from '../../contract/terms';
 import { ApiError } from '../../machines/shared/errors';
 import type { PollingEvent } from '../../machines/shared/polling';
 import type { KycMachine } from '../../machines/kyc/kyc.machine';
@@ -618,6 +619,9 @@ describe('step 2: PIN creation', () => {
         pin: '482915',
         email: 'maria.gonzalez@example.com.py',
         termsAccepted: true,
+        // the versions /tyc shows: the server records its own and refuses others
+        termsVersion: TERMS_VERSION,
+        privacyVersion: PRIVACY_VERSION,
       },
     ]);
     h.savePins[0]!.answer.resolve({ success: true });

@@ -18,7 +18,7 @@ import { loadOperatorsConfig } from '../../server/operators/config';
 import { loadIdentityConfig } from '../../server/identity/config';
 import type { IdentityEngine } from '../../server/identity/engine';
 import type { KycProgress } from '../../server/onboarding/kyc-store';
-import { MemorySms, useTestApp, type TestApp } from './helpers';
+import { MemorySms, useTestApp, type TestApp, TERMS_ACCEPTED } from './helpers';
 
 /**
  * Assisted verification's test set-up (issue 30): a KYC store staged by the tests (what the identity
@@ -226,7 +226,7 @@ export function patient(t: () => TestApp, sms: MemorySms, kyc: CaseKyc) {
       registrationToken: token,
       pin: '482915',
       email: null,
-      termsAccepted: true,
+      ...TERMS_ACCEPTED,
     });
     expect(pin.statusCode).toBe(200);
     expect(

@@ -8,6 +8,7 @@ import { openDb, type Db } from '../../server/db/client';
 import { loadOnboardingSettings, type OnboardingSettings } from '../../server/onboarding/config';
 import { loadRecoverySettings, type RecoverySettings } from '../../server/recovery/config';
 import { DEFAULT_OTP_SETTINGS } from '../../server/security/otp-config';
+import { PRIVACY_VERSION, TERMS_VERSION } from '../../contract/terms';
 import type { SmsMessage, SmsSender } from '../../server/sms/sender';
 
 /**
@@ -53,6 +54,13 @@ export class MemorySms implements SmsSender {
     return code;
   }
 }
+
+/** The PIN step's acceptance as the app sends it: the versions of the terms in force. */
+export const TERMS_ACCEPTED = {
+  termsAccepted: true,
+  termsVersion: TERMS_VERSION,
+  privacyVersion: PRIVACY_VERSION,
+} as const;
 
 export const testSecrets = {
   PIN_PEPPER: 'test-pepper-test-pepper-test-pepper-0123',

@@ -151,6 +151,9 @@ describe("'Eliminar mi cuenta' (issue 45 item 6): routes, wait, job", () => {
         ciudad_id: (await t.ctx.db.query<{ id: string }>('SELECT id FROM cities LIMIT 1')).rows[0]!
           .id,
         pin_hash: await t.ctx.pins.hash('502817'),
+        terms_accepted_at: null,
+        terms_version: null,
+        privacy_version: null,
       },
       new Date(t.clock.now()),
     );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { onboardingPaths } from '../../contract/onboarding';
-import { MemorySms, useTestApp } from './helpers';
+import { MemorySms, useTestApp, TERMS_ACCEPTED } from './helpers';
 
 /** Registration wired to the identity engine's real store: sessions as the engine leaves them. */
 const sms = new MemorySms();
@@ -36,7 +36,7 @@ async function verifyPhone(phone: string, sessionId: string) {
   await post(onboardingPaths.savePin, {
     registrationToken: token,
     pin: '482915',
-    termsAccepted: true,
+    ...TERMS_ACCEPTED,
   });
   expect(
     (await post(onboardingPaths.bindKyc, { registrationToken: token, sessionId })).statusCode,

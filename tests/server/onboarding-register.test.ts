@@ -4,7 +4,7 @@ import type { Db } from '../../server/db/client';
 import type { CompletedKyc, KycProgress, KycStore } from '../../server/onboarding/kyc-store';
 import { NoAssistedKyc } from './kyc-fakes';
 import { upsertPatient } from '../../server/patients/service';
-import { MemorySms, useTestApp } from './helpers';
+import { MemorySms, useTestApp, TERMS_ACCEPTED } from './helpers';
 
 /**
  * In-test KYC sessions: what the identity engine would have stored for completed sessions. Their
@@ -87,7 +87,7 @@ async function verifyPhone(phone = PHONE, sessionId = 'kyc-1', pin = '482915') {
   const saved = await post(onboardingPaths.savePin, {
     registrationToken: token,
     pin,
-    termsAccepted: true,
+    ...TERMS_ACCEPTED,
   });
   expect(saved.statusCode).toBe(200);
   return post(onboardingPaths.bindKyc, { registrationToken: token, sessionId });
@@ -426,7 +426,7 @@ describe('POST /api/onboarding/register', () => {
       const saved = await post(onboardingPaths.savePin, {
         registrationToken: token,
         pin: '170590',
-        termsAccepted: true,
+        ...TERMS_ACCEPTED,
       });
       codes.push(saved.statusCode);
     }

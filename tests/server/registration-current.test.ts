@@ -6,7 +6,7 @@ import {
   REGISTRATION_COOKIE,
 } from '../../contract/onboarding';
 import { CaseKyc, ID_DATA, patient } from './cases-fixtures';
-import { createTestApp, MemorySms, useTestApp, type TestApp } from './helpers';
+import { createTestApp, MemorySms, useTestApp, type TestApp, TERMS_ACCEPTED } from './helpers';
 
 /**
  * A reload continues the registration (issue 43 item 8): the device token validate-otp or the SMS
@@ -87,7 +87,7 @@ describe('the registration cookie', () => {
       registrationToken: token,
       pin: '482915',
       email: 'maria@example.com',
-      termsAccepted: true,
+      ...TERMS_ACCEPTED,
     });
     expect(pin.statusCode).toBe(200);
     expect((await current(token)).body.registration).toMatchObject({
@@ -209,7 +209,7 @@ describe('the registration cookie', () => {
     const withCookieOnly = await h.t.app.inject({
       method: 'POST',
       url: onboardingPaths.savePin,
-      payload: { pin: '482915', email: null, termsAccepted: true },
+      payload: { pin: '482915', email: null, ...TERMS_ACCEPTED },
       cookies: { [REGISTRATION_COOKIE]: token },
     });
     expect(withCookieOnly.statusCode).toBe(400);

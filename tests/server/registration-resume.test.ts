@@ -4,7 +4,7 @@ import { CONTINUE_ON_PHONE_PATH, onboardingPaths, type IdData } from '../../cont
 import type { KycProgress, KycStore } from '../../server/onboarding/kyc-store';
 import { NoAssistedKyc } from './kyc-fakes';
 import { proveMobile } from '../../server/onboarding/registration';
-import { MemorySms, useTestApp } from './helpers';
+import { MemorySms, useTestApp, TERMS_ACCEPTED } from './helpers';
 
 /**
  * Registration that survives real life (issue 18): resuming after a lost page by proving the
@@ -58,7 +58,7 @@ async function prove(phone = PHONE) {
 }
 
 const savePin = (registrationToken: string, pin = '482915', email: string | null = null) =>
-  post(onboardingPaths.savePin, { registrationToken, pin, email, termsAccepted: true });
+  post(onboardingPaths.savePin, { registrationToken, pin, email, ...TERMS_ACCEPTED });
 const bind = (registrationToken: string, sessionId: string) =>
   post(onboardingPaths.bindKyc, { registrationToken, sessionId });
 const sendLink = (registrationToken: string, ip?: string) =>

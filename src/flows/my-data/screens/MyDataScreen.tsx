@@ -9,10 +9,15 @@ import { Field, Fields, Note, Section, SectionTitle } from './my-data.styles';
 export function MyDataScreen() {
   const data = MyDataActor.useSelector(selectMyData);
   if (!data) return null;
-  const terms = data.terms.acceptedAt
-    ? [copy.day(data.terms.acceptedAt), data.terms.version && copy.termsVersion(data.terms.version)]
-        .filter(Boolean)
-        .join(', ')
+  const { acceptedAt, version, privacyVersion } = data.terms;
+  const versions = [
+    version && copy.termsVersion(version),
+    privacyVersion && copy.privacyVersion(privacyVersion),
+  ].filter(Boolean);
+  const terms = acceptedAt
+    ? [copy.day(acceptedAt), ...(versions.length ? versions : [copy.termsVersionUnknown])].join(
+        ', ',
+      )
     : copy.termsUnknown;
   return (
     <MyDataFrame>

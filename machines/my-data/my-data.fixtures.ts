@@ -53,6 +53,15 @@ const ACCESSES: Access[] = [
     device: null,
   },
   {
+    kind: 'pin_recovery',
+    at: '2026-11-21T18:30:00.000Z',
+    result: 'failed',
+    role: null,
+    centre: null,
+    what: null,
+    device: null,
+  },
+  {
     kind: 'kiosk',
     at: '2026-11-20T09:10:00.000Z',
     result: 'ok',

@@ -40,16 +40,24 @@ export async function recordAccess(
 }
 
 /**
- * A login by document number, right or wrong. The same statement runs whether the number is
- * registered or not (it inserts no row for an unknown one), so the answer's time tells nobody.
+ * A login by document number, right or wrong, or a PIN recovery that failed for one (a wrong or
+ * expired SMS code, a mobile that is not the patient's, too many tries). The same statement runs
+ * whether the number is registered or not (it inserts no row for an unknown one), so the answer's
+ * time tells nobody.
  */
-export async function recordLogin(
+export async function recordByDocument(
   db: Db,
-  entry: { documento: string; result: 'ok' | 'failed'; at: Date },
+  entry: { documento: string; kind: 'login' | 'pin_recovery'; result: 'ok' | 'failed'; at: Date },
 ): Promise<void> {
   await db.query(
     `INSERT INTO patient_access_log (patient_id, kind, result, at)
-     SELECT id, 'login', $2, $3 FROM patients WHERE numero_documento = $1`,
-    [entry.documento, entry.result, entry.at],
+     SELECT id, $2, $3, $4 FROM patients WHERE numero_documento = $1`,
+    [entry.documento, entry.kind, entry.result, entry.at],
   );
 }
+
+/** A login by document number, right or wrong (recordByDocument). */
+export const recordLogin = (
+  db: Db,
+  entry: { documento: string; result: 'ok' | 'failed'; at: Date },
+): Promise<void> => recordByDocument(db, { ...entry, kind: 'login' });

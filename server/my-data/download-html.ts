@@ -55,6 +55,10 @@ const ACCESS: Record<AccessKind, string> = {
   face_withdraw: 'Borraste tu rostro',
   correction: 'Pediste corregir un dato',
 };
+/** A failed try says what was tried (src/copy/es.myData.ts failedKinds). */
+const FAILED_ACCESS: Partial<Record<AccessKind, string>> = {
+  pin_recovery: 'Intento de recuperar tu PIN con un código por SMS',
+};
 const RESULTS: Record<string, string> = { ok: 'Correcto', failed: 'Fallido', locked: 'Bloqueado' };
 const KINDS: Record<OperatorCaseKind, string> = {
   review: 'Revisión por una persona',
@@ -219,7 +223,7 @@ ${table(
   'Accesos',
   ['Qué', 'Cuándo', 'Resultado', 'Quién (rol)'],
   c.accesses.map((a) => [
-    ACCESS[a.kind] ?? a.kind,
+    (a.result === 'failed' && FAILED_ACCESS[a.kind]) || ACCESS[a.kind] || a.kind,
     at(a.at),
     RESULTS[a.result] ?? a.result,
     a.role ?? '',

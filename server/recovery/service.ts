@@ -4,7 +4,7 @@ import { isPinFromOwnData, PIN_FROM_OWN_DATA } from '../../contract/pin';
 import type { AppContext } from '../context';
 import type { Db } from '../db/client';
 import { HttpError } from '../http/errors';
-import { recordAccess } from '../my-data/access-log';
+import { recordAccess, recordByDocument } from '../my-data/access-log';
 import { setPatientPin } from '../patients/service';
 import { clientSmsCheck, deliverOtp, pruneOtpState, verifyOtp } from '../security/otp';
 import { consumeLimits, releaseEvents, type LimitCheck } from '../security/rate-limits';
@@ -148,11 +148,24 @@ export async function validateRecoveryCode(
   ctx: AppContext,
   input: { documento: string; celular: string; otp: string; clientIp: string },
 ): Promise<{ grant: string; expiresAt: Date } | null> {
+  // 'Quién vio mis datos' (issue 45 item 3): a failed try is the cédula's patient's, whatever the
+  // mobile; the same statement for a known or an unknown number (recordByDocument).
+  const failed = () =>
+    recordByDocument(ctx.db, {
+      documento: input.documento,
+      kind: 'pin_recovery',
+      result: 'failed',
+      at: new Date(ctx.clock.now()),
+    });
+  const tooMany = async (err: unknown): Promise<never> => {
+    if (err instanceof HttpError && err.status === 429) await failed();
+    throw err;
+  };
   const reserved = await consumeLimits(
     ctx.db,
     [pairValidateCheck(ctx.recovery, input.documento, input.celular)],
     ctx.clock.now(),
-  );
+  ).catch(tooMany);
   // The code is looked up under this document and mobile only: the same work for every input,
   // and a wrong try with another document never counts against the real pair's code.
   const codeOk = await verifyOtp(ctx, {
@@ -161,9 +174,12 @@ export async function validateRecoveryCode(
     purpose: PURPOSE,
     otp: input.otp,
     clientIp: input.clientIp,
-  });
+  }).catch(tooMany);
   const patient = await patientMatching(ctx.db, input.documento, input.celular);
-  if (!codeOk || !patient) return null;
+  if (!codeOk || !patient) {
+    await failed();
+    return null;
+  }
   await releaseEvents(ctx.db, reserved);
 
   const grant = randomBytes(32).toString('base64url');

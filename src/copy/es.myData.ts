@@ -103,6 +103,10 @@ export const myData = {
     face_withdraw: 'Borraste tu rostro',
     correction: 'Pediste corregir un dato',
   } satisfies Record<AccessKind, string>,
+  /** a failed try says what was tried, not what was done (a failed recovery changed nothing) */
+  failedKinds: {
+    pin_recovery: 'Intento de recuperar tu PIN con un código por SMS',
+  } satisfies Partial<Record<AccessKind, string>> as Partial<Record<AccessKind, string>>,
   failedAttempt: 'Intento fallido',
   lockedAttempt: 'Rechazado: tu rostro estaba bloqueado',
   roles: { revisor: 'Revisor', supervisor: 'Supervisor' },

@@ -19,7 +19,9 @@ export function AccessesScreen() {
         <List aria-label={copy.accessesLabel}>
           {accesses.map((a, i) => (
             <Item key={i}>
-              <strong>{copy.kinds[a.kind]}</strong>
+              <strong>
+                {(a.result === 'failed' && copy.failedKinds[a.kind]) || copy.kinds[a.kind]}
+              </strong>
               <time dateTime={a.at}>{copy.moment(a.at)}</time>
               {a.result === 'failed' ? <Note>{copy.failedAttempt}</Note> : null}
               {a.result === 'locked' ? <Note>{copy.lockedAttempt}</Note> : null}

@@ -86,7 +86,10 @@ export async function decideCorrection(
     { patientId: row.patient_id, field, from: read?.[field] ?? '', to },
     now,
   );
-  if (!written) throw new HttpError(409, m.correctionStale, {}, 'correction_stale');
+  // A number registered or approved for another patient since the check above: the unique index
+  // refuses it, and the answer is the same 409 (never a 500).
+  if (written === 'taken') throw new HttpError(409, m.correctionDocumentTaken);
+  if (written === 'stale') throw new HttpError(409, m.correctionStale, {}, 'correction_stale');
   await setApprovals(tx, row.id, [...approvals, approval]);
   await finish('approved');
   await audit(tx, {

@@ -2,7 +2,7 @@ import { splitFullName, type IdData } from '../../contract/onboarding';
 import type { PatientInput } from '../../contract/patients';
 import { clearLoginGuard } from '../login/service';
 import type { AppContext } from '../context';
-import type { Db } from '../db/client';
+import { isUniqueViolation, type Db } from '../db/client';
 
 /**
  * The only module that writes `patients` (issue 27 part 4): the operator's and the demo's upsert,
@@ -147,15 +147,18 @@ export async function patientIdentity(db: Db, patientId: string): Promise<IdData
 
 /**
  * An approved correction (issue 45 item 5, inside the decision's transaction): the field says `to`,
- * only while it still says `from` (what the person approved it over), so it is written once. False:
- * it no longer says `from` (nothing written). A new document number starts a clean login ledger, as
- * a registration does.
+ * only while it still says `from` (what the person approved it over), so it is written once.
+ * 'stale': it no longer says `from`; 'taken': the new document number is another patient's, found
+ * by the unique index itself (a registration or another approval that took it after the caller's
+ * check); nothing written in either. The write runs under a savepoint, so the caller's transaction
+ * stays usable on PostgreSQL after the refusal. A new document number starts a clean login ledger,
+ * as a registration does.
  */
 export async function setPatientIdentityField(
   db: Db,
   c: { patientId: string; field: keyof IdData; from: string; to: string },
   now: Date,
-): Promise<boolean> {
+): Promise<'written' | 'stale' | 'taken'> {
   const name = splitFullName(c.to);
   const [set, values] =
     c.field === 'FullName'
@@ -170,15 +173,24 @@ export async function setPatientIdentityField(
           }[c.field],
           [c.to],
         ];
-  const { rows } = await db.query<{ id: string }>(
-    `UPDATE patients p SET ${set}, updated_at = $3
-      WHERE p.id = $1 AND COALESCE(${IDENTITY_COLUMNS[c.field]}, '') = $2
-      RETURNING p.id::text AS id`,
-    [c.patientId, c.from, now, ...values],
-  );
-  if (!rows.length) return false;
+  await db.query('SAVEPOINT set_identity_field');
+  let rows: { id: string }[];
+  try {
+    ({ rows } = await db.query<{ id: string }>(
+      `UPDATE patients p SET ${set}, updated_at = $3
+        WHERE p.id = $1 AND COALESCE(${IDENTITY_COLUMNS[c.field]}, '') = $2
+        RETURNING p.id::text AS id`,
+      [c.patientId, c.from, now, ...values],
+    ));
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    await db.query('ROLLBACK TO SAVEPOINT set_identity_field');
+    return 'taken';
+  }
+  await db.query('RELEASE SAVEPOINT set_identity_field');
+  if (!rows.length) return 'stale';
   if (c.field === 'DocumentNumber') await clearLoginGuard({ db }, c.to);
-  return true;
+  return 'written';
 }
 
 /** The development demo patient, named in the README. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -12,6 +13,7 @@ import {
   operatorAuthPlugin,
   startOperatorSession,
 } from '../../server/operators/auth';
+import { caseSealer } from '../../server/cases/seal';
 import type { AppContext } from '../../server/context';
 import { installErrorHandling } from '../../server/http/errors';
 import { loadOperatorsConfig } from '../../server/operators/config';
@@ -38,6 +40,20 @@ export const ID_DATA: IdData = {
 /** Small JPEG-looking payloads (the magic bytes and a marker), distinct per part. */
 export const jpeg = (label: string) =>
   Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from(`jpeg:${label}`)]);
+
+/**
+ * A patient's cédula kept on an earlier case of theirs (a review decided, not purged yet): a
+ * correction of the name or the number may then be approved at a distance (issue 45 item 5).
+ */
+export async function keptCard(ctx: AppContext, patientId: string, now: Date): Promise<void> {
+  const id = randomUUID();
+  const s = caseSealer(ctx);
+  await ctx.db.query(
+    `INSERT INTO cases (id, kind, status, trigger, step, patient_id, opened_at, expected_by, front, back, purge_after)
+     VALUES ($1, 'review', 'approved', 'face_mismatch', 'front', $2, $3, $3, $4, $5, $6)`,
+    [id, patientId, now, s.seal(id, 'front', jpeg('front')), s.seal(id, 'back', jpeg('back')), now],
+  );
+}
 
 export const SELFIE_EMBEDDING = [0.6, 0.8, 0];
 export const DESK_EMBEDDING = [0, 0.6, 0.8];

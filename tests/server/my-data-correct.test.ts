@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accessesResponse, myDataResponse } from '../../contract/my-data';
 import { correctionsResponse, correctPaths } from '../../contract/my-data-correct';
 import { caseDetailResponse, queueResponse } from '../../contract/operators';
-import { caseSealer } from '../../server/cases/seal';
 import { upsertPatient } from '../../server/patients/service';
-import { auditRows, jpeg, useCaseApps, type OperatorName } from './cases-fixtures';
+import { auditRows, keptCard, useCaseApps, type OperatorName } from './cases-fixtures';
 
 /**
  * 'Corregir' in Mis datos (issue 45 item 5): a patient's request opens a 'correction' case that an
@@ -71,16 +69,7 @@ const field = async (column: string) =>
   ).rows[0]!.v;
 
 /** Ana's cédula kept on an earlier case of hers (a review decided, not purged yet). */
-async function keptCard() {
-  const id = randomUUID();
-  const s = caseSealer(h.t.ctx);
-  const now = new Date(h.t.clock.now());
-  await h.t.ctx.db.query(
-    `INSERT INTO cases (id, kind, status, trigger, step, patient_id, opened_at, expected_by, front, back, purge_after)
-     VALUES ($1, 'review', 'approved', 'face_mismatch', 'front', $2, $3, $3, $4, $5, $6)`,
-    [id, ana, now, s.seal(id, 'front', jpeg('front')), s.seal(id, 'back', jpeg('back')), now],
-  );
-}
+const anaCard = () => keptCard(h.t.ctx, ana, new Date(h.t.clock.now()));
 
 beforeEach(async () => {
   ana = (await upsertPatient(h.t.ctx, ANA)).id;
@@ -224,7 +213,7 @@ describe('the decision in the back office', () => {
       { state: 'rejected', rejectReason: 'photos_unusable', note: 'Acercate con tu cédula' },
     ]);
 
-    await keptCard();
+    await anaCard();
     h.t.clock.advance(1000);
     await ask(sidAna, {
       field: 'FullName',

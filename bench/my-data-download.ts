@@ -5,7 +5,8 @@
  * its fields, DOWNLOAD_AUDIT (40) rows of the case's record, and DOWNLOAD_LOGINS (1,000) logins
  * (a session and an access-log row each). Prints p50/p95 over DOWNLOAD_RUNS (20) of: the build alone
  * (reads, summary, zip), a first request (the build, sealed and stored, the log row), and a request
- * again within the window (the same file: no build); the file's size; os.loadavg().
+ * again within the window (the same file: the reads and their digest, no summary, zip or seal); the
+ * file's size; os.loadavg().
  *   npx tsx bench/my-data-download.ts
  */
 import { randomUUID } from 'node:crypto';

@@ -3,7 +3,10 @@ import { int, num, parseEnv } from '../env';
 
 /** The patient's download's settings (issue 45 item 2). */
 export type DownloadSettings = {
-  /** how long a built file's link works; a request again within it returns the same file */
+  /**
+   * how long a built file's link works; a request again within it returns the same file while
+   * the data it was built from is unchanged
+   */
   linkMs: number;
   /** the longest a build may take: a claim older than this (a process that died) is given up */
   buildMs: number;

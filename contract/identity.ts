@@ -23,6 +23,19 @@ export const identityParts = {
 
 const sessionId = plainText(1, 64);
 
+/**
+ * A KYC session's states (kyc_sessions.status): the selfie's liveness check under way, the selfie
+ * passed (the cédula still to read), the cédula read (completed), or refused.
+ */
+export const KYC_SESSION_STATUSES = ['liveness', 'live', 'completed', 'rejected'] as const;
+export type KycSessionStatus = (typeof KYC_SESSION_STATUSES)[number];
+/**
+ * Who decides a KYC session (kyc_sessions.decider): the engine's blink check (server/identity
+ * liveness.ts), or an operator's approval that made the session (issue 42).
+ */
+export const KYC_DECIDERS = ['blink', 'operator'] as const;
+export type KycDeciderName = (typeof KYC_DECIDERS)[number];
+
 /** The challenge's modes (IDENTITY_LIVENESS_CHALLENGE); the default is the first. */
 export const LIVENESS_CHALLENGES = ['cues,light', 'cues', 'none'] as const;
 export type LivenessChallengeMode = (typeof LIVENESS_CHALLENGES)[number];

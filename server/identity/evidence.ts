@@ -1,3 +1,4 @@
+import type { KycDeciderName } from '../../contract/identity';
 import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import type { Db } from '../db/client';
@@ -261,7 +262,7 @@ export async function createLiveSession(
 }
 
 /** The decider of sessions an operator's approval made (no challenge and no document scan answer to it). */
-export const OPERATOR_DECIDER = 'operator';
+export const OPERATOR_DECIDER = 'operator' satisfies KycDeciderName;
 
 /**
  * A new completed KYC session for an approved case: its identity and face sealed (issue 42, L4: the

@@ -1,4 +1,9 @@
-import type { LivenessChallenge, LivenessFrameTag, LivenessMeta } from '../../contract/identity';
+import type {
+  KycDeciderName,
+  LivenessChallenge,
+  LivenessFrameTag,
+  LivenessMeta,
+} from '../../contract/identity';
 import type { IdentityConfig } from './config';
 import { hints } from './hints';
 import { cosineSimilarity, type FaceObservation, type FrameColour } from './types';
@@ -141,7 +146,7 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 const MIN_OPEN_EAR = 0.18;
 
 /** The KYC selfie's decider (the engine's default): sessions the server makes for a repeat answer to it. */
-export const KYC_DECIDER = 'blink';
+export const KYC_DECIDER = 'blink' satisfies KycDeciderName;
 
 export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
   const baselineOf = (s: BlinkState) => (s.openSamples.length ? median(s.openSamples) : null);

@@ -1,5 +1,6 @@
 import type { IDENTITY_FIELDS } from '../../contract/case-fields';
 import type { CaseStatusName, CaseTrigger, OperatorCaseKind } from '../../contract/cases';
+import type { KycDeciderName, KycSessionStatus } from '../../contract/identity';
 import type { AccessKind, FIELD_SOURCES } from '../../contract/my-data';
 import type { DownloadContent } from './download-content';
 
@@ -83,6 +84,20 @@ const TRIGGERS: Record<CaseTrigger, string> = {
   no_camera: 'No había una cámara disponible',
   possible_duplicate: 'Tu cara se parecía a la de otra persona registrada',
   patient_correction: 'Pediste corregir un dato',
+};
+/** A verification's state and who decided it (contract/identity.ts' lists), and its known reasons. */
+const VERIFICATION_STATES: Record<KycSessionStatus, string> = {
+  liveness: 'Sin terminar: la selfie no pasó la prueba de vida',
+  live: 'Sin terminar: faltaba leer tu cédula',
+  completed: 'Completada',
+  rejected: 'Rechazada',
+};
+const DECIDERS: Record<KycDeciderName, string> = {
+  blink: 'El sistema (selfie con parpadeos)',
+  operator: 'Una persona del servicio',
+};
+const VERIFICATION_REASONS: Record<string, string> = {
+  case_opened: 'Pasó a que la revise una persona',
 };
 /** The case history's actions (server/cases/audit.ts); an image's look names the image. */
 const ACTIONS: Record<string, string> = {
@@ -235,9 +250,9 @@ ${table(
   'Decisiones',
   ['Estado', 'Quién decidió', 'Motivo', 'Inicio', 'Fin'],
   c.verifications.map((v) => [
-    v.status,
-    v.decider,
-    v.rejectReason ?? '',
+    label(VERIFICATION_STATES, v.status),
+    label(DECIDERS, v.decider),
+    v.rejectReason ? label(VERIFICATION_REASONS, v.rejectReason) : '',
     at(v.startedAt),
     at(v.completedAt),
   ]),

@@ -98,7 +98,7 @@ export default defineConfig({
       // product's threshold (0.70). A cosine of 1 is never reached by two captures.
       IDENTITY_DUPLICATE_FACE_THRESHOLD: '1',
       // 'Eliminar mi cuenta' (issue 45 item 6): a wait of 18 s and a job every second, so
-      // e2e/my-data-delete.spec.ts sees the pending deletion, cancels it, and sees the job delete.
+      // e2e/my-data-walk.spec.ts sees the pending deletion, cancels it, and sees the job delete.
       MY_DATA_DELETION_WAIT_HOURS: '0.005',
       MY_DATA_DELETION_CHECK_SECONDS: '1',
       PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',

@@ -23,14 +23,9 @@ test.describe('e2e rails', () => {
   });
 
   test('every seeded patient and the demo patient can log in', async ({ page }) => {
-    // Not the lockout patient (its failures are counted) nor myData, whose every login
-    // e2e/my-data.spec.ts finds listed in 'Quién vio mis datos' (one more from here broke its count),
-    // nor myDataDelete, whose account e2e/my-data-delete.spec.ts deletes.
-    const own = new Set<PatientSeed>([
-      SEED_PATIENTS.lockout,
-      SEED_PATIENTS.myData,
-      SEED_PATIENTS.myDataDelete,
-    ]);
+    // Not the lockout patient (its failures are counted) nor myDataWalk, whose every login
+    // e2e/my-data-walk.spec.ts finds listed in 'Quién vio mis datos' and whose account it deletes.
+    const own = new Set<PatientSeed>([SEED_PATIENTS.lockout, SEED_PATIENTS.myDataWalk]);
     for (const patient of [DEMO, ...Object.values(SEED_PATIENTS).filter((p) => !own.has(p))]) {
       await loginViaApi(page, patient);
     }

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 /**
  * Patients the browser suite needs, created with the real operator command
@@ -79,48 +79,17 @@ export const SEED_PATIENTS = {
     nombre: 'PEDRO',
     apellido: 'GAONA',
   },
-  /** Opens Mis datos and its 'Quién vio mis datos' (e2e/my-data.spec.ts, issue 45). */
-  myData: {
-    documento: '90000045',
-    pin: '374916',
-    celular: '0981200045',
-    nombre: 'TERESA',
-    apellido: 'LEGAL',
-  },
-  /** Downloads their file, then opts out of secondary uses (e2e/my-data-download.spec.ts). */
-  myDataDownload: {
-    documento: '90000452',
-    pin: '618305',
-    celular: '0981200452',
-    nombre: 'OLGA',
-    apellido: 'DESCARGAS',
-  },
-  /** Deletes its account (e2e/my-data-delete.spec.ts, issue 45 item 6): gone after that spec. */
-  myDataDelete: {
-    documento: '90000046',
-    pin: '593827',
-    celular: '0981200046',
-    nombre: 'ELENA',
-    apellido: 'BORRADO',
-  },
-  /** Asks that their marital status be corrected; a reviser approves it (e2e/my-data-correct.spec.ts). */
-  myDataCorrect: {
-    documento: '90000455',
-    pin: '728361',
-    celular: '0981200455',
-    nombre: 'NORA',
-    apellido: 'CORREA',
-  },
   /**
-   * 'Mi rostro' (e2e/my-data-face.spec.ts, issue 45 item 4): its face (blink-h, which no other spec
-   * plays) is enrolled by that spec, then locked, unlocked and withdrawn.
+   * Walks through every action of Mis datos (e2e/my-data-walk.spec.ts, issue 45): its face (blink-h,
+   * which no other spec plays or enrols) is enrolled by that spec, locked and withdrawn; its every
+   * look is counted in 'Quién vio mis datos'; its account is deleted at the end.
    */
-  myFace: {
-    documento: '90000454',
+  myDataWalk: {
+    documento: '90000457',
     pin: '527193',
-    celular: '0981200454',
+    celular: '0981200457',
     nombre: 'IRMA',
-    apellido: 'ROSTRO',
+    apellido: 'CAMINO',
   },
 } as const satisfies Record<string, PatientSeed>;
 
@@ -134,6 +103,29 @@ export const DEMO = {
   nombre: 'MARÍA JOSÉ',
 } as const;
 
+type CreatedPatient = {
+  ok: boolean;
+  id: string;
+  created: boolean;
+  numero_documento: string;
+  face?: string;
+};
+
+/** `npm run patients -- add`'s arguments and environment; the PIN goes on standard input. */
+function addCommand(patient: PatientSeed, dataDir: string, options: { foto?: string }) {
+  const args = ['run', '-s', 'patients', '--', 'add'];
+  args.push('--documento', patient.documento, '--celular', patient.celular, '--pin-stdin');
+  args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
+  if (patient.email) args.push('--email', patient.email);
+  if (patient.nacimiento) args.push('--nacimiento', patient.nacimiento);
+  if (options.foto) args.push('--foto', options.foto);
+  return { args, env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' } };
+}
+
+/** The command's last line: `{ ok, id, created, numero_documento, face? }`. */
+const lastLine = (out: string): CreatedPatient =>
+  JSON.parse(out.trim().split('\n').pop() ?? '') as CreatedPatient;
+
 /**
  * Runs the operator command against `dataDir` (before the server starts, or while it runs: the
  * command then writes through the server's socket). `foto` enrols the patient's face from a photo.
@@ -143,26 +135,33 @@ export function createPatient(
   patient: PatientSeed,
   dataDir: string,
   options: { foto?: string } = {},
-): { ok: boolean; id: string; created: boolean; numero_documento: string; face?: string } {
-  const args = ['run', '-s', 'patients', '--', 'add'];
-  args.push('--documento', patient.documento, '--celular', patient.celular, '--pin-stdin');
-  args.push('--nombre', patient.nombre, '--apellido', patient.apellido);
-  if (patient.email) args.push('--email', patient.email);
-  if (patient.nacimiento) args.push('--nacimiento', patient.nacimiento);
-  if (options.foto) args.push('--foto', options.foto);
+): CreatedPatient {
+  const { args, env } = addCommand(patient, dataDir, options);
   const out = execFileSync('npm', args, {
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env,
     encoding: 'utf8',
     // The PIN on standard input, never in the arguments (visible to every local user).
     input: `${patient.pin}\n`,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  const line = out.trim().split('\n').pop() ?? '';
-  return JSON.parse(line) as {
-    ok: boolean;
-    id: string;
-    created: boolean;
-    numero_documento: string;
-    face?: string;
-  };
+  return lastLine(out);
+}
+
+/**
+ * createPatient without holding the test's process: the command (which loads the identity engine
+ * for `foto`, seconds) runs while the test's browser goes on.
+ */
+export function createPatientInBackground(
+  patient: PatientSeed,
+  dataDir: string,
+  options: { foto?: string } = {},
+): Promise<CreatedPatient> {
+  const { args, env } = addCommand(patient, dataDir, options);
+  return new Promise((resolve, reject) => {
+    const child = execFile('npm', args, { env, encoding: 'utf8' }, (err, out, stderr) => {
+      if (err) reject(new Error(`patients add: ${err.message}\n${stderr}`));
+      else resolve(lastLine(out));
+    });
+    child.stdin?.end(`${patient.pin}\n`);
+  });
 }

@@ -14,7 +14,8 @@
  *
  * Seeds in use (one e2e run shares one database, so seeds must not repeat across files):
  * the KYC specs 1-4 and 9-10, the registration specs 11, 12 and 5, the recording attack 13 (this face), and
- * e2e/face-login.spec.ts 5-8 on its own face (`blink-b`): a seed's video differs per face.
+ * e2e/face-login.spec.ts 5-8 on its own face (`blink-b`), e2e/my-data-walk.spec.ts 1-2 on its own
+ * (`blink-h`): a seed's video differs per face.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

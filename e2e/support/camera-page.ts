@@ -1,10 +1,19 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { chromium, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { faceLogin as faceCopy } from '../../src/copy/es.faceLogin';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from '../chromium';
 import { makeBlinkVideo } from './blink-video';
 
-/** Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed`. */
-export type CameraPage = (seed: number, options?: { cameraAllowed?: boolean }) => Promise<Page>;
+/**
+ * Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed`: 60 s
+ * unless `seconds` says less (a shorter video is made faster; Chromium loops it, and a loop repeats
+ * frames the server refuses, so it must outlast what the page films). `prepare` makes a video
+ * ahead, while the test does other things (the page opened later waits for the same one).
+ */
+export type CameraPage = ((
+  seed: number,
+  options?: { cameraAllowed?: boolean; seconds?: number },
+) => Promise<Page>) & { prepare: (seed: number, seconds?: number) => Promise<string> };
 
 /**
  * The `cameraPage` fixture of the face specs, for one face of tests/fixtures/faces (each spec has
@@ -19,10 +28,21 @@ export const cameraPageOf =
     testInfo: TestInfo,
   ) => {
     const browsers: Browser[] = [];
-    await use(async (seed, options = {}) => {
-      const dir = testInfo.outputPath('camera');
-      mkdirSync(dir, { recursive: true });
-      const video = await makeBlinkVideo(dir, { seed, seconds: 60, face });
+    const videos = new Map<string, Promise<string>>();
+    const prepare = (seed: number, seconds = 60) => {
+      const key = `${seed}-${seconds}`;
+      if (!videos.has(key)) {
+        const dir = testInfo.outputPath('camera');
+        mkdirSync(dir, { recursive: true });
+        videos.set(key, makeBlinkVideo(dir, { seed, seconds, face }));
+      }
+      return videos.get(key)!;
+    };
+    const open = async (
+      seed: number,
+      options: { cameraAllowed?: boolean; seconds?: number } = {},
+    ) => {
+      const video = await prepare(seed, options.seconds);
       const browser = await chromium.launch({
         executablePath: CHROMIUM_PATH,
         args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${video}`],
@@ -38,6 +58,35 @@ export const cameraPageOf =
       // The browser already allows the camera (what a kiosk's browser remembers after a reload).
       if (options.cameraAllowed) await context.grantPermissions(['camera']);
       return context.newPage();
-    });
-    for (const browser of browsers) await browser.close();
+    };
+    await use(Object.assign(open, { prepare }));
+    // A test may close one itself (a kiosk stopped at its first decision).
+    for (const browser of browsers) if (browser.isConnected()) await browser.close();
   };
+
+/**
+ * The kiosk (`/face-login?modo=kiosco`, its browser already allowing the camera, its video
+ * `seconds` long) until its first decision, then closed so it tries no more. A failure shows for
+ * the kiosk's 700 ms cooldown only: the page looks at every animation frame, not at expect's 1 s
+ * poll. Returns the moment box's text: the greeting, 'No reconocido' or the time-up.
+ */
+export async function kioskDecision(
+  cameraPage: CameraPage,
+  seed: number,
+  seconds: number,
+): Promise<string> {
+  const kiosk = await cameraPage(seed, { cameraAllowed: true, seconds });
+  await kiosk.goto('/face-login?modo=kiosco');
+  await expect(kiosk.getByRole('status', { name: faceCopy.kiosk.statusLabel })).toBeVisible();
+  const decided = await kiosk.waitForFunction(
+    (ends) => {
+      const text = document.querySelector('[data-testid="kiosk-moment"]')?.textContent ?? '';
+      return ends.some((end) => text.includes(end)) ? text : false;
+    },
+    [faceCopy.notRecognised, '¡Hola', faceCopy.kiosk.moments.timedOut],
+    { polling: 'raf', timeout: 90_000 },
+  );
+  const text = (await decided.jsonValue()) as string;
+  await kiosk.context().browser()?.close();
+  return text;
+}

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import AdmZip from 'adm-zip';
 import { describe, expect, it } from 'vitest';
 import { myDataResponse } from '../../contract/my-data';
@@ -83,6 +85,46 @@ describe('the terms accepted at registration (issue 45 item 1)', () => {
       (await h.t.app.inject({ method: 'GET', url: '/api/mis-datos', cookies: { sid } })).json(),
     );
     expect(mine.terms).toEqual({ acceptedAt: null, version: null, privacyVersion: null });
+  });
+
+  it('migration 039 keeps an earlier patient’s acceptance time from their draft, the versions unknown', async () => {
+    const { id } = await upsertPatient(h.t.ctx, {
+      numero_documento: ID_DATA.DocumentNumber,
+      pin: PIN,
+      nombre: 'MARÍA JOSÉ',
+      apellido: 'GONZÁLEZ BENÍTEZ',
+      celular: PHONE,
+    });
+    const kycSession = randomUUID();
+    const accepted = new Date('2026-10-02T13:05:00.000Z');
+    await h.t.ctx.db.query(
+      `INSERT INTO registration_drafts (id, celular, terms_accepted_at, kyc_session_id, created_at, updated_at, expires_at, completed_at)
+       VALUES ($1, $2, $3, $4, $3, $3, $3, $3)`,
+      [randomUUID(), PHONE, accepted, kycSession],
+    );
+    await h.t.ctx.db.query(
+      'INSERT INTO onboarding_registrations (session_id, patient_id, created_at) VALUES ($1, $2, $3)',
+      [kycSession, id, accepted],
+    );
+    // The migration's own backfill statement, run again over this patient (made after it ran).
+    const sql = await readFile(
+      new URL('../../server/db/migrations/039_terms_version_download_digest.sql', import.meta.url),
+      'utf8',
+    );
+    const backfill = sql
+      .split(/;\s*\n/)
+      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+      .find((s) => s.startsWith('UPDATE patients'))!;
+    await h.t.ctx.db.query(backfill);
+    const sid = await session();
+    const mine = myDataResponse.parse(
+      (await h.t.app.inject({ method: 'GET', url: '/api/mis-datos', cookies: { sid } })).json(),
+    );
+    expect(mine.terms).toEqual({
+      acceptedAt: accepted.toISOString(),
+      version: null,
+      privacyVersion: null,
+    });
   });
 
   it('a page that showed other terms (or said none) is refused in Spanish, and nothing is kept', async () => {

@@ -34,6 +34,11 @@ type DbOptions = {
   databaseUrl?: string | undefined;
   dataDir?: string | undefined;
   memory?: boolean;
+  /**
+   * In memory only: start from this image of a PGlite database (`pgliteImage()`) instead of an
+   * empty one. Migrations still run (those the image already has are skipped).
+   */
+  image?: Blob | undefined;
   /** The operator commands' socket (PGlite in a folder): transaction cap and other limits. */
   socket?: WireOptions;
 };
@@ -48,7 +53,11 @@ type DbOptions = {
 export async function openDb(options: DbOptions): Promise<Db> {
   const db = options.databaseUrl
     ? await openPostgres(options.databaseUrl)
-    : await openPglite(options.memory ? undefined : (options.dataDir ?? '.data'), options.socket);
+    : await openPglite(
+        options.memory ? undefined : (options.dataDir ?? '.data'),
+        options.socket,
+        options.memory ? options.image : undefined,
+      );
   try {
     await migrate(db);
   } catch (err) {
@@ -58,7 +67,27 @@ export async function openDb(options: DbOptions): Promise<Db> {
   return db;
 }
 
-async function openPglite(dataDir: string | undefined, socket: WireOptions = {}): Promise<Db> {
+/**
+ * A migrated, empty in-memory PGlite database as an image (a tar of its folder) for
+ * `openDb({ memory: true, image })`: opening one skips PostgreSQL's initdb and the migrations,
+ * about a fifth of the time of a fresh one (the server tests open one per file).
+ */
+export async function pgliteImage(): Promise<Blob> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = new PGlite();
+  try {
+    await migrate(pgliteDb(pg, () => pg.close()));
+    return await pg.dumpDataDir('none');
+  } finally {
+    await pg.close();
+  }
+}
+
+async function openPglite(
+  dataDir: string | undefined,
+  socket: WireOptions = {},
+  image?: Blob,
+): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   let lock: DataDirLock | null = null;
   let wire: WireServer | null = null;
@@ -72,9 +101,9 @@ async function openPglite(dataDir: string | undefined, socket: WireOptions = {})
       throw new DatabaseInUseError(dataDir, null);
     }
   }
-  let pg: InstanceType<typeof PGlite>;
+  let pg: PgliteInstance;
   try {
-    pg = dir ? new PGlite(dir) : new PGlite();
+    pg = dir ? new PGlite(dir) : new PGlite(image ? { loadDataDir: image } : {});
     await pg.waitReady;
     if (dataDir && dir) {
       await restrictTree(dir);
@@ -88,15 +117,30 @@ async function openPglite(dataDir: string | undefined, socket: WireOptions = {})
     await lock?.release();
     throw err;
   }
-  // PGlite has one connection: transactions are serialised by PGlite itself.
-  const wrap = (q: Pick<typeof pg, 'query'>): Omit<Db, 'transaction' | 'close'> => ({
+  return pgliteDb(pg, async () => {
+    try {
+      if (watch) clearInterval(watch);
+      await wire?.close();
+      if (!pg.closed) await pg.close();
+      if (dir) await restrictTree(dir);
+    } finally {
+      await lock?.release();
+    }
+  });
+}
+
+type PgliteInstance = InstanceType<(typeof import('@electric-sql/pglite'))['PGlite']>;
+
+/** A PGlite as a Db. PGlite has one connection: transactions are serialised by PGlite itself. */
+function pgliteDb(pg: PgliteInstance, close: () => Promise<void>): Db {
+  const wrap = (q: Pick<PgliteInstance, 'query'>): Omit<Db, 'transaction' | 'close'> => ({
     kind: 'pglite',
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await q.query<T>(sql, params);
       return { rows: r.rows };
     },
   });
-  const db: Db = {
+  return {
     ...wrap(pg),
     async transaction<T>(fn: (tx: Db) => Promise<T>) {
       return pg.transaction(async (tx) => {
@@ -104,18 +148,8 @@ async function openPglite(dataDir: string | undefined, socket: WireOptions = {})
         return fn(txDb);
       });
     },
-    async close() {
-      try {
-        if (watch) clearInterval(watch);
-        await wire?.close();
-        if (!pg.closed) await pg.close();
-        if (dir) await restrictTree(dir);
-      } finally {
-        await lock?.release();
-      }
-    },
+    close,
   };
-  return db;
 }
 
 /** A pool on PostgreSQL (or on a PGlite served by another process); no migrations applied. */

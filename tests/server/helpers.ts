@@ -5,6 +5,7 @@ import { buildApp, createContext, type AppDeps } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import type { AppContext } from '../../server/context';
 import { openDb, type Db } from '../../server/db/client';
+import { migratedPgliteImage } from './pglite-image';
 import { loadOnboardingSettings, type OnboardingSettings } from '../../server/onboarding/config';
 import { loadRecoverySettings, type RecoverySettings } from '../../server/recovery/config';
 import { DEFAULT_OTP_SETTINGS } from '../../server/security/otp-config';
@@ -100,12 +101,12 @@ export const testRecoverySettings = (): RecoverySettings => ({
 });
 
 /**
- * In-memory PGlite; or, when TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL database
+ * In-memory PGlite (from the migrated image, tests/server/pglite-image.ts); or, when TEST_DATABASE_URL is set, a fresh schema of that PostgreSQL database
  * (dropped on close), so test files can run in parallel against one server.
  */
 export async function openTestDb(): Promise<Db> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return openDb({ memory: true });
+  if (!url) return openDb({ memory: true, image: await migratedPgliteImage() });
   const schema = await createTestSchema(url);
   const db = await openDb({ databaseUrl: schema.url });
   return {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import type { FaceIndexConfig } from './config';
+import type { FaceIndexConfig } from './config-face-index';
 import {
   buildFile,
   discardFile,

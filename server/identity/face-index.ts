@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
-import type { FaceIndexConfig } from './config';
+import type { FaceIndexConfig } from './config-face-index';
 
 /**
  * The face index's file (issue 44): an HNSW graph of enrolled unit vectors (usearch, Apache-2.0;

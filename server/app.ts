@@ -103,6 +103,7 @@ export async function createContext(
       deps.kyc ??
       identityKycStore(db, createSealer(secrets.casesKey), {
         duplicateFaceThreshold: identitySettings.duplicateFaceThreshold,
+        duplicates: identitySettings.duplicates,
       }),
     // Registration reads its case through its own port (no arrow from onboarding to cases).
     caseReader: deps.caseReader ?? caseReader(db, () => ctx),

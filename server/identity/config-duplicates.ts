@@ -22,6 +22,11 @@ const schema = z.object({
   IDENTITY_DUPLICATE_MIN_ROWS: int(1_000, 0),
   /** Deadline of the worker's scan (ms): past it the search fails and registration searches. */
   IDENTITY_DUPLICATE_SCAN_TIMEOUT_MS: int(30_000, 100),
+  /**
+   * How long registration waits, before its transaction, for the session's duplicate search still
+   * running (or for its own, when none finished) (ms): past it the patient is asked to try again.
+   */
+  IDENTITY_DUPLICATE_WAIT_MS: int(10_000, 100, 120_000),
   /** How long a search waits for another process's build of the file (ms). */
   IDENTITY_DUPLICATE_BUILD_WAIT_MS: int(600_000, 1_000),
 });
@@ -34,6 +39,8 @@ export type DuplicateSearchConfig = {
   rebuildAfter: number;
   minRows: number;
   scanTimeoutMs: number;
+  /** Registration's wait for the session's search (settleDuplicateCheck). */
+  waitMs: number;
   buildWaitMs: number;
 };
 
@@ -49,6 +56,7 @@ export function loadDuplicateSearchConfig(
     rebuildAfter: c.IDENTITY_DUPLICATE_REBUILD_AFTER,
     minRows: c.IDENTITY_DUPLICATE_MIN_ROWS,
     scanTimeoutMs: c.IDENTITY_DUPLICATE_SCAN_TIMEOUT_MS,
+    waitMs: c.IDENTITY_DUPLICATE_WAIT_MS,
     buildWaitMs: c.IDENTITY_DUPLICATE_BUILD_WAIT_MS,
   };
 }

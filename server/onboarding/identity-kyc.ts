@@ -8,21 +8,45 @@ import {
   type SessionEvidence,
 } from '../identity/evidence';
 import { DUPLICATE_FACE_THRESHOLD } from '../identity/config';
-import { duplicateAtRegistration, enrolledSimilarity } from '../identity/duplicates-face';
+import type { DuplicateSearchConfig } from '../identity/config-duplicates';
+import {
+  duplicateAtRegistration,
+  DuplicateCheckPending,
+  enrolledSimilarity,
+  settleDuplicateCheck,
+} from '../identity/duplicates-face';
+import { createFlatSearch, type FlatSearch } from '../identity/face-flat-search';
+import { silentLog } from '../identity/log';
 import { enrollFace, getCompletedKyc, sessionStage } from '../identity/store';
 import type { Sealer } from '../security/sealed';
-import { toIdData, type KycEvidence, type KycStore } from './kyc-store';
+import { DuplicateCheckWaiting, toIdData, type KycEvidence, type KycStore } from './kyc-store';
+
+/** The identity engine's DuplicateCheckPending as registration's own error. */
+async function orWaiting<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw err instanceof DuplicateCheckPending ? new DuplicateCheckWaiting() : err;
+  }
+}
 
 /**
  * Registration's (and the cases') view of the identity engine's KYC sessions (server/identity):
  * `sealer` opens and seals their evidence (the app's, over CASES_KEY); `duplicateFaceThreshold` is
- * IDENTITY_DUPLICATE_FACE_THRESHOLD (issue 44 item 3).
+ * IDENTITY_DUPLICATE_FACE_THRESHOLD (issue 44 item 3); `duplicates` the flat file's settings
+ * (IDENTITY_DUPLICATE_*): with them, registration waits for the session's search before its
+ * transaction, or runs one through the file (a flat search of its own, its worker started at its
+ * first search only), and the transaction never reads every enrolment.
  */
 export function identityKycStore(
   db: Db,
   sealer: Sealer,
-  faces: { duplicateFaceThreshold: number } = { duplicateFaceThreshold: DUPLICATE_FACE_THRESHOLD },
+  faces: { duplicateFaceThreshold: number; duplicates?: DuplicateSearchConfig } = {
+    duplicateFaceThreshold: DUPLICATE_FACE_THRESHOLD,
+  },
 ): KycStore {
+  const flat = faces.duplicates?.mode === 'flat' ? faces.duplicates : null;
+  let search: FlatSearch | null = null;
   /** In `tx` when given, else in a transaction of its own. */
   const within = <T>(tx: Db | undefined, fn: (db: Db) => Promise<T>) =>
     tx ? fn(tx) : db.transaction(fn);
@@ -49,7 +73,21 @@ export function identityKycStore(
     },
     enrollFace: (patientId, embedding, tx) => enrollFace(tx, patientId, embedding),
     duplicateOf: (sessionId, embedding, exclude, tx) =>
-      duplicateAtRegistration(tx, sessionId, embedding, faces.duplicateFaceThreshold, exclude),
+      orWaiting(
+        duplicateAtRegistration(tx, sessionId, embedding, faces.duplicateFaceThreshold, exclude, {
+          requireCheck: !!flat,
+        }),
+      ),
+    settleDuplicates: faces.duplicates
+      ? (sessionId, embedding, exclude) =>
+          orWaiting(
+            settleDuplicateCheck(db, sessionId, embedding, faces.duplicateFaceThreshold, {
+              search: flat && (search ??= createFlatSearch({ config: flat, log: silentLog })),
+              waitMs: faces.duplicates!.waitMs,
+              exclude,
+            }),
+          )
+      : undefined,
     async isEnrolledFace(patientId, embedding) {
       const similarity = await enrolledSimilarity(db, patientId, embedding);
       return similarity !== null && similarity >= faces.duplicateFaceThreshold;

@@ -7,6 +7,17 @@ import type { Db } from '../db/client';
 export type CompletedKyc = { idData: IdData; embedding: ArrayLike<number> };
 
 /**
+ * The session's duplicate search (issue 44) has not finished within IDENTITY_DUPLICATE_WAIT_MS:
+ * the registration waits for it (the patient tries again), it never goes on unchecked.
+ */
+export class DuplicateCheckWaiting extends Error {
+  constructor() {
+    super('face duplicate check still running');
+    this.name = 'DuplicateCheckWaiting';
+  }
+}
+
+/**
  * How far a KYC session got, for resuming a registration: a passed selfie and a read document
  * count only while the session is valid (its own expiry, IDENTITY_SESSION_MINUTES, and idle time,
  * IDENTITY_SESSION_IDLE_MINUTES) and unused; anything else starts the identity step again.
@@ -76,6 +87,16 @@ export interface KycStore {
     exclude: readonly string[],
     tx: Db,
   ): Promise<{ patientId: string; similarity: number; threshold: number } | null>;
+  /**
+   * Before the registration transaction: the session's duplicate search has finished (waited for,
+   * or run now), so duplicateOf reads only what was enrolled since it. Throws DuplicateCheckWaiting
+   * past the wait (duplicateOf may throw it too). Absent: duplicateOf searches on its own.
+   */
+  settleDuplicates?(
+    sessionId: string,
+    embedding: ArrayLike<number>,
+    exclude: readonly string[],
+  ): Promise<void>;
   /** Whether `embedding` is this patient's enrolled face (at or above the duplicate threshold). */
   isEnrolledFace(patientId: string, embedding: ArrayLike<number>): Promise<boolean>;
   /** What the session captured, opened (null: unknown, purged). */

@@ -38,6 +38,9 @@ export const onboardingMessages = {
   // refusal, and nothing about the other patient: a person checks it, the answer comes by SMS.
   duplicateCase: (day: string) =>
     `Antes de terminar tu registro, una persona del servicio tiene que revisar tus datos. No tenés que hacer nada ahora: te avisamos por SMS hasta el ${day}, con un enlace para seguir.`,
+  // The duplicate search of the verified face has not finished in time (issue 44): try again.
+  duplicateCheckWaiting:
+    'Todavía estamos revisando tu verificación de identidad. Esperá unos segundos y volvé a tocar el botón para terminar tu registro.',
   // The same face and the same document (issue 44 item 3): a patient who lost access.
   recoverPin:
     'Ya tenés una cuenta con esta cédula. Si no recordás tu PIN, recuperalo en /recuperar-pin con un código por SMS a tu celular registrado.',

@@ -20,7 +20,7 @@ import { insertRegisteredPatient } from '../patients/service';
 import { HttpError } from '../http/errors';
 import { clientSmsCheck, issueOtp, OtpDeliveryError, verifyOtp } from '../security/otp';
 import { assertWithinLimits, consumeLimits, recordEvent } from '../security/rate-limits';
-import type { KycStore } from './kyc-store';
+import { DuplicateCheckWaiting, type KycStore } from './kyc-store';
 import { draftOf, type Draft } from './drafts';
 import { proveMobile } from './registration';
 import { onboardingMessages as m } from './messages';
@@ -228,6 +228,8 @@ export async function registerPatient(
   // Read before the transaction: on PGlite the transaction holds the only connection.
   const notDuplicates = await ctx.caseReader.approvedDuplicatesOf(draft.id);
   try {
+    // The session's duplicate search finished (waited for, or run now), outside the transaction.
+    await kyc.settleDuplicates?.(input.sessionId, completed.embedding, notDuplicates);
     const patientId = await db.transaction(async (tx) => {
       // Issue 44 item 3: an enrolled face with another document goes to a supervisor, never refused.
       const duplicate = await kyc.duplicateOf(
@@ -296,6 +298,8 @@ export async function registerPatient(
         POSSIBLE_DUPLICATE,
       );
     }
+    // Not checked in time: never registered unchecked; the patient tries again, nothing is lost.
+    if (err instanceof DuplicateCheckWaiting) throw new HttpError(503, m.duplicateCheckWaiting);
     if (!isUniqueViolation(err) && !(err instanceof KycTaken)) throw err;
   }
   // Lost a race: either a double submit of this session (same success) or another registration.

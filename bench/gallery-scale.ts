@@ -32,8 +32,9 @@ import { openDb } from '../server/db/client';
 import { buildFile, FACE_DIM, openFile, searchFile } from '../server/identity/face-index';
 import { createFaceIndex } from '../server/identity/face-index-sync';
 import { silentLog } from '../server/identity/log';
-import { EMBEDDING_MODEL, enrollFace, loadGallery } from '../server/identity/store';
+import { enrollFace, loadGallery } from '../server/identity/store';
 import { runIfMain } from './_identity';
+import { seedRandomEnrolments } from './gallery-load';
 
 const D = FACE_DIM;
 const GROUPS = 32;
@@ -353,17 +354,7 @@ async function fromDatabase(n: number) {
   const db = await openDb({ memory: true });
   try {
     let t0 = performance.now();
-    await db.query(
-      `INSERT INTO patients (numero_documento, nombre, apellido, pin_hash)
-       SELECT (3000000 + i)::text, 'P', 'S ' || i, 'x' FROM generate_series(1, $1::int) i`,
-      [n],
-    );
-    await db.query(
-      `INSERT INTO face_enrollments (patient_id, embedding, model)
-       SELECT id, ARRAY(SELECT (random() - 0.5)::real FROM generate_series(1, 1024) WHERE id > 0), $1
-         FROM patients`,
-      [EMBEDDING_MODEL],
-    );
+    await seedRandomEnrolments(db, n);
     console.log(
       `N=${n} in PGlite (random vectors): seeded in ${Math.round(performance.now() - t0)} ms [load ${load()}]`,
     );

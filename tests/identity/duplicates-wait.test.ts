@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +14,7 @@ import { createFlatSearch, type FlatSearch } from '../../server/identity/face-fl
 import { silentLog } from '../../server/identity/log';
 import { enrollFace } from '../../server/identity/store';
 import { openTestDb } from '../server/helpers';
+import { passedSession as benchSession } from '../../bench/duplicate-wait';
 import { syntheticFaces } from '../../bench/gallery-scale';
 
 /**
@@ -79,16 +79,7 @@ async function enrolled(person: number, seed: number): Promise<string> {
   return rows[0]!.id;
 }
 
-async function passedSession(embedding: number[]): Promise<string> {
-  const id = randomUUID();
-  await db.query(
-    `INSERT INTO kyc_sessions (id, decider, status, liveness_state, selfie_embedding, result,
-                               completed_at, expires_at)
-     VALUES ($1, 'blink', 'completed', '{}', $2, $3, now(), now() + interval '30 minutes')`,
-    [id, embedding, JSON.stringify({ id_data: { DocumentNumber: '1' } })],
-  );
-  return id;
-}
+const passedSession = (embedding: number[]) => benchSession(db, embedding);
 
 const register = (session: string, embedding: number[], seen: string[], exclude: string[] = []) =>
   db.transaction((tx) =>

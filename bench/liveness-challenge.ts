@@ -43,6 +43,8 @@
  *     at arm's length, far; by default each by turns: issue 41)
  *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
  *     backlight guard asks for before a burnt background: Chrome on Android does, iOS does not)
+ *     [--pick 36,48] (only these genuine patients, 1-based among the `--patients` the other options
+ *     make: one session of a full run again, with `--log`, for diagnosis)
  *     [--log FILE] (the engine's log, one JSON line per event: each request's frames, cues and
  *     refusal; and each genuine session's blinks and light scores, for diagnosis)
  */
@@ -149,6 +151,8 @@ type Args = {
   framing: Framing | null;
   log: string | null;
   exposure: 'android' | 'none';
+  /** `--pick`: only these genuine patients (1-based, of the `--patients` the other options make). */
+  pick: number[] | null;
 };
 
 /** The genuine patients' faces by default: the two the bench always had (tuned and held out). */
@@ -202,6 +206,7 @@ function parseArgs(argv: string[]): Args {
     framing: framingArg(get('framing')),
     log: get('log') ?? null,
     exposure: get('exposure') === 'none' ? 'none' : 'android',
+    pick: get('pick')?.split(',').map(Number) ?? null,
   };
 }
 
@@ -727,7 +732,8 @@ export async function main() {
   try {
     let genuine: Array<SessionResult & { p: BenchPatient }> = [];
     if (args.only !== 'attacks') {
-      const patients = genuinePatients(args.patients, args.seed, args.faces, args.framing);
+      const all = genuinePatients(args.patients, args.seed, args.faces, args.framing);
+      const patients = args.pick ? all.filter((_, i) => args.pick!.includes(i + 1)) : all;
       genuine = await inParallel(patients.length, args.concurrent, async (i) => ({
         ...(await runSession(e, patients[i]!, 'genuine', args.genuineMs, cpuMeasured)),
         p: patients[i]!,

@@ -79,6 +79,13 @@ export type ChallengeState = CueState & {
   /** Times the browser's clock started again (what was asked moved onto the new clock). */
   restarts: number;
   lastBox: [number, number, number, number] | null;
+  /**
+   * The newest analysed frame failed the gates (too far, too close, cut, no face...): nothing new is
+   * asked (no cue, no colours) until a frame passes them again, so no cue runs while the oval says
+   * 'Acercá el celular' (issue 41 item 2). What was asked before stands: nothing is refunded.
+   * Absent from states stored before it.
+   */
+  unframed?: boolean;
   /** That face's own extent (its mesh, issue 41; absent from states stored before it). */
   lastExtent?: [number, number, number, number] | null;
   signals: Partial<Record<ChallengeSignal, number>>;
@@ -281,7 +288,9 @@ export function challengeDecider(
     }),
 
     idle(state, now, feedback, frame) {
-      const s = observe(state, now, frame);
+      let s = observe(state, now, frame);
+      // Feedback here is the gates' (a skipped or duplicate frame brings none: nothing changes).
+      if (feedback.length) s = { ...s, unframed: true };
       const inner = blink.idle(s.blink, now, feedback);
       return wrap(s, inner, frame?.tag?.t ?? null);
     },
@@ -294,7 +303,7 @@ export function challengeDecider(
 
     step(state, frame) {
       let s = observe(state, frame.now, frame);
-      s = { ...s, lastBox: frame.face.box, lastExtent: frame.face.extent ?? null };
+      s = { ...s, lastBox: frame.face.box, lastExtent: frame.face.extent ?? null, unframed: false };
       if (s.done || s.refused) return wrap(s, blink.idle(s.blink, frame.now, []), null);
       return wrap(s, blink.step(s.blink, frame), frame.tag?.t ?? null);
     },
@@ -309,6 +318,8 @@ export function challengeDecider(
       if (!asks || s.done || s.refused || s.blink.phase === 'baseline' || s.newestT === null)
         return s;
       if (s.blink.phase === 'expired') return s;
+      // Nothing new while the face is not framed: the patient is following the oval's hint.
+      if (s.unframed) return settle(s);
       const start = s.newestT + LEAD_MS;
       if (withLight && !s.lightPassed && unjudged(s) === 0 && s.lightRounds < LIGHT_ROUNDS) {
         const rounds = LIGHT_ROUNDS - s.lightRounds;

@@ -138,6 +138,17 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
       }
       return last!;
     },
+    /** Frames every 125 ms until `until` that fail the gates with `hint` (the engine's idle). */
+    unframed(until: number, hint: string = hints.tooFar) {
+      while (t <= until) {
+        s = decider.idle(s, now, [hint], {
+          tag: { t, light: tagOf(t, s) },
+          colour: reflect(t, s),
+        }).state;
+        t += 125;
+        now += 125;
+      }
+    },
     /** The end of a request (the engine's finish), with its meta. */
     finish(meta: LivenessMeta | null = null) {
       s = decider.finish!(s, { now, meta });
@@ -220,6 +231,32 @@ describe('the challenge decider: blinks on cue', () => {
       const round = c.light!.colours.slice(k * LIGHT_COLOURS, (k + 1) * LIGHT_COLOURS);
       expect(new Set(round.map((x) => x.colour)).size).toBe(LIGHT_COLOURS);
     }
+  });
+
+  it('asks nothing new while the face fails the gates (too far, too close): what was asked stands, the rest waits for the oval (issue 41 item 2)', () => {
+    const p = session({ mode: 'cues,light' });
+    p.run(250);
+    // The baseline is in, then the patient holds the phone too far: no cue, no colours.
+    p.unframed(1000);
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
+    p.unframed(2000, hints.tooClose);
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.s.cues).toBe(0);
+    // Framed again: the first cue and the colours, LEAD_MS after the newest frame.
+    p.run(2500);
+    const c = p.finish();
+    expect(c.cue).toMatchObject({ n: 1, at: p.t - 125 + LEAD_MS });
+    expect(c.light!.colours[0]!.from).toBe(p.t - 125 + LEAD_MS);
+    // Out of the oval again: the cues asked stand (their windows run on: nothing is refunded) and
+    // no third is asked; the missed windows count.
+    const asked = p.s.cues;
+    p.unframed(c.next_cue!.until + 125);
+    p.finish();
+    expect(p.s.cues).toBe(asked);
+    expect(p.decider.challenge!(p.s)).toMatchObject({ cue: null, next_cue: null });
+    // Framed again, the next cue is drawn after the frame that passed.
+    p.run(p.t + 125);
+    expect(p.finish().cue).toMatchObject({ n: asked + 1 });
   });
 
   it('draws every order of different palette colours (the draw picks among those left)', () => {

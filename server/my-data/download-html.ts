@@ -60,6 +60,13 @@ const ACCESS: Record<AccessKind, string> = {
 const FAILED_ACCESS: Partial<Record<AccessKind, string>> = {
   pin_recovery: 'Intento de recuperar tu PIN con un código por SMS',
 };
+/** The words the page says too (tests/server/my-data-download-words.test.ts holds them equal). */
+export const SUMMARY_WORDS_SHARED_WITH_PAGE = {
+  fields: FIELDS,
+  sources: SOURCES,
+  kinds: ACCESS,
+  failedKinds: FAILED_ACCESS,
+};
 const RESULTS: Record<string, string> = { ok: 'Correcto', failed: 'Fallido', locked: 'Bloqueado' };
 const KINDS: Record<OperatorCaseKind, string> = {
   review: 'Revisión por una persona',

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import AdmZip from 'adm-zip';
 import { describe, expect, it } from 'vitest';
+import { SUMMARY_WORDS_SHARED_WITH_PAGE } from '../../server/my-data/download-html';
 import { upsertPatient } from '../../server/patients/service';
+import { myData } from '../../src/copy/es.myData';
 import { useTestApp } from './helpers';
 import { ANA, loginAs } from './my-data-patients';
 
@@ -56,5 +58,10 @@ describe("the summary's identity checks in words (issue 45 item 2)", () => {
     );
     for (const code of ['blink', 'operator', 'rejected', 'completed', 'case_opened'])
       expect(cells).not.toContain(code);
+  });
+
+  it("says the fields, their sources and 'Quién vio' in the page's own words (written twice: the server cannot import the app's copy)", () => {
+    const { fields, sources, kinds, failedKinds } = myData;
+    expect(SUMMARY_WORDS_SHARED_WITH_PAGE).toEqual({ fields, sources, kinds, failedKinds });
   });
 });

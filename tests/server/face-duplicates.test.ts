@@ -5,7 +5,6 @@
  * was enrolled since and what a concurrent registration committed. On PGlite, and on PostgreSQL in
  * `npm test`'s PostgreSQL tier (TEST_DATABASE_URL), where two transactions really run at once.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/client';
 import { DUPLICATE_FACE_THRESHOLD, loadIdentityConfig } from '../../server/identity/config';
@@ -16,6 +15,7 @@ import {
   startDuplicateCheck,
 } from '../../server/identity/duplicates-face';
 import { enrollFace } from '../../server/identity/store';
+import { passedSession as benchSession } from '../../bench/duplicate-wait';
 import { openTestDb } from './helpers';
 
 const T = DUPLICATE_FACE_THRESHOLD;
@@ -57,17 +57,8 @@ async function enrolled(embedding: number[]): Promise<string> {
   return id;
 }
 
-/** A completed KYC session with this selfie face, as scan-id leaves it. */
-async function passedSession(embedding: number[]): Promise<string> {
-  const id = randomUUID();
-  await db.query(
-    `INSERT INTO kyc_sessions (id, decider, status, liveness_state, selfie_embedding, result,
-                               completed_at, expires_at)
-     VALUES ($1, 'blink', 'completed', '{}', $2, $3, now(), now() + interval '30 minutes')`,
-    [id, embedding, JSON.stringify({ id_data: { DocumentNumber: '1' } })],
-  );
-  return id;
-}
+/** A completed KYC session with this selfie face, as scan-id leaves it (the bench's own). */
+const passedSession = (embedding: number[]) => benchSession(db, embedding);
 
 const checkOf = async (sessionId: string) =>
   (

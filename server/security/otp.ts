@@ -208,6 +208,22 @@ export async function verifyOtp(
   deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
   input: OtpTarget & { otp: string; clientIp: string },
 ): Promise<boolean> {
+  // One check at a time per mobile and purpose (any process): each address's wrong tries on a code
+  // are counted (rate_limit_events) after its comparison, so two checks at once both read the count
+  // before either wrote it, and a code got more tries from one address than it allows (the
+  // PostgreSQL tier caught 6 of 5 in tests/server/my-face.test.ts). Taken for every input alike.
+  return deps.db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+      `otp:${input.celular}:${input.purpose}`,
+    ]);
+    return verifyOtpLocked({ ...deps, db: tx }, input);
+  });
+}
+
+async function verifyOtpLocked(
+  deps: Pick<OtpDeps, 'db' | 'clock' | 'secrets' | 'onboarding'>,
+  input: OtpTarget & { otp: string; clientIp: string },
+): Promise<boolean> {
   const { db, clock } = deps;
   const { otp } = deps.onboarding;
   const documento = input.documento ?? null;

@@ -6,6 +6,7 @@ import {
   distanceStart,
   FACE_ELLIPSES,
   followFraming,
+  SETTLE_MS,
   HAIR_SHADE,
   HEAD_ELLIPSES,
   HINT_LATENCY_MS,
@@ -61,8 +62,13 @@ describe("the synthetic patient's distance (issue 41)", () => {
     expect(mid).toBeGreaterThan(0.55);
     expect(mid).toBeLessThan(1);
     expect(scaleAt(m, 2000 + HINT_LATENCY_MS + MOVE_MS)).toBe(1);
-    // Read again once there (the hint stands until the server says otherwise): no further.
-    expect(followFraming(far, m, ['too_far'], 5000)).toBe(m);
+    // Read again just after (the answers still say what the frames before the move showed): no
+    // further. Still said once the phone settled: a step closer (a face small in its photo).
+    const arrived = 2000 + HINT_LATENCY_MS + MOVE_MS;
+    expect(followFraming(far, m, ['too_far'], arrived + SETTLE_MS - 1)).toBe(m);
+    const closer = followFraming(far, m, ['too_far'], arrived + SETTLE_MS);
+    expect(scaleAt(closer, 60_000)).toBeCloseTo(1 / BACK_OFF, 9);
+    expect(followFraming(far, closer, [], 60_000)).toBe(closer);
   });
 
   it("'Alejá un poco el celular' takes it back a little; other hints move nothing", () => {

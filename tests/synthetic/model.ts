@@ -411,6 +411,11 @@ export const HINT_LATENCY_MS = 700;
 export const MOVE_MS = 900;
 /** What 'Alejá un poco el celular' does to the face's size in the picture. */
 export const BACK_OFF = 0.8;
+/**
+ * After a move, a hint is read as the phone's new place only this long after it ended: the answers
+ * still say what the frames before it showed (a poll every 700 ms, the network and the engine).
+ */
+export const SETTLE_MS = 1_500;
 
 /**
  * The phone's distance over time (issue 41): the face's scale moves from `from` (until `at`) to `to`
@@ -434,9 +439,12 @@ export function scaleAt(m: DistanceMove, t: number): number {
 /**
  * The patient reads the oval's framing hint at `t` (the codes of contract/identity.ts
  * LIVENESS_FRAMING on the page's `data-liveness-framing`) and follows it: 'too_far' brings the
- * phone back to the usual framing (scale 1) if further, 'too_close' takes it back by BACK_OFF; the
- * move starts after the patient's reading time, from where the phone is when the hint shows (a
- * move under way stops there). Any other hint (or none) leaves the phone where it goes.
+ * phone to the usual framing (scale 1) if further, and a step closer (1 / BACK_OFF) from there while
+ * the oval still says it once the phone settled (SETTLE_MS: a face small in its photo is still too
+ * small at the usual framing, and a patient comes closer until the hint goes, issue 41 item 2);
+ * 'too_close' takes it back by BACK_OFF. The move starts after the patient's reading time, from
+ * where the phone is when the hint shows (a move under way stops there). Any other hint (or none)
+ * leaves the phone where it goes.
  */
 export function followFraming(
   p: AnySyntheticPatient,
@@ -445,10 +453,11 @@ export function followFraming(
   t: number,
 ): DistanceMove {
   const now = scaleAt(m, t);
+  const settling = m.to !== m.from && t < m.at + m.ms + SETTLE_MS;
   const to = codes.includes('too_close')
     ? now * BACK_OFF
-    : codes.includes('too_far') && now < 1
-      ? 1
+    : codes.includes('too_far') && !settling
+      ? Math.max(1, now / BACK_OFF)
       : null;
   if (to === null) return m;
   return { from: now, to, at: t + (p.hintLatencyMs ?? HINT_LATENCY_MS), ms: p.moveMs ?? MOVE_MS };

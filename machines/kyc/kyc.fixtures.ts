@@ -176,7 +176,10 @@ export const kycFixtures = {
     { selfie: { running: 'progressing' } },
     { ...challengeSelfie, framing: ['too_close'], feedback: waiting, progress: waiting.join('\n') },
   ),
-  /** 'No vemos tu cara: ...', while a cue shows (the server asks for them whatever the framing). */
+  /**
+   * 'No vemos tu cara: ...', while a cue shows: one asked before the face left the oval stays until
+   * its window ends (the server asks no new cue while the newest frame fails the gates).
+   */
   selfieNoFace: at(
     { selfie: { running: 'progressing' } },
     {
@@ -184,6 +187,31 @@ export const kycFixtures = {
       challenge: 'cues',
       cue,
       framing: ['no_face'],
+    },
+  ),
+  /** 'Hay más de una cara en la imagen...': someone beside the patient. */
+  selfieSeveralFaces: at(
+    { selfie: { running: 'progressing' } },
+    {
+      ...challengeSelfie,
+      framing: ['several_faces'],
+      feedback: waiting,
+      progress: waiting.join('\n'),
+    },
+  ),
+  /** 'Hay poca luz...': the face too dark to read. */
+  selfieTooDark: at(
+    { selfie: { running: 'progressing' } },
+    { ...challengeSelfie, framing: ['too_dark'], feedback: waiting, progress: waiting.join('\n') },
+  ),
+  /** 'Centrá tu cara en el óvalo.': the face off the oval's centre. */
+  selfieNotCentred: at(
+    { selfie: { running: 'progressing' } },
+    {
+      ...challengeSelfie,
+      framing: ['not_centred'],
+      feedback: waiting,
+      progress: waiting.join('\n'),
     },
   ),
   /** 3 s without progress and no framing known: 'Mantené tu cara dentro del óvalo.' */

@@ -84,6 +84,12 @@ export const SelfieTooFar = at(kycFixtures.selfieTooFar);
 export const SelfieTooClose = at(kycFixtures.selfieTooClose);
 /** No face found: 'No vemos tu cara: ...', while a cue shows. */
 export const SelfieNoFace = at(kycFixtures.selfieNoFace);
+/** Someone beside the patient: 'Hay más de una cara en la imagen...' */
+export const SelfieSeveralFaces = at(kycFixtures.selfieSeveralFaces);
+/** The face too dark to read: 'Hay poca luz. Buscá un lugar más iluminado.' */
+export const SelfieTooDark = at(kycFixtures.selfieTooDark);
+/** The face off the oval's centre: 'Centrá tu cara en el óvalo.' */
+export const SelfieNotCentred = at(kycFixtures.selfieNotCentred);
 /** 3 s without progress, no framing known: 'Mantené tu cara dentro del óvalo.' */
 export const SelfieStalled = at(kycFixtures.selfieStalled);
 /** 3 s without progress, the face still too far: the framing says why. */

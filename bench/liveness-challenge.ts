@@ -450,11 +450,10 @@ async function runSession(
   const guard = { ev: 0, from: Infinity, burnt: 0, lastLook: -Infinity, done: !exposureSupported };
   /**
    * Where the patient holds the phone (the framing's zoom), moved as the oval's distance hints say
-   * (tests/synthetic/model.ts followFraming, as the e2e camera does): each new framing the page
-   * shows is read once (an answer without one clears it: kyc.framing.ts keeps it until progress).
+   * (tests/synthetic/model.ts followFraming, as the e2e camera does): read on every answer that
+   * says one (followFraming moves nothing while the phone moves or settles).
    */
   let distance = distanceStart({ ...p, scale: FRAMINGS[(p as BenchPatient).framing ?? 'arm'] });
-  let framingShown = '';
   const camera = syntheticCamera(p, {
     reflection: kind === 'flat' || kind === 'print' ? kind : 'face',
     distance: (t) => scaleAt(distance, t),
@@ -587,10 +586,8 @@ async function runSession(
     if (!('error' in answer)) {
       page.apply(arrived, answer.challenge);
       answerCues();
-      const framing = (answer.framing ?? []).join(' ');
-      if (framing && framing !== framingShown && kind !== 'video' && kind !== 'recording')
-        distance = followFraming(p, distance, answer.framing!, arrived + p.displayLatencyMs);
-      framingShown = framing;
+      if (answer.framing?.length && kind !== 'video' && kind !== 'recording')
+        distance = followFraming(p, distance, answer.framing, arrived + p.displayLatencyMs);
     }
     if (ended(out, answer, arrived)) break;
     poll = Math.max(poll + policy.pollEveryMs, arrived);

@@ -366,11 +366,11 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       document.querySelector(`[${cfg.framingAttr}]`)?.getAttribute(cfg.framingAttr) ?? null;
     if (framing !== framingValue) {
       framingValue = framing;
-      if (framing && state.origin !== null) {
-        state.framingRead.push(framing);
-        distance = followFraming(patient, distance, framing.split(' '), clock());
-      }
+      if (framing && state.origin !== null) state.framingRead.push(framing);
     }
+    // Read while it shows (followFraming moves nothing while the phone moves or settles).
+    if (framing && state.origin !== null)
+      distance = followFraming(patient, distance, framing.split(' '), clock());
     const lit = document.querySelector(`[${cfg.lightAttr}]`)?.getAttribute(cfg.lightAttr) ?? null;
     if (lit !== lightValue) {
       lightValue = lit;

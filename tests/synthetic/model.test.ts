@@ -75,6 +75,10 @@ describe("the synthetic patient's distance (issue 41)", () => {
     const close = { ...far, scale: 1.3 };
     const m = followFraming(close, distanceStart(close), ['too_close', 'not_centred'], 0);
     expect(scaleAt(m, 10_000)).toBeCloseTo(1.3 * BACK_OFF, 9);
+    // Read again during the move: nothing more; still said once settled: back a little more.
+    expect(followFraming(close, m, ['too_close'], m.at + m.ms)).toBe(m);
+    const again = followFraming(close, m, ['too_close'], m.at + m.ms + SETTLE_MS);
+    expect(scaleAt(again, 60_000)).toBeCloseTo(1.3 * BACK_OFF * BACK_OFF, 9);
     const still = distanceStart(far);
     expect(followFraming(far, still, ['no_face'], 0)).toBe(still);
     expect(followFraming(far, still, ['stalled'], 0)).toBe(still);

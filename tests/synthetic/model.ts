@@ -443,8 +443,9 @@ export function scaleAt(m: DistanceMove, t: number): number {
  * the oval still says it once the phone settled (SETTLE_MS: a face small in its photo is still too
  * small at the usual framing, and a patient comes closer until the hint goes, issue 41 item 2);
  * 'too_close' takes it back by BACK_OFF. The move starts after the patient's reading time, from
- * where the phone is when the hint shows (a move under way stops there). Any other hint (or none)
- * leaves the phone where it goes.
+ * where the phone is when the hint shows. The hint is read again and again while it shows; one read
+ * during a move or within SETTLE_MS after it moves nothing. Any other hint (or none) leaves the
+ * phone where it goes.
  */
 export function followFraming(
   p: AnySyntheticPatient,
@@ -453,10 +454,11 @@ export function followFraming(
   t: number,
 ): DistanceMove {
   const now = scaleAt(m, t);
-  const settling = m.to !== m.from && t < m.at + m.ms + SETTLE_MS;
+  // A hint read while the phone moves, or just after, is the frames' before the move.
+  if (m.to !== m.from && t < m.at + m.ms + SETTLE_MS) return m;
   const to = codes.includes('too_close')
     ? now * BACK_OFF
-    : codes.includes('too_far') && !settling
+    : codes.includes('too_far')
       ? Math.max(1, now / BACK_OFF)
       : null;
   if (to === null) return m;

@@ -329,17 +329,18 @@ function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | nu
 /**
  * A round the place's light leaves undecided (issue 41): the face changes too little, in any
  * direction, for its shape to be read (`response` under SHAPE_MIN_CHANGE: bright sun, a face far from
- * the phone), and either no background part says otherwise while the face follows the colours
- * (correlation), or its change along them is under the least a pass needs (`thresholds.change`):
- * there the correlation and any part are noise (in the sun a real face's rounds read correlations of
- * 0.16-0.69 and a part's `beyond` 2.6 at changes of 0.001-0.005, and were refused as mismatches).
- * Never a pass: the patient is asked to find less light, then offered a person. A face on a screen
- * or a print close enough to be measured shows a flat shape or a small `beyond`, and colours in the
- * wrong order a low correlation at a measurable response: those are mismatches.
+ * the phone), and no background part changed as much as the face (a part's `beyond` under the pass's
+ * least: the whole picture lit alike, a screen's or a print's sign), or its change along the colours
+ * is under the least a pass needs (`thresholds.change`): there the correlation and any part are
+ * noise. In the sun real faces' rounds read correlations of 0.06-0.75 at responses of 0.012-0.015
+ * and changes of 0.007-0.011, with no part or a part well beyond (1.2-1.3), and were refused as
+ * mismatches (bench 2026-11-29: 4-7 of 24 sun sessions a run). Never a pass, whatever it says: the
+ * patient is asked to find less light, then offered a person. A face on a screen or a print close
+ * enough to be measured shows a flat shape or a small `beyond`, and colours in the wrong order a low
+ * correlation at a measurable response: those are mismatches.
  */
 export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
   s.seen &&
   s.shape == null &&
   (s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE &&
-  ((s.change ?? 0) < thresholds.change ||
-    (s.beyond === null && (s.correlation ?? 0) >= thresholds.correlation));
+  ((s.change ?? 0) < thresholds.change || s.beyond === null || s.beyond >= thresholds.beyond);

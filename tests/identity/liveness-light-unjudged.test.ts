@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { LIGHT_THRESHOLDS } from '../../server/identity/config';
+import {
+  SHAPE_MIN_CHANGE,
+  unjudgeable,
+  type LightScore,
+} from '../../server/identity/liveness-light-judge';
+
+// Issue 41 item 4: in bright sun the screen's colours barely move a real face, and a round there is
+// the place's light ('light_unjudged': find less light, then a person), never a generic mismatch.
+// The rounds below are real faces' in the sun, from the bench (bench/liveness-challenge.ts, seed 1,
+// 2026-11-29), each of them refused as a mismatch before.
+const round = (s: Partial<LightScore>): LightScore => ({
+  round: 1,
+  seen: true,
+  correlation: null,
+  change: null,
+  response: null,
+  beyond: null,
+  parts: 0,
+  shape: null,
+  passed: false,
+  ...s,
+});
+
+describe('a round the light cannot judge (unjudgeable)', () => {
+  it.each([
+    ['held-out face, tone V, no part', { correlation: 0.61, change: 0.0073, response: 0.0119 }],
+    ['held-out face, tone II, no part', { correlation: 0.606, change: 0.0076, response: 0.0126 }],
+    ['held-out face, tone IV, no part', { correlation: 0.575, change: 0.0074, response: 0.0129 }],
+    [
+      'held-out face, tone III, a part well beyond',
+      { correlation: 0.697, change: 0.0101, response: 0.0144, beyond: 1.34, parts: 3 },
+    ],
+    [
+      'held-out face, tone V, a part well beyond',
+      { correlation: 0.669, change: 0.0097, response: 0.0145, beyond: 1.162, parts: 1 },
+    ],
+  ])('the sun on a real face: %s', (_, s) => {
+    expect(s.response).toBeLessThan(SHAPE_MIN_CHANGE);
+    expect(unjudgeable(round(s))).toBe(true);
+  });
+
+  it('a mismatch stays one: a part that changed as the face did, a flat shape, colours in the wrong order at a measurable response, an unseen round', () => {
+    // The whole picture lit alike (a screen or a print with its own background): small `beyond`.
+    expect(
+      unjudgeable(
+        round({ correlation: 0.9, change: 0.012, response: 0.014, beyond: 0.3, parts: 2 }),
+      ),
+    ).toBe(false);
+    expect(
+      unjudgeable(
+        round({
+          correlation: 0.6,
+          change: 0.012,
+          response: 0.014,
+          beyond: LIGHT_THRESHOLDS.beyond - 0.01,
+        }),
+      ),
+    ).toBe(false);
+    // A shape was read: the face changed enough to be judged.
+    expect(unjudgeable(round({ correlation: 0.9, change: 0.03, response: 0.035, shape: 1 }))).toBe(
+      false,
+    );
+    // The colours in the wrong order, clearly on the face.
+    expect(unjudgeable(round({ correlation: -0.3, change: -0.02, response: 0.03 }))).toBe(false);
+    expect(unjudgeable(round({ seen: false }))).toBe(false);
+  });
+});

@@ -73,6 +73,7 @@ import {
 import type { Db } from '../server/db/client';
 import { loadIdentityConfig } from '../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../server/identity/engine';
+import { withFraming } from '../server/identity/gates';
 import * as store from '../server/identity/store';
 import {
   blinkOnCue,
@@ -349,7 +350,8 @@ async function send(
 ): Promise<LivenessResponse | { error: string }> {
   return e.clock.run({ now }, async () => {
     try {
-      const answer = await e.engine.livenessFrames(e.db, sessionId, frames, { meta });
+      // As the route answers (its framing codes: the patient follows the oval's distance hints).
+      const answer = withFraming(await e.engine.livenessFrames(e.db, sessionId, frames, { meta }));
       // What the browser accepts (kyc.api.ts parses every answer with the contract): an answer it
       // refuses ends its session in a generic error, and so it ends the bench's.
       return livenessResponse.safeParse(answer).success ? answer : { error: 'contract' };

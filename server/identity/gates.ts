@@ -123,3 +123,14 @@ export function splitGateHints(feedback: readonly string[]): {
   }
   return { gates: GATE_NAMES.filter((g) => found.has(g)), rest };
 }
+
+/**
+ * A liveness answer as the selfie's route sends it: the gates its last frame failed by code
+ * (`framing`, issue 41), their sentences out of `feedback`. The route and the bench both answer so.
+ */
+export function withFraming<T extends { feedback: string[] }>(
+  result: T,
+): T | (T & { framing: GateName[] }) {
+  const { gates, rest } = splitGateHints(result.feedback);
+  return gates.length ? { ...result, feedback: rest, framing: gates } : result;
+}

@@ -17,7 +17,7 @@ import { HttpError } from '../http/errors';
 import { messages } from '../http/messages';
 import { IdentityError, identityMessages } from './errors';
 import { startDuplicateCheck } from './duplicates-face';
-import { splitGateHints } from './gates';
+import { withFraming } from './gates';
 import { identityOf } from './plugin';
 import { QueueFullError } from './queue';
 import { readUpload } from './upload';
@@ -141,8 +141,7 @@ export async function identityRoutes(
       ),
     );
     // The gates the last frame failed go by code (issue 41): the page says them on the oval.
-    const { gates, rest } = splitGateHints(result.feedback);
-    return gates.length ? { ...result, feedback: rest, framing: gates } : result;
+    return withFraming(result);
   });
 
   app.post('/scan-id', async (request): Promise<ScanIdResponse> => {

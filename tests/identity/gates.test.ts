@@ -8,7 +8,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityPaths, livenessResponse, startKycResponse } from '../../contract/identity';
 import { loadIdentityConfig } from '../../server/identity/config';
-import { checkGates, MAX_FACE_RATIO, splitGateHints } from '../../server/identity/gates';
+import {
+  checkGates,
+  MAX_FACE_RATIO,
+  splitGateHints,
+  withFraming,
+} from '../../server/identity/gates';
 import { hints } from '../../server/identity/hints';
 import type { FaceObservation, FrameAnalysis } from '../../server/identity/types';
 import { identityApp, startEngine, type Harness } from './engine';
@@ -288,5 +293,18 @@ describe('POST /liveness says the failed gates by code', () => {
     const good = await send(await session(), await cropped('blink-open.jpg', 0.75));
     expect(good.framing).toBeUndefined();
     expect(good.feedback).toEqual([hints.blink(0, h.config.liveness.blinksRequired)]);
+  });
+});
+
+describe('withFraming (the route and the liveness bench answer alike)', () => {
+  it('says the failed gates by code and keeps the other lines; an answer without any stays as it is', () => {
+    const answer = { feedback: [hints.tooFar, 'Parpadeos: 0 de 3.'], liveness_detected: false };
+    expect(withFraming(answer)).toEqual({
+      feedback: ['Parpadeos: 0 de 3.'],
+      liveness_detected: false,
+      framing: ['too_far'],
+    });
+    const plain = { feedback: ['Parpadeos: 1 de 3.'], liveness_detected: false };
+    expect(withFraming(plain)).toBe(plain);
   });
 });

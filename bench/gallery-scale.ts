@@ -29,7 +29,13 @@ import { fileURLToPath } from 'node:url';
 import { loadFaceIndexConfig, type FaceIndexConfig } from '../server/identity/config';
 import { exactSearch, MetricKind } from 'usearch';
 import { openDb } from '../server/db/client';
-import { buildFile, FACE_DIM, openFile, searchFile } from '../server/identity/face-index';
+import {
+  buildFile,
+  FACE_DIM,
+  openFile,
+  searchFile,
+  type BuildOptions,
+} from '../server/identity/face-index';
 import { createFaceIndex } from '../server/identity/face-index-sync';
 import { silentLog } from '../server/identity/log';
 import { enrollFace, loadGallery } from '../server/identity/store';
@@ -125,7 +131,11 @@ export function syntheticGallery(n: number, seed = 44): SyntheticGallery {
 }
 
 /** Held-out probes: a new capture (c = 9) of enrolled people, and a few people never enrolled. */
-export function syntheticProbes(g: SyntheticGallery, count: number, seed = 44): Float32Array[] {
+export function syntheticProbes(
+  g: Pick<SyntheticGallery, 'person'>,
+  count: number,
+  seed = 44,
+): Float32Array[] {
   const f = syntheticFaces(seed);
   const r = rng(seed + 1);
   const people = g.person[g.person.length - 1]! + 1;
@@ -181,16 +191,32 @@ export const load = () =>
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
-/** Builds a file from a synthetic gallery (pages of 2,000 as the server reads them). */
-export async function buildSynthetic(dir: string, g: SyntheticGallery, cfg: FaceIndexConfig) {
+/**
+ * Builds a file from a synthetic gallery (pages of 2,000 as the server reads them, or of `batch`
+ * rows when larger, so a batch is never cut by a page).
+ */
+export async function buildSynthetic(
+  dir: string,
+  g: SyntheticGallery,
+  cfg: FaceIndexConfig,
+  opts: BuildOptions = {},
+) {
+  const pageRows = Math.max(2000, opts.batch ?? 0);
   let at = 0;
-  return buildFile(dir, '00000000-0000-0000-0000-000000000044', String(g.ids.length), cfg, () => {
-    if (at >= g.ids.length) return Promise.resolve(null);
-    const end = Math.min(at + 2000, g.ids.length);
-    const page = { ids: g.ids.slice(at, end), unit: g.unit.subarray(at * D, end * D) };
-    at = end;
-    return Promise.resolve(page);
-  });
+  return buildFile(
+    dir,
+    '00000000-0000-0000-0000-000000000044',
+    String(g.ids.length),
+    cfg,
+    () => {
+      if (at >= g.ids.length) return Promise.resolve(null);
+      const end = Math.min(at + pageRows, g.ids.length);
+      const page = { ids: g.ids.slice(at, end), unit: g.unit.subarray(at * D, end * D) };
+      at = end;
+      return Promise.resolve(page);
+    },
+    opts,
+  );
 }
 
 /** A child process's resident memory (VmRSS, MB) after `mode` and a few searches. */

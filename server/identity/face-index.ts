@@ -128,11 +128,18 @@ export function openFile(file: { path: string; since: string }, s: HnswSettings)
 /** Keys of usearch are the patients' ids (bigint). */
 export const keysOf = (ids: string[]) => BigUint64Array.from(ids, (id) => BigInt(id));
 
+/** How a build feeds usearch: rows per `add` call, and its threads (0: one per core). */
+export type BuildOptions = { batch?: number; threads?: number };
+
+/** The server's batch: 64 rows, then the event loop (docs/measurements.md: what a batch blocks). */
+export const SERVER_BATCH = 64;
+
 /**
  * Builds a file from pages of enrolments (`next` returns the next page, or null at the end),
- * yielding to the event loop between small batches; saves it under a temporary name, renames it
- * (atomic: a process never maps half a file) and removes this database's older files (processes
- * that map them keep their pages until they move on).
+ * yielding to the event loop between batches of `batch` rows (an `add` call blocks the thread
+ * that makes it until the batch is in); saves it under a temporary name, renames it (atomic: a
+ * process never maps half a file) and removes this database's older files (processes that map
+ * them keep their pages until they move on).
  */
 export async function buildFile(
   dir: string,
@@ -140,14 +147,16 @@ export async function buildFile(
   since: string,
   s: HnswSettings,
   next: () => Promise<{ ids: string[]; unit: Float32Array } | null>,
-  threads = 0,
+  opts: BuildOptions = {},
 ): Promise<{ path: string; since: string; size: number }> {
+  const batch = opts.batch ?? SERVER_BATCH;
+  const threads = opts.threads ?? 0;
+  if (!Number.isInteger(batch) || batch < 1) throw new Error(`buildFile: batch ${batch}`);
   mkdirSync(dir, { recursive: true });
   const index = newIndex(s);
-  const BATCH = 64;
   for (let page = await next(); page; page = await next()) {
-    for (let i = 0; i < page.ids.length; i += BATCH) {
-      const ids = page.ids.slice(i, i + BATCH);
+    for (let i = 0; i < page.ids.length; i += batch) {
+      const ids = page.ids.slice(i, i + batch);
       index.add(
         keysOf(ids),
         page.unit.subarray(i * FACE_DIM, (i + ids.length) * FACE_DIM),

@@ -14,6 +14,8 @@
  *     candidates re-scored exactly from faces.f32 as the server re-scores from the database), its
  *     VmRSS (private / file-backed) after the searches; recall@1 against usearch's exact search over
  *     the same vectors (cached in DIR), overall and at the 0.70 threshold. One pass per ef.
+ *   npx tsx bench/gallery-scale-kept.ts addcost N DIR [batches=20]
+ *     what one batch of the server's rebuild blocks the event loop with N rows in (addCost).
  * Settings from the environment (IDENTITY_FACE_INDEX_*); FACE_SCALE_PROBES (default 500).
  */
 import { spawn } from 'node:child_process';
@@ -38,8 +40,10 @@ import {
   buildFile,
   FACE_DIM,
   latestFile,
+  newIndex,
   openFile,
   searchFile,
+  SERVER_BATCH,
 } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticFaces, syntheticProbes } from './gallery-scale';
@@ -278,12 +282,48 @@ async function serve(n: number, dir: string, procs: number, efs: number[]) {
   }
 }
 
+/**
+ * What one batch of the server's rebuild blocks its event loop at N: the kept file loaded into
+ * memory (`load`, not mapped: a mapped index is read-only), then `batches` batches of 64 new
+ * people added as buildFile adds them (threads 0); each `add` call's time is the event loop's
+ * wait.
+ */
+function addCost(n: number, dir: string, batches: number) {
+  const cfg = loadFaceIndexConfig(process.env);
+  const found = latestFile(dir, DB, cfg);
+  if (!found) throw new Error(`no file in ${dir}`);
+  let t0 = performance.now();
+  const index = newIndex(cfg);
+  index.load(found.path);
+  console.log(`addcost N=${n}: loaded in ${s1(performance.now() - t0)} s [load ${load()}]`);
+  const f = syntheticFaces();
+  const people = peopleOf(dir);
+  const unit = new Float32Array(SERVER_BATCH * D);
+  const ms: number[] = [];
+  for (let b = 0; b < batches; b++) {
+    const keys = new BigUint64Array(SERVER_BATCH);
+    for (let i = 0; i < SERVER_BATCH; i++) {
+      const p = people + b * SERVER_BATCH + i;
+      f.capture(f.centre(p), p, 0, unit.subarray(i * D, (i + 1) * D));
+      keys[i] = BigInt(n + 1 + b * SERVER_BATCH + i);
+    }
+    t0 = performance.now();
+    index.add(keys, unit, 0);
+    ms.push(performance.now() - t0);
+  }
+  console.log(
+    `  a batch of ${SERVER_BATCH} (threads 0) blocks p50 ${pct(ms, 50).toFixed(0)} ms, max ${Math.max(...ms).toFixed(0)} ms (${((pct(ms, 50) * 1000) / SERVER_BATCH).toFixed(0)} us a row), ${batches} batches [load ${load()}]`,
+  );
+}
+
 export async function main() {
   const [mode, nArg, dir, a, b] = process.argv.slice(2);
   const n = Number(nArg);
-  if (!n || !dir) throw new Error('usage: build N DIR | serve N DIR [procs] [ef,...]');
+  if (!n || !dir)
+    throw new Error('usage: build N DIR | serve N DIR [procs] [ef,...] | addcost N DIR [batches]');
   if (mode === '--child') return child(n, dir);
   if (mode === 'build') return build(n, dir);
+  if (mode === 'addcost') return addCost(n, dir, Number(a ?? 20));
   if (mode === 'serve')
     return serve(
       n,

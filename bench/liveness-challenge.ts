@@ -544,12 +544,14 @@ async function runSession(
   while (poll <= untilMs) {
     for (; nextCapture <= poll; nextCapture += policy.captureEveryMs, out.captured++) {
       const tag = { t: Math.round(nextCapture), light: page.painted(nextCapture).index };
+      const lit = judgedForLight(page.round(nextCapture), tag);
       buffer = bufferFrame(policy, buffer, {
         capturedAt: nextCapture,
         data: tag,
         cued: page.cueShown(nextCapture),
         answer: inCueAnswer(page.cueShownAt(nextCapture), nextCapture),
-        lit: judgedForLight(page.round(nextCapture), tag),
+        lit,
+        ...(lit ? { colour: tag.light } : {}),
       });
     }
     const chosen = policy.select(buffer);

@@ -31,6 +31,12 @@ export interface SampledFrame<T = unknown> {
    * each colour on its frames): sent after the cued ones, before the others.
    */
   readonly lit?: boolean;
+  /**
+   * The painted colour's index in the sequence, on a lit frame (issue 41): the server judges a round
+   * only when all its colours but one have a frame, so each colour's first frame in a request goes
+   * right after the cue's answer, and a full buffer keeps a colour's last frame while it can.
+   */
+  readonly colour?: number;
 }
 
 /**
@@ -74,22 +80,31 @@ function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): Sampl
   return out;
 }
 
+/** One frame of each colour among `frames` (the middle one of its frames), in capture order. */
+function onePerColour<T>(frames: readonly SampledFrame<T>[]): SampledFrame<T>[] {
+  const byColour = new Map<number, SampledFrame<T>[]>();
+  for (const f of frames)
+    if (f.lit && f.colour !== undefined)
+      byColour.set(f.colour, [...(byColour.get(f.colour) ?? []), f]);
+  return [...byColour.values()].map((fs) => fs[Math.floor((fs.length - 1) / 2)]!);
+}
+
 /**
- * At most `max` frames of the buffer, in capture order: the cued ones first, then the lit ones, then
- * the others, each rank evenly spaced among itself when it is more than the room left.
+ * At most `max` frames of the buffer, in capture order: the cue's answer first, then one frame of
+ * each colour painted (issue 41: a colour without a frame can leave its round unjudged), then the
+ * cued ones, the lit ones, the others, each evenly spaced among itself when it is more than the
+ * room left.
  */
 function byRank<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
   if (buffer.length <= max) return [...buffer];
   const chosen = new Set<SampledFrame<T>>();
-  for (const r of [3, 2, 1, 0]) {
+  const take = (frames: readonly SampledFrame<T>[]) => {
     const room = max - chosen.size;
-    if (room <= 0) break;
-    for (const f of evenlySpaced(
-      buffer.filter((x) => rank(x) === r),
-      room,
-    ))
-      chosen.add(f);
-  }
+    if (room > 0) for (const f of evenlySpaced(frames, room)) chosen.add(f);
+  };
+  take(buffer.filter((x) => rank(x) === 3));
+  take(onePerColour(buffer.filter((x) => rank(x) < 3)));
+  for (const r of [2, 1, 0]) take(buffer.filter((x) => rank(x) === r && !chosen.has(x)));
   return buffer.filter((f) => chosen.has(f));
 }
 
@@ -119,7 +134,11 @@ export const selfieFramePolicy: FramePolicy = {
   },
 };
 
-/** Adds a frame to the buffer, dropping past `maxBuffered` the oldest frame of the lowest rank there (neither cued nor lit first). */
+/**
+ * Adds a frame to the buffer, dropping past `maxBuffered` the oldest frame of the lowest rank there
+ * (neither cued nor lit first), and of those one whose colour has another frame in the buffer
+ * while there is one (issue 41).
+ */
 export function bufferFrame<T>(
   policy: FramePolicy,
   buffer: readonly SampledFrame<T>[],
@@ -128,7 +147,10 @@ export function bufferFrame<T>(
   const next = [...buffer, frame];
   if (next.length <= policy.maxBuffered) return next;
   const lowest = Math.min(...next.map(rank));
-  const drop = next.findIndex((f) => rank(f) === lowest);
+  const lastOfColour = (f: SampledFrame<T>) =>
+    f.colour !== undefined && next.filter((x) => x.colour === f.colour).length === 1;
+  const candidates = next.flatMap((f, i) => (rank(f) === lowest ? [i] : []));
+  const drop = candidates.find((i) => !lastOfColour(next[i]!)) ?? candidates[0]!;
   return next.filter((_, i) => i !== drop);
 }
 

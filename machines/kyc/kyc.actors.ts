@@ -179,12 +179,14 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       }
       const tag = frameTag(paints, frame.capturedAt - origin);
       const cued = challengeCueAt(challenge, tag.t) !== null;
+      const lit = judgedForLight(challenge?.light, tag);
       buffer = bufferFrame(policy, buffer, {
         capturedAt: frame.capturedAt,
         data: { data: frame.data, tag },
         cued,
         answer: cued && cue !== null && inCueAnswer(cueShownAt, tag.t),
-        lit: judgedForLight(challenge?.light, tag),
+        lit,
+        ...(lit ? { colour: tag.light } : {}),
       });
     });
     // A run after a stop goes on with the session's challenge at once (its past is skipped).

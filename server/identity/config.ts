@@ -40,7 +40,20 @@ import type { BackendSetting } from './worker/models';
  */
 export const DUPLICATE_FACE_THRESHOLD = 0.7;
 
-export const LIGHT_THRESHOLDS = { correlation: 0.75, beyond: 0.6, change: 0.007, shape: 0.78 };
+/**
+ * `alone` (IDENTITY_LIGHT_ALONE_CORRELATION): the correlation a round of five colours needs to pass
+ * on its own; below it (down to `correlation`) a round counts only with the other: both rounds
+ * followed pass (liveness-light-judge.ts passesAlone). Another sequence of the palette correlates
+ * with the one asked 0.75 or more 1.44% of the time, 0.9 or more 0.14%, and both rounds of a session
+ * 0.75 or more 0.023% (bench/light-chance.ts: what a recording of another session shows at best).
+ */
+export const LIGHT_THRESHOLDS = {
+  correlation: 0.75,
+  alone: 0.9,
+  beyond: 0.6,
+  change: 0.007,
+  shape: 0.78,
+};
 export type LightThresholds = typeof LIGHT_THRESHOLDS;
 
 /** Calibrated by bench/liveness-sampling.ts (see the figures in server/identity/README.md). */
@@ -86,6 +99,7 @@ const schema = z.object({
   IDENTITY_LIGHT_BEYOND_BACKGROUND: num(LIGHT_THRESHOLDS.beyond, 0, 2),
   IDENTITY_LIGHT_FACE_CHANGE: num(LIGHT_THRESHOLDS.change, 0, 1),
   IDENTITY_LIGHT_SHAPE: num(LIGHT_THRESHOLDS.shape, 0, 2),
+  IDENTITY_LIGHT_ALONE_CORRELATION: num(LIGHT_THRESHOLDS.alone, -1, 1),
   IDENTITY_SESSION_MINUTES: int(30, 1),
   IDENTITY_DUPLICATE_DISTANCE: num(0.7, 0, 255),
   IDENTITY_MOTION_LIMIT: num(0.12, 0, 1),
@@ -256,6 +270,7 @@ export function loadIdentityConfig(env: Record<string, string | undefined>): Ide
         beyond: c.IDENTITY_LIGHT_BEYOND_BACKGROUND,
         change: c.IDENTITY_LIGHT_FACE_CHANGE,
         shape: c.IDENTITY_LIGHT_SHAPE,
+        alone: c.IDENTITY_LIGHT_ALONE_CORRELATION,
       },
       duplicateDistance: c.IDENTITY_DUPLICATE_DISTANCE,
       motionLimit: c.IDENTITY_MOTION_LIMIT,

@@ -30,6 +30,7 @@ import {
   addColour,
   clearlyFlat,
   judgeLight,
+  passesAlone,
   unjudgeable,
   type LightScore,
 } from './liveness-light-judge';
@@ -52,6 +53,13 @@ const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|
 const CLOCK_AHEAD_MS = 2000;
 /** A frame's `t` this far behind the newest one: the browser's clock started again (a reloaded page). */
 const CLOCK_RESTART_MS = 1000;
+
+/**
+ * Rounds whose colours the face followed (judgeLight's pass) that pass the light together, whatever
+ * their correlations: another sequence of the palette follows one round 1.44% of the time, two
+ * rounds about 0.02% (bench/light-chance.ts).
+ */
+const FOLLOWED_ROUNDS = 2;
 
 /** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
 type ChallengeSignal = LivenessSignal;
@@ -193,14 +201,17 @@ export function challengeDecider(
       const acc = light.acc.map((a, k) => (k === i ? addColour(a, frame.colour) : a));
       light = { ...light, acc };
     }
-    // Each round of the sequence whose last colour is past: judged in turn until one passes.
+    // Each round of the sequence whose last colour is past: judged in turn until one passes on its
+    // own, or two followed the colours (issue 41: five colours are few, ten are not).
     for (let k = light.judged ?? 0; k < roundsIn(light); k++) {
       const round = roundOf(light, k);
       if (tag.t < round.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS) break;
-      const score = judgeLight(round, thresholds);
+      const judged = judgeLight(round, thresholds);
+      const score = { ...judged, followed: judged.passed, passed: passesAlone(judged, thresholds) };
       s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
       light = { ...light, judged: k + 1 };
-      if (score.passed) return { ...s, light, lightPassed: true };
+      const followed = s.lightScores.filter((x) => x.followed).length;
+      if (score.passed || followed >= FOLLOWED_ROUNDS) return { ...s, light, lightPassed: true };
       if (clearlyFlat(score)) return { ...s, light, refused: 'light_mismatch' as const };
     }
     s = { ...s, light };
@@ -266,8 +277,10 @@ export function challengeDecider(
       s.hits < required
         ? [hints.waitCue, hints.cueCount(s.hits, required)]
         : [hints.cueCount(s.hits, required)];
+    // A round that followed the colours without passing on its own waits for the other one.
+    const last = s.lightScores.at(-1);
     if (s.light && !s.lightPassed)
-      lines.push(s.lightScores.length ? lightAgain(s.lightScores.at(-1)) : hints.light);
+      lines.push(!last || last.followed ? hints.light : lightAgain(last));
     return lines;
   }
 

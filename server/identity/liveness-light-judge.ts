@@ -64,6 +64,11 @@ export type LightScore = {
    * face changes alike (about 1).
    */
   shape?: number | null;
+  /**
+   * The round's colours on the face as judged (`passed` is then whether it passes on its own:
+   * passesAlone; absent from states stored before it, where `passed` was this).
+   */
+  followed?: boolean;
   passed: boolean;
 };
 
@@ -85,7 +90,7 @@ function deviations(rows: Rgb[]): number[] {
   const mean = [0, 1, 2].map((c) => rows.reduce((a, r) => a + r[c]!, 0) / rows.length);
   return rows.flatMap((r) => [r[0] - mean[0]!, r[1] - mean[1]!, r[2] - mean[2]!]);
 }
-function pearson(a: number[], b: number[]): number {
+export function pearson(a: number[], b: number[]): number {
   const ma = a.reduce((x, y) => x + y, 0) / a.length;
   const mb = b.reduce((x, y) => x + y, 0) / b.length;
   let ab = 0;
@@ -98,6 +103,10 @@ function pearson(a: number[], b: number[]): number {
   }
   return aa && bb ? ab / Math.sqrt(aa * bb) : 0;
 }
+/** What a face lit by `colours` alone would show: their chromaticities' deviations (the judge's `expected`). */
+export const sequenceDeviations = (colours: readonly string[]) =>
+  deviations(colours.map(hexChroma));
+
 /** A colour's frames before the first. */
 export const emptyColourAcc = (): ColourAcc => ({
   n: 0,
@@ -208,7 +217,7 @@ export function judgeLight(
   if (seen.length < light.colours.length - 1 || new Set(seen.map((x) => x.colour)).size < 3)
     return unseen;
   const mean = (sum: Rgb, n: number): Rgb => [sum[0] / n, sum[1] / n, sum[2] / n];
-  const expected = deviations(seen.map((x) => hexChroma(x.colour)));
+  const expected = sequenceDeviations(seen.map((x) => x.colour));
   const face = deviations(seen.map(({ a }) => mean(a.face, a.n)));
   const correlation = pearson(expected, face);
   const faceSlope = slope(face, expected);
@@ -271,6 +280,17 @@ export function judgeLight(
         (shape !== null && shape <= thresholds.shape)),
   };
 }
+
+/**
+ * Whether a round passes on its own (issue 41): its colours followed (judgeLight's pass) at a
+ * correlation of `thresholds.alone` at least, and a round that is not the place's light
+ * (`unjudgeable`: there the correlation is noise). Five colours are few: a recording of another
+ * session's colours, or a camera drifting in the sun, correlated 0.79-0.94 with the sequence asked
+ * and passed 3 of 140 attack tries of one bench run (2026-11-29). Below `alone` a round counts only
+ * with the other: two rounds followed pass (liveness-challenge.ts).
+ */
+export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
+  s.passed && (s.correlation ?? 0) >= thresholds.alone && !unjudgeable(s, thresholds);
 
 /**
  * The face's change (the slope of its chromaticity deviations on the screen colours') below which

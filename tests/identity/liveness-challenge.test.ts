@@ -364,6 +364,59 @@ describe('the challenge decider: the colour light', () => {
     expect(p.s.done).toBe(true);
   });
 
+  it('a round that follows the colours loosely (correlation under `alone`) passes only with the other: both rounds followed (issue 41)', () => {
+    // One colour of each round reflects its neighbour's (a recording of another sequence matches
+    // so by chance): five colours then correlate 0.75-0.9.
+    const loose = (at: number, st: ChallengeState) => {
+      const colours = st.light?.colours ?? [];
+      const i = colours.findIndex((x) => at >= x.from && at < x.to);
+      return lit(i < 0 ? null : colours[i % LIGHT_COLOURS === 2 ? i + 1 : i]!.colour);
+    };
+    const p = run({ seed: 66, setup: (q) => q.reflecting(loose) });
+    for (const round of p.s.lightScores) {
+      expect(round.correlation).toBeGreaterThanOrEqual(LIGHT_THRESHOLDS.correlation);
+      expect(round.correlation).toBeLessThan(LIGHT_THRESHOLDS.alone);
+    }
+    expect(p.s.lightScores.map((x) => [x.round, x.followed, x.passed])).toEqual([
+      [1, true, false],
+      [2, true, false],
+    ]);
+    expect(p.s.lightPassed).toBe(true);
+    expect(p.s.done).toBe(true);
+    // Between the two, the patient is asked to hold on, not told the light was not seen.
+    const between = session({ seed: 66 });
+    between.reflecting(loose);
+    between.start();
+    answerCues(between, () => 400);
+    expect(between.s.lightScores.map((x) => [x.followed, x.passed])).toEqual([[true, false]]);
+    expect(between.decider.progress(between.s, 0)).toContain(hints.light);
+    expect(between.decider.progress(between.s, 0)).not.toContain(hints.lightAgain);
+    // The first round loose, the second not followed at all (a recording matching once): refused.
+    const once = run({
+      seed: 66,
+      setup: (q) => q.reflecting((at, st) => (inFirstRound(st, at) ? loose(at, st) : lit(null))),
+    });
+    expect(once.s.lightScores.map((x) => x.followed)).toEqual([true, false]);
+    expect(once.s.lightPassed).toBe(false);
+    expect(once.s.refused).toBe('light_mismatch');
+  });
+
+  it("a round at the noise floor (the sun's) never passes on its own, however well it correlates; two followed rounds do (issue 41)", () => {
+    const p = run({
+      setup: (q) => q.reflecting((at, st) => lit(scheduledColour(st, at), 0.012, 0)),
+    });
+    const first = p.s.lightScores[0]!;
+    expect(first.correlation).toBeGreaterThan(LIGHT_THRESHOLDS.alone);
+    expect(first.response).toBeLessThan(SHAPE_MIN_CHANGE);
+    expect(first.change).toBeGreaterThanOrEqual(LIGHT_THRESHOLDS.change);
+    expect(first.beyond).toBeGreaterThanOrEqual(LIGHT_THRESHOLDS.beyond);
+    expect(p.s.lightScores.map((x) => [x.followed, x.passed])).toEqual([
+      [true, false],
+      [true, false],
+    ]);
+    expect(p.s.done).toBe(true);
+  });
+
   it('three blinks on cue do not pass while the light fails; a second round that passes does', () => {
     const p = session({ mode: 'cues,light' });
     // Round 1 reflects on face and background alike (fails), round 2 on the face.
@@ -557,7 +610,10 @@ describe('the challenge decider: the colour light', () => {
           return lit(i < 0 ? null : colours[colours.length - 1 - i]!.colour);
         }),
     });
-    expect(p.s.lightScores.map((x) => x.passed)).toEqual([false, false]);
+    expect(p.s.lightScores.map((x) => [x.passed, x.followed])).toEqual([
+      [false, false],
+      [false, false],
+    ]);
     expect(p.s.lightScores.every((x) => x.correlation! < LIGHT_THRESHOLDS.correlation)).toBe(true);
     expect(p.s.refused).toBe('light_mismatch');
     expect(p.decider.isLive(p.s)).toBe(false);
@@ -1086,6 +1142,9 @@ describe('the settings', () => {
       beyond: 0.7,
     });
     expect(loadIdentityConfig({ IDENTITY_LIGHT_SHAPE: '0.7' }).liveness.light.shape).toBe(0.7);
+    expect(
+      loadIdentityConfig({ IDENTITY_LIGHT_ALONE_CORRELATION: '0.85' }).liveness.light.alone,
+    ).toBe(0.85);
     expect(() => loadIdentityConfig({ IDENTITY_LIGHT_SHAPE: 'x' })).toThrow(/IDENTITY_LIGHT_SHAPE/);
   });
 });

@@ -371,6 +371,32 @@ describe('the frame policy', () => {
     buffer = bufferFrame(policy, buffer, { capturedAt: 0, data: 99 });
     expect(buffer.map((f) => f.data)).not.toContain(99);
   });
+  it("sends a frame of each colour painted right after the cue's answer, and keeps a colour's last frame in a full buffer (issue 41: a round with two colours unsent is not judged)", () => {
+    // 15 frames: 0-5 lit by colours 3 (0-2) and 4 (3-5), 6-14 cued: one of each colour, 6 cued.
+    const frames = buf(15).map((f) => ({
+      ...f,
+      cued: f.data >= 6,
+      lit: f.data < 6,
+      ...(f.data < 6 ? { colour: f.data < 3 ? 3 : 4 } : {}),
+    }));
+    const sent = policy.select(frames).map((f) => f.data);
+    expect(sent).toHaveLength(policy.maxFramesPerRequest);
+    expect(sent.filter((d) => d < 3)).toEqual([1]);
+    expect(sent.filter((d) => d >= 3 && d < 6)).toEqual([4]);
+    // Without the colours, the cued frames took every place.
+    const plain = policy.select(frames.map(({ colour: _, ...f }) => f)).map((f) => f.data);
+    expect(plain.every((d) => d >= 6)).toBe(true);
+    // A full buffer of lit frames drops the oldest whose colour has another frame.
+    let buffer: ReturnType<typeof bufferFrame<number>> = [];
+    for (let i = 0; i <= policy.maxBuffered; i++)
+      buffer = bufferFrame(policy, buffer, {
+        capturedAt: i * 125,
+        data: i,
+        lit: true,
+        colour: i === 0 ? 0 : 1,
+      });
+    expect(buffer.map((f) => f.data).slice(0, 2)).toEqual([0, 2]);
+  });
   it('stays within the server bounds', () => {
     expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);
     expect(Math.ceil(policy.pollEveryMs / policy.captureEveryMs)).toBeLessThanOrEqual(

@@ -15,8 +15,12 @@ const faceIndexSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   /** How the file stores each vector: f16 (2 KiB a face), i8 (1 KiB) or f32 (4 KiB). */
   IDENTITY_FACE_INDEX_QUANTIZATION: z.enum(['f32', 'f16', 'i8']).default('f16'),
-  /** HNSW links per node (M) and the build's and the search's candidate lists (ef). */
-  IDENTITY_FACE_INDEX_CONNECTIVITY: int(32, 4, 256),
+  /**
+   * HNSW links per node (M) and the build's and the search's candidate lists (ef). M 48: at
+   * 200,000 half the rows M 32 leaves unreachable, in the same build time (docs/measurements.md
+   * 'Which build settings reach every row').
+   */
+  IDENTITY_FACE_INDEX_CONNECTIVITY: int(48, 4, 256),
   IDENTITY_FACE_INDEX_EF_ADD: int(128, 8, 4096),
   IDENTITY_FACE_INDEX_EF_SEARCH: int(1024, 8, 4096),
   /** The index's best candidates re-scored exactly against the database's vectors. */

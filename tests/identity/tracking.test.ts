@@ -474,6 +474,34 @@ describe('the eye anchor across requests', () => {
       expect(halfWay.frames[1]!.skipped).toBeUndefined();
     },
   );
+
+  it(
+    'waiting for a reopening, skips at most three frames in a row unchanged from the closed one (issue 41: a misread closing stalled the session)',
+    { timeout: T },
+    async () => {
+      const [o1, ...rest] = await Promise.all(
+        [230, 231, 232, 233, 234, 235, 236].map((k) => shot(k)),
+      );
+      const first = await frames([o1!], { unchangedBelow: 16 });
+      const ear = decodeAnchor(first.anchor)!.ear;
+      // Open eyes the eye ratio took for closed (a baseline that puts them at 0.5: a held-out face in
+      // the sun read 0.67, then every later frame was unchanged from it and skipped, no blink
+      // counted for the rest of the session). A lid is not closed that long: the fourth is analysed.
+      const got = await frames(rest, {
+        unchangedBelow: 16,
+        anchor: first.anchor,
+        blink: { closedRatio: 0.7, reopenRatio: 0.85, baseline: ear / 0.5, closed: true },
+      });
+      expect(got.frames.map((f) => f.skipped !== undefined)).toEqual([
+        true,
+        true,
+        true,
+        false,
+        true,
+        true,
+      ]);
+    },
+  );
 });
 
 describe('the description only on the frames the plan needs', () => {

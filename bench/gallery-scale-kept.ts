@@ -3,8 +3,8 @@
  * folder, so the hour-long build runs once and every later measurement maps its file:
  *   npx tsx bench/gallery-scale-kept.ts build N DIR
  *     bench/gallery-scale.ts's synthetic gallery of N, made page by page (2,000 rows) while the
- *     file builds, as the server builds it (face-index.ts buildFile: batches of 64, threads 0, the
- *     event loop between); the faces are cached in DIR/faces.f32 (4 KiB a row; read back, not made
+ *     file builds, as the server builds it (face-index.ts buildFile: batches of 64, threads 0, in
+ *     its worker thread); the faces are cached in DIR/faces.f32 (4 KiB a row; read back, not made
  *     again, by a later run); progress every 100,000 rows (elapsed, rate, load), so a partial run
  *     still gives a measured rate. The file stays in DIR.
  *   npx tsx bench/gallery-scale-kept.ts serve N DIR [procs=2] [ef,...]
@@ -15,7 +15,7 @@
  *     VmRSS (private / file-backed) after the searches; recall@1 against usearch's exact search over
  *     the same vectors (cached in DIR), overall and at the 0.70 threshold. One pass per ef.
  *   npx tsx bench/gallery-scale-kept.ts addcost N DIR [batches=20]
- *     what one batch of the server's rebuild blocks the event loop with N rows in (addCost).
+ *     what one batch of the server's rebuild blocks its thread with N rows in (addCost).
  * Settings from the environment (IDENTITY_FACE_INDEX_*); FACE_SCALE_PROBES (default 500).
  */
 import { spawn } from 'node:child_process';
@@ -295,10 +295,10 @@ async function serve(n: number, dir: string, procs: number, efs: number[]) {
 }
 
 /**
- * What one batch of the server's rebuild blocks its event loop at N: the kept file loaded into
- * memory (`load`, not mapped: a mapped index is read-only), then `batches` batches of 64 new
- * people added as buildFile adds them (threads 0); each `add` call's time is the event loop's
- * wait.
+ * What one batch of the server's rebuild blocks its thread at N (the event loop until buildFile
+ * moved to a worker thread, 2026-11-29): the kept file loaded into memory (`load`, not mapped: a
+ * mapped index is read-only), then `batches` batches of 64 new people added as buildFile adds
+ * them (threads 0); each `add` call's time is that thread's wait.
  */
 function addCost(n: number, dir: string, batches: number) {
   const cfg = loadFaceIndexConfig(process.env);

@@ -6,14 +6,23 @@ import {
   readFileSync,
   readSync,
   readdirSync,
-  renameSync,
   statSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { Index, MetricKind, ScalarKind } from 'usearch';
+import { createRequire } from 'node:module';
+import type * as Usearch from 'usearch';
+import type { Index, ScalarKind } from 'usearch';
 import type { FaceIndexConfig } from './config-face-index';
+import type { BuildAnswer, BuildRequest, BuildWorkerData } from './face-index-build-worker';
+import { spawnTsWorker } from './worker/spawn';
+
+/*
+ * usearch's CommonJS build, here and in the build worker alike: its ES module build finds its
+ * binary from the caller's stack, and in a worker thread started from evaluated code (spawnTsWorker)
+ * that import never settles (seen on Node.js 20: the worker hangs).
+ */
+const usearch = createRequire(import.meta.url)('usearch') as typeof Usearch;
 
 /**
  * The face index's file (issue 44): an HNSW graph of enrolled unit vectors (usearch, Apache-2.0;
@@ -43,16 +52,16 @@ export type FaceIndexFile = {
 };
 
 const QUANT: Record<HnswSettings['quantization'], ScalarKind> = {
-  f32: ScalarKind.F32,
-  f16: ScalarKind.F16,
-  i8: ScalarKind.I8,
+  f32: usearch.ScalarKind.F32,
+  f16: usearch.ScalarKind.F16,
+  i8: usearch.ScalarKind.I8,
 };
 
 /** An empty in-memory index with these settings (cosine distance: 1 - similarity). */
 export function newIndex(s: HnswSettings): Index {
-  return new Index({
+  return new usearch.Index({
     dimensions: FACE_DIM,
-    metric: MetricKind.Cos,
+    metric: usearch.MetricKind.Cos,
     quantization: QUANT[s.quantization],
     connectivity: s.connectivity,
     expansion_add: s.efAdd,
@@ -131,15 +140,17 @@ export const keysOf = (ids: string[]) => BigUint64Array.from(ids, (id) => BigInt
 /** How a build feeds usearch: rows per `add` call, and its threads (0: one per core). */
 export type BuildOptions = { batch?: number; threads?: number };
 
-/** The server's batch: 64 rows, then the event loop (docs/measurements.md: what a batch blocks). */
+/** The server's batch: 64 rows an `add` call (docs/measurements.md: what a batch blocks). */
 export const SERVER_BATCH = 64;
 
 /**
- * Builds a file from pages of enrolments (`next` returns the next page, or null at the end),
- * yielding to the event loop between batches of `batch` rows (an `add` call blocks the thread
- * that makes it until the batch is in); saves it under a temporary name, renames it (atomic: a
- * process never maps half a file) and removes this database's older files (processes that map
- * them keep their pages until they move on).
+ * Builds a file from pages of enrolments (`next` returns the next page, or null at the end) in a
+ * worker thread (face-index-build-worker.ts): this thread only reads the pages and hands each one
+ * over (a copy, transferred), while the worker adds the previous one in `batch`-row calls (an `add`
+ * blocks the thread that makes it until the batch is in: here never the serving event loop); the
+ * worker saves the file under a temporary name, seals it and renames it (atomic: a process never
+ * maps half a file); then this database's older files are removed (processes that map them keep
+ * their pages until they move on).
  */
 export async function buildFile(
   dir: string,
@@ -153,27 +164,30 @@ export async function buildFile(
   const threads = opts.threads ?? 0;
   if (!Number.isInteger(batch) || batch < 1) throw new Error(`buildFile: batch ${batch}`);
   mkdirSync(dir, { recursive: true });
-  const index = newIndex(s);
-  for (let page = await next(); page; page = await next()) {
-    for (let i = 0; i < page.ids.length; i += batch) {
-      const ids = page.ids.slice(i, i + batch);
-      index.add(
-        keysOf(ids),
-        page.unit.subarray(i * FACE_DIM, (i + ids.length) * FACE_DIM),
-        threads,
-      );
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
   const name = `${databaseId}.${tagOf(s)}.${since}.usearch`;
   const tmp = path.join(dir, `.${name}.${process.pid}.${Date.now()}.tmp`);
-  index.save(tmp);
-  const size = index.size();
   const final = path.join(dir, name);
-  // The seal first: a file is only used once its seal is there.
-  writeFileSync(`${tmp}.seal`, sealOf(tmp));
-  renameSync(`${tmp}.seal`, `${final}.seal`);
-  renameSync(tmp, final);
+  const worker = buildWorker({ settings: pick(s), batch, threads });
+  let size: number;
+  try {
+    // One page in the worker while the next is read.
+    let adding: Promise<BuildDone> | null = null;
+    for (let page = await next(); page; page = await next()) {
+      if (adding) await adding;
+      const keys = keysOf(page.ids);
+      const unit = page.unit.slice(0, page.ids.length * FACE_DIM);
+      adding = worker.ask({ type: 'page', keys, unit }, [keys.buffer, unit.buffer]);
+      // Its failure is thrown where it is awaited, not reported unhandled while a page is read.
+      adding.catch(() => {});
+    }
+    if (adding) await adding;
+    size = (await worker.ask({ type: 'save', tmp, final })).size;
+  } catch (err) {
+    discardFile(tmp);
+    throw err;
+  } finally {
+    await worker.close();
+  }
   for (const old of readdirSync(dir)) {
     const m = FILE.exec(old);
     if (
@@ -185,6 +199,49 @@ export async function buildFile(
       discardFile(path.join(dir, old));
   }
   return { path: final, since, size };
+}
+
+const pick = (s: HnswSettings): HnswSettings => ({
+  quantization: s.quantization,
+  connectivity: s.connectivity,
+  efAdd: s.efAdd,
+  efSearch: s.efSearch,
+});
+
+/** What the build worker answers when a request went well (an error rejects). */
+type BuildDone = Exclude<BuildAnswer, { type: 'error' }>;
+
+/** A build worker: one request at a time, its answer or its error. */
+function buildWorker(data: BuildWorkerData) {
+  const w = spawnTsWorker(new URL('./face-index-build-worker.ts', import.meta.url), data);
+  let pending: { resolve: (a: BuildDone) => void; reject: (e: Error) => void } | null = null;
+  let failed: Error | null = null;
+  const fail = (err: Error) => {
+    failed ??= err;
+    pending?.reject(err);
+    pending = null;
+  };
+  w.on('message', (a: BuildAnswer) => {
+    const p = pending;
+    pending = null;
+    if (a.type === 'error') p?.reject(new Error(`face index build: ${a.error}`));
+    else p?.resolve(a);
+  });
+  w.on('error', fail);
+  w.on('exit', (code) => fail(new Error(`face index build worker exited (${code})`)));
+  return {
+    ask(req: BuildRequest, transfer: ArrayBuffer[] = []): Promise<BuildDone> {
+      if (failed) return Promise.reject(failed);
+      return new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        w.postMessage(req, transfer);
+      });
+    },
+    async close() {
+      failed ??= new Error('face index build worker closed');
+      await w.terminate();
+    },
+  };
 }
 
 function unlinkQuiet(p: string): void {

@@ -210,9 +210,11 @@ export function challengeDecider(
       const score = { ...judged, followed: judged.passed, passed: passesAlone(judged, thresholds) };
       s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
       light = { ...light, judged: k + 1 };
-      const followed = s.lightScores.filter((x) => x.followed).length;
-      if (score.passed || followed >= FOLLOWED_ROUNDS) return { ...s, light, lightPassed: true };
+      if (score.passed) return { ...s, light, lightPassed: true };
+      // A round that shows a flat face clearly refuses, whatever the round before it showed.
       if (clearlyFlat(score)) return { ...s, light, refused: 'light_mismatch' as const };
+      if (s.lightScores.filter((x) => x.followed).length >= FOLLOWED_ROUNDS)
+        return { ...s, light, lightPassed: true };
     }
     s = { ...s, light };
     // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.

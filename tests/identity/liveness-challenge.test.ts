@@ -391,6 +391,28 @@ describe('the challenge decider: the colour light', () => {
     expect(between.s.lightScores.map((x) => [x.followed, x.passed])).toEqual([[true, false]]);
     expect(between.decider.progress(between.s, 0)).toContain(hints.light);
     expect(between.decider.progress(between.s, 0)).not.toContain(hints.lightAgain);
+    // The second round followed too, but its face clearly flat (rim changing as its core): refused.
+    const flatSecond = run({
+      seed: 66,
+      setup: (q) =>
+        q.reflecting((at, st) => {
+          const frame = loose(at, st);
+          if (inFirstRound(st, at)) return frame;
+          const colours = st.light?.colours ?? [];
+          const i = colours.findIndex((x) => at >= x.from && at < x.to);
+          const rim = lit(
+            i < 0 ? null : colours[i % LIGHT_COLOURS === 2 ? i + 1 : i]!.colour,
+            0.23,
+          );
+          return { ...frame, core: frame.face, rim: rim.face };
+        }),
+    });
+    const second = flatSecond.s.lightScores[1]!;
+    expect(second.followed).toBe(true);
+    expect(second.shape).toBeGreaterThanOrEqual(FLAT_FACE);
+    expect(second.change).toBeGreaterThanOrEqual(FLAT_FACE_CHANGE);
+    expect(flatSecond.s.lightPassed).toBe(false);
+    expect(flatSecond.s.refused).toBe('light_mismatch');
     // The first round loose, the second not followed at all (a recording matching once): refused.
     const once = run({
       seed: 66,

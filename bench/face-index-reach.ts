@@ -10,8 +10,8 @@
  *     `sample` rows evenly spread, one search at a time on this thread as a serving process
  *     searches (its p50/p95 beside the count); the rows not found are written to
  *     DIR/unreached-<file>-ef<ef>-sample<sample>.json.
- *   npx tsx bench/face-index-reach.ts N DIR all
- *     every row (batches of 1,000 searched on both cores, threads 0); the rows not found are
+ *   npx tsx bench/face-index-reach.ts N DIR all [ROWS]
+ *     every row, or the first ROWS (batches of 1,000 searched on both cores, threads 0); the rows not found are
  *     written to DIR/unreached-<file>-ef<ef>.json (what `repair` takes), with the time a row.
  *   npx tsx bench/face-index-reach.ts N DIR repair [LIST]
  *     the repair that needs no new build setting: the file loaded, every unreached row (of `all`'s
@@ -206,10 +206,15 @@ export async function main() {
     `${path.basename(found.path)}: ${f.size.toLocaleString('en')} rows; ef_search ${cfg.efSearch}, ${cfg.candidates} candidates [load ${load()}]`,
   );
   if (mode === 'all') {
-    const missed = searchAll(f, n, dir, cfg.candidates);
-    writeFileSync(unreachedFile(dir, found, cfg.efSearch), JSON.stringify(missed));
+    // The first ROWS rows only (listFile's place), where every row is too long to search.
+    const rowsOf = Number(listFile ?? n);
+    const missed = searchAll(f, rowsOf, dir, cfg.candidates);
+    writeFileSync(
+      unreachedFile(dir, found, cfg.efSearch, rowsOf < n ? `-first${rowsOf}` : ''),
+      JSON.stringify(missed),
+    );
     console.log(
-      `N=${n}, ef ${cfg.efSearch}: ${missed.length} of ${n} rows not found by their own vector (${((100 * missed.length) / n).toFixed(3)}%)`,
+      `N=${n}, ef ${cfg.efSearch}: ${missed.length} of the first ${rowsOf} rows not found by their own vector (${((100 * missed.length) / rowsOf).toFixed(3)}%)`,
     );
     return;
   }

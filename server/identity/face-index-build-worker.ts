@@ -1,6 +1,13 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { FACE_DIM, newIndex, sealOf, type HnswSettings } from './face-index';
+import {
+  FACE_DIM,
+  newIndex,
+  sealOf,
+  type BuildAnswer,
+  type BuildRequest,
+  type BuildWorkerData,
+} from './face-index';
 
 /**
  * The face index's build off the serving thread (face-index.ts buildFile starts one per build):
@@ -10,15 +17,6 @@ import { FACE_DIM, newIndex, sealOf, type HnswSettings } from './face-index';
  * under its temporary name, then its seal, and renames both (a process never maps half a file).
  * An `add` blocks only this thread: the serving event loop runs on.
  */
-export type BuildWorkerData = { settings: HnswSettings; batch: number; threads: number };
-export type BuildRequest =
-  | { type: 'page'; keys: BigUint64Array; unit: Float32Array }
-  | { type: 'save'; tmp: string; final: string };
-export type BuildAnswer =
-  | { type: 'added'; size: number }
-  | { type: 'saved'; size: number }
-  | { type: 'error'; error: string };
-
 const { settings, batch, threads } = workerData as BuildWorkerData;
 const index = newIndex(settings);
 

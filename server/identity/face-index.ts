@@ -14,7 +14,6 @@ import { createRequire } from 'node:module';
 import type * as Usearch from 'usearch';
 import type { Index, ScalarKind } from 'usearch';
 import type { FaceIndexConfig } from './config-face-index';
-import type { BuildAnswer, BuildRequest, BuildWorkerData } from './face-index-build-worker';
 import { spawnTsWorker } from './worker/spawn';
 
 /*
@@ -207,6 +206,16 @@ const pick = (s: HnswSettings): HnswSettings => ({
   efAdd: s.efAdd,
   efSearch: s.efSearch,
 });
+
+/** The build worker's messages (face-index-build-worker.ts): its data, what it is asked, its answers. */
+export type BuildWorkerData = { settings: HnswSettings; batch: number; threads: number };
+export type BuildRequest =
+  | { type: 'page'; keys: BigUint64Array; unit: Float32Array }
+  | { type: 'save'; tmp: string; final: string };
+export type BuildAnswer =
+  | { type: 'added'; size: number }
+  | { type: 'saved'; size: number }
+  | { type: 'error'; error: string };
 
 /** What the build worker answers when a request went well (an error rejects). */
 type BuildDone = Exclude<BuildAnswer, { type: 'error' }>;

@@ -15,25 +15,9 @@ import {
   type CueState,
   type Draw,
 } from './liveness-cues';
-import {
-  drawLight,
-  LIGHT_JUDGE_AFTER_MS,
-  LIGHT_ROUNDS,
-  LIGHT_SETTLE_MS,
-  roundOf,
-  roundsIn,
-  tagAgrees,
-  unjudged,
-  type LightRound,
-} from './liveness-light';
-import {
-  addColour,
-  clearlyFlat,
-  judgeLight,
-  passesAlone,
-  unjudgeable,
-  type LightScore,
-} from './liveness-light-judge';
+import { drawLight, LIGHT_ROUNDS, tagAgrees, unjudged, type LightRound } from './liveness-light';
+import type { LightScore } from './liveness-light-judge';
+import { observeLight, unjudgeable } from './liveness-light-verdict';
 
 /**
  * The KYC selfie's challenge (issue 31; the protocol is /work/briefs/issue31-overview.md, summed up
@@ -53,13 +37,6 @@ const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|
 const CLOCK_AHEAD_MS = 2000;
 /** A frame's `t` this far behind the newest one: the browser's clock started again (a reloaded page). */
 const CLOCK_RESTART_MS = 1000;
-
-/**
- * Rounds whose colours the face followed (judgeLight's pass) that pass the light together, whatever
- * their correlations: another sequence of the palette follows one round 1.44% of the time, two
- * rounds about 0.02% (bench/light-chance.ts).
- */
-const FOLLOWED_ROUNDS = 2;
 
 /** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
 type ChallengeSignal = LivenessSignal;
@@ -193,40 +170,7 @@ export function challengeDecider(
     s = { ...s, newestT: Math.max(s.newestT ?? 0, tag.t) };
     if (!tagAgrees(s.light, tag)) s = signal(s, 'tag_mismatch');
     s = resolveCues(s, tag.t, s.blink.phase === 'closed', rules);
-    let light = s.light;
-    if (!light || s.lightPassed || s.refused) return s;
-    const i = tag.light;
-    const c = i >= 0 ? light.colours[i] : undefined;
-    if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag)) {
-      const acc = light.acc.map((a, k) => (k === i ? addColour(a, frame.colour) : a));
-      light = { ...light, acc };
-    }
-    // Each round of the sequence whose last colour is past: judged in turn until one passes on its
-    // own, or two followed the colours (issue 41: five colours are few, ten are not).
-    for (let k = light.judged ?? 0; k < roundsIn(light); k++) {
-      const round = roundOf(light, k);
-      if (tag.t < round.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS) break;
-      const judged = judgeLight(round, thresholds);
-      const score = { ...judged, followed: judged.passed, passed: passesAlone(judged, thresholds) };
-      s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
-      light = { ...light, judged: k + 1 };
-      if (score.passed) return { ...s, light, lightPassed: true };
-      // A round that shows a flat face clearly refuses, whatever the round before it showed.
-      if (clearlyFlat(score)) return { ...s, light, refused: 'light_mismatch' as const };
-      if (s.lightScores.filter((x) => x.followed).length >= FOLLOWED_ROUNDS)
-        return { ...s, light, lightPassed: true };
-    }
-    s = { ...s, light };
-    // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.
-    if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
-      // Issue 41: every round unjudgeable is the place's light, not a mismatch: its own reason,
-      // which offers a person at once (the two rounds end about 9 s after the colours start).
-      // A round whose colours went unseen (the frames did not reach the server) says nothing.
-      const seen = s.lightScores.filter((x) => x.seen);
-      const place = seen.length > 0 && seen.every((x) => unjudgeable(x, thresholds));
-      s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
-    }
-    return s;
+    return observeLight(s, tag, frame.colour, thresholds);
   }
 
   /** The blink decider's answer with the challenge's state around it. */

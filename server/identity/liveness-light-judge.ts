@@ -282,17 +282,6 @@ export function judgeLight(
 }
 
 /**
- * Whether a round passes on its own (issue 41): its colours followed (judgeLight's pass) at a
- * correlation of `thresholds.alone` at least, and a round that is not the place's light
- * (`unjudgeable`: there the correlation is noise). Five colours are few: a recording of another
- * session's colours, or a camera drifting in the sun, correlated 0.79-0.94 with the sequence asked
- * and passed 3 of 140 attack tries of one bench run (2026-11-29). Below `alone` a round counts only
- * with the other: two rounds followed pass (liveness-challenge.ts).
- */
-export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
-  s.passed && (s.correlation ?? 0) >= thresholds.alone && !unjudgeable(s, thresholds);
-
-/**
  * The face's change (the slope of its chromaticity deviations on the screen colours') below which
  * the shape says nothing: outdoors a face on a screen or a print changes by 0.01 at most in the
  * tuning (bench/_light-tuning.ts, whole face), and its rim over its core, a ratio of two slopes that
@@ -321,10 +310,6 @@ export const SHAPE_FLAT = 0.95;
 export const FLAT_FACE = 0.9;
 export const FLAT_FACE_CHANGE = 0.035;
 
-/** Whether a round shows a flat face clearly (the session is then refused: FLAT_FACE). */
-export const clearlyFlat = (s: LightScore) =>
-  !s.passed && (s.shape ?? 0) >= FLAT_FACE && (s.change ?? 0) >= FLAT_FACE_CHANGE;
-
 /**
  * The rim's change over the core's (issue 41): the slopes of their log-chromaticity deviations on
  * the screen colours'; null unless both were seen in every colour judged and the core follows the
@@ -345,22 +330,3 @@ function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | nu
     ) / coreSlope
   );
 }
-
-/**
- * A round the place's light leaves undecided (issue 41): the face changes too little, in any
- * direction, for its shape to be read (`response` under SHAPE_MIN_CHANGE: bright sun, a face far from
- * the phone), and no background part changed as much as the face (a part's `beyond` under the pass's
- * least: the whole picture lit alike, a screen's or a print's sign), or its change along the colours
- * is under the least a pass needs (`thresholds.change`): there the correlation and any part are
- * noise. In the sun real faces' rounds read correlations of 0.06-0.75 at responses of 0.012-0.015
- * and changes of 0.007-0.011, with no part or a part well beyond (1.2-1.3), and were refused as
- * mismatches (bench 2026-11-29: 4-7 of 24 sun sessions a run). Never a pass, whatever it says: the
- * patient is asked to find less light, then offered a person. A face on a screen or a print close
- * enough to be measured shows a flat shape or a small `beyond`, and colours in the wrong order a low
- * correlation at a measurable response: those are mismatches.
- */
-export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
-  s.seen &&
-  s.shape == null &&
-  (s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE &&
-  ((s.change ?? 0) < thresholds.change || s.beyond === null || s.beyond >= thresholds.beyond);

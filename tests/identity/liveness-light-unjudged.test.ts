@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIGHT_THRESHOLDS } from '../../server/identity/config';
-import {
-  SHAPE_MIN_CHANGE,
-  unjudgeable,
-  type LightScore,
-} from '../../server/identity/liveness-light-judge';
+import { SHAPE_MIN_CHANGE, type LightScore } from '../../server/identity/liveness-light-judge';
+import { unjudgeable } from '../../server/identity/liveness-light-verdict';
 
 // Issue 41 item 4: in bright sun the screen's colours barely move a real face, and a round there is
 // the place's light ('light_unjudged': find less light, then a person), never a generic mismatch.

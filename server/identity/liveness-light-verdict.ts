@@ -1,0 +1,127 @@
+import type { LivenessFrameTag } from '../../contract/identity';
+import { LIGHT_THRESHOLDS, type LightThresholds } from './config';
+import type { ChallengeRefusal } from './liveness';
+import {
+  LIGHT_JUDGE_AFTER_MS,
+  LIGHT_ROUNDS,
+  LIGHT_SETTLE_MS,
+  roundOf,
+  roundsIn,
+  tagAgrees,
+  unjudged,
+  type LightRound,
+} from './liveness-light';
+import {
+  addColour,
+  FLAT_FACE,
+  FLAT_FACE_CHANGE,
+  judgeLight,
+  SHAPE_MIN_CHANGE,
+  type LightScore,
+} from './liveness-light-judge';
+import type { FrameColour } from './types';
+
+/**
+ * What the light's rounds mean for the session (issue 41): a round that passes on its own, two that
+ * followed the colours, a flat face that refuses, the place's light that cannot be judged. Pure
+ * functions on the light's part of the challenge's state (liveness-challenge.ts keeps it); each
+ * round's measures are liveness-light-judge.ts.
+ */
+
+/**
+ * Rounds whose colours the face followed (judgeLight's pass) that pass the light together, whatever
+ * their correlations: another sequence of the palette follows one round 1.44% of the time, two
+ * rounds about 0.02% (bench/light-chance.ts).
+ */
+export const FOLLOWED_ROUNDS = 2;
+
+/**
+ * Whether a round passes on its own (issue 41): its colours followed (judgeLight's pass) at a
+ * correlation of `thresholds.alone` at least, and a round that is not the place's light
+ * (`unjudgeable`: there the correlation is noise). Five colours are few: a recording of another
+ * session's colours, or a camera drifting in the sun, correlated 0.79-0.94 with the sequence asked
+ * and passed 3 of 140 attack tries of one bench run (2026-11-29). Below `alone` a round counts only
+ * with the other: two rounds followed pass (observeLight).
+ */
+export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
+  s.passed && (s.correlation ?? 0) >= thresholds.alone && !unjudgeable(s, thresholds);
+
+/** Whether a round shows a flat face clearly (the session is then refused: FLAT_FACE). */
+export const clearlyFlat = (s: LightScore) =>
+  !s.passed && (s.shape ?? 0) >= FLAT_FACE && (s.change ?? 0) >= FLAT_FACE_CHANGE;
+
+/**
+ * A round the place's light leaves undecided (issue 41): the face changes too little, in any
+ * direction, for its shape to be read (`response` under SHAPE_MIN_CHANGE: bright sun, a face far from
+ * the phone), and no background part changed as much as the face (a part's `beyond` under the pass's
+ * least: the whole picture lit alike, a screen's or a print's sign), or its change along the colours
+ * is under the least a pass needs (`thresholds.change`): there the correlation and any part are
+ * noise. In the sun real faces' rounds read correlations of 0.06-0.75 at responses of 0.012-0.015
+ * and changes of 0.007-0.011, with no part or a part well beyond (1.2-1.3), and were refused as
+ * mismatches (bench 2026-11-29: 4-7 of 24 sun sessions a run). Never a pass, whatever it says: the
+ * patient is asked to find less light, then offered a person. A face on a screen or a print close
+ * enough to be measured shows a flat shape or a small `beyond`, and colours in the wrong order a low
+ * correlation at a measurable response: those are mismatches.
+ */
+export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
+  s.seen &&
+  s.shape == null &&
+  (s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE &&
+  ((s.change ?? 0) < thresholds.change || s.beyond === null || s.beyond >= thresholds.beyond);
+
+/** The light's part of the challenge's state. */
+export type LightPart = {
+  light: LightRound | null;
+  lightRounds: number;
+  lightPassed: boolean;
+  lightScores: LightScore[];
+  refused: ChallengeRefusal | null;
+};
+
+/**
+ * A frame into the light's part of the state: its colour statistics added to the colour its tag
+ * names (when the tag agrees with the sequence and the colour has settled), then each round whose
+ * last colour is past judged in turn until one passes on its own, or two followed the colours, or
+ * one shows a flat face clearly (refused). Once every round drawn is judged without a pass: refused,
+ * as the place's light when every round seen was unjudgeable.
+ */
+export function observeLight<S extends LightPart>(
+  first: S,
+  tag: LivenessFrameTag,
+  colour: FrameColour | undefined,
+  thresholds: LightThresholds,
+): S {
+  let s = first;
+  let light = s.light;
+  if (!light || s.lightPassed || s.refused) return s;
+  const i = tag.light;
+  const c = i >= 0 ? light.colours[i] : undefined;
+  if (c && tag.t >= c.from + LIGHT_SETTLE_MS && tag.t <= c.to && tagAgrees(light, tag)) {
+    const acc = light.acc.map((a, k) => (k === i ? addColour(a, colour) : a));
+    light = { ...light, acc };
+  }
+  for (let k = light.judged ?? 0; k < roundsIn(light); k++) {
+    const round = roundOf(light, k);
+    if (tag.t < round.colours.at(-1)!.to + LIGHT_JUDGE_AFTER_MS) break;
+    const judged = judgeLight(round, thresholds);
+    const score = { ...judged, followed: judged.passed, passed: passesAlone(judged, thresholds) };
+    s = { ...s, lightScores: [...s.lightScores, score].slice(-LIGHT_ROUNDS) };
+    light = { ...light, judged: k + 1 };
+    if (score.passed) return { ...s, light, lightPassed: true };
+    // A round that shows a flat face clearly refuses, whatever the round before it showed.
+    if (clearlyFlat(score)) return { ...s, light, refused: 'light_mismatch' };
+    if (s.lightScores.filter((x) => x.followed).length >= FOLLOWED_ROUNDS)
+      return { ...s, light, lightPassed: true };
+  }
+  s = { ...s, light };
+  // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.
+  if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
+    // Every round unjudgeable is the place's light, not a mismatch: its own reason, which offers
+    // a person at once (the two rounds end about 9 s after the colours start). A round whose
+    // colours went unseen (the frames did not reach the server) says nothing.
+    const seen = s.lightScores.filter((x) => x.seen);
+    const place = seen.length > 0 && seen.every((x) => unjudgeable(x, thresholds));
+    s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
+  }
+  return s;
+}

@@ -52,7 +52,15 @@ const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
 /** A kiosk visit decides within seconds of the camera opening; a shorter video is made faster. */
 const KIOSK_VIDEO_SECONDS = 20;
 
-const test = base.extend<{ cameraPage: CameraPage }>({ cameraPage: cameraPageOf(FACE) });
+/**
+ * blink-h sits low in its photo: at the photo's own framing its chin is past the oval's region on
+ * most frames ('too_close'), and a kiosk visit met a blink on a frame that passes the gates by
+ * chance (CI failed on it). Raised 30 px, the first 10 s of the video pass the gates on every frame
+ * but one (the zoom then makes the face too large: measured on the engine, seed 1).
+ */
+const test = base.extend<{ cameraPage: CameraPage }>({
+  cameraPage: cameraPageOf(FACE, { raise: 30 }),
+});
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const value = (page: Page, label: string) => page.locator(`dt:text-is("${label}") + dd`);

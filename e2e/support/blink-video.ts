@@ -46,6 +46,13 @@ export type BlinkVideoOptions = {
    * `blink-b`, another person's face that only e2e/face-login.spec.ts plays.
    */
   face?: string;
+  /**
+   * Pixels the face is raised in the picture (default 0: the photo's own framing). blink-h sits low
+   * in its photo: at its own framing the chin is a few pixels past the bottom of the oval's region
+   * on most frames, a face the gates call cut ('too_close'), and the kiosk met few blinks on frames
+   * that pass them. A patient told 'Alejá un poco el celular' centres the face; this video does.
+   */
+  raise?: number;
 };
 
 /** The head tilt of a seed, in degrees: 1.5 degrees apart, alternating sides (-10.5..+10.5). */
@@ -55,9 +62,9 @@ function tiltOf(seed: number): number {
 }
 
 export async function makeBlinkVideo(dir: string, options: BlinkVideoOptions): Promise<string> {
-  const { seed, seconds = 30, face = 'blink' } = options;
+  const { seed, seconds = 30, face = 'blink', raise = 0 } = options;
   if (!Number.isInteger(seed) || seed < 1 || seed > 14) throw new Error(`seed 1-14: ${seed}`);
-  const out = path.join(dir, `${face}-${seed}-${seconds}s.y4m`);
+  const out = path.join(dir, `${face}-${seed}-${seconds}s${raise ? `-up${raise}` : ''}.y4m`);
   if (existsSync(out)) return out;
 
   const sources = {
@@ -65,10 +72,17 @@ export async function makeBlinkVideo(dir: string, options: BlinkVideoOptions): P
     closed: path.join(faces, `${face}-closed.jpg`),
   };
   const { width = 640, height = 480 } = await sharp(sources.open).metadata();
-  const tilted = {
-    open: await sharp(sources.open).rotate(tiltOf(seed), { background: '#808080' }).toBuffer(),
-    closed: await sharp(sources.closed).rotate(tiltOf(seed), { background: '#808080' }).toBuffer(),
+  const tilt = async (file: string) => {
+    const turned = await sharp(file).rotate(tiltOf(seed), { background: '#808080' }).toBuffer();
+    if (!raise) return turned;
+    // The photo moved up by `raise` (its bottom rows repeated below).
+    const meta = await sharp(turned).metadata();
+    const extended = await sharp(turned).extend({ bottom: raise, extendWith: 'copy' }).toBuffer();
+    return sharp(extended)
+      .extract({ left: 0, top: raise, width: meta.width!, height: meta.height! })
+      .toBuffer();
   };
+  const tilted = { open: await tilt(sources.open), closed: await tilt(sources.closed) };
   const r = rng(seed);
   const total = seconds * FPS;
   const frames: Buffer[] = [];

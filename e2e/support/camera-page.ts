@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { chromium, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { faceLogin as faceCopy } from '../../src/copy/es.faceLogin';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from '../chromium';
-import { makeBlinkVideo } from './blink-video';
+import { makeBlinkVideo, type BlinkVideoOptions } from './blink-video';
 
 /**
  * Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed`: 60 s
@@ -17,11 +17,11 @@ export type CameraPage = ((
 
 /**
  * The `cameraPage` fixture of the face specs, for one face of tests/fixtures/faces (each spec has
- * its own, so no two specs enrol or play the same face): every browser it opened is closed after
- * the test.
+ * its own, so no two specs enrol or play the same face), filmed at `framing`: every browser it
+ * opened is closed after the test.
  */
 export const cameraPageOf =
-  (face: string) =>
+  (face: string, framing: Pick<BlinkVideoOptions, 'raise'> = {}) =>
   async (
     { clientIp, baseURL }: { clientIp: string; baseURL: string | undefined },
     use: (cameraPage: CameraPage) => Promise<void>,
@@ -34,7 +34,7 @@ export const cameraPageOf =
       if (!videos.has(key)) {
         const dir = testInfo.outputPath('camera');
         mkdirSync(dir, { recursive: true });
-        videos.set(key, makeBlinkVideo(dir, { seed, seconds, face }));
+        videos.set(key, makeBlinkVideo(dir, { seed, seconds, face, ...framing }));
       }
       return videos.get(key)!;
     };

@@ -132,7 +132,7 @@ export async function createIdentityEngine(
       decider: decider.name,
       evidence,
     }),
-    ...createIdentification({ config, pool, limits, log, insight }),
+    ...createIdentification({ config, pool, limits, log, insight, exact: duplicateSearch }),
     duplicateSearch,
     stats: () => ({ pool: pool.stats() }),
     async close() {

@@ -2,6 +2,8 @@ import type { Db } from '../db/client';
 import type { IdentityConfig } from './config';
 import { describeMain } from './faces';
 import { checkGates, type GateResult } from './gates';
+import { flatBestMatch } from './duplicates-face';
+import type { FlatSearch } from './face-flat-search';
 import { createFaceIndex, type FaceIndex } from './face-index-sync';
 import { checkUpload, type ImageLimits } from './image';
 import { ms, type IdentityLog } from './log';
@@ -50,6 +52,11 @@ export function createIdentification(deps: {
   insight?: EngineInsight;
   /** The 1:N face index (issue 44); by default made from config.faceIndex (`scan`: none). */
   faceIndex?: FaceIndex | null;
+  /**
+   * The exact flat search (the duplicate search's, face-flat-search.ts), searched when the index's
+   * best is under the threshold (config.faceIndex.exactBelowThreshold): none, the index alone.
+   */
+  exact?: FlatSearch | null;
 }): Identification {
   const { config, pool, limits, log } = deps;
   const indexConfig = config.faceIndex;
@@ -59,6 +66,8 @@ export function createIdentification(deps: {
       : indexConfig?.mode === 'hnsw'
         ? createFaceIndex({ config: indexConfig, log })
         : null;
+  const exact =
+    faceIndex && indexConfig?.exactBelowThreshold !== false ? (deps.exact ?? null) : null;
   /** The enrolled faces: read in full once, then only the rows written since the last load. */
   let gallery: store.Gallery | null = null;
   /** Loads run one after the other: each merges into the gallery the previous one left. */
@@ -106,13 +115,24 @@ export function createIdentification(deps: {
         }
         probe = gates.face.embedding;
       }
-      const { found, enrolled, galleryRows } = faceIndex
+      const searched = faceIndex
         ? await searchIndex(faceIndex, db, probe, indexConfig?.candidates ?? 10)
         : await refresh(db).then((g) => ({
             found: store.searchGallery(g, probe),
             enrolled: g.ids.length,
             galleryRows: g.last.fetched,
           }));
+      const { enrolled, galleryRows } = searched;
+      let { found } = searched;
+      // Under the threshold, the graph may not have reached the face (issue 44: 5.6% of a 1M
+      // graph's rows): the exact flat file answers. Only a match above the threshold replaces the
+      // index's answer, re-scored against the database like it.
+      const tExact = performance.now();
+      const exactUsed = Boolean(exact) && !(found && found.similarity >= threshold);
+      if (exactUsed) {
+        const hit = await flatBestMatch(db, exact!, probe, threshold);
+        if (hit) found = hit;
+      }
       const best = found && {
         patientId: found.patientId,
         similarity: Number(found.similarity.toFixed(4)),
@@ -125,6 +145,7 @@ export function createIdentification(deps: {
         best: best?.similarity ?? null,
         threshold,
         matched: Boolean(match),
+        ...(exactUsed ? { exactMs: ms(tExact) } : {}),
         ms: ms(tStart),
       });
       (deps.insight ?? noInsight).record({

@@ -14,6 +14,8 @@ import {
   type FaceIndexStats,
 } from '../../server/identity/face-index-sync';
 import { createIdentification } from '../../server/identity/identification';
+import { createFlatSearch, type FlatSearch } from '../../server/identity/face-flat-search';
+import { loadDuplicateSearchConfig } from '../../server/identity/config-duplicates';
 import { silentLog } from '../../server/identity/log';
 import type { FacePool } from '../../server/identity/pool';
 import { enrollFace, removeFace } from '../../server/identity/store';
@@ -78,13 +80,18 @@ const settings = (over: Partial<FaceIndexConfig> = {}): FaceIndexConfig => ({
   efSearch: 64,
   ...over,
 });
-const identification = (faceIndex: FaceIndex | null) =>
+const identification = (
+  faceIndex: FaceIndex | null,
+  exact: FlatSearch | null = null,
+  env: Record<string, string> = {},
+) =>
   createIdentification({
-    config: loadIdentityConfig({ IDENTITY_POOL_SIZE: '1' }),
+    config: loadIdentityConfig({ IDENTITY_POOL_SIZE: '1', ...env }),
     pool: {} as FacePool,
     limits: {} as never,
     log: silentLog,
     faceIndex,
+    exact,
   });
 
 /** The next sync of `index` for which `done` holds; how long after the call it came. */
@@ -183,6 +190,41 @@ describe('face index', () => {
       expect([old.id, id]).not.toContain(r.best?.patientId);
     }
     expect(bIndex.size).toBe(299);
+  });
+
+  it('a face the graph does not reach is found by the exact flat file, under the threshold only', async () => {
+    const target = people[42]!;
+    const index = open();
+    // The graph without the target's row: what 5.6% of the rows of a 1M graph built with M 32 are
+    // (unreachable even from their own vector, docs/measurements.md).
+    const blind: FaceIndex = {
+      sync: (d) => index.sync(d),
+      candidates: (p, k) => index.candidates(p, k).filter((c) => c.patientId !== target.id),
+      onSync: (listener) => index.onSync(listener),
+      get size() {
+        return index.size;
+      },
+      close: () => index.close(),
+    };
+    const exact = createFlatSearch({
+      config: { ...loadDuplicateSearchConfig({}), dir: path.join(dir, 'flat'), minRows: 100 },
+      log: silentLog,
+    });
+    try {
+      const probe = { embedding: capture(target.centre, 20_000) };
+      expect((await identification(blind).identify(db, probe)).match).toBeNull();
+      const found = await identification(blind, exact).identify(db, probe);
+      expect(found.match?.patientId).toBe(target.id);
+      expect(found.match!.similarity).toBeGreaterThanOrEqual(found.threshold);
+      // Turned off, the index alone answers.
+      const off = identification(blind, exact, { IDENTITY_FACE_INDEX_EXACT_BELOW_THRESHOLD: 'no' });
+      expect((await off.identify(db, probe)).match).toBeNull();
+      // Someone never enrolled: no match through either (the exact search adds no false accept).
+      const stranger = { embedding: capture(person(7777), 1) };
+      expect((await identification(blind, exact).identify(db, stranger)).match).toBeNull();
+    } finally {
+      await exact.close();
+    }
   });
 
   it('a missing, unreadable or stale file is rebuilt from the database', async () => {

@@ -79,7 +79,7 @@ export function syntheticRows(seed = 44) {
 }
 
 /** People in a gallery of n (the probes draw from them, as syntheticProbes does). */
-function peopleOf(dir: string): number {
+export function peopleOf(dir: string): number {
   return JSON.parse(readFileSync(path.join(dir, 'gallery.json'), 'utf8')).people as number;
 }
 
@@ -135,7 +135,7 @@ async function build(n: number, dir: string) {
 }
 
 /** The exact best row of each probe over faces.f32 (usearch, both cores), cached in DIR. */
-function exactAnswers(n: number, dir: string, probes: Float32Array[]) {
+export function exactAnswers(n: number, dir: string, probes: Float32Array[]) {
   const file = path.join(dir, `exact-${q}.json`);
   if (existsSync(file))
     return JSON.parse(readFileSync(file, 'utf8')) as { row: number; similarity: number }[];

@@ -32,6 +32,11 @@ const faceIndexSchema = z.object({
    * flat scan's cost (0.4-0.9 s p50 at 1,000,000) for a face nobody enrolled. Off: the index alone.
    */
   IDENTITY_FACE_INDEX_EXACT_BELOW_THRESHOLD: bool.default(true),
+  /**
+   * How long identify waits for that search (ms): past it, or when it fails (its file being built
+   * at a process's start, another process's build), the index's answer stands and the log says so.
+   */
+  IDENTITY_FACE_INDEX_EXACT_TIMEOUT_MS: int(2_000, 50, 60_000),
   /** How often each process asks the database what changed (ms). */
   IDENTITY_FACE_INDEX_POLL_MS: int(250, 20, 1000),
   /** Changes kept in memory beside the file before a process rebuilds it. */
@@ -55,6 +60,8 @@ export type FaceIndexConfig = {
   candidates: number;
   /** IDENTITY_FACE_INDEX_EXACT_BELOW_THRESHOLD: the exact flat search behind an unmatched answer. */
   exactBelowThreshold: boolean;
+  /** IDENTITY_FACE_INDEX_EXACT_TIMEOUT_MS. */
+  exactTimeoutMs: number;
   pollMs: number;
   rebuildAfter: number;
   minRows: number;
@@ -73,6 +80,7 @@ export function loadFaceIndexConfig(env: Record<string, string | undefined>): Fa
     efSearch: c.IDENTITY_FACE_INDEX_EF_SEARCH,
     candidates: c.IDENTITY_FACE_INDEX_CANDIDATES,
     exactBelowThreshold: c.IDENTITY_FACE_INDEX_EXACT_BELOW_THRESHOLD,
+    exactTimeoutMs: c.IDENTITY_FACE_INDEX_EXACT_TIMEOUT_MS,
     pollMs: c.IDENTITY_FACE_INDEX_POLL_MS,
     rebuildAfter: c.IDENTITY_FACE_INDEX_REBUILD_AFTER,
     minRows: c.IDENTITY_FACE_INDEX_MIN_ROWS,

@@ -7,6 +7,7 @@ import type { FlatSearch } from './face-flat-search';
 import { createFaceIndex, type FaceIndex } from './face-index-sync';
 import { checkUpload, type ImageLimits } from './image';
 import { ms, type IdentityLog } from './log';
+import { withTimeout } from '../timeout';
 import type { FacePool } from './pool';
 import * as store from './store';
 import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } from './types';
@@ -129,9 +130,18 @@ export function createIdentification(deps: {
       // index's answer, re-scored against the database like it.
       const tExact = performance.now();
       const exactUsed = Boolean(exact) && !(found && found.similarity >= threshold);
+      let exactFailed: string | null = null;
       if (exactUsed) {
-        const hit = await flatBestMatch(db, exact!, probe, threshold);
-        if (hit) found = hit;
+        try {
+          const hit = await withTimeout(
+            flatBestMatch(db, exact!, probe, threshold),
+            indexConfig?.exactTimeoutMs ?? 2_000,
+          );
+          if (hit) found = hit;
+        } catch (err) {
+          // The kiosk never waits on the file's build or a failed scan: the index's answer stands.
+          exactFailed = err instanceof Error ? err.message : String(err);
+        }
       }
       const best = found && {
         patientId: found.patientId,
@@ -146,6 +156,7 @@ export function createIdentification(deps: {
         threshold,
         matched: Boolean(match),
         ...(exactUsed ? { exactMs: ms(tExact) } : {}),
+        ...(exactFailed ? { exactFailed } : {}),
         ms: ms(tStart),
       });
       (deps.insight ?? noInsight).record({

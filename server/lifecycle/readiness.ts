@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { pendingMigrations, type Db } from '../db/client';
+import { TimeoutError, withTimeout } from '../timeout';
 
 type CheckResult = {
   ok: boolean;
@@ -49,18 +50,6 @@ export class Readiness {
     if (this.stopping) checks.process = { ok: false, state: 'stopping' };
     return { ready: Object.values(checks).every((c) => c.ok), checks };
   }
-}
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    p,
-    new Promise<T>((_, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError()), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
 }
 
 declare module 'fastify' {

@@ -227,6 +227,33 @@ describe('face index', () => {
     }
   });
 
+  it('a flat search that does not answer in time, or fails, leaves the index its answer', async () => {
+    const index = open();
+    const target = people[43]!;
+    const probe = { embedding: capture(target.centre, 20_001) };
+    let asked = 0;
+    const never: FlatSearch = {
+      search: () => (asked++, new Promise(() => {})),
+      close: async () => {},
+    };
+    const broken: FlatSearch = {
+      search: () => (asked++, Promise.reject(new Error('flat face worker exited (1)'))),
+      close: async () => {},
+    };
+    const env = { IDENTITY_FACE_INDEX_EXACT_TIMEOUT_MS: '100' };
+    const stranger = { embedding: capture(person(7778), 1) };
+    for (const exact of [never, broken]) {
+      const t0 = performance.now();
+      expect((await identification(index, exact, env).identify(db, stranger)).match).toBeNull();
+      expect(performance.now() - t0).toBeLessThan(2_000);
+      // A face the index finds never waits for the flat file.
+      expect((await identification(index, exact, env).identify(db, probe)).match?.patientId).toBe(
+        target.id,
+      );
+    }
+    expect(asked).toBe(2);
+  });
+
   it('a missing, unreadable or stale file is rebuilt from the database', async () => {
     const files = () => readdirSync(dir).filter((f) => f.endsWith('.usearch'));
     await open().sync(db);

@@ -12,6 +12,9 @@ import type { FacePool } from './pool';
 import * as store from './store';
 import { cosineSimilarity, noInsight, type EngineInsight, type FrameAnalysis } from './types';
 
+/** Exact searches identify may have running at once (createIdentification's exactInFlight). */
+const EXACT_IN_FLIGHT = 1;
+
 /**
  * Identification: 1:N search of a face among enrolled patients (the kiosk), and the CLI's and
  * calibration's face analysis and 1:1 comparison.
@@ -69,6 +72,13 @@ export function createIdentification(deps: {
         : null;
   const exact =
     faceIndex && indexConfig?.exactBelowThreshold !== false ? (deps.exact ?? null) : null;
+  /**
+   * Exact searches started and not settled (a timed-out one goes on in the flat search's thread).
+   * At most EXACT_IN_FLIGHT: past it identify answers from the index alone, so a stream of faces
+   * nobody enrolled never queues scans behind each other, or registration's duplicate check
+   * behind them (it shares the thread).
+   */
+  let exactInFlight = 0;
   /** The enrolled faces: read in full once, then only the rows written since the last load. */
   let gallery: store.Gallery | null = null;
   /** Loads run one after the other: each merges into the gallery the previous one left. */
@@ -129,18 +139,19 @@ export function createIdentification(deps: {
       // graph's rows): the exact flat file answers. Only a match above the threshold replaces the
       // index's answer, re-scored against the database like it.
       const tExact = performance.now();
-      const exactUsed = Boolean(exact) && !(found && found.similarity >= threshold);
-      let exactFailed: string | null = null;
+      const exactWanted = Boolean(exact) && !(found && found.similarity >= threshold);
+      const exactUsed = exactWanted && exactInFlight < EXACT_IN_FLIGHT;
+      let exactFailed: string | null = exactWanted && !exactUsed ? 'busy' : null;
       if (exactUsed) {
+        exactInFlight++;
+        const search = flatBestMatch(db, exact!, probe, threshold).finally(() => exactInFlight--);
         try {
-          const hit = await withTimeout(
-            flatBestMatch(db, exact!, probe, threshold),
-            indexConfig?.exactTimeoutMs ?? 2_000,
-          );
+          const hit = await withTimeout(search, indexConfig?.exactTimeoutMs ?? 2_000);
           if (hit) found = hit;
         } catch (err) {
           // The kiosk never waits on the file's build or a failed scan: the index's answer stands.
           exactFailed = err instanceof Error ? err.message : String(err);
+          search.catch(() => {});
         }
       }
       const best = found && {

@@ -252,6 +252,21 @@ describe('face index', () => {
       );
     }
     expect(asked).toBe(2);
+    // A search still running (timed out for its caller, not settled): the next stranger is
+    // answered from the index alone, no second scan queued behind it.
+    const kiosk = identification(index, never, env);
+    expect((await kiosk.identify(db, stranger)).match).toBeNull();
+    expect(asked).toBe(3);
+    const others = await Promise.all(
+      [7779, 7780].map((p) => kiosk.identify(db, { embedding: capture(person(p), 1) })),
+    );
+    expect(others.map((o) => o.match)).toEqual([null, null]);
+    expect(asked).toBe(3);
+    // A search that settled (failed at once) frees its place.
+    const again = identification(index, broken, env);
+    await again.identify(db, stranger);
+    await again.identify(db, stranger);
+    expect(asked).toBe(5);
   });
 
   it('a missing, unreadable or stale file is rebuilt from the database', async () => {

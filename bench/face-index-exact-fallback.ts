@@ -21,7 +21,8 @@ import { flatScanner } from '../server/identity/face-flat-search';
 import { FACE_DIM as D, latestFile, openFile, searchFile } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticProbes } from './gallery-scale';
-import { exactAnswers, peopleOf } from './gallery-scale-kept';
+import { faceRows, peopleOf } from './_kept';
+import { exactAnswers } from './gallery-scale-kept';
 
 const ROW = D * 4;
 const PAGE = 2_000;
@@ -69,21 +70,7 @@ async function main() {
   const index = openFile(found, cfg);
   const flat = await flatOf(n, dir);
   const scanner = flatScanner(dup);
-  const fd = openSync(path.join(dir, 'faces.f32'), 'r');
-  const row = new Float32Array(D);
-  const rowBytes = new Uint8Array(row.buffer);
-  /** The best of `ids` re-scored exactly (the database's re-score). */
-  const rescore = (ids: string[], p: Float32Array) => {
-    let best = { row: -1, similarity: -Infinity };
-    for (const id of ids) {
-      const r = Number(id) - 1;
-      readSync(fd, rowBytes, 0, ROW, r * ROW);
-      let dot = 0;
-      for (let j = 0; j < D; j++) dot += row[j]! * p[j]!;
-      if (dot > best.similarity) best = { row: r, similarity: dot };
-    }
-    return best;
-  };
+  const faces = faceRows(dir);
   console.log(
     `N=${n}: index M ${cfg.connectivity}, ef ${cfg.efSearch}, ${cfg.candidates} re-scored; flat file ${flat.rows} rows, best ${dup.candidates} re-scored; ${q} probes [load ${load()}]`,
   );
@@ -98,7 +85,7 @@ async function main() {
     for (let i = 0; i < q; i++) {
       const p = probes[i]!;
       const t = performance.now();
-      let best = rescore(
+      let best = faces.best(
         searchFile(index, p, cfg.candidates).map((c) => c.patientId),
         p,
       );
@@ -113,7 +100,7 @@ async function main() {
           new BigInt64Array(0),
         );
         scanMs.push(performance.now() - ts);
-        const viaFlat = rescore(
+        const viaFlat = faces.best(
           hits.map((h) => h.patientId),
           p,
         );
@@ -125,7 +112,7 @@ async function main() {
         wrongAccept++;
     }
   } finally {
-    closeSync(fd);
+    faces.close();
   }
   const share = (k: number) => `${((100 * k) / Math.max(1, above)).toFixed(1)}% (${k}/${above})`;
   console.log(`  recall@1 at 0.70, index alone: ${share(alone)}`);

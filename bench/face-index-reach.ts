@@ -20,16 +20,7 @@
  *     (faces.f32 and gallery.json linked), then those rows searched again; run `N DIR/repair
  *     [sample]` after it for the sample on the repaired file.
  */
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadFaceIndexConfig } from '../server/identity/config';
 import {
@@ -43,29 +34,12 @@ import {
 } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticProbes } from './gallery-scale';
+import { faceRows, peopleOf } from './_kept';
 
 /** A second key of a patient: its id plus 2^40 (no patient id comes near it). */
 export const ALIAS = 1n << 40n;
 const DB = '00000000-0000-0000-0000-000000000044';
 const s1 = (ms: number) => (ms / 1000).toFixed(1);
-
-function rows(dir: string) {
-  const fd = openSync(path.join(dir, 'faces.f32'), 'r');
-  const row = new Float32Array(FACE_DIM);
-  return {
-    row(r: number, out = row) {
-      readSync(
-        fd,
-        new Uint8Array(out.buffer, out.byteOffset, out.byteLength),
-        0,
-        FACE_DIM * 4,
-        r * FACE_DIM * 4,
-      );
-      return out;
-    },
-    close: () => closeSync(fd),
-  };
-}
 
 /** The row's patient (its id, or its second key after a repair) among a search's keys. */
 const hits = (keys: ArrayLike<bigint>, r: number) => {
@@ -79,7 +53,7 @@ const unreachedFile = (dir: string, file: { path: string }, ef: number, part = '
 
 /** Every row searched with its own vector, both cores; returns the rows not found. */
 function searchAll(f: FaceIndexFile, n: number, dir: string, k: number): number[] {
-  const read = rows(dir);
+  const read = faceRows(dir);
   const CHUNK = 1_000;
   const batch = new Float32Array(CHUNK * FACE_DIM);
   const missed: number[] = [];
@@ -107,7 +81,7 @@ function searchAll(f: FaceIndexFile, n: number, dir: string, k: number): number[
 }
 
 function sample(f: FaceIndexFile, n: number, dir: string, size: number, k: number, ef: number) {
-  const read = rows(dir);
+  const read = faceRows(dir);
   const step = Math.floor(n / size);
   const ms: number[] = [];
   let reached = 0;
@@ -125,9 +99,7 @@ function sample(f: FaceIndexFile, n: number, dir: string, size: number, k: numbe
   console.log(
     `N=${n}, ef ${ef}: ${reached} of ${count} sampled rows found by their own vector (in the best ${k}; ${count - reached} not, ${((100 * (count - reached)) / count).toFixed(2)}%); a search p50 ${pct(ms, 50).toFixed(2)} ms, p95 ${pct(ms, 95).toFixed(2)} ms (one thread) [load ${load()}]`,
   );
-  const { people } = JSON.parse(readFileSync(path.join(dir, 'gallery.json'), 'utf8')) as {
-    people: number;
-  };
+  const people = peopleOf(dir);
   const q = Number(process.env.FACE_SCALE_PROBES ?? 500);
   const exactFile = path.join(dir, `exact-${q}.json`);
   if (existsSync(exactFile)) {
@@ -162,7 +134,7 @@ function repair(n: number, dir: string, listFile?: string) {
   const index = newIndex(cfg);
   index.load(found.path);
   const loaded = performance.now() - t0;
-  const read = rows(dir);
+  const read = faceRows(dir);
   const unit = new Float32Array(list.length * FACE_DIM);
   list.forEach((r, i) => read.row(r, unit.subarray(i * FACE_DIM, (i + 1) * FACE_DIM)));
   t0 = performance.now();

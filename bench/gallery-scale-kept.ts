@@ -47,6 +47,7 @@ import {
 } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticFaces, syntheticProbes } from './gallery-scale';
+import { faceRows, peopleOf } from './_kept';
 
 const D = FACE_DIM;
 const ROW = D * 4;
@@ -79,9 +80,6 @@ export function syntheticRows(seed = 44) {
 }
 
 /** People in a gallery of n (the probes draw from them, as syntheticProbes does). */
-export function peopleOf(dir: string): number {
-  return JSON.parse(readFileSync(path.join(dir, 'gallery.json'), 'utf8')).people as number;
-}
 
 async function build(n: number, dir: string) {
   mkdirSync(dir, { recursive: true });
@@ -188,9 +186,7 @@ async function child(n: number, dir: string) {
   const mapped = performance.now() - t0;
   searchFile(f, probes[0]!, cfg.candidates);
   const first = performance.now() - t0;
-  const fd = openSync(path.join(dir, 'faces.f32'), 'r');
-  const row = new Float32Array(D);
-  const rowBytes = new Uint8Array(row.buffer);
+  const faces = faceRows(dir);
   const lines = createInterface({ input: process.stdin });
   console.log(JSON.stringify({ ready: true }));
   for await (const line of lines) if (line === 'go') break;
@@ -199,21 +195,17 @@ async function child(n: number, dir: string) {
     const t = performance.now();
     const cands = searchFile(f, p, cfg.candidates);
     const searched = performance.now() - t;
-    let best = { row: -1, similarity: -Infinity };
-    for (const c of cands) {
-      const r = Number(c.patientId) - 1;
-      readSync(fd, rowBytes, 0, ROW, r * ROW);
-      let dot = 0;
-      for (let j = 0; j < D; j++) dot += row[j]! * p[j]!;
-      if (dot > best.similarity) best = { row: r, similarity: dot };
-    }
+    const best = faces.best(
+      cands.map((c) => c.patientId),
+      p,
+    );
     return { ...best, searched, total: performance.now() - t };
   });
   const ended = Date.now();
   const report = { mapped, first, idle, after: memory(), started, ended, out, load: load() };
   console.log(JSON.stringify(report));
   lines.close();
-  closeSync(fd);
+  faces.close();
 }
 
 type ChildReport = {

@@ -1,3 +1,5 @@
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test as base, type APIRequestContext, type Page } from '@playwright/test';
 import { loginPaths } from '../contract/login';
@@ -94,7 +96,25 @@ type Fixtures = {
   clientIp: string;
   /** A patient created with the operator command before the server started (e2e/patients.ts). */
   seeded: (name: SeedName) => PatientSeed;
+  /** Removes the camera videos a test made in its output folder (after its browsers closed). */
+  removeTestVideos: void;
 };
+
+/**
+ * Deletes every .y4m under `dir`. A fake-camera video is raw (640 x 480 yuv420p: 138 MB for 30 s,
+ * 276 MB for 60 s) and made again from its seed in seconds; kept, a run's videos filled the disk
+ * of a CI machine (ENOSPC in the last tests of the run).
+ */
+export function removeVideos(dir: string): void {
+  let entries;
+  try {
+    entries = readdirSync(dir, { recursive: true, encoding: 'utf8' });
+  } catch {
+    return;
+  }
+  for (const entry of entries)
+    if (entry.endsWith('.y4m')) rmSync(path.join(dir, entry), { force: true });
+}
 
 let ipCounter = 0;
 
@@ -115,4 +135,13 @@ export const test = base.extend<Fixtures>({
   seeded: async ({}, use) => {
     await use((name) => SEED_PATIENTS[name]);
   },
+  // Set up first, so torn down last: after the test's own fixtures closed their browsers.
+  removeTestVideos: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      await use();
+      removeVideos(testInfo.outputDir);
+    },
+    { auto: true },
+  ],
 });

@@ -7,7 +7,7 @@ import { landing } from '../../src/copy/es';
 import { kyc } from '../../src/copy/es.kyc';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium';
-import { expect, readSmsOutbox, test as base, uniqueCelular } from '../fixtures';
+import { expect, readSmsOutbox, removeVideos, test as base, uniqueCelular } from '../fixtures';
 import { makeBlinkVideo } from './blink-video';
 import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic-camera';
 
@@ -109,6 +109,8 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
       const dir = path.resolve('test-results', `fake-camera-${workerInfo.workerIndex}`);
       mkdirSync(dir, { recursive: true });
       await use(dir);
+      // After the worker's browser closed (it depends on this folder's video).
+      removeVideos(dir);
     },
     { scope: 'worker' },
   ],

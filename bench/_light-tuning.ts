@@ -29,7 +29,14 @@ import {
 import { addColour, emptyColourAcc, judgeLight } from '../server/identity/liveness-light-judge';
 import { frameColour } from '../server/identity/worker/colour';
 import { HELD_OUT, placedFaces } from './_faces';
-import { FACE_ELLIPSES, FRAMINGS, placeFace, syntheticCamera, type Framing } from './_synthetic';
+import {
+  FACE_ELLIPSES,
+  FRAMINGS,
+  faceScale,
+  placeFace,
+  syntheticCamera,
+  type Framing,
+} from './_synthetic';
 
 const arg = (name: string, def: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -85,7 +92,9 @@ async function session(p: SyntheticPatient, variant: Variant, seq: string[], fra
   let acc = colours.map(emptyColourAcc);
   const f = FACE_ELLIPSES[p.face];
   const k = OVAL.width / 160;
-  const z = FRAMINGS[framing];
+  // The renderer's zoom: the framing times the face's own scale (held-out photos were cropped
+  // tighter or looser than blink's: faceScale).
+  const z = FRAMINGS[framing] * faceScale(p.face);
   // The face ellipse's bounding box in the frame (zoomed, and centred in the oval when closer than
   // arm's length, as bench/_synthetic.ts draws it): the face's extent.
   const at =

@@ -286,15 +286,35 @@ export async function toSelfie(
 }
 
 /**
+ * The challenge's refusals of a patient who did what was asked (blinks on cue, the screen's
+ * light), after which the page offers 'Intentar nuevamente' (a new session): the journeys' patient
+ * takes it once. They are the challenge's false rejections, which the bench counts
+ * (bench/liveness-challenge.ts: 24-26 of 96 sessions a run refused, 2026-11-29); in e2e they came
+ * on a busy machine (three in three runs at load 3-6 on 2026-11-29: two for the light, one for the
+ * cues), where the synthetic camera's canvas lags the page's cues and colours. A journey is about
+ * what follows the selfie, so its patient does what a refused patient does; the retry is noted on
+ * the test (annotation 'selfie-retry').
+ */
+const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch', 'light_unjudged'];
+
+/**
  * 'Iniciar validación' and the blink challenge until the front of the cédula. What the challenge
  * asked is noted on the test (annotation 'selfie': seconds to pass, cues, the answers that still asked
- * for colours (both rounds come in one sequence: a round that passes ends it), requests).
+ * for colours (both rounds come in one sequence: a round that passes ends it), requests). Refused
+ * by the challenge, the patient tries again once (CHALLENGE_REFUSALS).
  */
-export async function passSelfie(page: Page): Promise<void> {
+export async function passSelfie(page: Page, retryRefused = true): Promise<void> {
   const answers: LivenessResponse[] = [];
-  const onResponse = async (r: Response) => {
-    if (!isPost(identityPaths.liveness)(r) || r.status() !== 200) return;
-    answers.push((await r.json().catch(() => ({}))) as LivenessResponse);
+  let refusal: string | null = null;
+  // The last answer's reading (the event comes with the answer's headers, before the page has it).
+  let read: Promise<void> = Promise.resolve();
+  const onResponse = (r: Response) => {
+    if (!isPost(identityPaths.liveness)(r)) return;
+    read = (async () => {
+      const body = (await r.json().catch(() => ({}))) as LivenessResponse & { reason?: unknown };
+      if (r.status() === 200) answers.push(body);
+      else if (typeof body.reason === 'string') refusal = body.reason;
+    })();
   };
   page.on('response', onResponse);
   const start = button(page, kyc.selfie.start);
@@ -302,9 +322,21 @@ export async function passSelfie(page: Page): Promise<void> {
   const startedAt = Date.now();
   await start.click();
   await expect(button(page, kyc.selfie.stop)).toBeVisible();
-  await expect(page.getByText(kyc.selfie.passed)).toBeVisible({ timeout: 90_000 });
+  const passed = page.getByText(kyc.selfie.passed);
+  const retry = button(page, kyc.selfie.retry);
+  await expect(passed.or(retry)).toBeVisible({ timeout: 90_000 });
   const seconds = (Date.now() - startedAt) / 1000;
   page.off('response', onResponse);
+  await read;
+  if (retryRefused && (await retry.isVisible()) && CHALLENGE_REFUSALS.includes(refusal ?? '')) {
+    test.info().annotations.push({
+      type: 'selfie-retry',
+      description: `refused (${refusal}) after ${seconds.toFixed(1)} s: 'Intentar nuevamente' once`,
+    });
+    await retry.click();
+    return passSelfie(page, false);
+  }
+  await expect(passed).toBeVisible();
   const cues = Math.max(0, ...answers.map((a) => a.challenge?.cue?.n ?? 0));
   const lit = answers.filter((a) => a.challenge?.light).length;
   test.info().annotations.push({

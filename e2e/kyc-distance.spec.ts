@@ -1,7 +1,17 @@
 import type { Page, Response } from '@playwright/test';
 import { identityPaths, LIVENESS_FRAMING_ATTR, type LivenessResponse } from '../contract/identity';
 import { expect } from './fixtures';
-import { button, heading, isPost, kyc, PIN, test, toSelfie } from './support/kyc';
+import {
+  button,
+  heading,
+  isPost,
+  kyc,
+  passSelfie,
+  PIN,
+  test,
+  toSelfie,
+  watchSelfie,
+} from './support/kyc';
 import { syntheticCameraState } from './support/synthetic-camera';
 
 // Issue 41 item 2, the right distance said on screen: a patient who starts too far follows the
@@ -36,6 +46,7 @@ test("starts too far, follows 'Acercá el celular' on the oval and passes", asyn
   const tooFar = page.waitForResponse(saysTooFar, { timeout: 30_000 });
   const start = button(page, kyc.selfie.start);
   await expect(start).toBeEnabled({ timeout: 30_000 });
+  const watch = watchSelfie(page);
   const startedAt = Date.now();
   await start.click();
   await tooFar;
@@ -49,8 +60,9 @@ test("starts too far, follows 'Acercá el celular' on the oval and passes", asyn
   // The patient reads it and brings the phone closer (reading time and the move: under 2 s) ...
   await expect.poll(async () => (await camera(page)).scale, { timeout: 10_000 }).toBe(1);
   const closerAt = Date.now();
-  // ... the hint goes once the challenge moves on, and the selfie passes.
-  await expect(page.getByText(kyc.selfie.passed)).toBeVisible({ timeout: 90_000 });
+  // ... the hint goes once the challenge moves on, and the selfie passes (refused by the
+  // challenge, as a busy machine's lagging camera can be, a second try at the usual framing).
+  if ((await watch.settle(true)) === 'retried') await passSelfie(page, false);
   const passedAt = Date.now();
   const { framingRead } = await camera(page);
   expect(framingRead[0]).toBe('too_far');

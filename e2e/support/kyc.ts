@@ -298,12 +298,11 @@ export async function toSelfie(
 const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch', 'light_unjudged'];
 
 /**
- * 'Iniciar validación' and the blink challenge until the front of the cédula. What the challenge
- * asked is noted on the test (annotation 'selfie': seconds to pass, cues, the answers that still asked
- * for colours (both rounds come in one sequence: a round that passes ends it), requests). Refused
- * by the challenge, the patient tries again once (CHALLENGE_REFUSALS).
+ * Watches the /liveness answers of the selfie about to start. `settle` waits until it passed or was
+ * refused; refused by the challenge (CHALLENGE_REFUSALS) with `retryRefused`, the patient taps
+ * 'Intentar nuevamente' ('retried': the caller passes the new session).
  */
-export async function passSelfie(page: Page, retryRefused = true): Promise<void> {
+export function watchSelfie(page: Page) {
   const answers: LivenessResponse[] = [];
   let refusal: string | null = null;
   // The last answer's reading (the event comes with the answer's headers, before the page has it).
@@ -317,26 +316,46 @@ export async function passSelfie(page: Page, retryRefused = true): Promise<void>
     })();
   };
   page.on('response', onResponse);
+  const startedAt = Date.now();
+  return {
+    answers,
+    async settle(retryRefused: boolean): Promise<'passed' | 'retried'> {
+      const passed = page.getByText(kyc.selfie.passed);
+      const retry = button(page, kyc.selfie.retry);
+      await expect(passed.or(retry)).toBeVisible({ timeout: 90_000 });
+      page.off('response', onResponse);
+      await read;
+      if (retryRefused && (await retry.isVisible()) && CHALLENGE_REFUSALS.includes(refusal ?? '')) {
+        const seconds = (Date.now() - startedAt) / 1000;
+        test.info().annotations.push({
+          type: 'selfie-retry',
+          description: `refused (${refusal}) after ${seconds.toFixed(1)} s: 'Intentar nuevamente' once`,
+        });
+        await retry.click();
+        return 'retried';
+      }
+      await expect(passed).toBeVisible();
+      return 'passed';
+    },
+  };
+}
+
+/**
+ * 'Iniciar validación' and the blink challenge until the front of the cédula. What the challenge
+ * asked is noted on the test (annotation 'selfie': seconds to pass, cues, the answers that still asked
+ * for colours (both rounds come in one sequence: a round that passes ends it), requests). Refused
+ * by the challenge, the patient tries again once (CHALLENGE_REFUSALS).
+ */
+export async function passSelfie(page: Page, retryRefused = true): Promise<void> {
   const start = button(page, kyc.selfie.start);
   await expect(start).toBeEnabled({ timeout: 30_000 });
+  const watch = watchSelfie(page);
   const startedAt = Date.now();
   await start.click();
   await expect(button(page, kyc.selfie.stop)).toBeVisible();
-  const passed = page.getByText(kyc.selfie.passed);
-  const retry = button(page, kyc.selfie.retry);
-  await expect(passed.or(retry)).toBeVisible({ timeout: 90_000 });
+  if ((await watch.settle(retryRefused)) === 'retried') return passSelfie(page, false);
   const seconds = (Date.now() - startedAt) / 1000;
-  page.off('response', onResponse);
-  await read;
-  if (retryRefused && (await retry.isVisible()) && CHALLENGE_REFUSALS.includes(refusal ?? '')) {
-    test.info().annotations.push({
-      type: 'selfie-retry',
-      description: `refused (${refusal}) after ${seconds.toFixed(1)} s: 'Intentar nuevamente' once`,
-    });
-    await retry.click();
-    return passSelfie(page, false);
-  }
-  await expect(passed).toBeVisible();
+  const { answers } = watch;
   const cues = Math.max(0, ...answers.map((a) => a.challenge?.cue?.n ?? 0));
   const lit = answers.filter((a) => a.challenge?.light).length;
   test.info().annotations.push({

@@ -7,7 +7,13 @@ import { FACE_DIM as D } from '../server/identity/face-index';
  * read by the benches that measure on it (gallery-scale-kept.ts, face-index-reach.ts,
  * face-index-exact-fallback.ts).
  */
-const ROW = D * 4;
+/** Bytes of one row of faces.f32 (float32). */
+export const FACE_ROW_BYTES = D * 4;
+const ROW = FACE_ROW_BYTES;
+/** The database identity the kept folder's files are made for (face_index_identity). */
+export const KEPT_DATABASE = '00000000-0000-0000-0000-000000000044';
+/** Rows read from faces.f32 at a time when a file is built from it. */
+export const KEPT_PAGE = 2_000;
 
 /** How many people the folder's gallery holds. */
 export function peopleOf(dir: string): number {
@@ -15,7 +21,8 @@ export function peopleOf(dir: string): number {
 }
 
 /**
- * DIR/faces.f32 read row by row: `row(r)` (into `out`), and `best(ids, probe)`, the best of those
+ * DIR/faces.f32 read row by row: `row(r)` (into `out`), `rows(at, count)` (rows at..at+count-1 in
+ * one array), and `best(ids, probe)`, the best of those
  * patients (row = id - 1) by exact cosine, as the server re-scores candidates from the database.
  */
 export function faceRows(dir: string) {
@@ -27,6 +34,11 @@ export function faceRows(dir: string) {
   const scratch = new Float32Array(D);
   return {
     row,
+    rows(at: number, count: number) {
+      const unit = new Float32Array(count * D);
+      readSync(fd, new Uint8Array(unit.buffer), 0, count * ROW, at * ROW);
+      return unit;
+    },
     best(ids: Iterable<string>, probe: Float32Array) {
       let best = { row: -1, similarity: -Infinity };
       for (const id of ids) {

@@ -12,22 +12,18 @@
  * Settings from the environment (IDENTITY_FACE_INDEX_*: a folder built with M 32 needs
  * IDENTITY_FACE_INDEX_CONNECTIVITY=32); FACE_SCALE_PROBES (default 500).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { loadFaceIndexConfig } from '../server/identity/config';
 import { loadDuplicateSearchConfig } from '../server/identity/config-duplicates';
 import { buildFlat, latestFlat, openFlat, quantise } from '../server/identity/face-flat';
 import { flatScanner } from '../server/identity/face-flat-search';
-import { FACE_DIM as D, latestFile, openFile, searchFile } from '../server/identity/face-index';
+import { latestFile, openFile, searchFile } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticProbes } from './gallery-scale';
-import { faceRows, peopleOf } from './_kept';
+import { faceRows, KEPT_DATABASE as DB, KEPT_PAGE as PAGE, peopleOf } from './_kept';
 import { exactAnswers } from './gallery-scale-kept';
 
-const ROW = D * 4;
-const PAGE = 2_000;
 const T = 0.7;
-const DB = '00000000-0000-0000-0000-000000000044';
 const q = Number(process.env.FACE_SCALE_PROBES ?? 500);
 
 /** The flat file of DIR's faces (rows 1..N as patient ids), built once. */
@@ -36,14 +32,13 @@ async function flatOf(n: number, dir: string) {
   const kept = latestFlat(flatDir, DB);
   if (kept?.since === String(n)) return openFlat(kept);
   const t0 = performance.now();
-  const fd = openSync(path.join(dir, 'faces.f32'), 'r');
+  const faces = faceRows(dir);
   let at = 0;
   try {
     const file = await buildFlat(flatDir, DB, String(n), () => {
       if (at >= n) return Promise.resolve(null);
       const count = Math.min(PAGE, n - at);
-      const unit = new Float32Array(count * D);
-      readSync(fd, new Uint8Array(unit.buffer), 0, count * ROW, at * ROW);
+      const unit = faces.rows(at, count);
       const ids = Array.from({ length: count }, (_, i) => String(at + i + 1));
       at += count;
       return Promise.resolve({ ids, unit });
@@ -53,7 +48,7 @@ async function flatOf(n: number, dir: string) {
     );
     return file;
   } finally {
-    closeSync(fd);
+    faces.close();
   }
 }
 

@@ -34,11 +34,10 @@ import {
 } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticProbes } from './gallery-scale';
-import { faceRows, peopleOf } from './_kept';
+import { faceRows, KEPT_DATABASE as DB, peopleOf } from './_kept';
 
 /** A second key of a patient: its id plus 2^40 (no patient id comes near it). */
 export const ALIAS = 1n << 40n;
-const DB = '00000000-0000-0000-0000-000000000044';
 const s1 = (ms: number) => (ms / 1000).toFixed(1);
 
 /** The row's patient (its id, or its second key after a repair) among a search's keys. */

@@ -47,12 +47,15 @@ import {
 } from '../server/identity/face-index';
 import { runIfMain } from './_identity';
 import { load, pct, syntheticFaces, syntheticProbes } from './gallery-scale';
-import { faceRows, peopleOf } from './_kept';
+import {
+  FACE_ROW_BYTES as ROW,
+  faceRows,
+  KEPT_DATABASE as DB,
+  KEPT_PAGE as PAGE,
+  peopleOf,
+} from './_kept';
 
 const D = FACE_DIM;
-const ROW = D * 4;
-const PAGE = 2_000;
-const DB = '00000000-0000-0000-0000-000000000044';
 const q = Number(process.env.FACE_SCALE_PROBES ?? 500);
 const s1 = (ms: number) => (ms / 1000).toFixed(1);
 

@@ -65,9 +65,12 @@ function frameLog(
   dup: DuplicateCheck,
   extra: Record<string, unknown>,
 ): FrameLog {
+  const extent = gates.face?.extent;
   return {
     faces: frame.faces.length,
     gates: gates.failed,
+    // The face's own width as a share of the frame's (issue 41: the light's distance).
+    ...(extent ? { size: Number((extent[2] / frame.width).toFixed(2)) } : {}),
     luminance: Math.round(frame.luminance),
     duplicate: dup.dup,
     replay: dup.replay,

@@ -134,23 +134,42 @@ afterAll(async () => {
 });
 
 describe('face index', () => {
-  it('answers the same top match as the exact scan (300 enrolled, 60 other captures)', async () => {
+  it('answers the same match as the exact scan (300 enrolled, 60 other captures); the graph alone the same best for nearly all', async () => {
     const index = open();
     const viaIndex = identification(index);
     const exact = identification(null);
-    const stats = await viaIndex.refreshGallery(db);
-    expect(stats).toMatchObject({ enrolled: 300, full: true });
-    expect(readdirSync(dir).filter((f) => f.endsWith('.usearch'))).toHaveLength(1);
-    let matched = 0;
-    for (let i = 0; i < 60; i++) {
-      const probe = { embedding: capture(people[i * 5]!.centre, 10_000 + i) };
-      const [a, b] = await Promise.all([viaIndex.identify(db, probe), exact.identify(db, probe)]);
-      expect(a.best).toEqual(b.best);
-      expect(a.match).toEqual(b.match);
-      if (a.match?.patientId === people[i * 5]!.id) matched++;
+    // As the product wires it: under the threshold the exact flat file answers too.
+    const flat = createFlatSearch({
+      config: { ...loadDuplicateSearchConfig({}), dir: path.join(dir, 'flat-same'), minRows: 100 },
+      log: silentLog,
+    });
+    const product = identification(index, flat);
+    try {
+      const stats = await viaIndex.refreshGallery(db);
+      expect(stats).toMatchObject({ enrolled: 300, full: true });
+      expect(readdirSync(dir).filter((f) => f.endsWith('.usearch'))).toHaveLength(1);
+      let matched = 0;
+      let sameBest = 0;
+      for (let i = 0; i < 60; i++) {
+        const probe = { embedding: capture(people[i * 5]!.centre, 10_000 + i) };
+        const [a, b, c] = await Promise.all([
+          viaIndex.identify(db, probe),
+          exact.identify(db, probe),
+          product.identify(db, probe),
+        ]);
+        expect(c.match).toEqual(b.match);
+        if (JSON.stringify(a.best) === JSON.stringify(b.best)) sameBest++;
+        if (c.match?.patientId === people[i * 5]!.id) matched++;
+      }
+      // The graph is approximate and built with a thread per core, so it differs between runs: on
+      // one CI run (2026-11-29) it missed one face of the 60 (best 0.46 against the true 0.83),
+      // which the flat file then found.
+      expect(sameBest).toBeGreaterThanOrEqual(58);
+      // Captures of one person at this noise are 0.83 alike on average: most pass 0.70.
+      expect(matched).toBeGreaterThan(50);
+    } finally {
+      await flat.close();
     }
-    // Captures of one person at this noise are 0.83 alike on average: most pass 0.70.
-    expect(matched).toBeGreaterThan(50);
   });
 
   it('a second instance sees a new enrolment and a deletion within a second', async () => {
@@ -229,8 +248,15 @@ describe('face index', () => {
 
   it('a flat search that does not answer in time, or fails, leaves the index its answer', async () => {
     const index = open();
-    const target = people[43]!;
-    const probe = { embedding: capture(target.centre, 20_001) };
+    // A face this graph finds by itself (the graph is approximate and built with a thread per core,
+    // so which faces it misses differs between runs: rarely one of these 300).
+    const alone = identification(index);
+    let target = people[43]!;
+    let probe = { embedding: capture(target.centre, 20_001) };
+    for (let k = 44; (await alone.identify(db, probe)).match?.patientId !== target.id; k++) {
+      target = people[k]!;
+      probe = { embedding: capture(target.centre, 20_001 + k) };
+    }
     let asked = 0;
     const never: FlatSearch = {
       search: () => (asked++, new Promise(() => {})),

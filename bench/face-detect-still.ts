@@ -1,0 +1,64 @@
+/**
+ * The face detector on the liveness bench's patients, one frame at a time (issue 41: faces found
+ * and not found by framing). Patient `i` of `bench/liveness-challenge.ts --faces all --seed 1` is
+ * rebuilt (its face, light, tone and framing), its synthetic camera films a still scene (open eyes,
+ * no colours) and every frame 250 ms apart over 3 s is analysed alone, as the engine analyses a
+ * single frame (a fresh detection, and the grey margin of detect.ts detectTooClose when it finds
+ * none), not as a session's frames (boxes tracked from the frame before). Prints, per frame, Human's
+ * box width over the frame's and the face's score, the gates that fail, or '-' for no face.
+ * Figures, not a test:
+ *   npx tsx bench/face-detect-still.ts 24 25 32 33
+ */
+import { loadIdentityConfig } from '../server/identity/config';
+import { createIdentityEngine } from '../server/identity/engine';
+import { checkGates } from '../server/identity/gates';
+import {
+  BENCH_LIGHTINGS as LIGHTINGS,
+  BLINK_FACES,
+  makeSyntheticPatient,
+  SKIN_TONES,
+  type BlinkFace,
+} from '../tests/synthetic/model';
+import { runIfMain } from './_identity';
+import { FRAMINGS, syntheticCamera, type Framing } from './_synthetic';
+
+const SEED = 1;
+
+async function main() {
+  const picks = process.argv.slice(2).map(Number);
+  const engine = await createIdentityEngine(loadIdentityConfig({ IDENTITY_POOL_SIZE: '1' }), {
+    ocr: false,
+  });
+  const framings = Object.keys(FRAMINGS) as Framing[];
+  const faces = [...BLINK_FACES] as BlinkFace[];
+  try {
+    for (const i of picks) {
+      // As liveness-challenge.ts genuinePatients builds patient i.
+      const p = makeSyntheticPatient<BlinkFace>(SEED * 10_000 + i, {
+        lighting: LIGHTINGS[i % LIGHTINGS.length]!,
+        face: faces[Math.floor(i / LIGHTINGS.length) % faces.length]!,
+        tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
+        screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
+      });
+      const framing = framings[Math.floor(i / LIGHTINGS.length) % framings.length]!;
+      const camera = syntheticCamera(p, { framing });
+      const out: string[] = [];
+      for (let t = 0; t <= 3000; t += 250) {
+        const jpeg = await camera.capture(t, { screenAt: () => null, blinks: [] });
+        const frame = await engine.analyze(jpeg, { embedding: false });
+        const face = frame.faces[0];
+        const gates = checkGates(frame, engine.config);
+        out.push(
+          face
+            ? `${(face.box[2] / frame.width).toFixed(2)}/${face.score.toFixed(2)}${gates.ok ? '' : `:${gates.failed.join('+')}`}`
+            : '-',
+        );
+      }
+      console.log(i, framing, p.face, p.lighting.name, out.join(' '));
+    }
+  } finally {
+    await engine.close();
+  }
+}
+
+runIfMain(import.meta.url, main);

@@ -59,6 +59,13 @@ type Decision = {
   tChecked: number | null;
 };
 
+/** The duplicate and replay checks' part of a frame's log. */
+const duplicateLog = (dup: DuplicateCheck) => ({
+  duplicate: dup.dup,
+  replay: dup.replay,
+  dupDistance: dup.distance === null ? null : Number(dup.distance.toFixed(2)),
+});
+
 function frameLog(
   frame: FrameAnalysis,
   gates: GateResult,
@@ -72,9 +79,7 @@ function frameLog(
     // The face's own width as a share of the frame's (issue 41: the light's distance).
     ...(extent ? { size: Number((extent[2] / frame.width).toFixed(2)) } : {}),
     luminance: Math.round(frame.luminance),
-    duplicate: dup.dup,
-    replay: dup.replay,
-    dupDistance: dup.distance === null ? null : Number(dup.distance.toFixed(2)),
+    ...duplicateLog(dup),
     ...extra,
   };
 }
@@ -171,12 +176,12 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       const idle = decider.idle(state, t, [], dup.replay ? undefined : signals);
       state = idle.state;
       if (idle.feedback.length) feedback = idle.feedback;
+      const extra = { counted: false, live: idle.live, ...logTime };
+      // A skipped frame was never analysed: no face or gate of it to log (it read 'no_face').
       steps.push(
-        frameLog(frame, gates, dup, {
-          counted: false,
-          live: idle.live,
-          ...logTime,
-        }),
+        frame.skipped
+          ? { skipped: frame.skipped, ...duplicateLog(dup), ...extra }
+          : frameLog(frame, gates, dup, extra),
       );
       continue;
     }

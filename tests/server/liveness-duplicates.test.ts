@@ -646,6 +646,27 @@ describe('a request decided in its transaction (decideFrames)', () => {
     expect(await storedSeqs(sid)).toHaveLength(11);
   });
 
+  it("logs a skipped frame that repeats a stored one as skipped and a duplicate, never as 'no_face' (it was not analysed)", async () => {
+    const h = 0x0fed_cba9_8765_4321n;
+    const sid = await kycSession();
+    const t = thumb(400);
+    await decide(sid, [frame(t, flip(h, 0)), frame(thumb(401), flip(h, 1))]);
+    // The worker skips a frame whose eyes did not change: no face looked for, none reported.
+    const skipped = {
+      ...frame(reencoded(t, 402), flip(h, 0)),
+      faces: [],
+      skipped: { of: 0, change: 1 },
+    };
+    const two = await decide(sid, [skipped]);
+    expect(two.steps[0]).toMatchObject({
+      skipped: skipped.skipped,
+      duplicate: true,
+      counted: false,
+    });
+    expect(two.steps[0]).not.toHaveProperty('gates');
+    expect(two.steps[0]).not.toHaveProperty('faces');
+  });
+
   it('costs the same statements for one frame as for eight', async () => {
     const h = 0x0bad_cafe_dead_beefn;
     const one: string[] = [];

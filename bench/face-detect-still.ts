@@ -12,15 +12,10 @@
 import { loadIdentityConfig } from '../server/identity/config';
 import { createIdentityEngine } from '../server/identity/engine';
 import { checkGates } from '../server/identity/gates';
-import {
-  BENCH_LIGHTINGS as LIGHTINGS,
-  BLINK_FACES,
-  makeSyntheticPatient,
-  SKIN_TONES,
-  type BlinkFace,
-} from '../tests/synthetic/model';
+import { BLINK_FACES } from '../tests/synthetic/model';
 import { runIfMain } from './_identity';
-import { FRAMINGS, syntheticCamera, type Framing } from './_synthetic';
+import { genuinePatients } from './liveness-challenge';
+import { syntheticCamera } from './_synthetic';
 
 const SEED = 1;
 
@@ -29,18 +24,11 @@ async function main() {
   const engine = await createIdentityEngine(loadIdentityConfig({ IDENTITY_POOL_SIZE: '1' }), {
     ocr: false,
   });
-  const framings = Object.keys(FRAMINGS) as Framing[];
-  const faces = [...BLINK_FACES] as BlinkFace[];
+  const patients = genuinePatients(Math.max(0, ...picks) + 1, SEED, BLINK_FACES);
   try {
     for (const i of picks) {
-      // As liveness-challenge.ts genuinePatients builds patient i.
-      const p = makeSyntheticPatient<BlinkFace>(SEED * 10_000 + i, {
-        lighting: LIGHTINGS[i % LIGHTINGS.length]!,
-        face: faces[Math.floor(i / LIGHTINGS.length) % faces.length]!,
-        tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
-        screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
-      });
-      const framing = framings[Math.floor(i / LIGHTINGS.length) % framings.length]!;
+      const p = patients[i]!;
+      const framing = p.framing ?? 'arm';
       const camera = syntheticCamera(p, { framing });
       const out: string[] = [];
       for (let t = 0; t <= 3000; t += 250) {

@@ -650,7 +650,7 @@ type BenchPatient = SyntheticPatient & { framing?: Framing };
  * every face meets every framing once each has three blocks (24 patients for two faces, 84 for
  * seven: fewer leave a face some framings short).
  */
-function genuinePatients(
+export function genuinePatients(
   n: number,
   seed: number,
   faces: readonly BlinkFace[] = DEFAULT_FACES,

@@ -1,7 +1,17 @@
 import { identityPaths, LIVENESS_CUE_ATTR, type LivenessResponse } from '../contract/identity';
 import { identityMessages } from '../server/identity/errors';
 import { expect } from './fixtures';
-import { button, heading, isPost, kyc, PIN, test, toSelfie } from './support/kyc';
+import {
+  button,
+  CHALLENGE_REFUSALS,
+  heading,
+  isPost,
+  kyc,
+  PIN,
+  SELFIE_RETRIES,
+  test,
+  toSelfie,
+} from './support/kyc';
 import { showOtherFace, syntheticCameraState } from './support/synthetic-camera';
 
 // Issue 41 item 3, one try per session, in a real browser: the probe's sequence (face A, face B,
@@ -42,33 +52,56 @@ test('another face for two seconds after the first cue: the session is refused a
       answers.push((await r.json().catch(() => ({}))) as LivenessResponse);
   });
   await toSelfie(page, PIN);
-  const refused = page.waitForResponse(
-    (r) => isPost(identityPaths.liveness)(r) && r.status() === 422,
-    { timeout: 120_000 },
-  );
-  await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: 30_000 });
-  await button(page, kyc.selfie.start).click();
-  // The baseline passed: the first cue shows ('Parpadeá ahora').
-  await expect(page.locator(`[${LIVENESS_CUE_ATTR}]`)).toBeVisible({ timeout: 60_000 });
-  expect(answers.some((a) => a.challenge?.cue)).toBe(true);
-  expect((await syntheticCameraState(page)).showing).toBe('blink');
-  // Face B for 2 s, blinking in it; then face A again.
-  await showOtherFace(page, OTHER_MS, OTHER_BLINK_AT, OTHER_CLOSED_MS);
-  await expect.poll(async () => (await syntheticCameraState(page)).showing).toBe('blink-b');
+  const cue = page.locator(`[${LIVENESS_CUE_ATTR}]`);
+  const retry = button(page, kyc.selfie.retry);
+  let refusal: { reason?: string; message?: string } = {};
+  // The challenge may refuse the patient for the light or the cues before face B's frames are
+  // judged (one of its false rejections, as on a busy machine in CI, 2026-11-29: 'light_mismatch'):
+  // then the patient tries again in a new session, as the journeys' patient does (SELFIE_RETRIES),
+  // and face B comes again. Any other refusal, or one after the retries, fails the test.
+  for (let attempt = 0; ; attempt++) {
+    const refused = page.waitForResponse(
+      (r) => isPost(identityPaths.liveness)(r) && r.status() === 422,
+      { timeout: 120_000 },
+    );
+    await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: 30_000 });
+    await button(page, kyc.selfie.start).click();
+    // The baseline passed: the first cue shows ('Parpadeá ahora'), unless the challenge refused first.
+    await expect(cue.or(retry)).toBeVisible({ timeout: 60_000 });
+    if (await cue.isVisible()) {
+      expect(answers.some((a) => a.challenge?.cue)).toBe(true);
+      expect((await syntheticCameraState(page)).showing).toBe('blink');
+      // Face B for 2 s, blinking in it; then face A again.
+      await showOtherFace(page, OTHER_MS, OTHER_BLINK_AT, OTHER_CLOSED_MS);
+      await expect.poll(async () => (await syntheticCameraState(page)).showing).toBe('blink-b');
+    }
+    refusal = (await (await refused).json()) as typeof refusal;
+    if (
+      refusal.reason === 'face_changed' ||
+      attempt === SELFIE_RETRIES ||
+      !CHALLENGE_REFUSALS.includes(refusal.reason ?? '')
+    )
+      break;
+    test.info().annotations.push({
+      type: 'selfie-retry',
+      description: `refused (${refusal.reason}) before face B was judged: 'Intentar nuevamente'`,
+    });
+    await retry.click();
+  }
 
-  const refusal = (await (await refused).json()) as { reason?: string; message?: string };
   expect(refusal.reason).toBe('face_changed');
   expect(refusal.message).toBe(identityMessages.faceChanged);
   // The page says it in the server's words and offers a new try; nothing passed.
   await expect(page.getByText(identityMessages.faceChanged, { exact: true })).toBeVisible();
-  await expect(button(page, kyc.selfie.retry)).toBeVisible();
+  await expect(retry).toBeVisible();
   await expect(page.getByText(kyc.selfie.passed)).toHaveCount(0);
   expect(answers.every((a) => !a.liveness_detected)).toBe(true);
   await expect(heading(page, kyc.document.frontTitle)).toHaveCount(0);
   const { swaps, showing } = await syntheticCameraState(page);
-  expect(swaps).toHaveLength(1);
+  expect(swaps.length).toBeGreaterThanOrEqual(1);
+  const last = swaps.at(-1)!;
   test.info().annotations.push({
     type: 'face swap',
-    description: `other face from ${Math.round(swaps[0]![0])} to ${Math.round(swaps[0]![1])} ms (camera clock); the camera's last frame showed '${showing}'; ${answers.length} answers before it`,
+    description: `other face from ${Math.round(last[0])} to ${Math.round(last[1])} ms (camera clock), ${swaps.length} session(s); the camera's last frame showed '${showing}'; ${answers.length} answers before it`,
   });
 });

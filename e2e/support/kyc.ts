@@ -295,7 +295,11 @@ export async function toSelfie(
  * what follows the selfie, so its patient does what a refused patient does; the retry is noted on
  * the test (annotation 'selfie-retry').
  */
-const CHALLENGE_REFUSALS: readonly string[] = ['cues_missed', 'light_mismatch', 'light_unjudged'];
+export const CHALLENGE_REFUSALS: readonly string[] = [
+  'cues_missed',
+  'light_mismatch',
+  'light_unjudged',
+];
 /**
  * How many times the journeys' patient tries again after such a refusal: twice. A CI run passes
  * about 20 selfies and about 3 of them were refused once (2026-11-29, load up to 8); with one

@@ -66,7 +66,9 @@ test("starts too far, follows 'Acercá el celular' on the oval and passes", asyn
   if ((await watch.settle(true)) === 'retried') await passSelfie(page, SELFIE_RETRIES - 1);
   const passedAt = Date.now();
   const { framingRead } = await camera(page);
-  expect(framingRead[0]).toBe('too_far');
+  // The first distance the oval told was 'too far' ('stalled', keep the face in the oval, can come
+  // before it when the first answers are slow: CI at load 10, 2026-11-30).
+  expect(framingRead.find((f) => f !== 'stalled')).toBe('too_far');
   expect(framingRead).not.toContain('too_close');
   test.info().annotations.push({
     type: 'distance',

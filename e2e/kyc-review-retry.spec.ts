@@ -1,8 +1,10 @@
+import type { Response } from '@playwright/test';
 import { identityPaths } from '../contract/identity';
 import { expect } from './fixtures';
 import {
   button,
   heading,
+  isPost,
   kyc,
   nextKycSession,
   passSelfie,
@@ -23,11 +25,21 @@ test.use({ blinkSeed: 3, blinkSeconds: 60 });
 test("'Reintentar' on 'Verificá tus datos' posts kyc-reject, clears every capture and the selfie passes again in a new session", async ({
   page,
 }) => {
-  const first = await toSelfie(page, PIN);
+  // The session the review belongs to: the last one started (a selfie the challenge refused is
+  // tried again in a new session, e2e/support/kyc.ts SELFIE_RETRIES).
+  let first = '';
+  const onStart = (r: Response) => {
+    if (isPost(identityPaths.startKyc)(r) && r.status() === 200)
+      void r.json().then((b: { session_id: string }) => (first = b.session_id));
+  };
+  page.on('response', onStart);
+  await toSelfie(page, PIN);
   await passSelfie(page);
   await uploadDocuments(page, 'card-1');
   await expect(heading(page, kyc.review.title)).toBeFocused({ timeout: 120_000 });
 
+  page.off('response', onStart);
+  expect(first).not.toBe('');
   const reject = page.waitForRequest((r) => r.url().endsWith(identityPaths.kycReject));
   const second = nextKycSession(page);
   await button(page, kyc.review.retry).click();

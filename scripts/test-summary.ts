@@ -19,7 +19,8 @@ const TIERS: [RegExp, string][] = [
 const tiers = new Map<string, Counts>();
 const add = (tier: string, status: string) => {
   const c = tiers.get(tier) ?? { passed: 0, failed: 0, skipped: 0 };
-  if (status === 'passed' || status === 'expected') c.passed++;
+  // 'flaky': a Playwright test that failed, then passed when run again (named below the table).
+  if (status === 'passed' || status === 'expected' || status === 'flaky') c.passed++;
   // 'pending' is a test whose worker died before it ran (scripts/vitest-unfinished.ts): not a pass.
   else if (status === 'skipped' || status === 'todo') c.skipped++;
   else c.failed++;
@@ -53,10 +54,19 @@ if (existsSync(node24File)) {
 } else missing = true;
 
 const pwFile = 'reports/playwright.json';
-type PwSuite = { suites?: PwSuite[]; specs?: { tests: { status: string }[] }[] };
+type PwSuite = {
+  suites?: PwSuite[];
+  specs?: { title: string; file: string; tests: { status: string }[] }[];
+};
+const flaky: string[] = [];
 if (existsSync(pwFile)) {
   const walk = (s: PwSuite): void => {
-    s.specs?.forEach((spec) => spec.tests.forEach((t) => add('e2e (Chromium)', t.status)));
+    s.specs?.forEach((spec) =>
+      spec.tests.forEach((t) => {
+        add('e2e (Chromium)', t.status);
+        if (t.status === 'flaky') flaky.push(`${spec.file} › ${spec.title}`);
+      }),
+    );
     s.suites?.forEach(walk);
   };
   walk(JSON.parse(readFileSync(pwFile, 'utf8')) as PwSuite);
@@ -76,5 +86,8 @@ if (missing)
   console.log(
     'a test report is missing (reports/vitest.json, vitest-postgres.json, vitest-node24.json or playwright.json)',
   );
-console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+for (const name of flaky) console.log(`flaky (failed once, passed when run again): ${name}`);
+console.log(
+  `${total.passed} passed (${flaky.length} of them flaky), ${total.failed} failed, ${total.skipped} skipped`,
+);
 process.exit(missing || total.failed ? 1 : 0);

@@ -82,6 +82,9 @@ export type KycTestFixtures = {
   selfieScene: SelfieScene;
 };
 
+/** How far a retried test's synthetic patient's seed is from the first run's (seeds go up to 26). */
+const RETRY_SEED_STEP = 1_000;
+
 export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
   selfieCamera: [DEFAULT_SELFIE_CAMERA, { scope: 'worker', option: true }],
   selfieSeed: [0, { option: true }],
@@ -89,11 +92,15 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
   context: async (
     { context, selfieCamera, selfieSeed, selfieScene, blinkSeed, cameraImage },
     use,
+    testInfo,
   ) => {
+    // A test run again (playwright.config.ts retries) gets another patient of the same scene (its
+    // own place in the oval, sway, jitter and noise): the first run's patient's frames are stored,
+    // and the replay check would refuse the same frames again.
     await useSelfieCamera(
       context,
       cameraImage ? 'file' : selfieCamera,
-      selfieSeed || blinkSeed,
+      (selfieSeed || blinkSeed) + RETRY_SEED_STEP * testInfo.retry,
       selfieScene,
     );
     await use(context);

@@ -38,6 +38,11 @@ export type BlinkState = {
   /** Best open-eye frame so far (its eye ratio over the baseline, and face width). */
   best: { score: number } | null;
   similarities: number[];
+  /**
+   * Described frames in a row whose eyes were not open and that read under the continuity threshold
+   * (UNCONFIRMED_OTHER_FACE); absent in sessions stored before it, read as 0.
+   */
+  unconfirmed?: number;
 };
 
 /**
@@ -144,6 +149,14 @@ const median = (xs: number[]) => {
 const round = (x: number) => Math.round(x * 1000) / 1000;
 /** Below this an eye is not open enough to serve as a baseline, whatever the face. */
 const MIN_OPEN_EAR = 0.18;
+/**
+ * A description of eyes that are closing or closed can read under the continuity threshold from the
+ * same face open (0.59 against 0.65: a genuine patient at the face-filling framing refused as another
+ * face, in the bench once in 28 and in e2e, 2026-11-29/30). Such a frame alone proves no other face:
+ * it counts for nothing and the next description decides; another face is this many of them in a
+ * row (a stranger whose open eyes read as closed against the patient's) or one with open eyes.
+ */
+export const UNCONFIRMED_OTHER_FACE = 2;
 
 /** The KYC selfie's decider (the engine's default): sessions the server makes for a repeat answer to it. */
 export const KYC_DECIDER = 'blink' satisfies KycDeciderName;
@@ -255,6 +268,11 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
         similarity = cosineSimilarity(face.embedding, s.reference);
         scores.similarity = round(similarity);
         if (similarity < cfg.continuityThreshold) {
+          const base = baselineOf(s);
+          const eyesOpen = ear >= (base === null ? MIN_OPEN_EAR : base * cfg.reopenRatio);
+          const unconfirmed = (s.unconfirmed ?? 0) + 1;
+          if (!eyesOpen && unconfirmed < UNCONFIRMED_OTHER_FACE)
+            return answer({ ...s, unconfirmed }, [progress(s)], { scores });
           // Another face took over: the challenge starts again for whoever is there now.
           const fresh = {
             ...initial(),
@@ -265,6 +283,7 @@ export function blinkDecider(cfg: BlinkConfig): LivenessDecider<BlinkState> {
           };
           return answer(fresh, [hints.otherFace], { scores });
         }
+        s.unconfirmed = 0;
       }
 
       if (!Number.isFinite(ear)) return answer(s, [hints.openEyes], { scores });

@@ -1067,6 +1067,55 @@ describe('the challenge decider: another face (issue 41, one try per session)', 
     expect(swapped.state.hits).toBe(1);
   });
 
+  /** A description whose cosine with `me` is exactly `c` (Gram-Schmidt against `other`). */
+  const reading = (c: number) => {
+    const norm = (v: number[]) => Math.hypot(...v);
+    const a = me.map((x) => x / norm(me));
+    const dot = other.reduce((acc, x, i) => acc + x * a[i]!, 0);
+    const o = other.map((x, i) => x - dot * a[i]!);
+    const b = o.map((x) => x / norm(o));
+    return a.map((x, i) => c * x + Math.sqrt(1 - c * c) * b[i]!);
+  };
+
+  it('a description of closing eyes that reads under the threshold proves no other face: not counted, the next description decides', () => {
+    const p = session({ mode: 'cues,light' });
+    const asked = p.start();
+    p.run(asked.cue!.at - 300);
+    const cues = p.s.cues;
+    const phase = p.s.blink.phase;
+    // The same face, its lids falling, described (the box moved): 0.59, as measured.
+    const closing = stepWith(p, reading(0.59), CLOSED);
+    expect(closing.state.refused).toBeNull();
+    expect(closing.counted).toBe(false);
+    expect(closing.state.blink.phase).toBe(phase);
+    expect(closing.state.blink.unconfirmed).toBe(1);
+    p.restore(closing.state);
+    // The eyes open again, described as the patient: the doubt is gone, and the session goes on.
+    const reopened = stepWith(p, me, OPEN);
+    expect(reopened.state.refused).toBeNull();
+    expect(reopened.state.blink.unconfirmed).toBe(0);
+    p.restore(reopened.state);
+    // Another such frame later is again only a doubt.
+    const again = stepWith(p, reading(0.59), CLOSED);
+    expect(again.state.refused).toBeNull();
+    expect(p.s.cues).toBe(cues);
+  });
+
+  it('another face with its eyes closed is refused at its second description in a row; with them open at its first', () => {
+    const p = session({ mode: 'cues,light' });
+    const asked = p.start();
+    p.run(asked.cue!.at - 300);
+    const first = stepWith(p, other, CLOSED);
+    expect(first.state.refused).toBeNull();
+    p.restore(first.state);
+    const second = stepWith(p, other, CLOSED);
+    expect(second.state.refused).toBe('face_changed');
+    // Open eyes under the threshold: at once, as before.
+    const q = session({ mode: 'cues,light' });
+    q.run(q.start().cue!.at - 300);
+    expect(stepWith(q, reading(0.59), OPEN).state.refused).toBe('face_changed');
+  });
+
   it('before anything was asked, the face in front of the camera becomes the reference', () => {
     const p = session({ mode: 'cues,light' });
     p.run(250);

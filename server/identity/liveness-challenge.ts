@@ -37,6 +37,13 @@ const VIRTUAL_CAMERA = /virtual|obs|manycam|xsplit|snap camera|droidcam|epoccam|
 const CLOCK_AHEAD_MS = 2000;
 /** A frame's `t` this far behind the newest one: the browser's clock started again (a reloaded page). */
 const CLOCK_RESTART_MS = 1000;
+/**
+ * Analysed frames in a row that fail the gates before nothing new is asked (issue 41): the detector
+ * loses a face that fills the oval for one frame now and then (a held-out face of the bench at fill,
+ * 'no_face' once between framed frames), and one such frame held back the next cue by a round trip
+ * and LEAD_MS (about 5 s on Regular 3G). A patient out of the oval fails every frame.
+ */
+export const UNFRAMED_AFTER = 2;
 
 /** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
 type ChallengeSignal = LivenessSignal;
@@ -65,12 +72,13 @@ export type ChallengeState = CueState & {
   restarts: number;
   lastBox: [number, number, number, number] | null;
   /**
-   * The newest analysed frame failed the gates (too far, too close, cut, no face...): nothing new is
-   * asked (no cue, no colours) until a frame passes them again, so no cue runs while the oval says
-   * 'Acercá el celular' (issue 41 item 2). What was asked before stands: nothing is refunded.
-   * Absent from states stored before it.
+   * The newest UNFRAMED_AFTER analysed frames or more failed the gates (too far, too close, cut, no
+   * face...): nothing new is asked (no cue, no colours) until a frame passes them again, so no cue
+   * runs while the oval says 'Acercá el celular' (issue 41 item 2). What was asked before stands:
+   * nothing is refunded. `unframedRun` counts those frames. Absent from states stored before them.
    */
   unframed?: boolean;
+  unframedRun?: number;
   /** That face's own extent (its mesh, issue 41; absent from states stored before it). */
   lastExtent?: [number, number, number, number] | null;
   signals: Partial<Record<ChallengeSignal, number>>;
@@ -246,10 +254,15 @@ export function challengeDecider(
       careful: [s.cue, s.next].flatMap((c) => (c ? [[c.at, c.until] as [number, number]] : [])),
     }),
 
+    framed: (s) => s.lastBox !== null && !s.unframed,
+
     idle(state, now, feedback, frame) {
       let s = observe(state, now, frame);
       // Feedback here is the gates' (a skipped or duplicate frame brings none: nothing changes).
-      if (feedback.length) s = { ...s, unframed: true };
+      if (feedback.length) {
+        const run = (s.unframedRun ?? 0) + 1;
+        s = { ...s, unframedRun: run, unframed: run >= UNFRAMED_AFTER };
+      }
       const inner = blink.idle(s.blink, now, feedback);
       return wrap(s, inner, frame?.tag?.t ?? null);
     },
@@ -262,7 +275,13 @@ export function challengeDecider(
 
     step(state, frame) {
       let s = observe(state, frame.now, frame);
-      s = { ...s, lastBox: frame.face.box, lastExtent: frame.face.extent ?? null, unframed: false };
+      s = {
+        ...s,
+        lastBox: frame.face.box,
+        lastExtent: frame.face.extent ?? null,
+        unframed: false,
+        unframedRun: 0,
+      };
       if (s.done || s.refused) return wrap(s, blink.idle(s.blink, frame.now, []), null);
       return wrap(s, blink.step(s.blink, frame), frame.tag?.t ?? null);
     },

@@ -152,7 +152,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
     // A near-duplicate of another session's frame, or of an earlier frame of this session (stored,
     // or earlier in this request).
     const dup = replays[i]!.dup ? replays[i]! : repeats[i]!;
-    const gates = checkGates(frame, config);
+    const gates = checkGates(frame, { ...config, framed: decider.framed?.(state) });
     if (frame.skipped && !dup.dup) {
       // The eyes did not change since an analysed frame: nothing new for the decider (only
       // the time limit). Its fingerprint is kept against later duplicates.

@@ -92,6 +92,8 @@ export interface LivenessDecider<S = BlinkState> {
    * (`challenge`), may refuse the session, and keeps signals (never verdicts) with it.
    */
   readonly needsMeta?: boolean;
+  /** The session's face is framed (issue 41): the gates hold it down to TOO_FAR_HOLD of the least size. */
+  framed?(state: S): boolean;
   finish?(state: S, request: { now: number; meta: LivenessMeta | null }): S;
   challenge?(state: S): LivenessChallenge;
   refusal?(state: S): ChallengeRefusal | null;

@@ -12,6 +12,7 @@ import {
   checkGates,
   MAX_FACE_RATIO,
   splitGateHints,
+  TOO_FAR_HOLD,
   withFraming,
 } from '../../server/identity/gates';
 import { hints } from '../../server/identity/hints';
@@ -103,6 +104,28 @@ describe('gates at their limits (the selfie frame, 160x180)', () => {
       gatesOf(frame([face([320 - w / 2, 240 - w / 2, w, w])], { width: 640, height: 480 }));
     expect(wide(102).failed).toEqual(['too_far']);
     expect(wide(103).ok).toBe(true);
+  });
+
+  it('a face the session framed already is too far only under TOO_FAR_HOLD of the least size (issue 41: no flicker at the limit)', () => {
+    expect(TOO_FAR_HOLD).toBe(0.9);
+    const at = (w: number, framed: boolean) =>
+      checkGates(frame([face([80 - w / 2, 90 - w / 2, w, w], centred(0.35))]), {
+        ...config,
+        framed,
+      });
+    // 89 px: too far for a face not framed yet, framed still for one that was.
+    expect(at(89, false).failed).toEqual(['too_far']);
+    expect(at(89, true).ok).toBe(true);
+    expect(at(81, true).ok).toBe(true);
+    expect(at(80.9, true).failed).toEqual(['too_far']);
+    // The share of the width holds as much: 16% x 0.9 of a 640 px frame is 92.2 px.
+    const wide = (w: number) =>
+      checkGates(frame([face([320 - w / 2, 240 - w / 2, w, w])], { width: 640, height: 480 }), {
+        ...config,
+        framed: true,
+      });
+    expect(wide(92).failed).toEqual(['too_far']);
+    expect(wide(93).ok).toBe(true);
   });
 
   it('a small face cut by an edge is too far and off centre, not too close', () => {

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { livenessChallenge, type LivenessMeta } from '../../contract/identity';
 import { hints } from '../../server/identity/hints';
 import { LIGHT_THRESHOLDS, loadIdentityConfig } from '../../server/identity/config';
-import { challengeDecider, type ChallengeState } from '../../server/identity/liveness-challenge';
+import {
+  challengeDecider,
+  UNFRAMED_AFTER,
+  type ChallengeState,
+} from '../../server/identity/liveness-challenge';
 import {
   CUE_GAP_MS,
   CUE_MIN_LATENCY_MS,
@@ -256,6 +260,29 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.decider.challenge!(p.s)).toMatchObject({ cue: null, next_cue: null });
     // Framed again, the next cue is drawn after the frame that passed.
     p.run(p.t + 125);
+    expect(p.finish().cue).toMatchObject({ n: asked + 1 });
+  });
+
+  it('one frame that fails the gates between framed ones holds nothing back; UNFRAMED_AFTER in a row do (issue 41)', () => {
+    const p = session({ mode: 'cues,light' });
+    p.run(250);
+    expect(p.decider.framed!(p.s)).toBe(true);
+    // The detector lost the face for one frame (a face filling the oval): the cue and the colours
+    // are drawn all the same, and the gates still hold the face framed.
+    p.unframed(375, hints.noFace);
+    expect(p.decider.framed!(p.s)).toBe(true);
+    const c = p.finish();
+    expect(c.cue).toMatchObject({ n: 1 });
+    expect(c.light).not.toBeNull();
+    // Framed again, then UNFRAMED_AFTER frames out of the oval: nothing new until a frame passes.
+    p.run(c.next_cue!.until + 125);
+    p.unframed(p.t + 125 * (UNFRAMED_AFTER - 1));
+    expect(p.decider.framed!(p.s)).toBe(false);
+    const asked = p.s.cues;
+    p.finish();
+    expect(p.s.cues).toBe(asked);
+    p.run(p.t);
+    expect(p.decider.framed!(p.s)).toBe(true);
     expect(p.finish().cue).toMatchObject({ n: asked + 1 });
   });
 

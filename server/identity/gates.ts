@@ -97,7 +97,8 @@ export function checkGates(frame: FrameAnalysis, cfg: GateConfig): GateResult {
     const [x, y, w, h] = face.box;
     if (face.luminance < cfg.minLuminance && !dark) failed.push('too_dark');
     const hold = cfg.framed ? TOO_FAR_HOLD : 1;
-    if (w < cfg.minFacePx * hold || w / frame.width < cfg.minFaceRatio * hold) failed.push('too_far');
+    if (w < cfg.minFacePx * hold || w / frame.width < cfg.minFaceRatio * hold)
+      failed.push('too_far');
     else if (
       face.extent &&
       (face.extent[2] / frame.width > (cfg.maxFaceRatio ?? MAX_FACE_RATIO) ||

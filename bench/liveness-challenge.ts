@@ -230,8 +230,8 @@ class Page {
   apply(arrived: number, challenge: LivenessChallenge | undefined) {
     if (!challenge) return;
     this.lights.push({ arrived, light: challenge.light });
-    // The current cue and the next one the server sends ahead, each shown once from its `at`.
-    for (const cue of [challenge.cue, challenge.next_cue])
+    // The current cue and the two the server sends ahead, each shown once from its `at`.
+    for (const cue of [challenge.cue, challenge.next_cue, challenge.later_cue])
       if (cue && !this.cues.has(cue.n) && arrived < cue.until)
         this.cues.set(cue.n, { at: cue.at, until: cue.until, shownAt: Math.max(cue.at, arrived) });
   }

@@ -129,6 +129,8 @@ export const livenessChallenge = z.object({
    * whatever the round trip; it becomes `cue` in later answers. Absent from an older server.
    */
   next_cue: z.optional(z.nullable(livenessCue)),
+  /** The cue after `next_cue`, sent ahead as it is (issue 41); it becomes `next_cue` in later answers. */
+  later_cue: z.optional(z.nullable(livenessCue)),
   light: z.nullable(livenessLight),
 });
 export type LivenessChallenge = z.infer<typeof livenessChallenge>;

@@ -17,11 +17,15 @@ import {
 export const cueAt = (cue: LivenessCue | null | undefined, t: number): LivenessCue | null =>
   cue && t >= cue.at && t < cue.until ? cue : null;
 
-/** The challenge's cue to show at `t`: the current one, or the next one the server sent ahead. */
+/** The cues an answer carries: the current one and the two the server sent ahead. */
+const cuesOf = (challenge: LivenessChallenge | null | undefined) =>
+  [challenge?.cue, challenge?.next_cue, challenge?.later_cue].flatMap((c) => (c ? [c] : []));
+
+/** The challenge's cue to show at `t`: the current one, or one the server sent ahead. */
 export const challengeCueAt = (
   challenge: LivenessChallenge | null | undefined,
   t: number,
-): LivenessCue | null => cueAt(challenge?.cue, t) ?? cueAt(challenge?.next_cue, t);
+): LivenessCue | null => cuesOf(challenge).find((c) => cueAt(c, t)) ?? null;
 
 /** The index in `light.colours` to paint at `t` (each from `from` to `to`), or -1 for none. */
 export const lightIndexAt = (light: LivenessLight | null | undefined, t: number): number =>
@@ -40,7 +44,7 @@ export function judgedForLight(light: LivenessLight | null | undefined, tag: Liv
 export function nextChange(challenge: LivenessChallenge | null, t: number): number | null {
   if (!challenge) return null;
   const moments = [
-    ...[challenge.cue, challenge.next_cue].flatMap((c) => (c ? [c.at, c.until] : [])),
+    ...cuesOf(challenge).flatMap((c) => [c.at, c.until]),
     ...(challenge.light?.colours.flatMap((c) => [c.from, c.to]) ?? []),
   ].filter((m) => m > t);
   return moments.length ? Math.min(...moments) : null;

@@ -79,9 +79,8 @@ function cutByFrame([x, y, w, h]: [number, number, number, number], frame: Frame
 
 /**
  * The selfie gates: exactly one face, large enough (pixels and share of the frame; less for a face
- * framed already, TOO_FAR_HOLD) but not too large
- * or cut by the frame's edges, enough light (frame and face; a near-black frame can still yield a
- * false face), roughly centred.
+ * framed already, TOO_FAR_HOLD) but not too large or cut by the frame's edges, enough light (frame
+ * and face; a near-black frame can still yield a false face), roughly centred.
  */
 export function checkGates(frame: FrameAnalysis, cfg: GateConfig): GateResult {
   const failed: GateName[] = [];

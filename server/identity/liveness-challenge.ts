@@ -117,6 +117,7 @@ export function challengeDecider(
     cues: 0,
     cue: null,
     next: null,
+    later: null,
     cueEnded: null,
     closingAt: null,
     light: null,
@@ -251,7 +252,9 @@ export function challengeDecider(
       ...blink.needsEmbedding(s.blink),
       colourBox: s.lastBox,
       colourExtent: s.lastExtent ?? null,
-      careful: [s.cue, s.next].flatMap((c) => (c ? [[c.at, c.until] as [number, number]] : [])),
+      careful: [s.cue, s.next, s.later].flatMap((c) =>
+        c ? [[c.at, c.until] as [number, number]] : [],
+      ),
     }),
 
     framed: (s) => s.lastBox !== null && !s.unframed,
@@ -317,6 +320,7 @@ export function challengeDecider(
     challenge: (s) => ({
       cue: s.done || s.refused ? null : s.cue,
       next_cue: s.done || s.refused ? null : s.next,
+      later_cue: s.done || s.refused ? null : (s.later ?? null),
       light:
         s.light && !s.lightPassed && !s.done && !s.refused
           ? { round: s.light.round, colours: s.light.colours }

@@ -44,6 +44,14 @@ export type CueState = {
    * Regular 3G is more than a second); it becomes the current cue when that one ends.
    */
   next: LivenessCue | null;
+  /**
+   * The cue after `next`, drawn and answered with both (issue 41): when a request both ends the
+   * current cue and the next one (a cue missed, then the next one answered), the one after them was
+   * drawn only then, LEAD_MS after the request's newest frame, and the patient waited 4-5 s for it
+   * (the bench's late sessions). It becomes `next` when the current cue ends. Absent from states
+   * stored before it.
+   */
+  later?: LivenessCue | null;
   /** When the previous cue ended (its blink's reopening, or its window's end). */
   cueEnded: number | null;
   /** The closing frame's `t` of the blink under way. */
@@ -64,10 +72,12 @@ const inWindow = (cue: LivenessCue, closingAt: number | null) =>
  * `of` 0, which the contract refuses).
  */
 function endCue<S extends CueState>(s: S, ended: number, rules: CueRules): S {
+  const more = s.hits < rules.required;
   return {
     ...s,
-    cue: s.next && s.hits < rules.required ? { ...s.next, of: rules.required - s.hits } : null,
-    next: null,
+    cue: s.next && more ? { ...s.next, of: rules.required - s.hits } : null,
+    next: more ? (s.later ?? null) : null,
+    later: null,
     cueEnded: ended,
   };
 }
@@ -87,7 +97,7 @@ export function resolveCues<S extends CueState>(
   for (let cue = s.cue; cue && t > cue.until; cue = s.cue) {
     if (closed && inWindow(cue, s.closingAt)) return s;
     s = endCue(s, cue.until, rules);
-    const pending = s.cue ? 1 : 0;
+    const pending = (s.cue ? 1 : 0) + (s.next ? 1 : 0);
     if (s.hits + pending + (rules.maxCues - s.cues) < rules.required)
       return { ...s, refused: 'cues_missed' };
   }
@@ -104,7 +114,10 @@ export function blinkCompleted<S extends CueState>(first: S, t: number | null, r
   return t !== null ? resolveCues(s, t, false, rules) : s;
 }
 
-/** The cues to ask from `start` (a request's end): the current one if none is, and the one after it. */
+/**
+ * The cues to ask from `start` (a request's end): the current one if none is, and the two after it
+ * (`next`, `later`), each a drawn gap after the one before.
+ */
 export function askCues<S extends CueState>(
   first: S,
   start: number,
@@ -123,10 +136,15 @@ export function askCues<S extends CueState>(
     const at = s.cues === 0 ? start : Math.max(start, s.cueEnded ?? 0) + gap();
     s = { ...s, cues: s.cues + 1, cue: cue(at) };
   }
-  // The one after it, answered now (a miss of the current one would need it at once).
+  // The one after it, answered now (a miss of the current one would need it at once), and the one
+  // after that (a miss and a hit in one request would need it at once).
   if (s.cue && !s.next && s.cues < rules.maxCues) {
     const at = Math.max(start, s.cue.until + gap());
     s = { ...s, cues: s.cues + 1, next: cue(at) };
+  }
+  if (s.next && !s.later && s.cues < rules.maxCues) {
+    const at = Math.max(start, s.next.until + gap());
+    s = { ...s, cues: s.cues + 1, later: cue(at) };
   }
   return s;
 }
@@ -138,6 +156,7 @@ export function cuesOnClock<S extends CueState>(s: S, by: number): S {
     ...s,
     cue: move(s.cue),
     next: move(s.next),
+    later: move(s.later ?? null),
     cueEnded: s.cueEnded === null ? null : s.cueEnded + by,
     closingAt: s.closingAt === null ? null : s.closingAt + by,
   };

@@ -249,7 +249,11 @@ export function createLivenessSessions(deps: {
         detections,
         live: result.live,
         ...(result.challenge
-          ? { cue: result.challenge.cue, nextCue: result.challenge.next_cue }
+          ? {
+              cue: result.challenge.cue,
+              nextCue: result.challenge.next_cue,
+              laterCue: result.challenge.later_cue,
+            }
           : {}),
         ...(result.refused ? { refused: result.refused } : {}),
         thresholds: {

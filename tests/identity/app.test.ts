@@ -46,7 +46,7 @@ describe('identity endpoints in the app', () => {
     expect(res.statusCode).toBe(200);
     const answer = livenessResponse.parse(res.json());
     expect(answer.liveness_detected).toBe(false);
-    expect(answer.challenge).toEqual({ cue: null, next_cue: null, light: null });
+    expect(answer.challenge).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
   });
 
   it(

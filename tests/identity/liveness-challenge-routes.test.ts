@@ -103,7 +103,7 @@ describe('the liveness challenge through the routes', () => {
     let answer = livenessResponse.parse(
       (await post(session_id, await frames(1), tags([0]))).json(),
     );
-    expect(answer.challenge).toEqual({ cue: null, next_cue: null, light: null });
+    expect(answer.challenge).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
     // More open frames: the baseline is measured, and the challenge starts LEAD_MS after the newest.
     for (let k = 0; k < 4 && !answer.challenge?.cue; k++) {
       const t0 = 700 * (k + 1);

@@ -200,7 +200,12 @@ function answerCues(p: ReturnType<typeof session>, latency: (n: number) => numbe
 describe('the challenge decider: blinks on cue', () => {
   it('asks nothing before the open-eye baseline, then the first cue and the colours LEAD_MS after the newest frame', () => {
     const p = session({ mode: 'cues,light' });
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({
+      cue: null,
+      next_cue: null,
+      later_cue: null,
+      light: null,
+    });
     const c = p.start();
     const newest = p.t - 125;
     expect(c.cue).toEqual({
@@ -214,10 +219,16 @@ describe('the challenge decider: blinks on cue', () => {
     expect(c.next_cue!.at - c.cue!.until).toBeGreaterThanOrEqual(CUE_GAP_MS[0]);
     expect(c.next_cue!.at - c.cue!.until).toBeLessThanOrEqual(CUE_GAP_MS[1]);
     expect(c.next_cue!.until - c.next_cue!.at).toBe(CUE_WINDOW_MS);
+    // And the one after it, CUE_GAP_MS after the next one's (issue 41: a miss and a hit in one
+    // request need it at once).
+    expect(c.later_cue).toMatchObject({ n: 3, of: 3 });
+    expect(c.later_cue!.at - c.next_cue!.until).toBeGreaterThanOrEqual(CUE_GAP_MS[0]);
+    expect(c.later_cue!.at - c.next_cue!.until).toBeLessThanOrEqual(CUE_GAP_MS[1]);
     // The worker skips frames in these windows only when the eyes clearly did not move.
     expect(p.decider.needsEmbedding(p.s).careful).toEqual([
       [c.cue!.at, c.cue!.until],
       [c.next_cue!.at, c.next_cue!.until],
+      [c.later_cue!.at, c.later_cue!.until],
     ]);
     expect(p.decider.needsEmbedding(p.decider.initial()).careful).toEqual([]);
     // Every round at once, back to back: the second is painted before the first is judged.
@@ -242,9 +253,9 @@ describe('the challenge decider: blinks on cue', () => {
     p.run(250);
     // The baseline is in, then the patient holds the phone too far: no cue, no colours.
     p.unframed(1000);
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
     p.unframed(2000, hints.tooClose);
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
     expect(p.s.cues).toBe(0);
     // Framed again: the first cue and the colours, LEAD_MS after the newest frame.
     p.run(2500);
@@ -252,15 +263,20 @@ describe('the challenge decider: blinks on cue', () => {
     expect(c.cue).toMatchObject({ n: 1, at: p.t - 125 + LEAD_MS });
     expect(c.light!.colours[0]!.from).toBe(p.t - 125 + LEAD_MS);
     // Out of the oval again: the cues asked stand (their windows run on: nothing is refunded) and
-    // no third is asked; the missed windows count.
+    // no fourth is asked; the missed windows count.
     const asked = p.s.cues;
+    expect(asked).toBe(3);
     p.unframed(c.next_cue!.until + 125);
     p.finish();
     expect(p.s.cues).toBe(asked);
-    expect(p.decider.challenge!(p.s)).toMatchObject({ cue: null, next_cue: null });
-    // Framed again, the next cue is drawn after the frame that passed.
+    expect(p.decider.challenge!(p.s)).toMatchObject({
+      cue: { n: 3, at: c.later_cue!.at },
+      next_cue: null,
+      later_cue: null,
+    });
+    // Framed again, the next cues are drawn after the frame that passed.
     p.run(p.t + 125);
-    expect(p.finish().cue).toMatchObject({ n: asked + 1 });
+    expect(p.finish().next_cue).toMatchObject({ n: asked + 1 });
   });
 
   it('one frame that fails the gates between framed ones holds nothing back; UNFRAMED_AFTER in a row do (issue 41)', () => {
@@ -283,7 +299,7 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.s.cues).toBe(asked);
     p.run(p.t);
     expect(p.decider.framed!(p.s)).toBe(true);
-    expect(p.finish().cue).toMatchObject({ n: asked + 1 });
+    expect(p.finish().next_cue).toMatchObject({ n: asked + 1 });
   });
 
   it('draws every order of different palette colours (the draw picks among those left)', () => {
@@ -321,11 +337,34 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.s.done).toBe(true);
     expect(p.decider.isLive(p.s)).toBe(true);
     expect(p.s.hits).toBe(3);
-    // Each cue went out with the next one ahead: the fourth was asked and never needed.
-    expect(p.s.cues).toBe(4);
+    // Each cue went out with the two after it ahead: the fourth and fifth were asked and never needed.
+    expect(p.s.cues).toBe(5);
     for (let i = 1; i < cues.length; i++)
       expect(cues[i]!.at).toBeGreaterThanOrEqual(cues[i - 1]!.at + 400 + 250 + 600);
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({
+      cue: null,
+      next_cue: null,
+      later_cue: null,
+      light: null,
+    });
+  });
+
+  it('a cue missed and the next answered in one request: the one after them was sent ahead and stands (issue 41)', () => {
+    const p = session({ mode: 'cues' });
+    const c = p.start();
+    const next = c.next_cue!;
+    const later = c.later_cue!;
+    // One request's frames: cue 1 passes with open eyes, the blink answers cue 2.
+    p.run(next.until + 125, { close: next.at + 400, reopen: next.at + 650 });
+    expect(p.s.hits).toBe(1);
+    const after = p.finish();
+    // The third cue is the one sent ahead, at its moment (not LEAD_MS after this request's newest
+    // frame: that one came 4-5 s late on Regular 3G), now current; two more go out behind it.
+    expect(after.cue).toMatchObject({ n: 3, of: 2, at: later.at, until: later.until });
+    expect(after.cue!.at).toBeLessThan(p.t - 125 + LEAD_MS);
+    expect(after.next_cue).toMatchObject({ n: 4, of: 2 });
+    expect(after.later_cue).toMatchObject({ n: 5, of: 2 });
+    expect(p.s.cues).toBe(5);
   });
 
   it('blinks at any time outside the windows do not count and do not refuse', () => {
@@ -354,11 +393,16 @@ describe('the challenge decider: blinks on cue', () => {
     const p = session({ mode: 'cues' });
     p.start();
     answerCues(p, () => null);
-    // Three missed; the fourth was sent ahead (with the third) and is never shown once refused.
+    // Three missed; the fourth and fifth were sent ahead and are never shown once refused.
     expect(p.s.hits).toBe(0);
-    expect(p.s.cues).toBe(4);
+    expect(p.s.cues).toBe(5);
     expect(p.s.refused).toBe('cues_missed');
-    expect(p.decider.challenge!(p.s)).toEqual({ cue: null, next_cue: null, light: null });
+    expect(p.decider.challenge!(p.s)).toEqual({
+      cue: null,
+      next_cue: null,
+      later_cue: null,
+      light: null,
+    });
   });
 
   it('says what to do: wait for the cue, and the count', () => {
@@ -1002,10 +1046,11 @@ describe('the challenge decider: signals', () => {
     p.finish({ frames: [], camera: { label: 'OBS Virtual Camera', frame_rate: 30 } });
     expect(p.s.signals.virtual_camera).toBe(1);
     const d = p.decider;
-    // A frame from the past, then one 10 s ahead of the server's own elapsed time.
-    let s = d.step(p.s, { face: face(OPEN, me), now: 20_000, tag: { t: 100, light: -1 } }).state;
+    // A frame from the past, then one 2.1 s ahead of the server's own elapsed time.
+    let s = d.step(p.s, { face: face(OPEN, me), now: 10_250, tag: { t: 100, light: -1 } }).state;
     expect(s.signals.clock_backwards).toBe(1);
-    s = d.step(s, { face: face(OPEN, me), now: 20_100, tag: { t: 60_000, light: -1 } }).state;
+    // (Before the first cue's window: a frame past every window asked would miss them all.)
+    s = d.step(s, { face: face(OPEN, me), now: 10_300, tag: { t: 2_400, light: -1 } }).state;
     expect(s.signals.clock_ahead).toBe(1);
     expect(s.refused).toBeNull();
     expect(d.signals!(s)).toMatchObject({ virtual_camera: 1, clock_backwards: 1, clock_ahead: 1 });
@@ -1040,7 +1085,7 @@ describe('the challenge decider: a browser clock that starts again', () => {
     expect(moved.light!.colours).toEqual(
       first.light!.colours.map((c) => ({ ...c, from: c.from - was, to: c.to - was })),
     );
-    expect(p.s.cues).toBe(2);
+    expect(p.s.cues).toBe(3);
     expect(p.s.lightRounds).toBe(LIGHT_ROUNDS);
     // A second restart moves them again, still the same asks: no client buys another try.
     p.run(1500);
@@ -1079,8 +1124,8 @@ describe('the challenge decider: another face (issue 41, one try per session)', 
     // Face A again: the refusal stands, and no cue or colour is asked any more.
     p.run(p.t + 500);
     expect(p.s.refused).toBe('face_changed');
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, light: null });
-    expect(p.s.cues).toBe(2);
+    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
+    expect(p.s.cues).toBe(3);
   });
 
   it('once a blink was seen, even in the mode without cues', () => {

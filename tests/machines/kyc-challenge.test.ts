@@ -177,15 +177,20 @@ describe('the challenge timeline (kyc.challenge.ts)', () => {
     ]);
   });
 
-  it('shows the next cue the server sent ahead at its own time, without another answer', () => {
+  it('shows the cues the server sent ahead at their own times, without another answer', () => {
     const cue = { n: 1, of: 3, at: 1500, until: 3000 };
     const next_cue = { n: 2, of: 3, at: 4000, until: 5500 };
-    const challenge = { cue, next_cue, light: null };
+    const later_cue = { n: 3, of: 3, at: 6000, until: 7500 };
+    const challenge = { cue, next_cue, later_cue, light: null };
     expect(
-      [1500, 3500, 4000, 5499, 5500].map((t) => challengeCueAt(challenge, t)?.n ?? null),
-    ).toEqual([1, null, 2, 2, null]);
+      [1500, 3500, 4000, 5499, 5500, 6000, 7499, 7500].map(
+        (t) => challengeCueAt(challenge, t)?.n ?? null,
+      ),
+    ).toEqual([1, null, 2, 2, null, 3, 3, null]);
     expect(nextChange(challenge, 3000)).toBe(4000);
     expect(nextChange(challenge, 4000)).toBe(5500);
+    expect(nextChange(challenge, 5500)).toBe(6000);
+    expect(nextChange(challenge, 6000)).toBe(7500);
   });
 });
 

@@ -116,11 +116,16 @@ export function observeLight<S extends LightPart>(
   s = { ...s, light };
   // Every round drawn failed or went unseen: another sequence (drawn by `finish`) or refused.
   if (unjudged(s) === 0 && s.lightRounds >= LIGHT_ROUNDS) {
-    // Every round unjudgeable is the place's light, not a mismatch: its own reason, which offers
-    // a person at once (the two rounds end about 9 s after the colours start). A round whose
-    // colours went unseen (the frames did not reach the server) says nothing.
+    // A round unjudgeable and none against the colours is the place's light, not a mismatch: its
+    // own reason, which offers a person at once (the two rounds end about 9 s after the colours
+    // start). A round that followed the colours without passing alone says nothing against them
+    // (a patient in the shade: one round followed, the other under the noise floor, was told the
+    // screen's light was not seen), nor one whose colours went unseen (the frames did not reach
+    // the server).
     const seen = s.lightScores.filter((x) => x.seen);
-    const place = seen.length > 0 && seen.every((x) => unjudgeable(x, thresholds));
+    const place =
+      seen.some((x) => unjudgeable(x, thresholds)) &&
+      seen.every((x) => x.followed || unjudgeable(x, thresholds));
     s = { ...s, refused: place ? 'light_unjudged' : 'light_mismatch' };
   }
   return s;

@@ -484,14 +484,34 @@ describe('the challenge decider: the colour light', () => {
     expect(second.change).toBeGreaterThanOrEqual(FLAT_FACE_CHANGE);
     expect(flatSecond.s.lightPassed).toBe(false);
     expect(flatSecond.s.refused).toBe('light_mismatch');
-    // The first round loose, the second not followed at all (a recording matching once): refused.
+    // The first round loose, the second clearly against the colours (a recording matching once,
+    // another sequence on the face the second time): refused as a mismatch.
+    const reversed = (at: number, st: ChallengeState) => {
+      const colours = st.light?.colours ?? [];
+      const i = colours.findIndex((x) => at >= x.from && at < x.to);
+      return lit(i < 0 ? null : colours[colours.length - 1 - i]!.colour);
+    };
     const once = run({
       seed: 66,
-      setup: (q) => q.reflecting((at, st) => (inFirstRound(st, at) ? loose(at, st) : lit(null))),
+      setup: (q) =>
+        q.reflecting((at, st) => (inFirstRound(st, at) ? loose(at, st) : reversed(at, st))),
     });
     expect(once.s.lightScores.map((x) => x.followed)).toEqual([true, false]);
+    expect(once.s.lightScores[1]!.response).toBeGreaterThanOrEqual(SHAPE_MIN_CHANGE);
     expect(once.s.lightPassed).toBe(false);
     expect(once.s.refused).toBe('light_mismatch');
+    // The first round loose, the second under the noise floor (the shade, a cloud): not a pass, and
+    // not a mismatch either: the place's light, which offers a person at once (issue 41).
+    const shade = run({
+      seed: 66,
+      setup: (q) =>
+        q.reflecting((at, st) =>
+          inFirstRound(st, at) ? loose(at, st) : lit(scheduledColour(st, at), 0.004, 0),
+        ),
+    });
+    expect(shade.s.lightScores.map((x) => x.followed)).toEqual([true, false]);
+    expect(shade.s.lightPassed).toBe(false);
+    expect(shade.s.refused).toBe('light_unjudged');
   });
 
   it("a round at the noise floor (the sun's) never passes on its own, however well it correlates; two followed rounds do (issue 41)", () => {

@@ -14,6 +14,7 @@ import {
   startKycResponse,
 } from '../../contract/identity';
 import {
+  ANSWER_LEAST,
   bufferFrame,
   CUE_ANSWER_MS,
   inCueAnswer,
@@ -396,6 +397,36 @@ describe('the frame policy', () => {
         colour: i === 0 ? 0 : 1,
       });
     expect(buffer.map((f) => f.data).slice(0, 2)).toEqual([0, 2]);
+  });
+  it("gives the cue answer's latest frames, down to ANSWER_LEAST, to the colours it does not show (issue 41: a round left unjudged)", () => {
+    // 13 frames: 0-5 lit by colours 0 (0-2) and 1 (3-5), 6-12 the cue's answer under colour 2.
+    const frames = buf(13).map((f) => ({
+      ...f,
+      lit: true,
+      colour: f.data < 3 ? 0 : f.data < 6 ? 1 : 2,
+      answer: f.data >= 6,
+    }));
+    const sent = policy.select(frames).map((f) => f.data);
+    // A frame of each colour the answer does not show; the answer gives up its last frame only.
+    expect(sent).toEqual([1, 4, 6, 7, 8, 9, 10, 11]);
+    // Three colours it does not show: the answer keeps ANSWER_LEAST, its earliest.
+    expect(ANSWER_LEAST).toBe(5);
+    const three = policy
+      .select(
+        buf(14).map((f) => ({
+          ...f,
+          lit: true,
+          colour: Math.min(3, Math.floor(f.data / 2)),
+          answer: f.data >= 6,
+        })),
+      )
+      .map((f) => f.data);
+    expect(three).toEqual([0, 2, 4, 6, 7, 8, 9, 10]);
+    // An answer under every colour of the buffer keeps all its frames (as before).
+    const covered = policy
+      .select(frames.map((f) => ({ ...f, colour: f.data < 6 ? 2 : f.colour })))
+      .map((f) => f.data);
+    expect(covered.filter((d) => d >= 6)).toEqual([6, 7, 8, 9, 10, 11, 12]);
   });
   it('stays within the server bounds', () => {
     expect(policy.maxFramesPerRequest).toBeLessThanOrEqual(LIVENESS_MAX_FRAMES);

@@ -667,6 +667,33 @@ describe('a request decided in its transaction (decideFrames)', () => {
     expect(two.steps[0]).not.toHaveProperty('faces');
   });
 
+  it("holds a face the decider says is framed down to TOO_FAR_HOLD of the least size (issue 41: no 'too far' flicker at the limit)", async () => {
+    const h = 0x0a0b_0c0d_0e0f_1011n;
+    // An 85 px box: under the 90 px limit, over 90% of it (81 px).
+    const small = (i: number): FrameAnalysis => {
+      const f = frame(thumb(360 + i), flip(h, i * 5));
+      return { ...f, faces: [{ ...f.faces[0]!, box: [157, 182, 85, 85] }] };
+    };
+    const gatesFor = async (framed: boolean) => {
+      const sid = await kycSession();
+      const answer = await db.transaction((tx) =>
+        decideFrames(tx, {
+          sessionId: sid,
+          images: [new Uint8Array(1)],
+          frames: [small(framed ? 1 : 0)],
+          anchor: { bytes: null, afterSeq: 0 },
+          decider: { ...decider, framed: () => framed },
+          keepPhoto: false,
+          config,
+          now: () => Date.now(),
+        }),
+      );
+      return answer.steps[0]!.gates;
+    };
+    expect(await gatesFor(false)).toEqual(['too_far']);
+    expect(await gatesFor(true)).toEqual([]);
+  });
+
   it('costs the same statements for one frame as for eight', async () => {
     const h = 0x0bad_cafe_dead_beefn;
     const one: string[] = [];

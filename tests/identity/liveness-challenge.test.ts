@@ -98,6 +98,9 @@ function lit(screen: string | null, k = 0.25, kb = 0.02): FrameColour {
   return { face: mix(SKIN, screen ? k : 0), background: mix(WALL, screen ? kb : 0) };
 }
 
+/** The challenge of an answer that asks nothing (before the baseline, after the end). */
+const NOTHING_ASKED = { cue: null, next_cue: null, later_cue: null, light: null };
+
 type Options = { mode?: 'cues,light' | 'cues'; seed?: number };
 
 /** A session driven frame by frame, as the engine does: step each frame, finish each request. */
@@ -200,12 +203,7 @@ function answerCues(p: ReturnType<typeof session>, latency: (n: number) => numbe
 describe('the challenge decider: blinks on cue', () => {
   it('asks nothing before the open-eye baseline, then the first cue and the colours LEAD_MS after the newest frame', () => {
     const p = session({ mode: 'cues,light' });
-    expect(p.decider.challenge!(p.s)).toEqual({
-      cue: null,
-      next_cue: null,
-      later_cue: null,
-      light: null,
-    });
+    expect(p.decider.challenge!(p.s)).toEqual(NOTHING_ASKED);
     const c = p.start();
     const newest = p.t - 125;
     expect(c.cue).toEqual({
@@ -253,9 +251,9 @@ describe('the challenge decider: blinks on cue', () => {
     p.run(250);
     // The baseline is in, then the patient holds the phone too far: no cue, no colours.
     p.unframed(1000);
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
+    expect(p.finish()).toEqual(NOTHING_ASKED);
     p.unframed(2000, hints.tooClose);
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
+    expect(p.finish()).toEqual(NOTHING_ASKED);
     expect(p.s.cues).toBe(0);
     // Framed again: the first cue and the colours, LEAD_MS after the newest frame.
     p.run(2500);
@@ -341,12 +339,7 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.s.cues).toBe(5);
     for (let i = 1; i < cues.length; i++)
       expect(cues[i]!.at).toBeGreaterThanOrEqual(cues[i - 1]!.at + 400 + 250 + 600);
-    expect(p.decider.challenge!(p.s)).toEqual({
-      cue: null,
-      next_cue: null,
-      later_cue: null,
-      light: null,
-    });
+    expect(p.decider.challenge!(p.s)).toEqual(NOTHING_ASKED);
   });
 
   it('a cue missed and the next answered in one request: the one after them was sent ahead and stands (issue 41)', () => {
@@ -397,12 +390,7 @@ describe('the challenge decider: blinks on cue', () => {
     expect(p.s.hits).toBe(0);
     expect(p.s.cues).toBe(5);
     expect(p.s.refused).toBe('cues_missed');
-    expect(p.decider.challenge!(p.s)).toEqual({
-      cue: null,
-      next_cue: null,
-      later_cue: null,
-      light: null,
-    });
+    expect(p.decider.challenge!(p.s)).toEqual(NOTHING_ASKED);
   });
 
   it('says what to do: wait for the cue, and the count', () => {
@@ -1102,6 +1090,11 @@ describe('the challenge decider: a browser clock that starts again', () => {
       at: first.next_cue!.at - was,
       until: first.next_cue!.until - was,
     });
+    expect(moved.later_cue).toEqual({
+      ...first.later_cue!,
+      at: first.later_cue!.at - was,
+      until: first.later_cue!.until - was,
+    });
     expect(moved.light!.colours).toEqual(
       first.light!.colours.map((c) => ({ ...c, from: c.from - was, to: c.to - was })),
     );
@@ -1144,7 +1137,7 @@ describe('the challenge decider: another face (issue 41, one try per session)', 
     // Face A again: the refusal stands, and no cue or colour is asked any more.
     p.run(p.t + 500);
     expect(p.s.refused).toBe('face_changed');
-    expect(p.finish()).toEqual({ cue: null, next_cue: null, later_cue: null, light: null });
+    expect(p.finish()).toEqual(NOTHING_ASKED);
     expect(p.s.cues).toBe(3);
   });
 

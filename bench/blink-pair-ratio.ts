@@ -15,8 +15,9 @@ import { loadHuman } from '../server/identity/worker/models';
 import { BLINK_FACES, makeSyntheticPatient, type BlinkFace } from '../tests/synthetic/model';
 import { runIfMain } from './_identity';
 import { FRAMINGS, syntheticCamera, type Framing } from './_synthetic';
+import { IMAGE_LIMITS } from '../tests/identity/frames';
 
-const limits = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
+const limits = IMAGE_LIMITS;
 const load = () =>
   os
     .loadavg()

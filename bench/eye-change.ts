@@ -15,11 +15,11 @@ import { decodeRgb } from '../server/identity/image';
 import { detectWithEyes, newTask } from '../server/identity/worker/detect';
 import { eyeAnchor, eyeChange, grey } from '../server/identity/worker/eyes';
 import { loadHuman } from '../server/identity/worker/models';
-import { cameraFrame, ovalFrame } from '../tests/identity/frames';
+import { cameraFrame, ovalFrame, IMAGE_LIMITS } from '../tests/identity/frames';
 import { kioskFrame, percentile, runIfMain } from './_identity';
 import { makePatient, realCameraFrame, realCapture, type Camera } from './_patient';
 
-const limits = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
+const limits = IMAGE_LIMITS;
 /** Camera frames (30 fps) between two selfie captures (125 ms) and two kiosk frames. */
 const STEP = { selfie: 4, kiosk: 9 } as const;
 type Use = keyof typeof STEP;

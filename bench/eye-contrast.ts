@@ -24,8 +24,9 @@ import { loadHuman } from '../server/identity/worker/models';
 import { makeSyntheticPatient } from '../tests/synthetic/model';
 import { runIfMain } from './_identity';
 import { syntheticCamera } from './_synthetic';
+import { IMAGE_LIMITS } from '../tests/identity/frames';
 
-const limits = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
+const limits = IMAGE_LIMITS;
 const CAPTURE_MS = 125;
 /** Of the frames after the anchor: the lid half way in the 3rd, closed in the 6th. */
 const HALF = 3;

@@ -16,6 +16,9 @@ export const fixtures = path.resolve(
 );
 export const fixture = (...p: string[]) => readFileSync(path.join(fixtures, ...p));
 
+/** The image limits the face worker's own tests and benches decode with (decodeRgb, analyzeFrames). */
+export const IMAGE_LIMITS = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
+
 /** The committed cédulas' manifest: each card's expected fields and its printed names. */
 export const cardManifest = JSON.parse(fixture('cedulas', 'manifest.json').toString()) as Record<
   string,

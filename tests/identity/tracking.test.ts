@@ -23,10 +23,10 @@ import {
   unchangedLimit,
 } from '../../server/identity/worker/eyes';
 import { loadHuman, type Human } from '../../server/identity/worker/models';
-import { fixture, OVAL, ovalFrame } from './frames';
+import { fixture, OVAL, ovalFrame, IMAGE_LIMITS } from './frames';
 
 const T = 120_000;
-const limits = { maxUploadBytes: 8 << 20, maxPixels: 40_000_000, minImageSide: 16 };
+const limits = IMAGE_LIMITS;
 let human: Human;
 /** Each `detect` call: fresh (Human's detector ran) or tracked, and whether it described. */
 let calls: Array<{ fresh: boolean; describe: boolean }> = [];

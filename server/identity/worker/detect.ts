@@ -262,7 +262,7 @@ export async function detectWithMargin(
 }
 
 /**
- * A single image without a face (analyzeImage: the kiosk's, a document's) looked at again with
+ * A single image without a face (analyzeImage: a photo, a document's portrait) looked at again with
  * FACE_MARGIN, answered only as a face too close: wider than the gates allow (MAX_FACE_RATIO), in
  * the frame's own coordinates. One fresh detection more, on images without a face only.
  */

@@ -3,8 +3,8 @@
  * face's rim takes less of the screen's light than its core; a flat one the same). Patient `i` of
  * `bench/liveness-challenge.ts --faces all --seed 1` is rebuilt (its face, light, tone and framing),
  * its synthetic camera films the six colours of the challenge (liveness-light.ts) held 700 ms each
- * in three orders, no blinks; the face worker analyses the frames as one request, and each
- * order's round is judged as the server judges a round
+ * in three orders, no blinks; the face worker analyses the frames as one request (the margin of a
+ * large face from the start), and each order's round is judged as the server judges a round
  * (judgeLight on the later two frames of each colour). Prints per order the shape (rim over core),
  * the face's change and correlation, and the largest share of the core's pixels with a channel at
  * 250 or more. Figures, not a test:

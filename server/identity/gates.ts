@@ -44,8 +44,9 @@ const hintOf: Record<GateName, string> = {
  *   Past k = 1.0 the detector also finds a smaller wrong face now and then (0.64-0.75), which no
  *   gate on size can tell.
  * So 0.95: every face found 0.58-0.93 wide passes, one touching both sides does not.
- * A face the detector misses for being too large is looked at again with a grey margin
- * (worker/detect.ts detectTooClose) and answered too close when it is wider than 0.95: with it (same
+ * A face the detector misses for being too large is found with a grey margin (worker/detect.ts
+ * FACE_MARGIN: a selfie's frame without a face, every frame of a session whose face is large; a
+ * single image's, detectTooClose) and answered too close when it is wider than 0.95: with it (same
  * bench, 2026-11-29) no face is unfound at k = 1.0 and 1.1 (13 and 17 of the 23 too close, the
  * rest found and fitting, or at 1.1 a smaller wrong face), 1 at 1.2 (19 too close), 3 at 1.35.
  * `too_far` stays on the box (at least IDENTITY_MIN_FACE_PX = 90 px and 16% of the width): at

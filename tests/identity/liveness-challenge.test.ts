@@ -1243,30 +1243,43 @@ describe('the colour statistic (worker/colour.ts)', () => {
     });
   });
 
-  it("measures the face's core and rim in its extent (issue 41), both rims or none", () => {
+  /** A 160x180 frame whose pixel at (x, y) is `paint(x, y)`, and a face's extent in it. */
+  const painted = (paint: (x: number, y: number) => number[]) => {
     const w = 160;
     const h = 180;
     const data = Buffer.alloc(w * h * 3);
-    const extent: [number, number, number, number] = [40, 40, 80, 100];
-    for (let y = 0; y < h; y++)
-      for (let x = 0; x < w; x++) {
-        // The rim strips' columns darker than the core's.
-        const u = (x - 40) / 80;
-        const c =
-          u > 0.03 && u < 0.19
-            ? [90, 60, 50]
-            : u > 0.81 && u < 0.97
-              ? [90, 60, 50]
-              : [180, 120, 90];
-        data.set(c, (y * w + x) * 3);
-      }
-    const c = frameColour({ data, width: w, height: h }, box, extent);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data.set(paint(x, y), (y * w + x) * 3);
+    return { data, width: w, height: h };
+  };
+  const extent: [number, number, number, number] = [40, 40, 80, 100];
+
+  it("measures the face's core and rim in its extent (issue 41), both rims or none", () => {
+    // The rim strips' columns darker than the core's.
+    const img = painted((x) => {
+      const u = (x - 40) / 80;
+      return (u > 0.03 && u < 0.19) || (u > 0.81 && u < 0.97) ? [90, 60, 50] : [180, 120, 90];
+    });
+    const c = frameColour(img, box, extent);
     expect(c.core).toEqual([180, 120, 90]);
     expect(c.rim).toEqual([90, 60, 50]);
     // Without an extent: neither (the face's centre and the background as before).
-    expect(frameColour({ data, width: w, height: h }, box)).not.toHaveProperty('rim');
+    expect(frameColour(img, box)).not.toHaveProperty('rim');
     // A face cut by the frame's left edge: no rim.
-    expect(frameColour({ data, width: w, height: h }, box, [-20, 40, 80, 100]).rim).toBeNull();
+    expect(frameColour(img, box, [-20, 40, 80, 100]).rim).toBeNull();
+  });
+
+  it('leaves a clipped pixel out of the core and the rim, a dark one in (issue 41)', () => {
+    // Every other column: a highlight clipped in red, or a pixel too dark for a mid-tone.
+    const img = painted((x, y) =>
+      x % 2 ? [255, 200, 150] : y % 2 ? [200, 140, 100] : [40, 30, 20],
+    );
+    const c = frameColour(img, box, extent);
+    for (const region of [c.core!, c.rim!]) {
+      // the mean of the unclipped pixels, about half [200, 140, 100] and half [40, 30, 20] (with
+      // the clipped ones, about [187, 142, 105])
+      for (const [k, v] of [120, 85, 60].entries())
+        expect(Math.abs(region[k]! - v)).toBeLessThan(8);
+    }
   });
 
   it('leaves dark background pixels out while enough mid-tones remain', () => {

@@ -1,9 +1,9 @@
 /**
  * A face too close to be found (issue 41 item 2): the detector misses faces wider than the frame,
- * so a frame without a face is looked at again with a grey margin (worker/detect.ts
- * detectTooClose). On the real models: a crop of a fixture face 1.2 times the frame's width reads
- * 'too close' (not 'no face'), a frame of a wall stays 'no face', and a face that fits is answered
- * from the frame itself, never from the margin.
+ * so a frame without a face is looked at again with a grey margin (worker/detect.ts FACE_MARGIN;
+ * a single image's, detectTooClose). On the real models: a crop of a fixture face 1.2 times the
+ * frame's width reads 'too close' (not 'no face'), a frame of a wall stays 'no face', and a single
+ * image's face that fits is answered from the image itself (a request's frames: face-margin.test.ts).
  */
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@ import { decodeRgb, fingerprint, meanLuma, type ImageLimits } from '../image';
 import type { BlinkPlan, EmbeddingPlan } from '../liveness';
 import type { FrameAnalysis } from '../types';
 import { frameColour } from './colour';
-import { detectTooClose, detectWithEyes, newTask } from './detect';
+import { detectTooClose, detectWithEyes, detectWithMargin, marginFor, newTask } from './detect';
 import {
   decodeAnchor,
   encodeAnchor,
@@ -216,6 +216,8 @@ export async function analyzeFrames(
   for (const [index, bytes] of frames.entries()) {
     const t0 = performance.now();
     const img = await decodeRgb(bytes, limits, opts.maxSide ?? 640);
+    // A face as large as the session's last one is looked for with a margin from the first frame on.
+    if (index === 0) task.margin = marginFor(opts.colourExtent, img.width);
     const fp = fingerprint(img);
     const g = grey(img);
     const luminance = meanLuma(img);
@@ -264,6 +266,8 @@ export async function analyzeFrames(
       if (before.length === 1) found = await detectWithEyes(human, img, false, task);
     }
     skippedBefore = null;
+    // No face without a margin: perhaps one that fills the frame or is wider (detect.ts FACE_MARGIN).
+    if (!found.length) found = await detectWithMargin(human, img, describe, task);
     let only = found.length === 1 ? found[0]! : null;
     if (only && !describe) {
       // Described only once the eye ratio and the position say the decider will need it: a second
@@ -284,8 +288,6 @@ export async function analyzeFrames(
         only = found.length === 1 ? found[0]! : null;
       }
     }
-    // No face at all: perhaps one too close to be found (detect.ts), said as such by the gates.
-    const close = found.length ? null : await detectTooClose(human, img, task);
     const tDetect = performance.now();
     if (only) {
       describeFirst = false;
@@ -310,7 +312,7 @@ export async function analyzeFrames(
     }
     out.push({
       ...base,
-      faces: close ? [close] : found.map((f) => f.face),
+      faces: found.map((f) => f.face),
       colour: frameColour(img, colourBox, colourExtent),
       timings: { decodeMs: tDecode - t0, detectMs: tDetect - tDecode },
     });

@@ -2,7 +2,7 @@ import { MAX_FACE_RATIO } from '../gates';
 import { meanLuma, type RgbImage } from '../image';
 import type { FaceObservation } from '../types';
 import { eyeAspectRatio, eyeBox, LEFT_EYE, RIGHT_EYE, type EyeBox } from './eyes';
-import { DETECTOR_MIN_CONFIDENCE, type Human } from './models';
+import { DETECTOR_MIN_CONFIDENCE, type Human, type Point3 } from './models';
 
 /*
  * Box tracking between the frames of one task, through Human's own cache (Human 3.3.6,
@@ -66,6 +66,12 @@ function detectConfig(describe: boolean, fresh: boolean) {
 
 /** The detections of one task: whether the next may reuse the previous one's box, and counts. */
 type TaskTracking = {
+  /**
+   * The grey margin every detection of the task looks with (a share of the frame's size on each
+   * side: FACE_MARGIN), 0 for none. One for the whole task once set: Human reuses a box only
+   * between inputs of one size.
+   */
+  margin: number;
   lastFoundOne: boolean;
   fresh: number;
   tracked: number;
@@ -73,7 +79,8 @@ type TaskTracking = {
   /** Detections that computed the description (each of them fresh). */
   described: number;
 };
-export const newTask = (): TaskTracking => ({
+export const newTask = (margin = 0): TaskTracking => ({
+  margin,
   lastFoundOne: false,
   fresh: 0,
   tracked: 0,
@@ -123,10 +130,10 @@ export async function detectWithEyes(
   task: TaskTracking,
 ): Promise<Detected[]> {
   const tracked = task.lastFoundOne && !describe;
-  let found = await runDetection(human, img, describe, !tracked);
+  let found = await runDetection(human, img, describe, !tracked, task.margin);
   if (tracked && found.length !== 1) {
     task.redone++;
-    found = await runDetection(human, img, describe, true);
+    found = await runDetection(human, img, describe, true, task.margin);
   } else if (tracked) task.tracked++;
   else task.fresh++;
   if (describe) task.described++;
@@ -134,15 +141,36 @@ export async function detectWithEyes(
   return found;
 }
 
+/** `img` with a neutral grey margin of `share` of its size on every side, and the margin's sizes. */
+function withMargin(img: RgbImage, share: number): { view: RgbImage; px: number; py: number } {
+  const px = Math.round(img.width * share);
+  const py = Math.round(img.height * share);
+  const width = img.width + 2 * px;
+  const height = img.height + 2 * py;
+  const data = Buffer.alloc(width * height * 3, 128);
+  for (let y = 0; y < img.height; y++) {
+    img.data.copy(data, ((y + py) * width + px) * 3, y * img.width * 3, (y + 1) * img.width * 3);
+  }
+  return { view: { data, width, height }, px, py };
+}
+
+/**
+ * The faces of `img`, looked for on it with a grey margin of `margin` of its size on every side
+ * (none when 0) and answered in `img`'s own coordinates: the mesh and its extent moved back (the
+ * extent may reach past the frame: a face cut by an edge), the box clipped to the frame, the
+ * luminance of the frame's pixels under it.
+ */
 async function runDetection(
   human: Human,
   img: RgbImage,
   describe: boolean,
   fresh: boolean,
+  margin = 0,
 ): Promise<Detected[]> {
+  const { view, px, py } = margin > 0 ? withMargin(img, margin) : { view: img, px: 0, py: 0 };
   const t = human.tf.tensor3d(
-    new Uint8Array(img.data.buffer, img.data.byteOffset, img.data.length),
-    [img.height, img.width, 3],
+    new Uint8Array(view.data.buffer, view.data.byteOffset, view.data.length),
+    [view.height, view.width, 3],
     'int32',
   );
   const batch = human.tf.expandDims(t, 0);
@@ -152,12 +180,24 @@ async function runDetection(
     // The detector's own confidence, whatever floor the mesh's score had (MESH_MIN_FACE_SCORE).
     const faces = result.face.filter((f) => (f.boxScore ?? f.score) >= DETECTOR_MIN_CONFIDENCE);
     return faces.map((f) => {
-      const right = eyeAspectRatio(f.mesh, RIGHT_EYE);
-      const left = eyeAspectRatio(f.mesh, LEFT_EYE);
-      const box = f.box.map((v) => Math.round(v)) as [number, number, number, number];
-      const extent = meshExtent(f.mesh);
-      const r = eyeBox(f.mesh, RIGHT_EYE);
-      const l = eyeBox(f.mesh, LEFT_EYE);
+      const mesh = px || py ? f.mesh.map(([x, y, z]): Point3 => [x - px, y - py, z]) : f.mesh;
+      const right = eyeAspectRatio(mesh, RIGHT_EYE);
+      const left = eyeAspectRatio(mesh, LEFT_EYE);
+      const [bx, by, bw, bh] = f.box.map((v) => Math.round(v)) as [number, number, number, number];
+      const x0 = Math.max(0, bx - px);
+      const y0 = Math.max(0, by - py);
+      const box: [number, number, number, number] =
+        px || py
+          ? [
+              x0,
+              y0,
+              Math.min(img.width, bx - px + bw) - x0,
+              Math.min(img.height, by - py + bh) - y0,
+            ]
+          : [bx, by, bw, bh];
+      const extent = meshExtent(mesh);
+      const r = eyeBox(mesh, RIGHT_EYE);
+      const l = eyeBox(mesh, LEFT_EYE);
       return {
         face: {
           box,
@@ -177,50 +217,65 @@ async function runDetection(
 }
 
 /**
- * A face too close to be found (issue 41 item 2, 'the right distance'): the detector misses most
- * faces wider than the frame (bench/face-framing.ts: at k = 1.0 of the frame's width 6 of 23 fixture
- * faces, at 1.1 11 of 23), so a patient who fills the oval past its edge heard 'No vemos tu cara'
- * instead of 'Alejá un poco el celular'. When a frame shows no face, it is looked at once more with
- * a neutral grey margin of CLOSE_PAD of its size on every side, where such a face is whole again;
- * a face found there wider than the gates allow (gates.ts MAX_FACE_RATIO) is answered in the
- * frame's own coordinates, so the gates say too close. A face found there that would fit the frame
- * is not answered, even cut by an edge: closed lids on a face that fits can hide it from the
- * detector (analyze.ts), and the margin's mesh of such a frame is off (held-out blink-b at the
- * bench's fill, closed: 0.89 of the width and 12 px past the bottom, where the open frame's face
- * is 0.66 and whole); no blink or colour is ever read from a margin. One fresh detection more, on
- * frames without a face only.
+ * The grey margin a face that fills the frame is looked for with (issue 41), a share of the frame's
+ * size on every side. The selfie's frames are the oval's crop, and a patient who fills the oval (what
+ * it asks for) fills them: there the detector finds the face on some frames and not on others, or
+ * finds a smaller wrong face, and the mesh follows its box. Measured on the real models
+ * (2026-11-30, the liveness bench's synthetic patients at fill, 160x180 frames, 13 frames each): the
+ * held-out `blink-g` (tone V) had a detector score of 0.32-0.65 on the frame (no face on 6-9 of 13
+ * at 0.5) and 0.80-0.86 on every frame with the margin; `blink-b`'s mesh on the frame was 141 px wide
+ * on some frames and 111 px (a box on part of the face) on others, with the margin 139-141 px on
+ * every frame, eyes open or closed (a closed eye's ratio 0.16-0.21 against 0.35-0.39 open); the
+ * faces the frame alone found well (scores 0.9 and more) measured the same with it (extents within
+ * 3 px). Faces smaller than the frame score higher with it too, but their box is 3-6 px narrower than
+ * without (the far framing's faces: the size limit, `too_far`, is on the box), so a task looks with
+ * the margin only where the face is large (LARGE_FACE) or not found without it.
+ * It also finds the faces wider than the frame (the detector misses most of them:
+ * bench/face-framing.ts, at k = 1.0 of the frame's width 6 of 23 fixture faces, at 1.1 11 of 23): the
+ * gates say too close (gates.ts MAX_FACE_RATIO) instead of 'No vemos tu cara'.
  */
-export const CLOSE_PAD = 0.3;
+export const FACE_MARGIN = 0.3;
+/** A face at least this share of the frame's width makes the session's next request look with FACE_MARGIN. */
+export const LARGE_FACE = 0.5;
+/** The margin a task starts with: FACE_MARGIN when the session's last face (its extent) was large. */
+export const marginFor = (
+  extent: readonly number[] | null | undefined,
+  frameWidth: number,
+): number => (extent && extent[2]! >= LARGE_FACE * frameWidth ? FACE_MARGIN : 0);
 
+/**
+ * A frame of a task without a margin that showed no face, looked at again with FACE_MARGIN; the
+ * task keeps the margin when a face is found there (the next frames tracked on its box).
+ */
+export async function detectWithMargin(
+  human: Human,
+  img: RgbImage,
+  describe: boolean,
+  task: TaskTracking,
+): Promise<Detected[]> {
+  if (task.margin) return [];
+  task.margin = FACE_MARGIN;
+  task.lastFoundOne = false;
+  const found = await detectWithEyes(human, img, describe, task);
+  if (!found.length) task.margin = 0;
+  return found;
+}
+
+/**
+ * A single image without a face (analyzeImage: a photo, a document's portrait) looked at again with
+ * FACE_MARGIN, answered only as a face too close: wider than the gates allow (MAX_FACE_RATIO), in
+ * the frame's own coordinates. One fresh detection more, on images without a face only.
+ */
 export async function detectTooClose(
   human: Human,
   img: RgbImage,
   task: TaskTracking,
 ): Promise<FaceObservation | null> {
-  const px = Math.round(img.width * CLOSE_PAD);
-  const py = Math.round(img.height * CLOSE_PAD);
-  const width = img.width + 2 * px;
-  const height = img.height + 2 * py;
-  const data = Buffer.alloc(width * height * 3, 128);
-  for (let y = 0; y < img.height; y++) {
-    img.data.copy(data, ((y + py) * width + px) * 3, y * img.width * 3, (y + 1) * img.width * 3);
-  }
-  const found = await runDetection(human, { data, width, height }, false, true);
+  const found = await runDetection(human, img, false, true, FACE_MARGIN);
   task.fresh++;
   task.lastFoundOne = false;
   if (found.length !== 1 || !found[0]!.face.extent) return null;
   const { face } = found[0]!;
-  const [ex, ey, ew, eh] = face.extent!;
-  if (ew / img.width <= MAX_FACE_RATIO) return null;
-  const extent: [number, number, number, number] = [ex - px, ey - py, ew, eh];
-  const [bx, by, bw, bh] = face.box;
-  const x0 = Math.max(0, bx - px);
-  const y0 = Math.max(0, by - py);
-  const box: [number, number, number, number] = [
-    x0,
-    y0,
-    Math.min(img.width, bx - px + bw) - x0,
-    Math.min(img.height, by - py + bh) - y0,
-  ];
-  return { ...face, box, extent, luminance: meanLuma(img, box), embedding: undefined };
+  if (face.extent![2] / img.width <= MAX_FACE_RATIO) return null;
+  return { ...face, embedding: undefined };
 }

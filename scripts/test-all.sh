@@ -13,16 +13,9 @@ step() { printf '\n=== %s (%s UTC, %d s in) ===\n' "$*" "$(date -u +%T)" "$SECON
 # 2026-11-26 and, twice in a row, on 2026-11-30), the files it left unfinished run again, up to
 # twice (scripts/vitest-unfinished.ts), and their results take their place in the report. A failed
 # test is never run again.
-#
-# Every tier runs one test file per core (--maxWorkers=100%): Vitest's own default in a run is one
-# fewer than the cores, a single worker on these 2-core machines, and most tests wait on HTTP, the
-# database or the engine's worker threads. Measured alone on this machine (2026-11-30): the first
-# tier 722 -> 545 s, the PostgreSQL tier 340 -> 209 s, the engine tier 387 -> 278 s, no test past a
-# third of its timeout that was not there before.
 vitest_tier() {
   local json=$1 filters=$2
   shift 2
-  set -- --maxWorkers=100% "$@"
   local log again files tries=0 timings=${TIMING_REPORT:-reports/vitest-timings.json}
   log=$(mktemp)
   again="${json%.json}-again.json"

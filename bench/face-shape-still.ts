@@ -10,7 +10,10 @@
  * 250 or more. Figures, not a test:
  *   npx tsx bench/face-shape-still.ts 84 85 0 36
  */
+import { BACKGROUND_CORNERS } from '../contract/frame-policy';
 import { addColour, emptyColourAcc, judgeLight } from '../server/identity/liveness-light-judge';
+import { LIGHT_PALETTE } from '../server/identity/liveness-light';
+import { CORE_PART } from '../server/identity/worker/colour';
 import { decodeRgb } from '../server/identity/image';
 import { analyzeFrames } from '../server/identity/worker/analyze';
 import { loadHuman } from '../server/identity/worker/models';
@@ -21,7 +24,6 @@ import { genuinePatients } from './liveness-challenge';
 import { syntheticCamera } from './_synthetic';
 
 const SEED = 1;
-const COLOURS = ['#ff6040', '#40ff60', '#4060ff', '#ffff40', '#40ffff', '#ff40ff'];
 const ORDERS = [
   [0, 1, 2, 3, 4],
   [3, 5, 1, 4, 2],
@@ -31,15 +33,17 @@ const HOLD_MS = 700;
 const STEP_MS = 175;
 const START_MS = 2000;
 
-/** The share of pixels of the core (liveness colour.ts CORE_PART of the extent) clipped in a channel. */
+/** The share of the core's pixels (colour.ts CORE_PART of the extent) at the clip level in a channel. */
 function coreClipped(img: { data: Buffer; width: number }, [x, y, w, h]: number[]): number {
+  const [x0, x1, y0, y1] = CORE_PART;
+  const at = BACKGROUND_CORNERS.saturatedFrom;
   let clipped = 0;
   let n = 0;
-  for (let yy = Math.round(y! + h! * 0.42); yy < y! + h! * 0.72; yy++)
-    for (let xx = Math.round(x! + w! * 0.36); xx < x! + w! * 0.64; xx++) {
+  for (let yy = Math.round(y! + h! * y0); yy < y! + h! * y1; yy++)
+    for (let xx = Math.round(x! + w! * x0); xx < x! + w! * x1; xx++) {
       const o = (yy * img.width + xx) * 3;
       n++;
-      if (img.data[o]! >= 250 || img.data[o + 1]! >= 250 || img.data[o + 2]! >= 250) clipped++;
+      if (img.data[o]! >= at || img.data[o + 1]! >= at || img.data[o + 2]! >= at) clipped++;
     }
   return n ? clipped / n : 0;
 }
@@ -53,7 +57,7 @@ async function main() {
     const rounds: string[] = [];
     for (const order of ORDERS) {
       const camera = syntheticCamera(p, { framing: p.framing ?? 'arm' });
-      const seq = order.map((k) => COLOURS[k]!);
+      const seq = order.map((k) => LIGHT_PALETTE[k]!);
       const colourAt = (t: number) => seq[Math.min(seq.length - 1, Math.floor(t / HOLD_MS))]!;
       const frames: Buffer[] = [];
       for (let t = 0; t < HOLD_MS * seq.length; t += STEP_MS) {

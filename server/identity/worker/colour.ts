@@ -17,7 +17,7 @@ const FACE_PART = [0.25, 0.75, 0.2, 0.8] as const;
  * face takes less of the screen's light there than in its core, and a flat face (a screen, a print)
  * the same.
  */
-const CORE_PART = [0.36, 0.64, 0.42, 0.72] as const;
+export const CORE_PART = [0.36, 0.64, 0.42, 0.72] as const;
 const RIM_X = [0.05, 0.17] as const;
 const RIM_Y = [0.45, 0.72] as const;
 /** The background: the frame's top corners (fractions of the frame), minus the face box and a margin. */
@@ -204,9 +204,9 @@ function shape(img: RgbImage, [x, y, w, h]: Box): Pick<FrameColour, 'core' | 'ri
     at(1 - RIM_X[1], 1 - RIM_X[0], RIM_Y[0], RIM_Y[1]),
   ];
   // Their unclipped pixels: a clipped pixel's colour does not follow the light (issue 41: the held-out
-  // blink-f filling the oval in a dim room, tone II, had 10-47% of its core's pixels at 250 or more
-  // in a channel under the brighter colours, its rim none; the core's change, cut short there, read
-  // as large as the rim's: shape 0.87-1.09, a flat face).
+  // blink-f filling the oval in a dim room, tone II, had up to 37-52% of its core's pixels at 250 or
+  // more in a channel under the brighter colours, its rim none; the core's change, cut short there,
+  // read as large as the rim's: shape 0.87-1.09, a flat face; bench/face-shape-still.ts).
   return {
     core: meanRgb(img, [at(...CORE_PART)], null, 'unclipped'),
     // A rim cut by the frame's edge has no pixels there: both sides or none.

@@ -43,6 +43,7 @@
  *     at arm's length, far; by default each by turns: issue 41)
  *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
  *     backlight guard asks for before a burnt background: Chrome on Android does, iOS does not)
+ *     [--kinds e,f] (only these attacks, by their letters above)
  *     [--pick 36,48] (only these genuine patients, 1-based among the `--patients` the other options
  *     make: one session of a full run again, with `--log`, for diagnosis)
  *     [--log FILE] (the engine's log, one JSON line per event: each request's frames, cues and
@@ -154,6 +155,8 @@ type Args = {
   exposure: 'android' | 'none';
   /** `--pick`: only these genuine patients (1-based, of the `--patients` the other options make). */
   pick: number[] | null;
+  /** `--kinds`: only these attacks (their letters: a, b, b2, c, d, e, f), or every one (null). */
+  kinds: string[] | null;
 };
 
 /** The genuine patients' faces by default: the two the bench always had (tuned and held out). */
@@ -208,6 +211,7 @@ function parseArgs(argv: string[]): Args {
     log: get('log') ?? null,
     exposure: get('exposure') === 'none' ? 'none' : 'android',
     pick: get('pick')?.split(',').map(Number) ?? null,
+    kinds: get('kinds')?.split(',') ?? null,
   };
 }
 
@@ -294,6 +298,7 @@ type SessionResult = {
     correlation: number | null;
     beyond: number | null;
     shape?: number | null;
+    shapeFit?: number | null;
     passed: boolean;
   }>;
   cues: number;
@@ -706,6 +711,7 @@ function scores(rs: SessionResult[]) {
     beyond: seen.flatMap((s) => (s.beyond === null ? [] : [s.beyond])),
     unfit: seen.filter((s) => s.beyond === null).length,
     shape: seen.flatMap((s) => (s.shape == null ? [] : [s.shape])),
+    shapeFit: seen.flatMap((s) => (s.shapeFit == null ? [] : [s.shapeFit])),
     unshaped: seen.filter((s) => s.shape == null).length,
   };
 }
@@ -753,9 +759,19 @@ export async function main() {
         inParallel(tries, args.concurrent, (i) =>
           runSession(e, attackPatient(k, i), kind, args.attackMs, cpuMeasured),
         );
-      attacks.push(['(a) blink video as the camera', await run(1, 'video')]);
+      /** Runs attack `letter` unless `--kinds` leaves it out. */
+      const attack = async (
+        letter: string,
+        name: string,
+        tries: () => Promise<SessionResult[]>,
+      ) => {
+        if (!args.kinds || args.kinds.includes(letter))
+          attacks.push([`(${letter}) ${name}`, await tries()]);
+      };
+      await attack('a', 'blink video as the camera', () => run(1, 'video'));
+      const recorded = !args.kinds || args.kinds.includes('b') || args.kinds.includes('b2');
       let sources = genuine.filter((g) => g.passedAt !== null);
-      if (!sources.length) {
+      if (recorded && !sources.length) {
         const extra = genuinePatients(tries, args.seed + 7);
         sources = await inParallel(extra.length, args.concurrent, async (i) => ({
           ...(await runSession(e, extra[i]!, 'genuine', args.genuineMs, cpuMeasured)),
@@ -763,34 +779,31 @@ export async function main() {
         }));
         sources = sources.filter((g) => g.passedAt !== null);
       }
-      attacks.push([
-        '(b) passed session replayed',
+      await attack('b', 'passed session replayed', async () =>
         sources.length
-          ? await inParallel(tries, args.concurrent, (i) =>
+          ? inParallel(tries, args.concurrent, (i) =>
               replay(e, sources[i % sources.length]!, cpuMeasured),
             )
           : [],
-      ]);
+      );
       // The same scene re-captured: a recording of the patient's passed session (fresh frames).
-      attacks.push([
-        '(b2) passed session recorded, played as the camera',
+      await attack('b2', 'passed session recorded, played as the camera', async () =>
         sources.length
-          ? await inParallel(tries, args.concurrent, (i) => {
+          ? inParallel(tries, args.concurrent, (i) => {
               const src = sources[i % sources.length]!;
               const p = { ...src.p, seed: src.p.seed + 77_777 };
               return runSession(e, p, 'recording', args.attackMs, cpuMeasured, src.scene);
             })
           : [],
-      ]);
+      );
       if (args.mode === 'cues,light') {
-        attacks.push(['(c) colours in the wrong order', await run(3, 'wrong-order')]);
-        attacks.push(['(d) colours 700 ms late', await run(4, 'late')]);
-        attacks.push(['(e) face on a screen', await run(5, 'flat')]);
+        await attack('c', 'colours in the wrong order', () => run(3, 'wrong-order'));
+        await attack('d', 'colours 700 ms late', () => run(4, 'late'));
+        await attack('e', 'face on a screen', () => run(5, 'flat'));
         // Issue 41: a printed photo held to the camera, its eyes cut out for the attacker's own to
         // blink on cue; paper reflects the colours as skin does, but flat. At each framing by turns.
-        attacks.push([
-          '(f) printed photo, eyes cut out',
-          await inParallel(tries, args.concurrent, (i) =>
+        await attack('f', 'printed photo, eyes cut out', () =>
+          inParallel(tries, args.concurrent, (i) =>
             runSession(
               e,
               {
@@ -802,7 +815,7 @@ export async function main() {
               cpuMeasured,
             ),
           ),
-        ]);
+        );
       }
       reportAttacks(attacks);
     }
@@ -937,7 +950,17 @@ function reportLight(
     "\nLIGHT: every judged round (the server's correlation, the face's change beyond the background's: `beyond`, where a part fit, and the face's rim's change over its core's: `shape`, issue 41), min / p10 / median / p90 / max",
   );
   const rows = [
-    ['group', 'rounds', 'unseen', 'no part fit', 'correlation', 'beyond', 'no shape', 'shape'],
+    [
+      'group',
+      'rounds',
+      'unseen',
+      'no part fit',
+      'correlation',
+      'beyond',
+      'no shape',
+      'shape',
+      'shape fit',
+    ],
   ];
   const add = (name: string, rs: SessionResult[]) => {
     const s = scores(rs);
@@ -950,6 +973,7 @@ function reportLight(
       spread(s.beyond),
       String(s.unshaped),
       spread(s.shape),
+      spread(s.shapeFit),
     ]);
   };
   for (const face of faces)

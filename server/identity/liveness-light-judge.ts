@@ -65,6 +65,12 @@ export type LightScore = {
    */
   shape?: number | null;
   /**
+   * How closely the core's change less the rim's follows the screen's colours (Pearson, as `beyond`
+   * takes a part's; null with `shape`): near 1 when the rim's lesser change is the screen's light,
+   * low when `shape` is two slopes of noise.
+   */
+  shapeFit?: number | null;
+  /**
    * The round's colours on the face as judged (`passed` is then whether it passes on its own:
    * passesAlone; absent from states stored before it, where `passed` was this).
    */
@@ -262,7 +268,8 @@ export function judgeLight(
     const b = slope(diff, expected) / faceRowsSlope;
     if (beyond === null || b > beyond) beyond = b;
   }
-  const shape = faceSlope >= SHAPE_MIN_CHANGE ? shapeOf(seen, expected) : null;
+  const shaped = faceSlope >= SHAPE_MIN_CHANGE ? shapeOf(seen, expected) : null;
+  const shape = shaped?.shape ?? null;
   return {
     round: light.round,
     seen: true,
@@ -272,6 +279,7 @@ export function judgeLight(
     beyond: beyond === null ? null : round3(beyond),
     parts: parts.length,
     shape: shape === null ? null : round3(shape),
+    shapeFit: shaped ? round3(shaped.fit) : null,
     passed:
       correlation >= thresholds.correlation &&
       faceSlope >= thresholds.change &&
@@ -316,17 +324,22 @@ export const FLAT_FACE_CHANGE = 0.035;
  * colours (correlation BEYOND_FIT or more; the caller asks only when the face changed by
  * SHAPE_MIN_CHANGE at least: a ratio over a slope that is noise says nothing).
  */
-function shapeOf(seen: Array<{ a: ColourAcc }>, expected: number[]): number | null {
+function shapeOf(
+  seen: Array<{ a: ColourAcc }>,
+  expected: number[],
+): { shape: number; fit: number } | null {
   if (!seen.every(({ a }) => a.shading?.n)) return null;
   const rows = (pick: (x: { n: number; core: Rgb; rim: Rgb }) => Rgb) =>
     deviations(seen.map(({ a }) => pick(a.shading!).map((v) => v / a.shading!.n) as Rgb));
   const core = rows((x) => x.core);
   const coreSlope = slope(core, expected);
   if (coreSlope <= 0 || pearson(expected, core) < BEYOND_FIT) return null;
-  return (
-    slope(
-      rows((x) => x.rim),
+  const rim = rows((x) => x.rim);
+  return {
+    shape: slope(rim, expected) / coreSlope,
+    fit: pearson(
       expected,
-    ) / coreSlope
-  );
+      core.map((v, i) => v - rim[i]!),
+    ),
+  };
 }

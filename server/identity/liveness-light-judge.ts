@@ -193,7 +193,8 @@ const slope = (y: number[], x: number[]) => {
  *   part to compare with) its shape: the face's rim (outer cheeks) changes with the screen's
  *   colours at most `thresholds.shape` of its core's (nose, inner cheeks): the screen beside the
  *   camera lights the parts of a real face that turn away from it less, while a face on a screen
- *   or a print changes alike everywhere (about 1). A background part adds evidence where one is
+ *   or a print changes alike everywhere (about 1), and the core's change less the rim's follows the
+ *   colours (SHAPE_FIT: not two slopes of noise). A background part adds evidence where one is
  *   usable; it is never required.
  * - and the face's own change (the slope of its deviations on the screen colours') is at least
  *   `thresholds.change`: outdoors a screen's reflection is near the noise floor, and `beyond`, a
@@ -285,7 +286,7 @@ export function judgeLight(
       faceSlope >= thresholds.change &&
       !(shape !== null && shape >= SHAPE_FLAT) &&
       ((beyond !== null && beyond >= thresholds.beyond) ||
-        (shape !== null && shape <= thresholds.shape)),
+        (shaped !== null && shaped.shape <= thresholds.shape && shaped.fit >= SHAPE_FIT)),
   };
 }
 
@@ -298,6 +299,18 @@ export function judgeLight(
  * part, or asked to come closer (`unjudgeable`).
  */
 export const SHAPE_MIN_CHANGE = 0.02;
+
+/**
+ * The least fit (Pearson) of the core's change less the rim's to the screen's colours for a shape to
+ * pass (`shapeFit`; as a background part's difference must follow them, BEYOND_FIT): near the noise
+ * floor the rim can change less than the core by chance. A face on a screen passed 1 of 40 tries on
+ * its shape alone (0.65 at a change of 0.030, 2026-11-30); in the next 40 its two rounds nearest
+ * `thresholds.shape` read 0.72 and 0.79 at fits of 0.40 and 0.41, and every attack round with a shape
+ * read fitted 0.61 at most (48 rounds of faces on a screen and prints). Real faces' rounds that a
+ * shape passed fitted 0.42 once (in the sun, change 0.033), 0.54-0.70 five times, 0.79-0.99 the
+ * other 38 of 44 (bench/liveness-challenge.ts `shape fit`, docs/measurements.md).
+ */
+export const SHAPE_FIT = 0.5;
 
 /**
  * A shape this flat refuses the round whatever a background part says: a printed photo lit like

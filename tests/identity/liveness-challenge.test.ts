@@ -26,6 +26,7 @@ import {
   SHAPE_FLAT,
   FLAT_FACE,
   FLAT_FACE_CHANGE,
+  SHAPE_FIT,
   SHAPE_MIN_CHANGE,
   addColour,
   emptyColourAcc,
@@ -843,6 +844,28 @@ describe('the challenge decider: the colour light', () => {
     const flat = judge(0.25);
     expect(flat.shape).toBeCloseTo(1, 1);
     expect(flat.passed).toBe(false);
+    expect(real.shapeFit).toBeGreaterThan(0.95);
+    // A rim that changed less than the core by chance (near the noise floor: a face on a screen, 1
+    // of 40 tries): the core's change less the rim's does not follow the colours, so the shape does
+    // not pass, whatever its ratio.
+    const noise = [0.08, -0.14, 0.06, -0.09, 0.15, -0.06, 0.12, -0.03, -0.09, -0.08, 0.1, -0.03];
+    const chance = acc(0.25).map((a, k) => ({
+      ...a,
+      shading: {
+        ...a.shading!,
+        rim: a.shading!.rim.map((_, c) => a.shading!.core[c]! * 0.7 + noise[(k * 3 + c) % 12]!) as [
+          number,
+          number,
+          number,
+        ],
+      },
+    }));
+    const byChance = judgeLight({ round: 1, colours, acc: chance } as Parameters<
+      typeof judgeLight
+    >[0]);
+    expect(byChance.shape).toBeLessThanOrEqual(LIGHT_THRESHOLDS.shape);
+    expect(byChance.shapeFit).toBeLessThan(SHAPE_FIT);
+    expect(byChance.passed).toBe(false);
     // No core and rim measured (an older state, no mesh): no shape, and no part to compare with.
     expect(judge(null)).toMatchObject({ shape: null, passed: false });
     // A core that barely changes (outdoors: a ratio over noise) gives no shape, whatever the rim.

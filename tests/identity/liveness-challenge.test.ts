@@ -834,8 +834,9 @@ describe('the challenge decider: the colour light', () => {
               }),
         };
       });
-    const judge = (rimK: number | null, coreK?: number) =>
-      judgeLight({ round: 1, colours, acc: acc(rimK, coreK) } as Parameters<typeof judgeLight>[0]);
+    const judgeAcc = (a: ReturnType<typeof acc>) =>
+      judgeLight({ round: 1, colours, acc: a } as Parameters<typeof judgeLight>[0]);
+    const judge = (rimK: number | null, coreK?: number) => judgeAcc(acc(rimK, coreK));
     // A real face: its outer cheeks take about 0.6 of the light its core takes.
     const real = judge(0.15);
     expect(real).toMatchObject({ seen: true, beyond: null, passed: true });
@@ -860,9 +861,7 @@ describe('the challenge decider: the colour light', () => {
         ],
       },
     }));
-    const byChance = judgeLight({ round: 1, colours, acc: chance } as Parameters<
-      typeof judgeLight
-    >[0]);
+    const byChance = judgeAcc(chance);
     expect(byChance.shape).toBeLessThanOrEqual(LIGHT_THRESHOLDS.shape);
     expect(byChance.shapeFit).toBeLessThan(SHAPE_FIT);
     expect(byChance.passed).toBe(false);
@@ -879,9 +878,7 @@ describe('the challenge decider: the colour light', () => {
         sum: chromaOf(lit(colours[k]!.colour, 0.25, 0.02).background!),
       })),
     }));
-    const flatBeforeWall = judgeLight({ round: 1, colours, acc: wall } as Parameters<
-      typeof judgeLight
-    >[0]);
+    const flatBeforeWall = judgeAcc(wall);
     expect(flatBeforeWall.beyond).toBeGreaterThan(LIGHT_THRESHOLDS.beyond);
     expect(flatBeforeWall.shape).toBeGreaterThanOrEqual(SHAPE_FLAT);
     expect(flatBeforeWall.passed).toBe(false);

@@ -66,8 +66,21 @@ export const clearlyFlat = (s: LightScore) =>
 export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
   s.seen &&
   s.shape == null &&
-  (s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE &&
+  ((s.response ?? s.change ?? 0) < SHAPE_MIN_CHANGE || followedWeakly(s, thresholds)) &&
   ((s.change ?? 0) < thresholds.change || s.beyond === null || s.beyond >= thresholds.beyond);
+
+/**
+ * A face that followed the colours (correlation `thresholds.correlation` or more) too weakly for its
+ * shape to be read (a change under SHAPE_MIN_CHANGE) with no background part to judge it by, whatever
+ * its response in other directions: nothing in the round can pass or refuse it. Every genuine
+ * session refused 'light_mismatch' in a bench run (2026-11-30, 3 of 96: outdoors, the face filling
+ * the oval) had such a round, at changes of 0.0185-0.0199, responses of 0.020-0.023 and correlations
+ * of 0.82-0.95, and was told the screen's light was not seen on its face.
+ */
+const followedWeakly = (s: LightScore, thresholds: LightThresholds) =>
+  (s.change ?? 0) < SHAPE_MIN_CHANGE &&
+  (s.correlation ?? 0) >= thresholds.correlation &&
+  s.beyond === null;
 
 /** The light's part of the challenge's state. */
 export type LightPart = {

@@ -38,6 +38,26 @@ describe('a round the light cannot judge (unjudgeable)', () => {
     expect(unjudgeable(round(s))).toBe(true);
   });
 
+  it.each([
+    [
+      'held-out face, tone II, shade, fill',
+      { correlation: 0.887, change: 0.0199, response: 0.0225, parts: 1 },
+    ],
+    ['held-out face, tone V, sun, fill', { correlation: 0.924, change: 0.0188, response: 0.0203 }],
+    ['held-out face, tone VI, sun, fill', { correlation: 0.82, change: 0.0191, response: 0.0233 }],
+  ])(
+    'a real face that followed the colours too weakly for its shape, no part to judge it by: %s (2026-11-30)',
+    (_, s) => {
+      expect(s.response).toBeGreaterThanOrEqual(SHAPE_MIN_CHANGE);
+      expect(unjudgeable(round(s))).toBe(true);
+      // Against the colours, or a part that changed as the face did: still a mismatch.
+      expect(unjudgeable(round({ ...s, correlation: LIGHT_THRESHOLDS.correlation - 0.05 }))).toBe(
+        false,
+      );
+      expect(unjudgeable(round({ ...s, beyond: 0.3 }))).toBe(false);
+    },
+  );
+
   it('a mismatch stays one: a part that changed as the face did, a flat shape, colours in the wrong order at a measurable response, an unseen round', () => {
     // The whole picture lit alike (a screen or a print with its own background): small `beyond`.
     expect(

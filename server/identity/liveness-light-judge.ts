@@ -376,7 +376,8 @@ export const FLAT_FACE_CHANGE = 0.035;
  * The rim's change over the core's (issue 41): the slopes of their log-chromaticity deviations on
  * the screen colours'; null unless both were seen in every colour judged and the core follows the
  * colours (correlation BEYOND_FIT or more; the caller asks only when the face changed by
- * SHAPE_MIN_CHANGE at least: a ratio over a slope that is noise says nothing).
+ * SHAPE_MIN_CHANGE at least: a ratio over a slope that is noise says nothing); with the fit of the
+ * core's deviations less the rim's to the colours' (SHAPE_FIT).
  */
 function shapeOf(
   seen: Array<{ a: ColourAcc }>,

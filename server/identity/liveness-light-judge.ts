@@ -40,8 +40,6 @@ export type ColourAcc = {
    * depends on them: a print's dark-skinned cheek and nose gave ratios of 0.57-0.77).
    */
   shading?: { n: number; core: Rgb; rim: Rgb };
-  /** The rim's two sides apart (FrameColour.sides), with the core of the same frames: as `shading`. */
-  sides?: { n: number; core: Rgb; left: Rgb; right: Rgb };
 };
 /** The judgement of a round (for the log and the bench). */
 export type LightScore = {
@@ -72,11 +70,6 @@ export type LightScore = {
    * low when `shape` is two slopes of noise.
    */
   shapeFit?: number | null;
-  /**
-   * `shape` of each side of the rim on its own (the image's left, then right; null with `shape`, or
-   * where a side was not seen in every colour): measured for issue 41, not judged on.
-   */
-  shapeSides?: [number, number] | null;
   /**
    * The round's colours on the face as judged (`passed` is then whether it passes on its own:
    * passesAlone; absent from states stored before it, where `passed` was this).
@@ -158,23 +151,6 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
   const had = a.shading ?? { n: 0, core: [0, 0, 0] as Rgb, rim: [0, 0, 0] as Rgb };
   const shading =
     core && rim ? { n: had.n + 1, core: add(had.core, core), rim: add(had.rim, rim) } : a.shading;
-  const left = logChroma(colour?.sides?.[0] ?? null);
-  const right = logChroma(colour?.sides?.[1] ?? null);
-  const hadSides = a.sides ?? {
-    n: 0,
-    core: [0, 0, 0] as Rgb,
-    left: [0, 0, 0] as Rgb,
-    right: [0, 0, 0] as Rgb,
-  };
-  const sides =
-    core && left && right
-      ? {
-          n: hadSides.n + 1,
-          core: add(hadSides.core, core),
-          left: add(hadSides.left, left),
-          right: add(hadSides.right, right),
-        }
-      : a.sides;
   return {
     n: a.n + 1,
     face: add(a.face, face),
@@ -182,7 +158,6 @@ export function addColour(a: ColourAcc, colour: FrameColour | undefined): Colour
     background: background ? add(a.background, background) : a.background,
     ...(patches.length ? { patches } : {}),
     ...(shading ? { shading } : {}),
-    ...(sides ? { sides } : {}),
     ...(logFace ? { logFace } : {}),
   };
 }
@@ -306,7 +281,6 @@ export function judgeLight(
     parts: parts.length,
     shape: shape === null ? null : round3(shape),
     shapeFit: shaped ? round3(shaped.fit) : null,
-    shapeSides: shaped ? sidesOf(seen, expected) : null,
     passed:
       correlation >= thresholds.correlation &&
       faceSlope >= thresholds.change &&
@@ -337,21 +311,6 @@ export const SHAPE_MIN_CHANGE = 0.02;
  * other 38 of 44 (bench/liveness-challenge.ts `shape fit`, docs/measurements.md).
  */
 export const SHAPE_FIT = 0.5;
-
-/** Each side of the rim's change over the core's (as shapeOf, on the frames with both sides). */
-function sidesOf(seen: Array<{ a: ColourAcc }>, expected: number[]): [number, number] | null {
-  if (!seen.every(({ a }) => a.sides?.n)) return null;
-  const rows = (pick: (x: NonNullable<ColourAcc['sides']>) => Rgb) =>
-    deviations(seen.map(({ a }) => pick(a.sides!).map((v) => v / a.sides!.n) as Rgb));
-  const coreSlope = slope(
-    rows((x) => x.core),
-    expected,
-  );
-  if (coreSlope <= 0) return null;
-  const side = (pick: (x: NonNullable<ColourAcc['sides']>) => Rgb) =>
-    round3(slope(rows(pick), expected) / coreSlope);
-  return [side((x) => x.left), side((x) => x.right)];
-}
 
 /**
  * A shape this flat refuses the round whatever a background part says: a printed photo lit like

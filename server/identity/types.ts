@@ -60,11 +60,6 @@ export type FrameColour = {
    */
   core?: [number, number, number] | null | undefined;
   rim?: [number, number, number] | null | undefined;
-  /**
-   * The rim's two sides apart (the image's left outer cheek, then the right): their noise is their
-   * own, where a real face's shape shows on both (measured, not yet judged on: issue 41).
-   */
-  sides?: [[number, number, number] | null, [number, number, number] | null] | null | undefined;
 };
 
 /** A part of the background in one frame: the mean R, G, B of all its pixels, and the fraction clipped (worker/colour.ts). */

@@ -196,7 +196,7 @@ export function frameColour(
 }
 
 /** The face's core and rim in its extent (CORE_PART, RIM_X, RIM_Y). */
-function shape(img: RgbImage, [x, y, w, h]: Box): Pick<FrameColour, 'core' | 'rim' | 'sides'> {
+function shape(img: RgbImage, [x, y, w, h]: Box): Pick<FrameColour, 'core' | 'rim'> {
   const at = (x0: number, x1: number, y0: number, y1: number) =>
     clampRect(img, { x0: x + w * x0, x1: x + w * x1, y0: y + h * y0, y1: y + h * y1 });
   const rims = [
@@ -207,13 +207,11 @@ function shape(img: RgbImage, [x, y, w, h]: Box): Pick<FrameColour, 'core' | 'ri
   // blink-f filling the oval in a dim room, tone II, had up to 37-52% of its core's pixels at 250 or
   // more in a channel under the brighter colours, its rim none; the core's change, cut short there,
   // read as large as the rim's: shape 0.87-1.09, a flat face; bench/face-shape-still.ts).
-  // A rim cut by the frame's edge has no pixels there: both sides or none.
-  const both = rims.every((r) => r.x1 > r.x0 && r.y1 > r.y0);
   return {
     core: meanRgb(img, [at(...CORE_PART)], null, 'unclipped'),
-    rim: both ? meanRgb(img, rims, null, 'unclipped') : null,
-    sides: both
-      ? [meanRgb(img, [rims[0]!], null, 'unclipped'), meanRgb(img, [rims[1]!], null, 'unclipped')]
+    // A rim cut by the frame's edge has no pixels there: both sides or none.
+    rim: rims.every((r) => r.x1 > r.x0 && r.y1 > r.y0)
+      ? meanRgb(img, rims, null, 'unclipped')
       : null,
   };
 }

@@ -48,10 +48,11 @@ vitest_tier() {
 }
 
 # A tier two test files at a time (Vitest's own default is one worker fewer than the cores: one on
-# these 2-core machines; two at a time ran the three tiers in 545, 209 and 278 s instead of 722, 340
-# and 387), except the files of tests/run-alone.txt, which time themselves and run after the rest,
-# one at a time: the tier's report holds both runs (scripts/vitest-unfinished.ts merge). Arguments as
-# vitest_tier's; the alone files run only where the tier's filters and options would take them.
+# these 2-core machines; with the split below the three tiers ran in 567, 236 and 300 s instead of
+# 722, 340 and 387, 2026-11-30), except the files of tests/run-alone.txt, which time themselves and
+# run after the rest, one at a time: the tier's report holds both runs (scripts/vitest-unfinished.ts
+# merge). Arguments as vitest_tier's; the alone files run only where the tier's filters and options
+# would take them.
 mapfile -t ALONE < <(grep -v -e '^#' -e '^$' tests/run-alone.txt)
 for f in "${ALONE[@]}"; do
   [ -f "$f" ] || { echo "tests/run-alone.txt names $f, which is not there" >&2; exit 1; }

@@ -4,7 +4,7 @@
  * PostgreSQL. Not a bench itself (the runner skips files starting with '_').
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,6 +27,34 @@ export function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+}
+
+/**
+ * CPU ticks (user + system, 100 Hz) of each thread of this process now, by thread id and name
+ * ('node' for the main thread, the workers, V8's and libuv's threads alike; 'libvips worker' for
+ * sharp's). Linux only: empty elsewhere.
+ */
+export function threadTicks(): Map<string, number> {
+  const out = new Map<string, number>();
+  const dir = '/proc/self/task';
+  if (!existsSync(dir)) return out;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const name = readFileSync(`${dir}/${tid}/comm`, 'utf8').trim();
+      out.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** Adds the ticks each thread spent between `before` and now to `into`. */
+export function addThreadTicks(into: Map<string, number>, before: Map<string, number>) {
+  for (const [thread, ticks] of threadTicks())
+    into.set(thread, (into.get(thread) ?? 0) + ticks - (before.get(thread) ?? 0));
 }
 
 export type Memory = {

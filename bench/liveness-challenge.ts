@@ -26,7 +26,8 @@
  * alike, weakly). Prints pass rates, times to pass, the light's correlation and `beyond` per group
  * (what the server's thresholds separate), bytes sent per session, and the engine's
  * CPU per frame (process.cpuUsage around each request, the face workers are threads of this process;
- * sessions run one at a time while it is measured, so no rendering is counted).
+ * sessions run one at a time while it is measured, so no rendering is counted), and each thread's
+ * share of it on Linux (/proc/self/task: the main thread, the face workers, V8's and libuv's).
  *
  *   npx tsx bench/liveness-challenge.ts [--patients 60] [--attacks 20] [--seed 1]
  *     [--mode cues,light|cues|none] [--concurrent 1] [--only genuine|attacks]
@@ -93,6 +94,7 @@ import {
   type BlinkFace,
 } from '../tests/synthetic/model';
 import { benchDb, percentile, runIfMain } from './_identity';
+import { addThreadTicks, threadTicks } from './_process';
 import { requestBytes } from './_patient';
 import { FRAMINGS, syntheticCamera, type Framing, type Scene } from './_synthetic';
 
@@ -404,6 +406,13 @@ function newResult(sessionId: string, end: string): SessionResult {
   };
 }
 
+/**
+ * Each thread's CPU ticks inside the measured requests (Linux): where the server's CPU a frame goes
+ * (the main thread, the face workers, V8's threads that collect their garbage and compile, libuv's
+ * and libvips' that decode), read outside the process.cpuUsage window.
+ */
+const threadCpu = new Map<string, number>();
+
 /** One request of session `out`: its engine time and (`measureCpu`) the process' CPU time counted. */
 async function request(
   e: Engine,
@@ -413,6 +422,7 @@ async function request(
   meta: LivenessMeta,
   measureCpu: boolean,
 ) {
+  const ticks0 = measureCpu ? threadTicks() : null;
   const cpu0 = measureCpu ? process.cpuUsage() : null;
   const t0 = performance.now();
   const answer = await send(e, out.sessionId, now, frames, meta);
@@ -421,6 +431,7 @@ async function request(
     const d = process.cpuUsage(cpu0);
     out.cpuMs += (d.user + d.system) / 1000;
   }
+  if (ticks0) addThreadTicks(threadCpu, ticks0);
   out.serverMs.push(serverMs);
   out.frames += frames.length;
   return { answer, serverMs };
@@ -1012,6 +1023,12 @@ function reportCost(
     console.log(
       `server CPU per frame (process.cpuUsage around each request: the API's thread and the face workers): genuine ${(cpu / frames).toFixed(1)} ms over ${frames} frames${attackFrames ? `; attacks ${(attackCpu / attackFrames).toFixed(1)} ms over ${attackFrames} frames` : ''}; load ${load()}`,
     );
+    const perFrame = (ticks: number) => ((ticks * 10) / (frames + attackFrames)).toFixed(1);
+    const threads = [...threadCpu].filter(([, t]) => t > 0).sort((a, b) => b[1] - a[1]);
+    if (threads.length)
+      console.log(
+        `  by thread (ms a frame, every measured request; /proc ticks of 10 ms): ${threads.map(([id, t]) => `${id.startsWith(`${process.pid} `) ? 'main' : id} ${perFrame(t)}`).join(', ')}`,
+      );
   } else
     console.log('server CPU per frame: not measured (sessions ran concurrently: --concurrent 1)');
 }

@@ -186,7 +186,7 @@ export async function decideFrames(tx: Db, input: DecisionInput): Promise<Decisi
       continue;
     }
     const step = gates.ok
-      ? decider.step(state, { ...signals, face: gates.face, now: t })
+      ? decider.step(state, { ...signals, face: gates.face, now: t, width: frame.width })
       : decider.idle(state, t, gates.hints, signals);
     state = step.state;
     feedback = step.feedback;

@@ -52,7 +52,8 @@ export type BlinkState = {
  */
 export type FrameSignals = { tag?: LivenessFrameTag | undefined; colour?: FrameColour | undefined };
 
-type LivenessFrame = FrameSignals & { face: FaceObservation; now: number };
+/** A usable frame: its face (past the gates), the server's time, and the frame's width in pixels (the face's size). */
+type LivenessFrame = FrameSignals & { face: FaceObservation; now: number; width?: number };
 
 /** Why a challenge refused its session (only a new session can pass). */
 export type ChallengeRefusal = 'cues_missed' | 'light_mismatch' | 'face_changed' | 'light_unjudged';

@@ -4,9 +4,12 @@ import { hints } from '../../server/identity/hints';
 import { LIGHT_THRESHOLDS, loadIdentityConfig } from '../../server/identity/config';
 import {
   challengeDecider,
+  LIGHT_MIN_SIZE,
+  LIGHT_MOVE_MS,
   UNFRAMED_AFTER,
   type ChallengeState,
 } from '../../server/identity/liveness-challenge';
+import { withFraming } from '../../server/identity/gates';
 import {
   CUE_GAP_MS,
   CUE_MIN_LATENCY_MS,
@@ -59,11 +62,15 @@ function seeded(seed: number): Draw {
 const me = Array.from({ length: 1024 }, (_, i) => Math.sin(i));
 const OPEN = 0.33;
 const CLOSED = 0.12;
-const face = (ear: number, embedding?: number[]): FaceObservation => ({
+/** The frames' width (the oval's crop). */
+const WIDTH = 160;
+/** A face; with `size`, its mesh's extent is that share of the frame's width. */
+const face = (ear: number, embedding?: number[], size?: number): FaceObservation => ({
   box: [40, 30, 80, 80],
   score: 1,
   ear: { left: ear, right: ear, mean: ear },
   luminance: 140,
+  ...(size ? { extent: [(WIDTH * (1 - size)) / 2, 30, WIDTH * size, WIDTH * size] } : {}),
   ...(embedding ? { embedding } : {}),
 });
 
@@ -113,14 +120,17 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
   /** What the face reflects at time t: the colour scheduled (default), or another. */
   let reflect: (t: number, s: ChallengeState) => FrameColour = (at, st) =>
     lit(scheduledColour(st, at));
+  /** The face's size in the frame (none: no extent, as before the mesh's). */
+  let size: number | undefined;
   /** The tag a frame carries (the colour painted at its time). */
   let tagOf = (at: number, st: ChallengeState) =>
     st.light ? st.light.colours.findIndex((x) => at >= x.from && at < x.to) : -1;
   const frame = (ear: number, withEmbedding = true) => {
     const tag = { t, light: tagOf(t, s) };
     const step = decider.step(s, {
-      face: face(ear, withEmbedding ? me : undefined),
+      face: face(ear, withEmbedding ? me : undefined, size),
       now,
+      width: WIDTH,
       tag,
       colour: reflect(t, s),
     });
@@ -170,6 +180,10 @@ function session({ mode = 'cues,light', seed = 1 }: Options = {}) {
     /** The browser's clock starts again at `at` (a reloaded page holding the session). */
     clockTo(at: number) {
       t = at;
+    },
+    /** The face's size in the frames from now on. */
+    sized(k: number) {
+      size = k;
     },
     reflecting(fn: typeof reflect) {
       reflect = fn;
@@ -299,6 +313,35 @@ describe('the challenge decider: blinks on cue', () => {
     p.run(p.t);
     expect(p.decider.framed!(p.s)).toBe(true);
     expect(p.finish().next_cue).toMatchObject({ n: asked + 1 });
+  });
+
+  it('a face too small for the light is asked closer until it is, or until the light passed, and its colours start later by the time to come (issue 41 item 2)', () => {
+    const p = session({ mode: 'cues,light' });
+    p.sized(LIGHT_MIN_SIZE - 0.08);
+    // From the first answer on: 'Acercá el celular', the answer's framing.
+    const first = p.run(250);
+    expect(withFraming(first)).toMatchObject({ framing: ['too_far'] });
+    // Every frame is analysed meanwhile: the hint goes with the first frame close enough.
+    expect(p.decider.needsEmbedding(p.s).analyseAll).toBe(true);
+    // The cue is drawn as for any face; the colours LIGHT_MOVE_MS later (the time to come closer).
+    const c = p.finish();
+    expect(c.cue).toMatchObject({ n: 1, at: p.t - 125 + LEAD_MS });
+    expect(c.light!.colours[0]!.from).toBe(p.t - 125 + LEAD_MS + LIGHT_MOVE_MS);
+    p.sized(LIGHT_MIN_SIZE + 0.01);
+    const near = p.run(p.t);
+    expect(near.feedback).not.toContain(hints.tooFar);
+    expect(near.feedback).toContain(hints.light);
+    expect(p.decider.needsEmbedding(p.s).analyseAll).toBeFalsy();
+    // Further again: asked again, until the light has passed.
+    p.sized(0.3);
+    expect(p.run(p.t).feedback).toContain(hints.tooFar);
+    // The light passed (a state that says so): the size no longer matters.
+    p.restore({ ...p.s, lightPassed: true });
+    expect(p.run(p.t).feedback).not.toContain(hints.tooFar);
+    // Without the light a small face is not asked closer: the cues need no light.
+    const q = session({ mode: 'cues' });
+    q.sized(0.3);
+    expect(q.run(250).feedback).not.toContain(hints.tooFar);
   });
 
   it('draws every order of different palette colours (the draw picks among those left)', () => {

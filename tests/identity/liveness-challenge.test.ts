@@ -30,6 +30,8 @@ import {
   FLAT_FACE,
   FLAT_FACE_CHANGE,
   SHAPE_FIT,
+  SHAPE_NEAR_FLOOR,
+  SHAPE_SURE_CHANGE,
   SHAPE_MIN_CHANGE,
   addColour,
   emptyColourAcc,
@@ -908,6 +910,28 @@ describe('the challenge decider: the colour light', () => {
     expect(byChance.shape).toBeLessThanOrEqual(LIGHT_THRESHOLDS.shape);
     expect(byChance.shapeFit).toBeLessThan(SHAPE_FIT);
     expect(byChance.passed).toBe(false);
+    // Near the noise floor (under SHAPE_SURE_CHANGE) a shape passes only under SHAPE_NEAR_FLOOR or
+    // at the correlation a round needs alone (made unreachable here): prints and faces on a screen
+    // passed rounds there at shapes of 0.57-0.75.
+    const strict = { ...LIGHT_THRESHOLDS, alone: 1.01 };
+    const near = (rimShare: number, coreK: number, thresholds = strict) =>
+      judgeLight(
+        { round: 1, colours, acc: acc(coreK * rimShare, coreK) } as Parameters<
+          typeof judgeLight
+        >[0],
+        thresholds,
+      );
+    const faint = near(0.65, 0.02);
+    expect(faint.change).toBeGreaterThanOrEqual(SHAPE_MIN_CHANGE);
+    expect(faint.change).toBeLessThan(SHAPE_SURE_CHANGE);
+    expect(faint.shape).toBeGreaterThan(SHAPE_NEAR_FLOOR);
+    expect(faint.shape).toBeLessThanOrEqual(LIGHT_THRESHOLDS.shape);
+    expect(faint.passed).toBe(false);
+    expect(near(0.45, 0.02).passed).toBe(true);
+    expect(near(0.65, 0.02, LIGHT_THRESHOLDS).passed).toBe(true);
+    const clear = near(0.65, 0.03);
+    expect(clear.change).toBeGreaterThanOrEqual(SHAPE_SURE_CHANGE);
+    expect(clear.passed).toBe(true);
     // No core and rim measured (an older state, no mesh): no shape, and no part to compare with.
     expect(judge(null)).toMatchObject({ shape: null, passed: false });
     // A core that barely changes (outdoors: a ratio over noise) gives no shape, whatever the rim.

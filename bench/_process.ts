@@ -22,12 +22,15 @@ export const benchSecrets = {
 export const BENCH_PIN = '739154';
 export const benchDocument = (i: number) => String(4_000_000 + i);
 
-/** CPU seconds (user + system) a process has used so far. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of a process' or a thread's /proc stat file, in clock ticks (100 Hz). */
+function statTicks(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 Hz)
+  return Number(fields[11]) + Number(fields[12]);
 }
+
+/** CPU seconds (user + system) a process has used so far. */
+export const cpuSeconds = (pid: number): number => statTicks(`/proc/${pid}/stat`) / 100;
 
 /**
  * CPU ticks (user + system, 100 Hz) of each thread of this process now, by thread id and name
@@ -40,10 +43,8 @@ export function threadTicks(): Map<string, number> {
   if (!existsSync(dir)) return out;
   for (const tid of readdirSync(dir)) {
     try {
-      const stat = readFileSync(`${dir}/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const name = readFileSync(`${dir}/${tid}/comm`, 'utf8').trim();
-      out.set(`${tid} ${name}`, Number(fields[11]) + Number(fields[12]));
+      out.set(`${tid} ${name}`, statTicks(`${dir}/${tid}/stat`));
     } catch {
       // The thread ended between the listing and the read.
     }

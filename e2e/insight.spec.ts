@@ -153,9 +153,21 @@ test('a registration with a failed selfie and a PIN recovery: the funnel in npm 
     ['verifiedByPerson', 0],
     ['registered', 1],
   ]);
-  expect(report!.onboarding.reasons).toEqual([
-    { step: 'selfie', error: 'sessionExpired', source: 'browser', count: 1 },
-  ]);
+  // The expired session, once. A challenge refused on a busy machine before the selfie passed (a
+  // blink on cue missed by a lagging camera: CI at load 9, 2026-11-30; finishIdentity tries again)
+  // is a reason of its own, reported as such; nothing else.
+  const { reasons } = report!.onboarding;
+  expect(reasons).toContainEqual({
+    step: 'selfie',
+    error: 'sessionExpired',
+    source: 'browser',
+    count: 1,
+  });
+  expect(reasons.filter((r) => r.error !== 'sessionExpired')).toEqual(
+    reasons.filter(
+      (r) => r.step === 'selfie' && r.error === 'challengeFailed' && r.source === 'browser',
+    ),
+  );
   expect(report!.onboarding.times.find((t) => t.step === 'selfie')!.n).toBe(1);
   const text = cli([
     'server/cli/report.ts',

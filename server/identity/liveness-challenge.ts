@@ -15,7 +15,15 @@ import {
   type CueState,
   type Draw,
 } from './liveness-cues';
-import { drawLight, LIGHT_ROUNDS, tagAgrees, unjudged, type LightRound } from './liveness-light';
+import {
+  drawLight,
+  LIGHT_MIN_SIZE,
+  LIGHT_MOVE_MS,
+  LIGHT_ROUNDS,
+  tagAgrees,
+  unjudged,
+  type LightRound,
+} from './liveness-light';
 import type { LightScore } from './liveness-light-judge';
 import { observeLight, unjudgeable } from './liveness-light-verdict';
 
@@ -44,27 +52,6 @@ const CLOCK_RESTART_MS = 1000;
  * and LEAD_MS (about 5 s on Regular 3G). A patient out of the oval fails every frame.
  */
 export const UNFRAMED_AFTER = 2;
-/**
- * The face's size (its mesh's width over the frame's) under which the oval asks for the phone closer
- * until the light has passed (issue 41 item 2: the face fills the oval as the check needs). The
- * screen's light on a face falls with the square of its distance: in the bench's shade the face's
- * change along the colours was 0.015 far (faces 0.34-0.38 of the frame), 0.025 at arm's length
- * (0.53-0.61) and 0.051 filling the oval (0.63-0.85), against the 0.02 a round's shape needs; far
- * faces ended 'light_unjudged' (3-4 of 21 a run without the sun). The colours do not wait for
- * the face to come: holding them until it came made far patients pass about 4 s later (docs/
- * measurements.md); the hint is in the first answer, and the colours of a face asked closer start
- * LIGHT_MOVE_MS later.
- */
-export const LIGHT_MIN_SIZE = 0.45;
-/**
- * The colours of a face asked closer start this much later than the cues: the time to read the hint
- * and bring the phone closer (the bench's patient: 700 ms to read, 900 to move). Painted on the
- * move, the first round of a far patient read correlations of 0.40-0.60 (the camera's exposure
- * following the face that grows) and the session ended 'light_mismatch' when the second round did
- * not pass alone (bench 2026-11-30, the far framing alone: 3 of 42 indoors, none without the hint).
- * The sequence reaches the browser this much earlier too; the cues keep LEAD_MS.
- */
-export const LIGHT_MOVE_MS = 1_600;
 
 /** The signals a session keeps (counts, contract/insight.ts LIVENESS_SIGNALS): never refusing on their own. */
 type ChallengeSignal = LivenessSignal;

@@ -11,14 +11,8 @@ import {
   unjudged,
   type LightRound,
 } from './liveness-light';
-import {
-  addColour,
-  FLAT_FACE,
-  FLAT_FACE_CHANGE,
-  judgeLight,
-  SHAPE_MIN_CHANGE,
-  type LightScore,
-} from './liveness-light-judge';
+import { addColour, judgeLight, type LightScore } from './liveness-light-judge';
+import { FLAT_FACE, FLAT_FACE_CHANGE, SHAPE_MIN_CHANGE } from './liveness-light-shape';
 import type { FrameColour } from './types';
 
 /**

@@ -4,8 +4,6 @@ import { hints } from '../../server/identity/hints';
 import { LIGHT_THRESHOLDS, loadIdentityConfig } from '../../server/identity/config';
 import {
   challengeDecider,
-  LIGHT_MIN_SIZE,
-  LIGHT_MOVE_MS,
   UNFRAMED_AFTER,
   type ChallengeState,
 } from '../../server/identity/liveness-challenge';
@@ -21,11 +19,18 @@ import {
   LIGHT_COLOURS,
   LIGHT_ROUNDS,
   LIGHT_JUDGE_AFTER_MS,
+  LIGHT_MIN_SIZE,
+  LIGHT_MOVE_MS,
   LIGHT_PALETTE,
   drawLightColours,
 } from '../../server/identity/liveness-light';
 import {
   PART_MAX_CLIPPED,
+  addColour,
+  emptyColourAcc,
+  judgeLight,
+} from '../../server/identity/liveness-light-judge';
+import {
   SHAPE_FLAT,
   FLAT_FACE,
   FLAT_FACE_CHANGE,
@@ -33,10 +38,7 @@ import {
   SHAPE_NEAR_FLOOR,
   SHAPE_SURE_CHANGE,
   SHAPE_MIN_CHANGE,
-  addColour,
-  emptyColourAcc,
-  judgeLight,
-} from '../../server/identity/liveness-light-judge';
+} from '../../server/identity/liveness-light-shape';
 import type { FaceObservation, FrameColour } from '../../server/identity/types';
 import { frameColour } from '../../server/identity/worker/colour';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIGHT_THRESHOLDS } from '../../server/identity/config';
-import { SHAPE_MIN_CHANGE, type LightScore } from '../../server/identity/liveness-light-judge';
+import { type LightScore } from '../../server/identity/liveness-light-judge';
+import { SHAPE_MIN_CHANGE } from '../../server/identity/liveness-light-shape';
 import { unjudgeable } from '../../server/identity/liveness-light-verdict';
 
 // Issue 41 item 4: in bright sun the screen's colours barely move a real face, and a round there is

@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { IdentityError, identityMessages, type IdentityErrorCode } from './errors';
 import type { ImageLimits } from './image';
@@ -45,6 +46,19 @@ type PoolOptions = {
 };
 
 const workerUrl = new URL('./worker/face-worker.ts', import.meta.url);
+/**
+ * Where V8 starts the old generation's allocation limit in the isolates created from the pool's
+ * start on (MiB; V8's --initial-old-space-size, which also floors the limit it recomputes after each
+ * collection). V8's default made a busy face worker (31-33 MiB live) collect its old generation about
+ * once every 9 selfie frames (69-72 full collections in a 12-patient bench run): its limit stayed
+ * within a new space's size of the live heap, and V8 then starts marking at once. At 128 the same
+ * runs made 10-20 and the server's CPU a selfie frame fell from 32.6 to 23.0-25.9 ms
+ * (docs/measurements.md 'The face workers' full collections'); the pool's resident memory at its
+ * traffic peak rose from 643-682 to 741-781 MiB (bench/identity-pool-memory.ts, 2 workers).
+ * Process-wide (neither V8 nor Node's resourceLimits set it per isolate): the card and index
+ * workers started later get it too; the main thread's isolate, created before, does not.
+ */
+export const WORKER_INITIAL_OLD_SPACE_MB = 128;
 /** A face-analysis worker thread (worker/face-worker.ts). */
 export const spawnFaceWorker = (workerData: WorkerData): Worker =>
   spawnTsWorker(workerUrl, workerData);
@@ -65,6 +79,7 @@ export class FacePool {
   replaced = 0;
 
   constructor(private readonly options: PoolOptions) {
+    v8.setFlagsFromString(`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`);
     for (let i = 0; i < options.size; i++) this.slots.push(this.start(i));
   }
 

@@ -90,14 +90,27 @@ fi
 step "system packages (Debian's chromium, ffmpeg, OCR-B font, postgresql)"
 bash scripts/ensure-system-deps.sh
 
-step "typecheck"
-npm run typecheck
-
-step "lint"
-npm run lint
-
-step "format"
-npm run format:check
+# Typecheck, lint and format at once, each in its own process (in turn they took 37, 31 and 31 s of
+# CI on 2 cores, 2026-11-30), each one's output printed whole as it ends; any failure fails the run.
+step "typecheck, lint and format (at once)"
+checks() {
+  local dir names=(typecheck lint format:check) pids=() failed=0 i
+  dir=$(mktemp -d)
+  for i in "${!names[@]}"; do
+    npm run --silent "${names[$i]}" >"$dir/$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!names[@]}"; do
+    if wait "${pids[$i]}"; then echo "--- ${names[$i]}: passed"; else
+      echo "--- ${names[$i]}: FAILED"
+      failed=1
+    fi
+    cat "$dir/$i.log"
+  done
+  rm -rf "$dir"
+  return $failed
+}
+checks
 
 step "unit, machine, story, server and engine tests (Vitest)"
 rm -rf reports && mkdir -p reports

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import v8 from 'node:v8';
 import type { Worker } from 'node:worker_threads';
@@ -26,5 +27,19 @@ describe("the face workers' old generation", () => {
     expect(setBefore).toEqual([true, true]);
     // Above what V8 gives a worker by itself: the busy worker's live heap is 31-33 MiB.
     expect(WORKER_INITIAL_OLD_SPACE_MB).toBeGreaterThanOrEqual(128);
+  });
+
+  it('is a flag the running V8 knows (an unknown one would be ignored with a warning)', () => {
+    const stderr = (flag: string) =>
+      spawnSync(
+        process.execPath,
+        ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(flag)})`],
+        {
+          encoding: 'utf8',
+        },
+      ).stderr;
+    expect(stderr(`--initial-old-space-size=${WORKER_INITIAL_OLD_SPACE_MB}`)).toBe('');
+    // The check sees a flag V8 does not know.
+    expect(stderr('--initial-old-spaze-size=128')).toMatch(/unrecognized flag/);
   });
 });

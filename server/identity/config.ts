@@ -43,7 +43,8 @@ export const DUPLICATE_FACE_THRESHOLD = 0.7;
 /**
  * `alone` (IDENTITY_LIGHT_ALONE_CORRELATION): the correlation a round of five colours needs to pass
  * on its own; below it (down to `correlation`) a round counts only with the other: both rounds
- * followed pass (liveness-light-verdict.ts passesAlone). Another sequence of the palette correlates
+ * followed pass (liveness-light-verdict.ts passesAlone; 0.05 less for a face lit clearly:
+ * STRONG_CHANGE). Another sequence of the palette correlates
  * with the one asked 0.75 or more 1.44% of the time, 0.9 or more 0.14%, and both rounds of a session
  * 0.75 or more 0.023% (bench/light-chance.ts: what a recording of another session shows at best).
  */

@@ -38,7 +38,28 @@ export const FOLLOWED_ROUNDS = 2;
  * with the other: two rounds followed pass (observeLight).
  */
 export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_THRESHOLDS) =>
-  s.passed && (s.correlation ?? 0) >= thresholds.alone && !unjudgeable(s, thresholds);
+  s.passed && (s.correlation ?? 0) >= aloneAt(s, thresholds) && !unjudgeable(s, thresholds);
+
+/**
+ * A round whose face changed this much or more (the slope of its chromaticity on the screen
+ * colours': a face lit clearly, indoors) passes on its own at a correlation STRONG_MARGIN under
+ * `thresholds.alone` (issue 41). Real faces lit that clearly read correlations under 0.9 in a
+ * quarter of their rounds (the camera's white balance and exposure take back part of each colour
+ * with a lag, and the skin does not reflect the screen's channels alike): 46 of 198 rounds in five
+ * genuine runs of 96 patients (2026-11-30), 0.79 the least, 37 of them followed at 0.85-0.9, each
+ * making its patient wait for a second round, about 3.5 s. What the margin lets in: a sequence the
+ * face did not see correlates 0.85 or more with the one asked 0.37% of the time against 0.14% at
+ * 0.9 (bench/light-chance.ts, noiseless); a round changing this much is a face lit clearly, never
+ * the sun's drift at the noise floor (changes of 0.007-0.016) that passed 3 of 140 attack tries at
+ * correlations of 0.79-0.94 before `alone`. In two attack runs 43 rounds changed this much: prints
+ * (37) correlated up to 0.965 but read flat or no shape, so judgeLight passed none; the two that
+ * followed the colours (the wrong order) read 0.835 at most (docs/measurements.md, 'Smaller frames,
+ * shorter round trips').
+ */
+export const STRONG_CHANGE = 0.08;
+export const STRONG_MARGIN = 0.05;
+const aloneAt = (s: LightScore, thresholds: LightThresholds) =>
+  (s.change ?? 0) >= STRONG_CHANGE ? thresholds.alone - STRONG_MARGIN : thresholds.alone;
 
 /** Whether a round shows a flat face clearly (the session is then refused: FLAT_FACE). */
 export const clearlyFlat = (s: LightScore) =>

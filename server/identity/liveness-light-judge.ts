@@ -2,7 +2,6 @@ import type { FrameColour } from './types';
 import { LIGHT_THRESHOLDS, type LightThresholds } from './config';
 import {
   SHAPE_FIT,
-  SHAPE_FIT_NEAR_FLOOR,
   SHAPE_FLAT,
   SHAPE_MIN_CHANGE,
   SHAPE_NEAR_FLOOR,
@@ -298,8 +297,8 @@ export function judgeLight(
           shaped.shape <= thresholds.shape &&
           shaped.fit >= SHAPE_FIT &&
           (faceSlope >= SHAPE_SURE_CHANGE ||
-            (shaped.fit >= SHAPE_FIT_NEAR_FLOOR &&
-              (correlation >= thresholds.alone || shaped.shape <= SHAPE_NEAR_FLOOR))))),
+            correlation >= thresholds.alone ||
+            shaped.shape <= SHAPE_NEAR_FLOOR))),
   };
 }
 

@@ -86,7 +86,7 @@ if (missing)
   console.log(
     'a test report is missing (reports/vitest.json, vitest-postgres.json, vitest-node24.json or playwright.json)',
   );
-for (const name of flaky) console.log(`flaky (failed once, passed when run again): ${name}`);
+for (const name of flaky) console.log(`flaky (failed, then passed when run again): ${name}`);
 console.log(
   `${total.passed} passed (${flaky.length} of them flaky), ${total.failed} failed, ${total.skipped} skipped`,
 );

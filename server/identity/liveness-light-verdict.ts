@@ -52,9 +52,9 @@ export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_T
  * 0.9 (bench/light-chance.ts, noiseless); a round changing this much is a face lit clearly, never
  * the sun's drift at the noise floor (changes of 0.007-0.016) that passed 3 of 140 attack tries at
  * correlations of 0.79-0.94 before `alone`. In two attack runs 43 rounds changed this much: prints
- * (37) correlated up to 0.965 but read flat or no shape, so judgeLight passed none; the two that
- * followed the colours (the wrong order) read 0.835 at most (docs/measurements.md, 'Smaller frames,
- * shorter round trips').
+ * (37) correlated up to 0.965 but read flat or no shape, so judgeLight passed none; the colours in
+ * the wrong order (2 rounds, one followed) read 0.835 at most (docs/measurements.md, 'Smaller
+ * frames, shorter round trips').
  */
 export const STRONG_CHANGE = 0.08;
 export const STRONG_MARGIN = 0.05;

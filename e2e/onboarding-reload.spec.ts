@@ -61,6 +61,15 @@ test("a person's case: reloading the waiting page shows the case again, not 'Reg
   expect(calls).not.toContain(`POST ${onboardingPaths.validateOtp}`);
   await expectNoAxeViolations(page);
 
+  // Not waiting after all: 'Verificar en un centro de salud' turns the case into a centre code.
+  // It also leaves the operators' queue, where 'Tomar el siguiente' takes the oldest review case:
+  // left there, another spec's reviser took it instead of its own (2026-12-01).
+  await button(page, assist.centre).click();
+  await expect(page.getByLabel(assist.centreCase.codeLabel)).toHaveText(
+    /^[A-Z0-9]{4}-[A-Z0-9]{4}$/,
+    { timeout: 30_000 },
+  );
+
   // 'Salir' (the case stays open) forgets it on this browser: a shared computer's next visitor
   // finds step 0.
   await button(page, assist.leaveOpenCase.label).click();

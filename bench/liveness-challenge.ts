@@ -33,7 +33,7 @@
  *     [--mode cues,light|cues|none] [--concurrent 1] [--only genuine|attacks]
  *     [--genuine-ms 30000] [--attack-ms 45000] (simulated time before a session is cut)
  *     [--server-ms 400|real] (the engine's time per request in simulated time)
- *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.6] (the frame policy's frames)
+ *     [--network regular-3g|fast-3g|wifi] [--width 160] [--quality 0.45] (the frame policy's frames)
  *     [--face blink|blink-b|blink-c..h] (genuine patients of one face only)
  *     [--faces blink,blink-b|held-out|all|NAME,NAME..] (the faces the genuine patients spread over,
  *     by blocks of four (one per lighting); default blink,blink-b as before; 'held-out': every face

@@ -2,6 +2,7 @@ import type { FrameColour } from './types';
 import { LIGHT_THRESHOLDS, type LightThresholds } from './config';
 import {
   SHAPE_FIT,
+  SHAPE_FIT_NEAR_FLOOR,
   SHAPE_FLAT,
   SHAPE_MIN_CHANGE,
   SHAPE_NEAR_FLOOR,
@@ -297,8 +298,8 @@ export function judgeLight(
           shaped.shape <= thresholds.shape &&
           shaped.fit >= SHAPE_FIT &&
           (faceSlope >= SHAPE_SURE_CHANGE ||
-            correlation >= thresholds.alone ||
-            shaped.shape <= SHAPE_NEAR_FLOOR))),
+            (shaped.fit >= SHAPE_FIT_NEAR_FLOOR &&
+              (correlation >= thresholds.alone || shaped.shape <= SHAPE_NEAR_FLOOR))))),
   };
 }
 

@@ -34,6 +34,13 @@ export const SHAPE_FIT = 0.5;
  */
 export const SHAPE_SURE_CHANGE = 0.031;
 export const SHAPE_NEAR_FLOOR = 0.55;
+/**
+ * Under SHAPE_SURE_CHANGE a shape passes a round only at this fit or more (SHAPE_FIT is the least
+ * above it). A face on a screen passed 1 of 40 tries so again (bench 2026-11-30, seed 3: change
+ * 0.023, shape 0.52, fit 0.52, correlation 0.93); the real faces' rounds that a shape passed there
+ * fitted 0.63 once and 0.65 or more the other 36 (five genuine runs of 96 patients that day).
+ */
+export const SHAPE_FIT_NEAR_FLOOR = 0.65;
 
 /**
  * A shape this flat refuses the round whatever a background part says: a printed photo lit like

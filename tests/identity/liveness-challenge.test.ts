@@ -39,6 +39,7 @@ import {
   FLAT_FACE,
   FLAT_FACE_CHANGE,
   SHAPE_FIT,
+  SHAPE_FIT_NEAR_FLOOR,
   SHAPE_NEAR_FLOOR,
   SHAPE_SURE_CHANGE,
   SHAPE_MIN_CHANGE,
@@ -972,6 +973,36 @@ describe('the challenge decider: the colour light', () => {
     const clear = near(0.65, 0.03);
     expect(clear.change).toBeGreaterThanOrEqual(SHAPE_SURE_CHANGE);
     expect(clear.passed).toBe(true);
+    // There, too, the rim must follow the colours well (SHAPE_FIT_NEAR_FLOOR): a rim that changed
+    // less than the core partly by chance (a face on a screen, 1 of 40 tries: fit 0.52) does not
+    // pass, though its shape and correlation would; the same fit above SHAPE_SURE_CHANGE does.
+    const noisyRim = (coreK: number, scale: number) =>
+      judgeAcc(
+        acc(coreK * 0.45, coreK).map((a, k) => ({
+          ...a,
+          shading: {
+            ...a.shading!,
+            rim: a.shading!.rim.map((v, c) => v + scale * noise[(k * 3 + c) % 12]!) as [
+              number,
+              number,
+              number,
+            ],
+          },
+        })),
+      );
+    const faintNoisy = noisyRim(0.02, 0.1);
+    expect(faintNoisy.change).toBeLessThan(SHAPE_SURE_CHANGE);
+    expect(faintNoisy.shape).toBeLessThanOrEqual(SHAPE_NEAR_FLOOR);
+    expect(faintNoisy.correlation).toBeGreaterThanOrEqual(LIGHT_THRESHOLDS.alone);
+    expect(faintNoisy.shapeFit).toBeGreaterThanOrEqual(SHAPE_FIT);
+    expect(faintNoisy.shapeFit).toBeLessThan(SHAPE_FIT_NEAR_FLOOR);
+    expect(faintNoisy.passed).toBe(false);
+    expect(noisyRim(0.02, 0.04).passed).toBe(true);
+    const clearNoisy = noisyRim(0.035, 0.175);
+    expect(clearNoisy.change).toBeGreaterThanOrEqual(SHAPE_SURE_CHANGE);
+    expect(clearNoisy.shapeFit).toBeGreaterThanOrEqual(SHAPE_FIT);
+    expect(clearNoisy.shapeFit).toBeLessThan(SHAPE_FIT_NEAR_FLOOR);
+    expect(clearNoisy.passed).toBe(true);
     // No core and rim measured (an older state, no mesh): no shape, and no part to compare with.
     expect(judge(null)).toMatchObject({ shape: null, passed: false });
     // A core that barely changes (outdoors: a ratio over noise) gives no shape, whatever the rim.

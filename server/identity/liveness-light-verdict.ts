@@ -12,7 +12,12 @@ import {
   type LightRound,
 } from './liveness-light';
 import { addColour, judgeLight, type LightScore } from './liveness-light-judge';
-import { FLAT_FACE, FLAT_FACE_CHANGE, SHAPE_MIN_CHANGE } from './liveness-light-shape';
+import {
+  FLAT_FACE,
+  FLAT_FACE_CHANGE,
+  SHAPE_MIN_CHANGE,
+  SHAPE_SURE_CHANGE,
+} from './liveness-light-shape';
 import type { FrameColour } from './types';
 
 /**
@@ -85,15 +90,17 @@ export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_T
   ((s.change ?? 0) < thresholds.change || s.beyond === null || s.beyond >= thresholds.beyond);
 
 /**
- * A face that followed the colours (correlation `thresholds.correlation` or more) too weakly for its
- * shape to be read (a change under SHAPE_MIN_CHANGE) with no background part to judge it by, whatever
- * its response in other directions: nothing in the round can pass or refuse it. Every genuine
- * session refused 'light_mismatch' in a bench run (2026-11-30, 3 of 96: outdoors, the face filling
- * the oval) had such a round, at changes of 0.0185-0.0199, responses of 0.020-0.023 and correlations
- * of 0.82-0.95, and was told the screen's light was not seen on its face.
+ * A face that followed the colours (correlation `thresholds.correlation` or more) too weakly for a
+ * shape to pass it on its own (a change under SHAPE_SURE_CHANGE) and had none read, with no
+ * background part to judge it by, whatever its response in other directions: nothing in the round
+ * can pass or refuse it. Every genuine session refused 'light_mismatch' in a bench run (2026-11-30,
+ * 3 of 96: outdoors, the face filling the oval) had such a round, at changes of 0.0185-0.0199,
+ * responses of 0.020-0.023 and correlations of 0.82-0.95, and was told the screen's light was not
+ * seen on its face; and one in the shade the next day at a change of 0.020, just over
+ * SHAPE_MIN_CHANGE, its shape not read, at a correlation of 0.976.
  */
 const followedWeakly = (s: LightScore, thresholds: LightThresholds) =>
-  (s.change ?? 0) < SHAPE_MIN_CHANGE &&
+  (s.change ?? 0) < SHAPE_SURE_CHANGE &&
   (s.correlation ?? 0) >= thresholds.correlation &&
   s.beyond === null;
 

@@ -46,6 +46,9 @@ describe('a round the light cannot judge (unjudgeable)', () => {
     ],
     ['held-out face, tone V, sun, fill', { correlation: 0.924, change: 0.0188, response: 0.0203 }],
     ['held-out face, tone VI, sun, fill', { correlation: 0.82, change: 0.0191, response: 0.0233 }],
+    // Just over SHAPE_MIN_CHANGE, its shape not read (2026-11-30, JPEG 0.45, both rules; its
+    // response was not kept: any at SHAPE_MIN_CHANGE or more is the same case).
+    ['held-out face, shade, no shape read', { correlation: 0.976, change: 0.02, response: 0.0215 }],
   ])(
     'a real face that followed the colours too weakly for its shape, no part to judge it by: %s (2026-11-30)',
     (_, s) => {

@@ -141,8 +141,9 @@ function byRank<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFram
  *   requests carried 63% of the frames captured against 57%, and more held-out patients passed
  *   within 15 s: 132 of 168 against 123 (two runs of 96 patients, seeds 1 and 2; indoors 79 of 84
  *   against 74, in the shade 36 of 42 against 33); the attacks' 0 of 40 held once a shape near the
- *   noise floor must fit (SHAPE_FIT_NEAR_FLOOR: docs/measurements.md, 'Smaller frames, shorter
- *   round trips').
+ *   noise floor must fit (SHAPE_FIT_NEAR_FLOOR), and with that rule 128 and 130 of 168 passed
+ *   (2026-11-30 and 12-01; indoors 80 and 77 of 84: docs/measurements.md, 'JPEG 0.45 and the
+ *   near-floor fit, kept').
  */
 export const selfieFramePolicy: FramePolicy = {
   pollEveryMs: 700,

@@ -43,7 +43,7 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
-  // Once more after a failure: the suite runs about 100 journeys with two browsers, the API, the face
+  // Up to twice more after a failure: the suite runs about 100 journeys with two browsers, the API, the face
   // and OCR models on 2 shared cores (load 10-12 in CI), and each of the last four CI runs failed
   // one or two different tests for the machine's timing (2026-11-28 to 11-30), never the same one
   // twice. Twice more since 2026-12-01: on that day's machine the selfie journeys failed their

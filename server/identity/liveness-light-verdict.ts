@@ -96,8 +96,8 @@ export const unjudgeable = (s: LightScore, thresholds: LightThresholds = LIGHT_T
  * can pass or refuse it. Every genuine session refused 'light_mismatch' in a bench run (2026-11-30,
  * 3 of 96: outdoors, the face filling the oval) had such a round, at changes of 0.0185-0.0199,
  * responses of 0.020-0.023 and correlations of 0.82-0.95, and was told the screen's light was not
- * seen on its face; and one in the shade the next day at a change of 0.020, just over
- * SHAPE_MIN_CHANGE, its shape not read, at a correlation of 0.976.
+ * seen on its face; and so was one in the shade at JPEG 0.45 (2026-11-30, a later run), at a change
+ * of 0.020, just over SHAPE_MIN_CHANGE, its shape not read, at a correlation of 0.976.
  */
 const followedWeakly = (s: LightScore, thresholds: LightThresholds) =>
   (s.change ?? 0) < SHAPE_SURE_CHANGE &&

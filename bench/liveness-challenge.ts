@@ -553,6 +553,8 @@ async function runSession(
   let buffer: ReturnType<typeof bufferFrame<LivenessFrameTag>> = [];
   let nextCapture = 0;
   let poll = policy.pollEveryMs;
+  /** What the last answer said of the framing (the browser's `framed`, kyc.actors.ts). */
+  let framed = true;
   const out = newResult(sessionId, 'running');
   out.scene = scene;
   /** Each request's timing for the log: sent, bytes, frames' span, the answer's arrival and cue. */
@@ -570,7 +572,7 @@ async function runSession(
         ...(lit ? { colour: tag.light } : {}),
       });
     }
-    const chosen = policy.select(buffer);
+    const chosen = policy.select(buffer, framed);
     buffer = [];
     // Only the frames sent are drawn (in order: the camera's exposure follows them).
     const frames: Buffer[] = [];
@@ -604,6 +606,7 @@ async function runSession(
       next: 'error' in answer ? null : (answer.challenge?.next_cue?.n ?? null),
     });
     if (!('error' in answer)) {
+      framed = !answer.framing?.length;
       page.apply(arrived, answer.challenge);
       answerCues();
       if (answer.framing?.length && kind !== 'video' && kind !== 'recording')

@@ -66,9 +66,24 @@ export interface FramePolicy {
   readonly maxWidth: number;
   /** JPEG quality of a liveness frame (spec section 9: 0.7). */
   readonly quality: number;
-  /** The frames to send from the buffer (oldest first). */
-  select<T>(buffer: readonly SampledFrame<T>[]): SampledFrame<T>[];
+  /**
+   * The frames to send from the buffer (oldest first). `framed` false: the last answer said the
+   * face is not framed (its last frame failed a gate: too far, too close, none...), and a request
+   * carries only the newest FRAMING_PROBE_FRAMES.
+   */
+  select<T>(buffer: readonly SampledFrame<T>[], framed?: boolean): SampledFrame<T>[];
 }
+
+/**
+ * While the oval asks the patient to move, a request carries this many frames, the newest: no
+ * blink or colour counts on a frame that fails the gates, and on Regular 3G the upload is the round
+ * trip. A face that starts too far and comes closer waited for a full request of frames taken before
+ * it moved (8 frames of 5 KB, 1.8 s) before the server saw it framed, and the first cue came 7.7-8.4 s
+ * into the session against 3.0 s for a face framed from the start (issue 41, the bench's held-out
+ * face blink-f held far). With the probe, held-out patients passing within 15 s: 70 and 73 of 84
+ * against 64 and 66 (seeds 1 and 2, 2026-12-01; docs/measurements.md, 'The framing probe').
+ */
+export const FRAMING_PROBE_FRAMES = 2;
 
 /** Evenly spaced frames from the buffer, always including the oldest and the newest. */
 function evenlySpaced<T>(buffer: readonly SampledFrame<T>[], max: number): SampledFrame<T>[] {
@@ -152,7 +167,8 @@ export const selfieFramePolicy: FramePolicy = {
   maxBuffered: 16,
   maxWidth: 160,
   quality: 0.45,
-  select(buffer) {
+  select(buffer, framed = true) {
+    if (!framed) return buffer.slice(-FRAMING_PROBE_FRAMES);
     return byRank(buffer, this.maxFramesPerRequest);
   },
 };

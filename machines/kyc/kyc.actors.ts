@@ -123,8 +123,9 @@ type TaggedFrame = { data: Blob; tag: LivenessFrameTag };
 /**
  * The selfie challenge while it runs: frames are captured from the camera every
  * `policy.captureEveryMs` (cropped to the oval, scaled, JPEG) into a buffer, and every
- * `policy.pollEveryMs`, one request in flight, `policy.select(buffer)` goes to POST /liveness as
- * repeated `frame` parts and the buffer starts over. The server decides; each answer goes to the
+ * `policy.pollEveryMs`, one request in flight, `policy.select(buffer, framed)` goes to POST
+ * /liveness as repeated `frame` parts and the buffer starts over (`framed`: the last answer named no
+ * framing to fix; while it names one, only the newest frames go, FRAMING_PROBE_FRAMES). The server decides; each answer goes to the
  * parent as `poll.result`, the first failure as `poll.error`. Leaving the state stops everything.
  *
  * The challenge (issue 31): one clock per KYC session, from its first frame (the origin comes in
@@ -147,6 +148,8 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
     let timer: ReturnType<typeof setTimeout> | undefined;
     let cameraSent = false;
     let stopped = false;
+    /** The last answer's framing: false while the oval asks to move (FRAMING_PROBE_FRAMES). */
+    let framed = true;
 
     /** Shows what the challenge asks for now and sets the timer for its next change. */
     const show = () => {
@@ -198,7 +201,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         intervalMs: policy.pollEveryMs,
         delayFirst: true,
         request: async (signal) => {
-          const frames = policy.select(buffer);
+          const frames = policy.select(buffer, framed);
           buffer = [];
           if (frames.length === 0) return null;
           const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };
@@ -216,6 +219,7 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       },
       (result) => {
         if (!result) return;
+        framed = !result.framing?.length;
         challenge = result.challenge ?? null;
         show();
         sendBack({ type: 'poll.result', result });

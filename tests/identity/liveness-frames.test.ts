@@ -17,6 +17,7 @@ import {
   ANSWER_LEAST,
   bufferFrame,
   CUE_ANSWER_MS,
+  FRAMING_PROBE_FRAMES,
   inCueAnswer,
   selfieFramePolicy,
 } from '../../contract/frame-policy';
@@ -296,6 +297,15 @@ describe('the frame policy', () => {
     Array.from({ length: n }, (_, i) => ({ capturedAt: i * 125, data: i }));
   it('sends every frame captured since the last request while within the bound', () => {
     expect(policy.select(buf(6)).map((f) => f.data)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+  it('while the last answer named a framing to fix, only the newest frames go, whatever their rank', () => {
+    const ranked = buf(10).map((f) => ({ ...f, cued: f.data < 5, answer: f.data < 3 }));
+    const sent = policy.select(ranked, false).map((f) => f.data);
+    // The newest ones, though the oldest were the cue's answer (sent first when framed).
+    expect(sent).toEqual(
+      Array.from({ length: FRAMING_PROBE_FRAMES }, (_, i) => 10 - FRAMING_PROBE_FRAMES + i),
+    );
+    expect(policy.select(ranked, true)).toHaveLength(policy.maxFramesPerRequest);
   });
   it('thins a backlog evenly to the bound, keeping the oldest and the newest', () => {
     const sent = policy.select(buf(15)).map((f) => f.data);

@@ -12,6 +12,7 @@ import type {
   LivenessMeta,
   LivenessResponse,
 } from '../../contract/identity';
+import { FRAMING_PROBE_FRAMES } from '../../contract/frame-policy';
 import { createLivenessSampling, type SamplingEnv } from '../../machines/kyc/kyc.actors';
 import {
   challengeCueAt,
@@ -301,6 +302,23 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     );
     await vi.advanceTimersByTimeAsync(3_000);
     expect(late.shown.some((s) => s.cue)).toBe(false);
+  });
+
+  it('while the oval asks to move, a request carries only the newest frames; framed, every frame again (issue 41)', async () => {
+    const r = await running((_call, i) => ({
+      ...waiting({ cue: null, light: null }),
+      ...(i < 2 ? { framing: ['too_far' as const] } : {}),
+    }));
+    await vi.advanceTimersByTimeAsync(125 + 700 * 4);
+    const [first, second, third, fourth] = r.calls.map((c) => c.meta.frames.map((f) => f.t));
+    expect(first!.length).toBeGreaterThan(FRAMING_PROBE_FRAMES);
+    // Two answers said 'too_far': their next requests took the newest two of the frames since.
+    expect([second!.length, third!.length]).toEqual([FRAMING_PROBE_FRAMES, FRAMING_PROBE_FRAMES]);
+    expect(second!.at(-1)! - second![0]!).toBe(125);
+    expect(third![0]).toBeGreaterThan(second!.at(-1)!);
+    // A framed answer: every frame captured since, as before.
+    expect(fourth!.length).toBeGreaterThan(FRAMING_PROBE_FRAMES);
+    expect(fourth!.slice(1).every((t, k) => t - fourth![k]! === 125)).toBe(true);
   });
 
   it('a new round replaces the sequence still showing', async () => {

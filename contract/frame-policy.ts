@@ -69,7 +69,8 @@ export interface FramePolicy {
   /**
    * The frames to send from the buffer (oldest first). `framed` false: the last answer said the
    * face is not framed (its last frame failed a gate: too far, too close, none...), and a request
-   * carries only the newest FRAMING_PROBE_FRAMES.
+   * of frames neither cued nor lit carries only the newest FRAMING_PROBE_FRAMES. A frame of a cue
+   * or a colour always goes as when framed: a round judged on fewer frames is a noisier correlation.
    */
   select<T>(buffer: readonly SampledFrame<T>[], framed?: boolean): SampledFrame<T>[];
 }
@@ -80,8 +81,9 @@ export interface FramePolicy {
  * trip. A face that starts too far and comes closer waited for a full request of frames taken before
  * it moved (8 frames of 5 KB, 1.8 s) before the server saw it framed, and the first cue came 7.7-8.4 s
  * into the session against 3.0 s for a face framed from the start (issue 41, the bench's held-out
- * face blink-f held far). With the probe, held-out patients passing within 15 s: 70 and 73 of 84
- * against 64 and 66 (seeds 1 and 2, 2026-12-01; docs/measurements.md, 'The framing probe').
+ * face blink-f held far). With the probe, held-out patients passing within 15 s: 66 and 71 of 84
+ * against 64 and 66, indoors 41 and 42 of 42 against 38 and 39 (seeds 1 and 2, 2026-12-01;
+ * docs/measurements.md, 'The framing probe').
  */
 export const FRAMING_PROBE_FRAMES = 2;
 
@@ -168,7 +170,7 @@ export const selfieFramePolicy: FramePolicy = {
   maxWidth: 160,
   quality: 0.45,
   select(buffer, framed = true) {
-    if (!framed) return buffer.slice(-FRAMING_PROBE_FRAMES);
+    if (!framed && buffer.every((f) => rank(f) === 0)) return buffer.slice(-FRAMING_PROBE_FRAMES);
     return byRank(buffer, this.maxFramesPerRequest);
   },
 };

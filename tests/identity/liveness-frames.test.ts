@@ -298,14 +298,19 @@ describe('the frame policy', () => {
   it('sends every frame captured since the last request while within the bound', () => {
     expect(policy.select(buf(6)).map((f) => f.data)).toEqual([0, 1, 2, 3, 4, 5]);
   });
-  it('while the last answer named a framing to fix, only the newest frames go, whatever their rank', () => {
-    const ranked = buf(10).map((f) => ({ ...f, cued: f.data < 5, answer: f.data < 3 }));
-    const sent = policy.select(ranked, false).map((f) => f.data);
-    // The newest ones, though the oldest were the cue's answer (sent first when framed).
+  it('until the face is framed, only the newest frames go; a frame of a cue or a colour, every one as framed', () => {
+    const sent = policy.select(buf(10), false).map((f) => f.data);
     expect(sent).toEqual(
       Array.from({ length: FRAMING_PROBE_FRAMES }, (_, i) => 10 - FRAMING_PROBE_FRAMES + i),
     );
-    expect(policy.select(ranked, true)).toHaveLength(policy.maxFramesPerRequest);
+    expect(policy.select(buf(10), true)).toHaveLength(policy.maxFramesPerRequest);
+    // A cued frame, or a lit one, among them: the request is chosen as when framed (a round judged
+    // on fewer frames is a noisier correlation).
+    for (const marked of [{ cued: true }, { lit: true, colour: 0 }]) {
+      const some = buf(10).map((f) => (f.data === 3 ? { ...f, ...marked } : f));
+      expect(policy.select(some, false)).toEqual(policy.select(some, true));
+      expect(policy.select(some, false).map((f) => f.data)).toContain(3);
+    }
   });
   it('thins a backlog evenly to the bound, keeping the oldest and the newest', () => {
     const sent = policy.select(buf(15)).map((f) => f.data);

@@ -298,7 +298,7 @@ describe('the frame policy', () => {
   it('sends every frame captured since the last request while within the bound', () => {
     expect(policy.select(buf(6)).map((f) => f.data)).toEqual([0, 1, 2, 3, 4, 5]);
   });
-  it('until the face is framed, only the newest frames go; a frame of a cue or a colour, every one as framed', () => {
+  it('while the last answer names a framing to fix, only the newest frames go; with a frame of a cue or a colour, as when framed', () => {
     const sent = policy.select(buf(10), false).map((f) => f.data);
     expect(sent).toEqual(
       Array.from({ length: FRAMING_PROBE_FRAMES }, (_, i) => 10 - FRAMING_PROBE_FRAMES + i),

@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { landing } from '../src/copy/es';
-import { pauseCountdown } from './support/countdown';
 import { kyc } from '../src/copy/es.kyc';
 import { onboarding as copy, onboardingErrors, otpErrors } from '../src/copy/es.onboarding';
 import {
@@ -11,6 +10,7 @@ import {
   test,
   uniqueCelular,
 } from './fixtures';
+import { pauseCountdown } from './support/countdown';
 
 // The onboarding wizard through the real build (dist/) and the real API with its development SMS
 // outbox (GET /api/dev/sms-outbox), see playwright.config.ts.

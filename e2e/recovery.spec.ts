@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { loginPaths } from '../contract/login';
-import { pauseCountdown } from './support/countdown';
 import { login as loginCopy } from '../src/copy/es';
 import { recovery as copy, recoveryErrors, recoveryOtpErrors } from '../src/copy/es.recovery';
 import {
@@ -12,6 +11,7 @@ import {
   uniqueCelular,
   uniqueDocumento,
 } from './fixtures';
+import { pauseCountdown } from './support/countdown';
 
 // PIN recovery (/recuperar-pin) through the real build and the real API with its development SMS
 // outbox (GET /api/dev/sms-outbox), see playwright.config.ts.

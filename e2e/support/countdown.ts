@@ -1,5 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { onboarding } from '../../src/copy/es.onboarding';
+import { expect } from '../fixtures';
 
 /**
  * The code step's 'Podés pedir un nuevo código en N s.' with the page's clock stopped (installed

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIGHT_THRESHOLDS } from '../../server/identity/config';
 import { type LightScore } from '../../server/identity/liveness-light-judge';
-import { SHAPE_MIN_CHANGE } from '../../server/identity/liveness-light-shape';
-import { unjudgeable } from '../../server/identity/liveness-light-verdict';
+import { SHAPE_MIN_CHANGE, SHAPE_SURE_CHANGE } from '../../server/identity/liveness-light-shape';
+import { passesAlone, unjudgeable } from '../../server/identity/liveness-light-verdict';
 
 // Issue 41 item 4: in bright sun the screen's colours barely move a real face, and a round there is
 // the place's light ('light_unjudged': find less light, then a person), never a generic mismatch.
@@ -86,5 +86,33 @@ describe('a round the light cannot judge (unjudgeable)', () => {
     // The colours in the wrong order, clearly on the face.
     expect(unjudgeable(round({ correlation: -0.3, change: -0.02, response: 0.03 }))).toBe(false);
     expect(unjudgeable(round({ seen: false }))).toBe(false);
+  });
+});
+
+describe('a round that passes on its own (passesAlone)', () => {
+  // The face on a screen that passed a session of 40 on one round (bench 2026-12-01, seed 4, beside
+  // a window): its face changed near the noise floor and its two background parts as it did.
+  const screen = {
+    passed: true,
+    correlation: 0.918,
+    change: 0.0211,
+    response: 0.023,
+    shape: 0.639,
+    shapeFit: 0.827,
+    parts: 2,
+    beyond: null,
+  };
+
+  it('near the noise floor, with every background part lit as the face was, a shape does not pass alone', () => {
+    expect(screen.change).toBeLessThan(SHAPE_SURE_CHANGE);
+    expect(passesAlone(round(screen))).toBe(false);
+  });
+
+  it('the same round passes alone where a part shows the face changing beyond it, where there is no part (the face filling the oval), or where the face changed clearly', () => {
+    expect(passesAlone(round({ ...screen, beyond: 0.6 }))).toBe(true);
+    expect(passesAlone(round({ ...screen, parts: 0 }))).toBe(true);
+    expect(passesAlone(round({ ...screen, change: SHAPE_SURE_CHANGE, response: 0.035 }))).toBe(
+      true,
+    );
   });
 });

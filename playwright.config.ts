@@ -66,7 +66,11 @@ export default defineConfig({
     baseURL,
     locale: 'es-PY',
     timezoneId: 'America/Asuncion',
-    trace: 'retain-on-failure',
+    // The trace keeps each action's DOM snapshot, not the screencast: filming every page cost about
+    // a fifth of the machine in the selfie journeys (three of them alone: 176 busy core-seconds with
+    // it, 141 without, 136 with no trace, 2026-12-01), where a late frame refuses a patient. A
+    // failure still leaves its screenshot (below) and error-context.md.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
   projects: [

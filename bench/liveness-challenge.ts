@@ -552,7 +552,8 @@ async function runSession(
 
   let buffer: ReturnType<typeof bufferFrame<LivenessFrameTag>> = [];
   let nextCapture = 0;
-  let poll = policy.pollEveryMs;
+  // The first request at the first frame, that frame alone (FramePolicy.pollEveryMs, kyc.actors.ts).
+  let poll = 0;
   /** What the last answer said of the framing (the browser's `framed`, kyc.actors.ts). */
   let framed = true;
   const out = newResult(sessionId, 'running');

@@ -54,7 +54,12 @@ export const inCueAnswer = (shownAt: number | null, t: number): boolean =>
 const rank = (f: SampledFrame<unknown>) => (f.answer ? 3 : f.cued ? 2 : f.lit ? 1 : 0);
 
 export interface FramePolicy {
-  /** Request cadence (spec section 9: 700 ms, one request in flight). */
+  /**
+   * Request cadence (spec section 9: 700 ms, one request in flight). A run's first request goes
+   * at its first frame, with that frame alone (issue 41 item 2, the hint within 1 s): a small round
+   * trip, where waiting for the first interval's frames (6, 19 KB on Regular 3G) put the first
+   * answer, the oval's framing hint, 2.1 s after the camera's first picture (p50, bench).
+   */
   readonly pollEveryMs: number;
   /** Capture cadence between requests. */
   readonly captureEveryMs: number;

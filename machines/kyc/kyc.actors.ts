@@ -122,8 +122,9 @@ type TaggedFrame = { data: Blob; tag: LivenessFrameTag };
 
 /**
  * The selfie challenge while it runs: frames are captured from the camera every
- * `policy.captureEveryMs` (cropped to the oval, scaled, JPEG) into a buffer, and every
- * `policy.pollEveryMs`, one request in flight, `policy.select(buffer, framed)` goes to POST
+ * `policy.captureEveryMs` (cropped to the oval, scaled, JPEG) into a buffer; the run's first frame
+ * goes at once, alone, then every `policy.pollEveryMs`, one request in flight,
+ * `policy.select(buffer, framed)` goes to POST
  * /liveness as repeated `frame` parts and the buffer starts over (`framed`: the last answer named no
  * framing to fix; while it names one, a buffer with no frame of a cue or a colour sends only its
  * newest frames, FRAMING_PROBE_FRAMES). The server decides; each answer goes to the parent as
@@ -175,6 +176,41 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
       if (next !== null) timer = setTimeout(show, Math.max(1, Math.ceil(next - t)));
     };
 
+    // The requests start with the run's first frame, which goes alone (FramePolicy.pollEveryMs).
+    let polling = false;
+    let stopPolling = () => {};
+    const startRequests = () => {
+      polling = true;
+      stopPolling = startPolling<LivenessResponse | null>(
+        {
+          intervalMs: policy.pollEveryMs,
+          request: async (signal) => {
+            const frames = policy.select(buffer, framed);
+            buffer = [];
+            if (frames.length === 0) return null;
+            const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };
+            if (!cameraSent) {
+              meta.camera = env.camera(input.stream);
+              cameraSent = true;
+            }
+            return env.post(
+              input.sessionId,
+              frames.map((f) => f.data.data),
+              signal,
+              meta,
+            );
+          },
+        },
+        (result) => {
+          if (!result) return;
+          framed = !result.framing?.length;
+          challenge = result.challenge ?? null;
+          show();
+          sendBack({ type: 'poll.result', result });
+        },
+        (error) => sendBack({ type: 'poll.error', error }),
+      );
+    };
     const stopCapture = env.capture(input.stream, policy, (frame) => {
       if (stopped) return;
       if (origin === null) {
@@ -192,41 +228,12 @@ export const createLivenessSampling = (env: SamplingEnv = browserSamplingEnv) =>
         lit,
         ...(lit ? { colour: tag.light } : {}),
       });
+      if (!polling) startRequests();
     });
     // A run after a stop goes on with the session's challenge at once (its past is skipped).
     show();
     const stopBacklight = (input.backlight && env.backlight?.(input.stream)) || (() => {});
 
-    const stopPolling = startPolling<LivenessResponse | null>(
-      {
-        intervalMs: policy.pollEveryMs,
-        delayFirst: true,
-        request: async (signal) => {
-          const frames = policy.select(buffer, framed);
-          buffer = [];
-          if (frames.length === 0) return null;
-          const meta: LivenessMeta = { frames: frames.map((f) => f.data.tag) };
-          if (!cameraSent) {
-            meta.camera = env.camera(input.stream);
-            cameraSent = true;
-          }
-          return env.post(
-            input.sessionId,
-            frames.map((f) => f.data.data),
-            signal,
-            meta,
-          );
-        },
-      },
-      (result) => {
-        if (!result) return;
-        framed = !result.framing?.length;
-        challenge = result.challenge ?? null;
-        show();
-        sendBack({ type: 'poll.result', result });
-      },
-      (error) => sendBack({ type: 'poll.error', error }),
-    );
     return () => {
       stopped = true;
       if (timer !== undefined) clearTimeout(timer);

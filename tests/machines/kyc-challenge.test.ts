@@ -273,11 +273,12 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
       light: light(1010),
     };
     const r = await running((_call, i) => {
-      if (i === 0) return waiting({ cue: null, light: null });
-      if (i === 1) return new Promise<LivenessResponse>((resolve) => (release = resolve));
+      if (i < 2) return waiting({ cue: null, light: null });
+      if (i === 2) return new Promise<LivenessResponse>((resolve) => (release = resolve));
       return waiting(challenge);
     });
-    // The second request (at 1400 ms) is answered only when the clock is past the first colour.
+    // The third request (at 1400 ms: the first frame went alone at 0, the next at 700) is answered
+    // only when the clock is past the first colour.
     await vi.advanceTimersByTimeAsync(125 + 1_800);
     expect(r.shown).toEqual([]);
     release(waiting(challenge));
@@ -296,9 +297,16 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
         .every((f) => f.light === 1),
     ).toBe(true);
 
-    // A cue whose window is already over never shows.
-    const late = await running(() =>
-      waiting({ cue: { n: 2, of: 2, at: 100, until: 400 }, light: null }),
+    // A cue whose window is already over when the answer comes (500 ms after its request) never
+    // shows.
+    const late = await running(
+      () =>
+        new Promise<LivenessResponse>((resolve) =>
+          setTimeout(
+            () => resolve(waiting({ cue: { n: 2, of: 2, at: 100, until: 400 }, light: null })),
+            500,
+          ),
+        ),
     );
     await vi.advanceTimersByTimeAsync(3_000);
     expect(late.shown.some((s) => s.cue)).toBe(false);
@@ -309,9 +317,9 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
       ...waiting({ cue: null, light: null }),
       ...(i < 2 ? { framing: ['too_far' as const] } : {}),
     }));
-    await vi.advanceTimersByTimeAsync(125 + 700 * 4);
+    await vi.advanceTimersByTimeAsync(125 + 700 * 3 + 10);
     const [first, second, third, fourth] = r.calls.map((c) => c.meta.frames.map((f) => f.t));
-    expect(first!.length).toBeGreaterThan(FRAMING_PROBE_FRAMES);
+    expect(first).toEqual([0]);
     // Two answers said 'too_far': their next requests took the newest two of the frames since.
     expect([second!.length, third!.length]).toEqual([FRAMING_PROBE_FRAMES, FRAMING_PROBE_FRAMES]);
     expect(second!.at(-1)! - second![0]!).toBe(125);
@@ -319,6 +327,23 @@ describe('kyc machine: the selfie challenge (issue 31)', () => {
     // A framed answer: every frame captured since, as before.
     expect(fourth!.length).toBeGreaterThan(FRAMING_PROBE_FRAMES);
     expect(fourth!.slice(1).every((t, k) => t - fourth![k]! === 125)).toBe(true);
+  });
+
+  it("the run's first frame goes at once, alone, then every frame since, every 700 ms (issue 41 item 2: the first hint one small round trip after the camera's first picture)", async () => {
+    const r = await running(() => waiting({ cue: null, light: null }));
+    await vi.advanceTimersByTimeAsync(125 + 700 * 2 + 10);
+    const [first, second, third] = r.calls;
+    // The camera's first picture at 125 ms (the fake's first capture): the request at once (the
+    // timer's least tick later), the next ones 700 ms apart.
+    expect(first!.frames).toBe(1);
+    expect(first!.at - 125).toBeLessThanOrEqual(1);
+    expect(first!.meta.frames.map((f) => f.t)).toEqual([0]);
+    expect([second!.at - first!.at, third!.at - second!.at]).toEqual([700, 700]);
+    // Nothing captured is left behind: the second request goes on from the first frame.
+    const t = second!.meta.frames.map((f) => f.t);
+    expect(t[0]).toBe(125);
+    expect(t.length).toBeGreaterThanOrEqual(5);
+    expect(t.slice(1).every((x, k) => x - t[k]! === 125)).toBe(true);
   });
 
   it('a new round replaces the sequence still showing', async () => {

@@ -4,8 +4,8 @@
  *
  * A simulated browser in simulated time against the REAL engine (createIdentityEngine: worker pool,
  * models, PGlite in memory), IDENTITY_LIVENESS_CHALLENGE = `--mode` (default 'cues,light'):
- *   - the browser's frame policy (contract/frame-policy.ts: a capture every 125 ms, a poll every
- *     700 ms, one request in flight), each frame tagged `{ t, light }` as the capture actor does (the
+ *   - the browser's frame policy (contract/frame-policy.ts: a capture every 125 ms, the first
+ *     frame sent at once alone, then a poll every 700 ms, one request in flight), each frame tagged `{ t, light }` as the capture actor does (the
  *     colour index painted when it was captured), the camera's label and frame rate in the first
  *     request's `meta`;
  *   - Chrome's Regular 3G: 100 ms RTT, 250 kbit/s up, 750 kbit/s down; a request's answer arrives

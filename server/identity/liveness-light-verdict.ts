@@ -58,8 +58,9 @@ export const passesAlone = (s: LightScore, thresholds: LightThresholds = LIGHT_T
  * correlation 0.92, 2 parts, none fit). Of 947 real faces' rounds passed in 13 genuine runs of 96
  * patients (2026-11-30 and 12-01), 9 were such rounds, all outdoors in the shade (held-out faces,
  * their hair the part): 3 came after a followed round and pass as before (two followed), the other
- * 6 now wait for a second round, about 4 s. A face filling the oval has no part: its shape alone
- * still passes it.
+ * 6 now wait for a second round, about 4 s; in the four genuine runs after it, one such patient's
+ * second round fell under the floor and ended `light_unjudged` (a person offered). A face filling
+ * the oval has no part: its shape alone still passes it.
  */
 const litAlikeNearFloor = (s: LightScore) =>
   (s.change ?? 0) < SHAPE_SURE_CHANGE && s.parts > 0 && s.beyond === null;

@@ -5,9 +5,9 @@
  * A simulated browser in simulated time against the REAL engine (createIdentityEngine: worker pool,
  * models, PGlite in memory), IDENTITY_LIVENESS_CHALLENGE = `--mode` (default 'cues,light'):
  *   - the browser's frame policy (contract/frame-policy.ts: a capture every 125 ms, the first
- *     frame sent at once alone, then a poll every 700 ms, one request in flight), each frame tagged `{ t, light }` as the capture actor does (the
- *     colour index painted when it was captured), the camera's label and frame rate in the first
- *     request's `meta`;
+ *     frame sent at once alone, then a poll every 700 ms, one request in flight), each frame
+ *     tagged `{ t, light }` as the capture actor does (the colour index painted when it was
+ *     captured), the camera's label and frame rate in the first request's `meta`;
  *   - Chrome's Regular 3G: 100 ms RTT, 250 kbit/s up, 750 kbit/s down; a request's answer arrives
  *     after its upload (its bytes), the RTT, the engine's real time and the answer's download;
  *   - the page shows each answer's `challenge` on its clock: the colours from `from` to `to` (from the

@@ -8,7 +8,6 @@ import { kycErrors } from '../src/copy/es.kyc';
 import { onboarding as copy } from '../src/copy/es.onboarding';
 import { caseCopy, operadorTerms } from '../src/copy/es.operators';
 import { e2eEnv, expect, expectNoAxeViolations, uniqueCelular } from './fixtures';
-import { makeBlinkVideo } from './support/blink-video';
 import {
   button,
   cedulas,
@@ -18,7 +17,6 @@ import {
   kyc,
   passSelfie,
   PIN,
-  showOnCamera,
   test,
   uploadDocuments,
 } from './support/kyc';
@@ -41,10 +39,10 @@ import {
 // the command's link (passkey on a virtual authenticator) approves, a supervisor approves second
 // -> the patient follows the SMS link, finishes and logs in with the PIN chosen before; (c) a
 // reviser asks for the front again -> the patient repeats only the front. Serial: the queue is
-// shared, and 'Tomar el siguiente' takes its oldest case. Blink seeds 7 and 8 (e2e/support/kyc.ts).
+// shared, and 'Tomar el siguiente' takes its oldest case. Synthetic patients 7 and 8 (e2e/support/kyc.ts).
 
 test.describe.configure({ mode: 'serial', timeout: 360_000 });
-test.use({ blinkSeed: 7 });
+test.use({ selfieSeed: 7 });
 
 /** Steps 0-3 for a new mobile, then the selfie passed; the mobile. */
 async function toDocument(page: Page): Promise<string> {
@@ -204,11 +202,7 @@ test.describe(() => {
   test('(c) a reviser asks for the front again: the patient repeats only the front, and registers', async ({
     page,
     browser,
-    cameraFile,
-    cameraDir,
   }) => {
-    // Another blink video than (a)'s: the server refuses frames another session already sent.
-    showOnCamera(cameraFile, await makeBlinkVideo(cameraDir, { seed: 8, seconds: 30 }));
     const celular = await toDocument(page);
     // A face photo as the front, with the right back of the 'clasica' card (4.265.872).
     await page.getByTestId('upload-front').setInputFiles(path.join(faces, 'person-12.jpg'));

@@ -50,7 +50,7 @@ const DATA_DIR = path.join(root, '.e2e-data', `run-${process.pid}`);
 test.describe.configure({ mode: 'serial', timeout: 600_000 });
 // This server's own database: no other spec's frames, so any seed; the synthetic patient is the
 // cards' face (blink-open), as A's photo.
-test.use({ baseURL: BASE_URL, blinkSeed: 14, selfieSeed: 26 });
+test.use({ baseURL: BASE_URL, selfieSeed: 26 });
 
 let server: ChildProcess | undefined;
 

@@ -17,10 +17,10 @@ import { finishIdentity } from './support/registration';
 // report's HTML opens in Chromium with its charts and passes axe; no stored event holds a phone,
 // document number, name, PIN or code of these journeys. Other specs run at the same time, so the
 // report is asked for this test's journeys (--recorrido), read from the batches the page sent.
-// Blink seed 10 (e2e/support/kyc.ts); card-2 is no other spec's.
+// Synthetic patient 10 (e2e/support/kyc.ts); card-2 is no other spec's.
 
 test.describe.configure({ timeout: 300_000 });
-test.use({ blinkSeed: 10 });
+test.use({ selfieSeed: 10 });
 
 // The names as the MRZ writes them and as the card prints them (kept when the OCR reads the accent).
 const CARD = { documento: '3164017', names: ['ACOSTA', 'CARLOS OSCAR', 'CARLOS ÓSCAR'] };

@@ -47,7 +47,7 @@ async function watchCaptureButton(page: Page, label: string) {
   }, label);
 }
 
-test.use({ blinkSeed: 4 });
+test.use({ selfieSeed: 4 });
 
 test("the rear camera shows the cédula: 'Capturar' (enabled only once the video plays) takes the front and the back to the review", async ({
   page,

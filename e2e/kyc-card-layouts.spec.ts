@@ -9,7 +9,7 @@ import { confirmAndComplete } from './support/registration';
 // in the MRZ. Through the real build, API and identity engine; helpers in e2e/support/kyc.ts.
 
 test.describe.configure({ timeout: 240_000 });
-test.use({ blinkSeed: 6 });
+test.use({ selfieSeed: 6 });
 
 test("a foreign resident whose card prints its portrait on the right and its number under it registers, sees 'ARGENTINA' on the review and logs in", async ({
   page,

@@ -25,7 +25,6 @@ import { syntheticCameraState } from './support/synthetic-camera';
 
 test.describe.configure({ timeout: 240_000 });
 test.use({
-  blinkSeed: 14,
   selfieSeed: 17,
   selfieScene: { face: 'blink', tone: 'III', lighting: 'window', patient: { scale: 0.5 } },
 });

@@ -38,7 +38,6 @@ const OTHER_CLOSED_MS = 400;
 
 test.describe.configure({ timeout: 240_000 });
 test.use({
-  blinkSeed: 14,
   selfieSeed: 19,
   selfieScene: { face: 'blink', tone: 'III', lighting: 'window', other: 'blink-b' },
 });

@@ -31,7 +31,6 @@ const CENTRED: [number, number] = [0, -68];
 
 test.describe.configure({ timeout: 240_000 });
 test.use({
-  blinkSeed: 14,
   selfieSeed: 18,
   selfieScene: {
     face: 'blink',

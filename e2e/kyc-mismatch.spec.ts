@@ -19,7 +19,7 @@ import {
 
 test.describe.configure({ timeout: 240_000 });
 
-test.use({ blinkSeed: 2 });
+test.use({ selfieSeed: 2 });
 
 test('a selfie, then the cédula of another person: the mismatch text, the tips and Reintentar back to the selfie with a new session', async ({
   page,

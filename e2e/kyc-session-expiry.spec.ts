@@ -8,7 +8,7 @@ import { button, kyc, nextKycSession, passSelfie, PIN, test, toSelfie } from './
 
 test.describe.configure({ timeout: 240_000 });
 
-test.use({ blinkSeed: 9 });
+test.use({ selfieSeed: 9 });
 
 test("an expired session: 'La sesión expiró. Volvé a empezar el proceso.', then a new session and the selfie passes", async ({
   page,

@@ -7,12 +7,12 @@ import { choosePin, proveMobile } from './support/registration';
 // Issue 18 (b): a passed selfie survives a reload. On the front step the page reloads; the browser
 // holds the registration (its cookie, issue 43 item 8), so with no new SMS code it continues at the
 // front of the cédula, in the same KYC session: no new selfie. (Proving the mobile again on a
-// browser without it: onboarding-resume.spec.ts.) Blink seed 12 (e2e/support/kyc.ts).
+// browser without it: onboarding-resume.spec.ts.) Synthetic patient 14 (e2e/support/kyc.ts).
 
 test.describe.configure({ timeout: 240_000 });
 // The synthetic patient 14, not 12: patient 12 (outdoor sunlight, skin tone VI, screen at 51%) had
 // none of its blinks seen by the server in two runs (0 of 3, cues_missed); bench31's question.
-test.use({ blinkSeed: 12, selfieSeed: 14 });
+test.use({ selfieSeed: 14 });
 
 test('(b) pass the selfie, reload on the front step: the front step, no new selfie, no new code', async ({
   page,

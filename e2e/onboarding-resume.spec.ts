@@ -8,10 +8,10 @@ import { choosePin, finishIdentity, proveMobile } from './support/registration';
 // the page is closed; the patient comes back, verifies the mobile again with a new SMS code and
 // continues at the welcome: no new PIN. The identity step and the registration finish, and the
 // patient logs in with the PIN of the first visit (the server kept its hash, never the PIN).
-// Blink seed 11 (e2e/support/kyc.ts); card 4 (no other spec registers it).
+// Synthetic patient 11 (e2e/support/kyc.ts); card 4 (no other spec registers it).
 
 test.describe.configure({ timeout: 300_000 });
-test.use({ blinkSeed: 11 });
+test.use({ selfieSeed: 11 });
 
 test('(a) verify, choose a PIN, close the page; back, verify again: the welcome, then finish and log in', async ({
   page,

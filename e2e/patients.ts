@@ -1,11 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process';
 
 /**
- * Patients the browser suite needs, created with the real operator command
- * (`npm run patients -- add ...`) BEFORE the e2e server starts (see e2e/server.ts).
- *
- * Seeding before the server starts keeps the start-up simple (the command opens the folder itself);
- * the command also works while a server runs (it then goes through the server's socket).
+ * Patients the browser suite needs, written BEFORE the e2e server starts by e2e/server.ts, as the
+ * operator command (`npm run patients -- add ...`) writes them, in one process. A test that needs a
+ * patient the command itself creates (with a face photo: `--foto`) runs it while the server runs
+ * (`createPatient`, `createPatientInBackground` below: it then goes through the server's socket).
  *
  * To add a patient for your tests: add an entry here (unique documento, in the 9xxxxxxx range
  * used by no one else), then read it in a test through the `seeded` fixture (e2e/fixtures.ts).
@@ -22,7 +21,7 @@ export type PatientSeed = {
 };
 
 export const SEED_PATIENTS = {
-  /** Logs in once in login.spec.ts: proves the operator command's patients can log in. */
+  /** Logs in once in login.spec.ts: a patient written as the operator command writes one logs in. */
   operator: {
     documento: '90000001',
     pin: '583920',

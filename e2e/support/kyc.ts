@@ -18,20 +18,21 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic
  * Playwright allows worker options (`test.use({ blinkSeed, cameraImage, ... })`) only at the top
  * of a file, so each camera or browser set-up is its own e2e/kyc-*.spec.ts.
  *
- * Blink seeds: kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
- * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 12,
- * onboarding-phone 5, kyc-card-layouts 6 (face-login's 5-8 play another face, so its videos
- * differ), kyc-recording 13 (the recording attack), kyc-backlight 14-16; the synthetic patients
- * of kyc-distance 17, kyc-fill 18 and kyc-face-swap 19 (`selfieSeed`: blink videos go up to 14
- * only, and these specs' blink video, 14's, plays on the rear camera, never to the selfie). The
- * other KYC specs show a still image.
- * e2e/synthetic-camera.spec.ts uses the synthetic patients 21-24; assisted-verification's (d)
- * and (e) 20 and 25.
+ * Synthetic patients' seeds, one per test that passes a selfie (the replay check refuses a frame
+ * another session sent): kyc.spec.ts 1, kyc-mismatch 2, kyc-review-retry 3, kyc-capture 4,
+ * onboarding-phone 5 (its phone's), kyc-card-layouts 6, assisted-verification 7, 8, 20, 25 and 26,
+ * kyc-session-expiry 9, insight 10, onboarding-resume 11, onboarding-resume-selfie 14,
+ * kyc-backlight 15 and 16, kyc-distance 17, kyc-fill 18, kyc-face-swap 19, and
+ * e2e/synthetic-camera.spec.ts 21-24. They are `selfieSeed`, a test option, so the specs share a
+ * worker (its browser and fake camera made once), where a worker option (`blinkSeed`) started a
+ * worker of its own for each spec (about 9 s each: a browser, and a blink video drawn). Blink
+ * videos (the file camera's) play only where the selfie is a recording: kyc-recording's 13, and
+ * face-login's 6-10 (another face).
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
  * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects
- * the colour it shows; its seed is `selfieSeed` (default: the test's blinkSeed, so the seeds above
- * stay one per test). The rear camera (documents) is still the file camera, and so is the selfie
+ * the colour it shows; its seed is `selfieSeed` (default: the worker's blinkSeed, 1). The rear camera
+ * (documents) is still the file camera (a still of a card: `cameraVideo`), and so is the selfie
  * with `selfieCamera: 'file'` (the blink video: a RECORDING, which the challenge refuses;
  * e2e/kyc-recording.spec.ts) or a still image (`cameraImage`, always the file camera). Contexts a
  * test makes itself get the synthetic camera through `useSelfieCamera`.
@@ -122,12 +123,16 @@ export const test = base.extend<KycTestFixtures, KycWorkerFixtures>({
     { scope: 'worker' },
   ],
   cameraVideo: [
-    async ({ blinkSeed, blinkSeconds, cameraImage, cameraDir }, use) => {
-      await use(
-        cameraImage
-          ? stillVideo(cameraDir, cameraImage, { seconds: blinkSeconds })
-          : await makeBlinkVideo(cameraDir, { seed: blinkSeed, seconds: blinkSeconds }),
-      );
+    async ({ blinkSeed, blinkSeconds, cameraImage, cameraDir, selfieCamera }, use) => {
+      // With the synthetic selfie camera the file camera is only the rear one (the documents): a
+      // still of a card, made in well under a second, where a blink video takes seconds of the
+      // worker's start (900 frames drawn) for a picture the tests replace or upload over.
+      let video: string;
+      if (cameraImage) video = stillVideo(cameraDir, cameraImage, { seconds: blinkSeconds });
+      else if (selfieCamera === 'synthetic')
+        video = stillVideo(cameraDir, path.join(cedulas, 'card-1-front.jpg'));
+      else video = await makeBlinkVideo(cameraDir, { seed: blinkSeed, seconds: blinkSeconds });
+      await use(video);
     },
     { scope: 'worker', timeout: 180_000 },
   ],

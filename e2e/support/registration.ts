@@ -2,8 +2,9 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { onboardingPaths, REGISTRATION_COOKIE } from '../../contract/onboarding';
 import { landing } from '../../src/copy/es';
 import { onboarding as copy } from '../../src/copy/es.onboarding';
-import { expect, readSmsOutbox } from '../fixtures';
-import { button, heading, kyc, passSelfie, uploadDocuments } from './kyc';
+import { cameraErrors } from '../../src/copy/es.camera';
+import { expect, readSmsOutbox, uniqueCelular } from '../fixtures';
+import { button, heading, kyc, passSelfie, PIN, uploadDocuments } from './kyc';
 
 /**
  * Shared by the registration-that-survives specs (issue 18): proving a mobile at step 0-1 (again,
@@ -117,4 +118,23 @@ export async function submitSupplementary(page: Page): Promise<void> {
   await expect(city).toBeEnabled();
   await city.selectOption({ index: 1 });
   await button(page, kyc.supplementary.submit).click();
+}
+
+/**
+ * A new patient's steps 0 to 4 with the camera permission withheld: the selfie says so and offers
+ * the phone, which is chosen. Returns the mobile.
+ */
+export async function toHandoff(page: Page, context: BrowserContext): Promise<string> {
+  await context.clearPermissions();
+  const celular = uniqueCelular();
+  await proveMobile(page, celular);
+  await choosePin(page, PIN);
+  await button(page, copy.welcome.next).click();
+  await expect(page.getByText(cameraErrors.permissionDenied, { exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  await button(page, kyc.handoff.action).click();
+  await expect(heading(page, copy.handoff.title)).toBeFocused();
+  await expect(page.getByTestId('handoff-stage')).toHaveText(copy.handoff.stages.waiting);
+  return celular;
 }

@@ -7,6 +7,7 @@ import { assist } from '../src/copy/es.assist';
 import { expect, expectNoAxeViolations, uniqueCelular, uniqueDocumento } from './fixtures';
 import { createPatient } from './patients';
 import { button, faces, heading, kyc, passSelfie, PIN, test, uploadDocuments } from './support/kyc';
+import { liveFaceThroughEachTest, withLiveFace } from './support/live-face';
 import {
   addOperator,
   enrolAndLogIn,
@@ -54,8 +55,15 @@ test.use({ baseURL: BASE_URL, selfieSeed: 26 });
 
 let server: ChildProcess | undefined;
 
+// Its server's start and the operator command's --foto (the engine's models loading) keep both
+// cores busy for seconds: not beside the other worker's live face (e2e/support/live-face.ts).
 test.beforeAll(async () => {
   test.setTimeout(300_000);
+  await withLiveFace(startServer);
+});
+liveFaceThroughEachTest();
+
+async function startServer(): Promise<void> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: port,
@@ -90,7 +98,7 @@ test.beforeAll(async () => {
       throw new Error(`the duplicate spec's server is not ready (${status})`);
     await new Promise((r) => setTimeout(r, 1_000));
   }
-});
+}
 
 test.afterAll(async () => {
   if (server?.pid && server.exitCode === null) {

@@ -25,6 +25,7 @@ import {
   linkFromOutbox,
   proveMobile,
 } from './support/registration';
+import { liveFaceThroughEachTest } from './support/live-face';
 
 // Face authentication (/face-login) through the real build, the real API and the real identity
 // engine, in Chromium with a fake camera playing a blink video (e2e/support/blink-video.ts).
@@ -48,6 +49,9 @@ const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
 const test = base.extend<{ cameraPage: CameraPage }>({ cameraPage: cameraPageOf(FACE) });
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
+// Its kiosks and desk cameras are the file camera (not the synthetic one, which takes the lock as it
+// opens): each test holds the live-face lock throughout (e2e/support/live-face.ts).
+liveFaceThroughEachTest();
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const result = (page: Page) =>

@@ -4,6 +4,7 @@ import { identityPaths } from '../contract/identity';
 import { expect, expectNoAxeViolations } from './fixtures';
 import {
   button,
+  CAMERA_READY_MS,
   cedulas,
   heading,
   isPost,
@@ -61,7 +62,7 @@ test("the rear camera shows the cédula: 'Capturar' (enabled only once the video
   const front = stillVideo(cameraDir, path.join(cedulas, 'card-1-front.jpg'), size);
   const back = stillVideo(cameraDir, path.join(cedulas, 'card-1-back.jpg'), size);
   await toSelfie(page, PIN);
-  await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: 30_000 });
+  await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: CAMERA_READY_MS });
   showOnCamera(cameraFile, front);
   await passSelfie(page);
 

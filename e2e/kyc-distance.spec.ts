@@ -3,6 +3,7 @@ import { identityPaths, LIVENESS_FRAMING_ATTR, type LivenessResponse } from '../
 import { expect } from './fixtures';
 import {
   button,
+  CAMERA_READY_MS,
   heading,
   isPost,
   kyc,
@@ -45,7 +46,7 @@ test("starts too far, follows 'Acercá el celular' on the oval and passes", asyn
   const oval = page.getByRole('status', { name: kyc.selfie.framingLabel });
   const tooFar = page.waitForResponse(saysTooFar, { timeout: 30_000 });
   const start = button(page, kyc.selfie.start);
-  await expect(start).toBeEnabled({ timeout: 30_000 });
+  await expect(start).toBeEnabled({ timeout: CAMERA_READY_MS });
   const watch = watchSelfie(page);
   const startedAt = Date.now();
   await start.click();

@@ -3,6 +3,7 @@ import { kycErrors } from '../src/copy/es.kyc';
 import { expect, expectNoAxeViolations } from './fixtures';
 import {
   button,
+  CAMERA_READY_MS,
   heading,
   isPost,
   kyc,
@@ -39,5 +40,5 @@ test('a selfie, then the cédula of another person: the mismatch text, the tips 
   await button(page, kyc.rejected.retry).click();
   expect(await second).not.toBe(first);
   await expect(heading(page, kyc.selfie.title)).toBeFocused();
-  await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: 30_000 });
+  await expect(button(page, kyc.selfie.start)).toBeEnabled({ timeout: CAMERA_READY_MS });
 });

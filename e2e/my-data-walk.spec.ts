@@ -30,6 +30,7 @@ import {
   takeNext,
   uniqueUsuario,
 } from './support/operators';
+import { liveFaceThroughEachTest } from './support/live-face';
 
 // Issue 45's 'done when': ONE registered patient walks through every action of Mis datos, through
 // the real build, API, back office, identity engine and deletion job: what is held; the download,
@@ -61,6 +62,10 @@ const KIOSK_VIDEO_SECONDS = 20;
 const test = base.extend<{ cameraPage: CameraPage }>({
   cameraPage: cameraPageOf(FACE, { raise: 30 }),
 });
+// Its kiosk visits play blink videos drawn in this worker while the test goes on (the file camera,
+// not the synthetic one, which takes the lock as it opens): the test holds the live-face lock
+// throughout (e2e/support/live-face.ts).
+liveFaceThroughEachTest();
 
 /**
  * A retry walks a patient of its own (documento and celular 10000 further on per retry, a range no

@@ -21,6 +21,7 @@ import { checkPepper } from '../server/security/pepper-check';
 import { createPinHasher } from '../server/security/pin';
 import { resolveSecrets } from '../server/security/secrets';
 import { SEED_PATIENTS, type PatientSeed } from './patients';
+import { isAlive } from './support/pid';
 
 const dataDir = process.env.DATA_DIR;
 if (!dataDir || !path.resolve(dataDir).includes(`${path.sep}.e2e-data${path.sep}`)) {
@@ -73,14 +74,5 @@ function removeStaleRuns(parent: string): void {
     const pid = /^run-(\d+)$/.exec(name)?.[1];
     if (!pid || isAlive(Number(pid))) continue;
     rmSync(path.join(parent, name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

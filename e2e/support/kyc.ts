@@ -244,6 +244,13 @@ export function stillVideo(
   return out;
 }
 
+/**
+ * How long a selfie's camera may take to open: where the journeys run one at a time, two at once
+ * (e2e/one-at-a-time.ts), the synthetic camera opens only once the other worker's live face is done
+ * (e2e/support/live-face.ts): up to a kiosk journey's minute and more.
+ */
+export const CAMERA_READY_MS = 150_000;
+
 /** The PIN the KYC specs' patients choose. */
 export const PIN = '735194';
 
@@ -370,7 +377,7 @@ export function watchSelfie(page: Page) {
  */
 export async function passSelfie(page: Page, retries = SELFIE_RETRIES): Promise<void> {
   const start = button(page, kyc.selfie.start);
-  await expect(start).toBeEnabled({ timeout: 30_000 });
+  await expect(start).toBeEnabled({ timeout: CAMERA_READY_MS });
   const watch = watchSelfie(page);
   const startedAt = Date.now();
   await start.click();

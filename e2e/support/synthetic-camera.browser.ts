@@ -137,6 +137,8 @@ export type SyntheticCameraControl = {
 
 declare global {
   interface Window {
+    /** The live-face lock's binding (e2e/support/live-face.ts bindLiveFace), where one is bound. */
+    __e2eLiveFace?: (op: 'acquire' | 'release') => Promise<void>;
     __syntheticCamera?: SyntheticCameraState;
     __syntheticCameraControl?: SyntheticCameraControl;
   }
@@ -594,8 +596,10 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
       if (exposure) withExposureCompensation(track);
     }
     const timer = setInterval(() => {
-      if (stream.getVideoTracks().every((tr) => tr.readyState === 'ended')) clearInterval(timer);
-      else draw();
+      if (stream.getVideoTracks().every((tr) => tr.readyState === 'ended')) {
+        clearInterval(timer);
+        void window.__e2eLiveFace?.('release');
+      } else draw();
     }, 1000 / cfg.fps);
     return stream;
   }
@@ -639,6 +643,9 @@ export function installSyntheticCamera(cfg: SyntheticCameraConfig): void {
     // would; its stream is closed at once and the synthetic one answers.
     const real = await original({ audio: false, video: true });
     real.getTracks().forEach((tr) => tr.stop());
+    // One live face at a time where the test runs one at a time (e2e/support/live-face.ts): the
+    // camera opens once the lock is this page's.
+    await window.__e2eLiveFace?.('acquire');
     return syntheticStream();
   };
 }

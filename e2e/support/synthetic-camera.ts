@@ -27,6 +27,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from '@playwright/test';
 import { build } from 'esbuild';
+import { bindLiveFace, inOneAtATime } from './live-face';
 import {
   LIVENESS_CUE_ATTR,
   LIVENESS_FRAMING_ATTR,
@@ -137,6 +138,7 @@ export async function installSyntheticCamera(
     throw new Error(`synthetic camera: seed must be a positive integer (${options.seed})`);
   const script = await pageScript();
   const config = JSON.stringify(syntheticCameraConfig(options));
+  if (inOneAtATime()) await bindLiveFace(context);
   await context.addInitScript({
     content: `${script}\n__syntheticCameraModule.installSyntheticCamera(${config});`,
   });

@@ -25,7 +25,7 @@ import {
   linkFromOutbox,
   proveMobile,
 } from './support/registration';
-import { liveFaceThroughEachTest } from './support/live-face';
+import { launchLive, withLiveFace } from './support/live-face';
 
 // Face authentication (/face-login) through the real build, the real API and the real identity
 // engine, in Chromium with a fake camera playing a blink video (e2e/support/blink-video.ts).
@@ -49,9 +49,6 @@ const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
 const test = base.extend<{ cameraPage: CameraPage }>({ cameraPage: cameraPageOf(FACE) });
 
 test.describe.configure({ mode: 'serial', timeout: 240_000 });
-// Its kiosks and desk cameras are the file camera (not the synthetic one, which takes the lock as it
-// opens): each test holds the live-face lock throughout (e2e/support/live-face.ts).
-liveFaceThroughEachTest();
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const result = (page: Page) =>
@@ -119,8 +116,12 @@ test('(issue 30 b) a patient without a camera verifies at a health centre: an op
   // The health centre's desk: a passkey, and a camera that shows the patient (blink-b).
   const dir = testInfo.outputPath('desk');
   mkdirSync(dir, { recursive: true });
-  const deskVideo = await makeBlinkVideo(dir, { seed: 9, seconds: 60, face: FACE });
-  const deskBrowser = await chromium.launch({
+  // The desk's camera is a live face (e2e/support/live-face.ts): its video drawn, and its browser
+  // open, with the lock held.
+  const deskVideo = await withLiveFace(() =>
+    makeBlinkVideo(dir, { seed: 9, seconds: 60, face: FACE }),
+  );
+  const deskBrowser = await launchLive({
     executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${deskVideo}`],
   });
@@ -197,7 +198,10 @@ test("the patient's face enrolled again with the operator command (--foto) is re
 }) => {
   // `npm run patients -- add ... --foto` while the e2e server runs (it writes through its socket):
   // the patient the health centre verified, updated (the only patient with this face).
-  const added = createPatient(patient, e2eEnv.dataDir, { foto: photo });
+  // (The command loads the face models: not beside the other worker's live face.)
+  const added = await withLiveFace(async () =>
+    createPatient(patient, e2eEnv.dataDir, { foto: photo }),
+  );
   expect(added).toMatchObject({ ok: true, created: false, face: 'enrolled' });
 
   const page = await cameraPage(6);

@@ -30,7 +30,7 @@ import {
   takeNext,
   uniqueUsuario,
 } from './support/operators';
-import { liveFaceThroughEachTest } from './support/live-face';
+import { withLiveFace } from './support/live-face';
 
 // Issue 45's 'done when': ONE registered patient walks through every action of Mis datos, through
 // the real build, API, back office, identity engine and deletion job: what is held; the download,
@@ -62,10 +62,6 @@ const KIOSK_VIDEO_SECONDS = 20;
 const test = base.extend<{ cameraPage: CameraPage }>({
   cameraPage: cameraPageOf(FACE, { raise: 30 }),
 });
-// Its kiosk visits play blink videos drawn in this worker while the test goes on (the file camera,
-// not the synthetic one, which takes the lock as it opens): the test holds the live-face lock
-// throughout (e2e/support/live-face.ts).
-liveFaceThroughEachTest();
 
 /**
  * A retry walks a patient of its own (documento and celular 10000 further on per retry, a range no
@@ -105,7 +101,10 @@ test('one patient through every action of Mis datos, from login to the deleted a
 
   await test.step('log in, a wrong PIN first', async () => {
     // The face is enrolled by the operator command (it loads the identity engine) meanwhile.
-    const enrolled = createPatientInBackground(patient, e2eEnv.dataDir, { foto: photo });
+    // (The command loads the face models: not beside the other worker's live face.)
+    const enrolled = withLiveFace(() =>
+      createPatientInBackground(patient, e2eEnv.dataDir, { foto: photo }),
+    );
     enrolled.catch(() => {}); // awaited below; a failure before then must not end the worker
     // A retry's patient is created by this command: it must exist before its first login.
     if (test.info().retry > 0) await enrolled;

@@ -1,11 +1,14 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, expect, type Browser, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { faceLogin as faceCopy } from '../../src/copy/es.faceLogin';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, FAKE_CAMERA_ARGS } from '../chromium';
 import { makeBlinkVideo, type BlinkVideoOptions } from './blink-video';
+import { launchLive, withLiveFace } from './live-face';
 
 /**
- * Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed`: 60 s
+ * Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed` (a live
+ * face: the browser holds e2e/support/live-face.ts's lock until it closes, and a video is drawn with
+ * it held): 60 s
  * unless `seconds` says less (a shorter video is made faster; Chromium loops it, and a loop repeats
  * frames the server refuses, so it must outlast what the page films). `prepare` makes a video
  * ahead, while the test does other things (the page opened later waits for the same one).
@@ -34,7 +37,11 @@ export const cameraPageOf =
       if (!videos.has(key)) {
         const dir = testInfo.outputPath('camera');
         mkdirSync(dir, { recursive: true });
-        videos.set(key, makeBlinkVideo(dir, { seed, seconds, face, ...framing }));
+        // Drawing a video keeps the cores busy for seconds: not beside the other worker's live face.
+        videos.set(
+          key,
+          withLiveFace(() => makeBlinkVideo(dir, { seed, seconds, face, ...framing })),
+        );
       }
       return videos.get(key)!;
     };
@@ -43,7 +50,7 @@ export const cameraPageOf =
       options: { cameraAllowed?: boolean; seconds?: number } = {},
     ) => {
       const video = await prepare(seed, options.seconds);
-      const browser = await chromium.launch({
+      const browser = await launchLive({
         executablePath: CHROMIUM_PATH,
         args: [...CHROMIUM_ARGS, ...FAKE_CAMERA_ARGS, `--use-file-for-fake-video-capture=${video}`],
       });

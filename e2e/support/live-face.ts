@@ -1,6 +1,13 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { test, type BrowserContext, type Page } from '@playwright/test';
+import {
+  chromium,
+  test,
+  type Browser,
+  type BrowserContext,
+  type LaunchOptions,
+  type Page,
+} from '@playwright/test';
 import { isAlive } from './pid';
 
 /**
@@ -67,6 +74,22 @@ export async function withLiveFace<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } finally {
     releaseLiveFace();
+  }
+}
+
+/**
+ * A Chromium whose fake camera plays a file (a kiosk, a health centre's desk), launched with the lock
+ * held; the lock goes when the browser closes (the test's, or its fixture's at the end).
+ */
+export async function launchLive(options: LaunchOptions): Promise<Browser> {
+  await acquireLiveFace();
+  try {
+    const browser = await chromium.launch(options);
+    browser.once('disconnected', releaseLiveFace);
+    return browser;
+  } catch (err) {
+    releaseLiveFace();
+    throw err;
   }
 }
 

@@ -9,8 +9,8 @@ import { DEMO, SEED_PATIENTS, type PatientSeed, type SeedName } from './patients
 /**
  * The suite's `test`: import { test, expect } from './fixtures'.
  *
- * - Patients: the e2e server (e2e/server.ts) runs the operator command `npm run patients -- add`
- *   for every entry of SEED_PATIENTS (e2e/patients.ts) before it starts; read one with
+ * - Patients: the e2e server (e2e/server.ts) writes every entry of SEED_PATIENTS (e2e/patients.ts)
+ *   as the operator command `npm run patients -- add` does, before it starts; read one with
  *   `seeded('name')`. A test may also call `createPatient(p, e2eEnv.dataDir, { foto })` while the
  *   server runs (the command then writes through the server's socket; e2e/face-login.spec.ts).
  * - Unknown documents and phones: uniqueDocumento(), uniqueCelular() (celular is unique per patient).

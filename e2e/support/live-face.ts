@@ -40,12 +40,14 @@ function owner(dir: string): number | null {
  * (the page or context that asked is gone) and returns false, holding nothing.
  */
 export async function acquireLiveFace(abandoned: () => boolean = () => false): Promise<boolean> {
-  if (held > 0) {
-    held += 1;
-    return true;
-  }
   const dir = lockDir();
+  let ownerless = 0;
   for (;;) {
+    // This worker holds it (another of its tasks took it meanwhile): join.
+    if (held > 0) {
+      held += 1;
+      return true;
+    }
     if (abandoned()) return false;
     try {
       mkdirSync(dir);
@@ -56,7 +58,10 @@ export async function acquireLiveFace(abandoned: () => boolean = () => false): P
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const pid = owner(dir);
-    if (pid !== null && pid !== process.pid && !isAlive(pid))
+    // A holder that died, or one that died between making the folder and writing its pid (a
+    // second without one).
+    ownerless = pid === null ? ownerless + 1 : 0;
+    if ((pid !== null && !isAlive(pid)) || ownerless * POLL_MS > 1_000)
       rmSync(dir, { recursive: true, force: true });
     else await new Promise((r) => setTimeout(r, POLL_MS));
   }

@@ -43,6 +43,28 @@ describe('the live-face lock', () => {
     expect(holder()).toBe(process.ppid);
   });
 
+  it('takes a lock whose maker died before writing its pid, after a second', async () => {
+    mkdirSync(lock());
+    const started = Date.now();
+    expect(await acquireLiveFace()).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    expect(holder()).toBe(process.pid);
+    releaseLiveFace();
+  });
+
+  it('lets a second task of this worker join while the first waits no more', async () => {
+    mkdirSync(lock());
+    writeFileSync(path.join(lock(), 'pid'), String(process.ppid));
+    const first = acquireLiveFace();
+    const second = acquireLiveFace();
+    rmSync(lock(), { recursive: true });
+    expect(await Promise.all([first, second])).toEqual([true, true]);
+    releaseLiveFace();
+    expect(holder()).toBe(process.pid);
+    releaseLiveFace();
+    expect(existsSync(lock())).toBe(false);
+  });
+
   it('takes the lock of a process that died holding it', async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
       encoding: 'utf8',

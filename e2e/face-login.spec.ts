@@ -48,7 +48,9 @@ const photo = path.resolve('tests', 'fixtures', 'faces', `${FACE}-open.jpg`);
 /** A Chromium of its own whose fake camera plays the blink video of `seed` (e2e/support/camera-page.ts). */
 const test = base.extend<{ cameraPage: CameraPage }>({ cameraPage: cameraPageOf(FACE) });
 
-test.describe.configure({ mode: 'serial', timeout: 240_000 });
+// Each kiosk or desk camera waits for the other worker's live face (e2e/support/live-face.ts): (b)
+// took 94 s in CI on 2026-12-01, where its own steps take about 50.
+test.describe.configure({ mode: 'serial', timeout: 360_000 });
 
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const result = (page: Page) =>

@@ -12,14 +12,14 @@ import { isAlive } from './pid';
 
 /**
  * One live face at a time across the one-at-a-time project's workers (e2e/one-at-a-time.ts): a
- * selfie challenge or a kiosk keeps 1.2-1.5 of the machine's 2 cores busy (the synthetic camera,
- * the page sending frames, the server's face models) and refuses a patient whose frames come late,
- * so two never run at once; the rest of those journeys (the phone's SMS, the PIN, the cédula's
- * upload, the back office, waits) runs beside the other worker's live face.
+ * selfie challenge or a kiosk keeps more than one of the machine's 2 cores busy (the synthetic
+ * camera, the page sending frames, the server's face models) and refuses a patient whose frames
+ * come late, so two never run at once; the rest of those journeys (the phone's SMS, the PIN, the
+ * cédula's upload, the back office, waits) runs beside the other worker's live face.
  *
  * The lock is a folder made with mkdir (atomic) in the run's data folder, holding its owner's pid:
- * a holder that died (a killed worker) is noticed and its lock taken. Re-entrant within a worker (a
- * refused selfie tried again inside the lock).
+ * a holder that died (a killed worker) is noticed and its lock taken. Re-entrant: a worker's tasks
+ * share its hold (a refused selfie tried again, a kiosk opened while a desk's camera is on).
  */
 const lockDir = () => path.join(process.env.E2E_DATA_DIR ?? 'test-results', 'live-face.lock');
 const POLL_MS = 100;
@@ -98,7 +98,7 @@ export async function launchLive(options: LaunchOptions): Promise<Browser> {
   }
 }
 
-/** Every test of the calling spec holds the lock from its start to its end (the kiosk's specs). */
+/** Every test of the calling spec holds the lock from its start to its end (the duplicate spec). */
 export function liveFaceThroughEachTest(): void {
   test.beforeEach(async () => {
     await acquireLiveFace();

@@ -39,7 +39,8 @@ import {
 // the command's link (passkey on a virtual authenticator) approves, a supervisor approves second
 // -> the patient follows the SMS link, finishes and logs in with the PIN chosen before; (c) a
 // reviser asks for the front again -> the patient repeats only the front. Serial: the queue is
-// shared, and 'Tomar el siguiente' takes its oldest case. Synthetic patients 7 and 8 (e2e/support/kyc.ts).
+// shared, and 'Tomar el siguiente' takes its oldest case. Synthetic patients 7 and 8
+// (e2e/support/kyc.ts), and the later tests' own below.
 
 test.describe.configure({ mode: 'serial', timeout: 360_000 });
 test.use({ selfieSeed: 7 });

@@ -7,8 +7,8 @@ import { passSelfie, PIN, test, toSelfie } from './support/kyc';
 // no background to compare the face's change with. Where the camera offers exposure compensation
 // (the synthetic camera's default, as Chrome on Android) the page sees the burnt corners before the
 // colours start and asks for -1 EV, and the selfie passes; where it does not (iOS Safari), the light
-// refused before issue 41 and is now judged on the face's own shape. Synthetic
-// patients 15 and 16 (e2e/support/kyc.ts).
+// refused before issue 41 and is now judged on the face's own shape. Synthetic patients 15 and 16
+// (e2e/support/kyc.ts).
 
 test.describe.configure({ timeout: 240_000 });
 const scene = { tone: 'VI', lighting: 'window', face: 'blink', faceMetering: 1 } as const;

@@ -13,8 +13,9 @@
  *
  * Two workers run these journeys, and the live-face lock (e2e/support/live-face.ts) keeps their
  * live parts apart: the synthetic front camera opens only with the lock held and lets it go when
- * it stops, and the kiosk's specs (their file cameras) and the duplicate spec's server hold it
- * throughout. The rest of a journey (SMS, PIN, the cédula's upload, the back office, waits) runs
+ * it stops; a kiosk's or desk's browser holds it while open, a blink video's drawing and the
+ * operator command's --foto while they run, and the duplicate spec (its own server) throughout.
+ * The rest of a journey (SMS, PIN, the cédula's upload, the back office, waits) runs
  * beside the other worker's live face. One at a time, the journeys took 764 s of tests here
  * (2026-12-01, load 2-3), of which the selfies about 250 and the kiosk's specs about 260.
  *

@@ -8,10 +8,10 @@ import { launchLive, withLiveFace } from './live-face';
 /**
  * Opens a page in a Chromium of its own whose fake camera plays the blink video of `seed` (a live
  * face: the browser holds e2e/support/live-face.ts's lock until it closes, and a video is drawn with
- * it held): 60 s
- * unless `seconds` says less (a shorter video is made faster; Chromium loops it, and a loop repeats
- * frames the server refuses, so it must outlast what the page films). `prepare` makes a video
- * ahead, while the test does other things (the page opened later waits for the same one).
+ * it held): 60 s unless `seconds` says less (a shorter video is made faster; Chromium loops it, and
+ * a loop repeats frames the server refuses, so it must outlast what the page films). `prepare`
+ * makes a video ahead, while the test does other things (the page opened later waits for the same
+ * one).
  */
 export type CameraPage = ((
   seed: number,

@@ -31,9 +31,9 @@ import { installSyntheticCamera, type SyntheticCameraOptions } from './synthetic
  *
  * The selfie's camera (issue 31): with `selfieCamera: 'synthetic'` the page's front camera is the
  * synthetic patient (e2e/support/synthetic-camera.ts), who blinks when the page cues and reflects
- * the colour it shows; its seed is `selfieSeed` (default: the worker's blinkSeed, 1). The rear camera
- * (documents) is still the file camera (a still of a card: `cameraVideo`), and so is the selfie
- * with `selfieCamera: 'file'` (the blink video: a RECORDING, which the challenge refuses;
+ * the colour it shows; its seed is `selfieSeed` (default: the worker's blinkSeed, 1). The rear
+ * camera (documents) is still the file camera (a still of a card: `cameraVideo`), and so is the
+ * selfie with `selfieCamera: 'file'` (the blink video: a RECORDING, which the challenge refuses;
  * e2e/kyc-recording.spec.ts) or a still image (`cameraImage`, always the file camera). Contexts a
  * test makes itself get the synthetic camera through `useSelfieCamera`.
  */
@@ -245,9 +245,9 @@ export function stillVideo(
 }
 
 /**
- * How long a selfie's camera may take to open: where the journeys run one at a time, two at once
- * (e2e/one-at-a-time.ts), the synthetic camera opens only once the other worker's live face is done
- * (e2e/support/live-face.ts): up to a kiosk journey's minute and more.
+ * How long a selfie's camera may take to open: in the one-at-a-time project's two workers
+ * (e2e/one-at-a-time.ts) the synthetic camera opens only once the other worker's live face is done
+ * (e2e/support/live-face.ts), a health centre's desk holding it a minute and more.
  */
 export const CAMERA_READY_MS = 150_000;
 

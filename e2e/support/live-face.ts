@@ -19,7 +19,10 @@ import { isAlive } from './pid';
  *
  * The lock is a folder made with mkdir (atomic) in the run's data folder, holding its owner's pid:
  * a holder that died (a killed worker) is noticed and its lock taken. Re-entrant: a worker's tasks
- * share its hold (a refused selfie tried again, a kiosk opened while a desk's camera is on).
+ * share its hold (a refused selfie tried again, a kiosk opened while a desk's camera is on). Not
+ * covered: two waiters both taking a dead holder's lock at the same moment (each removes, one may
+ * remove the other's new one): two live faces at once after a worker's death, which the selfie's
+ * retry and the test's retries absorb.
  */
 const lockDir = () => path.join(process.env.E2E_DATA_DIR ?? 'test-results', 'live-face.lock');
 const POLL_MS = 100;
@@ -83,8 +86,8 @@ export async function withLiveFace<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * A Chromium whose fake camera plays a file (a kiosk, a health centre's desk), launched with the lock
- * held; the lock goes when the browser closes (the test's, or its fixture's at the end).
+ * A Chromium whose fake camera plays a file (a kiosk, a health centre's desk), launched with the
+ * lock held; the lock goes when the browser closes (the test's, or its fixture's at the end).
  */
 export async function launchLive(options: LaunchOptions): Promise<Browser> {
   await acquireLiveFace();

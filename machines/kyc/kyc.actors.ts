@@ -126,8 +126,9 @@ type TaggedFrame = { data: Blob; tag: LivenessFrameTag };
  * goes at once, alone, then every `policy.pollEveryMs`, one request in flight,
  * `policy.select(buffer, framed)` goes to POST /liveness as repeated `frame` parts and the buffer
  * starts over (`framed`: the last answer named no framing to fix; while it names one, a buffer with
- * no frame of a cue or a colour sends only its newest frames, FRAMING_PROBE_FRAMES). The server decides; each answer goes to the parent as
- * `poll.result`, the first failure as `poll.error`. Leaving the state stops everything.
+ * no frame of a cue or a colour sends only its newest frames, FRAMING_PROBE_FRAMES). The server
+ * decides; each answer goes to the parent as `poll.result`, the first failure as `poll.error`.
+ * Leaving the state stops everything.
  *
  * The challenge (issue 31): one clock per KYC session, from its first frame (the origin comes in
  * with the input after a stop and a start); each frame is tagged with its time on it and the colour

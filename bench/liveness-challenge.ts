@@ -21,13 +21,14 @@
  * reaction to cues or the screen: a recording injected); (b) a genuine passed session's requests
  * (frames and tags) replayed into a new session, and (b2) its recording played as the camera of a
  * new session (the same scene, fresh frames, the browser's own tags); (c) a face reflecting the right colours in the
- * wrong order, (d) in the right order but one colour (700 ms) late, both blinking on cue; (e) a face
- * on a screen held to the camera (blinking on cue: the screen's light reflects on the whole image
- * alike, weakly). Prints pass rates, times to pass, the light's correlation and `beyond` per group
- * (what the server's thresholds separate), bytes sent per session, and the engine's
- * CPU per frame (process.cpuUsage around each request, the face workers are threads of this process;
- * sessions run one at a time while it is measured, so no rendering is counted), and each thread's
- * share of it on Linux (/proc/self/task: the main thread, the face workers, V8's and libuv's).
+ * wrong order, (d) in the right order but one colour (LIGHT_HOLD_MS) late, both blinking on cue;
+ * (e) a face on a screen held to the camera (blinking on cue: the screen's light reflects on the
+ * whole image alike, weakly). Prints pass rates, times to pass, the light's correlation and
+ * `beyond` per group (what the server's thresholds separate), bytes sent per session, and the
+ * engine's CPU per frame (process.cpuUsage around each request, the face workers are threads of
+ * this process; sessions run one at a time while it is measured, so no rendering is counted), and
+ * each thread's share of it on Linux (/proc/self/task: the main thread, the face workers, V8's
+ * and libuv's).
  *
  *   npx tsx bench/liveness-challenge.ts [--patients 60] [--attacks 20] [--seed 1]
  *     [--mode cues,light|cues|none] [--concurrent 1] [--only genuine|attacks]
@@ -76,6 +77,7 @@ import type { Db } from '../server/db/client';
 import { loadIdentityConfig } from '../server/identity/config';
 import { createIdentityEngine, type IdentityEngine } from '../server/identity/engine';
 import { withFraming } from '../server/identity/gates';
+import { LIGHT_HOLD_MS } from '../server/identity/liveness-light';
 import * as store from '../server/identity/store';
 import {
   blinkOnCue,
@@ -530,7 +532,7 @@ async function runSession(
     blinks,
     screenAt(t) {
       if (kind === 'video') return null;
-      const shownFor = t - p.displayLatencyMs - (kind === 'late' ? 700 : 0);
+      const shownFor = t - p.displayLatencyMs - (kind === 'late' ? LIGHT_HOLD_MS : 0);
       const now = page.painted(shownFor);
       if (kind !== 'wrong-order' || now.index < 0) return now.colour;
       const light = page.round(shownFor)!;
@@ -813,7 +815,7 @@ export async function main() {
       );
       if (args.mode === 'cues,light') {
         await attack('c', 'colours in the wrong order', () => run(3, 'wrong-order'));
-        await attack('d', 'colours 700 ms late', () => run(4, 'late'));
+        await attack('d', `colours ${LIGHT_HOLD_MS} ms (one) late`, () => run(4, 'late'));
         await attack('e', 'face on a screen', () => run(5, 'flat'));
         // Issue 41: a printed photo held to the camera, its eyes cut out for the attacker's own to
         // blink on cue; paper reflects the colours as skin does, but flat. At each framing by turns.

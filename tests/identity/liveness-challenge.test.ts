@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { livenessChallenge, type LivenessMeta } from '../../contract/identity';
+import { LIGHT_MIN_HOLD_MS, livenessChallenge, type LivenessMeta } from '../../contract/identity';
 import { hints } from '../../server/identity/hints';
 import {
   LIGHT_THRESHOLDS,
@@ -21,6 +21,7 @@ import {
 } from '../../server/identity/liveness-cues';
 import {
   LIGHT_COLOURS,
+  LIGHT_HOLD_MS,
   LIGHT_ROUNDS,
   LIGHT_JUDGE_AFTER_MS,
   LIGHT_MIN_SIZE,
@@ -261,8 +262,10 @@ describe('the challenge decider: blinks on cue', () => {
     expect(c.light!.round).toBe(1);
     expect(c.light!.colours).toHaveLength(LIGHT_ROUNDS * LIGHT_COLOURS);
     expect(c.light!.colours[0]!.from).toBe(newest + LEAD_MS);
+    // Each colour held LIGHT_HOLD_MS, never under LIGHT_MIN_HOLD_MS (under three flashes a second).
+    expect(LIGHT_HOLD_MS).toBeGreaterThanOrEqual(LIGHT_MIN_HOLD_MS);
     for (const [i, colour] of c.light!.colours.entries()) {
-      expect(colour.to - colour.from).toBe(700);
+      expect(colour.to - colour.from).toBe(LIGHT_HOLD_MS);
       if (i) expect(colour.from).toBe(c.light!.colours[i - 1]!.to);
       const [r, g, b] = hexRgb(colour.colour);
       expect(r / (r + g + b)).toBeLessThan(0.8);

@@ -43,6 +43,7 @@
  *     has a row per face and one for the held-out ones together)
  *     [--framing fill|arm|far] (genuine patients holding the phone so: the face filling the oval,
  *     at arm's length, far; by default each by turns: issue 41)
+ *     [--tone-shift 0..4] (the blocks' skin tones moved: five runs 0-4 give each block each tone)
  *     [--exposure android|none] (whether the camera offers the darker exposure the browser's
  *     backlight guard asks for before a burnt background: Chrome on Android does, iOS does not)
  *     [--kinds e,f] (only these attacks, by their letters above)
@@ -155,6 +156,8 @@ type Args = {
   /** The faces the genuine patients spread over (`--faces`, or `--face`'s one). */
   faces: BlinkFace[];
   framing: Framing | null;
+  /** `--tone-shift`: the tones' blocks moved by this many tones (each block meets every tone). */
+  toneShift: number;
   log: string | null;
   exposure: 'android' | 'none';
   /** `--pick`: only these genuine patients (1-based, of the `--patients` the other options make). */
@@ -182,6 +185,12 @@ const facesArg = (list: string | undefined, one: string | undefined): BlinkFace[
   return list.split(',').map(known);
 };
 
+/** `--tone-shift`: a whole number of tones, 0 by default. */
+const toneShiftArg = (v: string | undefined): number => {
+  const n = Number(v ?? 0);
+  if (Number.isInteger(n) && n >= 0) return n;
+  throw new Error('--tone-shift: a whole number, 0 or more');
+};
 /** `--framing`: one of FRAMINGS, or every one by turns (null). */
 const framingArg = (v: string | undefined): Framing | null => {
   if (v === undefined) return null;
@@ -212,6 +221,7 @@ function parseArgs(argv: string[]): Args {
     quality: Number(get('quality') ?? selfieFramePolicy.quality),
     faces: facesArg(get('faces'), get('face')),
     framing: framingArg(get('framing')),
+    toneShift: toneShiftArg(get('tone-shift')),
     log: get('log') ?? null,
     exposure: get('exposure') === 'none' ? 'none' : 'android',
     pick: get('pick')?.split(',').map(Number) ?? null,
@@ -670,20 +680,23 @@ type BenchPatient = SyntheticPatient & { framing?: Framing };
  * Genuine patients: lighting by turns, face by blocks of four (one per lighting: `faces` in turn),
  * tone by blocks of eight; the framing (`framing`, or by blocks of four: fill, arm, far) so that
  * every face meets every framing once each has three blocks (24 patients for two faces, 84 for
- * seven: fewer leave a face some framings short).
+ * seven: fewer leave a face some framings short). The blocks' tones are the same in every run
+ * (a face meets a framing in one tone only) unless `toneShift` moves them: five runs shifted 0-4
+ * give every block every tone.
  */
 export function genuinePatients(
   n: number,
   seed: number,
   faces: readonly BlinkFace[] = DEFAULT_FACES,
   framing: Framing | null = null,
+  toneShift = 0,
 ): BenchPatient[] {
   const framings = Object.keys(FRAMINGS) as Framing[];
   return Array.from({ length: n }, (_, i) => ({
     ...makeSyntheticPatient<BlinkFace>(seed * 10_000 + i, {
       lighting: LIGHTINGS[i % LIGHTINGS.length]!,
       face: faces[Math.floor(i / LIGHTINGS.length) % faces.length]!,
-      tone: SKIN_TONES[Math.floor(i / (2 * LIGHTINGS.length)) % SKIN_TONES.length]!,
+      tone: SKIN_TONES[(Math.floor(i / (2 * LIGHTINGS.length)) + toneShift) % SKIN_TONES.length]!,
       screenBrightness: 0.4 + 0.6 * ((i * 0.618_034) % 1),
     }),
     framing: framing ?? framings[Math.floor(i / LIGHTINGS.length) % framings.length]!,
@@ -756,7 +769,13 @@ export async function main() {
   try {
     let genuine: Array<SessionResult & { p: BenchPatient }> = [];
     if (args.only !== 'attacks') {
-      const all = genuinePatients(args.patients, args.seed, args.faces, args.framing);
+      const all = genuinePatients(
+        args.patients,
+        args.seed,
+        args.faces,
+        args.framing,
+        args.toneShift,
+      );
       const patients = args.pick ? all.filter((_, i) => args.pick!.includes(i + 1)) : all;
       genuine = await inParallel(patients.length, args.concurrent, async (i) => ({
         ...(await runSession(e, patients[i]!, 'genuine', args.genuineMs, cpuMeasured)),

@@ -10,6 +10,14 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
+          // One module graph a worker, not one a file: the files import the same server (Fastify,
+          // PGlite, the routes), and evaluating it again for each of the 123 files was most of the
+          // tier (this project alone, 2 workers, load 2-3: 420 s with isolation, import 138 s of
+          // it; 245 s without, import 17 s, 2026-12-01). Each file builds its own app and database
+          // (tests/server/helpers.ts useTestApp); globals a file stubs are put back before each
+          // test, and fake timers are put back by the files that set them.
+          isolate: false,
+          unstubGlobals: true,
           include: ['tests/{machines,server,contract,synthetic}/**/*.test.ts'],
           testTimeout: 20_000,
           hookTimeout: 120_000,

@@ -15,8 +15,6 @@ import {
 import { registeredRoutes } from '../../server/http/errors';
 import { createTestApp, type TestApp } from './helpers';
 
-process.env.IDENTITY_POOL_SIZE ??= '1';
-
 type Case = {
   name: string;
   method: string;
@@ -292,7 +290,11 @@ const ENGLISH = /\b(the|is|not|invalid|error|request|body|must|expected|unexpect
 describe('bad-input corpus over every route', () => {
   let t: TestApp;
   let cases: Case[] = [];
+  // One face worker (the engine reads IDENTITY_* from the process's environment), put back after:
+  // the next file of this Vitest worker shares the process.
+  const poolSize = process.env.IDENTITY_POOL_SIZE;
   beforeAll(async () => {
+    process.env.IDENTITY_POOL_SIZE ??= '1';
     t = await createTestApp({ env: { LOGIN_DELAY_MAX_MS: '0' } });
     const api = registeredRoutes(t.app).filter((r) => r.url.startsWith('/api'));
     cases = api.flatMap(casesFor);
@@ -306,7 +308,11 @@ describe('bad-input corpus over every route', () => {
     ])
       cases.push({ name: `GET ${url.slice(0, 40)}`, method: 'GET', url });
   }, 300_000);
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    if (poolSize === undefined) delete process.env.IDENTITY_POOL_SIZE;
+    else process.env.IDENTITY_POOL_SIZE = poolSize;
+  });
 
   it('covers every registered API route with at least 300 cases', () => {
     const routes = new Set(cases.map((c) => c.name.split(':')[0]));

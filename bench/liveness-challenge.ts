@@ -191,6 +191,7 @@ const toneShiftArg = (v: string | undefined): number => {
   if (Number.isInteger(n) && n >= 0) return n;
   throw new Error('--tone-shift: a whole number, 0 or more');
 };
+
 /** `--framing`: one of FRAMINGS, or every one by turns (null). */
 const framingArg = (v: string | undefined): Framing | null => {
   if (v === undefined) return null;

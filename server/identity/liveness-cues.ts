@@ -24,7 +24,7 @@ export const CUE_WINDOW_MS = 1300;
 export const CUE_MIN_LATENCY_MS = 150;
 /**
  * The next cue comes this long (drawn) after the previous blink's reopening or window. 400-1200
- * ms until 2026-12-01: 200-800 with the 600-ms colours passed the held-out patients at a p50 of
+ * ms until 2026-12-01: with 200-800 and the 600-ms colours the bench's patients passed at a p50 of
  * 10.5-10.8 s against 11.2-11.3 (docs/measurements.md, 'Shorter colours and cue gaps').
  */
 export const CUE_GAP_MS: readonly [number, number] = [200, 800];

@@ -11,7 +11,7 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           // One module graph a worker, not one a file: the files import the same server (Fastify,
-          // PGlite, the routes), and evaluating it again for each of the 123 files was most of the
+          // PGlite, the routes), and evaluating it again for each file (123 then) was most of the
           // tier (this project alone, 2 workers, load 2-3: 420 s with isolation, import 138 s of
           // it; 245 s without, import 17 s, 2026-12-01). Each file builds its own app and database
           // (tests/server/helpers.ts useTestApp); globals a file stubs are put back before each

@@ -309,8 +309,14 @@ describe('face index', () => {
     renameSync(path.join(dir, 'garbage'), path.join(dir, files()[0]!));
     const again = open();
     expect(await again.sync(db)).toMatchObject({ full: true, file: true, enrolled: 299 });
-    const probe = new Float32Array(people[20]!.centre);
-    expect(again.candidates(probe, 1)[0]?.patientId).toBe(people[20]!.id);
+    // It answers from every row: each of 40 people's own face comes first (people[10] was deleted
+    // above). The graph is approximate and built with a thread per core: on one CI run (stop 63)
+    // it missed people[20] alone, so one miss is allowed; a file of the wrong rows finds none.
+    const asked = people.slice(20, 60);
+    const found = asked.filter(
+      (p) => again.candidates(new Float32Array(p.centre), 1)[0]?.patientId === p.id,
+    );
+    expect(found.length).toBeGreaterThanOrEqual(asked.length - 1);
     // Stale: the table emptied and refilled (TRUNCATE gives the database a new identity): a live
     // instance and a new one both rebuild, the old file is not used.
     const before = files()[0]!;

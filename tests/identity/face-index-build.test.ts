@@ -27,10 +27,10 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 const cfg = { ...loadFaceIndexConfig({}), connectivity: 16, efAdd: 64, efSearch: 64 };
 const g = syntheticGallery(300);
 const DB = '00000000-0000-0000-0000-0000000000b4';
-/** The longest a timer may wait while a build runs (a loaded machine's own jitter included). */
-const LOOP_LIMIT_MS = 150;
-
-/** Builds a gallery in pages of `rows`; the longest the event loop waited for a 1 ms timer. */
+/**
+ * Builds a gallery in pages of `rows`; the longest the event loop waited for a 1 ms timer, and how
+ * long the build took.
+ */
 async function build(gallery: SyntheticGallery, opts?: BuildOptions, rows = 100) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'face-index-build-'));
   dirs.push(dir);
@@ -60,9 +60,11 @@ async function build(gallery: SyntheticGallery, opts?: BuildOptions, rows = 100)
     at = end;
     return Promise.resolve(page);
   };
+  const t0 = performance.now();
   const built = await buildFile(dir, DB, '1', cfg, next, opts).finally(() => (done = true));
+  const ms = performance.now() - t0;
   await ticking;
-  return { file: openFile(built, cfg), longest, dir };
+  return { file: openFile(built, cfg), longest, ms, dir };
 }
 
 describe('face index build', () => {
@@ -85,11 +87,13 @@ describe('face index build', () => {
 
   it('keeps the event loop free while the rows go in, even in one batch of them all', async () => {
     const big = syntheticGallery(5_000);
-    const { file, longest } = await build(big, { batch: 5_000 }, 5_000);
+    const { file, longest, ms } = await build(big, { batch: 5_000 }, 5_000);
     expect(file.size).toBe(5_000);
     // On this thread the one `add` of 5,000 rows would hold the loop for the whole build (3,000
-    // rows held it 335 ms here before the worker, at load 4).
-    expect(longest).toBeLessThan(LOOP_LIMIT_MS);
+    // rows held it 335 ms here before the worker, at load 4). Judged against the build's own time,
+    // as both grow with the machine's load: a fixed 150 ms failed once at 181 in CI (load 3-4, the
+    // worker's threads on both cores), in a build of about 1.4 s.
+    expect(longest).toBeLessThan(ms / 3);
   });
 
   it('fails cleanly when a page cannot be read, leaving no file', async () => {
